@@ -1,0 +1,104 @@
+#include "ai/bots.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace carc {
+
+namespace {
+
+class RandomBot final : public Bot {
+ public:
+  Move choose(const State&, const MoveList& legal, Rng& rng) override {
+    return legal[rng.below(static_cast<u32>(legal.size()))];
+  }
+  [[nodiscard]] std::string spec() const override { return "random"; }
+};
+
+// Potential of every player's pieces on the board (majority holders only), in points.
+void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
+  pot.fill(0.0);
+  StaticVec<u16, kMaxPlayers * 8> seen;
+  for (const PieceOnBoard& pc : s.pieces) {
+    const int root = s.graph.find(pc.seg);
+    if (std::find(seen.begin(), seen.end(), root) != seen.end()) continue;
+    seen.push_back(static_cast<u16>(root));
+    const FeatureInfo fi = feature_info(s, root);
+    const FClass cls = s.rs->ftype(fi.ftype).cls;
+    double v;
+    if (cls == FClass::Field) {
+      v = s.rs->farmers ? field_cities(s, root) * s.rs->game->farm_points_per_city : 0.0;
+    } else {
+      v = feature_value(s, fi, false);
+      // an unfinished feature is worth a little more than its end value: it may still complete
+      if (cls == FClass::Area) v *= 1.5;
+    }
+    int best = 0;
+    for (int p = 0; p < s.nplayers; ++p) best = std::max(best, fi.pieces[static_cast<std::size_t>(p)]);
+    for (int p = 0; p < s.nplayers; ++p)
+      if (fi.pieces[static_cast<std::size_t>(p)] == best) pot[static_cast<std::size_t>(p)] += v;
+  }
+}
+
+class GreedyBot final : public Bot {
+ public:
+  Move choose(const State& s, const MoveList& legal, Rng& rng) override {
+    const int me = s.current;
+    double best = -1e18;
+    StaticVec<u16, MoveList::capacity()> ties;
+    MoveList pieces;
+    for (std::size_t i = 0; i < legal.size(); ++i) {
+      double v;
+      if (legal[i].kind == MoveKind::Place) {
+        // best follower choice after this placement
+        State t = s;
+        apply_move(t, legal[i]);
+        pieces.clear();
+        gen_pieces(t, pieces);
+        v = -1e18;
+        for (const Move& pm : pieces) v = std::max(v, after(t, pm, me));
+      } else {
+        v = after(s, legal[i], me);
+      }
+      if (v > best + 1e-9) {
+        best = v;
+        ties.clear();
+      }
+      if (v > best - 1e-9) ties.push_back(static_cast<u16>(i));
+    }
+    return legal[ties[rng.below(static_cast<u32>(ties.size()))]];
+  }
+  [[nodiscard]] std::string spec() const override { return "greedy"; }
+
+ private:
+  static double after(const State& s, const Move& m, int me) {
+    State t = s;
+    apply_move(t, m);
+    return greedy_eval(t, me);
+  }
+};
+
+}  // namespace
+
+double greedy_eval(const State& s, int player) {
+  std::array<double, kMaxPlayers> pot{};
+  potentials(s, pot);
+  auto value = [&](int p) {
+    return s.score[static_cast<std::size_t>(p)] + pot[static_cast<std::size_t>(p)] + 0.75 * std::min<int>(s.supply[static_cast<std::size_t>(p)], 4);
+  };
+  double other = -1e18;
+  for (int p = 0; p < s.nplayers; ++p)
+    if (p != player) other = std::max(other, value(p));
+  return value(player) - other;
+}
+
+bool is_bot_spec(std::string_view spec) { return spec == "random" || spec == "greedy"; }
+
+std::unique_ptr<Bot> make_bot(std::string_view spec) {
+  if (spec == "random") return std::make_unique<RandomBot>();
+  if (spec == "greedy") return std::make_unique<GreedyBot>();
+  throw InputError(fmt::format("unknown bot \"{}\" (bots: random, greedy)", spec));
+}
+
+}  // namespace carc

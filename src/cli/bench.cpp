@@ -1,0 +1,160 @@
+// bench: fixed seeded random games -> a deterministic signature (changes only when behaviour
+// changes), then throughput measured with Google Benchmark on one core.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "cli/commands.hpp"
+#include "games/games.hpp"
+
+namespace carc::cli {
+
+namespace {
+
+struct GameStats {
+  u64 hash = 0;
+  long turns = 0, decisions = 0, score = 0;
+};
+
+// One random game on a reused State: uniform over placements, then over {pieces, pass}.
+// Placements by sample_placement (uniform over legal placements, without listing them) unless
+// `enumerate` is set, which lists every placement first as the random bot does.
+inline void random_game(State& s, const Ruleset& rs, int players, u64 seed, MoveList& ml, GameStats& st, bool enumerate = false) {
+  Rng rng(seed);
+  init_state(s, rs, players);
+  while (s.phase != Phase::Over) {
+    if (s.phase == Phase::Draw) {
+      apply_draw(s, sample_draw(s, rng));
+      continue;
+    }
+    Move m;
+    if (s.phase == Phase::Place && !enumerate) {
+      m = sample_placement(s, rng);
+      ml.clear();
+    } else {
+      legal_moves(s, ml);
+      m = ml[rng.below(static_cast<u32>(ml.size()))];
+    }
+    st.hash = (st.hash ^ (static_cast<u64>(ml.size()) << 32 ^ static_cast<u64>(static_cast<u8>(m.x)) << 16 ^
+                          static_cast<u64>(static_cast<u8>(m.y)) << 8 ^ m.rot ^ static_cast<u64>(m.feat) << 24)) *
+              0x100000001B3ULL;
+    apply_move(s, m);
+    ++st.decisions;
+  }
+  st.turns += s.turn;
+  for (int p = 0; p < players; ++p) {
+    st.score += s.score[static_cast<std::size_t>(p)];
+    st.hash = (st.hash ^ static_cast<u64>(s.score[static_cast<std::size_t>(p)] + 1000)) * 0x100000001B3ULL;
+  }
+}
+
+struct Opts {
+  std::string game = "base";
+  int players = 2;
+  int games = 2000;
+  u64 seed = 1;
+  std::vector<std::string> options;
+  double min_time = 2.0;
+  bool no_gbench = false;
+};
+
+void run(const Opts& o) {
+  auto rs = load_ruleset(o.game, o.options);
+  auto s = std::make_unique<State>();
+  MoveList ml;
+  GameStats st;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < o.games; ++k) random_game(*s, *rs, o.players, o.seed + static_cast<u64>(k), ml, st);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string opts;
+  for (const auto& [k, v] : rs->options) opts += fmt::format(" {}={}", k, v);
+  fmt::print("bench: game {}{}, {} random {}-player games, seeds {}..{}\n", o.game, opts, o.games, o.players, o.seed,
+             o.seed + static_cast<u64>(o.games) - 1);
+  fmt::print("signature: {:016x}  turns {}  decisions {}  score-sum {}\n", st.hash, st.turns, st.decisions, st.score);
+  fmt::print("signature-run: {:.0f} games/s ({:.3f}s)\n", o.games / secs, secs);
+  if (o.no_gbench) return;
+
+  const Ruleset* rsp = rs.get();
+  const int players = o.players;
+  benchmark::RegisterBenchmark(fmt::format("RandomGame/{}/{}p", o.game, players).c_str(), [rsp, players](benchmark::State& bs) {
+    auto st2 = std::make_unique<State>();
+    MoveList ml2;
+    GameStats gs;
+    u64 seed = 1;
+    for (auto _ : bs) random_game(*st2, *rsp, players, seed++, ml2, gs);
+    benchmark::DoNotOptimize(gs.hash);
+    bs.counters["games/s"] = benchmark::Counter(static_cast<double>(bs.iterations()), benchmark::Counter::kIsRate);
+  });
+  benchmark::RegisterBenchmark(fmt::format("RandomGameListingMoves/{}/{}p", o.game, players).c_str(), [rsp, players](benchmark::State& bs) {
+    auto st2 = std::make_unique<State>();
+    MoveList ml2;
+    GameStats gs;
+    u64 seed = 1;
+    for (auto _ : bs) random_game(*st2, *rsp, players, seed++, ml2, gs, true);
+    benchmark::DoNotOptimize(gs.hash);
+    bs.counters["games/s"] = benchmark::Counter(static_cast<double>(bs.iterations()), benchmark::Counter::kIsRate);
+  });
+  benchmark::RegisterBenchmark(fmt::format("MoveGen/{}/midgame", o.game).c_str(), [rsp, players](benchmark::State& bs) {
+    // a fixed mid-game position: 35 random turns from seed 7
+    auto st2 = std::make_unique<State>();
+    init_state(*st2, *rsp, players);
+    Rng rng(7);
+    MoveList ml2;
+    while (st2->turn < 35 && st2->phase != Phase::Over) {
+      if (st2->phase == Phase::Draw) {
+        apply_draw(*st2, sample_draw(*st2, rng));
+        continue;
+      }
+      legal_moves(*st2, ml2);
+      apply_move(*st2, ml2[rng.below(static_cast<u32>(ml2.size()))]);
+    }
+    while (st2->phase == Phase::Draw) apply_draw(*st2, sample_draw(*st2, rng));
+    for (auto _ : bs) {
+      legal_moves(*st2, ml2);
+      benchmark::DoNotOptimize(ml2.size());
+    }
+  });
+  benchmark::RegisterBenchmark(fmt::format("StateCopy/{}/midgame", o.game).c_str(), [rsp, players](benchmark::State& bs) {
+    auto a = std::make_unique<State>();
+    init_state(*a, *rsp, players);
+    Rng rng(7);
+    MoveList ml2;
+    while (a->turn < 35 && a->phase != Phase::Over) {
+      if (a->phase == Phase::Draw) {
+        apply_draw(*a, sample_draw(*a, rng));
+        continue;
+      }
+      legal_moves(*a, ml2);
+      apply_move(*a, ml2[rng.below(static_cast<u32>(ml2.size()))]);
+    }
+    auto b = std::make_unique<State>();
+    for (auto _ : bs) {
+      *b = *a;
+      benchmark::DoNotOptimize(b->turn);
+    }
+  });
+  std::string mt = fmt::format("--benchmark_min_time={}", o.min_time);
+  std::string prog = "carcassonne-bench";
+  std::vector<char*> argv = {prog.data(), mt.data()};
+  int argc = static_cast<int>(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+}
+}  // namespace
+
+void register_bench(CLI::App& app) {
+  auto o = std::make_shared<Opts>();
+  auto* c = app.add_subcommand("bench", "Deterministic signature and throughput of seeded random games");
+  c->add_option("--game", o->game, "Game")->capture_default_str();
+  c->add_option("--players", o->players, "Players")->capture_default_str()->check(CLI::Range(2, 5));
+  c->add_option("--games", o->games, "Games in the signature run")->capture_default_str()->check(CLI::PositiveNumber);
+  c->add_option("--seed", o->seed, "First seed")->capture_default_str();
+  c->add_option("--option", o->options, "Rule option name=value; repeatable");
+  c->add_option("--min-time", o->min_time, "Seconds per Google Benchmark case")->capture_default_str();
+  c->add_flag("--no-gbench", o->no_gbench, "Only the signature run");
+  c->callback([o] { run(*o); });
+}
+
+}  // namespace carc::cli

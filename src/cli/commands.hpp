@@ -1,0 +1,11 @@
+// cli: one file per subcommand; each registers itself on the app.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace carc::cli {
+void register_play(CLI::App& app);
+void register_selfplay(CLI::App& app);
+void register_replay(CLI::App& app);
+void register_render(CLI::App& app);
+void register_bench(CLI::App& app);
+}  // namespace carc::cli

@@ -1,0 +1,29 @@
+// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "core/core.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Carcassonne family engine: play, self-play, replay, render and benchmark games"};
+  app.require_subcommand(1);
+  carc::cli::register_play(app);
+  carc::cli::register_selfplay(app);
+  carc::cli::register_replay(app);
+  carc::cli::register_render(app);
+  carc::cli::register_bench(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const carc::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

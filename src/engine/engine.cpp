@@ -1,0 +1,188 @@
+#include "engine/engine.hpp"
+
+#include <fmt/format.h>
+
+namespace carc {
+
+Game::Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players) : rs_(std::move(rs)) {
+  if (players.size() < static_cast<std::size_t>(rs_->game->min_players) ||
+      players.size() > static_cast<std::size_t>(rs_->game->max_players))
+    throw InputError(fmt::format("{} takes {} to {} players, not {}", rs_->game->title, rs_->game->min_players,
+                                 rs_->game->max_players, players.size()));
+  init_state(state_, *rs_, static_cast<int>(players.size()));
+  rec_.game = rs_->game->id;
+  rec_.options = rs_->options;
+  rec_.players = std::move(players);
+}
+
+Game::Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players, u64 seed) : Game(std::move(rs), std::move(players)) {
+  rec_.seed = seed;
+  rng_.emplace(seed);
+  advance();
+}
+
+void Game::draw_one() {
+  int type = -1;
+  if (scripted_ < rec_.draws.size()) {
+    const std::string& id = rec_.draws[scripted_];
+    type = rs_->tiles.find(id);
+    if (type < 0) throw InputError(fmt::format("draw {}: unknown tile \"{}\"", scripted_ + 1, id));
+    if (state_.remaining[static_cast<std::size_t>(type)] == 0)
+      throw InputError(fmt::format("draw {}: no tile \"{}\" is left in the pile", scripted_ + 1, id));
+    if (rng_) sample_draw(state_, *rng_);  // keep the generator in step for a later continuation
+    ++scripted_;
+  } else {
+    type = sample_draw(state_, *rng_);
+    rec_.draws.push_back(rs_->tiles.types[static_cast<std::size_t>(type)].id);
+    scripted_ = rec_.draws.size();
+  }
+  apply_draw(state_, type, &rec_.events);
+}
+
+void Game::advance() {
+  while (state_.phase == Phase::Draw) {
+    if (state_.pile == 0) {
+      end_if_pile_empty(state_, &rec_.events);
+      break;
+    }
+    if (scripted_ >= rec_.draws.size() && !rng_) return;  // stalled: the record ends here
+    draw_one();
+  }
+  if (state_.phase == Phase::Over && !rec_.finished) {
+    rec_.finished = true;
+    rec_.final_scores.assign(state_.score.begin(), state_.score.begin() + state_.nplayers);
+  }
+}
+
+void Game::play(const Move& m) {
+  if (state_.phase == Phase::Over) throw InputError("the game is over");
+  if (state_.phase == Phase::Draw) throw InputError("no tile has been drawn");
+  if (!is_legal(state_, m)) {
+    if (m.player != state_.current) throw InputError(fmt::format("it is player {}'s decision, not player {}'s", state_.current + 1, m.player + 1));
+    if (state_.phase == Phase::Place) {
+      if (m.kind != MoveKind::Place) throw InputError("a tile must be placed first");
+      const u16 v = state_.cells.get(m.x, m.y);
+      if (v != 0 && !(v & 0x8000)) throw InputError(fmt::format("cell {},{} already holds a tile", m.x, m.y));
+      if (v == 0) throw InputError(fmt::format("cell {},{} touches no placed tile", m.x, m.y));
+      throw InputError(fmt::format("tile {} rotated {} does not fit at {},{}",
+                                   rs_->tiles.types[state_.in_hand].id, m.rot * 90, m.x, m.y));
+    }
+    if (m.kind == MoveKind::Place) throw InputError("the tile is already placed; place a follower or pass");
+    if (state_.supply[state_.current] == 0) throw InputError("no follower left in supply");
+    throw InputError("that feature cannot take a follower (occupied, or not claimable)");
+  }
+  if (m.kind == MoveKind::Place) {
+    if (keep_undo_) undo_.push_back(Snapshot{state_, rec_.moves.size(), rec_.events.size(), rec_.draws.size(), scripted_, rng_});
+    RecordMove rm;
+    rm.player = m.player;
+    rm.tile = rs_->tiles.types[state_.in_hand].id;
+    rm.x = m.x;
+    rm.y = m.y;
+    rm.rot = m.rot * 90;
+    rec_.moves.push_back(rm);
+  } else if (m.kind == MoveKind::Piece) {
+    rec_.moves.back().follower = feature_port(state_, state_.last_placed(), m.feat);
+  }
+  apply_move(state_, m, &rec_.events);
+  advance();
+}
+
+bool Game::undo_turn(int player) {
+  for (std::size_t i = undo_.size(); i-- > 0;) {
+    if (undo_[i].state.current != player) continue;
+    Snapshot& sn = undo_[i];
+    state_ = sn.state;
+    rec_.moves.resize(sn.moves);
+    rec_.events.resize(sn.events);
+    rec_.draws.resize(sn.draws);
+    scripted_ = sn.scripted;
+    rng_ = sn.rng;
+    rec_.finished = false;
+    rec_.final_scores.clear();
+    undo_.resize(i);
+    return true;
+  }
+  return false;
+}
+
+Move Game::placement(int x, int y, int rot_degrees) const {
+  if (rot_degrees % 90 != 0 || rot_degrees < 0 || rot_degrees > 270)
+    throw InputError(fmt::format("rotation {} is not 0, 90, 180 or 270", rot_degrees));
+  if (!CellMap::in_range(x, y)) throw InputError(fmt::format("cell {},{} is off the map", x, y));
+  Move m;
+  m.kind = MoveKind::Place;
+  m.player = state_.current;
+  m.x = static_cast<i8>(x);
+  m.y = static_cast<i8>(y);
+  m.rot = static_cast<u8>(rot_degrees / 90);
+  return m;
+}
+
+Move Game::piece_at_port(std::string_view port) const {
+  Move m;
+  m.player = state_.current;
+  if (port == "none" || port == "pass" || port.empty()) return m;
+  if (state_.phase != Phase::Piece) throw InputError("no tile has just been placed");
+  if (!port_from_name(port))
+    throw InputError(fmt::format("\"{}\" is not a port (NNW N NNE ENE E ESE SSE S SSW WSW W WNW C) or none", port));
+  const int f = feature_at_port(state_, state_.last_placed(), port);
+  if (f < 0) throw InputError(fmt::format("no feature at port {} of the tile just placed", port));
+  m.kind = MoveKind::Piece;
+  m.feat = static_cast<u8>(f);
+  m.x = state_.last_placed().x;
+  m.y = state_.last_placed().y;
+  m.rot = state_.last_placed().rot;
+  return m;
+}
+
+Game Game::replay(const Record& r, std::optional<u64> continue_seed) {
+  std::vector<std::string> settings;
+  for (const auto& [k, v] : r.options) settings.push_back(k + "=" + v);
+  Game g(load_ruleset(r.game, settings), r.players);
+  g.rec_.seed = r.seed;
+  g.rec_.draws = r.draws;
+  if (r.seed) g.rng_.emplace(*r.seed);
+  g.advance();
+  for (std::size_t i = 0; i < r.moves.size(); ++i) {
+    const RecordMove& rm = r.moves[i];
+    const std::string where = fmt::format("move {}", i + 1);
+    try {
+      if (g.state_.phase == Phase::Over) throw InputError("the game is already over");
+      if (g.state_.phase != Phase::Place) throw InputError("the record's draws ran out before this move");
+      const std::string& in_hand = g.rs_->tiles.types[g.state_.in_hand].id;
+      if (rm.tile != in_hand) throw InputError(fmt::format("tile {} is named but the drawn tile is {}", rm.tile, in_hand));
+      if (rm.player != g.state_.current)
+        throw InputError(fmt::format("made by player {} but it is player {}'s turn", rm.player + 1, g.state_.current + 1));
+      g.play(g.placement(rm.x, rm.y, rm.rot));
+      if (g.state_.phase == Phase::Piece || rm.follower) {
+        if (g.state_.phase != Phase::Piece) throw InputError("a follower is given but the turn is over");
+        g.play(g.piece_at_port(rm.follower.value_or("none")));
+      }
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{} ({} {},{} r{}): {}", where, rm.tile, rm.x, rm.y, rm.rot, e.what()));
+    }
+  }
+  if (!g.rng_ && continue_seed) {
+    // continue a seedless record with a fresh generator
+    g.rng_.emplace(*continue_seed);
+    g.rec_.seed = std::nullopt;
+  }
+  g.advance();
+  g.undo_.clear();
+  return g;
+}
+
+std::string move_text(const State& s, const Move& m) {
+  switch (m.kind) {
+    case MoveKind::Place:
+      return fmt::format("{} {},{} r{}", s.in_hand != 0xFF ? s.rs->tiles.types[s.in_hand].id : std::string("?"), m.x, m.y, m.rot * 90);
+    case MoveKind::Piece:
+      return fmt::format("follower {} ({})", feature_port(s, s.last_placed(), m.feat),
+                         s.rs->ftype(s.type_of(s.last_placed()).feats[m.feat].type).name);
+    case MoveKind::Pass:
+      return "pass";
+  }
+  return {};
+}
+
+}  // namespace carc

@@ -1,0 +1,75 @@
+// features: union-find over feature segments (one segment per feature per placed tile) with the
+// tallies every game needs at each root: open ends/sides, pieces per player, attribute sums.
+// Members of a feature form a circular list (next) so scoring can walk them (distinct tiles,
+// bordering cities) without any allocation.
+#pragma once
+#include "core/core.hpp"
+
+namespace carc {
+
+inline constexpr int kMaxSegments = 1024;
+
+struct Segment {
+  u16 parent = 0, next = 0, size = 1;
+  u16 tile = 0;   // placed tile index
+  u8 local = 0;   // feature index on that tile
+  u8 ftype = 0;
+  i16 open = 0;   // at the root: open ends (path), open sides (area), missing neighbours (point)
+  std::array<u8, kMaxPlayers> pieces{};  // at the root: pieces per player
+  u8 npieces = 0;
+  std::array<u8, 2> attr{};  // at the root: attribute sums
+  u8 scored = 0;
+};
+
+class FeatureGraph {
+ public:
+  void clear() { segs_.clear(); }
+  [[nodiscard]] int size() const { return static_cast<int>(segs_.size()); }
+  int add(u16 tile, u8 local, u8 ftype, i16 open, const std::array<u8, 2>& attr) {
+    Segment s;
+    s.parent = s.next = static_cast<u16>(segs_.size());
+    s.tile = tile;
+    s.local = local;
+    s.ftype = ftype;
+    s.open = open;
+    s.attr = attr;
+    segs_.push_back(s);
+    return s.parent;
+  }
+  [[nodiscard]] int find(int a) const {
+    while (segs_[static_cast<std::size_t>(a)].parent != a) a = segs_[static_cast<std::size_t>(a)].parent;
+    return a;
+  }
+  int find_compress(int a) {
+    while (segs_[static_cast<std::size_t>(a)].parent != a) {
+      auto& s = segs_[static_cast<std::size_t>(a)];
+      s.parent = segs_[s.parent].parent;
+      a = s.parent;
+    }
+    return a;
+  }
+  // Merge two features; returns the new root. Tallies add up.
+  int unite(int a, int b) {
+    a = find_compress(a);
+    b = find_compress(b);
+    if (a == b) return a;
+    if (segs_[static_cast<std::size_t>(a)].size < segs_[static_cast<std::size_t>(b)].size) std::swap(a, b);
+    Segment& ra = segs_[static_cast<std::size_t>(a)];
+    Segment& rb = segs_[static_cast<std::size_t>(b)];
+    rb.parent = static_cast<u16>(a);
+    ra.size = static_cast<u16>(ra.size + rb.size);
+    ra.open = static_cast<i16>(ra.open + rb.open);
+    for (int p = 0; p < kMaxPlayers; ++p) ra.pieces[p] = static_cast<u8>(ra.pieces[p] + rb.pieces[p]);
+    ra.npieces = static_cast<u8>(ra.npieces + rb.npieces);
+    for (int k = 0; k < 2; ++k) ra.attr[k] = static_cast<u8>(ra.attr[k] + rb.attr[k]);
+    std::swap(ra.next, rb.next);  // splice the two circular member lists
+    return a;
+  }
+  Segment& operator[](int i) { return segs_[static_cast<std::size_t>(i)]; }
+  const Segment& operator[](int i) const { return segs_[static_cast<std::size_t>(i)]; }
+
+ private:
+  StaticVec<Segment, kMaxSegments> segs_;
+};
+
+}  // namespace carc

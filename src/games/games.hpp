@@ -1,0 +1,26 @@
+// games: each game's data preset (feature types, pieces, options) and hooks, and the registry that
+// finds a game and its tile file by name. Depends on rules; nothing below depends on it.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rules/rules.hpp"
+
+namespace carc {
+
+const GameDef* find_game(std::string_view id);
+std::vector<std::string> game_ids();
+
+// The folder holding data/tiles: $CARCASSONNE_DATA if set, else the source tree's data folder.
+std::string data_dir();
+// Load a game's ruleset from its tile file (data_dir()/tiles/<id>.tiles.json unless tiles_path
+// is given), with "name=value" option settings. Throws InputError.
+std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::vector<std::string>& settings,
+                                            const std::string& tiles_path = "");
+
+namespace games {
+const GameDef& base();
+}
+
+}  // namespace carc

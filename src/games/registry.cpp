@@ -1,0 +1,36 @@
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "games/games.hpp"
+
+#ifndef CARC_SOURCE_DATA_DIR
+#define CARC_SOURCE_DATA_DIR "data"
+#endif
+
+namespace carc {
+
+const GameDef* find_game(std::string_view id) {
+  if (id == "base") return &games::base();
+  return nullptr;
+}
+
+std::vector<std::string> game_ids() { return {"base"}; }
+
+std::string data_dir() {
+  if (const char* d = std::getenv("CARCASSONNE_DATA"); d && *d) return d;
+  return CARC_SOURCE_DATA_DIR;
+}
+
+std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::vector<std::string>& settings,
+                                            const std::string& tiles_path) {
+  const GameDef* g = find_game(game);
+  if (!g) throw InputError(fmt::format("unknown game \"{}\" (games: {})", game, fmt::join(game_ids(), ", ")));
+  const auto opts = resolve_options(*g, settings);
+  const std::string path = tiles_path.empty() ? fmt::format("{}/tiles/{}.tiles.json", data_dir(), g->id) : tiles_path;
+  TileSet ts = load_tileset(path, g->ftypes, g->attr_names);
+  if (ts.game != g->id) throw InputError(fmt::format("{}: tile file is for game \"{}\", not \"{}\"", path, ts.game, g->id));
+  return make_ruleset(*g, std::move(ts), opts);
+}
+
+}  // namespace carc

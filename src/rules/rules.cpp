@@ -1,0 +1,547 @@
+#include "rules/rules.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <bit>
+
+namespace carc {
+
+std::map<std::string, std::string> resolve_options(const GameDef& g, const std::vector<std::string>& settings) {
+  std::map<std::string, std::string> out;
+  for (const auto& o : g.options) out[o.name] = o.values.front();
+  for (const auto& s : settings) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) throw InputError(fmt::format("option \"{}\": expected name=value", s));
+    const std::string name = s.substr(0, eq), val = s.substr(eq + 1);
+    const auto it = std::find_if(g.options.begin(), g.options.end(), [&](const OptionDef& o) { return o.name == name; });
+    if (it == g.options.end()) {
+      std::string known;
+      for (const auto& o : g.options) known += (known.empty() ? "" : ", ") + o.name;
+      throw InputError(fmt::format("option \"{}\": game {} has no such option (options: {})", name, g.id, known));
+    }
+    if (std::find(it->values.begin(), it->values.end(), val) == it->values.end())
+      throw InputError(fmt::format("option {}: value \"{}\" is not one of {}", name, val, fmt::join(it->values, "|")));
+    out[name] = val;
+  }
+  return out;
+}
+
+std::shared_ptr<const Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std::map<std::string, std::string>& options) {
+  auto rs = std::make_shared<Ruleset>();
+  rs->game = &g;
+  rs->tiles = std::move(tiles);
+  std::vector<std::string> settings;
+  for (const auto& [k, v] : options) settings.push_back(k + "=" + v);
+  rs->options = resolve_options(g, settings);
+  const auto f = rs->options.find("farmers");
+  rs->farmers = f == rs->options.end() || f->second == "on";
+  return rs;
+}
+
+namespace {
+
+constexpr std::array<int, 8> kNx = {-1, 0, 1, 1, 1, 0, -1, -1};
+constexpr std::array<int, 8> kNy = {-1, -1, -1, 0, 1, 1, 1, 0};
+
+u64 reversed_side(u64 code, int s) {
+  const u64 c = (code >> (16 * s)) & 0xFFF;
+  return ((c & 0xF) << 8) | (c & 0xF0) | ((c >> 8) & 0xF);
+}
+
+// Place a tile without any legality check (start board and moves share this).
+void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
+  const Ruleset& rs = *s.rs;
+  const TileType& tt = rs.tiles.types[static_cast<std::size_t>(type)];
+  const RotatedTile& rt = tt.rot[static_cast<std::size_t>(rot)];
+  // leave the frontier
+  const u16 cv = s.cells.get(x, y);
+  if (cv & 0x8000) {
+    const std::size_t fi = cv & 0x7FFF;
+    s.frontier.erase_swap(fi);
+    if (fi < s.frontier.size()) s.cells.set(s.frontier[fi].x, s.frontier[fi].y, static_cast<u16>(0x8000 | fi));
+  }
+  const u16 idx = static_cast<u16>(s.tiles.size());
+  PlacedTile pt;
+  pt.type = static_cast<u8>(type);
+  pt.rot = static_cast<u8>(rot);
+  pt.x = static_cast<i8>(x);
+  pt.y = static_cast<i8>(y);
+  pt.seg0 = static_cast<u16>(s.graph.size());
+  pt.player = player;
+  pt.turn = static_cast<u8>(s.turn);
+  s.tiles.push_back(pt);
+  s.cells.set(x, y, static_cast<u16>(idx + 1));
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+    const FClass cls = rs.ftype(tf.type).cls;
+    i16 open = 0;
+    if (cls == FClass::Path || cls == FClass::Area) {
+      constexpr std::array<i16, 16> kBits = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+      open = kBits[rt.feat_sides[static_cast<std::size_t>(f)] & 15];
+    } else if (cls == FClass::Point) {
+      open = 8;
+      for (int k = 0; k < 8; ++k)
+        if (s.placed_at(x + kNx[k], y + kNy[k]) >= 0) --open;
+    }
+    s.graph.add(idx, static_cast<u8>(f), tf.type, open, tf.attr);
+  }
+  // connect to the four neighbours, or extend the frontier
+  for (int side = 0; side < 4; ++side) {
+    const int nx = x + kDx[side], ny = y + kDy[side];
+    const u16 nv = s.cells.get(nx, ny);
+    if (nv != 0 && !(nv & 0x8000)) {
+      const PlacedTile& nb = s.tiles[nv - 1u];
+      const RotatedTile& nrt = s.type_of(nb).rot[nb.rot];
+      u16 seen_a = 0, seen_b = 0;
+      for (int i = 0; i < 3; ++i) {
+        const int p = 3 * side + i;
+        const int q = facing_port(p);
+        const int a = pt.seg0 + rt.port_feat[static_cast<std::size_t>(p)];
+        const int b = nb.seg0 + nrt.port_feat[static_cast<std::size_t>(q)];
+        s.graph.unite(a, b);
+        seen_a = static_cast<u16>(seen_a | (1u << rt.port_feat[static_cast<std::size_t>(p)]));
+        seen_b = static_cast<u16>(seen_b | (1u << nrt.port_feat[static_cast<std::size_t>(q)]));
+      }
+      // each feature meeting this side loses one open side/end, on both tiles
+      for (int f = 0; f < tt.nfeat; ++f)
+        if (seen_a & (1u << f)) --s.graph[s.graph.find_compress(pt.seg0 + f)].open;
+      const TileType& ntt = s.type_of(nb);
+      for (int f = 0; f < ntt.nfeat; ++f)
+        if (seen_b & (1u << f)) --s.graph[s.graph.find_compress(nb.seg0 + f)].open;
+    } else {
+      if (!CellMap::in_range(nx, ny)) continue;
+      std::size_t fi;
+      if (nv == 0) {
+        fi = s.frontier.size();
+        FrontierCell fc;
+        fc.x = static_cast<i8>(nx);
+        fc.y = static_cast<i8>(ny);
+        s.frontier.push_back(fc);
+        s.cells.set(nx, ny, static_cast<u16>(0x8000 | fi));
+      } else {
+        fi = nv & 0x7FFF;
+      }
+      const int os = (side + 2) % 4;
+      s.frontier[fi].req |= reversed_side(rt.side_code, side) << (16 * os);
+      s.frontier[fi].mask |= 0xFFFull << (16 * os);
+    }
+  }
+  // open point features (monasteries) next to this cell gain a neighbour
+  for (const u16 seg : s.open_points) {
+    const PlacedTile& nb = s.tiles[s.graph[seg].tile];
+    if (std::abs(nb.x - x) <= 1 && std::abs(nb.y - y) <= 1) --s.graph[seg].open;
+  }
+  if (tt.centre != 0xFF && rs.ftype(tt.feats[tt.centre].type).cls == FClass::Point) s.open_points.push_back(static_cast<u16>(pt.seg0 + tt.centre));
+}
+
+// Remove the pieces standing on the feature `root`, back to supply.
+void return_pieces(State& s, int root) {
+  for (std::size_t i = 0; i < s.pieces.size();) {
+    if (s.graph.find(s.pieces[i].seg) == root) {
+      ++s.supply[s.pieces[i].player];
+      s.pieces.erase_swap(i);
+    } else {
+      ++i;
+    }
+  }
+  Segment& r = s.graph[root];
+  r.pieces.fill(0);
+  r.npieces = 0;
+}
+
+void score_feature(State& s, int root, bool completed, EventSink* ev) {
+  const FeatureInfo fi = feature_info(s, root);
+  const int pts = feature_value(s, fi, completed);
+  int best = 0;
+  for (int p = 0; p < s.nplayers; ++p) best = std::max(best, fi.pieces[static_cast<std::size_t>(p)]);
+  if (best == 0) return;
+  for (int p = 0; p < s.nplayers; ++p) {
+    if (fi.pieces[static_cast<std::size_t>(p)] != best) continue;
+    s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + pts);
+    if (ev) {
+      ScoreEvent e;
+      e.turn = s.turn;
+      e.player = static_cast<u8>(p);
+      e.ftype = static_cast<u8>(fi.ftype);
+      e.reason = completed ? ScoreReason::Completed : ScoreReason::Final;
+      e.points = static_cast<i16>(pts);
+      e.tiles = static_cast<u8>(fi.tiles);
+      e.attr = static_cast<u8>(fi.attr);
+      e.feature = static_cast<u16>(root);
+      ev->push_back(e);
+    }
+  }
+}
+
+void final_scoring(State& s, EventSink* ev) {
+  const Ruleset& rs = *s.rs;
+  // unfinished features with pieces, in the order their pieces were placed
+  for (std::size_t i = 0; i < s.pieces.size(); ++i) {
+    const int root = s.graph.find(s.pieces[i].seg);
+    Segment& r = s.graph[root];
+    if (r.scored || rs.ftype(r.ftype).cls == FClass::Field) continue;
+    r.scored = 1;
+    score_feature(s, root, false, ev);
+  }
+  // remove them (farmers stay for the field scoring)
+  for (std::size_t i = 0; i < s.pieces.size();) {
+    const int root = s.graph.find(s.pieces[i].seg);
+    if (rs.ftype(s.graph[root].ftype).cls != FClass::Field) {
+      ++s.supply[s.pieces[i].player];
+      s.pieces.erase_swap(i);
+    } else {
+      ++i;
+    }
+  }
+  if (rs.farmers) {
+    for (std::size_t i = 0; i < s.pieces.size(); ++i) {
+      const int root = s.graph.find(s.pieces[i].seg);
+      Segment& r = s.graph[root];
+      if (r.scored) continue;
+      r.scored = 1;
+      int best = 0;
+      for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, r.pieces[static_cast<std::size_t>(p)]);
+      const int cities = field_cities(s, root);
+      const int pts = cities * rs.game->farm_points_per_city;
+      for (int p = 0; p < s.nplayers; ++p) {
+        if (r.pieces[static_cast<std::size_t>(p)] != best) continue;
+        s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + pts);
+        if (ev) {
+          ScoreEvent e;
+          e.turn = s.turn;
+          e.player = static_cast<u8>(p);
+          e.ftype = r.ftype;
+          e.reason = ScoreReason::Farm;
+          e.points = static_cast<i16>(pts);
+          e.cities = static_cast<u8>(cities);
+          e.feature = static_cast<u16>(root);
+          ev->push_back(e);
+        }
+      }
+    }
+  }
+  if (rs.game->hooks.on_final_scoring) rs.game->hooks.on_final_scoring(s);
+  s.phase = Phase::Over;
+  s.in_hand = 0xFF;
+}
+
+bool fits(const State& s, const FrontierCell& fc, int type, int rot) {
+  const RotatedTile& rt = s.rs->tiles.types[static_cast<std::size_t>(type)].rot[static_cast<std::size_t>(rot)];
+  if (((rt.side_code ^ fc.req) & fc.mask) != 0) return false;
+  const auto hook = s.rs->game->hooks.placement_allowed;
+  return !hook || hook(s, type, fc.x, fc.y, rot);
+}
+
+bool placeable(const State& s, int type) {
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
+  for (const FrontierCell& fc : s.frontier)
+    for (int k = 0; k < tt.nrots; ++k)
+      if (fits(s, fc, type, tt.distinct_rots[static_cast<std::size_t>(k)])) return true;
+  return false;
+}
+
+}  // namespace
+
+void init_state(State& s, const Ruleset& rs, int nplayers) {
+  if (nplayers < rs.game->min_players || nplayers > rs.game->max_players)
+    throw InputError(fmt::format("{} takes {} to {} players, not {}", rs.game->title, rs.game->min_players,
+                                 rs.game->max_players, nplayers));
+  s.rs = &rs;
+  s.phase = Phase::Draw;
+  s.nplayers = static_cast<u8>(nplayers);
+  s.current = 0;
+  s.in_hand = 0xFF;
+  s.turn = 0;
+  s.discards = 0;
+  s.score.fill(0);
+  s.supply.fill(0);
+  for (int p = 0; p < nplayers; ++p) s.supply[static_cast<std::size_t>(p)] = static_cast<u8>(rs.game->pieces_per_player);
+  s.remaining.fill(0);
+  s.pile = 0;
+  for (std::size_t t = 0; t < rs.tiles.types.size(); ++t) {
+    s.remaining[t] = static_cast<u8>(rs.tiles.types[t].draw_count);
+    s.pile = static_cast<u16>(s.pile + s.remaining[t]);
+  }
+  s.tiles.clear();
+  s.pieces.clear();
+  s.frontier.clear();
+  s.open_points.clear();
+  s.graph.clear();
+  s.cells.clear();
+  for (const StartCell& c : rs.tiles.start) place_tile(s, c.tile, c.x, c.y, c.rot, 0xFF);
+}
+
+int sample_draw(const State& s, Rng& rng) {
+  u32 k = rng.below(s.pile);
+  for (std::size_t t = 0;; ++t) {
+    if (k < s.remaining[t]) return static_cast<int>(t);
+    k -= s.remaining[t];
+  }
+}
+
+void end_if_pile_empty(State& s, EventSink* ev) {
+  if (s.phase == Phase::Draw && s.pile == 0) final_scoring(s, ev);
+}
+
+bool apply_draw(State& s, int type, EventSink* ev) {
+  assert(s.phase == Phase::Draw && s.remaining[static_cast<std::size_t>(type)] > 0);
+  --s.remaining[static_cast<std::size_t>(type)];
+  --s.pile;
+  if (!placeable(s, type)) {
+    ++s.discards;
+    end_if_pile_empty(s, ev);
+    return false;
+  }
+  ++s.turn;
+  s.in_hand = static_cast<u8>(type);
+  s.phase = Phase::Place;
+  return true;
+}
+
+void gen_placements(const State& s, MoveList& out) {
+  const int type = s.in_hand;
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
+  const auto hook = s.rs->game->hooks.placement_allowed;
+  const int nr = tt.nrots;
+  std::array<u64, 4> codes{};
+  std::array<u8, 4> rots{};
+  for (int k = 0; k < nr; ++k) {
+    rots[static_cast<std::size_t>(k)] = tt.distinct_rots[static_cast<std::size_t>(k)];
+    codes[static_cast<std::size_t>(k)] = tt.rot[rots[static_cast<std::size_t>(k)]].side_code;
+  }
+  Move m;
+  m.kind = MoveKind::Place;
+  m.player = s.current;
+  if (hook) {
+    for (const FrontierCell& fc : s.frontier) {
+      for (int k = 0; k < nr; ++k) {
+        if (((codes[static_cast<std::size_t>(k)] ^ fc.req) & fc.mask) != 0) continue;
+        if (!hook(s, type, fc.x, fc.y, rots[static_cast<std::size_t>(k)])) continue;
+        m.x = fc.x;
+        m.y = fc.y;
+        m.rot = rots[static_cast<std::size_t>(k)];
+        out.push_back(m);
+      }
+    }
+    return;
+  }
+  // Branch-free: write every candidate, advance only past the ones that fit.
+  Move* dst = out.data();
+  std::size_t n = out.size();
+  for (const FrontierCell& fc : s.frontier) {
+    m.x = fc.x;
+    m.y = fc.y;
+    for (int k = 0; k < nr; ++k) {
+      m.rot = rots[static_cast<std::size_t>(k)];
+      dst[n] = m;
+      n += ((codes[static_cast<std::size_t>(k)] ^ fc.req) & fc.mask) == 0;
+    }
+  }
+  out.set_size(n);
+}
+
+Move sample_placement(const State& s, Rng& rng) {
+  const int type = s.in_hand;
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
+  const u32 nr = tt.nrots;
+  const u32 cands = static_cast<u32>(s.frontier.size()) * nr;
+  Move m;
+  m.kind = MoveKind::Place;
+  m.player = s.current;
+  for (u32 tries = 0; tries < 64 * cands + 64; ++tries) {
+    const u32 i = rng.below(cands);
+    const FrontierCell& fc = s.frontier[i / nr];
+    const int r = tt.distinct_rots[i % nr];
+    if (!fits(s, fc, type, r)) continue;
+    m.x = fc.x;
+    m.y = fc.y;
+    m.rot = static_cast<u8>(r);
+    return m;
+  }
+  // practically unreachable: fall back to listing
+  MoveList ml;
+  gen_placements(s, ml);
+  return ml[rng.below(static_cast<u32>(ml.size()))];
+}
+
+void gen_pieces(const State& s, MoveList& out) {
+  Move m;
+  m.player = s.current;
+  m.kind = MoveKind::Pass;
+  out.push_back(m);
+  if (s.supply[s.current] == 0) return;
+  const PlacedTile& pt = s.last_placed();
+  const TileType& tt = s.type_of(pt);
+  m.kind = MoveKind::Piece;
+  m.x = pt.x;
+  m.y = pt.y;
+  m.rot = pt.rot;
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const FeatureTypeDef& fd = s.rs->ftype(tt.feats[static_cast<std::size_t>(f)].type);
+    if (!fd.claimable) continue;
+    if (fd.cls == FClass::Field && !s.rs->farmers) continue;
+    if (s.graph[s.graph.find(pt.seg0 + f)].npieces != 0) continue;
+    m.feat = static_cast<u8>(f);
+    out.push_back(m);
+  }
+}
+
+void legal_moves(const State& s, MoveList& out) {
+  out.clear();
+  if (s.phase == Phase::Place) gen_placements(s, out);
+  else if (s.phase == Phase::Piece) gen_pieces(s, out);
+}
+
+bool is_legal(const State& s, const Move& m) {
+  if (m.player != s.current) return false;
+  if (s.phase == Phase::Place) {
+    if (m.kind != MoveKind::Place || m.rot > 3) return false;
+    const u16 v = s.cells.get(m.x, m.y);
+    if (!(v & 0x8000)) return false;
+    return fits(s, s.frontier[v & 0x7FFF], s.in_hand, m.rot);
+  }
+  if (s.phase == Phase::Piece) {
+    if (m.kind == MoveKind::Pass) return true;
+    if (m.kind != MoveKind::Piece) return false;
+    MoveList ml;
+    gen_pieces(s, ml);
+    for (const Move& o : ml)
+      if (o.kind == MoveKind::Piece && o.feat == m.feat) return true;
+  }
+  return false;
+}
+
+void apply_move(State& s, const Move& m, EventSink* ev) {
+  const Ruleset& rs = *s.rs;
+  if (m.kind == MoveKind::Place) {
+    place_tile(s, s.in_hand, m.x, m.y, m.rot, s.current);
+    s.in_hand = 0xFF;
+    s.phase = Phase::Piece;
+    if (rs.game->hooks.on_tile_placed) rs.game->hooks.on_tile_placed(s, static_cast<int>(s.tiles.size()) - 1);
+    return;
+  }
+  const PlacedTile pt = s.last_placed();
+  if (m.kind == MoveKind::Piece) {
+    const int seg = pt.seg0 + m.feat;
+    Segment& r = s.graph[s.graph.find_compress(seg)];
+    ++r.pieces[m.player];
+    ++r.npieces;
+    --s.supply[m.player];
+    s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, 0});
+  }
+  // completion scoring: features of the new tile, then point features around it
+  const TileType& tt = s.type_of(pt);
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const int root = s.graph.find_compress(pt.seg0 + f);
+    Segment& r = s.graph[root];
+    const FClass cls = rs.ftype(r.ftype).cls;
+    if (r.scored || r.open != 0 || cls == FClass::Field || cls == FClass::Point) continue;
+    r.scored = 1;
+    score_feature(s, root, true, ev);
+    return_pieces(s, root);
+  }
+  for (std::size_t i = 0; i < s.open_points.size();) {
+    const int root = s.open_points[i];
+    if (s.graph[root].open != 0) {
+      ++i;
+      continue;
+    }
+    s.open_points.erase_swap(i);
+    s.graph[root].scored = 1;
+    score_feature(s, root, true, ev);
+    return_pieces(s, root);
+  }
+  if (rs.game->hooks.on_scoring) rs.game->hooks.on_scoring(s);
+  s.current = static_cast<u8>((s.current + 1) % s.nplayers);
+  s.phase = Phase::Draw;
+  end_if_pile_empty(s, ev);
+}
+
+FeatureInfo feature_info(const State& s, int seg) {
+  FeatureInfo fi;
+  fi.root = s.graph.find(seg);
+  const Segment& r = s.graph[fi.root];
+  fi.ftype = r.ftype;
+  const FClass cls = s.rs->ftype(r.ftype).cls;
+  fi.closed = cls != FClass::Field && r.open == 0;
+  fi.attr = r.attr[0];
+  for (int p = 0; p < kMaxPlayers; ++p) fi.pieces[static_cast<std::size_t>(p)] = r.pieces[static_cast<std::size_t>(p)];
+  if (cls == FClass::Point) {
+    fi.tiles = 9 - r.open;
+  } else {
+    std::array<u64, kMaxPlaced / 64> seen{};
+    int m = fi.root;
+    do {
+      const u16 t = s.graph[m].tile;
+      if (!(seen[t >> 6] & (1ull << (t & 63)))) {
+        seen[t >> 6] |= 1ull << (t & 63);
+        ++fi.tiles;
+      }
+      m = s.graph[m].next;
+    } while (m != fi.root);
+  }
+  return fi;
+}
+
+int feature_value(const State& s, const FeatureInfo& f, bool completed) {
+  const FeatureTypeDef& d = s.rs->ftype(f.ftype);
+  return completed ? d.completed_per_tile * f.tiles + d.completed_per_attr * f.attr
+                   : d.final_per_tile * f.tiles + d.final_per_attr * f.attr;
+}
+
+int field_cities(const State& s, int root) {
+  // distinct completed Area roots bordering any member segment
+  StaticVec<u16, 128> found;
+  int m = root;
+  do {
+    const Segment& sg = s.graph[m];
+    const PlacedTile& pt = s.tiles[sg.tile];
+    const u16 borders = s.type_of(pt).feats[sg.local].borders;
+    for (int f = 0; borders >> f; ++f) {
+      if (!(borders & (1u << f))) continue;
+      const int c = s.graph.find(pt.seg0 + f);
+      if (s.graph[c].open != 0) continue;
+      if (std::find(found.begin(), found.end(), c) == found.end() && !found.full()) found.push_back(static_cast<u16>(c));
+    }
+    m = sg.next;
+  } while (m != root);
+  return static_cast<int>(found.size());
+}
+
+std::string feature_port(const State& s, const PlacedTile& t, int local) {
+  const RotatedTile& rt = s.type_of(t).rot[t.rot];
+  // prefer the middle port of a side, then any port, then C
+  for (int p = 1; p < 12; p += 3)
+    if (rt.port_feat[static_cast<std::size_t>(p)] == local) return std::string(kPortNames[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < 13; ++p)
+    if (rt.port_feat[static_cast<std::size_t>(p)] == local) return std::string(kPortNames[static_cast<std::size_t>(p)]);
+  return "?";
+}
+
+int feature_at_port(const State& s, const PlacedTile& t, std::string_view port) {
+  const auto p = port_from_name(port);
+  if (!p) return -1;
+  const u8 f = s.type_of(t).rot[t.rot].port_feat[static_cast<std::size_t>(*p)];
+  return f == 0xFF ? -1 : f;
+}
+
+std::string describe_event(const State& s, const ScoreEvent& e) {
+  const std::string& name = s.rs->ftype(e.ftype).name;
+  switch (e.reason) {
+    case ScoreReason::Farm:
+      return fmt::format("player {} scores {} for a field bordering {} completed cit{}", e.player + 1, e.points,
+                         e.cities, e.cities == 1 ? "y" : "ies");
+    case ScoreReason::Completed:
+    case ScoreReason::Final: {
+      std::string what = fmt::format("{} {} of {} tile{}", e.reason == ScoreReason::Completed ? "completed" : "unfinished",
+                                     name, e.tiles, e.tiles == 1 ? "" : "s");
+      if (e.attr) what += fmt::format(" and {} {}", e.attr, s.rs->game->attr_names.empty() ? "attr" : s.rs->game->attr_names[0] + (e.attr == 1 ? "" : "s"));
+      return fmt::format("player {} scores {} for a {}", e.player + 1, e.points, what);
+    }
+  }
+  return {};
+}
+
+}  // namespace carc

@@ -1,0 +1,82 @@
+// tiles: the compiled tile tables of one game, loaded and validated from data/tiles/<game>.tiles.json
+// (format: docs/tile-format.md). Everything the hot path needs per (tile type, rotation) is
+// precomputed here: which local feature sits at each port, the packed side codes used for edge
+// matching, and which rotations give a distinct picture.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "board/geometry.hpp"
+
+namespace carc {
+
+// How a feature type behaves in the generic feature graph.
+enum class FClass : u8 {
+  Path,   // road-like: middle ports, closed when no open end is left (road, tributary, river, trail)
+  Area,   // city-like: closed when no open side is left (city, village, forest, bush)
+  Field,  // never closed (field, jungle, meadow, savanna)
+  Point,  // centre feature closed by its 8 neighbours (monastery, baobab)
+};
+
+struct FeatureTypeDef {
+  std::string name;
+  FClass cls = FClass::Field;
+  u8 terrain = 0;  // edge-matching code (1..15); thirds with equal codes match
+  bool claimable = true;
+  // Scoring: points per tile (distinct tiles; for a Point feature: tiles in its 3x3 area) and per
+  // attribute unit (shields, fruit, ...), when completed and at the end of the game.
+  int completed_per_tile = 0, completed_per_attr = 0, final_per_tile = 0, final_per_attr = 0;
+};
+
+inline constexpr int kMaxTileFeatures = 16;
+inline constexpr int kMaxTileTypes = 48;
+inline constexpr int kAttrs = 2;
+
+struct TileFeature {
+  u8 type = 0;             // index into the game's feature types
+  u16 ports = 0;           // bit p: canonical port p (bit 12: centre)
+  std::array<u8, kAttrs> attr{};  // attribute counts (base: [0] = shields)
+  u16 borders = 0;         // bit f: this (field-like) feature borders local feature f (an Area)
+};
+
+struct RotatedTile {
+  std::array<u8, 13> port_feat{};  // board port -> local feature (0xFF none)
+  u64 side_code = 0;               // 16 bits per board side: 3 thirds x 4-bit terrain
+  std::array<u8, kMaxTileFeatures> feat_sides{};  // bit s: feature touches board side s
+};
+
+struct TileType {
+  std::string id;
+  std::string description;
+  int count = 0;       // copies in the box, the start board's included
+  int draw_count = 0;  // copies in the draw pile
+  u8 nfeat = 0;
+  std::array<TileFeature, kMaxTileFeatures> feats{};
+  std::array<RotatedTile, 4> rot{};
+  std::array<u8, 4> distinct_rots{};  // rotations with distinct pictures (first nrots entries)
+  u8 nrots = 0;
+  u8 centre = 0xFF;  // local feature at C, if any
+};
+
+struct StartCell {
+  int tile = 0, x = 0, y = 0, rot = 0;
+};
+
+struct TileSet {
+  std::string game;
+  std::string path;
+  std::vector<TileType> types;
+  std::vector<StartCell> start;
+  int total = 0;
+  int draw_total = 0;
+  [[nodiscard]] int find(std::string_view id) const;
+};
+
+// Loads and validates a tile file against the game's feature types and attribute names.
+// Throws InputError naming the file and the tile on any problem.
+TileSet load_tileset(const std::string& path, const std::vector<FeatureTypeDef>& ftypes,
+                     const std::vector<std::string>& attr_names);
+TileSet parse_tileset(const std::string& text, const std::string& path,
+                      const std::vector<FeatureTypeDef>& ftypes, const std::vector<std::string>& attr_names);
+
+}  // namespace carc

@@ -1,0 +1,102 @@
+// Test helper: build positions tile by tile, in any player order, through the real rules.
+// Each step draws the named tile (it must be left in the pile), checks the placement and the
+// follower are legal, applies them and collects the score events.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/engine.hpp"
+
+namespace carc::test {
+
+inline std::shared_ptr<const Ruleset> base_rules(const std::vector<std::string>& opts = {}) {
+  return load_ruleset("base", opts);
+}
+
+struct Scenario {
+  std::shared_ptr<const Ruleset> rs;
+  State s;
+  EventSink events;
+
+  explicit Scenario(int players = 2, const std::vector<std::string>& opts = {}) : rs(base_rules(opts)) {
+    init_state(s, *rs, players);
+  }
+
+  // Places tile `id` at (x, y) rotated `rot` degrees by `player`, with a follower at `port`
+  // ("" for none). Returns the events of this turn. Fails the test if anything is illegal.
+  EventSink place(const std::string& id, int x, int y, int rot, int player, const std::string& port = "") {
+    const int type = rs->tiles.find(id);
+    EXPECT_GE(type, 0) << "unknown tile " << id;
+    EXPECT_EQ(s.phase, Phase::Draw);
+    EXPECT_GT(s.remaining[static_cast<std::size_t>(type)], 0) << "no " << id << " left";
+    s.current = static_cast<u8>(player);
+    const std::size_t before = events.size();
+    const bool drawn = apply_draw(s, type, &events);
+    EXPECT_TRUE(drawn) << id << " fits nowhere";
+    Move m;
+    m.kind = MoveKind::Place;
+    m.player = static_cast<u8>(player);
+    m.x = static_cast<i8>(x);
+    m.y = static_cast<i8>(y);
+    m.rot = static_cast<u8>(rot / 90);
+    EXPECT_TRUE(is_legal(s, m)) << id << " at " << x << "," << y << " r" << rot << " is illegal";
+    apply_move(s, m, &events);
+    Move p;
+    p.player = static_cast<u8>(player);
+    if (!port.empty()) {
+      const int f = feature_at_port(s, s.last_placed(), port);
+      EXPECT_GE(f, 0) << "no feature at " << port;
+      p.kind = MoveKind::Piece;
+      p.feat = static_cast<u8>(f);
+      EXPECT_TRUE(is_legal(s, p)) << "follower at " << port << " on " << id << " is illegal";
+    }
+    apply_move(s, p, &events);
+    return EventSink(events.begin() + static_cast<long>(before), events.end());
+  }
+
+  // Whether a follower could go at `port` if tile `id` were placed at (x, y, rot) now.
+  bool can_claim(const std::string& id, int x, int y, int rot, int player, const std::string& port) {
+    State t = s;
+    const int type = rs->tiles.find(id);
+    t.current = static_cast<u8>(player);
+    if (!apply_draw(t, type)) return false;
+    Move m;
+    m.kind = MoveKind::Place;
+    m.player = static_cast<u8>(player);
+    m.x = static_cast<i8>(x);
+    m.y = static_cast<i8>(y);
+    m.rot = static_cast<u8>(rot / 90);
+    if (!is_legal(t, m)) return false;
+    apply_move(t, m);
+    const int f = feature_at_port(t, t.last_placed(), port);
+    if (f < 0) return false;
+    Move p;
+    p.kind = MoveKind::Piece;
+    p.player = static_cast<u8>(player);
+    p.feat = static_cast<u8>(f);
+    return is_legal(t, p);
+  }
+
+  // Runs final scoring now (empties the pile) and returns its events.
+  EventSink finish() {
+    const std::size_t before = events.size();
+    s.pile = 0;
+    s.remaining.fill(0);
+    end_if_pile_empty(s, &events);
+    EXPECT_EQ(s.phase, Phase::Over);
+    return EventSink(events.begin() + static_cast<long>(before), events.end());
+  }
+
+  int score(int p) const { return s.score[static_cast<std::size_t>(p)]; }
+};
+
+// Sum of points a player got in a list of events.
+inline int points(const EventSink& ev, int player) {
+  int t = 0;
+  for (const auto& e : ev)
+    if (e.player == player) t += e.points;
+  return t;
+}
+
+}  // namespace carc::test
