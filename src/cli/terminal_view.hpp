@@ -1,0 +1,7 @@
+// Terminal drawing of a game for `play` (owned by the play command).
+#pragma once
+#include <string>
+
+#include "engine/engine.hpp"
+
+namespace carc::cli {}
