@@ -1,2 +1,183 @@
 #!/bin/bash
-exit 0
+# Smoke test of the carcassonne binary: selfplay JSON, records and their replay, corrupted records,
+# the bench signature, and bad arguments. Usage: cli_smoke.sh path/to/carcassonne
+set -u
+BIN=${1:?usage: cli_smoke.sh path/to/carcassonne}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FAILS=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  FAILS=$((FAILS + 1))
+}
+
+# run NAME CMD...: runs a command, keeps stdout/stderr in $TMP/NAME.{out,err}, sets RC
+run() {
+  local name=$1
+  shift
+  "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+  RC=$?
+}
+
+# A crash is an exit by signal (134 abort, 139 segfault, ...) or an internal error (3).
+no_crash() {
+  local name=$1
+  if [ "$RC" -ge 128 ] || [ "$RC" -eq 3 ]; then
+    fail "$name crashed (exit $RC): $(head -c 400 "$TMP/$name.err")"
+  fi
+}
+
+command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------
+# selfplay --json: valid JSON with the documented keys
+run selfplay_json "$BIN" selfplay --games 20 --json --players 3 --seed 5
+no_crash selfplay_json
+[ "$RC" -eq 0 ] || fail "selfplay --json exited $RC: $(cat "$TMP/selfplay_json.err")"
+python3 - "$TMP/selfplay_json.out" <<'EOF' || fail "selfplay --json output is not as documented"
+import json, sys
+j = json.load(open(sys.argv[1]))
+need = ["game", "options", "players", "bots", "games", "seed", "seats", "mean_legal_placements_per_turn",
+        "mean_turns", "seconds", "games_per_second"]
+missing = [k for k in need if k not in j]
+assert not missing, f"missing keys {missing}"
+assert j["game"] == "base" and j["games"] == 20 and j["players"] == 3 and j["seed"] == 5, j
+assert j["options"] == {"farmers": "on"}, j["options"]
+assert len(j["seats"]) == 3 and len(j["bots"]) == 3
+for k, seat in enumerate(j["seats"]):
+    for key in ["seat", "bot", "mean_score", "stdev_score", "win_share"]:
+        assert key in seat, f"seat lacks {key}"
+    assert seat["seat"] == k + 1 and seat["bot"] == "random"
+    assert seat["mean_score"] > 0 and seat["stdev_score"] >= 0 and 0 <= seat["win_share"] <= 1
+assert abs(sum(s["win_share"] for s in j["seats"]) - 1) < 1e-9
+assert 60 <= j["mean_turns"] <= 71, j["mean_turns"]
+assert j["mean_legal_placements_per_turn"] > 1
+EOF
+
+# the same seed gives the same statistics (timings aside)
+run selfplay_json2 "$BIN" selfplay --games 20 --json --players 3 --seed 5
+python3 - "$TMP/selfplay_json.out" "$TMP/selfplay_json2.out" <<'EOF' || fail "selfplay is not reproducible"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for j in (a, b):
+    j.pop("seconds"); j.pop("games_per_second")
+assert a == b
+EOF
+
+# ---------------------------------------------------------------------------------------------
+# selfplay --records DIR, then replay every record: success and matching final scores
+run selfplay_rec "$BIN" selfplay --games 6 --players 4 --bots random,greedy,random,greedy --records "$TMP/rec" --option farmers=off
+no_crash selfplay_rec
+[ "$RC" -eq 0 ] || fail "selfplay --records exited $RC: $(cat "$TMP/selfplay_rec.err")"
+nrec=$(ls "$TMP/rec"/*.json 2>/dev/null | wc -l)
+[ "$nrec" -eq 6 ] || fail "expected 6 records, found $nrec"
+for f in "$TMP"/rec/*.json; do
+  [ -e "$f" ] || continue
+  run replay "$BIN" replay --json "$f"
+  no_crash replay
+  if [ "$RC" -ne 0 ]; then
+    fail "replay $f exited $RC: $(cat "$TMP/replay.err")"
+    continue
+  fi
+  python3 - "$f" "$TMP/replay.out" <<'EOF' || fail "replay of $f does not match the record"
+import json, sys
+rec = json.load(open(sys.argv[1]))
+out = json.load(open(sys.argv[2]))
+assert rec["status"] == "finished" and out["status"] == "finished", (rec["status"], out["status"])
+assert rec["final_scores"] == out["final_scores"] == out["scores"], (rec["final_scores"], out["final_scores"])
+assert rec["options"] == {"farmers": "off"}
+assert [e["points"] for e in rec["events"]] == [e["points"] for e in out["events"]]
+assert all(e["reason"] != "farm" for e in out["events"])
+assert out["turns"] + out["discards"] == 71
+EOF
+  # the plain-text form works too
+  run replay_text "$BIN" replay "$f"
+  [ "$RC" -eq 0 ] && grep -q "^finished" "$TMP/replay_text.out" || fail "plain replay of $f: exit $RC"
+done
+
+# ---------------------------------------------------------------------------------------------
+# corrupted records: non-zero exit, a message naming the move, no crash
+first=$(ls "$TMP"/rec/*.json | head -1)
+corrupt() {  # corrupt NAME PYTHON-EXPRESSION-ON-j
+  python3 - "$first" "$TMP/$1.json" "$2" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(j, open(sys.argv[2], "w"))
+EOF
+}
+corrupt bad_cell 'j["moves"][4]["x"] = 60'
+corrupt bad_tile 'j["moves"][6]["tile"] = "C" if j["moves"][6]["tile"] != "C" else "B"'
+corrupt bad_port 'j["moves"][2]["follower"] = "NORTH"'
+corrupt bad_player 'j["moves"][3]["player"] = 9'
+corrupt bad_rot 'j["moves"][7]["rot"] = 45'
+for case in bad_cell:5 bad_tile:7 bad_port:3 bad_player:4 bad_rot:8; do
+  name=${case%%:*}
+  move=${case##*:}
+  run "$name" "$BIN" replay "$TMP/$name.json"
+  no_crash "$name"
+  [ "$RC" -ne 0 ] || fail "replay of $name exited 0"
+  grep -q "move $move\b" "$TMP/$name.err" || fail "replay of $name: message does not name move $move: $(cat "$TMP/$name.err")"
+done
+# claimed results that disagree with the replay
+python3 - "$first" "$TMP/bad_scores.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["final_scores"] = [s + 1 for s in j["final_scores"]]
+json.dump(j, open(sys.argv[2], "w"))
+EOF
+run bad_scores "$BIN" replay "$TMP/bad_scores.json"
+no_crash bad_scores
+[ "$RC" -ne 0 ] || fail "a record with wrong final scores replayed with exit 0"
+# not JSON at all, and a missing file
+head -c 200 "$first" >"$TMP/truncated.json"
+run truncated "$BIN" replay "$TMP/truncated.json"
+no_crash truncated
+[ "$RC" -ne 0 ] && grep -qi "json" "$TMP/truncated.err" || fail "truncated record: exit $RC, $(cat "$TMP/truncated.err")"
+run missing "$BIN" replay "$TMP/no-such-record.json"
+no_crash missing
+[ "$RC" -ne 0 ] && grep -q "no-such-record" "$TMP/missing.err" || fail "missing record: exit $RC"
+
+# ---------------------------------------------------------------------------------------------
+# bench: a signature line, the same twice
+run bench1 "$BIN" bench --no-gbench --games 200
+no_crash bench1
+[ "$RC" -eq 0 ] || fail "bench exited $RC: $(cat "$TMP/bench1.err")"
+run bench2 "$BIN" bench --no-gbench --games 200
+sig1=$(grep '^signature:' "$TMP/bench1.out")
+sig2=$(grep '^signature:' "$TMP/bench2.out")
+[[ "$sig1" =~ ^signature:\ [0-9a-f]{16}\  ]] || fail "no signature line: $(cat "$TMP/bench1.out")"
+[ "$sig1" = "$sig2" ] || fail "bench signatures differ: '$sig1' vs '$sig2'"
+run bench3 "$BIN" bench --no-gbench --games 200 --seed 2
+sig3=$(grep '^signature:' "$TMP/bench3.out")
+[ -n "$sig3" ] && [ "$sig1" != "$sig3" ] || fail "bench signature ignores the seed"
+
+# ---------------------------------------------------------------------------------------------
+# bad arguments: non-zero exit, a clear message, no crash
+bad_args() {  # bad_args NAME EXPECTED-TEXT ARGS...
+  local name=$1 text=$2
+  shift 2
+  run "$name" "$BIN" "$@"
+  no_crash "$name"
+  [ "$RC" -ne 0 ] || fail "$name: '$*' exited 0"
+  grep -qi -- "$text" "$TMP/$name.err" "$TMP/$name.out" || fail "$name: message lacks '$text': $(cat "$TMP/$name.err")"
+}
+bad_args players9 "players" selfplay --players 9 --games 1
+bad_args players1 "players" selfplay --players 1 --games 1
+bad_args farmers_maybe "maybe" selfplay --option farmers=maybe --games 1
+bad_args unknown_option "cows" selfplay --option cows=on --games 1
+bad_args unknown_bot "wizard" selfplay --bots wizard --games 1
+bad_args bots_count "bots" selfplay --players 3 --bots random,greedy --games 1
+bad_args games0 "games" selfplay --games 0
+bad_args unknown_game "chess" selfplay --game chess --games 1
+bad_args bench_players "players" bench --no-gbench --players 6 --games 1
+bad_args bench_option "maybe" bench --no-gbench --games 1 --option farmers=maybe
+bad_args no_command "" 
+bad_args unknown_command "subcommand" frobnicate
+
+if [ "$FAILS" -ne 0 ]; then
+  echo "cli_smoke: $FAILS failure(s)" >&2
+  exit 1
+fi
+echo "cli_smoke: all checks passed"

@@ -1,1 +1,423 @@
+// Property tests over thousands of seeded random games (and some greedy ones), 2-5 players,
+// farmers on and off. Each property is checked at every step against an independent computation
+// where possible (edge matching is recomputed from the tile definitions, not the engine's tables).
+//
+// Size: CARC_PROPERTY_SCALE (percent, default 100) scales the number of games; sanitizer and
+// unoptimised builds run a tenth of them.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "ai/driver.hpp"
+#include "scenario.hpp"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+#define CARC_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define CARC_SANITIZED 1
+#endif
+#endif
+
+namespace carc::test {
+namespace {
+
+int scaled(int n) {
+  int pct = 100;
+#if defined(CARC_SANITIZED) || !defined(__OPTIMIZE__)
+  pct = 10;
+#endif
+  if (const char* e = std::getenv("CARC_PROPERTY_SCALE"); e && *e) pct = std::max(1, std::atoi(e));
+  return std::max(1, n * pct / 100);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Independent geometry: the local feature at a board port of a tile rotated `rot` quarter turns
+// clockwise, straight from the tile definition (canonical port p shows at board port p + 3 rot).
+int feat_at(const TileType& tt, int rot, int board_port) {
+  const int canon = board_port == kCentre ? kCentre : ((board_port - 3 * rot) % 12 + 12) % 12;
+  for (int f = 0; f < tt.nfeat; ++f)
+    if (tt.feats[static_cast<std::size_t>(f)].ports & (1u << canon)) return f;
+  return -1;
+}
+
+int type_at(const TileType& tt, int rot, int board_port) {
+  const int f = feat_at(tt, rot, board_port);
+  return f < 0 ? -1 : tt.feats[static_cast<std::size_t>(f)].type;
+}
+
+constexpr std::array<int, 4> kSx = {0, 1, 0, -1};  // N E S W
+constexpr std::array<int, 4> kSy = {-1, 0, 1, 0};
+
+// Does tile type `type` rotated `rot` fit at x,y: the cell is free, touches a tile, and every
+// touching side matches third by third (third i of a side meets third 2-i of the facing side).
+bool brute_fits(const State& s, int type, int x, int y, int rot) {
+  if (s.placed_at(x, y) >= 0) return false;
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
+  int touching = 0;
+  for (int side = 0; side < 4; ++side) {
+    const int idx = s.placed_at(x + kSx[static_cast<std::size_t>(side)], y + kSy[static_cast<std::size_t>(side)]);
+    if (idx < 0) continue;
+    ++touching;
+    const PlacedTile& nb = s.tiles[static_cast<std::size_t>(idx)];
+    const TileType& nt = s.type_of(nb);
+    const int opposite = (side + 2) % 4;
+    for (int i = 0; i < 3; ++i)
+      if (type_at(tt, rot, 3 * side + i) != type_at(nt, nb.rot, 3 * opposite + (2 - i))) return false;
+  }
+  return touching > 0;
+}
+
+// Same picture: the port-by-port feature correspondence of the two rotations is a bijection that
+// keeps types, attributes and borders.
+bool same_picture(const TileType& tt, int r1, int r2) {
+  std::array<int, kMaxTileFeatures> fwd{}, back{};
+  fwd.fill(-1);
+  back.fill(-1);
+  for (int p = 0; p <= kCentre; ++p) {
+    const int a = feat_at(tt, r1, p), b = feat_at(tt, r2, p);
+    if ((a < 0) != (b < 0)) return false;
+    if (a < 0) continue;
+    if (fwd[static_cast<std::size_t>(a)] == -1 && back[static_cast<std::size_t>(b)] == -1) {
+      fwd[static_cast<std::size_t>(a)] = b;
+      back[static_cast<std::size_t>(b)] = a;
+    } else if (fwd[static_cast<std::size_t>(a)] != b) {
+      return false;
+    }
+  }
+  for (int a = 0; a < tt.nfeat; ++a) {
+    const int b = fwd[static_cast<std::size_t>(a)];
+    if (b < 0) return false;
+    const TileFeature& fa = tt.feats[static_cast<std::size_t>(a)];
+    const TileFeature& fb = tt.feats[static_cast<std::size_t>(b)];
+    if (fa.type != fb.type || fa.attr != fb.attr) return false;
+    for (int g = 0; g < tt.nfeat; ++g)
+      if (((fa.borders >> g) & 1u) != ((fb.borders >> fwd[static_cast<std::size_t>(g)]) & 1u)) return false;
+  }
+  return true;
+}
+
+struct Tally {
+  long games = 0, placements = 0, pieces = 0, discards = 0;
+  long bad_legal = 0, bad_edges = 0, missing = 0, dup_pictures = 0, bad_sample = 0, bad_apply = 0;
+  long bad_conservation = 0, score_fell = 0, bad_end = 0, bad_event_sum = 0;
+};
+
+int pieces_on_board(const State& s, int p) {
+  int n = 0;
+  for (const auto& pc : s.pieces) n += pc.player == p;
+  return n;
+}
+
+void check_conservation(const State& s, Tally& t) {
+  for (int p = 0; p < s.nplayers; ++p)
+    if (s.supply[static_cast<std::size_t>(p)] + pieces_on_board(s, p) != 7) ++t.bad_conservation;
+  for (int p = s.nplayers; p < kMaxPlayers; ++p)
+    if (s.supply[static_cast<std::size_t>(p)] != 0 || s.score[static_cast<std::size_t>(p)] != 0) ++t.bad_conservation;
+}
+
+void check_scores_rise(const State& s, std::array<i16, kMaxPlayers>& prev, Tally& t) {
+  for (int p = 0; p < kMaxPlayers; ++p)
+    if (s.score[static_cast<std::size_t>(p)] < prev[static_cast<std::size_t>(p)]) ++t.score_fell;
+  prev = s.score;
+}
+
+// Every candidate cell (next to a placed tile) x every rotation, by brute force.
+void check_placements(const State& s, const MoveList& ml, Tally& t) {
+  const int type = s.in_hand;
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
+  for (const Move& m : ml) {
+    if (!is_legal(s, m)) ++t.bad_legal;
+    if (!brute_fits(s, type, m.x, m.y, m.rot)) ++t.bad_edges;
+  }
+  for (std::size_t i = 0; i < ml.size(); ++i)
+    for (std::size_t j = i + 1; j < ml.size(); ++j)
+      if (ml[i].x == ml[j].x && ml[i].y == ml[j].y && same_picture(tt, ml[i].rot, ml[j].rot)) ++t.dup_pictures;
+  std::set<std::pair<int, int>> cells;
+  for (const PlacedTile& pt : s.tiles)
+    for (int side = 0; side < 4; ++side) {
+      const int x = pt.x + kSx[static_cast<std::size_t>(side)], y = pt.y + kSy[static_cast<std::size_t>(side)];
+      if (s.placed_at(x, y) < 0) cells.emplace(x, y);
+    }
+  for (const auto& [x, y] : cells)
+    for (int r = 0; r < 4; ++r) {
+      if (!brute_fits(s, type, x, y, r)) continue;
+      bool listed = false;
+      for (const Move& m : ml) listed |= m.x == x && m.y == y && same_picture(tt, m.rot, r);
+      if (!listed) ++t.missing;
+    }
+}
+
+// Applying each listed move to a copy works: the tile lands / the piece is placed.
+void check_apply_all(const State& s, const MoveList& ml, Tally& t) {
+  for (const Move& m : ml) {
+    State c = s;
+    apply_move(c, m);
+    if (m.kind == MoveKind::Place) {
+      if (c.phase != Phase::Piece || c.placed_at(m.x, m.y) != static_cast<int>(s.tiles.size()) ||
+          c.tiles.size() != s.tiles.size() + 1 || c.last_placed().rot != m.rot)
+        ++t.bad_apply;
+    } else {
+      if (c.phase != Phase::Draw && c.phase != Phase::Over) ++t.bad_apply;
+      if (c.current == s.current && s.nplayers > 1) ++t.bad_apply;
+      std::array<i16, kMaxPlayers> prev = s.score;
+      Tally local;
+      check_conservation(c, local);
+      check_scores_rise(c, prev, local);
+      if (local.bad_conservation || local.score_fell) ++t.bad_apply;
+    }
+  }
+}
+
+// One random game on a bare State, every property checked at every step.
+void random_game(const Ruleset& rs, int players, u64 seed, bool thorough, Tally& t) {
+  State s;
+  init_state(s, rs, players);
+  Rng rng(seed);
+  EventSink ev;
+  MoveList ml;
+  std::array<i16, kMaxPlayers> prev = s.score;
+  int draws = 0;
+  while (s.phase != Phase::Over) {
+    if (s.phase == Phase::Draw) {
+      const u16 pile = s.pile;
+      const u8 who = s.current;
+      const bool placed = apply_draw(s, sample_draw(s, rng), &ev);
+      ++draws;
+      if (s.pile != pile - 1) ++t.bad_end;
+      if (!placed) {
+        ++t.discards;
+        if (s.current != who || (s.phase != Phase::Draw && s.phase != Phase::Over)) ++t.bad_end;
+      } else if (s.phase != Phase::Place || s.current != who) {
+        ++t.bad_end;
+      }
+      check_scores_rise(s, prev, t);
+      continue;
+    }
+    legal_moves(s, ml);
+    Move m;
+    if (s.phase == Phase::Place) {
+      ++t.placements;
+      check_placements(s, ml, t);
+      if (thorough) check_apply_all(s, ml, t);
+      if (rng.below(2) == 0) {
+        m = sample_placement(s, rng);
+        if (!is_legal(s, m) || std::find(ml.begin(), ml.end(), m) == ml.end()) ++t.bad_sample;
+      } else {
+        m = ml[rng.below(static_cast<u32>(ml.size()))];
+      }
+    } else {
+      ++t.pieces;
+      for (const Move& pm : ml)
+        if (!is_legal(s, pm)) ++t.bad_legal;
+      if (ml.empty() || ml[0].kind != MoveKind::Pass) ++t.bad_legal;
+      if (thorough) check_apply_all(s, ml, t);
+      m = ml[rng.below(static_cast<u32>(ml.size()))];
+    }
+    apply_move(s, m, &ev);
+    check_conservation(s, t);
+    check_scores_rise(s, prev, t);
+  }
+  ++t.games;
+  // the end: empty pile, every tile placed or discarded, scores = sum of events
+  if (s.pile != 0 || s.turn + s.discards != 71 || static_cast<int>(s.tiles.size()) != 1 + s.turn || draws != 71) ++t.bad_end;
+  for (const auto& pc : s.pieces)
+    if (rs.ftype(s.graph[s.graph.find(pc.seg)].ftype).cls != FClass::Field) ++t.bad_end;
+  if (!rs.farmers && !s.pieces.empty()) ++t.bad_end;
+  std::array<int, kMaxPlayers> sum{};
+  for (const auto& e : ev) {
+    sum[e.player] += e.points;
+    if (e.points < 0) ++t.score_fell;
+    if (!rs.farmers && e.reason == ScoreReason::Farm) ++t.bad_end;
+  }
+  for (int p = 0; p < kMaxPlayers; ++p)
+    if (sum[static_cast<std::size_t>(p)] != s.score[static_cast<std::size_t>(p)]) ++t.bad_event_sum;
+}
+
+void expect_clean(const Tally& t) {
+  EXPECT_EQ(t.bad_legal, 0) << "generated moves that is_legal rejects";
+  EXPECT_EQ(t.bad_edges, 0) << "generated placements whose edges do not match";
+  EXPECT_EQ(t.missing, 0) << "fitting placements missing from gen_placements";
+  EXPECT_EQ(t.dup_pictures, 0) << "placements listing the same picture twice at one cell";
+  EXPECT_EQ(t.bad_sample, 0) << "sample_placement results not among the legal placements";
+  EXPECT_EQ(t.bad_apply, 0) << "listed moves whose application misbehaves";
+  EXPECT_EQ(t.bad_conservation, 0) << "steps where supply + pieces on board != 7";
+  EXPECT_EQ(t.score_fell, 0) << "steps where a score fell";
+  EXPECT_EQ(t.bad_end, 0) << "draw/end-of-game violations";
+  EXPECT_EQ(t.bad_event_sum, 0) << "games where the events do not add up to the scores";
+}
+
+TEST(Properties, RandomGames) {
+  const int n = scaled(2000);
+  auto on = base_rules({"farmers=on"}), off = base_rules({"farmers=off"});
+  Tally t;
+  for (int k = 0; k < n; ++k) {
+    const u64 seed = 1000 + static_cast<u64>(k);
+    const int players = 2 + k % 4;
+    const Ruleset& rs = (k / 4) % 2 == 0 ? *on : *off;
+    random_game(rs, players, seed, k % 50 == 0, t);
+  }
+  EXPECT_EQ(t.games, n);
+  EXPECT_GT(t.placements, 60L * n);
+  expect_clean(t);
+  RecordProperty("games", static_cast<int>(t.games));
+  RecordProperty("discards", static_cast<int>(t.discards));
+}
+
+// Greedy games through the Game façade: invariants at each decision, and the record replays to
+// the same game.
+TEST(Properties, GreedyGamesAndReplay) {
+  const int n = scaled(200);
+  Tally t;
+  for (int k = 0; k < n; ++k) {
+    const u64 seed = 5000 + static_cast<u64>(k);
+    const int players = 2 + k % 4;
+    auto rs = base_rules({(k / 4) % 2 == 0 ? "farmers=on" : "farmers=off"});
+    std::vector<PlayerInfo> infos;
+    std::vector<std::unique_ptr<Bot>> bots;
+    for (int p = 0; p < players; ++p) {
+      const char* spec = (p + k) % 3 == 0 ? "random" : "greedy";
+      infos.push_back({"p", spec});
+      bots.push_back(make_bot(spec));
+    }
+    Game g(rs, infos, seed);
+    Rng rng(seed);
+    MoveList ml;
+    std::array<i16, kMaxPlayers> prev{};
+    while (!g.over()) {
+      ASSERT_FALSE(g.stalled());
+      legal_moves(g.state(), ml);
+      if (g.state().phase == Phase::Place) check_placements(g.state(), ml, t);
+      const Move m = bots[g.state().current]->choose(g.state(), ml, rng);
+      if (std::find(ml.begin(), ml.end(), m) == ml.end()) ++t.bad_legal;
+      g.play(m);
+      check_conservation(g.state(), t);
+      check_scores_rise(g.state(), prev, t);
+    }
+    ++t.games;
+    const State& s = g.state();
+    if (s.pile != 0 || s.turn + s.discards != 71) ++t.bad_end;
+    // the live game equals the replay of its record (through JSON)
+    const Game h = Game::replay(record_from_json(record_to_json(g.record(), g.ruleset()), "mem"));
+    EXPECT_EQ(record_to_json(h.record(), h.ruleset()), record_to_json(g.record(), g.ruleset())) << "seed " << seed;
+    EXPECT_EQ(h.state().score, s.score);
+    EXPECT_EQ(h.state().tiles.size(), s.tiles.size());
+    EXPECT_EQ(h.state().discards, s.discards);
+  }
+  expect_clean(t);
+}
+
+// The bare-State game and the Game façade agree move for move.
+TEST(Properties, GameFacadeMatchesBareState) {
+  const int n = scaled(100);
+  for (int k = 0; k < n; ++k) {
+    const u64 seed = 9000 + static_cast<u64>(k);
+    auto rs = base_rules();
+    Game g(rs, {{"a", "random"}, {"b", "random"}, {"c", "random"}}, seed);
+    Rng pick(seed);
+    MoveList ml;
+    while (!g.over()) {
+      legal_moves(g.state(), ml);
+      g.play(ml[pick.below(static_cast<u32>(ml.size()))]);
+    }
+    // rebuild on a bare State from the record's draws
+    State s;
+    init_state(s, *rs, 3);
+    EventSink ev;
+    std::size_t d = 0, mv = 0;
+    const Record& r = g.record();
+    while (s.phase != Phase::Over) {
+      if (s.phase == Phase::Draw) {
+        ASSERT_LT(d, r.draws.size());
+        apply_draw(s, rs->tiles.find(r.draws[d++]), &ev);
+        continue;
+      }
+      ASSERT_LT(mv, r.moves.size());
+      const RecordMove& m = r.moves[mv++];
+      Move pm;
+      pm.kind = MoveKind::Place;
+      pm.player = s.current;
+      pm.x = static_cast<i8>(m.x);
+      pm.y = static_cast<i8>(m.y);
+      pm.rot = static_cast<u8>(m.rot / 90);
+      ASSERT_TRUE(is_legal(s, pm));
+      apply_move(s, pm, &ev);
+      Move fm;
+      fm.player = s.current;
+      if (m.follower) {
+        fm.kind = MoveKind::Piece;
+        fm.feat = static_cast<u8>(feature_at_port(s, s.last_placed(), *m.follower));
+      }
+      ASSERT_TRUE(is_legal(s, fm));
+      apply_move(s, fm, &ev);
+    }
+    EXPECT_EQ(d, r.draws.size());
+    EXPECT_EQ(mv, r.moves.size());
+    EXPECT_EQ(s.score, g.state().score);
+    EXPECT_EQ(ev.size(), r.events.size());
+  }
+}
+
+// sample_placement: only legal placements, and every legal placement about equally often.
+TEST(Properties, SamplePlacementCoversAllLegalPlacementsUniformly) {
+  auto rs = base_rules();
+  int positions = 0;
+  for (u64 seed = 1; seed <= 6; ++seed) {
+    State s;
+    init_state(s, *rs, 2);
+    Rng rng(seed);
+    MoveList ml;
+    const int stop_at = 10 + static_cast<int>(seed) * 8;
+    while (s.phase != Phase::Over && !(s.phase == Phase::Place && s.turn >= stop_at)) {
+      if (s.phase == Phase::Draw) {
+        apply_draw(s, sample_draw(s, rng));
+        continue;
+      }
+      legal_moves(s, ml);
+      apply_move(s, ml[rng.below(static_cast<u32>(ml.size()))]);
+    }
+    ASSERT_EQ(s.phase, Phase::Place);
+    legal_moves(s, ml);
+    ASSERT_GT(ml.size(), 1u);
+    ++positions;
+    const int per = scaled(400) < 100 ? 100 : 400;
+    const long draws = per * static_cast<long>(ml.size());
+    std::map<std::tuple<int, int, int>, long> hits;
+    Rng srng(seed * 31);
+    long illegal = 0;
+    for (long i = 0; i < draws; ++i) {
+      const Move m = sample_placement(s, srng);
+      if (std::find(ml.begin(), ml.end(), m) == ml.end()) ++illegal;
+      ++hits[{m.x, m.y, m.rot}];
+    }
+    EXPECT_EQ(illegal, 0) << "seed " << seed;
+    EXPECT_EQ(hits.size(), ml.size()) << "seed " << seed << ": some legal placements never sampled";
+    // each count is binomial(draws, 1/n): mean `per`, sd < sqrt(per); allow 6 sd
+    const double tol = 6.0 * std::sqrt(static_cast<double>(per));
+    for (const auto& [k, c] : hits) EXPECT_NEAR(static_cast<double>(c), per, tol) << "seed " << seed;
+  }
+  EXPECT_EQ(positions, 6);
+}
+
+// Determinism: the same seed gives the same game, a different seed a different one.
+TEST(Properties, SeededGamesAreReproducible) {
+  auto rs = base_rules();
+  auto run = [&](u64 seed) {
+    std::vector<std::unique_ptr<Bot>> bots;
+    bots.push_back(make_bot("random"));
+    bots.push_back(make_bot("random"));
+    Game g(rs, {{"a", "random"}, {"b", "random"}}, seed);
+    Rng rng(seed);
+    play_out(g, bots, rng);
+    return record_to_json(g.record(), g.ruleset());
+  };
+  EXPECT_EQ(run(17), run(17));
+  EXPECT_NE(run(17), run(18));
+}
+
+}  // namespace
+}  // namespace carc::test

@@ -1,1 +1,438 @@
+// Game records: JSON round trip, replay without the generator, rejection of bad records with the
+// move number, in-progress records, and undo.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "ai/driver.hpp"
+#include "scenario.hpp"
+
+namespace carc::test {
+namespace {
+
+using nlohmann::json;
+
+Game bot_game(u64 seed, int nplayers, const std::string& bot = "random", const std::vector<std::string>& opts = {},
+              bool undo = false, long max_decisions = -1) {
+  auto rs = base_rules(opts);
+  std::vector<PlayerInfo> players;
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (int p = 0; p < nplayers; ++p) {
+    players.push_back({"p" + std::to_string(p + 1), bot});
+    bots.push_back(make_bot(bot));
+  }
+  Game g(rs, players, seed);
+  g.enable_undo(undo);
+  Rng rng(seed * 7919 + 1);
+  if (max_decisions < 0) {
+    play_out(g, bots, rng);
+  } else {
+    MoveList ml;
+    for (long k = 0; k < max_decisions && !g.over(); ++k) {
+      legal_moves(g.state(), ml);
+      g.play(bots[g.state().current]->choose(g.state(), ml, rng));
+    }
+  }
+  return g;
+}
+
+void expect_same_events(const std::vector<ScoreEvent>& a, const std::vector<ScoreEvent>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].turn, b[i].turn) << i;
+    EXPECT_EQ(a[i].player, b[i].player) << i;
+    EXPECT_EQ(a[i].ftype, b[i].ftype) << i;
+    EXPECT_EQ(a[i].reason, b[i].reason) << i;
+    EXPECT_EQ(a[i].points, b[i].points) << i;
+    EXPECT_EQ(a[i].tiles, b[i].tiles) << i;
+    EXPECT_EQ(a[i].attr, b[i].attr) << i;
+    EXPECT_EQ(a[i].cities, b[i].cities) << i;
+  }
+}
+
+std::vector<int> scores(const Game& g) {
+  return std::vector<int>(g.state().score.begin(), g.state().score.begin() + g.state().nplayers);
+}
+
+std::string to_json(const Game& g) { return record_to_json(g.record(), g.ruleset()); }
+
+// Replaying `text` must fail with an InputError whose message holds every one of `parts`.
+void expect_replay_error(const std::string& text, const std::vector<std::string>& parts) {
+  try {
+    const Record r = record_from_json(text, "rec.json");
+    Game::replay(r);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "message \"" << msg << "\" lacks \"" << p << "\"";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+TEST(Records, RoundTripReplaysIdentically) {
+  int k = 0;
+  for (int players = 2; players <= 5; ++players) {
+    for (const char* bot : {"random", "greedy"}) {
+      for (const char* farmers : {"farmers=on", "farmers=off"}) {
+        const u64 seed = 100 + static_cast<u64>(k++);
+        const Game g = bot_game(seed, players, bot, {farmers});
+        ASSERT_TRUE(g.over());
+        const std::string text = to_json(g);
+        const Record r = record_from_json(text, "mem");
+        EXPECT_EQ(r.seed, std::optional<u64>(seed));
+        EXPECT_EQ(r.players.size(), static_cast<std::size_t>(players));
+        EXPECT_EQ(r.final_scores, scores(g));
+        const Game h = Game::replay(r);
+        ASSERT_TRUE(h.over());
+        EXPECT_EQ(scores(h), scores(g));
+        EXPECT_EQ(h.record().final_scores, g.record().final_scores);
+        expect_same_events(h.record().events, g.record().events);
+        EXPECT_EQ(to_json(h), text) << "seed " << seed;
+      }
+    }
+  }
+}
+
+TEST(Records, SaveAndLoadFile) {
+  const Game g = bot_game(42, 3);
+  const auto dir = std::filesystem::temp_directory_path() / "carc_test_records";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "game.json").string();
+  save_record(g.record(), g.ruleset(), path);
+  const Record r = load_record(path);
+  const Game h = Game::replay(r);
+  EXPECT_EQ(scores(h), scores(g));
+  EXPECT_THROW(load_record((dir / "none.json").string()), InputError);
+  std::filesystem::remove_all(dir);
+}
+
+// Only the draw order and the moves: no seed, no events, no results.
+TEST(Records, DrawsAndMovesAloneReplay) {
+  for (u64 seed : {3u, 4u, 5u}) {
+    const Game g = bot_game(seed, 2 + static_cast<int>(seed % 4));
+    json j = json::parse(to_json(g));
+    j.erase("seed");
+    j.erase("events");
+    j.erase("final_scores");
+    j.erase("status");
+    const Record r = record_from_json(j.dump(), "mem");
+    EXPECT_FALSE(r.seed.has_value());
+    EXPECT_TRUE(r.events.empty());
+    const Game h = Game::replay(r);
+    ASSERT_TRUE(h.over());
+    EXPECT_EQ(scores(h), scores(g));
+    expect_same_events(h.record().events, g.record().events);
+  }
+}
+
+// A hand-written minimal record (players as plain names, follower given or omitted).
+TEST(Records, MinimalHandWrittenRecord) {
+  const std::string text = R"({"game": "base", "players": ["ann", "bob"], "draws": ["N", "E", "U"],
+    "moves": [{"player": 0, "tile": "N", "x": 0, "y": -1, "rot": 90, "follower": "S"},
+              {"player": 1, "tile": "E", "x": 1, "y": -1, "rot": 270},
+              {"player": 0, "tile": "U", "x": 1, "y": 0, "rot": 90, "follower": null}]})";
+  const Game g = Game::replay(record_from_json(text, "mem"));
+  EXPECT_FALSE(g.over());
+  EXPECT_TRUE(g.stalled());
+  EXPECT_EQ(g.state().turn, 3);
+  EXPECT_EQ(scores(g), (std::vector<int>{6, 0}));   // city of 3 tiles closed by move 2
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad records
+
+std::string good_record() {
+  return R"({"game": "base", "players": [{"name": "ann"}, {"name": "bob"}], "seed": null,
+    "draws": ["N", "E", "U", "U"],
+    "moves": [{"player": 0, "tile": "N", "x": 0, "y": -1, "rot": 90, "follower": "S"},
+              {"player": 1, "tile": "E", "x": 1, "y": -1, "rot": 270, "follower": null},
+              {"player": 0, "tile": "U", "x": 1, "y": 0, "rot": 90, "follower": "E"}]})";
+}
+
+json good_json() { return json::parse(good_record()); }
+
+TEST(BadRecords, TheGoodRecordReplays) {
+  const Game g = Game::replay(record_from_json(good_record(), "rec.json"));
+  EXPECT_EQ(g.record().moves.size(), 3u);
+  EXPECT_EQ(g.state().score[0], 6);
+  EXPECT_EQ(g.state().supply[0], 6);
+}
+
+TEST(BadRecords, WrongTileNamed) {
+  json j = good_json();
+  j["moves"][1]["tile"] = "D";
+  expect_replay_error(j.dump(), {"move 2", "D", "E"});
+}
+
+TEST(BadRecords, IllegalPlacement) {
+  json j = good_json();
+  j["moves"][2]["x"] = 0;
+  j["moves"][2]["y"] = 1;   // U with road N against the start tile's field
+  j["moves"][2]["rot"] = 0;
+  expect_replay_error(j.dump(), {"move 3", "does not fit"});
+  json k = good_json();
+  k["moves"][2]["x"] = 0;
+  k["moves"][2]["y"] = 0;
+  expect_replay_error(k.dump(), {"move 3", "already holds"});
+  json l = good_json();
+  l["moves"][2]["x"] = 9;
+  expect_replay_error(l.dump(), {"move 3", "touches no placed tile"});
+}
+
+TEST(BadRecords, OccupiedFollowerSpot) {
+  json j = good_json();
+  j["moves"][1]["follower"] = "W";   // the city already holds the first player's knight
+  expect_replay_error(j.dump(), {"move 2"});
+  json k = good_json();
+  k["moves"][1]["follower"] = "C";   // E has no centre feature
+  expect_replay_error(k.dump(), {"move 2", "C"});
+}
+
+TEST(BadRecords, UnknownPort) {
+  json j = good_json();
+  j["moves"][2]["follower"] = "NW";
+  expect_replay_error(j.dump(), {"rec.json", "move 3", "NW"});
+}
+
+TEST(BadRecords, MalformedJson) {
+  const std::string text = good_record();
+  expect_replay_error(text.substr(0, text.size() - 5), {"rec.json", "JSON"});
+  expect_replay_error("42", {"rec.json"});
+}
+
+TEST(BadRecords, MissingFields) {
+  json j = good_json();
+  j["moves"][2].erase("x");
+  expect_replay_error(j.dump(), {"move 3", "x"});
+  json k = good_json();
+  k["moves"][0].erase("tile");
+  expect_replay_error(k.dump(), {"move 1", "tile"});
+  json l = good_json();
+  l.erase("players");
+  expect_replay_error(l.dump(), {"rec.json", "players"});
+  json m = good_json();
+  m.erase("moves");
+  expect_replay_error(m.dump(), {"rec.json", "moves"});
+  json n = good_json();
+  n.erase("draws");
+  expect_replay_error(n.dump(), {"rec.json", "seed"});
+  json o = good_json();
+  o["moves"][1]["rot"] = 45;
+  expect_replay_error(o.dump(), {"move 2", "rot"});
+  json p = good_json();
+  p["moves"][1]["x"] = "one";
+  expect_replay_error(p.dump(), {"move 2", "x"});
+}
+
+TEST(BadRecords, PlayerOutOfRange) {
+  json j = good_json();
+  j["moves"][0]["player"] = 2;
+  expect_replay_error(j.dump(), {"move 1", "player"});
+  json k = good_json();
+  k["moves"][0]["player"] = -1;
+  expect_replay_error(k.dump(), {"move 1", "player"});
+  json l = good_json();
+  l["moves"][1]["player"] = 0;   // exists, but it is player 2's turn
+  expect_replay_error(l.dump(), {"move 2", "player"});
+  json m = good_json();
+  m["players"] = json::array({"solo"});
+  m["moves"] = json::array();
+  expect_replay_error(m.dump(), {"players"});
+}
+
+TEST(BadRecords, BadDraws) {
+  json j = good_json();
+  j["draws"][2] = "Z9";
+  expect_replay_error(j.dump(), {"draw 3", "Z9"});
+  json k = good_json();
+  k["draws"] = json::array({"C", "C"});
+  k["moves"] = json::array({json{{"player", 0}, {"tile", "C"}, {"x", 0}, {"y", -1}, {"rot", 0}}});
+  expect_replay_error(k.dump(), {"draw 2", "C"});
+  json l = good_json();
+  l["draws"] = json::array({"N"});   // the draws run out before move 2
+  expect_replay_error(l.dump(), {"move 2"});
+  json m = good_json();
+  m["game"] = "chess";
+  expect_replay_error(m.dump(), {"chess"});
+  json n = good_json();
+  n["options"] = json{{"farmers", "maybe"}};
+  expect_replay_error(n.dump(), {"maybe"});
+}
+
+TEST(BadRecords, ClaimedResultsAreIgnoredAndRederived) {
+  const Game g = bot_game(11, 2);
+  json j = json::parse(to_json(g));
+  j["events"] = json::array();
+  j["final_scores"] = json::array({1, 2});
+  const Record r = record_from_json(j.dump(), "mem");
+  EXPECT_EQ(r.final_scores, (std::vector<int>{1, 2}));
+  const Game h = Game::replay(r);
+  EXPECT_EQ(h.record().final_scores, scores(g));   // the replay's own results
+  expect_same_events(h.record().events, g.record().events);
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-progress records
+
+TEST(Records, TruncatedRecordReplaysInProgress) {
+  const Game g = bot_game(21, 3);
+  ASSERT_TRUE(g.over());
+  const Record full = g.record();
+  ASSERT_GT(full.moves.size(), 20u);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{10}, full.moves.size() - 1}) {
+    Record r = full;
+    r.moves.resize(n);
+    r.events.clear();
+    r.final_scores.clear();
+    r.finished = false;
+    const Game h = Game::replay(r);
+    EXPECT_FALSE(h.over()) << n;
+    EXPECT_EQ(h.state().phase, Phase::Place) << n;   // the seed (or the record's draws) gives the next tile
+    EXPECT_EQ(h.record().moves.size(), n);
+    const json j = json::parse(to_json(h));
+    EXPECT_EQ(j["status"], "in_progress");
+    EXPECT_TRUE(j["final_scores"].is_null());
+    // the scores so far are those of the full game's events up to this turn
+    std::vector<int> want(3, 0);
+    for (const auto& e : full.events)
+      if (e.turn <= n && e.reason == ScoreReason::Completed) want[e.player] += e.points;
+    EXPECT_EQ(scores(h), want) << n;
+    // continuing with the recorded moves reaches the same end
+    Game c = Game::replay(r);
+    for (std::size_t i = n; i < full.moves.size(); ++i) {
+      const RecordMove& m = full.moves[i];
+      c.play(c.placement(m.x, m.y, m.rot));
+      if (c.state().phase == Phase::Piece) c.play(c.piece_at_port(m.follower.value_or("none")));
+    }
+    EXPECT_TRUE(c.over());
+    EXPECT_EQ(scores(c), scores(g));
+  }
+  // without the seed and with the draws cut as well, the replay stalls at a draw
+  Record r = full;
+  r.moves.resize(10);
+  r.events.clear();
+  r.final_scores.clear();
+  r.finished = false;
+  const Game at11 = Game::replay(r);   // the 11th tile in hand: 11 + discards draws used
+  ASSERT_EQ(at11.state().turn, 11);
+  r.seed.reset();
+  r.draws.resize(static_cast<std::size_t>(at11.state().turn - 1 + at11.state().discards));
+  const Game h = Game::replay(r);
+  EXPECT_FALSE(h.over());
+  EXPECT_TRUE(h.stalled());
+  EXPECT_EQ(h.state().phase, Phase::Draw);
+  EXPECT_EQ(h.state().turn, 10);
+  // ... and continue_seed lets it go on with fresh draws
+  Game cont = Game::replay(r, 77);
+  EXPECT_EQ(cont.state().phase, Phase::Place);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Undo
+
+struct Snap {
+  std::string record;
+  std::vector<int> scores;
+  std::vector<int> supply;
+  std::vector<Move> legal;
+  int turn, current, in_hand, pile, tiles, pieces;
+  Phase phase;
+};
+
+Snap snap(const Game& g) {
+  Snap s;
+  s.record = to_json(g);
+  s.scores = scores(g);
+  s.supply.assign(g.state().supply.begin(), g.state().supply.begin() + g.state().nplayers);
+  MoveList ml;
+  legal_moves(g.state(), ml);
+  s.legal.assign(ml.begin(), ml.end());
+  s.turn = g.state().turn;
+  s.current = g.state().current;
+  s.in_hand = g.state().in_hand;
+  s.pile = g.state().pile;
+  s.tiles = static_cast<int>(g.state().tiles.size());
+  s.pieces = static_cast<int>(g.state().pieces.size());
+  s.phase = g.state().phase;
+  return s;
+}
+
+void expect_same(const Snap& a, const Snap& b) {
+  EXPECT_EQ(a.record, b.record);
+  EXPECT_EQ(a.scores, b.scores);
+  EXPECT_EQ(a.supply, b.supply);
+  EXPECT_EQ(a.legal, b.legal);
+  EXPECT_EQ(a.turn, b.turn);
+  EXPECT_EQ(a.current, b.current);
+  EXPECT_EQ(a.in_hand, b.in_hand);
+  EXPECT_EQ(a.pile, b.pile);
+  EXPECT_EQ(a.tiles, b.tiles);
+  EXPECT_EQ(a.pieces, b.pieces);
+  EXPECT_EQ(a.phase, b.phase);
+}
+
+TEST(Undo, RestoresTheExactState) {
+  for (u64 seed : {1u, 2u, 3u, 4u}) {
+    Game g = bot_game(seed, 3, "greedy", {}, true, 30);   // 15 turns in
+    ASSERT_EQ(g.state().phase, Phase::Place);
+    const int me = g.state().current;
+    const Snap before = snap(g);
+    auto bot = make_bot("greedy");
+    Rng rng(seed);
+    MoveList ml;
+    // my turn, then the next player's turn
+    std::vector<Move> played;
+    for (int k = 0; k < 4 && !g.over(); ++k) {
+      legal_moves(g.state(), ml);
+      played.push_back(bot->choose(g.state(), ml, rng));
+      g.play(played.back());
+    }
+    const Snap after = snap(g);
+    EXPECT_NE(after.record, before.record);
+    ASSERT_TRUE(g.undo_turn(me));
+    expect_same(snap(g), before);
+    // the same decisions again give the same game (the generator was restored too)
+    for (const Move& m : played) g.play(m);
+    expect_same(snap(g), after);
+  }
+}
+
+TEST(Undo, MidTurnAndLimits) {
+  Game g = bot_game(9, 2, "random", {}, true, 10);
+  ASSERT_EQ(g.state().phase, Phase::Place);
+  const int me = g.state().current;
+  const Snap before = snap(g);
+  MoveList ml;
+  legal_moves(g.state(), ml);
+  g.play(ml[0]);                             // placed, follower not yet decided
+  ASSERT_EQ(g.state().phase, Phase::Piece);
+  EXPECT_TRUE(g.undo_turn(me));
+  expect_same(snap(g), before);
+  // nothing to undo for the other player's turn after forget_undo
+  g.forget_undo();
+  EXPECT_FALSE(g.undo_turn(me));
+  EXPECT_FALSE(g.undo_turn(1 - me));
+  // undo off: no snapshots
+  Game h = bot_game(9, 2, "random", {}, false, 10);
+  legal_moves(h.state(), ml);
+  h.play(ml[0]);
+  EXPECT_FALSE(h.undo_turn(h.state().current));
+}
+
+TEST(Undo, UndoAfterTheGameEndedReopensIt) {
+  Game g = bot_game(5, 2, "random", {}, true);
+  ASSERT_TRUE(g.over());
+  const int last = g.record().moves.back().player;
+  ASSERT_TRUE(g.undo_turn(last));
+  EXPECT_FALSE(g.over());
+  EXPECT_EQ(g.state().phase, Phase::Place);
+  EXPECT_FALSE(g.record().finished);
+  EXPECT_TRUE(g.record().final_scores.empty());
+  const json j = json::parse(to_json(g));
+  EXPECT_EQ(j["status"], "in_progress");
+}
+
+}  // namespace
+}  // namespace carc::test

@@ -1,4 +1,603 @@
+// play: an interactive game in the terminal. Seats are humans or bots in any mix (hot-seat
+// humans allowed). The record is saved after every turn, so a game is never lost: `quit`, end of
+// input or a closed terminal leave a file that --resume continues.
+#include <fmt/format.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <random>
+
+#include "ai/bots.hpp"
 #include "cli/commands.hpp"
+#include "cli/terminal_view.hpp"
+#include "engine/engine.hpp"
+
 namespace carc::cli {
-void register_play(CLI::App& app) { app.add_subcommand("play", "TODO"); }
+
+namespace {
+
+struct Opts {
+  std::string game = "base";
+  int players = 0;
+  std::string seats;
+  std::vector<std::string> names;
+  std::optional<u64> seed;
+  std::vector<std::string> options;
+  std::string autosave;
+  std::string resume;
+  bool no_color = false;
+  int width = 0;
+};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
 }
+
+std::string trim(std::string s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_human_spec(const std::string& s) {
+  const std::string l = lower(s);
+  return l == "human" || l == "you" || l == "me" || l == "h";
+}
+
+u64 clock_seed() {
+  const auto t = static_cast<u64>(std::chrono::system_clock::now().time_since_epoch().count());
+  std::random_device rd;
+  return (t ^ (static_cast<u64>(rd()) << 32) ^ rd()) % 1000000000ULL;  // short enough to retype
+}
+
+// The seats of a new game from --players / --seats / --name.
+std::vector<PlayerInfo> make_seats(const Opts& o) {
+  std::vector<std::string> specs;
+  if (!o.seats.empty()) {
+    for (auto& sp : split(o.seats, ',')) specs.push_back(trim(sp));
+    if (o.players != 0 && static_cast<int>(specs.size()) != o.players)
+      throw InputError(fmt::format("--seats names {} seats but --players is {}", specs.size(), o.players));
+  } else {
+    const int n = o.players == 0 ? 2 : o.players;
+    specs.push_back("human");
+    for (int i = 1; i < n; ++i) specs.push_back("greedy");
+  }
+  for (auto& sp : specs) {
+    if (sp.empty()) throw InputError("--seats has an empty entry (use human, greedy or random)");
+    if (is_human_spec(sp))
+      sp = "";
+    else if (!is_bot_spec(sp))
+      make_bot(sp);  // throws InputError naming the unknown bot
+  }
+  std::vector<std::string> names;
+  for (const auto& n : o.names)
+    for (auto& part : split(n, ',')) names.push_back(trim(part));
+  if (names.size() > specs.size())
+    throw InputError(fmt::format("--name gives {} names for {} seats", names.size(), specs.size()));
+  int humans = 0;
+  for (const auto& sp : specs) humans += sp.empty();
+  std::vector<PlayerInfo> players;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    PlayerInfo pi;
+    pi.bot = specs[i];
+    if (i < names.size() && !names[i].empty()) {
+      pi.name = names[i];
+    } else if (pi.bot.empty()) {
+      pi.name = humans == 1 ? "You" : fmt::format("Player {}", i + 1);
+    } else {
+      int same = 0;
+      for (const auto& sp : specs) same += sp == pi.bot;
+      pi.name = same == 1 ? pi.bot : fmt::format("{} {}", pi.bot, i + 1);
+    }
+    players.push_back(pi);
+  }
+  for (std::size_t i = 0; i < players.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (players[i].name == players[j].name) players[i].name += fmt::format(" ({})", i + 1);
+  return players;
+}
+
+enum class Outcome { Done, Undone, Quit };
+
+class Session {
+ public:
+  explicit Session(const Opts& o) : o_(o) {}
+
+  void run();
+
+ private:
+  // I/O
+  bool read_line(const std::string& prompt, std::string& line);
+  void say(const std::string& text) {
+    fmt::print("{}", text);
+    std::fflush(stdout);
+  }
+  bool save();
+  void quit_message(const std::string& why);
+
+  // game flow
+  Outcome human_turn();
+  Outcome place_phase();
+  Outcome piece_phase();
+  void bot_turn();
+  void after_turn(std::size_t events_before);
+  bool common_command(const std::string& cmd, const std::vector<std::string>& args);
+  void show_turn();
+  void finish();
+  [[nodiscard]] bool is_bot(int p) const { return bots_[static_cast<std::size_t>(p)] != nullptr; }
+  [[nodiscard]] const std::vector<PlayerInfo>& players() const { return g_->record().players; }
+  [[nodiscard]] std::string name(int p) const { return player_name(players(), p, view_.color); }
+
+  Opts o_;
+  std::optional<Game> g_;
+  std::vector<std::unique_ptr<Bot>> bots_;
+  Rng bot_rng_{1};
+  std::string save_path_;
+  bool save_warned_ = false;
+  ViewOptions view_;
+  bool echo_ = false;  // stdin is not a terminal: echo what was read, so transcripts read well
+  bool any_human_ = false;
+  std::vector<std::string> news_;        // turns since the last board a human saw
+  std::vector<std::string> shown_news_;  // what that board listed (shown again by `board`)
+};
+
+bool Session::read_line(const std::string& prompt, std::string& line) {
+  say(prompt);
+  if (!std::cin || !std::getline(std::cin, line)) {
+    say("\n");
+    return false;
+  }
+  if (echo_) say(line + "\n");
+  line = trim(line);
+  return true;
+}
+
+bool Session::save() {
+  try {
+    save_record(g_->record(), g_->ruleset(), save_path_);
+    return true;
+  } catch (const InputError& e) {
+    if (!save_warned_) say(fmt::format("warning: could not save the game: {}\n", e.what()));
+    save_warned_ = true;
+    return false;
+  }
+}
+
+void Session::quit_message(const std::string& why) {
+  if (!why.empty()) say(why + "\n");
+  if (save())
+    say(fmt::format("Game saved to {}\nContinue it with: carcassonne play --resume {}\n", save_path_, save_path_));
+  else
+    say(fmt::format("The game could NOT be saved to {}.\n", save_path_));
+}
+
+void Session::run() {
+  const bool out_tty = isatty(STDOUT_FILENO) != 0;
+  const char* nc = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  view_.color = !o_.no_color && out_tty && !(nc && *nc) && !(term && std::string(term) == "dumb");
+  echo_ = isatty(STDIN_FILENO) == 0;
+  view_.width = 80;
+  view_.max_rows = 10;
+  if (out_tty) {
+    winsize ws{};
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+      view_.width = std::clamp<int>(ws.ws_col, 40, 300);
+      if (ws.ws_row > 0) view_.max_rows = std::clamp((ws.ws_row - 16) / 3, 5, 25);
+    }
+  }
+  if (o_.width > 0) view_.width = std::max(o_.width, 30);
+
+  const u64 fresh = o_.seed.value_or(clock_seed());
+  if (!o_.resume.empty()) {
+    if (o_.players != 0 || !o_.seats.empty() || !o_.names.empty() || !o_.options.empty() || o_.game != "base")
+      say("note: --players, --seats, --name, --option and --game are taken from the saved game when resuming\n");
+    const Record rec = load_record(o_.resume);
+    g_.emplace(Game::replay(rec, fresh));
+    save_path_ = o_.autosave.empty() ? o_.resume : o_.autosave;
+    say(fmt::format("Resumed {} from {} ({} moves so far).\n", g_->ruleset().game->title, o_.resume, rec.moves.size()));
+  } else {
+    auto rs = load_ruleset(o_.game, o_.options);
+    g_.emplace(rs, make_seats(o_), fresh);
+    save_path_ = o_.autosave.empty() ? "carcassonne-autosave.json" : o_.autosave;
+    say(fmt::format("New game of {} (seed {}).\n", g_->ruleset().game->title, fresh));
+  }
+  g_->enable_undo(true);
+  bot_rng_ = Rng(g_->record().seed.value_or(fresh) ^ 0xB07B07B07ULL);
+  for (const auto& p : players()) {
+    bots_.push_back(p.bot.empty() ? nullptr : make_bot(p.bot));
+    any_human_ |= p.bot.empty();
+  }
+  std::error_code ec;
+  const auto abs = std::filesystem::absolute(save_path_, ec);
+  if (!ec) save_path_ = abs.string();
+  std::vector<std::string> seats;
+  for (int p = 0; p < static_cast<int>(players().size()); ++p)
+    seats.push_back(
+        fmt::format("{} ({})", name(p), is_bot(p) ? "bot " + players()[static_cast<std::size_t>(p)].bot : "human"));
+  say(fmt::format("Players: {}\n", fmt::join(seats, ", ")));
+  say(fmt::format("The game is saved after every turn to {}\n", save_path_));
+  // Fail now rather than after an hour of play if the game cannot be saved there.
+  save_record(g_->record(), g_->ruleset(), save_path_);
+  if (any_human_) say("Type help at any prompt for the commands.\n");
+
+  try {
+    while (!g_->over()) {
+      if (g_->stalled()) {
+        say("The saved game has no more tiles to draw and no seed to draw from; it stops here.\n");
+        save();
+        return;
+      }
+      const int p = g_->state().current;
+      if (is_bot(p)) {
+        bot_turn();
+        continue;
+      }
+      if (human_turn() == Outcome::Quit) return;
+    }
+  } catch (...) {
+    save();  // whatever happened, keep the game
+    throw;
+  }
+  finish();
+}
+
+void Session::after_turn(std::size_t events_before) {
+  const Record& rec = g_->record();
+  const State& s = g_->state();
+  std::string text = describe_record_move(s, rec.moves.back(), players(), view_.color);
+  bool completed = false;
+  for (std::size_t i = events_before; i < rec.events.size(); ++i) {
+    const ScoreEvent& e = rec.events[i];
+    if (e.reason != ScoreReason::Completed) continue;  // final scoring is shown at the end
+    if (!completed) text += "\n";
+    completed = true;
+    text += "    " + describe_event_named(s, e, players(), view_.color) + "\n";
+  }
+  if (!completed) text += "\n";
+  news_.push_back(text);
+  save();
+}
+
+void Session::bot_turn() {
+  const int p = g_->state().current;
+  const int turn = g_->state().turn;
+  const std::size_t ev0 = g_->record().events.size();
+  MoveList ml;
+  g_->forget_undo();  // a new player acts: earlier turns can no longer be taken back
+  Bot& bot = *bots_[static_cast<std::size_t>(p)];
+  legal_moves(g_->state(), ml);
+  g_->play(bot.choose(g_->state(), ml, bot_rng_));  // the tile
+  if (g_->state().phase == Phase::Piece) {
+    legal_moves(g_->state(), ml);
+    g_->play(bot.choose(g_->state(), ml, bot_rng_));  // a follower, or none
+  }
+  after_turn(ev0);
+  if (!any_human_) {
+    say(fmt::format("Turn {:>2}: {}", turn, news_.back()));
+    news_.clear();
+  }
+}
+
+void Session::show_turn() {
+  const State& s = g_->state();
+  const auto cands = placement_candidates(s);
+  std::string out = "\n";
+  const std::string head = fmt::format(" Turn {} · {} to play · {} tiles left in the pile ", s.turn,
+                                       player_name(players(), s.current, false), s.pile);
+  const int w = std::min(view_.width, 80);
+  out += "──" + head;
+  for (int i = 2 + display_width(head); i < w; ++i) out += "─";
+  out += "\n";
+  out += render_board(s, view_, cands);
+  if (view_.centre)
+    out += fmt::format("(view centred on {},{}; type 'view' to follow the play)\n", view_.centre->first,
+                       view_.centre->second);
+  out += render_scores(s, players(), view_.color);
+  if (!news_.empty()) {
+    shown_news_ = std::move(news_);
+    news_.clear();
+  }
+  if (!shown_news_.empty()) {
+    out += "Since your last turn:\n";
+    for (const auto& n : shown_news_) out += "  " + n;
+  }
+  out += render_hand(s, cands, view_);
+  out += render_placements(cands, view_.width);
+  say(out);
+}
+
+bool Session::common_command(const std::string& cmd, const std::vector<std::string>& args) {
+  if (cmd == "help" || cmd == "?") {
+    say(help_text());
+    return true;
+  }
+  if (cmd == "scores" || cmd == "score") {
+    say(render_scores(g_->state(), players(), view_.color));
+    return true;
+  }
+  if (cmd == "view") {
+    if (args.empty() || args[0] == "last" || args[0] == "auto") {
+      view_.centre.reset();
+      say("The board follows the play again.\n");
+    } else {
+      std::string joined = fmt::format("{}", fmt::join(args, " "));
+      for (char& c : joined)
+        if (c == ',') c = ' ';
+      int x = 0, y = 0;
+      char extra = 0;
+      if (std::sscanf(joined.c_str(), "%d %d %c", &x, &y, &extra) != 2) {
+        say("usage: view X Y (centre the board on column X, row Y), or just view to follow the play\n");
+        return true;
+      }
+      view_.centre = std::pair{x, y};
+    }
+    const State& s = g_->state();
+    say(render_board(s, view_, placement_candidates(s)));
+    return true;
+  }
+  return false;
+}
+
+Outcome Session::human_turn() {
+  for (;;) {
+    const Outcome r = place_phase();
+    if (r == Outcome::Quit) return r;
+    if (r == Outcome::Undone) return r;  // another player's turn was taken back: the main loop decides
+    const Outcome q = piece_phase();
+    if (q == Outcome::Undone) continue;  // the tile was taken back: place it again
+    return q;
+  }
+}
+
+Outcome Session::place_phase() {
+  const int p = g_->state().current;
+  show_turn();
+  for (;;) {
+    std::string line;
+    if (!read_line(fmt::format("{}, place tile {} (X Y ROTATION, or help)> ", name(p),
+                               g_->ruleset().tiles.types[g_->state().in_hand].id),
+                   line)) {
+      quit_message("End of input.");
+      return Outcome::Quit;
+    }
+    if (line.empty()) {
+      say("Type X Y ROTATION, e.g. \"3 -1 90\", or a boxed letter from the board, or help.\n");
+      continue;
+    }
+    auto w = split(lower(line), ' ');
+    std::vector<std::string> args;
+    for (std::size_t i = 1; i < w.size(); ++i)
+      if (!w[i].empty()) args.push_back(w[i]);
+    const std::string cmd = w[0];
+    if (cmd == "quit" || cmd == "exit") {
+      quit_message("");
+      return Outcome::Quit;
+    }
+    if (cmd == "board") {
+      show_turn();
+      continue;
+    }
+    if (cmd == "moves" || cmd == "list") {
+      say(render_placements(placement_candidates(g_->state()), view_.width));
+      continue;
+    }
+    if (cmd == "undo") {
+      // Take back the previous turn, if a human made it and nobody has acted since.
+      const auto& moves = g_->record().moves;
+      const int q = moves.empty() ? -1 : moves.back().player;
+      if (q >= 0 && !is_bot(q) && g_->undo_turn(q)) {
+        save();
+        news_.clear();
+        shown_news_.clear();
+        say(fmt::format("Took back the last turn of {}.\n", name(q)));
+        return Outcome::Undone;
+      }
+      say("Nothing to undo: a turn can be taken back only until the next player acts.\n");
+      continue;
+    }
+    if (common_command(cmd, args)) continue;
+    const auto cands = placement_candidates(g_->state());
+    const ParsedPlacement pp = parse_placement(line, cands);
+    if (!pp.error.empty()) {
+      say(pp.error + "\n");
+      continue;
+    }
+    try {
+      const Move m = g_->placement(pp.x, pp.y, pp.rot);
+      // a new player acts: older turns can no longer be taken back (this turn's snapshot is kept)
+      g_->forget_undo();
+      g_->play(m);
+      return Outcome::Done;
+    } catch (const InputError& e) {
+      std::string hint;
+      for (const Candidate& c : cands)
+        if (c.x == pp.x && c.y == pp.y) {
+          std::vector<std::string> rots;
+          for (int r : c.rots) rots.push_back(fmt::format("r{}", r));
+          hint = fmt::format(" (there it fits as {})", fmt::join(rots, " or "));
+        }
+      say(fmt::format("Not possible: {}{}.\n", e.what(), hint));
+    }
+  }
+}
+
+Outcome Session::piece_phase() {
+  const int p = static_cast<int>(g_->record().moves.back().player);
+  // placing the tile scores nothing: this turn's events are the ones added from here on
+  const std::size_t ev0 = g_->record().events.size();
+  if (g_->state().phase == Phase::Piece) {
+    MoveList ml;
+    gen_pieces(g_->state(), ml);
+    bool first = true;
+    if (ml.size() == 1) {
+      say(render_piece_options(g_->state(), players(), view_.color));
+      say("No follower can go on this tile: passing.\n");
+      g_->play(ml[0]);
+    } else {
+      for (;;) {
+        if (first) {
+          ViewOptions small = view_;
+          small.max_cols = 5;
+          small.max_rows = 3;
+          small.centre = std::pair{g_->state().last_placed().x, g_->state().last_placed().y};
+          say(render_board(g_->state(), small));
+          say(render_piece_options(g_->state(), players(), view_.color));
+          first = false;
+        }
+        std::string line;
+        if (!read_line(fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p)), line)) {
+          g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
+          quit_message("End of input: the tile you placed was taken back.");
+          return Outcome::Quit;
+        }
+        auto w = split(lower(line), ' ');
+        std::vector<std::string> args;
+        for (std::size_t i = 1; i < w.size(); ++i)
+          if (!w[i].empty()) args.push_back(w[i]);
+        const std::string cmd = w[0];
+        if (cmd == "quit" || cmd == "exit") {
+          g_->undo_turn(p);
+          quit_message("The tile you placed was taken back.");
+          return Outcome::Quit;
+        }
+        if (cmd == "undo") {
+          g_->undo_turn(p);
+          say("Tile taken back.\n");
+          return Outcome::Undone;
+        }
+        if (cmd == "board") {
+          say(render_board(g_->state(), view_));
+          first = true;
+          continue;
+        }
+        if (common_command(cmd, args)) continue;
+        const ParsedPort pp = parse_port(line, g_->state());
+        if (!pp.error.empty()) {
+          say(pp.error + "\n");
+          continue;
+        }
+        try {
+          g_->play(g_->piece_at_port(pp.port));
+          break;
+        } catch (const InputError& e) {
+          say(fmt::format("Not possible: {}.\n", e.what()));
+        }
+      }
+    }
+  }
+  after_turn(ev0);
+  say(news_.back());
+  // With bots to move next (or the game over), offer to take the turn back before they act.
+  bool offer = g_->over();
+  if (!g_->over() && !g_->stalled()) offer = is_bot(g_->state().current);
+  if (!offer) return Outcome::Done;
+  std::string line;
+  for (;;) {
+    if (!read_line(g_->over() ? "Enter to see the final scores, 'undo' to take back your turn> "
+                              : "Enter to continue, 'undo' to take back your turn> ",
+                   line)) {
+      quit_message("End of input.");
+      return Outcome::Quit;
+    }
+    const std::string l = lower(line);
+    if (l == "undo") {
+      g_->undo_turn(p);
+      news_.pop_back();
+      save();
+      say("Turn taken back.\n");
+      return Outcome::Undone;
+    }
+    if (l == "quit" || l == "exit") {
+      quit_message("");
+      return Outcome::Quit;
+    }
+    if (l.empty() || l == "c" || l == "continue" || l == "ok" || l == "y") return Outcome::Done;
+    if (l == "help" || l == "?") {
+      say("Press Enter to let the next player move, type undo to take back your turn, or quit.\n");
+      continue;
+    }
+    if (l == "board") {
+      say(render_board(g_->state(), view_));
+      continue;
+    }
+    say("Press Enter to continue, or type undo or quit.\n");
+  }
+}
+
+void Session::finish() {
+  const State& s = g_->state();
+  std::string out = "\n";
+  if (!news_.empty()) {
+    out += "Last turns:\n";
+    for (const auto& n : news_) out += "  " + n;
+    news_.clear();
+  }
+  ViewOptions v = view_;
+  v.centre.reset();
+  v.max_rows = std::max(v.max_rows, 30);  // the whole height: the terminal scrolls
+  out += "\nThe game is over. Final board:\n";
+  out += render_board(s, v);
+  out += "Final scoring:\n";
+  bool any = false;
+  for (const ScoreEvent& e : g_->record().events)
+    if (e.reason != ScoreReason::Completed) {
+      out += "  " + describe_event_named(s, e, players(), view_.color) + "\n";
+      any = true;
+    }
+  if (!any) out += "  (nothing left to score)\n";
+  out += render_final(s, players(), view_.color);
+  save();
+  out += fmt::format("The game record is in {}\n", save_path_);
+  say(out);
+}
+
+void run(const Opts& o) {
+  Session session(o);
+  session.run();
+}
+
+}  // namespace
+
+void register_play(CLI::App& app) {
+  auto o = std::make_shared<Opts>();
+  auto* c = app.add_subcommand("play", "Play a game in the terminal against bots or other people (hot seat)");
+  c->add_option("--game", o->game, "Game: base")->capture_default_str();
+  c->add_option("--players", o->players, "Number of seats: you against greedy bots (default 2)")
+      ->check(CLI::Range(2, 5));
+  c->add_option("--seats", o->seats, "Comma-separated seats: human, greedy or random (e.g. human,human,greedy)");
+  c->add_option("--name", o->names, "Player names in seat order (repeat, or comma-separated)")->delimiter(',');
+  c->add_option("--seed", o->seed, "Seed of the tile draws (default: from the clock)");
+  c->add_option("--option", o->options, "Rule option name=value (e.g. farmers=off); repeatable");
+  c->add_option("--autosave", o->autosave,
+                "Save the game here after every turn (default carcassonne-autosave.json, or the --resume file)");
+  c->add_option("--resume", o->resume, "Continue the saved game in this file");
+  c->add_flag("--no-color", o->no_color, "No ANSI colours (also off when NO_COLOR is set or output is not a terminal)");
+  c->add_option("--width", o->width, "Terminal width to draw for (default: the terminal's, or 80)");
+  c->callback([o] { run(*o); });
+}
+
+}  // namespace carc::cli

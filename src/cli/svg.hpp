@@ -1,7 +1,47 @@
 // SVG drawing of a board for `render` (owned by the render command).
+//
+// Everything is drawn from the tile data, no bitmaps: each placed tile is one
+// <g class="tile"> holding its fields (the background), roads (lines from the middle ports to
+// the centre, or one curve for a two-port road), cities (one polygon per city feature covering
+// its sides, with a wall along the inner edge), monasteries (a small building at C) and shields.
+// Followers are <g class="follower"> elements in the owner's seat colour at a port of their
+// feature; farmers lie on their side. Board conventions: x grows east, y grows SOUTH, rotation
+// is clockwise (the rotated port table of each tile is used, so nothing is rotated twice).
 #pragma once
+#include <array>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "engine/engine.hpp"
 
-namespace carc::cli {}
+namespace carc::cli {
+
+// Seat colours: red, blue, yellow, green, black.
+inline constexpr std::array<std::string_view, kMaxPlayers> kSeatColours = {"#d62728", "#1f5fd6", "#f2c200", "#1a9a3a",
+                                                                         "#1b1b1b"};
+inline constexpr std::array<std::string_view, kMaxPlayers> kSeatColourNames = {"red", "blue", "yellow", "green",
+                                                                             "black"};
+
+struct SvgOptions {
+  int tile_px = 64;                       // side of one tile in pixels
+  std::string title;                      // first heading line; empty: the game's title
+  std::string subtitle;                   // e.g. "after move 12 of 71"; the game status is appended
+  std::vector<std::string> player_names;  // by seat; missing names read "player N"
+  bool highlight_last = true;             // frame the last placed tile
+  bool coords = true;                     // x,y label in each tile and axis labels
+};
+
+// The whole board of `s` as a standalone SVG document (starts with "<svg", ends with "</svg>\n").
+std::string render_svg(const State& s, const SvgOptions& o);
+
+// Replays the first `moves` moves of a record (every move without a value). The record's draws
+// stay, so a game cut short waits at the next drawn tile. Throws InputError naming `where` if the
+// move count is out of range or the record does not replay.
+Game replay_prefix(const Record& r, std::optional<int> moves, const std::string& where);
+
+// Heading options for a record replayed up to `moves` moves (nullopt: all of them).
+SvgOptions record_svg_options(const Record& r, const Game& g, std::optional<int> moves, const std::string& where);
+
+}  // namespace carc::cli

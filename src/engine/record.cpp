@@ -101,7 +101,7 @@ Record record_from_json(const std::string& text, const std::string& where) {
     r.players.push_back(p);
   }
   if (j.contains("seed") && !j["seed"].is_null()) {
-    if (!j["seed"].is_number_unsigned() && !j["seed"].is_number_integer())
+    if (!j["seed"].is_number_unsigned())
       throw InputError(fmt::format("{}: seed: expected a non-negative integer", where));
     r.seed = j["seed"].get<u64>();
   }

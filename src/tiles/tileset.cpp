@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -26,22 +27,28 @@ namespace {
 // Canonical picture of a rotation: per board port, the feature relabelled in first-seen order,
 // plus each feature's type and attributes. Equal signatures mean the same picture.
 std::string picture(const TileType& t, int r) {
-  std::string sig;
+  const auto& pf = t.rot[static_cast<std::size_t>(r)].port_feat;
   std::array<int, kMaxTileFeatures> relabel{};
   relabel.fill(-1);
   int next = 0;
+  for (int p = 0; p < 13; ++p) {  // first pass: number features in port order
+    const u8 f = pf[static_cast<std::size_t>(p)];
+    if (f != 0xFF && relabel[f] < 0) relabel[f] = next++;
+  }
+  std::string sig;
   for (int p = 0; p < 13; ++p) {
-    const u8 f = t.rot[static_cast<std::size_t>(r)].port_feat[static_cast<std::size_t>(p)];
+    const u8 f = pf[static_cast<std::size_t>(p)];
     if (f == 0xFF) {
       sig += "-;";
       continue;
     }
-    if (relabel[f] < 0) relabel[f] = next++;
     const TileFeature& tf = t.feats[f];
     sig += fmt::format("{}:{}:{}:{}:", relabel[f], tf.type, tf.attr[0], tf.attr[1]);
-    // borders, relabelled
+    std::vector<int> b;  // borders, relabelled and sorted
     for (int g = 0; g < t.nfeat; ++g)
-      if (tf.borders & (1u << g)) sig += fmt::format("b{},", relabel[static_cast<std::size_t>(g)]);
+      if (tf.borders & (1u << g)) b.push_back(relabel[static_cast<std::size_t>(g)]);
+    std::sort(b.begin(), b.end());
+    for (int x : b) sig += fmt::format("b{},", x);
     sig += ';';
   }
   return sig;
@@ -67,9 +74,13 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     const auto& tiles = j.at("tiles");
     if (!tiles.is_array() || tiles.empty()) fail(path, "tiles", "expected a non-empty array");
     if (tiles.size() > kMaxTileTypes) fail(path, "tiles", fmt::format("at most {} tile types", kMaxTileTypes));
-    for (const auto& jt : tiles) {
+    for (std::size_t tix = 0; tix < tiles.size(); ++tix) {
+      const auto& jt = tiles[tix];
       TileType t;
+      if (!jt.is_object() || !jt.contains("id") || !jt.at("id").is_string())
+        fail(path, fmt::format("tiles[{}]", tix), "a tile is an object with a string \"id\"");
       t.id = jt.at("id").get<std::string>();
+      try {
       const std::string where = fmt::format("tile {}", t.id.empty() ? "?" : t.id);
       if (t.id.empty() || t.id.size() > 6) fail(path, where, "id must have 1 to 6 characters");
       if (ts.find(t.id) >= 0) fail(path, where, "duplicate tile id");
@@ -172,6 +183,9 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
         if (!dup) t.distinct_rots[t.nrots++] = static_cast<u8>(r);
       }
       t.draw_count = t.count;
+      } catch (const json::exception& e) {
+        fail(path, fmt::format("tile {}", t.id), e.what());
+      }
       ts.types.push_back(std::move(t));
     }
     for (const auto& js : j.at("start")) {
