@@ -592,7 +592,6 @@ std::string describe_event_named(const State& s, const ScoreEvent& e, const std:
     if (players[e.player].name == "You" && rest.rfind("scores ", 0) == 0) rest = "score " + rest.substr(7);
     text = player_name(players, e.player, color) + " " + rest;
   }
-  if (const auto at = text.find(" a unfinished "); at != std::string::npos) text.replace(at, 3, " an ");
   return text;
 }
 

@@ -535,10 +535,10 @@ std::string describe_event(const State& s, const ScoreEvent& e) {
                          e.cities, e.cities == 1 ? "y" : "ies");
     case ScoreReason::Completed:
     case ScoreReason::Final: {
-      std::string what = fmt::format("{} {} of {} tile{}", e.reason == ScoreReason::Completed ? "completed" : "unfinished",
+      std::string what = fmt::format("{} {} of {} tile{}", e.reason == ScoreReason::Completed ? "a completed" : "an unfinished",
                                      name, e.tiles, e.tiles == 1 ? "" : "s");
       if (e.attr) what += fmt::format(" and {} {}", e.attr, s.rs->game->attr_names.empty() ? "attr" : s.rs->game->attr_names[0] + (e.attr == 1 ? "" : "s"));
-      return fmt::format("player {} scores {} for a {}", e.player + 1, e.points, what);
+      return fmt::format("player {} scores {} for {}", e.player + 1, e.points, what);
     }
   }
   return {};
