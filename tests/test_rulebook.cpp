@@ -51,7 +51,7 @@ const char* ftype_name(const Scenario& sc, const ScoreEvent& e) { return sc.rs->
 // "Red gets 4 points": a road of 4 tiles between two junctions.
 TEST(Rulebook, RoadCompletedRedGets4) {
   Scenario sc(2);
-  EXPECT_TRUE(sc.place("W", -1, 0, 0, kBlue).empty());        // junction, its W road meets D
+  EXPECT_TRUE(sc.place("W", -1, 0, 0, kBlue).empty());        // junction; its E road meets the start tile
   EXPECT_TRUE(sc.place("U", 1, 0, 90, kRed, "E").empty());    // robber on the road
   expect_supply(sc, kRed, 6);
   const auto ev = sc.place("W", 2, 0, 0, kBlue);              // second junction closes the road
