@@ -49,6 +49,24 @@ inline void random_game(State& s, const Ruleset& rs, int players, u64 seed, Move
   }
 }
 
+// A fixed mid-game position: 35 random turns from seed 7, with the next tile drawn.
+std::unique_ptr<State> midgame(const Ruleset& rs, int players) {
+  auto st = std::make_unique<State>();
+  init_state(*st, rs, players);
+  Rng rng(7);
+  MoveList ml;
+  while (st->turn < 35 && st->phase != Phase::Over) {
+    if (st->phase == Phase::Draw) {
+      apply_draw(*st, sample_draw(*st, rng));
+      continue;
+    }
+    legal_moves(*st, ml);
+    apply_move(*st, ml[rng.below(static_cast<u32>(ml.size()))]);
+  }
+  while (st->phase == Phase::Draw) apply_draw(*st, sample_draw(*st, rng));
+  return st;
+}
+
 struct Opts {
   std::string game = "base";
   int players = 2;
@@ -96,38 +114,15 @@ void run(const Opts& o) {
     bs.counters["games/s"] = benchmark::Counter(static_cast<double>(bs.iterations()), benchmark::Counter::kIsRate);
   });
   benchmark::RegisterBenchmark(fmt::format("MoveGen/{}/midgame", o.game).c_str(), [rsp, players](benchmark::State& bs) {
-    // a fixed mid-game position: 35 random turns from seed 7
-    auto st2 = std::make_unique<State>();
-    init_state(*st2, *rsp, players);
-    Rng rng(7);
+    auto st2 = midgame(*rsp, players);
     MoveList ml2;
-    while (st2->turn < 35 && st2->phase != Phase::Over) {
-      if (st2->phase == Phase::Draw) {
-        apply_draw(*st2, sample_draw(*st2, rng));
-        continue;
-      }
-      legal_moves(*st2, ml2);
-      apply_move(*st2, ml2[rng.below(static_cast<u32>(ml2.size()))]);
-    }
-    while (st2->phase == Phase::Draw) apply_draw(*st2, sample_draw(*st2, rng));
     for (auto _ : bs) {
       legal_moves(*st2, ml2);
       benchmark::DoNotOptimize(ml2.size());
     }
   });
   benchmark::RegisterBenchmark(fmt::format("StateCopy/{}/midgame", o.game).c_str(), [rsp, players](benchmark::State& bs) {
-    auto a = std::make_unique<State>();
-    init_state(*a, *rsp, players);
-    Rng rng(7);
-    MoveList ml2;
-    while (a->turn < 35 && a->phase != Phase::Over) {
-      if (a->phase == Phase::Draw) {
-        apply_draw(*a, sample_draw(*a, rng));
-        continue;
-      }
-      legal_moves(*a, ml2);
-      apply_move(*a, ml2[rng.below(static_cast<u32>(ml2.size()))]);
-    }
+    auto a = midgame(*rsp, players);
     auto b = std::make_unique<State>();
     for (auto _ : bs) {
       *b = *a;

@@ -15,6 +15,7 @@
 
 #include "ai/bots.hpp"
 #include "cli/commands.hpp"
+#include "cli/text.hpp"
 #include "cli/terminal_view.hpp"
 #include "engine/engine.hpp"
 
@@ -34,21 +35,6 @@ struct Opts {
   bool no_color = false;
   int width = 0;
 };
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == sep) {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 std::string trim(std::string s) {
   const auto b = s.find_first_not_of(" \t\r\n");

@@ -9,6 +9,7 @@
 
 #include "ai/driver.hpp"
 #include "cli/commands.hpp"
+#include "cli/text.hpp"
 
 namespace carc::cli {
 
@@ -23,21 +24,6 @@ struct Opts {
   std::string records;
   bool json = false;
 };
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == sep) {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 void run(const Opts& o) {
   auto rs = load_ruleset(o.game, o.options);
