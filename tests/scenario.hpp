@@ -49,6 +49,9 @@ struct Scenario {
       EXPECT_GE(f, 0) << "no feature at " << port;
       p.kind = MoveKind::Piece;
       p.feat = static_cast<u8>(f);
+      p.x = s.last_placed().x;
+      p.y = s.last_placed().y;
+      p.rot = s.last_placed().rot;
       EXPECT_TRUE(is_legal(s, p)) << "follower at " << port << " on " << id << " is illegal";
     }
     apply_move(s, p, &events);
@@ -75,6 +78,8 @@ struct Scenario {
     p.kind = MoveKind::Piece;
     p.player = static_cast<u8>(player);
     p.feat = static_cast<u8>(f);
+    p.x = t.last_placed().x;
+    p.y = t.last_placed().y;
     return is_legal(t, p);
   }
 

@@ -354,6 +354,9 @@ TEST(Properties, GameFacadeMatchesBareState) {
       if (m.follower) {
         fm.kind = MoveKind::Piece;
         fm.feat = static_cast<u8>(feature_at_port(s, s.last_placed(), *m.follower));
+        fm.x = s.last_placed().x;
+        fm.y = s.last_placed().y;
+        fm.rot = s.last_placed().rot;
       }
       ASSERT_TRUE(is_legal(s, fm));
       apply_move(s, fm, &ev);

@@ -132,7 +132,7 @@ TEST(Placement, SidesMatchPartByPart) {
         {"type": "field", "ports": ["NNW","N","NNE","ENE","E","ESE","SSE","S","WSW","W","WNW"]},
         {"type": "lake", "ports": ["SSW"]}]}
     ]})";
-  TileSet ts = parse_tileset(text, "lakes.json", game.ftypes, game.attr_names);
+  TileSet ts = parse_tileset(text, "lakes.json", game.ftypes);
   auto rs = make_ruleset(game, std::move(ts), {});
   State s;
   init_state(s, *rs, 2);
@@ -493,6 +493,8 @@ TEST(Options, FarmersOffOffersNoFieldAndScoresNoField) {
     Move farmer;
     farmer.kind = MoveKind::Piece;
     farmer.feat = static_cast<u8>(feature_at_port(t, t.last_placed(), "N"));
+    farmer.x = t.last_placed().x;
+    farmer.y = t.last_placed().y;
     EXPECT_EQ(is_legal(t, farmer), sc == &on);
   }
   // the same farmer, scored under each option (the state is moved to the farmers-off rules)

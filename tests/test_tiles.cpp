@@ -134,7 +134,7 @@ json good_file() {
 }
 
 TileSet parse(const std::string& text) {
-  return parse_tileset(text, "bad.json", games::base().ftypes, games::base().attr_names);
+  return parse_tileset(text, "bad.json", games::base().ftypes);
 }
 
 // The parse must fail with an InputError whose message holds every one of `parts`.

@@ -518,13 +518,13 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       area_name = fd.name;
       break;
     }
-  const std::string attr_name = s.rs->game->attr_names.empty() ? "attribute" : s.rs->game->attr_names[0];
   int spots = 0;
   for (const Move& m : ml) {
     if (m.kind != MoveKind::Piece) continue;
     ++spots;
     const FeatureTypeDef& fd = s.rs->ftype(tt.feats[m.feat].type);
     const FeatureInfo fi = feature_info(s, pt.seg0 + m.feat);
+    const std::string attr_name = fd.attrs.empty() ? std::string("attribute") : fd.attrs[0];
     std::string info;
     switch (fd.cls) {
       case FClass::Path:

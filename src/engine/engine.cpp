@@ -67,9 +67,14 @@ void Game::play(const Move& m) {
       throw InputError(fmt::format("tile {} rotated {} does not fit at {},{}",
                                    rs_->tiles.types[state_.in_hand].id, m.rot * 90, m.x, m.y));
     }
-    if (m.kind == MoveKind::Place) throw InputError("the tile is already placed; place a follower or pass");
-    if (state_.supply[state_.current] == 0) throw InputError("no follower left in supply");
-    throw InputError("that feature cannot take a follower (occupied, or not claimable)");
+    if (state_.phase == Phase::Choose) {
+      if (m.kind != MoveKind::Choose) throw InputError("a choice must be made first (see the listed options)");
+      throw InputError("that option is not available");
+    }
+    if (m.kind == MoveKind::Place) throw InputError("the tile is already placed; place a piece or pass");
+    if (m.kind == MoveKind::Choose) throw InputError("there is no choice to make now");
+    if (state_.supply[state_.current] == 0 && state_.supply2[state_.current] == 0) throw InputError("no piece left in supply");
+    throw InputError("that feature cannot take a piece (occupied, not claimable, or none of that kind left)");
   }
   if (m.kind == MoveKind::Place) {
     if (keep_undo_) undo_.push_back(Snapshot{state_, rec_.moves.size(), rec_.events.size(), rec_.draws.size(), scripted_, rng_});
@@ -81,7 +86,13 @@ void Game::play(const Move& m) {
     rm.rot = m.rot * 90;
     rec_.moves.push_back(rm);
   } else if (m.kind == MoveKind::Piece) {
-    rec_.moves.back().follower = feature_port(state_, state_.last_placed(), m.feat);
+    RecordMove& rm = rec_.moves.back();
+    const PlacedTile& pt = state_.tiles[static_cast<std::size_t>(state_.placed_at(m.x, m.y))];
+    rm.follower = feature_port(state_, pt, m.feat);
+    if (m.x != rm.x || m.y != rm.y) rm.follower_at = std::pair<int, int>(m.x, m.y);
+  } else if (m.kind == MoveKind::Choose) {
+    rec_.moves.back().choice = rs_->tiles.types[m.feat].id;
+    rec_.moves.back().choice_rot = m.rot * 90;
   }
   apply_move(state_, m, &rec_.events);
   advance();
@@ -135,6 +146,41 @@ Move Game::piece_at_port(std::string_view port) const {
   return m;
 }
 
+Move Game::piece_at(int x, int y, std::string_view port) const {
+  Move m;
+  m.player = state_.current;
+  if (port == "none" || port == "pass" || port.empty()) return m;
+  if (state_.phase != Phase::Piece) throw InputError("no tile has just been placed");
+  const int ti = state_.placed_at(x, y);
+  if (ti < 0 || ti < state_.piece_from)
+    throw InputError(fmt::format("no tile placed this turn at {},{} can take a piece", x, y));
+  if (!port_from_name(port))
+    throw InputError(fmt::format("\"{}\" is not a port (NNW N NNE ENE E ESE SSE S SSW WSW W WNW C) or none", port));
+  const PlacedTile& pt = state_.tiles[static_cast<std::size_t>(ti)];
+  const int f = feature_at_port(state_, pt, port);
+  if (f < 0) throw InputError(fmt::format("no feature at port {} of the tile at {},{}", port, x, y));
+  m.kind = MoveKind::Piece;
+  m.feat = static_cast<u8>(f);
+  m.x = pt.x;
+  m.y = pt.y;
+  m.rot = pt.rot;
+  return m;
+}
+
+Move Game::choice(std::string_view option, int rot_degrees) const {
+  if (state_.phase != Phase::Choose) throw InputError("there is no choice to make now");
+  if (rot_degrees % 90 != 0 || rot_degrees < 0 || rot_degrees > 270)
+    throw InputError(fmt::format("rotation {} is not 0, 90, 180 or 270", rot_degrees));
+  const int t = rs_->tiles.find(option);
+  if (t < 0) throw InputError(fmt::format("\"{}\" is not a tile of this game", option));
+  Move m;
+  m.kind = MoveKind::Choose;
+  m.player = state_.current;
+  m.feat = static_cast<u8>(t);
+  m.rot = static_cast<u8>(rot_degrees / 90);
+  return m;
+}
+
 Game Game::replay(const Record& r, std::optional<u64> continue_seed) {
   std::vector<std::string> settings;
   for (const auto& [k, v] : r.options) settings.push_back(k + "=" + v);
@@ -154,9 +200,16 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed) {
       if (rm.player != g.state_.current)
         throw InputError(fmt::format("made by player {} but it is player {}'s turn", rm.player + 1, g.state_.current + 1));
       g.play(g.placement(rm.x, rm.y, rm.rot));
+      if (g.state_.phase == Phase::Choose) {
+        if (!rm.choice) throw InputError("this turn needs a choice (\"double\") and the record gives none");
+        g.play(g.choice(*rm.choice, rm.choice_rot));
+      } else if (rm.choice) {
+        throw InputError("a choice is given but this turn has none");
+      }
       if (g.state_.phase == Phase::Piece || rm.follower) {
         if (g.state_.phase != Phase::Piece) throw InputError("a follower is given but the turn is over");
-        g.play(g.piece_at_port(rm.follower.value_or("none")));
+        if (rm.follower_at) g.play(g.piece_at(rm.follower_at->first, rm.follower_at->second, rm.follower.value_or("none")));
+        else g.play(g.piece_at(g.state_.tiles[g.state_.piece_from].x, g.state_.tiles[g.state_.piece_from].y, rm.follower.value_or("none")));
       }
     } catch (const InputError& e) {
       throw InputError(fmt::format("{} ({} {},{} r{}): {}", where, rm.tile, rm.x, rm.y, rm.rot, e.what()));
@@ -176,11 +229,18 @@ std::string move_text(const State& s, const Move& m) {
   switch (m.kind) {
     case MoveKind::Place:
       return fmt::format("{} {},{} r{}", s.in_hand != 0xFF ? s.rs->tiles.types[s.in_hand].id : std::string("?"), m.x, m.y, m.rot * 90);
-    case MoveKind::Piece:
-      return fmt::format("follower {} ({})", feature_port(s, s.last_placed(), m.feat),
-                         s.rs->ftype(s.type_of(s.last_placed()).feats[m.feat].type).name);
+    case MoveKind::Piece: {
+      const int ti = s.placed_at(m.x, m.y);
+      if (ti < 0) return "piece ?";
+      const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+      const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[m.feat].type);
+      std::string at = ti == static_cast<int>(s.tiles.size()) - 1 ? std::string() : fmt::format(" at {},{}", pt.x, pt.y);
+      return fmt::format("{} {}{} ({})", s.rs->game->piece_names[fd.piece_kind], feature_port(s, pt, m.feat), at, fd.name);
+    }
     case MoveKind::Pass:
-      return "pass";
+      return s.rs->game->pass_text;
+    case MoveKind::Choose:
+      return fmt::format("choose {} r{}", s.rs->tiles.types[m.feat].id, m.rot * 90);
   }
   return {};
 }

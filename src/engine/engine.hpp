@@ -20,6 +20,11 @@ struct RecordMove {
   std::string tile;
   int x = 0, y = 0, rot = 0;           // rot in degrees clockwise: 0, 90, 180, 270
   std::optional<std::string> follower;  // port name, or none
+  // Amazonas "!" turns: the double tile chosen and its rotation (0 or 180), placed downstream.
+  std::optional<std::string> choice;
+  int choice_rot = 0;
+  // The cell of the tile the follower stands on, when it is not the tile at x,y (double tiles).
+  std::optional<std::pair<int, int>> follower_at;
 };
 
 struct Record {
@@ -75,6 +80,10 @@ class Game {
   // Moves parsed from the text forms used by records and the command line.
   Move placement(int x, int y, int rot_degrees) const;
   Move piece_at_port(std::string_view port) const;  // "none"/"pass" for a pass
+  // The same on the tile at a given cell placed this turn (a double tile's cells).
+  Move piece_at(int x, int y, std::string_view port) const;
+  // A Choose decision by option name (Amazonas: a double tile id) and rotation in degrees.
+  Move choice(std::string_view option, int rot_degrees) const;
 
  private:
   Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players);

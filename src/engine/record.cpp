@@ -17,6 +17,9 @@ const char* reason_name(ScoreReason r) {
     case ScoreReason::Completed: return "completed";
     case ScoreReason::Final: return "final";
     case ScoreReason::Farm: return "farm";
+    case ScoreReason::Track: return "track";
+    case ScoreReason::Amazon: return "amazon";
+    case ScoreReason::Mouth: return "mouth";
   }
   return "?";
 }
@@ -37,18 +40,27 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   j["draws"] = r.draws;
   j["moves"] = json::array();
   for (const auto& m : r.moves) {
-    j["moves"].push_back({{"player", m.player}, {"tile", m.tile}, {"x", m.x}, {"y", m.y}, {"rot", m.rot},
-                          {"follower", m.follower ? json(*m.follower) : json(nullptr)}});
+    json jm{{"player", m.player}, {"tile", m.tile}, {"x", m.x}, {"y", m.y}, {"rot", m.rot}};
+    if (m.choice) jm["double"] = {{"tile", *m.choice}, {"rot", m.choice_rot}};
+    jm["follower"] = m.follower ? json(*m.follower) : json(nullptr);
+    if (m.follower_at) jm["follower_at"] = {m.follower_at->first, m.follower_at->second};
+    j["moves"].push_back(jm);
   }
   j["events"] = json::array();
   for (const auto& e : r.events) {
     json je{{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"feature", rs.ftype(e.ftype).name},
             {"reason", reason_name(e.reason)}, {"feature_id", e.feature}};
-    if (e.reason == ScoreReason::Farm) {
-      je["cities"] = e.cities;
+    if (e.reason == ScoreReason::Track) {
+      je["moved"] = e.moved;
+      je["cause"] = e.cause;
+    } else if (e.reason == ScoreReason::Amazon || e.reason == ScoreReason::Mouth) {
+      je["rank"] = e.cause;
+    } else if (e.reason == ScoreReason::Farm) {
+      if (rs.game->farm_points_per_city) je["cities"] = e.cities;
+      if (!rs.ftype(e.ftype).attrs.empty()) je[rs.ftype(e.ftype).attrs[0] + "s"] = e.attr;
     } else {
       je["tiles"] = e.tiles;
-      if (!rs.game->attr_names.empty()) je[rs.game->attr_names[0] + "s"] = e.attr;
+      if (!rs.ftype(e.ftype).attrs.empty()) je[rs.ftype(e.ftype).attrs[0] + "s"] = e.attr;
     }
     j["events"].push_back(je);
   }
@@ -132,6 +144,20 @@ Record record_from_json(const std::string& text, const std::string& where) {
       if (f != "none" && !port_from_name(f))
         throw InputError(fmt::format("{}: {}: follower \"{}\" is not a port name (NNW N NNE ENE E ESE SSE S SSW WSW W WNW C) or null", where, ctx, f));
       if (f != "none") m.follower = f;
+    }
+    if (jm.contains("double") && !jm["double"].is_null()) {
+      const json& d = jm["double"];
+      m.choice = str(need(d, "tile", ctx + ": double"), ctx + ": double.tile");
+      const long long dr = integer(need(d, "rot", ctx + ": double"), ctx + ": double.rot");
+      if (dr != 0 && dr != 90 && dr != 180 && dr != 270) throw InputError(fmt::format("{}: {}: double.rot must be 0, 90, 180 or 270", where, ctx));
+      m.choice_rot = static_cast<int>(dr);
+    }
+    if (jm.contains("follower_at") && !jm["follower_at"].is_null()) {
+      const json& fa = jm["follower_at"];
+      if (!fa.is_array() || fa.size() != 2) throw InputError(fmt::format("{}: {}: follower_at must be [x, y]", where, ctx));
+      const long long fx = integer(fa[0], ctx + ": follower_at"), fy = integer(fa[1], ctx + ": follower_at");
+      if (fx < -128 || fx > 127 || fy < -128 || fy > 127) throw InputError(fmt::format("{}: {}: follower_at is off the map", where, ctx));
+      m.follower_at = std::pair<int, int>(static_cast<int>(fx), static_cast<int>(fy));
     }
     r.moves.push_back(m);
   }

@@ -17,7 +17,7 @@ struct Segment {
   i16 open = 0;   // at the root: open ends (path), open sides (area), missing neighbours (point)
   std::array<u8, kMaxPlayers> pieces{};  // at the root: pieces per player
   u8 npieces = 0;
-  std::array<u8, 2> attr{};  // at the root: attribute sums
+  std::array<u8, kAttrs> attr{};  // at the root: attribute sums
   u8 scored = 0;
 };
 
@@ -25,7 +25,7 @@ class FeatureGraph {
  public:
   void clear() { segs_.clear(); }
   [[nodiscard]] int size() const { return static_cast<int>(segs_.size()); }
-  int add(u16 tile, u8 local, u8 ftype, i16 open, const std::array<u8, 2>& attr) {
+  int add(u16 tile, u8 local, u8 ftype, i16 open, const std::array<u8, kAttrs>& attr) {
     Segment s;
     s.parent = s.next = static_cast<u16>(segs_.size());
     s.tile = tile;
@@ -61,7 +61,7 @@ class FeatureGraph {
     ra.open = static_cast<i16>(ra.open + rb.open);
     for (int p = 0; p < kMaxPlayers; ++p) ra.pieces[p] = static_cast<u8>(ra.pieces[p] + rb.pieces[p]);
     ra.npieces = static_cast<u8>(ra.npieces + rb.npieces);
-    for (int k = 0; k < 2; ++k) ra.attr[k] = static_cast<u8>(ra.attr[k] + rb.attr[k]);
+    for (int k = 0; k < kAttrs; ++k) ra.attr[k] = static_cast<u8>(ra.attr[k] + rb.attr[k]);
     std::swap(ra.next, rb.next);  // splice the two circular member lists
     return a;
   }

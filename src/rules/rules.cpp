@@ -50,7 +50,8 @@ u64 reversed_side(u64 code, int s) {
   return ((c & 0xF) << 8) | (c & 0xF0) | ((c >> 8) & 0xF);
 }
 
-// Place a tile without any legality check (start board and moves share this).
+}  // namespace
+
 void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
   const Ruleset& rs = *s.rs;
   const TileType& tt = rs.tiles.types[static_cast<std::size_t>(type)];
@@ -140,7 +141,7 @@ void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
 void return_pieces(State& s, int root) {
   for (std::size_t i = 0; i < s.pieces.size();) {
     if (s.graph.find(s.pieces[i].seg) == root) {
-      ++s.supply[s.pieces[i].player];
+      ++s.supply_of(s.pieces[i].kind, s.pieces[i].player);
       s.pieces.erase_swap(i);
     } else {
       ++i;
@@ -175,6 +176,8 @@ void score_feature(State& s, int root, bool completed, EventSink* ev) {
   }
 }
 
+namespace {
+
 void final_scoring(State& s, EventSink* ev) {
   const Ruleset& rs = *s.rs;
   // unfinished features with pieces, in the order their pieces were placed
@@ -189,7 +192,7 @@ void final_scoring(State& s, EventSink* ev) {
   for (std::size_t i = 0; i < s.pieces.size();) {
     const int root = s.graph.find(s.pieces[i].seg);
     if (rs.ftype(s.graph[root].ftype).cls != FClass::Field) {
-      ++s.supply[s.pieces[i].player];
+      ++s.supply_of(s.pieces[i].kind, s.pieces[i].player);
       s.pieces.erase_swap(i);
     } else {
       ++i;
@@ -203,8 +206,8 @@ void final_scoring(State& s, EventSink* ev) {
       r.scored = 1;
       int best = 0;
       for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, r.pieces[static_cast<std::size_t>(p)]);
-      const int cities = field_cities(s, root);
-      const int pts = cities * rs.game->farm_points_per_city;
+      const int cities = rs.game->farm_points_per_city ? field_cities(s, root) : 0;
+      const int pts = cities * rs.game->farm_points_per_city + rs.ftype(r.ftype).final_per_attr * r.attr[0];
       for (int p = 0; p < s.nplayers; ++p) {
         if (r.pieces[static_cast<std::size_t>(p)] != best) continue;
         s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + pts);
@@ -216,13 +219,14 @@ void final_scoring(State& s, EventSink* ev) {
           e.reason = ScoreReason::Farm;
           e.points = static_cast<i16>(pts);
           e.cities = static_cast<u8>(cities);
+          e.attr = r.attr[0];
           e.feature = static_cast<u16>(root);
           ev->push_back(e);
         }
       }
     }
   }
-  if (rs.game->hooks.on_final_scoring) rs.game->hooks.on_final_scoring(s);
+  if (rs.game->hooks.on_final_scoring) rs.game->hooks.on_final_scoring(s, ev);
   s.phase = Phase::Over;
   s.in_hand = 0xFF;
 }
@@ -257,7 +261,17 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
   s.discards = 0;
   s.score.fill(0);
   s.supply.fill(0);
-  for (int p = 0; p < nplayers; ++p) s.supply[static_cast<std::size_t>(p)] = static_cast<u8>(rs.game->pieces_per_player);
+  s.supply2.fill(0);
+  for (int p = 0; p < nplayers; ++p) {
+    s.supply[static_cast<std::size_t>(p)] = static_cast<u8>(rs.game->pieces_per_player);
+    s.supply2[static_cast<std::size_t>(p)] = static_cast<u8>(rs.game->pieces2_per_player);
+  }
+  s.track.fill(0);
+  s.track_len = 0;
+  s.front = 0;
+  s.aside = 0;
+  s.scratch.fill(0);
+  s.turn_first = s.piece_from = 0;
   s.remaining.fill(0);
   s.pile = 0;
   for (std::size_t t = 0; t < rs.tiles.types.size(); ++t) {
@@ -270,10 +284,12 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
   s.open_points.clear();
   s.graph.clear();
   s.cells.clear();
-  for (const StartCell& c : rs.tiles.start) place_tile(s, c.tile, c.x, c.y, c.rot, 0xFF);
+  for (const StartCell& c : rs.tiles.side_for(nplayers).cells) place_tile(s, c.tile, c.x, c.y, c.rot, 0xFF);
+  if (rs.game->hooks.on_init) rs.game->hooks.on_init(s);
 }
 
 int sample_draw(const State& s, Rng& rng) {
+  if (s.rs->game->hooks.sample_draw) return s.rs->game->hooks.sample_draw(s, rng);
   u32 k = rng.below(s.pile);
   for (std::size_t t = 0;; ++t) {
     if (k < s.remaining[t]) return static_cast<int>(t);
@@ -371,20 +387,34 @@ void gen_pieces(const State& s, MoveList& out) {
   m.player = s.current;
   m.kind = MoveKind::Pass;
   out.push_back(m);
-  if (s.supply[s.current] == 0) return;
-  const PlacedTile& pt = s.last_placed();
-  const TileType& tt = s.type_of(pt);
+  const int nk = s.supply[s.current] != 0 ? 1 : 0;
+  if (nk == 0 && s.supply2[s.current] == 0) return;
   m.kind = MoveKind::Piece;
-  m.x = pt.x;
-  m.y = pt.y;
-  m.rot = pt.rot;
-  for (int f = 0; f < tt.nfeat; ++f) {
-    const FeatureTypeDef& fd = s.rs->ftype(tt.feats[static_cast<std::size_t>(f)].type);
-    if (!fd.claimable) continue;
-    if (fd.cls == FClass::Field && !s.rs->farmers) continue;
-    if (s.graph[s.graph.find(pt.seg0 + f)].npieces != 0) continue;
-    m.feat = static_cast<u8>(f);
-    out.push_back(m);
+  const std::size_t first = out.size();
+  for (std::size_t ti = s.piece_from; ti < s.tiles.size(); ++ti) {
+    const PlacedTile& pt = s.tiles[ti];
+    const TileType& tt = s.type_of(pt);
+    m.x = pt.x;
+    m.y = pt.y;
+    m.rot = pt.rot;
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const FeatureTypeDef& fd = s.rs->ftype(tt.feats[static_cast<std::size_t>(f)].type);
+      if (!fd.claimable || s.supply_of(fd.piece_kind, s.current) == 0) continue;
+      if (fd.cls == FClass::Field && !s.rs->farmers) continue;
+      const int root = s.graph.find(pt.seg0 + f);
+      if (s.graph[root].npieces != 0) continue;
+      if (ti != s.piece_from) {  // a feature spanning several tiles of this turn is listed once
+        bool dup = false;
+        for (std::size_t k = first; k < out.size() && !dup; ++k) {
+          const Move& o = out[k];
+          const PlacedTile& ot = s.tiles[static_cast<std::size_t>(s.placed_at(o.x, o.y))];
+          dup = s.graph.find(ot.seg0 + o.feat) == root;
+        }
+        if (dup) continue;
+      }
+      m.feat = static_cast<u8>(f);
+      out.push_back(m);
+    }
   }
 }
 
@@ -392,6 +422,7 @@ void legal_moves(const State& s, MoveList& out) {
   out.clear();
   if (s.phase == Phase::Place) gen_placements(s, out);
   else if (s.phase == Phase::Piece) gen_pieces(s, out);
+  else if (s.phase == Phase::Choose) s.rs->game->hooks.gen_choices(s, out);
 }
 
 bool is_legal(const State& s, const Move& m) {
@@ -408,39 +439,58 @@ bool is_legal(const State& s, const Move& m) {
     MoveList ml;
     gen_pieces(s, ml);
     for (const Move& o : ml)
-      if (o.kind == MoveKind::Piece && o.feat == m.feat) return true;
+      if (o.kind == MoveKind::Piece && o.feat == m.feat && o.x == m.x && o.y == m.y) return true;
+  }
+  if (s.phase == Phase::Choose) {
+    if (m.kind != MoveKind::Choose) return false;
+    MoveList ml;
+    s.rs->game->hooks.gen_choices(s, ml);
+    for (const Move& o : ml)
+      if (o == m) return true;
   }
   return false;
 }
 
 void apply_move(State& s, const Move& m, EventSink* ev) {
   const Ruleset& rs = *s.rs;
+  const Hooks& hk = rs.game->hooks;
   if (m.kind == MoveKind::Place) {
+    if (hk.before_place) hk.before_place(s, m);
+    s.turn_first = s.piece_from = static_cast<u16>(s.tiles.size());
     place_tile(s, s.in_hand, m.x, m.y, m.rot, s.current);
     s.in_hand = 0xFF;
     s.phase = Phase::Piece;
-    if (rs.game->hooks.on_tile_placed) rs.game->hooks.on_tile_placed(s, static_cast<int>(s.tiles.size()) - 1);
+    if (hk.on_tile_placed) hk.on_tile_placed(s, static_cast<int>(s.tiles.size()) - 1, ev);
     return;
   }
-  const PlacedTile pt = s.last_placed();
+  if (m.kind == MoveKind::Choose) {
+    hk.apply_choice(s, m, ev);  // sets the next phase
+    return;
+  }
   if (m.kind == MoveKind::Piece) {
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
     const int seg = pt.seg0 + m.feat;
     Segment& r = s.graph[s.graph.find_compress(seg)];
     ++r.pieces[m.player];
     ++r.npieces;
-    --s.supply[m.player];
-    s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, 0});
+    const u8 kind = rs.ftype(r.ftype).piece_kind;
+    --s.supply_of(kind, m.player);
+    s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, kind});
   }
-  // completion scoring: features of the new tile, then point features around it
-  const TileType& tt = s.type_of(pt);
-  for (int f = 0; f < tt.nfeat; ++f) {
-    const int root = s.graph.find_compress(pt.seg0 + f);
-    Segment& r = s.graph[root];
-    const FClass cls = rs.ftype(r.ftype).cls;
-    if (r.scored || r.open != 0 || cls == FClass::Field || cls == FClass::Point) continue;
-    r.scored = 1;
-    score_feature(s, root, true, ev);
-    return_pieces(s, root);
+  if (hk.on_piece) hk.on_piece(s, m, ev);
+  // completion scoring: features of this turn's tiles, then point features around them
+  for (std::size_t ti = s.turn_first; ti < s.tiles.size(); ++ti) {
+    const PlacedTile& pt = s.tiles[ti];
+    const TileType& tt = s.type_of(pt);
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const int root = s.graph.find_compress(pt.seg0 + f);
+      Segment& r = s.graph[root];
+      const FClass cls = rs.ftype(r.ftype).cls;
+      if (r.scored || r.open != 0 || cls == FClass::Field || cls == FClass::Point) continue;
+      r.scored = 1;
+      score_feature(s, root, true, ev);
+      return_pieces(s, root);
+    }
   }
   for (std::size_t i = 0; i < s.open_points.size();) {
     const int root = s.open_points[i];
@@ -453,7 +503,7 @@ void apply_move(State& s, const Move& m, EventSink* ev) {
     score_feature(s, root, true, ev);
     return_pieces(s, root);
   }
-  if (rs.game->hooks.on_scoring) rs.game->hooks.on_scoring(s);
+  if (hk.on_scoring) hk.on_scoring(s, ev);
   s.current = static_cast<u8>((s.current + 1) % s.nplayers);
   s.phase = Phase::Draw;
   end_if_pile_empty(s, ev);
@@ -528,18 +578,32 @@ int feature_at_port(const State& s, const PlacedTile& t, std::string_view port) 
 }
 
 std::string describe_event(const State& s, const ScoreEvent& e) {
-  const std::string& name = s.rs->ftype(e.ftype).name;
+  const FeatureTypeDef& ft = s.rs->ftype(e.ftype);
+  const std::string& name = ft.name;
+  auto plural = [](int n, const std::string& w) {
+    if (n == 1) return fmt::format("1 {}", w);
+    if (!w.empty() && w.back() == 'y') return fmt::format("{} {}ies", n, w.substr(0, w.size() - 1));
+    return fmt::format("{} {}s", n, w);
+  };
+  const std::string attr0 = ft.attrs.empty() ? std::string("symbol") : ft.attrs[0];
   switch (e.reason) {
     case ScoreReason::Farm:
-      return fmt::format("player {} scores {} for a field bordering {} completed cit{}", e.player + 1, e.points,
+      if (s.rs->game->farm_points_per_city == 0)
+        return fmt::format("player {} scores {} for a {} with {}", e.player + 1, e.points, name, plural(e.attr, attr0));
+      return fmt::format("player {} scores {} for a {} bordering {} completed cit{}", e.player + 1, e.points, name,
                          e.cities, e.cities == 1 ? "y" : "ies");
     case ScoreReason::Completed:
     case ScoreReason::Final: {
-      std::string what = fmt::format("{} {} of {} tile{}", e.reason == ScoreReason::Completed ? "a completed" : "an unfinished",
-                                     name, e.tiles, e.tiles == 1 ? "" : "s");
-      if (e.attr) what += fmt::format(" and {} {}", e.attr, s.rs->game->attr_names.empty() ? "attr" : s.rs->game->attr_names[0] + (e.attr == 1 ? "" : "s"));
+      std::string what = fmt::format("{} {} of {}", e.reason == ScoreReason::Completed ? "a completed" : "an unfinished",
+                                     name, plural(e.tiles, "tile"));
+      if (e.attr) what += fmt::format(" and {}", plural(e.attr, attr0));
       return fmt::format("player {} scores {} for {}", e.player + 1, e.points, what);
     }
+    case ScoreReason::Track:
+    case ScoreReason::Amazon:
+    case ScoreReason::Mouth:
+      if (s.rs->game->describe) return s.rs->game->describe(s, e);
+      return fmt::format("player {}: {} points", e.player + 1, e.points);
   }
   return {};
 }

@@ -19,6 +19,8 @@ namespace carc {
 
 struct State;
 struct Move;
+struct ScoreEvent;
+using MoveList = StaticVec<Move, 4 * 320>;
 
 struct OptionDef {
   std::string name;
@@ -26,25 +28,44 @@ struct OptionDef {
   std::string help;
 };
 
+using EventSink = std::vector<ScoreEvent>;
+
 // Hooks a game may set; the base game sets none. Each is called at one fixed point of the turn.
 struct Hooks {
+  // After the start board is laid (game-specific state: tracks, boats, set-aside tiles).
+  void (*on_init)(State&) = nullptr;
+  // Chance: which tile type is drawn next (default: uniform over the pile's remaining tiles).
+  int (*sample_draw)(const State&, Rng&) = nullptr;
   // May veto a placement the edges allow (e.g. Amazonas' river front).
   bool (*placement_allowed)(const State&, int tile, int x, int y, int rot) = nullptr;
-  // After a tile is placed and its features merged.
-  void (*on_tile_placed)(State&, int placed_index) = nullptr;
+  // Just before the drawn tile is placed (to note what the merge will change).
+  void (*before_place)(State&, const Move&) = nullptr;
+  // After a tile is placed and its features merged. May set phase Choose for a further decision.
+  void (*on_tile_placed)(State&, int placed_index, EventSink*) = nullptr;
+  // Phase Choose: the game's own decisions (Amazonas: which double tile, which way round).
+  void (*gen_choices)(const State&, MoveList&) = nullptr;
+  void (*apply_choice)(State&, const Move&, EventSink*) = nullptr;
+  // After the piece decision (a piece placed, or a pass), before completion scoring.
+  void (*on_piece)(State&, const Move&, EventSink*) = nullptr;
   // After completion scoring of a turn.
-  void (*on_scoring)(State&) = nullptr;
+  void (*on_scoring)(State&, EventSink*) = nullptr;
   // After the generic final scoring.
-  void (*on_final_scoring)(State&) = nullptr;
+  void (*on_final_scoring)(State&, EventSink*) = nullptr;
 };
 
 struct GameDef {
   std::string id;     // "base"
   std::string title;  // "Carcassonne"
   std::vector<FeatureTypeDef> ftypes;
-  std::vector<std::string> attr_names;
+  std::vector<std::string> tile_kinds = {"land"};  // names a tile file may give as "kind"
   std::vector<OptionDef> options;
-  int pieces_per_player = 7;
+  int pieces_per_player = 7;   // pieces of kind 0 (followers, explorers)
+  int pieces2_per_player = 0;  // pieces of kind 1 (camps, huts)
+  std::array<std::string, 2> piece_names = {"follower", "piece"};
+  std::string pass_text = "pass";  // what a pass does, e.g. "no explorer or camp: boat moves 1"
+  std::string track_name;          // a per-player track (Amazonas: "boat"), empty if none
+  // Wording of the game's own events (Track, Amazon, Mouth).
+  std::string (*describe)(const State&, const ScoreEvent&) = nullptr;
   int min_players = 2, max_players = 5;
   int farm_points_per_city = 3;
   Hooks hooks;
@@ -63,22 +84,22 @@ struct Ruleset {
 std::map<std::string, std::string> resolve_options(const GameDef& g, const std::vector<std::string>& settings);
 std::shared_ptr<const Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std::map<std::string, std::string>& options);
 
-enum class Phase : u8 { Draw, Place, Piece, Over };
-enum class MoveKind : u8 { Place, Piece, Pass };
+enum class Phase : u8 { Draw, Place, Choose, Piece, Over };
+enum class MoveKind : u8 { Place, Piece, Pass, Choose };
 
 struct Move {
   MoveKind kind = MoveKind::Pass;
   u8 player = 0;  // who decides this move
-  i8 x = 0, y = 0;
+  i8 x = 0, y = 0;  // Place: the cell; Piece: the cell of the tile the piece goes on
   u8 rot = 0;     // quarter turns clockwise
-  u8 feat = 0xFF; // Piece: local feature index on the tile just placed
+  u8 feat = 0xFF; // Piece: local feature index on that tile; Choose: the option (e.g. a tile type)
   bool operator==(const Move&) const = default;
 };
 
 // Every legal move of one decision. Placements: at most (frontier cells x 4) entries.
-using MoveList = StaticVec<Move, 4 * 320>;
 
-enum class ScoreReason : u8 { Completed, Final, Farm };
+enum class ScoreReason : u8 { Completed, Final, Farm, Track, Amazon, Mouth };
+// A scoring event, or (reason Track) a move along a game's track with no points.
 struct ScoreEvent {
   u16 turn = 0;
   u8 player = 0;
@@ -89,8 +110,9 @@ struct ScoreEvent {
   u8 attr = 0;    // attribute units counted (shields)
   u8 cities = 0;  // farm scoring: completed cities bordering the field
   u16 feature = 0;  // feature id (its union-find root) for grouping events
+  u8 moved = 0;     // Track: spaces moved
+  u8 cause = 0;     // Track: why (game-specific code, see describe_event); Amazon/Mouth: rank (1..)
 };
-using EventSink = std::vector<ScoreEvent>;
 
 struct PlacedTile {
   u8 type = 0, rot = 0;
@@ -124,7 +146,17 @@ struct State {
   u16 pile = 0;       // tiles left in the draw pile
   u16 discards = 0;
   std::array<i16, kMaxPlayers> score{};
-  std::array<u8, kMaxPlayers> supply{};
+  std::array<u8, kMaxPlayers> supply{};   // pieces of kind 0 in supply
+  std::array<u8, kMaxPlayers> supply2{};  // pieces of kind 1 in supply
+  // Game-specific tallies (zero where a game has none). Amazonas: boat space per player (1-based),
+  // track length, x of the most downstream Amazon cell, set-aside double tiles (bit per type).
+  std::array<u8, kMaxPlayers> track{};
+  u8 track_len = 0;
+  i8 front = 0;
+  u64 aside = 0;
+  std::array<u8, kMaxPlayers> scratch{};
+  u16 turn_first = 0;  // index of the first tile placed this turn
+  u16 piece_from = 0;  // pieces this turn go on tiles [piece_from, tiles.size())
   std::array<u8, kMaxTileTypes> remaining{};
   StaticVec<PlacedTile, kMaxPlaced> tiles;
   StaticVec<PieceOnBoard, kMaxPlayers * 8> pieces;
@@ -139,7 +171,19 @@ struct State {
     return (v != 0 && !(v & 0x8000)) ? v - 1 : -1;
   }
   [[nodiscard]] const PlacedTile& last_placed() const { return tiles.back(); }
+  [[nodiscard]] u8& supply_of(int kind, int player) {
+    return (kind == 0 ? supply : supply2)[static_cast<std::size_t>(player)];
+  }
+  [[nodiscard]] u8 supply_of(int kind, int player) const {
+    return (kind == 0 ? supply : supply2)[static_cast<std::size_t>(player)];
+  }
 };
+
+// Lay a tile with no legality check (start board, multi-cell tiles brought in by a game's rule).
+void place_tile(State& s, int type, int x, int y, int rot, u8 player);
+// Score one feature for its majority holders (no piece: nothing). Events go to ev.
+void score_feature(State& s, int root, bool completed, EventSink* ev);
+void return_pieces(State& s, int root);
 
 // Set up a new game: start board placed, pile full, player 0 to draw.
 void init_state(State& s, const Ruleset& rs, int nplayers);

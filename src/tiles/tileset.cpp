@@ -18,6 +18,12 @@ int TileSet::find(std::string_view id) const {
   return -1;
 }
 
+const StartSide& TileSet::side_for(int nplayers) const {
+  for (const StartSide& sd : sides)
+    if (nplayers >= sd.min_players && nplayers <= sd.max_players) return sd;
+  return sides.front();
+}
+
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& where, const std::string& what) {
@@ -43,7 +49,7 @@ std::string picture(const TileType& t, int r) {
       continue;
     }
     const TileFeature& tf = t.feats[f];
-    sig += fmt::format("{}:{}:{}:{}:", relabel[f], tf.type, tf.attr[0], tf.attr[1]);
+    sig += fmt::format("{}:{}:{}:", relabel[f], tf.type, fmt::join(tf.attr, ","));
     std::vector<int> b;  // borders, relabelled and sorted
     for (int g = 0; g < t.nfeat; ++g)
       if (tf.borders & (1u << g)) b.push_back(relabel[static_cast<std::size_t>(g)]);
@@ -57,7 +63,7 @@ std::string picture(const TileType& t, int r) {
 }  // namespace
 
 TileSet parse_tileset(const std::string& text, const std::string& path, const std::vector<FeatureTypeDef>& ftypes,
-                      const std::vector<std::string>& attr_names) {
+                      const std::vector<std::string>& tile_kinds) {
   json j;
   try {
     j = json::parse(text);
@@ -88,6 +94,20 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
         fail(path, where, "count must be an integer from 1 to 99");
       t.count = jt.at("count").get<int>();
       t.description = jt.value("description", std::string());
+      if (jt.contains("kind")) {
+        const std::string k = jt.at("kind").get<std::string>();
+        const auto it = std::find(tile_kinds.begin(), tile_kinds.end(), k);
+        if (it == tile_kinds.end())
+          fail(path, where, fmt::format("unknown kind \"{}\" (kinds: {})", k, fmt::join(tile_kinds, ", ")));
+        t.kind = static_cast<u8>(it - tile_kinds.begin());
+      }
+      if (jt.contains("pile")) {
+        const std::string pl = jt.at("pile").get<std::string>();
+        static const std::array<const char*, 4> kPiles = {"draw", "aside", "part", "start"};
+        const auto it = std::find(kPiles.begin(), kPiles.end(), pl);
+        if (it == kPiles.end()) fail(path, where, fmt::format("pile \"{}\" is not draw, aside, part or start", pl));
+        t.pile = static_cast<u8>(it - kPiles.begin());
+      }
       const auto& feats = jt.at("features");
       if (!feats.is_array() || feats.empty() || feats.size() > kMaxTileFeatures)
         fail(path, where, fmt::format("features must be an array of 1 to {}", kMaxTileFeatures));
@@ -115,11 +135,14 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
         }
         if (f.ports == 0) fail(path, fwhere, "feature has no ports");
         if (jf.contains("attrs")) {
+          const auto& names = ftypes[static_cast<std::size_t>(ti)].attrs;
           for (const auto& [name, val] : jf.at("attrs").items()) {
             int ai = -1;
-            for (std::size_t k = 0; k < attr_names.size(); ++k)
-              if (attr_names[k] == name) ai = static_cast<int>(k);
-            if (ai < 0 || ai >= kAttrs) fail(path, fwhere, fmt::format("unknown attribute \"{}\"", name));
+            for (std::size_t k = 0; k < names.size(); ++k)
+              if (names[k] == name) ai = static_cast<int>(k);
+            if (ai < 0 || ai >= kAttrs)
+              fail(path, fwhere, fmt::format("a {} has no attribute \"{}\" (it has: {})", type, name,
+                                             names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
             if (!val.is_number_integer() || val.get<int>() < 0 || val.get<int>() > 20)
               fail(path, fwhere, fmt::format("attribute {} must be an integer from 0 to 20", name));
             f.attr[static_cast<std::size_t>(ai)] = static_cast<u8>(val.get<int>());
@@ -182,29 +205,77 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
           if (picture(t, t.distinct_rots[static_cast<std::size_t>(k)]) == picture(t, r)) dup = true;
         if (!dup) t.distinct_rots[t.nrots++] = static_cast<u8>(r);
       }
-      t.draw_count = t.count;
       } catch (const json::exception& e) {
         fail(path, fmt::format("tile {}", t.id), e.what());
       }
       ts.types.push_back(std::move(t));
     }
-    for (const auto& js : j.at("start")) {
-      StartCell sc;
-      const std::string id = js.at("tile").get<std::string>();
-      sc.tile = ts.find(id);
-      if (sc.tile < 0) fail(path, "start", fmt::format("unknown tile \"{}\"", id));
-      sc.x = js.at("x").get<int>();
-      sc.y = js.at("y").get<int>();
-      sc.rot = js.at("rot").get<int>();
-      if (sc.rot % 90 != 0 || sc.rot < 0 || sc.rot > 270) fail(path, "start", "rot must be 0, 90, 180 or 270");
-      sc.rot /= 90;
-      if (std::abs(sc.x) > 8 || std::abs(sc.y) > 8) fail(path, "start", "start cells lie within 8 of the origin");
-      auto& tt = ts.types[static_cast<std::size_t>(sc.tile)];
-      if (tt.draw_count == 0) fail(path, fmt::format("tile {}", id), "more start cells than copies");
-      --tt.draw_count;
-      ts.start.push_back(sc);
+    // "start": a list of cells (one side), or a list of sides {name, players, track, cells}
+    const auto& jstart = j.at("start");
+    if (!jstart.is_array() || jstart.empty()) fail(path, "start", "expected a non-empty array");
+    std::vector<json> jsides;
+    if (jstart.front().contains("cells")) {
+      for (const auto& sd : jstart) jsides.push_back(sd);
+    } else {
+      jsides.push_back(json{{"cells", jstart}});
     }
-    if (ts.start.empty()) fail(path, "start", "at least one start cell is needed");
+    std::vector<int> max_uses(ts.types.size(), 0);
+    for (std::size_t si = 0; si < jsides.size(); ++si) {
+      const json& jsd = jsides[si];
+      StartSide sd;
+      sd.name = jsd.value("name", std::string("start"));
+      const std::string swhere = fmt::format("start side {}", sd.name);
+      if (jsd.contains("players")) {
+        const auto& pl = jsd.at("players");
+        if (!pl.is_array() || pl.empty()) fail(path, swhere, "players lists the player counts the side is for");
+        sd.min_players = pl.front().get<int>();
+        sd.max_players = pl.back().get<int>();
+      }
+      sd.track = jsd.value("track", 0);
+      if (sd.track < 0 || sd.track > 60) fail(path, swhere, "track must be from 0 to 60");
+      std::vector<int> uses(ts.types.size(), 0);
+      for (const auto& js : jsd.at("cells")) {
+        StartCell sc;
+        const std::string id = js.at("tile").get<std::string>();
+        sc.tile = ts.find(id);
+        if (sc.tile < 0) fail(path, swhere, fmt::format("unknown tile \"{}\"", id));
+        sc.x = js.at("x").get<int>();
+        sc.y = js.at("y").get<int>();
+        sc.rot = js.at("rot").get<int>();
+        if (sc.rot % 90 != 0 || sc.rot < 0 || sc.rot > 270) fail(path, swhere, "rot must be 0, 90, 180 or 270");
+        sc.rot /= 90;
+        if (std::abs(sc.x) > 8 || std::abs(sc.y) > 8) fail(path, swhere, "start cells lie within 8 of the origin");
+        for (const StartCell& o : sd.cells)
+          if (o.x == sc.x && o.y == sc.y) fail(path, swhere, fmt::format("two start cells at {},{}", sc.x, sc.y));
+        const auto ti = static_cast<std::size_t>(sc.tile);
+        if (++uses[ti] > ts.types[ti].count) fail(path, fmt::format("tile {}", id), "more start cells than copies");
+        max_uses[ti] = std::max(max_uses[ti], uses[ti]);
+        sd.cells.push_back(sc);
+      }
+      if (sd.cells.empty()) fail(path, swhere, "at least one start cell is needed");
+      ts.sides.push_back(std::move(sd));
+    }
+    ts.start = ts.sides.front().cells;
+    for (std::size_t t = 0; t < ts.types.size(); ++t) {
+      TileType& tt = ts.types[t];
+      tt.draw_count = tt.pile == kPileDraw ? tt.count - max_uses[t] : 0;
+      if (tt.pile == kPileStart && max_uses[t] == 0) fail(path, fmt::format("tile {}", tt.id), "a start tile that no start side uses");
+    }
+    // multi-cell tiles: "east" names the tile in the cell east of this one; the shared edge must match
+    for (std::size_t tix = 0; tix < tiles.size(); ++tix) {
+      if (!tiles[tix].contains("east")) continue;
+      TileType& tt = ts.types[tix];
+      const std::string id = tiles[tix].at("east").get<std::string>();
+      const int e = ts.find(id);
+      if (e < 0) fail(path, fmt::format("tile {}", tt.id), fmt::format("east: unknown tile \"{}\"", id));
+      if (ts.types[static_cast<std::size_t>(e)].pile != kPilePart)
+        fail(path, fmt::format("tile {}", tt.id), fmt::format("east: tile {} must have pile \"part\"", id));
+      const u64 a = (tt.rot[0].side_code >> 16) & 0xFFF;  // east side
+      const u64 w = (ts.types[static_cast<std::size_t>(e)].rot[0].side_code >> 48) & 0xFFF;  // west side
+      const u64 wr = ((w & 0xF) << 8) | (w & 0xF0) | ((w >> 8) & 0xF);
+      if (a != wr) fail(path, fmt::format("tile {}", tt.id), fmt::format("its east side does not match the west side of {}", id));
+      tt.east = static_cast<u8>(e);
+    }
     for (const auto& t : ts.types) {
       ts.total += t.count;
       ts.draw_total += t.draw_count;
@@ -219,12 +290,12 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
 }
 
 TileSet load_tileset(const std::string& path, const std::vector<FeatureTypeDef>& ftypes,
-                     const std::vector<std::string>& attr_names) {
+                     const std::vector<std::string>& tile_kinds) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot open tile file", path));
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_tileset(ss.str(), path, ftypes, attr_names);
+  return parse_tileset(ss.str(), path, ftypes, tile_kinds);
 }
 
 }  // namespace carc

@@ -26,16 +26,19 @@ struct FeatureTypeDef {
   // Scoring: points per tile (distinct tiles; for a Point feature: tiles in its 3x3 area) and per
   // attribute unit (shields, fruit, ...), when completed and at the end of the game.
   int completed_per_tile = 0, completed_per_attr = 0, final_per_tile = 0, final_per_attr = 0;
+  // Names of the symbols this feature type carries, by attribute slot (slot 0 is the one scored per
+  // attribute unit): base city {"shield"}, Amazonas tributary {"fruit", "boat"}.
+  std::vector<std::string> attrs = {};
+  u8 piece_kind = 0;  // which kind of piece claims it (0: follower/explorer, 1: camp/hut)
 };
 
 inline constexpr int kMaxTileFeatures = 16;
-inline constexpr int kMaxTileTypes = 48;
-inline constexpr int kAttrs = 2;
+inline constexpr int kMaxTileTypes = 96;
 
 struct TileFeature {
   u8 type = 0;             // index into the game's feature types
   u16 ports = 0;           // bit p: canonical port p (bit 12: centre)
-  std::array<u8, kAttrs> attr{};  // attribute counts (base: [0] = shields)
+  std::array<u8, kAttrs> attr{};  // attribute counts by the feature type's slots (base: [0] = shields)
   u16 borders = 0;         // bit f: this (field-like) feature borders local feature f (an Area)
 };
 
@@ -56,27 +59,47 @@ struct TileType {
   std::array<u8, 4> distinct_rots{};  // rotations with distinct pictures (first nrots entries)
   u8 nrots = 0;
   u8 centre = 0xFF;  // local feature at C, if any
+  u8 kind = 0;       // index into the game's tile kinds (0: an ordinary tile)
+  u8 pile = 0;       // TilePile
+  u8 east = 0xFF;    // multi-cell tile: the tile type occupying the cell east of this one (rotation 0)
+};
+
+enum TilePile : u8 {
+  kPileDraw = 0,   // shuffled into the draw pile
+  kPileAside = 1,  // set aside; a rule brings it into play (Amazonas double tiles)
+  kPilePart = 2,   // a further cell of a multi-cell tile, never placed alone
+  kPileStart = 3,  // start board only
 };
 
 struct StartCell {
   int tile = 0, x = 0, y = 0, rot = 0;
 };
 
+// One side of the start board: the cells placed at the start, for a range of player counts.
+struct StartSide {
+  std::string name;
+  int min_players = 1, max_players = 99;
+  int track = 0;  // game-specific length of a track printed on it (Amazonas: boat spaces)
+  std::vector<StartCell> cells;
+};
+
 struct TileSet {
   std::string game;
   std::string path;
   std::vector<TileType> types;
-  std::vector<StartCell> start;
+  std::vector<StartSide> sides;
+  std::vector<StartCell> start;  // cells of the first side
   int total = 0;
   int draw_total = 0;
   [[nodiscard]] int find(std::string_view id) const;
+  [[nodiscard]] const StartSide& side_for(int nplayers) const;
 };
 
-// Loads and validates a tile file against the game's feature types and attribute names.
-// Throws InputError naming the file and the tile on any problem.
+// Loads and validates a tile file against the game's feature types (with their attribute names)
+// and tile kinds (first = the default kind). Throws InputError naming the file and the tile.
 TileSet load_tileset(const std::string& path, const std::vector<FeatureTypeDef>& ftypes,
-                     const std::vector<std::string>& attr_names);
+                     const std::vector<std::string>& tile_kinds = {"land"});
 TileSet parse_tileset(const std::string& text, const std::string& path,
-                      const std::vector<FeatureTypeDef>& ftypes, const std::vector<std::string>& attr_names);
+                      const std::vector<FeatureTypeDef>& ftypes, const std::vector<std::string>& tile_kinds = {"land"});
 
 }  // namespace carc

@@ -11,11 +11,10 @@ const GameDef& base() {
     //            name        class          terrain claim  done/tile done/attr final/tile final/attr
     g.ftypes = {
         {"road", FClass::Path, 1, true, 1, 0, 1, 0},
-        {"city", FClass::Area, 2, true, 2, 2, 1, 1},
+        {"city", FClass::Area, 2, true, 2, 2, 1, 1, {"shield"}},
         {"field", FClass::Field, 3, true, 0, 0, 0, 0},
         {"monastery", FClass::Point, 0, true, 1, 0, 1, 0},  // 1 per tile of its 3x3 area: 9 when done
     };
-    g.attr_names = {"shield"};
     g.options = {{"farmers", {"on", "off"}, "score fields at the end (farmers may be placed)"}};
     g.pieces_per_player = 7;
     g.min_players = 2;
