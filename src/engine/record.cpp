@@ -52,9 +52,14 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
             {"reason", reason_name(e.reason)}, {"feature_id", e.feature}};
     if (e.reason == ScoreReason::Track) {
       je["moved"] = e.moved;
+      je["space"] = e.tiles;
       je["cause"] = e.cause;
     } else if (e.reason == ScoreReason::Amazon || e.reason == ScoreReason::Mouth) {
       je["rank"] = e.cause;
+      if (e.reason == ScoreReason::Amazon) {
+        je["caimans"] = e.tiles;
+        je["piranhas"] = e.attr;
+      }
     } else if (e.reason == ScoreReason::Farm) {
       if (rs.game->farm_points_per_city) je["cities"] = e.cities;
       if (!rs.ftype(e.ftype).attrs.empty()) je[rs.ftype(e.ftype).attrs[0] + "s"] = e.attr;

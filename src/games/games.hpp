@@ -21,6 +21,7 @@ std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::ve
 
 namespace games {
 const GameDef& base();
+const GameDef& amazonas();
 }
 
 }  // namespace carc

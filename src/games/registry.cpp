@@ -12,10 +12,11 @@ namespace carc {
 
 const GameDef* find_game(std::string_view id) {
   if (id == "base") return &games::base();
+  if (id == "amazonas") return &games::amazonas();
   return nullptr;
 }
 
-std::vector<std::string> game_ids() { return {"base"}; }
+std::vector<std::string> game_ids() { return {"base", "amazonas"}; }
 
 std::string data_dir() {
   if (const char* d = std::getenv("CARCASSONNE_DATA"); d && *d) return d;

@@ -110,8 +110,12 @@ struct ScoreEvent {
   u8 attr = 0;    // attribute units counted (shields)
   u8 cities = 0;  // farm scoring: completed cities bordering the field
   u16 feature = 0;  // feature id (its union-find root) for grouping events
-  u8 moved = 0;     // Track: spaces moved
-  u8 cause = 0;     // Track: why (game-specific code, see describe_event); Amazon/Mouth: rank (1..)
+  // Game events. Track (a boat moves): moved = spaces moved, tiles = the space reached, cause =
+  // 1 no piece placed, 2 explorer placed on a tributary with boat icons, 3 icons newly connected to
+  // the player's explorers, 4 scored nothing in an Amazon scoring. Amazon: cause = rank (1st/2nd),
+  // tiles = caimans, attr = piranhas of the tile scored. Mouth: cause = rank.
+  u8 moved = 0;
+  u8 cause = 0;
 };
 
 struct PlacedTile {

@@ -1,0 +1,385 @@
+// Carcassonne: Amazonas (RULES.md section 2). Data: tributaries (road-like), villages (city-like),
+// jungle (field-like, camps score 1 per animal at the end), the Amazon (not claimable). Code, as
+// hooks: the river front, Amazon tiles only at the river's end, "!" tiles followed by a chosen
+// double tile, the boats (icons, no-piece moves, Amazon scoring, the river mouth) and the even
+// spread of Amazon tiles through the pile.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "games/games.hpp"
+
+namespace carc::games {
+
+namespace {
+
+enum TileKind : u8 { kLand = 0, kAmazon = 1, kBang = 2, kDouble = 3 };
+enum FType : u8 { kTributary = 0, kVillage = 1, kJungle = 2, kRiver = 3 };
+enum Slot : u8 { kFruit = 0, kBoat = 1, kCaiman = 0, kPiranha = 1 };
+constexpr int kRow = 0;  // the Amazon runs along row y = 0
+
+bool river_tile(const TileType& t) { return t.kind != kLand; }
+
+int river_feature(const TileType& t) {
+  for (int f = 0; f < t.nfeat; ++f)
+    if (t.feats[static_cast<std::size_t>(f)].type == kRiver) return f;
+  return -1;
+}
+
+void move_boat(State& s, int p, int n, u8 cause, EventSink* ev) {
+  if (n <= 0) return;
+  const auto pi = static_cast<std::size_t>(p);
+  const int before = s.track[pi];
+  s.track[pi] = static_cast<u8>(std::min<int>(s.track_len, before + n));
+  if (ev) {
+    ScoreEvent e;
+    e.turn = s.turn;
+    e.player = static_cast<u8>(p);
+    e.ftype = kRiver;
+    e.reason = ScoreReason::Track;
+    e.moved = static_cast<u8>(s.track[pi] - before);
+    e.cause = cause;
+    e.tiles = s.track[pi];  // the space reached
+    ev->push_back(e);
+  }
+}
+
+void on_init(State& s) {
+  const StartSide& side = s.rs->tiles.side_for(s.nplayers);
+  s.track_len = static_cast<u8>(side.track > 0 ? side.track : 16);
+  for (int p = 0; p < s.nplayers; ++p) s.track[static_cast<std::size_t>(p)] = 1;
+  bool any = false;
+  for (const PlacedTile& t : s.tiles) {
+    if (river_feature(s.type_of(t)) < 0) continue;
+    if (t.y != kRow) throw InputError(fmt::format("{}: Amazonas start board: the Amazon must run along row y=0", s.rs->tiles.path));
+    if (!any || t.x > s.front) s.front = t.x;
+    any = true;
+  }
+  if (!any) throw InputError(fmt::format("{}: Amazonas start board has no Amazon cell", s.rs->tiles.path));
+  s.aside = 0;
+  int k = 0;
+  for (const TileType& t : s.rs->tiles.types)
+    if (t.pile == kPileAside) s.aside |= 1ull << k++;
+}
+
+// The k-th set-aside tile type.
+int aside_type(const State& s, int k) {
+  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t)
+    if (s.rs->tiles.types[t].pile == kPileAside && k-- == 0) return static_cast<int>(t);
+  return -1;
+}
+
+int pick_weighted(const State& s, Rng& rng, bool river, int total) {
+  u32 k = rng.below(static_cast<u32>(total));
+  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
+    if (river_tile(s.rs->tiles.types[t]) != river) continue;
+    if (k < s.remaining[t]) return static_cast<int>(t);
+    k -= s.remaining[t];
+  }
+  return -1;
+}
+
+// Option spread=even: the pile is cut into as many equal blocks as there are Amazon tiles, each
+// holding one Amazon tile at a uniformly random place (sampled draw by draw, conditioned on what
+// has been drawn). spread=uniform: a plain shuffle.
+int sample_draw(const State& s, Rng& rng) {
+  int river_left = 0, land_left = 0, river_total = 0;
+  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
+    const TileType& tt = s.rs->tiles.types[t];
+    if (river_tile(tt)) {
+      river_left += s.remaining[t];
+      river_total += tt.draw_count;
+    } else {
+      land_left += s.remaining[t];
+    }
+  }
+  bool river;
+  if (river_left == 0) river = false;
+  else if (land_left == 0) river = true;
+  else if (s.rs->options.at("spread") == "uniform") {
+    river = rng.below(static_cast<u32>(river_left + land_left)) < static_cast<u32>(river_left);
+  } else {
+    const int n = s.rs->tiles.draw_total;
+    const int drawn = n - s.pile;
+    // block b holds the positions [b n / A, (b+1) n / A) (integer division)
+    int b = 0;
+    while (b + 1 < river_total && (b + 1) * n / river_total <= drawn) ++b;
+    const int block_end = (b + 1) * n / river_total;
+    const int river_drawn = river_total - river_left;
+    if (river_drawn > b) river = false;       // this block's Amazon tile is out
+    else if (river_drawn < b) river = true;   // behind (a record drawn otherwise): catch up
+    else river = rng.below(static_cast<u32>(block_end - drawn)) == 0;
+  }
+  return pick_weighted(s, rng, river, river ? river_left : land_left);
+}
+
+bool placement_allowed(const State& s, int tile, int x, int y, int rot) {
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(tile)];
+  if (!river_tile(tt)) return x <= s.front;
+  return y == kRow && x == s.front + 1 && (rot == 0 || rot == 2);
+}
+
+// Distinct tributary roots next to the tile about to be placed, through its tributary ports.
+void adjacent_tributaries(const State& s, int type, int x, int y, int rot, StaticVec<u16, 4>& roots) {
+  const RotatedTile& rt = s.rs->tiles.types[static_cast<std::size_t>(type)].rot[static_cast<std::size_t>(rot)];
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
+  for (int side = 0; side < 4; ++side) {
+    const int p = 3 * side + 1;
+    const u8 f = rt.port_feat[static_cast<std::size_t>(p)];
+    if (f == 0xFF || tt.feats[f].type != kTributary) continue;
+    const int ni = s.placed_at(x + kDx[side], y + kDy[side]);
+    if (ni < 0) continue;
+    const PlacedTile& nb = s.tiles[static_cast<std::size_t>(ni)];
+    const u8 nf = s.type_of(nb).rot[nb.rot].port_feat[static_cast<std::size_t>(facing_port(p))];
+    const u16 r = static_cast<u16>(s.graph.find(nb.seg0 + nf));
+    if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+  }
+}
+
+// Before a land tile joins tributaries: the boat icons already connected to each player's explorers.
+void before_place(State& s, const Move& m) {
+  s.scratch.fill(0);
+  if (river_tile(s.rs->tiles.types[s.in_hand])) return;
+  StaticVec<u16, 4> roots;
+  adjacent_tributaries(s, s.in_hand, m.x, m.y, m.rot, roots);
+  for (const u16 r : roots) {
+    const Segment& sg = s.graph[r];
+    for (int p = 0; p < s.nplayers; ++p)
+      if (sg.pieces[static_cast<std::size_t>(p)] > 0)
+        s.scratch[static_cast<std::size_t>(p)] = static_cast<u8>(s.scratch[static_cast<std::size_t>(p)] + sg.attr[kBoat]);
+  }
+}
+
+void on_tile_placed(State& s, int idx, EventSink* ev) {
+  const PlacedTile pt = s.tiles[static_cast<std::size_t>(idx)];
+  const TileType& tt = s.type_of(pt);
+  if (river_tile(tt)) {
+    s.track_len = static_cast<u8>(s.track_len + 1);
+    s.front = pt.x;
+    if (tt.kind == kBang && s.aside != 0) s.phase = Phase::Choose;
+    return;
+  }
+  // boat icons newly connected to explorers: icons on the merged tributaries minus those each
+  // player's explorers were already connected to
+  std::array<int, kMaxPlayers> gain{};
+  StaticVec<u16, 4> roots;
+  for (int f = 0; f < tt.nfeat; ++f) {
+    if (tt.feats[static_cast<std::size_t>(f)].type != kTributary) continue;
+    const u16 r = static_cast<u16>(s.graph.find(pt.seg0 + f));
+    if (std::find(roots.begin(), roots.end(), r) != roots.end()) continue;
+    roots.push_back(r);
+    const Segment& sg = s.graph[r];
+    for (int p = 0; p < s.nplayers; ++p)
+      if (sg.pieces[static_cast<std::size_t>(p)] > 0) gain[static_cast<std::size_t>(p)] += sg.attr[kBoat];
+  }
+  for (int k = 0; k < s.nplayers; ++k) {
+    const int p = (s.current + k) % s.nplayers;
+    move_boat(s, p, gain[static_cast<std::size_t>(p)] - s.scratch[static_cast<std::size_t>(p)], 3, ev);
+  }
+}
+
+void gen_choices(const State& s, MoveList& out) {
+  Move m;
+  m.kind = MoveKind::Choose;
+  m.player = s.current;
+  for (int k = 0; k < 64; ++k) {
+    if (!(s.aside & (1ull << k))) continue;
+    m.feat = static_cast<u8>(aside_type(s, k));
+    m.rot = 0;
+    out.push_back(m);
+    m.rot = 2;
+    out.push_back(m);
+  }
+}
+
+void apply_choice(State& s, const Move& m, EventSink*) {
+  const int t = m.feat;
+  for (int k = 0; k < 64; ++k)
+    if ((s.aside & (1ull << k)) && aside_type(s, k) == t) s.aside &= ~(1ull << k);
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(t)];
+  const int e = tt.east == 0xFF ? -1 : tt.east;
+  s.piece_from = static_cast<u16>(s.tiles.size());
+  const int x = s.front + 1;
+  if (e < 0) {
+    place_tile(s, t, x, kRow, m.rot, s.current);
+  } else if (m.rot == 0) {
+    place_tile(s, t, x, kRow, 0, s.current);
+    place_tile(s, e, x + 1, kRow, 0, s.current);
+  } else {
+    place_tile(s, e, x, kRow, 2, s.current);
+    place_tile(s, t, x + 1, kRow, 2, s.current);
+  }
+  const int cells = e < 0 ? 1 : 2;
+  s.track_len = static_cast<u8>(s.track_len + cells);
+  s.front = static_cast<i8>(s.front + cells);
+  s.phase = Phase::Piece;
+}
+
+void on_piece(State& s, const Move& m, EventSink* ev) {
+  if (m.kind == MoveKind::Pass) {
+    move_boat(s, s.current, 1, 1, ev);
+    return;
+  }
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+  if (s.type_of(pt).feats[m.feat].type != kTributary) return;
+  move_boat(s, s.current, s.graph[s.graph.find(pt.seg0 + m.feat)].attr[kBoat], 2, ev);
+}
+
+// Dense ranks of the boats: rank[p] = 1 for the furthest space, 2 for the next occupied one, ...
+// In a 2-player game a boat that is 2nd but not directly behind the 1st gets rank 0 (no place).
+std::array<int, kMaxPlayers> boat_ranks(const State& s) {
+  std::array<int, kMaxPlayers> rank{};
+  int top = 0;
+  for (int p = 0; p < s.nplayers; ++p) top = std::max<int>(top, s.track[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < s.nplayers; ++p) {
+    const int sp = s.track[static_cast<std::size_t>(p)];
+    int r = 1;  // 1 + the number of distinct spaces ahead of this boat
+    for (int q = 0; q < s.nplayers; ++q) {
+      const int sq = s.track[static_cast<std::size_t>(q)];
+      if (sq <= sp) continue;
+      bool first = true;
+      for (int o = 0; o < q; ++o)
+        if (s.track[static_cast<std::size_t>(o)] == sq) first = false;
+      r += first ? 1 : 0;
+    }
+    rank[static_cast<std::size_t>(p)] = r;
+    if (s.nplayers == 2 && r == 2 && sp != top - 1) rank[static_cast<std::size_t>(p)] = 0;
+  }
+  return rank;
+}
+
+void amazon_scoring(State& s, int caimans, int piranhas, EventSink* ev) {
+  const auto rank = boat_ranks(s);
+  std::array<int, kMaxPlayers> pts{};
+  for (int p = 0; p < s.nplayers; ++p) {
+    const auto pi = static_cast<std::size_t>(p);
+    pts[pi] = rank[pi] == 1 ? caimans + piranhas : rank[pi] == 2 ? piranhas : 0;
+    if (pts[pi] == 0) continue;
+    s.score[pi] = static_cast<i16>(s.score[pi] + pts[pi]);
+    if (ev) {
+      ScoreEvent e;
+      e.turn = s.turn;
+      e.player = static_cast<u8>(p);
+      e.ftype = kRiver;
+      e.reason = ScoreReason::Amazon;
+      e.points = static_cast<i16>(pts[pi]);
+      e.cause = static_cast<u8>(rank[pi]);
+      e.tiles = static_cast<u8>(caimans);
+      e.attr = static_cast<u8>(piranhas);
+      ev->push_back(e);
+    }
+  }
+  for (int k = 0; k < s.nplayers; ++k) {
+    const int p = (s.current + k) % s.nplayers;
+    if (pts[static_cast<std::size_t>(p)] == 0) move_boat(s, p, 1, 4, ev);
+  }
+}
+
+void on_scoring(State& s, EventSink* ev) {
+  for (std::size_t i = s.turn_first; i < s.tiles.size(); ++i) {
+    const TileType& tt = s.type_of(s.tiles[i]);
+    if (!river_tile(tt)) continue;
+    int c = 0, p = 0;
+    auto add = [&](const TileType& t) {
+      const int f = river_feature(t);
+      if (f < 0) return;
+      c += t.feats[static_cast<std::size_t>(f)].attr[kCaiman];
+      p += t.feats[static_cast<std::size_t>(f)].attr[kPiranha];
+    };
+    add(tt);
+    if (tt.kind == kDouble && i + 1 < s.tiles.size() && s.type_of(s.tiles[i + 1]).kind == kDouble) {
+      add(s.type_of(s.tiles[i + 1]));  // a double tile scores once, with the creatures of both cells
+      ++i;
+    }
+    amazon_scoring(s, c, p, ev);
+  }
+}
+
+void on_final_scoring(State& s, EventSink* ev) {
+  static constexpr std::array<int, 3> kSmall = {6, 3, 0}, kLarge = {7, 4, 1};
+  const auto& pts = s.nplayers <= 3 ? kSmall : kLarge;
+  const auto rank = boat_ranks(s);
+  for (int p = 0; p < s.nplayers; ++p) {
+    const int r = rank[static_cast<std::size_t>(p)];
+    if (r < 1 || r > 3 || pts[static_cast<std::size_t>(r - 1)] == 0) continue;
+    const int v = pts[static_cast<std::size_t>(r - 1)];
+    s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + v);
+    if (ev) {
+      ScoreEvent e;
+      e.turn = s.turn;
+      e.player = static_cast<u8>(p);
+      e.ftype = kRiver;
+      e.reason = ScoreReason::Mouth;
+      e.points = static_cast<i16>(v);
+      e.cause = static_cast<u8>(r);
+      ev->push_back(e);
+    }
+  }
+}
+
+std::string ordinal(int r) { return r == 1 ? "1st" : r == 2 ? "2nd" : r == 3 ? "3rd" : fmt::format("{}th", r); }
+
+std::string describe(const State&, const ScoreEvent& e) {
+  switch (e.reason) {
+    case ScoreReason::Track: {
+      static constexpr std::array<const char*, 5> kWhy = {
+          "", "no explorer or camp placed", "explorer placed on a tributary with boat icons",
+          "boat icons newly connected to their explorers", "scored nothing in the Amazon scoring"};
+      const char* why = e.cause < kWhy.size() ? kWhy[e.cause] : "";
+      if (e.moved == 0) return fmt::format("player {}'s boat stays on the last space, {} ({})", e.player + 1, e.tiles, why);
+      return fmt::format("player {}'s boat moves {} to space {} ({})", e.player + 1, e.moved, e.tiles, why);
+    }
+    case ScoreReason::Amazon:
+      return fmt::format("player {} scores {} in the Amazon scoring ({} place: {})", e.player + 1, e.points,
+                         ordinal(e.cause),
+                         e.cause == 1 ? fmt::format("{} caiman{} + {} piranha{}", e.tiles, e.tiles == 1 ? "" : "s", e.attr, e.attr == 1 ? "" : "s")
+                                      : fmt::format("{} piranha{}", e.attr, e.attr == 1 ? "" : "s"));
+    case ScoreReason::Mouth:
+      return fmt::format("player {} scores {} at the river mouth ({} place)", e.player + 1, e.points, ordinal(e.cause));
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
+const GameDef& amazonas() {
+  static const GameDef def = [] {
+    GameDef g;
+    g.id = "amazonas";
+    g.title = "Carcassonne: Amazonas";
+    //            name         class          terrain claim done/tile done/attr final/tile final/attr  symbols          piece
+    g.ftypes = {
+        {"tributary", FClass::Path, 1, true, 1, 1, 1, 1, {"fruit", "boat"}, 0},
+        {"village", FClass::Area, 2, true, 2, 1, 1, 1, {"fruit"}, 0},
+        {"jungle", FClass::Field, 3, true, 0, 0, 0, 1, {"animal"}, 1},  // camps: 1 per animal at the end
+        {"amazon", FClass::Path, 4, false, 0, 0, 0, 0, {"caiman", "piranha"}, 0},
+    };
+    g.tile_kinds = {"land", "amazon", "amazon!", "double"};
+    g.options = {{"spread", {"even", "uniform"},
+                  "how the Amazon tiles lie in the pile: one in each of 15 equal blocks (as the rulebook asks), or a plain shuffle"}};
+    g.pieces_per_player = 4;
+    g.pieces2_per_player = 2;
+    g.piece_names = {"explorer", "camp"};
+    g.pass_text = "no explorer or camp (boat moves 1)";
+    g.track_name = "boat";
+    g.min_players = 2;
+    g.max_players = 5;
+    g.farm_points_per_city = 0;
+    g.hooks.on_init = on_init;
+    g.hooks.sample_draw = sample_draw;
+    g.hooks.placement_allowed = placement_allowed;
+    g.hooks.before_place = before_place;
+    g.hooks.on_tile_placed = on_tile_placed;
+    g.hooks.gen_choices = gen_choices;
+    g.hooks.apply_choice = apply_choice;
+    g.hooks.on_piece = on_piece;
+    g.hooks.on_scoring = on_scoring;
+    g.hooks.on_final_scoring = on_final_scoring;
+    g.describe = describe;
+    return g;
+  }();
+  return def;
+}
+
+}  // namespace carc::games
