@@ -28,7 +28,8 @@ void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
     const FClass cls = s.rs->ftype(fi.ftype).cls;
     double v;
     if (cls == FClass::Field) {
-      v = s.rs->farmers ? field_cities(s, root) * s.rs->game->farm_points_per_city : 0.0;
+      const int fpc = s.rs->game->farm_points_per_city;
+      v = s.rs->farmers ? (fpc ? field_cities(s, root) * fpc : 0) + s.rs->ftype(fi.ftype).final_per_attr * fi.attr : 0.0;
     } else {
       v = feature_value(s, fi, false);
       // an unfinished feature is worth a little more than its end value: it may still complete
@@ -41,26 +42,31 @@ void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
   }
 }
 
+// The best evaluation `me` can reach from t while the decisions stay theirs (the rest of a turn:
+// a double tile's choice, the piece), one ply, no chance.
+double continuation(const State& t, int me) {
+  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || t.current != me) return greedy_eval(t, me);
+  MoveList ml;
+  legal_moves(t, ml);
+  double best = -1e18;
+  for (const Move& m : ml) {
+    State u = t;
+    apply_move(u, m);
+    best = std::max(best, continuation(u, me));
+  }
+  return best;
+}
+
 class GreedyBot final : public Bot {
  public:
   Move choose(const State& s, const MoveList& legal, Rng& rng) override {
     const int me = s.current;
     double best = -1e18;
     StaticVec<u16, MoveList::capacity()> ties;
-    MoveList pieces;
     for (std::size_t i = 0; i < legal.size(); ++i) {
-      double v;
-      if (legal[i].kind == MoveKind::Place) {
-        // best follower choice after this placement
-        State t = s;
-        apply_move(t, legal[i]);
-        pieces.clear();
-        gen_pieces(t, pieces);
-        v = -1e18;
-        for (const Move& pm : pieces) v = std::max(v, after(t, pm, me));
-      } else {
-        v = after(s, legal[i], me);
-      }
+      State t = s;
+      apply_move(t, legal[i]);
+      const double v = continuation(t, me);
       if (v > best + 1e-9) {
         best = v;
         ties.clear();
@@ -70,13 +76,6 @@ class GreedyBot final : public Bot {
     return legal[ties[rng.below(static_cast<u32>(ties.size()))]];
   }
   [[nodiscard]] std::string spec() const override { return "greedy"; }
-
- private:
-  static double after(const State& s, const Move& m, int me) {
-    State t = s;
-    apply_move(t, m);
-    return greedy_eval(t, me);
-  }
 };
 
 }  // namespace
@@ -85,7 +84,10 @@ double greedy_eval(const State& s, int player) {
   std::array<double, kMaxPlayers> pot{};
   potentials(s, pot);
   auto value = [&](int p) {
-    return s.score[static_cast<std::size_t>(p)] + pot[static_cast<std::size_t>(p)] + 0.75 * std::min<int>(s.supply[static_cast<std::size_t>(p)], 4);
+    const auto pi = static_cast<std::size_t>(p);
+    // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders
+    return s.score[pi] + pot[pi] + 0.75 * std::min<int>(s.supply[pi], 4) + 0.5 * std::min<int>(s.supply2[pi], 1) +
+           0.6 * s.track[pi];
   };
   double other = -1e18;
   for (int p = 0; p < s.nplayers; ++p)

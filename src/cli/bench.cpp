@@ -142,7 +142,7 @@ void run(const Opts& o) {
 void register_bench(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("bench", "Deterministic signature and throughput of seeded random games");
-  c->add_option("--game", o->game, "Game")->capture_default_str();
+  c->add_option("--game", o->game, "Game: base, amazonas")->capture_default_str();
   c->add_option("--players", o->players, "Players")->capture_default_str()->check(CLI::Range(2, 5));
   c->add_option("--games", o->games, "Games in the signature run")->capture_default_str()->check(CLI::PositiveNumber);
   c->add_option("--seed", o->seed, "First seed")->capture_default_str();

@@ -98,7 +98,7 @@ void run(const Opts& o) {
 void register_selfplay(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("selfplay", "Play games between bots and print aggregate statistics");
-  c->add_option("--game", o->game, "Game: base")->capture_default_str();
+  c->add_option("--game", o->game, "Game: base, amazonas")->capture_default_str();
   c->add_option("--players", o->players, "Number of players (2-5)")->capture_default_str()->check(CLI::Range(2, 5));
   c->add_option("--bots", o->bots, "Comma-separated bot per seat (random, greedy), or one for all")->capture_default_str();
   c->add_option("--games", o->games, "Number of games")->capture_default_str()->check(CLI::PositiveNumber);
