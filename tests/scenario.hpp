@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "engine/engine.hpp"
 
@@ -22,6 +23,8 @@ struct Scenario {
   explicit Scenario(int players = 2, const std::vector<std::string>& opts = {}) : rs(base_rules(opts)) {
     init_state(s, *rs, players);
   }
+  // A scenario over any ruleset (another game, e.g. load_ruleset("amazonas", {}), or a custom tile set).
+  Scenario(std::shared_ptr<const Ruleset> ruleset, int players) : rs(std::move(ruleset)) { init_state(s, *rs, players); }
 
   // Places tile `id` at (x, y) rotated `rot` degrees by `player`, with a follower at `port`
   // ("" for none). Returns the events of this turn. Fails the test if anything is illegal.
@@ -53,6 +56,50 @@ struct Scenario {
       p.y = s.last_placed().y;
       p.rot = s.last_placed().rot;
       EXPECT_TRUE(is_legal(s, p)) << "follower at " << port << " on " << id << " is illegal";
+    }
+    apply_move(s, p, &events);
+    return EventSink(events.begin() + static_cast<long>(before), events.end());
+  }
+
+  // A turn with a choice after the placement (Amazonas "!" tile: `choice` names the double tile,
+  // `choice_rot` its rotation in degrees), then a piece at `port` on the tile of this turn lying at
+  // (px, py) ("" for none). Returns the events of this turn. Fails the test if anything is illegal.
+  EventSink place_choose(const std::string& id, int x, int y, int rot, int player, const std::string& choice,
+                         int choice_rot, int px = 0, int py = 0, const std::string& port = "") {
+    const int type = rs->tiles.find(id);
+    EXPECT_GE(type, 0) << "unknown tile " << id;
+    EXPECT_EQ(s.phase, Phase::Draw);
+    s.current = static_cast<u8>(player);
+    const std::size_t before = events.size();
+    EXPECT_TRUE(apply_draw(s, type, &events)) << id << " fits nowhere";
+    Move m;
+    m.kind = MoveKind::Place;
+    m.player = static_cast<u8>(player);
+    m.x = static_cast<i8>(x);
+    m.y = static_cast<i8>(y);
+    m.rot = static_cast<u8>(rot / 90);
+    EXPECT_TRUE(is_legal(s, m)) << id << " at " << x << "," << y << " r" << rot << " is illegal";
+    apply_move(s, m, &events);
+    EXPECT_EQ(s.phase, Phase::Choose) << id << " asks for no choice";
+    Move c;
+    c.kind = MoveKind::Choose;
+    c.player = static_cast<u8>(player);
+    c.feat = static_cast<u8>(rs->tiles.find(choice));
+    c.rot = static_cast<u8>(choice_rot / 90);
+    EXPECT_TRUE(is_legal(s, c)) << "choice " << choice << " r" << choice_rot << " is illegal";
+    apply_move(s, c, &events);
+    Move p;
+    p.player = static_cast<u8>(player);
+    if (!port.empty()) {
+      const int ti = s.placed_at(px, py);
+      EXPECT_GE(ti, 0) << "no tile at " << px << "," << py;
+      const int f = ti < 0 ? -1 : feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], port);
+      EXPECT_GE(f, 0) << "no feature at " << port;
+      p.kind = MoveKind::Piece;
+      p.feat = static_cast<u8>(f);
+      p.x = static_cast<i8>(px);
+      p.y = static_cast<i8>(py);
+      EXPECT_TRUE(is_legal(s, p)) << "piece at " << port << " on " << px << "," << py << " is illegal";
     }
     apply_move(s, p, &events);
     return EventSink(events.begin() + static_cast<long>(before), events.end());

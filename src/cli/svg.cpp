@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace carc::cli {
@@ -50,18 +51,36 @@ std::string esc(std::string_view s) {
   return out;
 }
 
-// Path data in a unit tile, rotated r quarter turns and scaled to t pixels.
+// Path data in a unit tile, rotated r quarter turns and scaled to t pixels. It also keeps the
+// outline flattened (unit tile, board orientation, one polyline per subpath) for the layout of
+// the symbols (see TileLayout).
 class PathD {
  public:
   PathD(double t, int r) : t_(t), r_(r) {}
-  PathD& M(Pt p) { return cmd('M', {p}); }
-  PathD& L(Pt p) { return cmd('L', {p}); }
-  PathD& Q(Pt c, Pt p) { return cmd('Q', {c, p}); }
+  PathD& M(Pt p) {
+    polys_.emplace_back();
+    polys_.back().push_back(rot_pt(p, r_));
+    return cmd('M', {p});
+  }
+  PathD& L(Pt p) {
+    polys_.back().push_back(rot_pt(p, r_));
+    return cmd('L', {p});
+  }
+  PathD& Q(Pt c, Pt p) {
+    const Pt a = polys_.back().back(), cr = rot_pt(c, r_), pr = rot_pt(p, r_);
+    for (int i = 1; i <= 12; ++i) {
+      const double u = i / 12.0, v = 1.0 - u;
+      polys_.back().push_back(
+          {v * v * a.x + 2 * u * v * cr.x + u * u * pr.x, v * v * a.y + 2 * u * v * cr.y + u * u * pr.y});
+    }
+    return cmd('Q', {c, p});
+  }
   PathD& Z() {
     d_ += "Z";
     return *this;
   }
   [[nodiscard]] const std::string& str() const { return d_; }
+  [[nodiscard]] const std::vector<std::vector<Pt>>& polys() const { return polys_; }
 
  private:
   PathD& cmd(char c, std::initializer_list<Pt> pts) {
@@ -79,6 +98,7 @@ class PathD {
   std::string d_;
   double t_;
   int r_;
+  std::vector<std::vector<Pt>> polys_;
 };
 
 struct Palette {
@@ -89,13 +109,17 @@ struct Palette {
 Palette colours(const FeatureTypeDef& f) {
   const std::string& n = f.name;
   if (n == "road" || n == "trail") return {"#f6f1e3", "#6e6558"};
-  if (n == "river" || n == "tributary") return {"#5b9bd5", "#2e5f8f"};
-  if (n == "city" || n == "village") return {"#d8b47a", "#7a4b22"};
+  if (n == "tributary") return {"#a9dcf7", "#3d7fb3"};
+  if (n == "amazon") return {"#2f7cc4", "#1b4d80"};
+  if (n == "river") return {"#5b9bd5", "#2e5f8f"};
+  if (n == "city") return {"#d8b47a", "#7a4b22"};
+  if (n == "village") return {"#cf9546", "#6b3d16"};
   if (n == "forest" || n == "bush") return {"#2f6e36", "#1c4420"};
   if (n == "field" || n == "meadow") return {"#8fc46b", "#6fa24e"};
-  if (n == "jungle") return {"#5e9c3c", "#437a28"};
+  if (n == "jungle") return {"#3f8f3a", "#2b6a27"};
   if (n == "savanna") return {"#d9c76a", "#b3a247"};
   if (n == "monastery") return {"#efe3c6", "#b3432e"};
+  if (f.cls == FClass::Path && !f.claimable) return {"#2f7cc4", "#1b4d80"};
   switch (f.cls) {
     case FClass::Path: return {"#f6f1e3", "#6e6558"};
     case FClass::Area: return {"#d8b47a", "#7a4b22"};
@@ -129,6 +153,7 @@ int popcount4(int m) { return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >>
 struct AreaShape {
   std::string fill, wall;
   Pt shield;
+  std::vector<Pt> poly;  // the fill outline, flattened (unit tile)
 };
 
 AreaShape area_shape(int mask, double t) {
@@ -139,6 +164,7 @@ AreaShape area_shape(int mask, double t) {
     PathD d(t, 0);
     d.M({0, 0}).L({1, 0}).L({1, 1}).L({0, 1}).Z();
     a.fill = d.str();
+    a.poly = d.polys().front();
     a.shield = {0.8, 0.2};
   } else if (n == 3) {
     int missing = 0;
@@ -149,6 +175,7 @@ AreaShape area_shape(int mask, double t) {
     d.M({0, 0}).L({1, 0}).L({1, 1}).Q({0.5, 0.3}, {0, 1}).Z();
     w.M({1, 1}).Q({0.5, 0.3}, {0, 1});
     a.fill = d.str();
+    a.poly = d.polys().front();
     a.wall = w.str();
     a.shield = rot_pt({0.8, 0.2}, r);
   } else if (n == 2 && (mask == (bit(1) | bit(3)) || mask == (bit(0) | bit(2)))) {
@@ -157,6 +184,7 @@ AreaShape area_shape(int mask, double t) {
     d.M({0, 0}).Q({0.5, 0.45}, {1, 0}).L({1, 1}).Q({0.5, 0.55}, {0, 1}).Z();
     w.M({0, 0}).Q({0.5, 0.45}, {1, 0}).M({1, 1}).Q({0.5, 0.55}, {0, 1});
     a.fill = d.str();
+    a.poly = d.polys().front();
     a.wall = w.str();
     a.shield = {0.5, 0.5};
   } else if (n == 2) {
@@ -167,6 +195,7 @@ AreaShape area_shape(int mask, double t) {
     d.M({0, 0}).L({1, 0}).L({1, 1}).Q({0.6, 0.4}, {0, 0}).Z();
     w.M({1, 1}).Q({0.6, 0.4}, {0, 0});
     a.fill = d.str();
+    a.poly = d.polys().front();
     a.wall = w.str();
     a.shield = rot_pt({0.8, 0.2}, r);
   } else if (n == 1) {
@@ -177,6 +206,7 @@ AreaShape area_shape(int mask, double t) {
     d.M({0, 0}).L({1, 0}).Q({0.5, 0.6}, {0, 0}).Z();
     w.M({1, 0}).Q({0.5, 0.6}, {0, 0});
     a.fill = d.str();
+    a.poly = d.polys().front();
     a.wall = w.str();
     a.shield = rot_pt({0.74, 0.1}, r);
   } else {
@@ -184,6 +214,7 @@ AreaShape area_shape(int mask, double t) {
     PathD d(t, 0);
     d.M({0.3, 0.5}).Q({0.3, 0.3}, {0.5, 0.3}).Q({0.7, 0.3}, {0.7, 0.5}).Q({0.7, 0.7}, {0.5, 0.7}).Q({0.3, 0.7}, {0.3, 0.5}).Z();
     a.fill = d.str();
+    a.poly = d.polys().front();
     a.wall = d.str();
     a.shield = {0.5, 0.5};
   }
@@ -232,14 +263,262 @@ std::string meeple_d(double h) {
   return d;
 }
 
+// Stroke widths (unit tile) of path features: claimable paths (roads, tributaries) and the wide
+// band of an unclaimable river (the Amazon).
+constexpr double kRoadEdge = 0.15, kRoadFill = 0.1, kRiverEdge = 0.38, kRiverFill = 0.32;
+
+bool river_band(const FeatureTypeDef& ft) { return ft.cls == FClass::Path && !ft.claimable; }
+
+// The centre line of path feature f on a placed tile (unit tile; path data scaled to t): one curve
+// for two ports, else a line from each port to the centre (a crossing or a dead end).
+PathD path_line(const RotatedTile& rt, int f, double t, bool& to_centre) {
+  std::vector<int> ports;
+  for (int p = 0; p < kPorts; ++p)
+    if (rt.port_feat[static_cast<std::size_t>(p)] == f) ports.push_back(p);
+  PathD d(t, 0);
+  to_centre = false;
+  if (ports.size() == 2) {
+    d.M(port_pt(ports[0])).Q({0.5, 0.5}, port_pt(ports[1]));
+  } else {
+    for (int p : ports) d.M(port_pt(p)).L({0.5, 0.5});
+    to_centre = !ports.empty();
+  }
+  return d;
+}
+
+double seg_dist(Pt p, Pt a, Pt b) {
+  const double dx = b.x - a.x, dy = b.y - a.y, l2 = dx * dx + dy * dy;
+  double u = l2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2 : 0.0;
+  u = std::clamp(u, 0.0, 1.0);
+  return std::hypot(p.x - a.x - u * dx, p.y - a.y - u * dy);
+}
+
+double line_dist(const std::vector<std::vector<Pt>>& polys, Pt p) {
+  double d = 1e9;
+  for (const auto& pl : polys) {
+    if (pl.size() == 1) d = std::min(d, std::hypot(p.x - pl[0].x, p.y - pl[0].y));
+    for (std::size_t i = 1; i < pl.size(); ++i) d = std::min(d, seg_dist(p, pl[i - 1], pl[i]));
+  }
+  return d;
+}
+
+bool inside(const std::vector<Pt>& poly, Pt p) {
+  bool in = false;
+  for (std::size_t i = 0, j = poly.size() - 1; i < poly.size(); j = i++)
+    if ((poly[i].y > p.y) != (poly[j].y > p.y) &&
+        p.x < (poly[j].x - poly[i].x) * (p.y - poly[i].y) / (poly[j].y - poly[i].y) + poly[i].x)
+      in = !in;
+  return in;
+}
+
+// Which local feature shows at each cell of a fine grid over a placed tile, worked out from the
+// same geometry that is drawn (paths, the river band over them, areas, centre features) and, for
+// field-like features, by flooding the rest of the tile from each field's ports. The symbols of a
+// feature (fruit, boat icons, animals, caimans, piranhas ...) are laid out in its own cells.
+constexpr int kGrid = 25;  // odd: the middle lines of the tile run through cell centres
+constexpr u8 kNoFeature = 0xFF, kBlocked = 0xFE;
+
+struct TileLayout {
+  std::array<u8, kGrid * kGrid> owner{};
+  static Pt centre_of(int i) { return {(i % kGrid + 0.5) / kGrid, (i / kGrid + 0.5) / kGrid}; }
+  static int cell_at(Pt p) {
+    const int cx = std::clamp(static_cast<int>(p.x * kGrid), 0, kGrid - 1);
+    const int cy = std::clamp(static_cast<int>(p.y * kGrid), 0, kGrid - 1);
+    return cy * kGrid + cx;
+  }
+};
+
+TileLayout tile_layout(const Ruleset& rs, const TileType& tt, const RotatedTile& rt) {
+  TileLayout L;
+  L.owner.fill(kNoFeature);
+  auto paint = [&L](u8 f, auto&& covers) {
+    for (int i = 0; i < kGrid * kGrid; ++i)
+      if (covers(TileLayout::centre_of(i))) L.owner[static_cast<std::size_t>(i)] = f;
+  };
+  bool junction = false;
+  for (int pass = 0; pass < 2; ++pass) {  // claimable paths, then the river band drawn over them
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+      if (ft.cls != FClass::Path || river_band(ft) != (pass == 1)) continue;
+      bool to_centre = false;
+      const PathD d = path_line(rt, f, 1.0, to_centre);
+      const double hw = (pass == 1 ? kRiverEdge : kRoadEdge) / 2;
+      paint(static_cast<u8>(f), [&](Pt p) { return line_dist(d.polys(), p) <= hw; });
+      junction = junction || (pass == 0 && to_centre);
+    }
+    if (pass == 0 && junction && tt.centre == 0xFF)
+      paint(kBlocked, [](Pt p) { return std::abs(p.x - 0.5) <= 0.09 && std::abs(p.y - 0.5) <= 0.09; });
+  }
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+    if (ft.cls == FClass::Area) {
+      const AreaShape a = area_shape(area_sides(rt, f), 1.0);
+      paint(static_cast<u8>(f), [&a](Pt p) { return inside(a.poly, p); });
+    } else if (ft.cls == FClass::Point) {
+      paint(static_cast<u8>(f), [](Pt p) { return std::abs(p.x - 0.5) <= 0.2 && p.y >= 0.26 && p.y <= 0.72; });
+    }
+  }
+  for (int f = 0; f < tt.nfeat; ++f) {
+    if (rs.ftype(tt.feats[static_cast<std::size_t>(f)].type).cls != FClass::Field) continue;
+    std::vector<int> queue;
+    for (int p = 0; p < kPorts; ++p) {
+      if (rt.port_feat[static_cast<std::size_t>(p)] != f) continue;
+      for (double k = 0.04; k < 0.8; k += 0.06) {
+        const int c = TileLayout::cell_at(toward_centre(port_pt(p), k));
+        const u8 o = L.owner[static_cast<std::size_t>(c)];
+        if (o == f) break;
+        if (o != kNoFeature) continue;
+        L.owner[static_cast<std::size_t>(c)] = static_cast<u8>(f);
+        queue.push_back(c);
+        break;
+      }
+    }
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+      const int c = queue[q], cx = c % kGrid, cy = c / kGrid;
+      for (int side = 0; side < 4; ++side) {
+        const int nx = cx + kDx[static_cast<std::size_t>(side)], ny = cy + kDy[static_cast<std::size_t>(side)];
+        if (nx < 0 || ny < 0 || nx >= kGrid || ny >= kGrid) continue;
+        auto& o = L.owner[static_cast<std::size_t>(ny * kGrid + nx)];
+        if (o != kNoFeature) continue;
+        o = static_cast<u8>(f);
+        queue.push_back(ny * kGrid + nx);
+      }
+    }
+  }
+  return L;
+}
+
+// Where n symbols of feature f go (unit tile, sorted west to east): the cells of the feature
+// deepest inside it (for an area or field capped at a few cells, so the symbols cluster round its
+// middle; for a path not capped, so they sit on its centre line), nearest its middle first, kept
+// `apart` from each other and clear of the spots where pieces stand; the constraints are relaxed
+// until all n have a place.
+std::vector<Pt> symbol_spots(const TileLayout& L, int f, int n, const std::vector<Pt>& avoid, Pt fallback, bool path,
+                             double apart) {
+  std::vector<Pt> out;
+  std::vector<int> region;
+  for (int i = 0; i < kGrid * kGrid; ++i)
+    if (L.owner[static_cast<std::size_t>(i)] == f) region.push_back(i);
+  if (region.empty()) {
+    for (int k = 0; k < n; ++k) out.push_back({fallback.x + 0.12 * (k - (n - 1) / 2.0), fallback.y});
+    return out;
+  }
+  // depth: steps (8-neighbour) to the nearest cell outside the feature or (but for a path, which
+  // goes on into the next tile) off the tile
+  std::array<int, kGrid * kGrid> depth{};
+  std::vector<int> queue;
+  for (int i = 0; i < kGrid * kGrid; ++i) {
+    const int cx = i % kGrid, cy = i / kGrid;
+    if (L.owner[static_cast<std::size_t>(i)] != f) {
+      depth[static_cast<std::size_t>(i)] = 0;
+      queue.push_back(i);
+    } else if (!path && (cx == 0 || cy == 0 || cx == kGrid - 1 || cy == kGrid - 1)) {
+      depth[static_cast<std::size_t>(i)] = 1;
+      queue.push_back(i);
+    } else {
+      depth[static_cast<std::size_t>(i)] = -1;
+    }
+  }
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const int c = queue[q], cx = c % kGrid, cy = c / kGrid;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int nx = cx + dx, ny = cy + dy;
+        if (nx < 0 || ny < 0 || nx >= kGrid || ny >= kGrid) continue;
+        int& d = depth[static_cast<std::size_t>(ny * kGrid + nx)];
+        if (d >= 0) continue;
+        d = depth[static_cast<std::size_t>(c)] + 1;
+        queue.push_back(ny * kGrid + nx);
+      }
+  }
+  Pt mid;
+  for (int i : region) {
+    mid.x += TileLayout::centre_of(i).x / static_cast<double>(region.size());
+    mid.y += TileLayout::centre_of(i).y / static_cast<double>(region.size());
+  }
+  auto dist = [](Pt a, Pt b) { return std::hypot(a.x - b.x, a.y - b.y); };
+  std::stable_sort(region.begin(), region.end(), [&](int a, int b) {
+    const int cap = path ? kGrid : 3;
+    const int da = std::min(depth[static_cast<std::size_t>(a)], cap), db = std::min(depth[static_cast<std::size_t>(b)], cap);
+    if (da != db) return da > db;
+    return dist(TileLayout::centre_of(a), mid) < dist(TileLayout::centre_of(b), mid);
+  });
+  std::vector<bool> used(region.size(), false);
+  struct Pass {
+    double apart;
+    bool avoid_pieces;
+  };
+  for (const Pass pass : {Pass{apart, true}, Pass{apart, false}, Pass{apart * 0.66, false}, Pass{apart * 0.4, false},
+                          Pass{0.0, false}}) {
+    for (std::size_t k = 0; k < region.size() && static_cast<int>(out.size()) < n; ++k) {
+      if (used[k]) continue;
+      const Pt c = TileLayout::centre_of(region[k]);
+      bool ok = true;
+      for (const Pt& o : out) ok = ok && dist(c, o) >= pass.apart;
+      if (pass.avoid_pieces)
+        for (const Pt& a : avoid) ok = ok && dist(c, a) >= 0.17;
+      if (!ok) continue;
+      used[k] = true;
+      out.push_back(c);
+    }
+  }
+  while (static_cast<int>(out.size()) < n) {  // more symbols than cells: share them
+    const Pt again = out[out.size() % region.size()];
+    out.push_back(again);
+  }
+  std::stable_sort(out.begin(), out.end(), [](Pt a, Pt b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
+  return out;
+}
+
+// One symbol (attribute unit) named `name` centred at (x, y) pixels in a tile of t pixels, as a
+// <g class="symbol NAME">. k numbers the symbols of one feature (fruit colours vary with it).
+void draw_symbol(std::string& out, std::string_view name, int k, int f, double x, double y, double t) {
+  auto P = [t](double v) { return num(v * t * 1.3); };
+  out += fmt::format(R"~(<g class="symbol {}" data-feature="{}" transform="translate({},{})">)~", esc(name), f, num(x),
+                     num(y));
+  if (name == "fruit") {
+    static constexpr std::array<std::string_view, 3> kFruit = {"#e8452c", "#f5a623", "#9b2fae"};
+    out += fmt::format(R"~(<circle r="{}" fill="{}" stroke="#3d1400" stroke-width="0.8"/><path d="M0,{} L{},{}" stroke="#1f6b1a" stroke-width="1.2"/>)~",
+                       P(0.042), kFruit[static_cast<std::size_t>(k) % kFruit.size()], P(-0.04), P(0.025), P(-0.065));
+  } else if (name == "boat") {
+    out += fmt::format(
+        R"~(<path d="M{0},{1} L{2},{1} L{3},{4} L{5},{4} Z" fill="#8a5a2b" stroke="#2a1a08" stroke-width="0.8"/><path d="M{6},{7} L{6},{8} L{9},{7} Z" fill="#ffffff" stroke="#2a1a08" stroke-width="0.8"/>)~",
+        P(-0.085), P(0.0), P(0.085), P(0.055), P(0.045), P(-0.055), P(-0.01), P(-0.015), P(-0.095), P(0.06));
+  } else if (name == "animal") {
+    // a paw print
+    out += fmt::format(
+        R"~(<g fill="#f4e2b0" stroke="#3b2a12" stroke-width="0.6"><ellipse cy="{}" rx="{}" ry="{}"/><circle cx="{}" cy="{}" r="{}"/><circle cy="{}" r="{}"/><circle cx="{}" cy="{}" r="{}"/></g>)~",
+        P(0.015), P(0.032), P(0.025), P(-0.034), P(-0.024), P(0.013), P(-0.04), P(0.013), P(0.034), P(-0.024), P(0.013));
+  } else if (name == "caiman") {
+    out += fmt::format(
+        R"~(<path d="M{0},{1} L{2},{3} L{4},{5} L{6},{7} L{6},{8} L{4},{9} L{2},{10} Z M{11},{12} L{13},{14} M{11},{15} L{13},{16} M{17},{12} L{18},{14} M{17},{15} L{18},{16}" fill="#56852c" stroke="#16300a" stroke-width="0.8"/><circle cx="{19}" cy="{20}" r="{21}" fill="#ffe14d"/>)~",
+        P(-0.08), P(0.0), P(-0.035), P(-0.02), P(0.035), P(-0.022), P(0.08), P(-0.006), P(0.006), P(0.022), P(0.02),
+        P(-0.02), P(-0.018), P(-0.035), P(-0.042), P(0.018), P(0.042), P(0.025), P(0.04), P(0.045), P(-0.01),
+        P(0.008));
+  } else if (name == "piranha") {
+    out += fmt::format(
+        R"~(<path d="M{0},0 L{1},{2} L{1},{3} Z" fill="#d92f2f" stroke="#4a0909" stroke-width="0.8"/><ellipse cx="{4}" rx="{5}" ry="{6}" fill="#d92f2f" stroke="#4a0909" stroke-width="0.8"/><circle cx="{7}" cy="{8}" r="{9}" fill="#ffffff"/>)~",
+        P(-0.02), P(-0.06), P(-0.028), P(0.028), P(0.012), P(0.04), P(0.028), P(0.03), P(-0.008), P(0.008));
+  } else {
+    // a symbol of another game: a white disc with its initial
+    out += fmt::format(
+        R"~(<circle r="{}" fill="#ffffff" stroke="#333333" stroke-width="0.8"/><text y="{}" font-size="{}" text-anchor="middle" fill="#333333">{}</text>)~",
+        P(0.045), P(0.025), P(0.065), esc(name.substr(0, 1)));
+  }
+  out += "</g>\n";
+}
+
 void draw_tile(std::string& out, const State& s, int index, double t, double ox, double oy, bool coords) {
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(index)];
   const TileType& tt = s.type_of(pt);
   const RotatedTile& rt = tt.rot[pt.rot];
   const Ruleset& rs = *s.rs;
+  const GameDef& game = *rs.game;
   const double X = ox + pt.x * t, Y = oy + pt.y * t;
-  out += fmt::format(R"~(<g class="tile" id="tile-{}" data-tile="{}" data-x="{}" data-y="{}" data-rot="{}" transform="translate({},{})">)~",
-                     index, esc(tt.id), pt.x, pt.y, pt.rot * 90, num(X), num(Y));
+  const std::string kind =
+      tt.kind != 0 && tt.kind < game.tile_kinds.size() ? fmt::format(R"~( data-kind="{}")~", esc(game.tile_kinds[tt.kind])) : "";
+  out += fmt::format(R"~(<g class="tile" id="tile-{}" data-tile="{}" data-x="{}" data-y="{}" data-rot="{}"{} transform="translate({},{})">)~",
+                     index, esc(tt.id), pt.x, pt.y, pt.rot * 90, kind, num(X), num(Y));
   out += "\n";
   // fields: the background, in the colour of the tile's first field-like feature
   Palette bg{"#8fc46b", "#6fa24e"};
@@ -256,27 +535,39 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
   bool ends_at_centre = false;
   for (int f = 0; f < tt.nfeat; ++f) {
     const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
-    if (ft.cls != FClass::Path) continue;
-    std::vector<int> ports;
-    for (int p = 0; p < kPorts; ++p)
-      if (rt.port_feat[static_cast<std::size_t>(p)] == f) ports.push_back(p);
-    if (ports.empty()) continue;
-    PathD d(t, 0);
-    if (ports.size() == 2) {
-      d.M(port_pt(ports[0])).Q({0.5, 0.5}, port_pt(ports[1]));
-    } else {
-      for (int p : ports) d.M(port_pt(p)).L({0.5, 0.5});
-      ends_at_centre = true;
-    }
+    if (ft.cls != FClass::Path || river_band(ft)) continue;
+    bool to_centre = false;
+    const PathD d = path_line(rt, f, t, to_centre);
+    if (d.polys().empty()) continue;
+    ends_at_centre = ends_at_centre || to_centre;
     const Palette c = colours(ft);
     out += fmt::format(
-        R"~(<g class="road" data-feature="{}"><path d="{}" fill="none" stroke="{}" stroke-width="{}"/><path d="{}" fill="none" stroke="{}" stroke-width="{}"/></g>)~",
-        f, d.str(), c.edge, num(0.15 * t), d.str(), c.fill, num(0.1 * t));
+        R"~(<g class="road{}" data-feature="{}"><path d="{}" fill="none" stroke="{}" stroke-width="{}"/><path d="{}" fill="none" stroke="{}" stroke-width="{}"/></g>)~",
+        ft.name == "road" ? "" : " " + esc(ft.name), f, d.str(), c.edge, num(kRoadEdge * t), d.str(), c.fill,
+        num(kRoadFill * t));
     out += "\n";
   }
   if (ends_at_centre && tt.centre == 0xFF)
     out += fmt::format(R"~(<rect class="junction" x="{0}" y="{0}" width="{1}" height="{1}" fill="#5d4e3f"/>)~", num(0.41 * t),
                        num(0.18 * t));
+  // rivers nobody claims (the Amazon): a wide band over the paths that end at it; a river that
+  // ends inside the tile (the source) ends round
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+    if (!river_band(ft)) continue;
+    bool to_centre = false;
+    const PathD d = path_line(rt, f, t, to_centre);
+    if (d.polys().empty()) continue;
+    const Palette c = colours(ft);
+    out += fmt::format(R"~(<g class="river" data-feature="{}" data-type="{}">)~", f, esc(ft.name));
+    if (to_centre)
+      out += fmt::format(R"~(<circle cx="{0}" cy="{0}" r="{1}" fill="{2}"/>)~", num(0.5 * t), num(kRiverEdge / 2 * t), c.edge);
+    out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/>)~", d.str(), c.edge, num(kRiverEdge * t));
+    if (to_centre)
+      out += fmt::format(R"~(<circle cx="{0}" cy="{0}" r="{1}" fill="{2}"/>)~", num(0.5 * t), num(kRiverFill / 2 * t), c.fill);
+    out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/>)~", d.str(), c.fill, num(kRiverFill * t));
+    out += "</g>\n";
+  }
   // cities (and other area features)
   for (int f = 0; f < tt.nfeat; ++f) {
     const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
@@ -284,12 +575,13 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
     if (ft.cls != FClass::Area) continue;
     const AreaShape a = area_shape(area_sides(rt, f), t);
     const Palette c = colours(ft);
-    out += fmt::format(R"~(<g class="city" data-feature="{}"><path d="{}" fill="{}"/>)~", f, a.fill, c.fill);
+    out += fmt::format(R"~(<g class="city{}" data-feature="{}"><path d="{}" fill="{}"/>)~",
+                       ft.name == "city" ? "" : " " + esc(ft.name), f, a.fill, c.fill);
     if (!a.wall.empty())
       out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linecap="round"/>)~", a.wall,
                          c.edge, num(0.05 * t));
     out += "</g>\n";
-    if (tf.attr[0] > 0) {
+    if (tf.attr[0] > 0 && (ft.attrs.empty() || ft.attrs[0] == "shield")) {
       // a small blue shield, upright
       const double w = 0.075 * t, h = 0.09 * t;
       const double sx = a.shield.x * t, sy = a.shield.y * t;
@@ -311,6 +603,37 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
         num(0.26 * t), num(0.7 * t), num(0.45 * t), c.edge, num(0.46 * t), num(0.58 * t), num(0.08 * t), num(0.12 * t));
     out += "\n";
   }
+  // symbols (every attribute unit but the shields drawn above): one glyph each, in the feature's
+  // own part of the tile, clear of where pieces stand
+  std::optional<TileLayout> layout;
+  std::vector<Pt> avoid;
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+    const FeatureTypeDef& ft = rs.ftype(tf.type);
+    if (ft.claimable) avoid.push_back(piece_anchor(rt, f, ft.cls));
+  }
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+    const FeatureTypeDef& ft = rs.ftype(tf.type);
+    std::vector<std::string_view> names;
+    for (std::size_t k = 0; k < ft.attrs.size() && k < tf.attr.size(); ++k) {
+      if (ft.attrs[k] == "shield" && ft.cls == FClass::Area) continue;
+      for (int u = 0; u < tf.attr[k]; ++u) names.push_back(ft.attrs[k]);
+    }
+    if (names.empty()) continue;
+    if (!layout) layout = tile_layout(rs, tt, rt);
+    const std::vector<Pt> at = symbol_spots(*layout, f, static_cast<int>(names.size()), avoid, piece_anchor(rt, f, ft.cls),
+                                            ft.cls == FClass::Path,
+                                            river_band(ft) ? std::min(0.2, 0.85 / static_cast<double>(names.size())) : 0.16);
+    for (std::size_t k = 0; k < names.size(); ++k)
+      draw_symbol(out, names[k], static_cast<int>(k), f, at[k].x * t, at[k].y * t, t);
+  }
+  // a tile kind marked "!" (Amazonas: a double tile follows it)
+  if (tt.kind < game.tile_kinds.size() && game.tile_kinds[tt.kind].find('!') != std::string::npos)
+    out += fmt::format(
+        R"~(<g class="bang"><circle cx="{0}" cy="{1}" r="{2}" fill="#ffd500" stroke="#1b1b1b" stroke-width="1.2"/><text x="{0}" y="{3}" font-size="{4}" font-weight="bold" text-anchor="middle" fill="#1b1b1b">!</text></g>)~",
+        num(0.86 * t), num(0.14 * t), num(std::max(6.0, 0.1 * t)), num(0.14 * t + std::max(6.0, 0.1 * t) * 0.55),
+        num(std::max(9.0, 0.16 * t)));
   if (coords)
     out += fmt::format(
         R"~(<text class="coord" x="2" y="{}" font-size="{}" fill="#1b1b1b" fill-opacity="0.75" stroke="#ffffff" stroke-opacity="0.6" stroke-width="2" paint-order="stroke">{},{}</text>)~",
@@ -337,7 +660,34 @@ std::string render_svg(const State& s, const SvgOptions& o) {
   const int cols = maxx - minx + 1, rows = maxy - miny + 1;
   const double left = o.coords ? 36 : 14, top = o.coords ? 96 : 80, right = 14, bottom = 14;
   const double ox = left - minx * t, oy = top - miny * t;
-  const double height = top + rows * t + bottom;
+  double height = top + rows * t + bottom;
+  // a per-player track (Amazonas: the boats on the river spaces 1..track_len), under the board
+  const GameDef& game = *s.rs->game;
+  const bool track = !game.track_name.empty() && s.track_len > 0;
+  const double sc = std::clamp(t / 64.0, 1.0, 2.5);  // the track grows with large tiles
+  const double space_w = 28 * sc, boat_row = 13 * sc;
+  const double track_top = top + rows * t + 10;
+  const double track_row = track_top + 24 + boat_row * s.nplayers + 8 * sc;  // y of the spaces' centres
+  if (track) height = track_row + 13 * sc + 12;
+
+  // heading: one column per player with the score and the pieces left (both kinds, if the game
+  // has two: then the columns are as wide as the longest entry)
+  const bool two_kinds = game.pieces2_per_player > 0;
+  std::vector<std::string> names, left_over;
+  double col = 150.0;
+  for (int p = 0; p < s.nplayers; ++p) {
+    const auto sp = static_cast<std::size_t>(p);
+    std::string name = sp < o.player_names.size() && !o.player_names[sp].empty() ? o.player_names[sp]
+                                                                                 : fmt::format("player {}", p + 1);
+    if (name.size() > 18) name = name.substr(0, 17) + "~";
+    names.push_back(name);
+    left_over.push_back(two_kinds ? fmt::format("{} {}{}, {} {}{} left", s.supply[sp], game.piece_names[0],
+                                                s.supply[sp] == 1 ? "" : "s", s.supply2[sp], game.piece_names[1],
+                                                s.supply2[sp] == 1 ? "" : "s")
+                                  : fmt::format("{} left", s.supply[sp]));
+    if (two_kinds)
+      col = std::max(col, 36.0 + 7.2 * text_len(fmt::format("{}: {} ({})", name, s.score[sp], left_over.back())));
+  }
 
   // heading: title, status, scores
   const std::string title = o.title.empty() ? s.rs->game->title : o.title;
@@ -352,8 +702,8 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     add(fmt::format("{} left in the pile", s.pile));
   }
   // wide enough for the heading (rough text widths: the picture is not clipped by the viewer)
-  const double width = std::max({left + cols * t + right, 40.0 + 150.0 * s.nplayers, 24.0 + 10.0 * text_len(title),
-                                 24.0 + 7.0 * text_len(status)});
+  const double width = std::max({left + cols * t + right, 40.0 + col * s.nplayers, 24.0 + 10.0 * text_len(title),
+                                 24.0 + 7.0 * text_len(status), track ? left + 16 * sc + s.track_len * space_w + right : 0.0});
 
   std::string out = fmt::format(
       R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif">)~",
@@ -368,13 +718,10 @@ std::string render_svg(const State& s, const SvgOptions& o) {
   out += "\n";
   for (int p = 0; p < s.nplayers; ++p) {
     const auto sp = static_cast<std::size_t>(p);
-    std::string name = sp < o.player_names.size() && !o.player_names[sp].empty() ? o.player_names[sp]
-                                                                                 : fmt::format("player {}", p + 1);
-    if (name.size() > 18) name = name.substr(0, 17) + "~";
-    const double x = 12 + 150.0 * p;
+    const double x = 12 + col * p;
     out += fmt::format(
-        R"~(<g class="score" data-player="{}"><rect x="{}" y="52" width="12" height="12" fill="{}" stroke="#111" stroke-width="1"/><text x="{}" y="62" font-size="12" fill="#222">{}: <tspan font-weight="bold">{}</tspan> ({} left)</text></g>)~",
-        p, num(x), kSeatColours[sp], num(x + 16), esc(name), s.score[sp], s.supply[sp]);
+        R"~(<g class="score" data-player="{}"><rect x="{}" y="52" width="12" height="12" fill="{}" stroke="#111" stroke-width="1"/><text x="{}" y="62" font-size="12" fill="#222">{}: <tspan font-weight="bold">{}</tspan> ({})</text></g>)~",
+        p, num(x), kSeatColours[sp], num(x + 16), esc(names[sp]), s.score[sp], esc(left_over[sp]));
     out += "\n";
   }
 
@@ -403,14 +750,33 @@ std::string render_svg(const State& s, const SvgOptions& o) {
 
   for (std::size_t i = 0; i < s.tiles.size(); ++i) draw_tile(out, s, static_cast<int>(i), t, ox, oy, o.coords);
 
-  if (o.highlight_last && !s.tiles.empty() && s.tiles.back().player != 0xFF) {
-    const PlacedTile& last = s.last_placed();
-    out += fmt::format(R"~(<rect class="last" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#ff00d4" stroke-width="3"/>)~",
-                       num(ox + last.x * t + 1.5), num(oy + last.y * t + 1.5), num(t - 3), num(t - 3));
+  // tiles of two cells (Amazonas double tiles): a dashed frame round both
+  for (const PlacedTile& a : s.tiles) {
+    const TileType& at = s.type_of(a);
+    if (at.east == 0xFF) continue;
+    const int side = (1 + a.rot) % 4;  // where the east cell lies after the rotation
+    const int bx = a.x + kDx[static_cast<std::size_t>(side)], by = a.y + kDy[static_cast<std::size_t>(side)];
+    const int bi = s.placed_at(bx, by);
+    if (bi < 0 || s.tiles[static_cast<std::size_t>(bi)].type != at.east) continue;
+    const int x0 = std::min<int>(a.x, bx), y0 = std::min<int>(a.y, by);
+    out += fmt::format(
+        R"~(<rect class="double" data-x="{}" data-y="{}" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#fff3a0" stroke-width="2" stroke-dasharray="6 3"/>)~",
+        a.x, a.y, num(ox + x0 * t + 2), num(oy + y0 * t + 2), num((std::abs(bx - a.x) + 1) * t - 4),
+        num((std::abs(by - a.y) + 1) * t - 4));
     out += "\n";
   }
 
-  // followers
+  // the tiles placed in the last turn (more than one after an Amazonas "!" tile)
+  if (o.highlight_last && !s.tiles.empty() && s.tiles.back().player != 0xFF) {
+    for (const PlacedTile& last : s.tiles) {
+      if (last.player == 0xFF || last.turn != s.tiles.back().turn) continue;
+      out += fmt::format(R"~(<rect class="last" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#ff00d4" stroke-width="3"/>)~",
+                         num(ox + last.x * t + 1.5), num(oy + last.y * t + 1.5), num(t - 3), num(t - 3));
+      out += "\n";
+    }
+  }
+
+  // followers (pieces of kind 0: meeples, lying on fields) and pieces of kind 1 (camps: tents)
   const std::string meeple = meeple_d(0.3 * t);
   for (const PieceOnBoard& pc : s.pieces) {
     const Segment& seg = s.graph[pc.seg];
@@ -418,14 +784,63 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     const TileType& tt = s.type_of(pt);
     const FeatureTypeDef& ft = s.rs->ftype(tt.feats[seg.local].type);
     const Pt a = piece_anchor(tt.rot[pt.rot], seg.local, ft.cls);
-    const bool farmer = ft.cls == FClass::Field;
     const auto colour = kSeatColours[pc.player % kMaxPlayers];
+    const std::string& piece = game.piece_names[pc.kind < 2 ? pc.kind : 0];
+    const std::string named = piece == "follower" ? "" : " " + esc(piece);
+    const char* outline = pc.player == 4 ? "#e8e8e8" : "#111111";
+    const double px = ox + (pt.x + a.x) * t, py = oy + (pt.y + a.y) * t;
+    if (pc.kind == 1) {
+      const double h = 0.3 * t;
+      out += fmt::format(
+          R"~(<g class="follower{}" data-player="{}" data-feature="{}" fill="{}" stroke="{}" stroke-width="1.2" stroke-linejoin="round" transform="translate({},{})"><path class="tent" d="M0,{} L{},{} L{},{} Z"/><path d="M{},{} L0,{} L{},{} Z" fill="#000000" fill-opacity="0.5" stroke="none"/></g>)~",
+          named, pc.player, esc(ft.name), colour, outline, num(px), num(py), num(-0.5 * h), num(0.5 * h), num(0.38 * h),
+          num(-0.5 * h), num(0.38 * h), num(-0.13 * h), num(0.38 * h), num(0.02 * h), num(0.13 * h), num(0.38 * h));
+      out += "\n";
+      continue;
+    }
+    const bool farmer = ft.cls == FClass::Field;
     out += fmt::format(
-        R"~(<g class="follower{}" data-player="{}" data-feature="{}" fill="{}" stroke="{}" stroke-width="1.2" stroke-linejoin="round" transform="translate({},{}){}"><path d="{}"/><circle cx="0" cy="{}" r="{}"/></g>)~",
-        farmer ? " farmer" : "", pc.player, esc(ft.name), colour, pc.player == 4 ? "#e8e8e8" : "#111111",
-        num(ox + (pt.x + a.x) * t), num(oy + (pt.y + a.y) * t), farmer ? " rotate(90)" : "", meeple, num(-0.32 * 0.3 * t),
-        num(0.16 * 0.3 * t));
+        R"~(<g class="follower{}{}" data-player="{}" data-feature="{}" fill="{}" stroke="{}" stroke-width="1.2" stroke-linejoin="round" transform="translate({},{}){}"><path d="{}"/><circle cx="0" cy="{}" r="{}"/></g>)~",
+        farmer ? " farmer" : "", named, pc.player, esc(ft.name), colour, outline, num(px), num(py),
+        farmer ? " rotate(90)" : "", meeple, num(-0.32 * 0.3 * t), num(0.16 * 0.3 * t));
     out += "\n";
+  }
+
+  // the track: spaces 1..track_len on a river band, each player's boat above its space (boats on
+  // one space stacked in seat order)
+  if (track) {
+    auto S = [sc](double v) { return num(v * sc); };
+    const double x0 = left;
+    out += fmt::format(R"~(<g class="track" data-length="{}">)~", s.track_len);
+    out += "\n";
+    std::string name = game.track_name;
+    name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+    out += fmt::format(
+        R"~(<text x="{}" y="{}" font-size="12" font-weight="bold" fill="#222">{} track: spaces 1&#8211;{} (the last is the river mouth)</text>)~",
+        num(x0), num(track_top + 12), esc(name), s.track_len);
+    out += fmt::format(
+        R"~(<rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="#9ccbee" stroke="#2f6e9f" stroke-width="1.5"/>)~",
+        num(x0), num(track_row - 13 * sc), num(16 * sc + s.track_len * space_w), S(26), S(13));
+    out += "\n";
+    for (int k = 1; k <= s.track_len; ++k) {
+      const double cx = x0 + 8 * sc + (k - 0.5) * space_w;
+      out += fmt::format(
+          R"~(<g class="space" data-space="{0}"><circle cx="{1}" cy="{2}" r="{5}" fill="{3}" stroke="#2f6e9f" stroke-width="1"/><text x="{1}" y="{4}" font-size="{6}" text-anchor="middle" fill="#1b3550">{0}</text></g>)~",
+          k, num(cx), num(track_row), k == s.track_len ? "#ffe28a" : "#ffffff", num(track_row + 3.5 * sc), S(10), S(10));
+    }
+    out += "\n";
+    std::array<int, 256> stacked{};
+    for (int p = 0; p < s.nplayers; ++p) {
+      const auto sp = static_cast<std::size_t>(p);
+      const int k = s.track[sp];
+      const double cx = x0 + 8 * sc + (k - 0.5) * space_w;
+      const double cy = track_row - 19 * sc - boat_row * stacked[static_cast<std::size_t>(k)]++;
+      out += fmt::format(
+          R"~(<g class="boat" data-player="{}" data-space="{}" transform="translate({},{}) scale({})"><title>{}: space {}</title><path d="M-10,0 L10,0 L6.5,5.5 L-6.5,5.5 Z" fill="{}" stroke="#111111" stroke-width="1"/><path d="M-1,-1.5 L-1,-9 L6,-1.5 Z" fill="#ffffff" stroke="#111111" stroke-width="0.8"/></g>)~",
+          p, k, num(cx), num(cy), num(sc), esc(names[sp]), k, kSeatColours[sp]);
+      out += "\n";
+    }
+    out += "</g>\n";
   }
   out += "</svg>\n";
   return out;

@@ -1,12 +1,23 @@
 // SVG drawing of a board for `render` (owned by the render command).
 //
-// Everything is drawn from the tile data, no bitmaps: each placed tile is one
-// <g class="tile"> holding its fields (the background), roads (lines from the middle ports to
-// the centre, or one curve for a two-port road), cities (one polygon per city feature covering
-// its sides, with a wall along the inner edge), monasteries (a small building at C) and shields.
-// Followers are <g class="follower"> elements in the owner's seat colour at a port of their
-// feature; farmers lie on their side. Board conventions: x grows east, y grows SOUTH, rotation
-// is clockwise (the rotated port table of each tile is used, so nothing is rotated twice).
+// Everything is drawn from the tile data (ports, feature classes, attributes), no bitmaps and never
+// from tile ids: each placed tile is one <g class="tile"> holding its fields (the background),
+// roads and other claimable paths (lines from the middle ports to the centre, or one curve for a
+// two-port path; Amazonas tributaries narrow and light blue), rivers nobody claims (the Amazon: a
+// wide blue band <g class="river">, round where it rises inside a tile), cities and other areas
+// (one polygon per feature covering its sides, with a wall along the inner edge; villages ochre),
+// monasteries (a small building at C) and shields. Every other attribute unit is one
+// <g class="symbol NAME" data-feature="F"> glyph (fruit, boat, animal, caiman, piranha; other
+// names a lettered disc) laid out inside its own feature's part of the tile. A tile kind whose
+// name holds "!" gets a <g class="bang"> mark; a tile of two cells (TileType::east) a dashed
+// <rect class="double"> round both cells; the tiles of the last turn a <rect class="last">.
+// Pieces are <g class="follower ..."> elements in the owner's seat colour at a port of their
+// feature: kind 0 a meeple (farmers lie on their side), kind 1 a tent (Amazonas camps); the
+// piece name is a further class unless it is "follower". A game with a track (GameDef::track_name,
+// Amazonas boats) gets a panel under the board: <g class="space"> 1..track_len and one
+// <g class="boat" data-player="P" data-space="K"> per player. Board conventions: x grows east,
+// y grows SOUTH, rotation is clockwise (the rotated port table of each tile is used, so nothing
+// is rotated twice).
 #pragma once
 #include <array>
 #include <optional>

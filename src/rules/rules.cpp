@@ -436,10 +436,19 @@ bool is_legal(const State& s, const Move& m) {
   if (s.phase == Phase::Piece) {
     if (m.kind == MoveKind::Pass) return true;
     if (m.kind != MoveKind::Piece) return false;
+    const int ti = s.placed_at(m.x, m.y);
+    if (ti < s.piece_from) return false;
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+    if (m.feat >= s.type_of(pt).nfeat) return false;
+    // a feature spanning several tiles of this turn is listed once but may be named on any of them
+    const int root = s.graph.find(pt.seg0 + m.feat);
     MoveList ml;
     gen_pieces(s, ml);
-    for (const Move& o : ml)
-      if (o.kind == MoveKind::Piece && o.feat == m.feat && o.x == m.x && o.y == m.y) return true;
+    for (const Move& o : ml) {
+      if (o.kind != MoveKind::Piece) continue;
+      const PlacedTile& ot = s.tiles[static_cast<std::size_t>(s.placed_at(o.x, o.y))];
+      if (s.graph.find(ot.seg0 + o.feat) == root) return true;
+    }
   }
   if (s.phase == Phase::Choose) {
     if (m.kind != MoveKind::Choose) return false;
