@@ -154,6 +154,28 @@ sig3=$(grep '^signature:' "$TMP/bench3.out")
 [ -n "$sig3" ] && [ "$sig1" != "$sig3" ] || fail "bench signature ignores the seed"
 
 # ---------------------------------------------------------------------------------------------
+# Amazonas: bot games (selfplay), an all-bot `play` (no input needed) whose autosave replays, and a
+# human seat that quits at the first prompt (the game is saved)
+run amz_selfplay "$BIN" selfplay --game amazonas --players 3 --bots greedy,random,greedy --games 4 --seed 3
+no_crash amz_selfplay
+[ "$RC" -eq 0 ] || fail "selfplay --game amazonas exited $RC: $(cat "$TMP/amz_selfplay.err")"
+run amz_play "$BIN" play --game amazonas --seats greedy,random,greedy,random --seed 11 --autosave "$TMP/amz_play.json" </dev/null
+no_crash amz_play
+[ "$RC" -eq 0 ] || fail "all-bot play --game amazonas exited $RC: $(cat "$TMP/amz_play.err")"
+grep -q "^Final scores:" "$TMP/amz_play.out" || fail "all-bot play --game amazonas printed no final scores"
+grep -q "then the double tile" "$TMP/amz_play.out" || fail "all-bot play --game amazonas: no double tile placed"
+grep -q "at the river mouth" "$TMP/amz_play.out" || fail "all-bot play --game amazonas: no river mouth scoring"
+run amz_replay "$BIN" replay "$TMP/amz_play.json"
+no_crash amz_replay
+[ "$RC" -eq 0 ] && grep -q "^finished" "$TMP/amz_replay.out" || fail "replay of the Amazonas play record: exit $RC"
+printf 'help\nquit\n' >"$TMP/amz_quit.in"
+run amz_human "$BIN" play --game amazonas --players 3 --seats human,greedy,greedy --seed 2 --autosave "$TMP/amz_human.json" <"$TMP/amz_quit.in"
+no_crash amz_human
+[ "$RC" -eq 0 ] || fail "play --game amazonas with a human exited $RC: $(cat "$TMP/amz_human.err")"
+grep -q "River: 16 spaces" "$TMP/amz_human.out" && grep -q "Choosing a double tile" "$TMP/amz_human.out" &&
+  [ -s "$TMP/amz_human.json" ] || fail "play --game amazonas with a human: no river panel, help or saved game"
+
+# ---------------------------------------------------------------------------------------------
 # bad arguments: non-zero exit, a clear message, no crash
 bad_args() {  # bad_args NAME EXPECTED-TEXT ARGS...
   local name=$1 text=$2

@@ -325,5 +325,298 @@ TEST(TerminalView, CroppedWindowFollowsTheViewCentre) {
   EXPECT_LE(widest(cli::render_board(sc.s, o)), 30);
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Amazonas (RULES.md §2): the board's water and symbols, the river panel, the double-tile choice,
+// explorer and camp spots on a named cell, and a bot-only game played turn by turn as `play` does.
+
+const std::vector<PlayerInfo> kAmz = {{"You", ""}, {"greedy 2", "greedy"}, {"greedy 3", "greedy"}};
+
+std::shared_ptr<const Ruleset> amazonas_rules() { return load_ruleset("amazonas", {}); }
+
+// A Game whose draws are scripted (no seed: it waits once they run out).
+Game scripted_amazonas(const std::vector<std::string>& draws, std::vector<PlayerInfo> players = kAmz) {
+  Record r;
+  r.game = "amazonas";
+  r.players = std::move(players);
+  r.draws = draws;
+  return Game::replay(r);
+}
+
+TEST(TerminalViewAmazonas, StartBoardShowsTheAmazonAndSymbols) {
+  auto rs = amazonas_rules();
+  State s;
+  init_state(s, *rs, 3);
+  const std::string b = cli::render_board(s, ViewOptions{});
+  const auto ls = lines_of(b);
+  ASSERT_EQ(ls.size(), 8u) << b;  // labels, 2 rows of 3 lines, labels
+  EXPECT_EQ(ls[0], "  y\\x  0    1    2    3");
+  // row 0: the source S1 (a tributary from the west ends there), then the Amazon as water
+  EXPECT_EQ(ls[2], "   0 ──≈≈≈≈≈≈≈≈≈≈≈≈≈≈≈≈≈≈") << b;
+  // S2's village on the north bank with its fruit; S7's tributary with a boat icon; animals
+  EXPECT_NE(ls[1].find("▒●▒"), std::string::npos) << b;
+  EXPECT_NE(ls[5].find("┘"), std::string::npos) << b;
+  EXPECT_NE(ls[5].find("▲"), std::string::npos) << b;
+  EXPECT_NE(b.find("∴"), std::string::npos) << b;
+  // an Amazon tile shows its creatures on the water: A08 has 2 caimans and 2 piranhas
+  const auto a08 = cli::tile_picture(s, rs->tiles.find("A08"), 0, false);
+  EXPECT_EQ(a08[1], "≈2c2p") << a08[1];
+  const auto a01 = cli::tile_picture(s, rs->tiles.find("A01"), 2, false);  // 2 caimans, turned
+  EXPECT_EQ(a01[1], "≈2c≈≈") << a01[1];
+  // turned across the river (as in the hand's unfit rotations) it shows water, no broken counts
+  const auto a08r = cli::tile_picture(s, rs->tiles.find("A08"), 1, false);
+  EXPECT_EQ(a08r[1].find('2'), std::string::npos) << a08r[1];
+  // the legend names every glyph used
+  const std::string leg = cli::board_legend(*rs->game);
+  for (const char* w : {"≈ the Amazon", "2c1p: 2 caimans, 1 piranha", "● fruit", "▲ boat icon", "∴ animal",
+                        "▒ village", "· jungle", "tributaries", "①②③④⑤: camps", "explorers"})
+    EXPECT_NE(leg.find(w), std::string::npos) << w << "\n" << leg;
+  EXPECT_LE(widest(leg), 80) << leg;
+  // colour: water in blue, same text without the escapes
+  ViewOptions c;
+  c.color = true;
+  const std::string col = cli::render_board(s, c);
+  EXPECT_NE(col.find("48;5;25m"), std::string::npos);
+  EXPECT_EQ(cli::strip_ansi(col), b);
+}
+
+TEST(TerminalViewAmazonas, RiverPanelShowsBoatsPlacesFrontAndDoubleTiles) {
+  Game g = scripted_amazonas({"L05"});
+  // You pass: your boat moves 1 (to space 2), so you are 1st and the others 2nd
+  const auto cs = cli::placement_candidates(g.state());
+  ASSERT_FALSE(cs.empty());
+  for (const Candidate& c : cs) EXPECT_LE(c.x, g.state().front) << "land only up to the front";
+  g.play(g.placement(cs[0].x, cs[0].y, cs[0].rots[0]));
+  g.play(g.piece_at_port("none"));
+  const State& s = g.state();
+  EXPECT_EQ(s.track[0], 2);
+  const std::string r = cli::render_river(s, kAmz, false);
+  const auto ls = lines_of(r);
+  ASSERT_GE(ls.size(), 5u) << r;
+  EXPECT_EQ(ls[0], "River: 16 spaces for the boats, from 1 (source) to 16 (mouth)") << r;
+  EXPECT_EQ(ls[1], "   1 You       ≈1≈≈≈≈≈≈≈≈≈≈≈≈≈≈  at 2  1st") << r;
+  EXPECT_EQ(ls[2], " ▶ 2 greedy 2  2≈≈≈≈≈≈≈≈≈≈≈≈≈≈≈  at 1  2nd") << r;
+  EXPECT_EQ(ls[3], "   3 greedy 3  3≈≈≈≈≈≈≈≈≈≈≈≈≈≈≈  at 1  2nd") << r;
+  EXPECT_NE(r.find("Front: x = 3. Land tiles only at x <= 3; the next Amazon tile goes at 4,0.\n"), std::string::npos) << r;
+  EXPECT_NE(r.find("Amazon tiles in the pile: 15 (3 with \"!\")\n"), std::string::npos) << r;
+  EXPECT_NE(r.find("Double tiles set aside: D1 (2c1p), D2 (2c2p), D3 (3c3p), D4 (1c1p).\n"), std::string::npos) << r;
+  EXPECT_LE(widest(r), 80) << r;
+  // the base game has no river
+  Scenario sc;
+  EXPECT_EQ(cli::render_river(sc.s, kPlayers, false), "");
+  // places: dense, and with 2 players a 2nd boat not directly behind the 1st has none (0)
+  State t = s;
+  t.track = {9, 7, 7, 0, 0};
+  EXPECT_EQ(cli::track_places(t), (std::vector<int>{1, 2, 2}));
+  auto rs = amazonas_rules();
+  State two;
+  init_state(two, *rs, 2);
+  two.track = {6, 4, 0, 0, 0};
+  EXPECT_EQ(cli::track_places(two), (std::vector<int>{1, 0}));
+  EXPECT_NE(cli::render_river(two, {{"a", ""}, {"b", ""}}, false).find("at 4  2nd, not directly behind the 1st: scores nothing"),
+            std::string::npos);
+  two.track = {6, 5, 0, 0, 0};
+  EXPECT_EQ(cli::track_places(two), (std::vector<int>{1, 2}));
+  // scores: explorers and camps in supply, and the boat
+  const std::string sco = cli::render_scores(s, kAmz, false);
+  EXPECT_NE(sco.find("   1 You         0 points  explorers 4/4  camps 2/2  boat at 2   (human)"), std::string::npos)
+      << sco;
+  EXPECT_NE(sco.find(" ▶ 2 greedy 2"), std::string::npos) << sco;
+  EXPECT_LE(widest(sco), 80) << sco;
+  // the turn's summary shows the boat move
+  const std::string sum = cli::turn_summary(s, g.record(), 0, kAmz, false);
+  EXPECT_NE(sum.find("You placed L05 at"), std::string::npos) << sum;
+  EXPECT_NE(sum.find(", no explorer or camp\n    Your boat moves 1 to space 2 (no explorer or camp placed)"),
+            std::string::npos)
+      << sum;
+}
+
+TEST(TerminalViewAmazonas, ChooseListsTheDoubleTilesAndATypedChoiceParses) {
+  Game g = scripted_amazonas({"X1"});
+  const auto cs = cli::placement_candidates(g.state());
+  ASSERT_EQ(cands_text(cs), "a 4,0: r0\n");  // a "!" tile: only at the river's end
+  g.play(g.placement(4, 0, 0));
+  ASSERT_EQ(g.state().phase, Phase::Choose);
+  const std::string c = cli::render_choices(g.state(), false);
+  EXPECT_NE(c.find("It goes on the\nAmazon at 5,0 and 6,0"), std::string::npos) << c;
+  const auto ls = lines_of(c);
+  const auto at = std::find_if(ls.begin(), ls.end(), [](const std::string& l) { return l.rfind("  D3 ", 0) == 0; });
+  ASSERT_NE(at, ls.end()) << c;
+  // D3 both ways: rotation 0 (D3 then D3b) and 180 (D3b turned, then D3 turned), with its creatures
+  EXPECT_EQ(*at, "  D3    ∴··∴····∴·    ··│···▒●▒·  3 caimans, 3 piranhas") << c;
+  EXPECT_EQ(*(at + 1), "        ≈1c2p≈2c1p    ≈2c1p≈1c2p  1st boat +6, 2nd boat +3") << c;
+  EXPECT_EQ(*(at + 2), "        ·▒●▒···│··    ·∴····∴··∴  type \"D3 0\" or \"D3 180\"") << c;
+  for (const char* id : {"  D1 ", "  D2 ", "  D4 "}) EXPECT_NE(c.find(id), std::string::npos) << id;
+  EXPECT_LE(widest(c), 80) << c;
+  // typed choices
+  auto p = cli::parse_choice("d3 r180", g.state());
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_EQ(p.option, "D3");
+  EXPECT_EQ(p.rot, 180);
+  EXPECT_EQ(p.move, g.choice("D3", 180));
+  EXPECT_TRUE(is_legal(g.state(), p.move));
+  EXPECT_EQ(cli::parse_choice("D2,0", g.state()).move, g.choice("D2", 0));
+  auto bad = [&](const std::string& in, const std::string& says) {
+    const auto q = cli::parse_choice(in, g.state());
+    EXPECT_NE(q.error.find(says), std::string::npos) << in << ": " << q.error;
+  };
+  bad("D3", "add the rotation");
+  bad("D3 90", "0 or 180");
+  bad("D1b 0", "not a double tile set aside (D1, D2, D3, D4)");
+  bad("zz", "not a double tile set aside");
+  bad("", "e.g.");
+  bad("D3 0 0", "too much");
+  // once D3 is used it is no longer offered
+  g.play(p.move);
+  EXPECT_EQ(g.record().moves.back().choice, "D3");
+  EXPECT_EQ(g.record().moves.back().choice_rot, 180);
+  EXPECT_EQ(cli::render_choices(g.state(), false), "");  // not at Choose any more
+  EXPECT_NE(cli::render_river(g.state(), kAmz, false).find("Double tiles set aside: D1 (2c1p), D2 (2c2p), D4 (1c1p).\n"),
+            std::string::npos);
+}
+
+TEST(TerminalViewAmazonas, PieceOptionsOnADoubleTileListCampsExplorersAndCells) {
+  Game g = scripted_amazonas({"X1"});
+  g.play(g.placement(4, 0, 0));
+  g.play(g.choice("D3", 0));  // D3 at 5,0 and D3b at 6,0
+  ASSERT_EQ(g.state().phase, Phase::Piece);
+  const std::string t = cli::render_piece_options(g.state(), kAmz, false);
+  // grouped by piece: explorers on the village and the tributary, camps on the jungles; each spot
+  // names its cell
+  EXPECT_EQ(t,
+            "Explorer and camp spots on double tile D3 at 5,0 and 6,0:\n"
+            " Explorers (4 in supply):\n"
+            "  S at 5,0   village    1 tile so far, open, 1 fruit\n"
+            "  S at 6,0   tributary  1 tile so far, open, no boat icons (your boat stays)\n"
+            " Camps (2 in supply):\n"
+            "  N at 5,0   jungle     5 animals so far (scores 1 per animal at the end)\n"
+            "  ESE at 5,0 jungle     5 animals so far (scores 1 per animal at the end)\n"
+            "  ESE at 6,0 jungle     0 animals so far (scores 1 per animal at the end)\n"
+            "  none       no explorer or camp (boat moves 1)\n");
+  EXPECT_LE(widest(t), 80) << t;
+  // naming the cell
+  auto at = [](const cli::ParsedPort& p) {
+    return p.at ? std::to_string(p.at->first) + "," + std::to_string(p.at->second) : std::string("-");
+  };
+  const State& s = g.state();
+  auto pp = cli::parse_port("s at 6,0", s);
+  EXPECT_EQ(pp.port, "S");
+  EXPECT_EQ(at(pp), "6,0");
+  EXPECT_EQ(at(cli::parse_port("S 6 0", s)), "6,0");
+  EXPECT_EQ(at(cli::parse_port("6,0 S", s)), "6,0");
+  EXPECT_EQ(at(cli::parse_port("N", s)), "5,0");  // only 5,0 has a free spot at N
+  EXPECT_NE(cli::parse_port("S", s).error.find("\"S at 5,0\" or \"S at 6,0\""), std::string::npos);
+  EXPECT_EQ(cli::parse_port("village", s).port, "S");
+  EXPECT_EQ(at(cli::parse_port("village", s)), "5,0");
+  EXPECT_EQ(at(cli::parse_port("tributary", s)), "6,0");
+  EXPECT_NE(cli::parse_port("camp", s).error.find("3 free spots for a camp"), std::string::npos);
+  EXPECT_NE(cli::parse_port("explorer", s).error.find("2 free spots for an explorer"), std::string::npos);
+  EXPECT_EQ(cli::parse_port("jungle at 6,0", s).port, "ESE");
+  EXPECT_NE(cli::parse_port("N at 9,9", s).error.find("not a tile placed this turn"), std::string::npos);
+  EXPECT_EQ(cli::parse_port("none", s).port, "none");
+  // played as `play` does: an explorer on the tributary of the second cell
+  const std::size_t ev0 = g.record().events.size();
+  g.play(g.piece_at(pp.at->first, pp.at->second, pp.port));
+  const RecordMove& rm = g.record().moves.back();
+  ASSERT_TRUE(rm.follower_at.has_value());
+  const std::string sum = cli::turn_summary(g.state(), g.record(), ev0, kAmz, false);
+  EXPECT_EQ(lines_of(sum)[0], "You placed X1 at 4,0 r0, then the double tile D3 r0, explorer on tributary (S at 6,0)")
+      << sum;
+  EXPECT_NE(sum.find("in the Amazon scoring"), std::string::npos) << sum;
+  // the board shows the explorer as your number
+  const std::string b = cli::render_board(g.state(), ViewOptions{});
+  EXPECT_NE(lines_of(b)[3].find("1"), std::string::npos) << b;
+}
+
+TEST(TerminalViewAmazonas, ExplorerOnBoatIconsAndCampsAreShown) {
+  // some placement of L02 (tributary with a boat icon) offers an explorer that moves the boat
+  auto rs = amazonas_rules();
+  State s;
+  init_state(s, *rs, 3);
+  ASSERT_TRUE(apply_draw(s, rs->tiles.find("L02")));
+  MoveList ml;
+  gen_placements(s, ml);
+  bool found = false;
+  for (const Move& m : ml) {
+    State t = s;
+    apply_move(t, m);
+    const std::string o = cli::render_piece_options(t, kAmz, false);
+    const auto explorers = o.find(" Explorers (4 in supply):\n"), camps = o.find(" Camps (2 in supply):\n");
+    const auto boat = o.find("(your boat moves 1)");
+    if (boat != std::string::npos) {
+      found = true;
+      EXPECT_LT(explorers, boat) << o;
+      EXPECT_LT(boat, camps) << o;
+      EXPECT_NE(o.find("jungle ", camps), std::string::npos) << o;
+      EXPECT_LE(widest(o), 80) << o;
+      // take the jungle with a camp: drawn as a circled 1
+      const auto pp = cli::parse_port("S", t);
+      ASSERT_TRUE(pp.error.empty()) << pp.error;
+      Move c;
+      c.kind = MoveKind::Piece;
+      c.player = 0;
+      c.x = t.last_placed().x;
+      c.y = t.last_placed().y;
+      c.feat = static_cast<u8>(feature_at_port(t, t.last_placed(), pp.port));
+      if (!is_legal(t, c)) continue;
+      apply_move(t, c);
+      EXPECT_NE(cli::render_board(t, ViewOptions{}).find("①"), std::string::npos);
+      EXPECT_NE(cli::render_scores(t, kAmz, false).find("camps 1/2"), std::string::npos);
+      break;
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(TerminalViewAmazonas, HelpNamesTheNewDecisionsAndFits) {
+  auto rs = amazonas_rules();
+  const std::string h = cli::help_text(*rs->game);
+  EXPECT_LE(widest(h), 80) << h;
+  for (const char* w : {"D2 180", "PORT at X,Y", "N at 9,0", "camp", "explorer", "no explorer or camp (boat moves 1)",
+                        "≈ the Amazon", "undo", "quit"})
+    EXPECT_NE(h.find(w), std::string::npos) << w;
+  EXPECT_EQ(cli::help_text(*base_rules()->game), cli::help_text());  // the base game's help is unchanged
+}
+
+// A bot-only game through the same calls as `play` (play_bot_turn, turn_summary, the panels):
+// every "!" tile brings a double tile, boats move, the game ends with the river mouth.
+TEST(TerminalViewAmazonas, BotGameThroughPlayTurnsFinishes) {
+  auto rs = amazonas_rules();
+  const std::vector<PlayerInfo> pl = {{"a", "greedy"}, {"b", "random"}, {"c", "greedy"}};
+  Game g(rs, pl, 2024);
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (const auto& p : pl) bots.push_back(make_bot(p.bot));
+  Rng rng(9);
+  int turns = 0, doubles = 0, boat_lines = 0;
+  while (!g.over()) {
+    ASSERT_FALSE(g.stalled());
+    const std::size_t ev0 = g.record().events.size();
+    const std::size_t moves0 = g.record().moves.size();
+    cli::play_bot_turn(g, *bots[g.state().current], rng);
+    ASSERT_EQ(g.record().moves.size(), moves0 + 1) << "one whole turn";
+    const std::string sum = cli::turn_summary(g.state(), g.record(), ev0, pl, false);
+    doubles += sum.find("then the double tile") != std::string::npos;
+    boat_lines += sum.find("boat moves") != std::string::npos;
+    EXPECT_EQ(sum.find("river mouth"), std::string::npos) << "final scoring is not a turn's news";
+    if (++turns % 10 == 0 && !g.over()) {
+      ViewOptions o;
+      const auto cs = cli::placement_candidates(g.state());
+      EXPECT_LE(widest(cli::render_board(g.state(), o, cs)), 80);
+      EXPECT_LE(widest(cli::render_river(g.state(), pl, false)), 80);
+      EXPECT_LE(widest(cli::render_scores(g.state(), pl, false)), 80);
+      EXPECT_LE(widest(cli::render_hand(g.state(), cs, o)), 80);
+    }
+  }
+  EXPECT_EQ(doubles, 3) << "3 \"!\" tiles, 4 double tiles";
+  EXPECT_GT(boat_lines, 5);
+  int mouth = 0;
+  for (const ScoreEvent& e : g.record().events) mouth += e.reason == ScoreReason::Mouth && cli::is_final_event(e);
+  EXPECT_GE(mouth, 2);
+  EXPECT_NE(cli::render_final(g.state(), pl, false).find("Final scores:"), std::string::npos);
+  // the record replays to the same scores
+  const Game r = Game::replay(g.record());
+  EXPECT_TRUE(r.over());
+  EXPECT_EQ(r.record().final_scores, g.record().final_scores);
+}
 }  // namespace
 }  // namespace carc::test

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int code = app.exit(e);  // prints help or the usage error
+    return code == 0 ? 0 : 1;      // the README's exit code for bad usage
   } catch (const carc::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -127,6 +127,7 @@ class Session {
   // game flow
   Outcome human_turn();
   Outcome place_phase();
+  Outcome choose_phase();
   Outcome piece_phase();
   void bot_turn();
   void after_turn(std::size_t events_before);
@@ -136,6 +137,9 @@ class Session {
   [[nodiscard]] bool is_bot(int p) const { return bots_[static_cast<std::size_t>(p)] != nullptr; }
   [[nodiscard]] const std::vector<PlayerInfo>& players() const { return g_->record().players; }
   [[nodiscard]] std::string name(int p) const { return player_name(players(), p, view_.color); }
+  [[nodiscard]] const GameDef& game() const { return *g_->ruleset().game; }
+  // The board around this turn's tiles (the piece and double-tile prompts).
+  [[nodiscard]] std::string small_board() const;
 
   Opts o_;
   std::optional<Game> g_;
@@ -146,6 +150,7 @@ class Session {
   ViewOptions view_;
   bool echo_ = false;  // stdin is not a terminal: echo what was read, so transcripts read well
   bool any_human_ = false;
+  bool legend_shown_ = false;  // games other than the base game: the board legend, once (and in help)
   std::vector<std::string> news_;        // turns since the last board a human saw
   std::vector<std::string> shown_news_;  // what that board listed (shown again by `board`)
 };
@@ -211,6 +216,9 @@ void Session::run() {
     save_path_ = o_.autosave.empty() ? "carcassonne-autosave.json" : o_.autosave;
     say(fmt::format("New game of {} (seed {}).\n", g_->ruleset().game->title, fresh));
   }
+  // the river panel (games with a track) takes a header, a line per boat and three more
+  if (out_tty && !game().track_name.empty())
+    view_.max_rows = std::max(5, view_.max_rows - (4 + static_cast<int>(players().size()) + 2) / 3);
   g_->enable_undo(true);
   bot_rng_ = Rng(g_->record().seed.value_or(fresh) ^ 0xB07B07B07ULL);
   for (const auto& p : players()) {
@@ -252,19 +260,8 @@ void Session::run() {
 }
 
 void Session::after_turn(std::size_t events_before) {
-  const Record& rec = g_->record();
-  const State& s = g_->state();
-  std::string text = describe_record_move(s, rec.moves.back(), players(), view_.color);
-  bool completed = false;
-  for (std::size_t i = events_before; i < rec.events.size(); ++i) {
-    const ScoreEvent& e = rec.events[i];
-    if (e.reason != ScoreReason::Completed) continue;  // final scoring is shown at the end
-    if (!completed) text += "\n";
-    completed = true;
-    text += "    " + describe_event_named(s, e, players(), view_.color) + "\n";
-  }
-  if (!completed) text += "\n";
-  news_.push_back(text);
+  // the move, then its completed features, boat moves and Amazon scorings (final scoring: at the end)
+  news_.push_back(turn_summary(g_->state(), g_->record(), events_before, players(), view_.color));
   save();
 }
 
@@ -272,15 +269,9 @@ void Session::bot_turn() {
   const int p = g_->state().current;
   const int turn = g_->state().turn;
   const std::size_t ev0 = g_->record().events.size();
-  MoveList ml;
   g_->forget_undo();  // a new player acts: earlier turns can no longer be taken back
-  Bot& bot = *bots_[static_cast<std::size_t>(p)];
-  legal_moves(g_->state(), ml);
-  g_->play(bot.choose(g_->state(), ml, bot_rng_));  // the tile
-  if (g_->state().phase == Phase::Piece) {
-    legal_moves(g_->state(), ml);
-    g_->play(bot.choose(g_->state(), ml, bot_rng_));  // a follower, or none
-  }
+  // the tile, a double tile if it asks for one, then a piece or none
+  play_bot_turn(*g_, *bots_[static_cast<std::size_t>(p)], bot_rng_);
   after_turn(ev0);
   if (!any_human_) {
     say(fmt::format("Turn {:>2}: {}", turn, news_.back()));
@@ -302,6 +293,11 @@ void Session::show_turn() {
   if (view_.centre)
     out += fmt::format("(view centred on {},{}; type 'view' to follow the play)\n", view_.centre->first,
                        view_.centre->second);
+  if (game().id != "base" && !legend_shown_) {
+    out += board_legend(game());
+    legend_shown_ = true;
+  }
+  out += render_river(s, players(), view_.color);  // games with a track (Amazonas): the boats
   out += render_scores(s, players(), view_.color);
   if (!news_.empty()) {
     shown_news_ = std::move(news_);
@@ -318,11 +314,16 @@ void Session::show_turn() {
 
 bool Session::common_command(const std::string& cmd, const std::vector<std::string>& args) {
   if (cmd == "help" || cmd == "?") {
-    say(help_text());
+    say(help_text(game()));
     return true;
   }
   if (cmd == "scores" || cmd == "score") {
+    say(render_river(g_->state(), players(), view_.color));
     say(render_scores(g_->state(), players(), view_.color));
+    return true;
+  }
+  if (cmd == "river" && !game().track_name.empty()) {
+    say(render_river(g_->state(), players(), view_.color));
     return true;
   }
   if (cmd == "view") {
@@ -353,6 +354,11 @@ Outcome Session::human_turn() {
     const Outcome r = place_phase();
     if (r == Outcome::Quit) return r;
     if (r == Outcome::Undone) return r;  // another player's turn was taken back: the main loop decides
+    if (g_->state().phase == Phase::Choose) {  // an Amazon "!" tile: which double tile, which way round
+      const Outcome c = choose_phase();
+      if (c == Outcome::Undone) continue;  // the tile was taken back: place it again
+      if (c == Outcome::Quit) return c;
+    }
     const Outcome q = piece_phase();
     if (q == Outcome::Undone) continue;  // the tile was taken back: place it again
     return q;
@@ -431,31 +437,113 @@ Outcome Session::place_phase() {
   }
 }
 
+std::string Session::small_board() const {
+  const State& s = g_->state();
+  ViewOptions small = view_;
+  small.max_cols = 5;
+  small.max_rows = 3;
+  // centre on this turn's tiles (a "!" tile and its double tile: the double tile's first cell)
+  const std::size_t i = std::min<std::size_t>(s.piece_from, s.tiles.size() - 1);
+  small.centre = std::pair{s.tiles[i].x, s.tiles[i].y};
+  return render_board(s, small);
+}
+
+Outcome Session::choose_phase() {
+  const int p = g_->state().current;
+  bool first = true;
+  for (;;) {
+    if (first) {
+      // the board east of the "!" tile, with the two cells the double tile will cover boxed
+      const State& s = g_->state();
+      const PlacedTile& bang = s.tiles.back();
+      ViewOptions small = view_;
+      small.max_cols = 5;
+      small.max_rows = 3;
+      small.centre = std::pair{bang.x + 1, bang.y};
+      say(render_board(s, small, {Candidate{bang.x + 1, bang.y, "", {}}, Candidate{bang.x + 2, bang.y, "", {}}}));
+      say(render_river(g_->state(), players(), view_.color));
+      say(render_choices(g_->state(), view_.color));
+      first = false;
+    }
+    std::string line;
+    if (!read_line(fmt::format("{}, which double tile? (e.g. D2 180; undo takes back the tile)> ", name(p)), line)) {
+      g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
+      quit_message("End of input: the tile you placed was taken back.");
+      return Outcome::Quit;
+    }
+    if (line.empty()) {
+      say("Type a double tile and its rotation, e.g. \"D2 180\", or help.\n");
+      continue;
+    }
+    auto w = split(lower(line), ' ');
+    std::vector<std::string> args;
+    for (std::size_t i = 1; i < w.size(); ++i)
+      if (!w[i].empty()) args.push_back(w[i]);
+    const std::string cmd = w[0];
+    if (cmd == "quit" || cmd == "exit") {
+      g_->undo_turn(p);
+      quit_message("The tile you placed was taken back.");
+      return Outcome::Quit;
+    }
+    if (cmd == "undo") {
+      g_->undo_turn(p);
+      say("Tile taken back.\n");
+      return Outcome::Undone;
+    }
+    if (cmd == "board") {
+      say(render_board(g_->state(), view_));
+      first = true;
+      continue;
+    }
+    if (cmd == "moves" || cmd == "list") {
+      say(render_choices(g_->state(), view_.color));
+      continue;
+    }
+    if (common_command(cmd, args)) continue;
+    const ParsedChoice pc = parse_choice(line, g_->state());
+    if (!pc.error.empty()) {
+      say(pc.error + "\n");
+      continue;
+    }
+    try {
+      g_->play(pc.move);
+      return Outcome::Done;
+    } catch (const InputError& e) {
+      say(fmt::format("Not possible: {}.\n", e.what()));
+    }
+  }
+}
+
 Outcome Session::piece_phase() {
   const int p = static_cast<int>(g_->record().moves.back().player);
   // placing the tile scores nothing: this turn's events are the ones added from here on
   const std::size_t ev0 = g_->record().events.size();
+  const bool two = game().pieces2_per_player > 0;
+  const std::string& n0 = game().piece_names[0];
+  const std::string& n1 = game().piece_names[1];
   if (g_->state().phase == Phase::Piece) {
     MoveList ml;
     gen_pieces(g_->state(), ml);
     bool first = true;
     if (ml.size() == 1) {
       say(render_piece_options(g_->state(), players(), view_.color));
-      say("No follower can go on this tile: passing.\n");
+      if (two)
+        say(fmt::format("No {} or {} can go on this turn's tiles: passing.\n", n0, n1));
+      else
+        say("No follower can go on this tile: passing.\n");
       g_->play(ml[0]);
     } else {
+      const std::string prompt =
+          two ? fmt::format("{}, {} or {}? (port [at X,Y], type or none; undo takes back the tile)> ", name(p), n0, n1)
+              : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
       for (;;) {
         if (first) {
-          ViewOptions small = view_;
-          small.max_cols = 5;
-          small.max_rows = 3;
-          small.centre = std::pair{g_->state().last_placed().x, g_->state().last_placed().y};
-          say(render_board(g_->state(), small));
+          say(small_board());
           say(render_piece_options(g_->state(), players(), view_.color));
           first = false;
         }
         std::string line;
-        if (!read_line(fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p)), line)) {
+        if (!read_line(prompt, line)) {
           g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
           quit_message("End of input: the tile you placed was taken back.");
           return Outcome::Quit;
@@ -487,7 +575,7 @@ Outcome Session::piece_phase() {
           continue;
         }
         try {
-          g_->play(g_->piece_at_port(pp.port));
+          g_->play(pp.at ? g_->piece_at(pp.at->first, pp.at->second, pp.port) : g_->piece_at_port(pp.port));
           break;
         } catch (const InputError& e) {
           say(fmt::format("Not possible: {}.\n", e.what()));
@@ -547,10 +635,11 @@ void Session::finish() {
   v.max_rows = std::max(v.max_rows, 30);  // the whole height: the terminal scrolls
   out += "\nThe game is over. Final board:\n";
   out += render_board(s, v);
+  out += render_river(s, players(), view_.color);
   out += "Final scoring:\n";
   bool any = false;
   for (const ScoreEvent& e : g_->record().events)
-    if (e.reason != ScoreReason::Completed) {
+    if (is_final_event(e)) {
       out += "  " + describe_event_named(s, e, players(), view_.color) + "\n";
       any = true;
     }
@@ -571,7 +660,7 @@ void run(const Opts& o) {
 void register_play(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("play", "Play a game in the terminal against bots or other people (hot seat)");
-  c->add_option("--game", o->game, "Game: base")->capture_default_str();
+  c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
   c->add_option("--players", o->players, "Number of seats: you against greedy bots (default 2)")
       ->check(CLI::Range(2, 5));
   c->add_option("--seats", o->seats, "Comma-separated seats: human, greedy or random (e.g. human,human,greedy)");

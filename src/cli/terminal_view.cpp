@@ -36,13 +36,14 @@ constexpr std::array<std::array<int, 2>, 13> kPortPos = {{
 constexpr std::array<const char*, 16> kBox = {"·", "╵", "╶", "└", "╷", "│", "┌", "├",
                                               "╴", "┘", "─", "┴", "┐", "┤", "┬", "┼"};
 
-enum class St : u8 { None, Field, Area, Path, Point, Shield, Piece, Slot, SlotLabel };
+enum class St : u8 { None, Field, Area, Path, Point, Shield, Piece, Slot, SlotLabel, Water };
 
 struct Glyph {
   std::string ch = " ";
   St st = St::None;
   u8 shade = 0;   // 0/1: checkerboard of tiles, 2: the last placed tile
   u8 player = 0;  // Piece: whose
+  u8 fg = 0;      // a symbol drawn on a feature: bold in this colour on the feature's background
 };
 using Cell = std::array<std::array<Glyph, kCellW>, kCellH>;  // [row][column]
 
@@ -55,8 +56,18 @@ std::string sgr(const Glyph& g) {
   static constexpr std::array<int, 3> kFieldBg = {22, 28, 64};
   static constexpr std::array<int, 3> kAreaBg = {94, 130, 172};
   static constexpr std::array<int, 3> kPointBg = {88, 124, 160};
+  static constexpr std::array<int, 3> kWaterBg = {25, 26, 32};
   const std::size_t sh = std::min<std::size_t>(g.shade, 2);
+  if (g.fg != 0) {
+    int bg = kFieldBg[sh];
+    if (g.st == St::Area || g.st == St::Shield) bg = kAreaBg[sh];
+    if (g.st == St::Point) bg = kPointBg[sh];
+    if (g.st == St::Water) bg = kWaterBg[sh];
+    return fmt::format("\x1b[1;38;5;{};48;5;{}m", g.fg, bg);
+  }
   switch (g.st) {
+    case St::Water:
+      return fmt::format("\x1b[38;5;153;48;5;{}m", kWaterBg[sh]);
     case St::None:
       return "";
     case St::Field:
@@ -109,6 +120,9 @@ std::string point_letter(const FeatureTypeDef& fd) {
   return std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(fd.name[0]))));
 }
 
+// A path nobody can claim is water (the Amazon).
+bool is_water(const FeatureTypeDef& fd) { return fd.cls == FClass::Path && !fd.claimable; }
+
 Glyph feature_glyph(const Ruleset& rs, const TileType& tt, int f, bool vertical) {
   if (f < 0 || f >= tt.nfeat) return Glyph{"·", St::Field};
   const FeatureTypeDef& fd = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
@@ -118,6 +132,7 @@ Glyph feature_glyph(const Ruleset& rs, const TileType& tt, int f, bool vertical)
     case FClass::Area:
       return Glyph{"▒", St::Area};
     case FClass::Path:
+      if (is_water(fd)) return Glyph{"≈", St::Water};
       return Glyph{vertical ? "│" : "─", St::Path};
     case FClass::Point:
       return Glyph{point_letter(fd), St::Point};
@@ -130,6 +145,24 @@ FClass feature_class(const Ruleset& rs, const TileType& tt, int f) {
   return rs.ftype(tt.feats[static_cast<std::size_t>(f)].type).cls;
 }
 
+bool water_feature(const Ruleset& rs, const TileType& tt, int f) {
+  return f >= 0 && f < tt.nfeat && is_water(rs.ftype(tt.feats[static_cast<std::size_t>(f)].type));
+}
+
+// How a symbol is drawn on a feature: shields as in the base game, the rest in a colour of their own.
+struct SymbolGlyph {
+  std::string ch;
+  u8 fg = 0;  // 0: the base game's shield style
+};
+SymbolGlyph symbol_glyph(std::string_view name) {
+  if (name == "shield") return {"◆", 0};
+  if (name == "fruit") return {"●", 208};
+  if (name == "boat") return {"▲", 226};
+  if (name == "animal") return {"∴", 223};
+  if (name.empty()) return {"*", 231};
+  return {std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])))), 231};
+}
+
 Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
   const RotatedTile& rt = tt.rot[static_cast<std::size_t>(rot & 3)];
   auto feat = [&](int p) {
@@ -139,6 +172,8 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
     return f < 0 ? 0 : std::popcount(static_cast<unsigned>(rt.feat_sides[static_cast<std::size_t>(f)] & 15));
   };
   Cell c;
+  std::array<std::array<int, kCellW>, kCellH> own{};  // which local feature each glyph shows (-1: none)
+  for (auto& row : own) row.fill(-1);
   for (auto& row : c)
     for (auto& g : row) g = Glyph{"·", St::Field};
   // the rim: twelve ports
@@ -147,6 +182,7 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
     const int side = port_side(p);
     c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] =
         feature_glyph(rs, tt, feat(p), side == 0 || side == 2);
+    own[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = feat(p);
   }
   // a corner shows the side third it is drawn for, unless that would join two separate cities
   constexpr std::array<std::array<int, 2>, 4> kCorner = {{{11, 0}, {3, 2}, {5, 6}, {9, 8}}};
@@ -155,56 +191,156 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
     if (fp != fq && feature_class(rs, tt, fp) == FClass::Area && feature_class(rs, tt, fq) == FClass::Area) {
       const auto [col, row] = kPortPos[static_cast<std::size_t>(p)];
       c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = Glyph{"·", St::Field};
+      own[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = -1;
     }
   }
-  // roads leaving through the middle ports
+  // roads leaving through the middle ports (water apart)
   unsigned mask = 0;
-  for (int sd = 0; sd < 4; ++sd)
-    if (feature_class(rs, tt, feat(3 * sd + 1)) == FClass::Path) mask |= 1u << sd;
+  int water = -1;
+  for (int sd = 0; sd < 4; ++sd) {
+    const int f = feat(3 * sd + 1);
+    if (water_feature(rs, tt, f))
+      water = f;
+    else if (feature_class(rs, tt, f) == FClass::Path)
+      mask |= 1u << sd;
+  }
   // between the west/east middle port and the centre
   for (const auto& [p, col] : {std::pair{10, 1}, std::pair{4, 3}}) {
     const int f = feat(p);
     Glyph g{"·", St::Field};
-    if (feature_class(rs, tt, f) == FClass::Path)
+    int o = feature_class(rs, tt, f) == FClass::Field ? f : -1;
+    if (water_feature(rs, tt, f)) {
+      g = Glyph{"≈", St::Water};
+      o = f;
+    } else if (feature_class(rs, tt, f) == FClass::Path) {
       g = Glyph{"─", St::Path};
-    else if (feature_class(rs, tt, f) == FClass::Area && sides(f) >= 2)
+      o = f;
+    } else if (feature_class(rs, tt, f) == FClass::Area && sides(f) >= 2) {
       g = Glyph{"▒", St::Area};
+      o = f;
+    }
     c[1][static_cast<std::size_t>(col)] = g;
+    own[1][static_cast<std::size_t>(col)] = o;
   }
   // the centre
   int centre_feat = feat(kCentre);
   Glyph centre{"·", St::Field};
+  int centre_own = -1;
   if (centre_feat >= 0) {
     centre = feature_class(rs, tt, centre_feat) == FClass::Path ? Glyph{kBox[mask], St::Path}
                                                                 : feature_glyph(rs, tt, centre_feat, false);
+    centre_own = centre_feat;
+  } else if (water >= 0) {
+    centre = Glyph{"≈", St::Water};  // the Amazon runs through; tributaries end at its bank
+    centre_own = water;
   } else if (std::popcount(mask) >= 2) {
     centre = Glyph{kBox[mask], St::Path};
+    for (int sd = 0; sd < 4; ++sd) {
+      if (!(mask & (1u << sd))) continue;
+      const int f = feat(3 * sd + 1);
+      centre_own = centre_own == -1 ? f : (centre_own == f ? f : -2);
+    }
+    if (centre_own < 0) centre_own = -1;  // separate roads meet at a crossing
   } else {
     for (int f = 0; f < tt.nfeat; ++f)
       if (feature_class(rs, tt, f) == FClass::Area && sides(f) >= 2) {
         centre = Glyph{"▒", St::Area};
         centre_feat = f;
+        centre_own = f;
         break;
       }
-    if (centre_feat < 0 && mask != 0) centre = Glyph{kBox[mask], St::Path};
+    if (centre_feat < 0 && mask != 0) {
+      centre = Glyph{"▪", St::Path};  // a path ending in the open: at a rock
+      for (int sd = 0; sd < 4; ++sd)
+        if (mask & (1u << sd)) centre_own = feat(3 * sd + 1);
+    }
   }
   c[1][2] = centre;
-  // attributes (shields) on city-like features
+  own[1][2] = centre_own;
+  // symbols on the features (shields, fruit, boat icons, animals): one glyph per unit, where the
+  // feature is drawn; a city's first symbol at its centre or its first middle port as before
+  std::array<std::array<bool, kCellW>, kCellH> used{};
   for (int f = 0; f < tt.nfeat; ++f) {
     const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
-    if (tf.attr[0] == 0 || rs.ftype(tf.type).cls != FClass::Area) continue;
-    if (f == centre_feat) {
-      c[1][2] = Glyph{"◆", St::Shield};
-      continue;
-    }
-    for (int sd = 0; sd < 4; ++sd)
-      if (feat(3 * sd + 1) == f) {
-        const auto [col, row] = kPortPos[static_cast<std::size_t>(3 * sd + 1)];
-        c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = Glyph{"◆", St::Shield};
+    const FeatureTypeDef& fd = rs.ftype(tf.type);
+    if (is_water(fd)) continue;
+    std::vector<std::pair<int, int>> spots;  // {col, row}, best first
+    auto add = [&](int col, int row) {
+      if (own[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] != f) return;
+      if (std::find(spots.begin(), spots.end(), std::pair{col, row}) == spots.end()) spots.push_back({col, row});
+    };
+    auto add_port = [&](int p) { add(kPortPos[static_cast<std::size_t>(p)][0], kPortPos[static_cast<std::size_t>(p)][1]); };
+    switch (fd.cls) {
+      case FClass::Area:
+      case FClass::Point:
+        add(2, 1);
+        for (int sd = 0; sd < 4; ++sd) add_port(3 * sd + 1);
+        for (int p = 0; p < kPorts; ++p) add_port(p);
+        add(1, 1);
+        add(3, 1);
         break;
+      case FClass::Path:
+        add(1, 1);
+        add(3, 1);
+        add(2, 1);
+        for (int p = 0; p < kPorts; ++p) add_port(p);
+        break;
+      case FClass::Field:
+        for (int p : {2, 8, 5, 11, 0, 6, 3, 9, 1, 7, 4, 10}) add_port(p);
+        add(1, 1);
+        add(3, 1);
+        add(2, 1);
+        break;
+    }
+    std::size_t next = 0;
+    for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k) {
+      const SymbolGlyph sg = symbol_glyph(fd.attrs[k]);
+      for (int n = 0; n < tf.attr[k]; ++n) {
+        while (next < spots.size() && used[static_cast<std::size_t>(spots[next].second)][static_cast<std::size_t>(spots[next].first)]) ++next;
+        if (next >= spots.size()) break;
+        const auto [col, row] = spots[next++];
+        Glyph& g = c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)];
+        if (sg.fg == 0)
+          g = Glyph{sg.ch, St::Shield};
+        else
+          g = Glyph{sg.ch, g.st, 0, 0, sg.fg};
+        used[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = true;
       }
+    }
+  }
+  // the Amazon's creatures as counts on the water: "2c1p" = 2 caimans, 1 piranha
+  if (water >= 0) {
+    const TileFeature& tf = tt.feats[static_cast<std::size_t>(water)];
+    const FeatureTypeDef& fd = rs.ftype(tf.type);
+    static constexpr std::array<u8, 4> kCreatureFg = {120, 210, 229, 231};
+    std::vector<Glyph> text;
+    for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k) {
+      if (tf.attr[k] == 0) continue;
+      const std::string letter(1, fd.attrs[k].empty() ? '?' : fd.attrs[k][0]);
+      const u8 fg = kCreatureFg[std::min<std::size_t>(k, 3)];
+      text.push_back(Glyph{std::to_string(tf.attr[k]), St::Water, 0, 0, fg});
+      text.push_back(Glyph{letter, St::Water, 0, 0, fg});
+    }
+    std::vector<int> cols;
+    for (int col = 0; col < kCellW; ++col)
+      if (own[1][static_cast<std::size_t>(col)] == water) cols.push_back(col);
+    // whole "2c" pairs only, leaving the west end as water when there is room (a tile turned so
+    // that the water runs north-south, as drawn in the hand, shows none)
+    std::size_t at = cols.size() > text.size() ? 1 : 0;
+    for (std::size_t i = 0; i + 1 < text.size() && at + 1 < cols.size(); i += 2) {
+      c[1][static_cast<std::size_t>(cols[at++])] = text[i];
+      c[1][static_cast<std::size_t>(cols[at++])] = text[i + 1];
+    }
   }
   return c;
+}
+
+// A piece on the board: kind 0 (follower, explorer) is its player's number, kind 1 (camp) the
+// number in a circle.
+std::string piece_mark(int player, int kind) {
+  static constexpr std::array<const char*, kMaxPlayers> kCircled = {"①", "②", "③", "④", "⑤"};
+  if (kind == 1 && player >= 0 && player < kMaxPlayers) return kCircled[static_cast<std::size_t>(player)];
+  return std::to_string(player + 1);
 }
 
 Cell slot_cell(const std::string& label) {
@@ -388,16 +524,21 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
 
   std::map<std::pair<int, int>, const Candidate*> slot;
   for (const Candidate& c : cands) slot[{c.x, c.y}] = &c;
-  const int last = static_cast<int>(s.tiles.size()) - 1;
-  const bool last_is_move = s.tiles.back().player != 0xFF;
+  // the tiles of the last turn (one tile; a "!" tile and its double tile) are highlighted
+  auto this_turn = [&](int ti) {
+    return ti >= static_cast<int>(s.turn_first) && s.tiles[static_cast<std::size_t>(ti)].player != 0xFF;
+  };
 
-  // follower positions: placed tile index -> (port position, player)
-  std::map<int, std::vector<std::pair<int, int>>> pieces;
+  // piece positions: placed tile index -> (port position, player, kind)
+  struct Shown {
+    int port, player, kind;
+  };
+  std::map<int, std::vector<Shown>> pieces;
   for (const PieceOnBoard& pc : s.pieces) {
     const Segment& sg = s.graph[pc.seg];
     const std::string port = feature_port(s, s.tiles[sg.tile], sg.local);
     const auto p = port_from_name(port);
-    pieces[sg.tile].push_back({p ? *p : kCentre, pc.player});
+    pieces[sg.tile].push_back({p ? *p : kCentre, pc.player, pc.kind});
   }
 
   std::string out;
@@ -419,14 +560,14 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
       if (ti >= 0) {
         const PlacedTile& t = s.tiles[static_cast<std::size_t>(ti)];
         c = tile_cell(*s.rs, s.type_of(t), t.rot);
-        const u8 shade = (ti == last && last_is_move) ? 2 : static_cast<u8>((x + y) & 1);
+        const u8 shade = this_turn(ti) ? 2 : static_cast<u8>((x + y) & 1);
         for (auto& row : c)
           for (auto& g : row) g.shade = shade;
         if (const auto it = pieces.find(ti); it != pieces.end())
-          for (const auto& [port, player] : it->second) {
+          for (const auto& [port, player, kind] : it->second) {
             const auto [col, row] = kPortPos[static_cast<std::size_t>(port)];
             c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] =
-                Glyph{std::to_string(player + 1), St::Piece, shade, static_cast<u8>(player)};
+                Glyph{piece_mark(player, kind), St::Piece, shade, static_cast<u8>(player)};
           }
       } else if (const auto it = slot.find({x, y}); it != slot.end()) {
         c = slot_cell(it->second->label);
@@ -446,7 +587,7 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
 std::string render_hand(const State& s, const std::vector<Candidate>& cands, const ViewOptions& o) {
   if (s.in_hand == 0xFF) return "";
   const TileType& tt = s.rs->tiles.types[s.in_hand];
-  std::string out = fmt::format("In hand: tile {} ({})\n", tt.id, tt.description);
+  std::string out = wrap(fmt::format("In hand: tile {} ({})", tt.id, tt.description), 80);
   std::array<bool, 4> fits{};
   for (const Candidate& c : cands)
     for (int r : c.rots) fits[static_cast<std::size_t>(r / 90) & 3] = true;
@@ -503,115 +644,523 @@ std::string player_name(const std::vector<PlayerInfo>& players, int p, bool colo
   return fmt::format("\x1b[1;38;5;{}m{}\x1b[0m", kPlayerText[static_cast<std::size_t>(p)], name);
 }
 
-std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& players, bool color) {
-  if (s.phase != Phase::Piece) return "";
-  const PlacedTile& pt = s.last_placed();
-  const TileType& tt = s.type_of(pt);
-  const int supply = s.supply[s.current];
-  std::string out = fmt::format("Follower spots on tile {} at {},{} ({} in supply):\n", tt.id, pt.x, pt.y,
-                                plural(supply, "follower", "followers"));
-  MoveList ml;
-  gen_pieces(s, ml);
+namespace {
+
+std::string article(const std::string& noun) {
+  return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
+}
+
+std::string capitalized(std::string w) {
+  if (!w.empty()) w[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(w[0])));
+  return w;
+}
+
+// How a symbol is named in text: "boat" is a boat icon on a tile, the rest by its own name.
+std::string symbol_noun(const std::string& name) { return name == "boat" ? "boat icon" : name; }
+
+std::string count_of(int n, const std::string& noun) { return plural(n, noun, plural_of(noun)); }
+
+// The local features of a tile type that are water (the Amazon), or -1.
+int water_of(const Ruleset& rs, const TileType& tt) {
+  for (int f = 0; f < tt.nfeat; ++f)
+    if (water_feature(rs, tt, f)) return f;
+  return -1;
+}
+
+const FeatureTypeDef* water_type(const GameDef& g) {
+  for (const auto& fd : g.ftypes)
+    if (is_water(fd)) return &fd;
+  return nullptr;
+}
+
+// What a free spot is worth now and what taking it does.
+std::string spot_info(const State& s, const PlacedTile& pt, int local) {
+  const GameDef& g = *s.rs->game;
+  const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
+  const FeatureInfo fi = feature_info(s, pt.seg0 + local);
+  const Segment& root = s.graph[fi.root];
+  const std::string attr_name = fd.attrs.empty() ? std::string("attribute") : symbol_noun(fd.attrs[0]);
   std::string area_name = "city";
-  for (const auto& fd : s.rs->game->ftypes)
-    if (fd.cls == FClass::Area) {
-      area_name = fd.name;
+  for (const auto& d : g.ftypes)
+    if (d.cls == FClass::Area) {
+      area_name = d.name;
       break;
     }
-  int spots = 0;
-  for (const Move& m : ml) {
-    if (m.kind != MoveKind::Piece) continue;
-    ++spots;
-    const FeatureTypeDef& fd = s.rs->ftype(tt.feats[m.feat].type);
-    const FeatureInfo fi = feature_info(s, pt.seg0 + m.feat);
-    const std::string attr_name = fd.attrs.empty() ? std::string("attribute") : fd.attrs[0];
-    std::string info;
-    switch (fd.cls) {
-      case FClass::Path:
-      case FClass::Area:
-        if (fi.closed)
-          info = fmt::format("completed by this tile: scores {} now", feature_value(s, fi, true));
-        else
-          info = fmt::format("{} so far, open", plural(fi.tiles, "tile", "tiles"));
-        if (fi.attr) info += fmt::format(", {}", plural(fi.attr, attr_name, plural_of(attr_name)));
-        break;
-      case FClass::Point:
-        info = fi.closed ? fmt::format("surrounded: scores {} now", feature_value(s, fi, true))
-                         : fmt::format("{} of 9 tiles of its area placed", fi.tiles);
-        break;
-      case FClass::Field: {
+  std::string info;
+  switch (fd.cls) {
+    case FClass::Path:
+    case FClass::Area:
+      if (fi.closed)
+        info = fmt::format("completed by this tile: scores {} now", feature_value(s, fi, true));
+      else
+        info = fmt::format("{} so far, open", plural(fi.tiles, "tile", "tiles"));
+      if (fi.attr) info += fmt::format(", {}", plural(fi.attr, attr_name, plural_of(attr_name)));
+      for (std::size_t k = 1; k < fd.attrs.size() && k < kAttrs; ++k) {
+        const int n = root.attr[k];
+        const bool track = !g.track_name.empty() && fd.attrs[k] == g.track_name && fd.piece_kind == 0;
+        if (n > 0) info += fmt::format(", {}", count_of(n, symbol_noun(fd.attrs[k])));
+        if (track)
+          info += n > 0 ? fmt::format(" (your {} moves {})", g.track_name, n)
+                        : fmt::format(", no {} (your {} stays)", plural_of(symbol_noun(fd.attrs[k])), g.track_name);
+      }
+      break;
+    case FClass::Point:
+      info = fi.closed ? fmt::format("surrounded: scores {} now", feature_value(s, fi, true))
+                       : fmt::format("{} of 9 tiles of its area placed", fi.tiles);
+      break;
+    case FClass::Field:
+      if (g.farm_points_per_city > 0 || fd.final_per_attr == 0) {
         const int n = field_cities(s, fi.root);
         info = fmt::format("borders {} (scored at the end)",
                            plural(n, "completed " + area_name, "completed " + plural_of(area_name)));
-        break;
+      } else {
+        info = fmt::format("{} so far (scores {} per {} at the end)", count_of(fi.attr, attr_name), fd.final_per_attr,
+                           attr_name);
       }
+      break;
+  }
+  return info;
+}
+
+}  // namespace
+
+std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  if (s.phase != Phase::Piece || s.tiles.empty()) return "";
+  const GameDef& g = *s.rs->game;
+  const bool two = g.pieces2_per_player > 0;
+  const std::size_t from = std::min<std::size_t>(s.piece_from, s.tiles.size() - 1);
+  const bool multi = s.tiles.size() - from > 1;
+  const PlacedTile& pt = s.tiles[from];
+  const int supply = s.supply[s.current];
+  const int supply2 = s.supply2[s.current];
+  const std::string& n0 = g.piece_names[0];
+  const std::string& n1 = g.piece_names[1];
+  auto cell = [](const PlacedTile& t) { return fmt::format("{},{}", t.x, t.y); };
+  // which tile: the one just placed, or (a double tile) the set-aside cell's id and every cell
+  std::string id = s.type_of(pt).id, where = cell(pt), kind;
+  if (multi) {
+    std::vector<std::string> cells;
+    for (std::size_t i = from; i < s.tiles.size(); ++i) {
+      const TileType& t = s.type_of(s.tiles[i]);
+      if (t.pile == kPileAside) id = t.id;
+      cells.push_back(cell(s.tiles[i]));
+      if (t.kind != 0 && t.kind < g.tile_kinds.size()) kind = g.tile_kinds[t.kind] + " ";
     }
-    out += fmt::format("  {:<5} {:<10} {}\n", feature_port(s, pt, m.feat), fd.name, info);
+    where = fmt::format("{}", fmt::join(cells, " and "));
   }
-  if (supply == 0)
-    out += "  (no follower left in supply)\n";
-  else if (spots == 0)
-    out += "  (every feature of this tile is already taken)\n";
-  out += "  none  (keep your followers)\n";
-  for (int f = 0; f < tt.nfeat; ++f) {
-    const FeatureInfo fi = feature_info(s, pt.seg0 + f);
-    std::vector<std::string> who;
-    for (int p = 0; p < s.nplayers; ++p)
-      if (fi.pieces[static_cast<std::size_t>(p)] > 0) who.push_back(player_name(players, p, color));
-    if (who.empty()) continue;
-    out += fmt::format("  {:<5} {:<10} taken by {}\n", feature_port(s, pt, f), s.rs->ftype(fi.ftype).name,
-                       fmt::join(who, ", "));
+  std::string out;
+  if (!two)
+    out = fmt::format("{} spots on tile {} at {} ({} in supply):\n", capitalized(n0), id, where,
+                      count_of(supply, n0));
+  else
+    out = fmt::format("{} and {} spots on {}tile {} at {}:\n", capitalized(n0), n1, kind, id, where);
+  MoveList ml;
+  gen_pieces(s, ml);
+  struct Row {
+    std::string label, type, info;
+    int kind = 0;
+  };
+  std::vector<Row> rows;
+  std::size_t w = 5;
+  for (const Move& m : ml) {
+    if (m.kind != MoveKind::Piece) continue;
+    const PlacedTile& t = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+    const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[m.feat].type);
+    Row r;
+    r.label = feature_port(s, t, m.feat) + (multi ? " at " + cell(t) : "");
+    r.type = fd.name;
+    r.info = spot_info(s, t, m.feat);
+    r.kind = std::min<int>(fd.piece_kind, 1);
+    w = std::max(w, r.label.size());
+    rows.push_back(std::move(r));
   }
+  // the features of this turn's tiles already taken
+  std::vector<Row> taken;
+  std::vector<int> seen;
+  for (std::size_t i = from; i < s.tiles.size(); ++i) {
+    const PlacedTile& t = s.tiles[i];
+    for (int f = 0; f < s.type_of(t).nfeat; ++f) {
+      const FeatureInfo fi = feature_info(s, t.seg0 + f);
+      if (multi && std::find(seen.begin(), seen.end(), fi.root) != seen.end()) continue;  // listed on the other cell
+      seen.push_back(fi.root);
+      std::vector<std::string> who;
+      for (int p = 0; p < s.nplayers; ++p)
+        if (fi.pieces[static_cast<std::size_t>(p)] > 0) who.push_back(player_name(players, p, color));
+      if (who.empty()) continue;
+      Row r;
+      r.label = feature_port(s, t, f) + (multi ? " at " + cell(t) : "");
+      r.type = s.rs->ftype(fi.ftype).name;
+      r.info = fmt::format("taken by {}", fmt::join(who, ", "));
+      w = std::max(w, r.label.size());
+      taken.push_back(std::move(r));
+    }
+  }
+  auto row_text = [&](const Row& r) { return fmt::format("  {:<{}} {:<10} {}\n", r.label, w, r.type, r.info); };
+  const std::string these = multi ? "these tiles" : "this tile";
+  if (!two) {
+    for (const Row& r : rows) out += row_text(r);
+    if (supply == 0)
+      out += fmt::format("  (no {} left in supply)\n", n0);
+    else if (rows.empty())
+      out += fmt::format("  (every feature of {} is already taken)\n", these);
+  } else {
+    // one group per piece kind: explorers (tributaries, villages), then camps (jungle)
+    for (int k = 0; k < 2; ++k) {
+      const std::string& pn = g.piece_names[static_cast<std::size_t>(k)];
+      const int left = k == 0 ? supply : supply2;
+      int n = 0;
+      for (const Row& r : rows) n += r.kind == k;
+      if (left == 0) {
+        out += fmt::format(" {}: none left in supply\n", capitalized(plural_of(pn)));
+        continue;
+      }
+      out += fmt::format(" {} ({} in supply){}\n", capitalized(plural_of(pn)), left,
+                         n == 0 ? fmt::format(": no free spot on {}", these) : ":");
+      for (const Row& r : rows)
+        if (r.kind == k) out += row_text(r);
+    }
+  }
+  const std::string none = g.pass_text == "pass" ? fmt::format("(keep your {})", plural_of(n0)) : g.pass_text;
+  out += fmt::format("  {:<{}} {}\n", "none", w, none);
+  for (const Row& r : taken) out += fmt::format("  {:<{}} {:<10} {}\n", r.label, w, r.type, r.info);
   return out;
 }
 
 std::string render_scores(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  const GameDef& g = *s.rs->game;
+  const bool extra = g.pieces2_per_player > 0 || !g.track_name.empty();
   std::size_t w = 4;
   for (int p = 0; p < s.nplayers; ++p) w = std::max<std::size_t>(w, strip_ansi(player_name(players, p, false)).size());
   std::string out;
   for (int p = 0; p < s.nplayers; ++p) {
+    const auto pi = static_cast<std::size_t>(p);
     const bool to_move = p == s.current && s.phase != Phase::Over;
     const std::string kind =
-        static_cast<std::size_t>(p) < players.size() && !players[static_cast<std::size_t>(p)].bot.empty()
-            ? "bot " + players[static_cast<std::size_t>(p)].bot
-            : "human";
-    out += fmt::format(" {} {} {} {:>4} points   followers in supply: {}/{}   ({})\n", to_move ? "▶" : " ",
-                       badge(p, color), pad(player_name(players, p, color), static_cast<int>(w)),
-                       s.score[static_cast<std::size_t>(p)], s.supply[static_cast<std::size_t>(p)],
-                       s.rs->game->pieces_per_player, kind);
+        pi < players.size() && !players[pi].bot.empty() ? "bot " + players[pi].bot : "human";
+    if (!extra) {
+      out += fmt::format(" {} {} {} {:>4} points   followers in supply: {}/{}   ({})\n", to_move ? "▶" : " ",
+                         badge(p, color), pad(player_name(players, p, color), static_cast<int>(w)), s.score[pi],
+                         s.supply[pi], g.pieces_per_player, kind);
+      continue;
+    }
+    std::string pieces = fmt::format("{} {}/{}", plural_of(g.piece_names[0]), s.supply[pi], g.pieces_per_player);
+    if (g.pieces2_per_player > 0)
+      pieces += fmt::format("  {} {}/{}", plural_of(g.piece_names[1]), s.supply2[pi], g.pieces2_per_player);
+    if (!g.track_name.empty()) pieces += fmt::format("  {} at {:<2}", g.track_name, s.track[pi]);
+    out += fmt::format(" {} {} {} {:>4} points  {}  ({})\n", to_move ? "▶" : " ", badge(p, color),
+                       pad(player_name(players, p, color), static_cast<int>(w)), s.score[pi], pieces, kind);
   }
   return out;
+}
+
+std::vector<int> track_places(const State& s) {
+  std::vector<int> place(static_cast<std::size_t>(s.nplayers), 0);
+  int top = 0;
+  for (int p = 0; p < s.nplayers; ++p) top = std::max<int>(top, s.track[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < s.nplayers; ++p) {
+    const int sp = s.track[static_cast<std::size_t>(p)];
+    std::vector<int> ahead;  // distinct spaces ahead of this boat
+    for (int q = 0; q < s.nplayers; ++q) {
+      const int sq = s.track[static_cast<std::size_t>(q)];
+      if (sq > sp && std::find(ahead.begin(), ahead.end(), sq) == ahead.end()) ahead.push_back(sq);
+    }
+    int r = 1 + static_cast<int>(ahead.size());
+    if (s.nplayers == 2 && r == 2 && sp != top - 1) r = 0;
+    place[static_cast<std::size_t>(p)] = r;
+  }
+  return place;
+}
+
+namespace {
+
+std::string ordinal(int r) {
+  if (r == 1) return "1st";
+  if (r == 2) return "2nd";
+  if (r == 3) return "3rd";
+  return fmt::format("{}th", r);
+}
+
+// The k-th set-aside tile type (bit k of State::aside).
+int aside_type(const State& s, int k) {
+  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t)
+    if (s.rs->tiles.types[t].pile == kPileAside && k-- == 0) return static_cast<int>(t);
+  return -1;
+}
+
+// Creature counts (by the water feature's slots) of a tile type and, for a multi-cell tile, its parts.
+std::array<int, kAttrs> creatures(const Ruleset& rs, int type) {
+  std::array<int, kAttrs> n{};
+  for (int t = type, guard = 0; t >= 0 && t < static_cast<int>(rs.tiles.types.size()) && guard < 4; ++guard) {
+    const TileType& tt = rs.tiles.types[static_cast<std::size_t>(t)];
+    const int f = water_of(rs, tt);
+    if (f >= 0)
+      for (std::size_t k = 0; k < kAttrs; ++k) n[k] += tt.feats[static_cast<std::size_t>(f)].attr[k];
+    t = tt.east == 0xFF ? -1 : tt.east;
+  }
+  return n;
+}
+
+// "2 caimans, 1 piranha" from a creature count.
+std::string creature_text(const FeatureTypeDef& wd, const std::array<int, kAttrs>& n) {
+  std::vector<std::string> parts;
+  for (std::size_t k = 0; k < wd.attrs.size() && k < kAttrs; ++k) parts.push_back(count_of(n[k], wd.attrs[k]));
+  return parts.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// "2c1p"
+std::string creature_short(const FeatureTypeDef& wd, const std::array<int, kAttrs>& n) {
+  std::string out;
+  for (std::size_t k = 0; k < wd.attrs.size() && k < kAttrs; ++k)
+    if (n[k] > 0) out += fmt::format("{}{}", n[k], wd.attrs[k].empty() ? '?' : wd.attrs[k][0]);
+  return out.empty() ? "-" : out;
+}
+
+// The most downstream water cell (the Amazon's end), if any.
+std::optional<std::pair<int, int>> river_end(const State& s) {
+  std::optional<std::pair<int, int>> end;
+  for (const PlacedTile& t : s.tiles)
+    if (water_of(*s.rs, s.type_of(t)) >= 0 && (!end || t.x > end->first)) end = std::pair{t.x, t.y};
+  return end;
+}
+
+}  // namespace
+
+std::string render_river(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  const GameDef& g = *s.rs->game;
+  if (g.track_name.empty()) return "";
+  const int len = std::max<int>(1, s.track_len);
+  const auto place = track_places(s);
+  std::size_t w = 4;
+  for (int p = 0; p < s.nplayers; ++p) w = std::max<std::size_t>(w, strip_ansi(player_name(players, p, false)).size());
+  std::string out = fmt::format("River: {} spaces for the {}s, from 1 (source) to {} (mouth)\n", len, g.track_name, len);
+  for (int p = 0; p < s.nplayers; ++p) {
+    const auto pi = static_cast<std::size_t>(p);
+    const bool to_move = p == s.current && s.phase != Phase::Over;
+    std::vector<Glyph> line;
+    for (int k = 1; k <= len; ++k) {
+      if (k == s.track[pi])
+        line.push_back(Glyph{std::to_string(p + 1), St::Piece, 0, static_cast<u8>(p)});
+      else
+        line.push_back(Glyph{"≈", St::Water});
+    }
+    const int r = place[pi];
+    std::string rank = r == 0 ? "2nd, not directly behind the 1st: scores nothing" : ordinal(r);
+    out += fmt::format(" {} {} {}  {}  at {:<2} {}\n", to_move ? "▶" : " ", badge(p, color),
+                       pad(player_name(players, p, color), static_cast<int>(w)), emit(line, color), s.track[pi], rank);
+  }
+  // where tiles may go
+  if (const auto end = river_end(s))
+    out += fmt::format("  Front: x = {}. Land tiles only at x <= {}; the next Amazon tile goes at {},{}.\n", s.front,
+                       s.front, end->first + 1, end->second);
+  // what is left
+  int river_left = 0, bang_left = 0;
+  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
+    const TileType& tt = s.rs->tiles.types[t];
+    if (tt.kind == 0 || tt.pile != kPileDraw) continue;
+    river_left += s.remaining[t];
+    if (tt.kind < g.tile_kinds.size() && g.tile_kinds[tt.kind].find('!') != std::string::npos) bang_left += s.remaining[t];
+  }
+  std::vector<std::string> aside;
+  const FeatureTypeDef* wd = water_type(g);
+  for (int k = 0; k < 64; ++k) {
+    if (!(s.aside & (1ull << k))) continue;
+    const int t = aside_type(s, k);
+    if (t < 0) continue;
+    const std::string& id = s.rs->tiles.types[static_cast<std::size_t>(t)].id;
+    aside.push_back(wd ? fmt::format("{} ({})", id, creature_short(*wd, creatures(*s.rs, t))) : id);
+  }
+  out += fmt::format("  Amazon tiles in the pile: {}{}\n", river_left,
+                     bang_left > 0 ? fmt::format(" ({} with \"!\")", bang_left) : std::string());
+  out += aside.empty() ? "  Double tiles set aside: none left.\n"
+                       : fmt::format("  Double tiles set aside: {}.\n", fmt::join(aside, ", "));
+  return out;
+}
+
+std::string render_choices(const State& s, bool color) {
+  if (s.phase != Phase::Choose) return "";
+  const GameDef& g = *s.rs->game;
+  MoveList ml;
+  legal_moves(s, ml);
+  std::vector<int> types;
+  for (const Move& m : ml)
+    if (m.kind == MoveKind::Choose && std::find(types.begin(), types.end(), m.feat) == types.end()) types.push_back(m.feat);
+  const FeatureTypeDef* wd = water_type(g);
+  std::string out;
+  const auto end = river_end(s);
+  const int x = s.front + 1, y = end ? end->second : 0;
+  out += wrap(fmt::format("The \"!\" tile lets you place one of the {} double tiles set aside. It goes on the Amazon "
+                          "at {},{} and {},{}, turned 0 or 180 degrees, and scores as one Amazon tile: the 1st boat "
+                          "scores its caimans + piranhas, the 2nd boat its piranhas.",
+                          types.size(), x, y, x + 1, y),
+              80);
+  out += fmt::format("{:<8}{:<14}{}\n", "", "r0", "r180");
+  for (const int t : types) {
+    const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(t)];
+    const int e = tt.east == 0xFF ? -1 : tt.east;
+    // rotation 0: this cell then its east part; 180: the east part turned, then this cell turned
+    std::vector<std::pair<int, int>> r0 = {{t, 0}}, r180 = {{t, 2}};
+    if (e >= 0) {
+      r0.push_back({e, 0});
+      r180 = {{e, 2}, {t, 2}};
+    }
+    std::array<std::vector<Glyph>, kCellH> rows;
+    for (const auto* pic : {&r0, &r180}) {
+      for (std::size_t i = 0; i < kCellH; ++i) put_text(rows[i], "  ");
+      for (const auto& [type, rot] : *pic) {
+        const Cell c = tile_cell(*s.rs, s.rs->tiles.types[static_cast<std::size_t>(type)], rot);
+        for (std::size_t i = 0; i < kCellH; ++i) rows[i].insert(rows[i].end(), c[i].begin(), c[i].end());
+      }
+      for (std::size_t i = 0; i < kCellH; ++i)
+        for (std::size_t k = pic->size(); k < 2; ++k) put_text(rows[i], "     ");
+      for (std::size_t i = 0; i < kCellH; ++i) put_text(rows[i], "  ");
+    }
+    std::array<std::string, kCellH> side;
+    if (wd) {
+      const auto n = creatures(*s.rs, t);
+      side[0] = creature_text(*wd, n);
+      const int all = n[0] + (wd->attrs.size() > 1 ? n[1] : 0);
+      const int second = wd->attrs.size() > 1 ? n[1] : 0;
+      side[1] = fmt::format("1st boat +{}, 2nd boat +{}", all, second);
+    }
+    side[2] = fmt::format("type \"{} 0\" or \"{} 180\"", tt.id, tt.id);
+    for (std::size_t i = 0; i < kCellH; ++i) {
+      out += fmt::format("  {:<4}", i == 0 ? tt.id : "");
+      out += emit(rows[i], color) + "  " + side[i] + "\n";
+    }
+  }
+  return out;
+}
+
+ParsedChoice parse_choice(std::string_view text, const State& s) {
+  ParsedChoice r;
+  std::string t(text);
+  for (char& c : t)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  const auto w = words(t);
+  MoveList ml;
+  if (s.phase == Phase::Choose) legal_moves(s, ml);
+  std::vector<std::string> ids;
+  for (const Move& m : ml) {
+    const std::string& id = s.rs->tiles.types[m.feat].id;
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  const std::string avail = fmt::format("{}", fmt::join(ids, ", "));
+  if (s.phase != Phase::Choose || ml.empty()) {
+    r.error = "there is no double tile to choose now";
+    return r;
+  }
+  if (w.empty()) {
+    r.error = fmt::format("type a double tile and its rotation, e.g. \"{} 180\" (set aside: {})", ids[0], avail);
+    return r;
+  }
+  const int type = s.rs->tiles.find(upper(w[0]));
+  bool listed = false;
+  for (const Move& m : ml) listed |= type >= 0 && m.feat == type;
+  if (!listed) {
+    r.error = type >= 0 ? fmt::format("{} is not one of the double tiles set aside ({})", upper(w[0]), avail)
+                        : fmt::format("{} is not a double tile set aside ({}); type e.g. \"{} 180\"", quote(w[0]),
+                                      avail, ids[0]);
+    return r;
+  }
+  r.option = s.rs->tiles.types[static_cast<std::size_t>(type)].id;
+  if (w.size() == 1) {
+    r.error = fmt::format("add the rotation: \"{} 0\" or \"{} 180\"", r.option, r.option);
+    return r;
+  }
+  if (w.size() > 2) {
+    r.error = fmt::format("too much: expected a double tile and a rotation, e.g. \"{} 180\"", r.option);
+    return r;
+  }
+  const auto rot = to_rotation(w[1]);
+  if (!rot || (*rot != 0 && *rot != 180)) {
+    r.error = fmt::format("{} is not a rotation a double tile can take: 0 or 180 (it lies along the Amazon)",
+                          quote(w[1]));
+    return r;
+  }
+  r.rot = *rot;
+  for (const Move& m : ml)
+    if (m.feat == type && m.rot * 90 == r.rot) {
+      r.move = m;
+      return r;
+    }
+  r.error = fmt::format("{} cannot be placed turned {}", r.option, r.rot);
+  return r;
 }
 
 std::string describe_event_named(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players,
                                  bool color) {
   std::string text = describe_event(s, e);
   const std::string prefix = fmt::format("player {} ", e.player + 1);
+  const std::string possessive = fmt::format("player {}'s ", e.player + 1);
   if (text.rfind(prefix, 0) == 0 && static_cast<std::size_t>(e.player) < players.size()) {
     std::string rest = text.substr(prefix.size());
     if (players[e.player].name == "You" && rest.rfind("scores ", 0) == 0) rest = "score " + rest.substr(7);
     text = player_name(players, e.player, color) + " " + rest;
+  } else if (text.rfind(possessive, 0) == 0 && static_cast<std::size_t>(e.player) < players.size()) {
+    const std::string rest = text.substr(possessive.size());
+    text = players[e.player].name == "You" ? "Your " + rest : player_name(players, e.player, color) + "'s " + rest;
   }
   return text;
 }
 
 std::string describe_record_move(const State& s, const RecordMove& m, const std::vector<PlayerInfo>& players,
                                  bool color) {
+  const GameDef& g = *s.rs->game;
   std::string out =
       fmt::format("{} placed {} at {},{} r{}", player_name(players, m.player, color), m.tile, m.x, m.y, m.rot);
+  if (m.choice) out += fmt::format(", then the double tile {} r{}", *m.choice, m.choice_rot);
   if (m.follower && *m.follower != "none") {
-    std::string type = "?";
-    const int ti = s.placed_at(m.x, m.y);
+    std::string type = "?", piece = g.piece_names[0];
+    const auto [cx, cy] = m.follower_at.value_or(std::pair<int, int>{m.x, m.y});
+    const int ti = s.placed_at(cx, cy);
     if (ti >= 0) {
       const PlacedTile& t = s.tiles[static_cast<std::size_t>(ti)];
       const int f = feature_at_port(s, t, *m.follower);
-      if (f >= 0) type = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(f)].type).name;
+      if (f >= 0) {
+        const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(f)].type);
+        type = fd.name;
+        piece = g.piece_names[std::min<std::size_t>(fd.piece_kind, 1)];
+      }
     }
-    out += fmt::format(", follower on {} ({})", type, *m.follower);
+    const std::string at = m.follower_at ? fmt::format(" at {},{}", cx, cy) : "";
+    out += fmt::format(", {} on {} ({}{})", piece, type, *m.follower, at);
+  } else if (g.pieces2_per_player > 0) {
+    out += fmt::format(", no {} or {}", g.piece_names[0], g.piece_names[1]);
   } else {
-    out += ", no follower";
+    out += fmt::format(", no {}", g.piece_names[0]);
   }
   return out;
+}
+
+bool is_final_event(const ScoreEvent& e) {
+  return e.reason == ScoreReason::Final || e.reason == ScoreReason::Farm || e.reason == ScoreReason::Mouth;
+}
+
+std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
+                         const std::vector<PlayerInfo>& players, bool color) {
+  if (rec.moves.empty()) return "";
+  std::string text = describe_record_move(s, rec.moves.back(), players, color);
+  bool any = false;
+  for (std::size_t i = events_before; i < rec.events.size(); ++i) {
+    const ScoreEvent& e = rec.events[i];
+    if (is_final_event(e)) continue;  // final scoring is shown at the end
+    if (!any) text += "\n";
+    any = true;
+    text += "    " + describe_event_named(s, e, players, color) + "\n";
+  }
+  if (!any) text += "\n";
+  return text;
+}
+
+void play_bot_turn(Game& g, Bot& bot, Rng& rng) {
+  MoveList ml;
+  legal_moves(g.state(), ml);
+  g.play(bot.choose(g.state(), ml, rng));  // the tile
+  // a double tile after a "!" tile (Choose), then a piece or a pass (Piece): same player, same turn
+  while (g.state().phase == Phase::Choose || g.state().phase == Phase::Piece) {
+    legal_moves(g.state(), ml);
+    g.play(bot.choose(g.state(), ml, rng));
+  }
 }
 
 std::string render_final(const State& s, const std::vector<PlayerInfo>& players, bool color) {
@@ -650,21 +1199,31 @@ std::string port_diagram() {
          "       SSW  S  SSE\n";
 }
 
+namespace {
+
+const char* kHelpPlace =
+    "Placing the tile:\n"
+    "  X Y ROT      column X, row Y, ROT degrees clockwise (0 90 180 270),\n"
+    "               e.g. \"3 -1 90\" or \"3,-1 r90\"\n"
+    "  X Y          the same, when only one rotation fits there\n"
+    "  a [ROT]      at the cell marked a on the board\n"
+    "  x grows to the east (right), y grows to the SOUTH (down).\n";
+
+const char* kHelpAnyTime =
+    "Any time:\n"
+    "  board        show the board again       moves   list where the tile fits\n"
+    "  view X Y     centre the board on X,Y    view    follow the play again\n"
+    "  scores       show the scores            help    this text\n";
+
+}  // namespace
+
 std::string help_text() {
-  return "Placing the tile:\n"
-         "  X Y ROT      column X, row Y, ROT degrees clockwise (0 90 180 270),\n"
-         "               e.g. \"3 -1 90\" or \"3,-1 r90\"\n"
-         "  X Y          the same, when only one rotation fits there\n"
-         "  a [ROT]      at the cell marked a on the board\n"
-         "  x grows to the east (right), y grows to the SOUTH (down).\n"
+  return std::string(kHelpPlace) +
          "Placing a follower (after the tile):\n"
          "  PORT         the feature touching that port: N E S W C NNE ENE ... (see below)\n"
          "  road, city…  the free spot of that type, if there is just one\n"
-         "  none         no follower this turn\n"
-         "Any time:\n"
-         "  board        show the board again       moves   list where the tile fits\n"
-         "  view X Y     centre the board on X,Y    view    follow the play again\n"
-         "  scores       show the scores            help    this text\n"
+         "  none         no follower this turn\n" +
+         kHelpAnyTime +
          "  undo         take back your turn (until the next player acts; at the follower\n"
          "               prompt it takes back the tile)\n"
          "  quit         save and exit (continue later with --resume FILE)\n"
@@ -672,6 +1231,96 @@ std::string help_text() {
          port_diagram() +
          "Board: · field  ▒ city  ◆ shield  ─│┌┼ roads  M monastery  digits: followers of\n"
          "that player; boxed letters: where the tile in hand fits.\n";
+}
+
+std::string board_legend(const GameDef& g) {
+  std::vector<std::string> items;
+  for (const FeatureTypeDef& fd : g.ftypes) {
+    switch (fd.cls) {
+      case FClass::Field:
+        items.push_back("· " + fd.name);
+        break;
+      case FClass::Area:
+        items.push_back("▒ " + fd.name);
+        break;
+      case FClass::Path:
+        if (is_water(fd)) {
+          std::string example, words_;
+          for (std::size_t k = 0; k < fd.attrs.size() && k < 2; ++k) {
+            const int n = 2 - static_cast<int>(k);
+            example += fmt::format("{}{}", n, fd.attrs[k].empty() ? '?' : fd.attrs[k][0]);
+            words_ += (k ? ", " : "") + count_of(n, fd.attrs[k]);
+          }
+          items.push_back(fmt::format("≈ the {}{}", capitalized(fd.name),
+                                      example.empty() ? "" : " (" + example + ": " + words_ + ")"));
+        } else {
+          items.push_back("─│┌┼ " + plural_of(fd.name) + " (▪ a rock where one ends)");
+        }
+        break;
+      case FClass::Point:
+        items.push_back(point_letter(fd) + " " + fd.name);
+        break;
+    }
+  }
+  for (const FeatureTypeDef& fd : g.ftypes) {
+    if (is_water(fd)) continue;
+    for (const std::string& a : fd.attrs) {
+      const std::string item = symbol_glyph(a).ch + " " + symbol_noun(a);
+      if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+    }
+  }
+  std::string pieces = fmt::format("digits: {} of that player", plural_of(g.piece_names[0]));
+  if (g.pieces2_per_player > 0) {
+    std::string circled;
+    for (int p = 0; p < g.max_players; ++p) circled += piece_mark(p, 1);
+    pieces = fmt::format("1..{}: {} of that player, {}: {}", g.max_players, plural_of(g.piece_names[0]), circled,
+                         plural_of(g.piece_names[1]));
+  }
+  items.push_back(pieces);
+  items.push_back("boxed letters: where the tile in hand fits");
+  // items kept whole, two spaces apart, lines of at most 80 columns
+  std::string out, line = "Board:";
+  for (const std::string& it : items) {
+    const std::string sep = line == "Board:" ? " " : "  ";
+    if (display_width(line) + 2 + display_width(it) > 80) {
+      out += line + "\n";
+      line = "     ";
+    }
+    line += sep + it;
+  }
+  return out + line + "\n";
+}
+
+std::string help_text(const GameDef& g) {
+  if (g.pieces2_per_player == 0 && g.track_name.empty() && g.tile_kinds.size() <= 1) return help_text();
+  const std::string& n0 = g.piece_names[0];
+  const std::string& n1 = g.piece_names[1];
+  std::vector<std::string> types;
+  for (const FeatureTypeDef& fd : g.ftypes)
+    if (fd.claimable) types.push_back(fd.name);
+  std::string out = kHelpPlace;
+  out +=
+      "  Amazon tiles go only at the east end of the Amazon (row 0), at r0 or r180;\n"
+      "  land tiles only at x <= the front (see the river panel).\n"
+      "Choosing a double tile (after an Amazon tile with \"!\"):\n"
+      "  D2 180       the double tile D2 turned 180 degrees (0 or 180); the list\n"
+      "               shows each double tile both ways\n";
+  out += fmt::format("Placing an {} or a {} (after the tile):\n", n0, n1);
+  out +=
+      "  PORT         the feature touching that port: N E S W NNE ENE ... (see below)\n"
+      "  PORT at X,Y  on a turn with a double tile: that port of the cell X,Y,\n"
+      "               e.g. \"N at 9,0\" (or \"N 9,0\")\n";
+  out += fmt::format("  {}, {}, {}\n", fmt::join(types, ", "), n0, n1);
+  out += "               the free spot of that type (or for that piece), if just one\n";
+  out += fmt::format("  none         {}\n", g.pass_text);
+  out += kHelpAnyTime;
+  out +=
+      "  undo         take back your turn (until the next player acts; at the double\n"
+      "               tile or piece prompt it takes back the tile)\n"
+      "  quit         save and exit (continue later with --resume FILE)\n"
+      "Ports of a tile:\n" +
+      port_diagram() + board_legend(g);
+  return out;
 }
 
 ParsedPlacement parse_placement(std::string_view text, const std::vector<Candidate>& cands) {
@@ -745,7 +1394,27 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
 
 ParsedPort parse_port(std::string_view text, const State& s) {
   ParsedPort r;
-  const auto w = words(text);
+  std::string t(text);
+  for (char& c : t)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  auto w = words(t);
+  // a cell may follow (or lead): "N at 9,0", "N 9 0", "9,0 N"
+  std::optional<std::pair<int, int>> cell;
+  // (only in games where a turn can lay several tiles: those with a Choose decision)
+  const bool cells_game = s.rs->game->hooks.gen_choices != nullptr;
+  if (cells_game && w.size() >= 3) {
+    std::vector<std::string> rest;
+    std::vector<std::string> nums;
+    for (const auto& x : w) {
+      if (lower(x) == "at" || lower(x) == "on") continue;
+      if (to_int(x)) nums.push_back(x);
+      else rest.push_back(x);
+    }
+    if (nums.size() == 2 && rest.size() == 1) {
+      cell = std::pair{*to_int(nums[0]), *to_int(nums[1])};
+      w = rest;
+    }
+  }
   if (w.size() != 1) {
     r.error = w.empty() ? "type a port name (N, E, S, W, C, NNE, ...), a feature type, or none"
                         : "type one port name (e.g. N or SSE), a feature type, or none";
@@ -756,28 +1425,94 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     r.port = "none";
     return r;
   }
+  const GameDef& g = *s.rs->game;
+  // the tiles this turn's piece may go on (one, or the cells of a double tile)
+  const std::size_t from = s.tiles.empty() ? 0 : std::min<std::size_t>(s.piece_from, s.tiles.size() - 1);
+  const bool multi = s.phase == Phase::Piece && s.tiles.size() - from > 1;
+  auto on_turn = [&](int x, int y) {
+    const int ti = s.placed_at(x, y);
+    return ti >= static_cast<int>(from);
+  };
+  if (cell && s.phase == Phase::Piece && !on_turn(cell->first, cell->second)) {
+    std::vector<std::string> cells;
+    for (std::size_t i = from; i < s.tiles.size(); ++i) cells.push_back(fmt::format("{},{}", s.tiles[i].x, s.tiles[i].y));
+    r.error = fmt::format("{},{} is not a tile placed this turn (this turn: {})", cell->first, cell->second,
+                          fmt::join(cells, " and "));
+    return r;
+  }
+  MoveList ml;
+  if (s.phase == Phase::Piece) gen_pieces(s, ml);
+  auto spot_text = [&](const Move& m) {
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+    const std::string port = feature_port(s, pt, m.feat);
+    return multi ? fmt::format("{} at {},{}", port, m.x, m.y) : port;
+  };
   const std::string up = upper(w[0]);
   if (port_from_name(up)) {
     r.port = up;
+    if (cell) {
+      r.at = cell;
+    } else if (multi) {
+      // the cell whose free spot touches that port
+      std::vector<std::pair<int, int>> at;
+      for (const Move& m : ml) {
+        if (m.kind != MoveKind::Piece) continue;
+        const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+        if (feature_at_port(s, pt, up) == m.feat) at.push_back({m.x, m.y});
+      }
+      if (at.size() == 1) {
+        r.at = at[0];
+      } else if (at.empty()) {
+        r.error = fmt::format("no free spot at {} on this turn's tiles (see the list)", up);
+      } else {
+        r.error = fmt::format("both tiles have a free spot at {}: type \"{} at {},{}\" or \"{} at {},{}\"", up, up,
+                              at[0].first, at[0].second, up, at[1].first, at[1].second);
+      }
+    }
     return r;
   }
   if (s.phase == Phase::Piece) {
-    for (std::size_t t = 0; t < s.rs->game->ftypes.size(); ++t) {
-      const std::string& name = s.rs->game->ftypes[t].name;
-      if (lo != name && lo != plural_of(name)) continue;
-      MoveList ml;
-      gen_pieces(s, ml);
-      std::vector<std::string> ports;
-      for (const Move& m : ml)
-        if (m.kind == MoveKind::Piece && s.type_of(s.last_placed()).feats[m.feat].type == t)
-          ports.push_back(feature_port(s, s.last_placed(), m.feat));
-      if (ports.size() == 1)
-        r.port = ports[0];
-      else if (ports.empty())
-        r.error = fmt::format("no free {} on this tile", name);
-      else
-        r.error = fmt::format("this tile has {} free {}: name the port ({})", ports.size(), plural_of(name),
-                              fmt::join(ports, " or "));
+    // a feature type name, or (games with two piece kinds) a piece name
+    std::optional<std::size_t> ftype;
+    std::optional<int> kind;
+    std::string name;
+    for (std::size_t t2 = 0; t2 < g.ftypes.size(); ++t2)
+      if (lo == g.ftypes[t2].name || lo == plural_of(g.ftypes[t2].name)) {
+        ftype = t2;
+        name = g.ftypes[t2].name;
+      }
+    if (!ftype && g.pieces2_per_player > 0)
+      for (int k = 0; k < 2; ++k)
+        if (lo == g.piece_names[static_cast<std::size_t>(k)] || lo == plural_of(g.piece_names[static_cast<std::size_t>(k)])) {
+          kind = k;
+          name = g.piece_names[static_cast<std::size_t>(k)];
+        }
+    if (ftype || kind) {
+      std::vector<const Move*> spots;
+      for (const Move& m : ml) {
+        if (m.kind != MoveKind::Piece) continue;
+        if (cell && (m.x != cell->first || m.y != cell->second)) continue;
+        const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+        const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[m.feat].type);
+        if (ftype ? s.type_of(pt).feats[m.feat].type == *ftype : fd.piece_kind == *kind)
+          spots.push_back(&m);
+      }
+      const std::string these = multi ? "these tiles have" : "this tile has";
+      if (spots.size() == 1) {
+        const Move& m = *spots[0];
+        const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+        r.port = feature_port(s, pt, m.feat);
+        if (multi || cell) r.at = std::pair<int, int>{m.x, m.y};
+      } else if (spots.empty()) {
+        r.error = kind ? fmt::format("no free spot for {} {} on {}", article(name), name, multi ? "these tiles" : "this tile")
+                       : fmt::format("no free {} on {}", name, multi ? "these tiles" : "this tile");
+      } else {
+        std::vector<std::string> names;
+        for (const Move* m : spots) names.push_back(spot_text(*m));
+        r.error = fmt::format("{} {} free {}: name the port ({})", these, spots.size(),
+                              kind ? fmt::format("spots for {} {}", article(name), name) : plural_of(name),
+                              fmt::join(names, " or "));
+      }
       return r;
     }
   }

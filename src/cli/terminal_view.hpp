@@ -6,6 +6,12 @@
 // (WNW NNW N NNE ENE on the top row, W . C . E in the middle, WSW SSW S SSE ESE at the bottom);
 // the centre shows a centre feature (monastery: "M") or how the roads meet. Glyphs: field "·",
 // city "▒", shield "◆", roads "─ │ ┌ ┼ …", a follower is its player's number.
+//
+// Other games use the same shapes by feature class (Amazonas: tributaries like roads, villages like
+// cities, jungle like fields) plus: a path that cannot be claimed is water ("≈", the Amazon) with its
+// creatures as counts ("2c1p": 2 caimans, 1 piranha); symbols on features by name (fruit "●", boat
+// icon "▲", animal "∴", shield "◆"); a path ending in the open is a rock "▪"; a piece of the second
+// kind (camp) is a circled player number "①".. "⑤". board_legend() says it in words.
 #pragma once
 #include <optional>
 #include <string>
@@ -13,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "ai/bots.hpp"
 #include "engine/engine.hpp"
 
 namespace carc::cli {
@@ -52,11 +59,40 @@ std::string render_hand(const State& s, const std::vector<Candidate>& cands, con
 std::string render_placements(const std::vector<Candidate>& cands, int width);
 
 // After a tile is placed: the legal follower spots (port, feature type, what the feature is worth
-// now), "none", and the features of the tile already taken.
+// now), "none", and the features of the tile already taken. In a game with two piece kinds
+// (Amazonas: explorers and camps) each spot names its piece, tributaries say how far the boat
+// moves, jungles count their animals, and "none" says what a pass does (GameDef::pass_text). On a
+// turn with several tiles (a double tile) each spot names its cell: "N at 9,0".
 std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
-// Scores and followers in supply of every player; the player to move is marked.
+// Scores and followers in supply of every player; the player to move is marked. Games with a second
+// piece kind or a track show each kind in supply (by GameDef::piece_names) and the track space.
 std::string render_scores(const State& s, const std::vector<PlayerInfo>& players, bool color);
+
+// Games with a per-player track (Amazonas: "boat"; "" for the others): the river panel. The track
+// from space 1 to s.track_len with each player's boat and place (1st, 2nd, ...), the front (land
+// tiles only at x <= front; the next Amazon tile east of it), the Amazon tiles left in the pile and
+// the double tiles set aside. Empty for a game without a track.
+std::string render_river(const State& s, const std::vector<PlayerInfo>& players, bool color);
+
+// Dense places of the boats on the track: 1 for the furthest space, 2 for the next occupied one...
+// With 2 players a 2nd boat not directly behind the 1st gets 0 (it scores nothing). RULES.md §2.
+std::vector<int> track_places(const State& s);
+
+// Phase Choose (after an Amazon "!" tile): the double tiles set aside, each drawn in both
+// orientations (rotation 0 and 180, two cells each) with its caimans and piranhas and what the 1st
+// and 2nd boat would score, and where it goes. Empty unless the state is at Choose.
+std::string render_choices(const State& s, bool color);
+
+// What a player typed at the Choose prompt: "D2 180", "d2 r0", "D2,180". `move` is the legal
+// Choose move; on failure `error` says what is wrong (unknown tile, not set aside, no rotation...).
+struct ParsedChoice {
+  std::string option;  // tile id, e.g. "D2"
+  int rot = 0;         // degrees: 0 or 180
+  Move move;
+  std::string error;
+};
+ParsedChoice parse_choice(std::string_view text, const State& s);
 
 // A player's name (in the player's colour when color is set).
 std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color);
@@ -66,15 +102,34 @@ std::string describe_event_named(const State& s, const ScoreEvent& e, const std:
                                  bool color);
 
 // "greedy placed V at 2,0 r90, follower on road (S)". `s` is any state after the move was made.
+// Amazonas: "greedy placed X1 at 8,0 r0, then double tile D2 r180, camp on jungle (S at 10,0)".
 std::string describe_record_move(const State& s, const RecordMove& m, const std::vector<PlayerInfo>& players,
                                  bool color);
+
+// One finished turn as `play` reports it: the move, then each event of the turn that is not final
+// scoring (completed features; boat moves and Amazon scorings) on its own indented line. `s` is the
+// state after the turn, `events_before` the number of record events before the turn began.
+std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
+                         const std::vector<PlayerInfo>& players, bool color);
+
+// Whether a final-scoring event (shown once at the end, not in a turn summary).
+bool is_final_event(const ScoreEvent& e);
+
+// Plays the whole turn of the player to move with `bot`: the tile, the double tile if the tile asks
+// for one (Phase::Choose), then the piece or pass. `play` uses this for every bot seat.
+void play_bot_turn(Game& g, Bot& bot, Rng& rng);
 
 // Final standings, best first, and the winner(s).
 std::string render_final(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
 // The twelve ports and C around a tile.
 std::string port_diagram();
+// The base game's help; help_text(g) is the same for the base game and adds a game's own decisions
+// (Amazonas: double tiles, explorers and camps on a named cell) and its board legend.
 std::string help_text();
+std::string help_text(const GameDef& g);
+// What the board's glyphs mean in this game, built from its feature types (a few lines).
+std::string board_legend(const GameDef& g);
 
 // What a player typed at the placement prompt: "3 -1 90", "3,-1 r90", "(3,-1) 90", "a 90",
 // "a" or "3 -1" (when exactly one rotation fits there). On failure `error` says what is wrong.
@@ -86,8 +141,12 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
 
 // What a player typed at the follower prompt: a port name (any case), "none"/"pass"/"-", or a
 // feature type name ("road") when exactly one free spot has that type. `port` is "none" for a pass.
+// On a turn with several tiles (Amazonas double tile) a cell may follow: "N at 9,0", "N 9,0",
+// "N 9 0"; `at` is then that cell (also when only one of the turn's tiles has a free spot at the
+// port). In a game with two piece kinds, a piece name ("camp", "explorer") picks its only free spot.
 struct ParsedPort {
   std::string port;
+  std::optional<std::pair<int, int>> at;  // the tile's cell, when the player must or did name it
   std::string error;
 };
 ParsedPort parse_port(std::string_view text, const State& s);
