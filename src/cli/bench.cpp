@@ -69,6 +69,7 @@ std::unique_ptr<State> midgame(const Ruleset& rs, int players) {
 
 struct Opts {
   std::string game = "base";
+  std::string tiles;
   int players = 2;
   int games = 2000;
   u64 seed = 1;
@@ -78,7 +79,7 @@ struct Opts {
 };
 
 void run(const Opts& o) {
-  auto rs = load_ruleset(o.game, o.options);
+  auto rs = load_ruleset(o.game, o.options, o.tiles);
   auto s = std::make_unique<State>();
   MoveList ml;
   GameStats st;
@@ -142,7 +143,8 @@ void run(const Opts& o) {
 void register_bench(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("bench", "Deterministic signature and throughput of seeded random games");
-  c->add_option("--game", o->game, "Game: base, amazonas")->capture_default_str();
+  c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
+  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
   c->add_option("--players", o->players, "Players")->capture_default_str()->check(CLI::Range(2, 5));
   c->add_option("--games", o->games, "Games in the signature run")->capture_default_str()->check(CLI::PositiveNumber);
   c->add_option("--seed", o->seed, "First seed")->capture_default_str();

@@ -25,6 +25,7 @@ namespace {
 
 struct Opts {
   std::string game = "base";
+  std::string tiles;
   int players = 0;
   std::string seats;
   std::vector<std::string> names;
@@ -207,11 +208,11 @@ void Session::run() {
     if (o_.players != 0 || !o_.seats.empty() || !o_.names.empty() || !o_.options.empty() || o_.game != "base")
       say("note: --players, --seats, --name, --option and --game are taken from the saved game when resuming\n");
     const Record rec = load_record(o_.resume);
-    g_.emplace(Game::replay(rec, fresh));
+    g_.emplace(Game::replay(rec, fresh, o_.tiles));
     save_path_ = o_.autosave.empty() ? o_.resume : o_.autosave;
     say(fmt::format("Resumed {} from {} ({} moves so far).\n", g_->ruleset().game->title, o_.resume, rec.moves.size()));
   } else {
-    auto rs = load_ruleset(o_.game, o_.options);
+    auto rs = load_ruleset(o_.game, o_.options, o_.tiles);
     g_.emplace(rs, make_seats(o_), fresh);
     save_path_ = o_.autosave.empty() ? "carcassonne-autosave.json" : o_.autosave;
     say(fmt::format("New game of {} (seed {}).\n", g_->ruleset().game->title, fresh));
@@ -661,6 +662,7 @@ void register_play(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("play", "Play a game in the terminal against bots or other people (hot seat)");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
+  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
   c->add_option("--players", o->players, "Number of seats: you against greedy bots (default 2)")
       ->check(CLI::Range(2, 5));
   c->add_option("--seats", o->seats, "Comma-separated seats: human, greedy or random (e.g. human,human,greedy)");

@@ -12,14 +12,16 @@ namespace carc::cli {
 void register_replay(CLI::App& app) {
   auto file = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
+  auto tiles = std::make_shared<std::string>();
   auto* c = app.add_subcommand("replay", "Validate and replay a game record");
   c->add_option("file", *file, "Record (JSON)")->required();
   c->add_flag("--json", *json, "Print the result as JSON");
-  c->callback([file, json] {
+  c->add_option("--tiles", *tiles, "Tile file to use instead of the record's (or the game's default)");
+  c->callback([file, json, tiles] {
     const Record r = load_record(*file);
     Game g = [&] {
       try {
-        return Game::replay(r);
+        return Game::replay(r, std::nullopt, *tiles);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}", *file, e.what()));
       }

@@ -16,6 +16,7 @@ namespace carc::cli {
 namespace {
 struct Opts {
   std::string game = "base";
+  std::string tiles;
   int players = 2;
   std::string bots = "random";
   int games = 100;
@@ -26,7 +27,7 @@ struct Opts {
 };
 
 void run(const Opts& o) {
-  auto rs = load_ruleset(o.game, o.options);
+  auto rs = load_ruleset(o.game, o.options, o.tiles);
   auto specs = split(o.bots, ',');
   if (specs.size() == 1) specs.assign(static_cast<std::size_t>(o.players), specs[0]);
   if (specs.size() != static_cast<std::size_t>(o.players))
@@ -98,7 +99,8 @@ void run(const Opts& o) {
 void register_selfplay(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("selfplay", "Play games between bots and print aggregate statistics");
-  c->add_option("--game", o->game, "Game: base, amazonas")->capture_default_str();
+  c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
+  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
   c->add_option("--players", o->players, "Number of players (2-5)")->capture_default_str()->check(CLI::Range(2, 5));
   c->add_option("--bots", o->bots, "Comma-separated bot per seat (random, greedy), or one for all")->capture_default_str();
   c->add_option("--games", o->games, "Number of games")->capture_default_str()->check(CLI::PositiveNumber);

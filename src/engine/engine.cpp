@@ -12,6 +12,7 @@ Game::Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players) :
   init_state(state_, *rs_, static_cast<int>(players.size()));
   rec_.game = rs_->game->id;
   rec_.options = rs_->options;
+  rec_.tiles = rs_->tiles_file;
   rec_.players = std::move(players);
 }
 
@@ -181,10 +182,10 @@ Move Game::choice(std::string_view option, int rot_degrees) const {
   return m;
 }
 
-Game Game::replay(const Record& r, std::optional<u64> continue_seed) {
+Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::string& tiles_override) {
   std::vector<std::string> settings;
   for (const auto& [k, v] : r.options) settings.push_back(k + "=" + v);
-  Game g(load_ruleset(r.game, settings), r.players);
+  Game g(load_ruleset(r.game, settings, tiles_override.empty() ? r.tiles : tiles_override), r.players);
   g.rec_.seed = r.seed;
   g.rec_.draws = r.draws;
   if (r.seed) g.rng_.emplace(*r.seed);

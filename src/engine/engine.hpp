@@ -32,6 +32,7 @@ struct Record {
   std::map<std::string, std::string> options;
   std::vector<PlayerInfo> players;
   std::optional<u64> seed;
+  std::string tiles;  // tile file used, if not the game's default (replay loads it)
   std::vector<std::string> draws;  // every tile drawn, in order, discarded ones included
   std::vector<RecordMove> moves;
   // Written by the engine; ignored (and re-derived) when a record is replayed.
@@ -53,7 +54,8 @@ class Game {
   // Replays a record; throws InputError naming the move number and reason on an illegal move.
   // If the record's draws run out before the end and it has a seed, later draws continue from the
   // generator; without a seed the game stops there (still in progress) unless continue_seed is set.
-  static Game replay(const Record& r, std::optional<u64> continue_seed = std::nullopt);
+  // tiles_override: load this tile file instead of the record's (or the default one).
+  static Game replay(const Record& r, std::optional<u64> continue_seed = std::nullopt, const std::string& tiles_override = "");
 
   [[nodiscard]] const State& state() const { return state_; }
   [[nodiscard]] const Ruleset& ruleset() const { return *rs_; }

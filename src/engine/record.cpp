@@ -36,6 +36,7 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
     if (!p.bot.empty()) jp["bot"] = p.bot;
     j["players"].push_back(jp);
   }
+  if (!r.tiles.empty()) j["tiles"] = r.tiles;
   j["seed"] = r.seed ? json(*r.seed) : json(nullptr);
   j["draws"] = r.draws;
   j["moves"] = json::array();
@@ -117,6 +118,7 @@ Record record_from_json(const std::string& text, const std::string& where) {
     }
     r.players.push_back(p);
   }
+  if (j.contains("tiles") && !j["tiles"].is_null()) r.tiles = str(j["tiles"], "tiles");
   if (j.contains("seed") && !j["seed"].is_null()) {
     if (!j["seed"].is_number_unsigned())
       throw InputError(fmt::format("{}: seed: expected a non-negative integer", where));

@@ -31,7 +31,9 @@ std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::ve
   const std::string path = tiles_path.empty() ? fmt::format("{}/tiles/{}.tiles.json", data_dir(), g->id) : tiles_path;
   TileSet ts = load_tileset(path, g->ftypes, g->tile_kinds);
   if (ts.game != g->id) throw InputError(fmt::format("{}: tile file is for game \"{}\", not \"{}\"", path, ts.game, g->id));
-  return make_ruleset(*g, std::move(ts), opts);
+  auto rs = make_ruleset(*g, std::move(ts), opts);
+  rs->tiles_file = tiles_path;
+  return rs;
 }
 
 }  // namespace carc

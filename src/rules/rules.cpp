@@ -28,7 +28,7 @@ std::map<std::string, std::string> resolve_options(const GameDef& g, const std::
   return out;
 }
 
-std::shared_ptr<const Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std::map<std::string, std::string>& options) {
+std::shared_ptr<Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std::map<std::string, std::string>& options) {
   auto rs = std::make_shared<Ruleset>();
   rs->game = &g;
   rs->tiles = std::move(tiles);

@@ -77,12 +77,13 @@ struct Ruleset {
   TileSet tiles;
   std::map<std::string, std::string> options;  // every option of the game, with its value
   bool farmers = true;
+  std::string tiles_file;  // the tile file, when not the game's default one (written into records)
   [[nodiscard]] const FeatureTypeDef& ftype(int t) const { return game->ftypes[static_cast<std::size_t>(t)]; }
 };
 
 // Parses "name=value" settings against the game's options (defaults for the rest).
 std::map<std::string, std::string> resolve_options(const GameDef& g, const std::vector<std::string>& settings);
-std::shared_ptr<const Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std::map<std::string, std::string>& options);
+std::shared_ptr<Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std::map<std::string, std::string>& options);
 
 enum class Phase : u8 { Draw, Place, Choose, Piece, Over };
 enum class MoveKind : u8 { Place, Piece, Pass, Choose };
