@@ -35,6 +35,8 @@ std::shared_ptr<Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std
   std::vector<std::string> settings;
   for (const auto& [k, v] : options) settings.push_back(k + "=" + v);
   rs->options = resolve_options(g, settings);
+  for (const auto& o : g.options)
+    rs->option_index.push_back(static_cast<u8>(std::find(o.values.begin(), o.values.end(), rs->options.at(o.name)) - o.values.begin()));
   const auto f = rs->options.find("farmers");
   rs->farmers = f == rs->options.end() || f->second == "on";
   return rs;
@@ -274,9 +276,11 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
   s.turn_first = s.piece_from = 0;
   s.remaining.fill(0);
   s.pile = 0;
+  s.kind_left.fill(0);
   for (std::size_t t = 0; t < rs.tiles.types.size(); ++t) {
     s.remaining[t] = static_cast<u8>(rs.tiles.types[t].draw_count);
     s.pile = static_cast<u16>(s.pile + s.remaining[t]);
+    s.kind_left[rs.tiles.types[t].kind & 7] = static_cast<u8>(s.kind_left[rs.tiles.types[t].kind & 7] + s.remaining[t]);
   }
   s.tiles.clear();
   s.pieces.clear();
@@ -304,6 +308,7 @@ void end_if_pile_empty(State& s, EventSink* ev) {
 bool apply_draw(State& s, int type, EventSink* ev) {
   assert(s.phase == Phase::Draw && s.remaining[static_cast<std::size_t>(type)] > 0);
   --s.remaining[static_cast<std::size_t>(type)];
+  --s.kind_left[s.rs->tiles.types[static_cast<std::size_t>(type)].kind & 7];
   --s.pile;
   if (!placeable(s, type)) {
     ++s.discards;

@@ -78,6 +78,7 @@ struct Ruleset {
   std::map<std::string, std::string> options;  // every option of the game, with its value
   bool farmers = true;
   std::string tiles_file;  // the tile file, when not the game's default one (written into records)
+  std::vector<u8> option_index;  // per GameDef option: the index of its value (hot-path lookups)
   [[nodiscard]] const FeatureTypeDef& ftype(int t) const { return game->ftypes[static_cast<std::size_t>(t)]; }
 };
 
@@ -163,6 +164,7 @@ struct State {
   u16 turn_first = 0;  // index of the first tile placed this turn
   u16 piece_from = 0;  // pieces this turn go on tiles [piece_from, tiles.size())
   std::array<u8, kMaxTileTypes> remaining{};
+  std::array<u8, 8> kind_left{};  // tiles left in the pile by tile kind
   StaticVec<PlacedTile, kMaxPlaced> tiles;
   StaticVec<PieceOnBoard, kMaxPlayers * 8> pieces;
   StaticVec<FrontierCell, kMaxFrontier> frontier;

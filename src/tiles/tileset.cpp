@@ -279,6 +279,7 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     for (const auto& t : ts.types) {
       ts.total += t.count;
       ts.draw_total += t.draw_count;
+      ts.kind_total[t.kind & 7] += t.draw_count;
     }
     if (j.contains("total_tiles") && j.at("total_tiles").get<int>() != ts.total)
       fail(path, "total_tiles", fmt::format("says {} but the tile counts add up to {}", j.at("total_tiles").get<int>(), ts.total));

@@ -91,6 +91,7 @@ struct TileSet {
   std::vector<StartCell> start;  // cells of the first side
   int total = 0;
   int draw_total = 0;
+  std::array<int, 8> kind_total{};  // tiles in the draw pile by tile kind
   [[nodiscard]] int find(std::string_view id) const;
   [[nodiscard]] const StartSide& side_for(int nplayers) const;
 };

@@ -83,20 +83,13 @@ int pick_weighted(const State& s, Rng& rng, bool river, int total) {
 // holding one Amazon tile at a uniformly random place (sampled draw by draw, conditioned on what
 // has been drawn). spread=uniform: a plain shuffle.
 int sample_draw(const State& s, Rng& rng) {
-  int river_left = 0, land_left = 0, river_total = 0;
-  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
-    const TileType& tt = s.rs->tiles.types[t];
-    if (river_tile(tt)) {
-      river_left += s.remaining[t];
-      river_total += tt.draw_count;
-    } else {
-      land_left += s.remaining[t];
-    }
-  }
+  const int land_left = s.kind_left[kLand];
+  const int river_left = s.pile - land_left;
+  const int river_total = s.rs->tiles.draw_total - s.rs->tiles.kind_total[kLand];
   bool river;
   if (river_left == 0) river = false;
   else if (land_left == 0) river = true;
-  else if (s.rs->options.at("spread") == "uniform") {
+  else if (s.rs->option_index[0] == 1) {  // spread=uniform
     river = rng.below(static_cast<u32>(river_left + land_left)) < static_cast<u32>(river_left);
   } else {
     const int n = s.rs->tiles.draw_total;
