@@ -854,21 +854,8 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
 }
 
 std::vector<int> track_places(const State& s) {
-  std::vector<int> place(static_cast<std::size_t>(s.nplayers), 0);
-  int top = 0;
-  for (int p = 0; p < s.nplayers; ++p) top = std::max<int>(top, s.track[static_cast<std::size_t>(p)]);
-  for (int p = 0; p < s.nplayers; ++p) {
-    const int sp = s.track[static_cast<std::size_t>(p)];
-    std::vector<int> ahead;  // distinct spaces ahead of this boat
-    for (int q = 0; q < s.nplayers; ++q) {
-      const int sq = s.track[static_cast<std::size_t>(q)];
-      if (sq > sp && std::find(ahead.begin(), ahead.end(), sq) == ahead.end()) ahead.push_back(sq);
-    }
-    int r = 1 + static_cast<int>(ahead.size());
-    if (s.nplayers == 2 && r == 2 && sp != top - 1) r = 0;
-    place[static_cast<std::size_t>(p)] = r;
-  }
-  return place;
+  const auto ranks = games::amazonas_boat_ranks(s);  // the game's own ranking, not a copy of it
+  return std::vector<int>(ranks.begin(), ranks.begin() + s.nplayers);
 }
 
 namespace {

@@ -11,6 +11,8 @@
 
 namespace carc::games {
 
+std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);
+
 namespace {
 
 enum TileKind : u8 { kLand = 0, kAmazon = 1, kBang = 2, kDouble = 3 };
@@ -218,31 +220,8 @@ void on_piece(State& s, const Move& m, EventSink* ev) {
   move_boat(s, s.current, s.graph[s.graph.find(pt.seg0 + m.feat)].attr[kBoat], 2, ev);
 }
 
-// Dense ranks of the boats: rank[p] = 1 for the furthest space, 2 for the next occupied one, ...
-// In a 2-player game a boat that is 2nd but not directly behind the 1st gets rank 0 (no place).
-std::array<int, kMaxPlayers> boat_ranks(const State& s) {
-  std::array<int, kMaxPlayers> rank{};
-  int top = 0;
-  for (int p = 0; p < s.nplayers; ++p) top = std::max<int>(top, s.track[static_cast<std::size_t>(p)]);
-  for (int p = 0; p < s.nplayers; ++p) {
-    const int sp = s.track[static_cast<std::size_t>(p)];
-    int r = 1;  // 1 + the number of distinct spaces ahead of this boat
-    for (int q = 0; q < s.nplayers; ++q) {
-      const int sq = s.track[static_cast<std::size_t>(q)];
-      if (sq <= sp) continue;
-      bool first = true;
-      for (int o = 0; o < q; ++o)
-        if (s.track[static_cast<std::size_t>(o)] == sq) first = false;
-      r += first ? 1 : 0;
-    }
-    rank[static_cast<std::size_t>(p)] = r;
-    if (s.nplayers == 2 && r == 2 && sp != top - 1) rank[static_cast<std::size_t>(p)] = 0;
-  }
-  return rank;
-}
-
 void amazon_scoring(State& s, int caimans, int piranhas, EventSink* ev) {
-  const auto rank = boat_ranks(s);
+  const auto rank = amazonas_boat_ranks(s);
   std::array<int, kMaxPlayers> pts{};
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
@@ -291,7 +270,7 @@ void on_scoring(State& s, EventSink* ev) {
 void on_final_scoring(State& s, EventSink* ev) {
   static constexpr std::array<int, 3> kSmall = {6, 3, 0}, kLarge = {7, 4, 1};
   const auto& pts = s.nplayers <= 3 ? kSmall : kLarge;
-  const auto rank = boat_ranks(s);
+  const auto rank = amazonas_boat_ranks(s);
   for (int p = 0; p < s.nplayers; ++p) {
     const int r = rank[static_cast<std::size_t>(p)];
     if (r < 1 || r > 3 || pts[static_cast<std::size_t>(r - 1)] == 0) continue;
@@ -335,6 +314,29 @@ std::string describe(const State&, const ScoreEvent& e) {
 }
 
 }  // namespace
+
+// Dense ranks of the boats: rank[p] = 1 for the furthest space, 2 for the next occupied one, ...
+// In a 2-player game a boat that is 2nd but not directly behind the 1st gets rank 0 (no place).
+std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s) {
+  std::array<int, kMaxPlayers> rank{};
+  int top = 0;
+  for (int p = 0; p < s.nplayers; ++p) top = std::max<int>(top, s.track[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < s.nplayers; ++p) {
+    const int sp = s.track[static_cast<std::size_t>(p)];
+    int r = 1;  // 1 + the number of distinct spaces ahead of this boat
+    for (int q = 0; q < s.nplayers; ++q) {
+      const int sq = s.track[static_cast<std::size_t>(q)];
+      if (sq <= sp) continue;
+      bool first = true;
+      for (int o = 0; o < q; ++o)
+        if (s.track[static_cast<std::size_t>(o)] == sq) first = false;
+      r += first ? 1 : 0;
+    }
+    rank[static_cast<std::size_t>(p)] = r;
+    if (s.nplayers == 2 && r == 2 && sp != top - 1) rank[static_cast<std::size_t>(p)] = 0;
+  }
+  return rank;
+}
 
 const GameDef& amazonas() {
   static const GameDef def = [] {
