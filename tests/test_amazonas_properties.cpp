@@ -149,7 +149,7 @@ void random_game(const Ruleset& rs, int players, u64 seed, Tally& t) {
     } else if (s.phase == Phase::Choose) {
       ++t.choices;
       int aside = 0;
-      for (int k = 0; k < 64; ++k) aside += (s.aside >> k) & 1;
+      for (int k = 0; k < 64; ++k) aside += static_cast<int>((s.aside >> k) & 1);
       if (static_cast<int>(ml.size()) != 2 * aside) ++t.bad_legal;
     } else if (s.phase == Phase::Piece) {
       if (ml.empty() || ml[0].kind != MoveKind::Pass) ++t.bad_legal;
@@ -166,7 +166,7 @@ void random_game(const Ruleset& rs, int players, u64 seed, Tally& t) {
   // one double tile per "!" tile; the rest stay aside
   int aside_total = 0, aside_left = 0;
   for (const auto& tt : rs.tiles.types) aside_total += tt.pile == kPileAside;
-  for (int k = 0; k < 64; ++k) aside_left += (s.aside >> k) & 1;
+  for (int k = 0; k < 64; ++k) aside_left += static_cast<int>((s.aside >> k) & 1);
   int bangs = 0;
   for (const auto& tt : rs.tiles.types) bangs += tt.kind == 2 ? tt.count : 0;
   if (aside_left != aside_total - bangs) ++t.bad_end;

@@ -124,6 +124,7 @@ Palette colours(const FeatureTypeDef& f) {
     case FClass::Path: return {"#f6f1e3", "#6e6558"};
     case FClass::Area: return {"#d8b47a", "#7a4b22"};
     case FClass::Field: return {"#8fc46b", "#6fa24e"};
+    case FClass::Centre:
     case FClass::Point: return {"#efe3c6", "#b3432e"};
   }
   return {"#cccccc", "#666666"};
@@ -236,6 +237,7 @@ Pt piece_anchor(const RotatedTile& rt, int f, FClass cls) {
     case FClass::Area: return toward_centre(p, 0.3);
     case FClass::Path: return toward_centre(p, 0.45);
     case FClass::Field: return toward_centre(p, middle ? 0.3 : 0.35);
+    case FClass::Centre:
     case FClass::Point: return {0.5, 0.56};
   }
   return toward_centre(p, 0.3);

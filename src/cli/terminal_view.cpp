@@ -134,6 +134,7 @@ Glyph feature_glyph(const Ruleset& rs, const TileType& tt, int f, bool vertical)
     case FClass::Path:
       if (is_water(fd)) return Glyph{"≈", St::Water};
       return Glyph{vertical ? "│" : "─", St::Path};
+    case FClass::Centre:
     case FClass::Point:
       return Glyph{point_letter(fd), St::Point};
   }
@@ -272,6 +273,7 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
     auto add_port = [&](int p) { add(kPortPos[static_cast<std::size_t>(p)][0], kPortPos[static_cast<std::size_t>(p)][1]); };
     switch (fd.cls) {
       case FClass::Area:
+      case FClass::Centre:
       case FClass::Point:
         add(2, 1);
         for (int sd = 0; sd < 4; ++sd) add_port(3 * sd + 1);
@@ -704,6 +706,7 @@ std::string spot_info(const State& s, const PlacedTile& pt, int local) {
                         : fmt::format(", no {} (your {} stays)", plural_of(symbol_noun(fd.attrs[k])), g.track_name);
       }
       break;
+    case FClass::Centre:
     case FClass::Point:
       info = fi.closed ? fmt::format("surrounded: scores {} now", feature_value(s, fi, true))
                        : fmt::format("{} of 9 tiles of its area placed", fi.tiles);
@@ -1244,6 +1247,7 @@ std::string board_legend(const GameDef& g) {
           items.push_back("─│┌┼ " + plural_of(fd.name) + " (▪ a rock where one ends)");
         }
         break;
+      case FClass::Centre:
       case FClass::Point:
         items.push_back(point_letter(fd) + " " + fd.name);
         break;

@@ -42,7 +42,7 @@ void Game::draw_one() {
 
 void Game::advance() {
   while (state_.phase == Phase::Draw) {
-    if (state_.pile == 0) {
+    if (state_.pile == 0 && !state_.extra) {
       end_if_pile_empty(state_, &rec_.events);
       break;
     }

@@ -19,6 +19,17 @@ struct Segment {
   u8 npieces = 0;
   std::array<u8, kAttrs> attr{};  // at the root: attribute sums
   u8 scored = 0;
+  u8 covered = 0;  // this segment's symbols no longer count (Hunters' pit trap)
+  // A second union-find over the same segments: networks of features joined through others (Hunters'
+  // river systems: rivers and lakes). At the network root: pieces claiming the network (huts), the
+  // sum of symbol slot 0 over its members (fish), how many centre features (lakes) it has, and
+  // flags of the specials on its members.
+  u16 net = 0;
+  std::array<u8, kMaxPlayers> net_pieces{};
+  u8 net_npieces = 0;
+  u8 net_attr = 0;
+  u8 net_centres = 0;
+  u8 net_flags = 0;
 };
 
 class FeatureGraph {
@@ -27,7 +38,7 @@ class FeatureGraph {
   [[nodiscard]] int size() const { return static_cast<int>(segs_.size()); }
   int add(u16 tile, u8 local, u8 ftype, i16 open, const std::array<u8, kAttrs>& attr) {
     Segment s;
-    s.parent = s.next = static_cast<u16>(segs_.size());
+    s.parent = s.next = s.net = static_cast<u16>(segs_.size());
     s.tile = tile;
     s.local = local;
     s.ftype = ftype;
@@ -63,6 +74,26 @@ class FeatureGraph {
     ra.npieces = static_cast<u8>(ra.npieces + rb.npieces);
     for (int k = 0; k < kAttrs; ++k) ra.attr[k] = static_cast<u8>(ra.attr[k] + rb.attr[k]);
     std::swap(ra.next, rb.next);  // splice the two circular member lists
+    return a;
+  }
+  [[nodiscard]] int net_find(int a) const {
+    while (segs_[static_cast<std::size_t>(a)].net != a) a = segs_[static_cast<std::size_t>(a)].net;
+    return a;
+  }
+  // Join two networks; returns the new network root. Network tallies add up.
+  int net_unite(int a, int b) {
+    a = net_find(a);
+    b = net_find(b);
+    if (a == b) return a;
+    if (a > b) std::swap(a, b);  // the older segment stays root (shallow enough: networks are small)
+    Segment& ra = segs_[static_cast<std::size_t>(a)];
+    Segment& rb = segs_[static_cast<std::size_t>(b)];
+    rb.net = static_cast<u16>(a);
+    for (int p = 0; p < kMaxPlayers; ++p) ra.net_pieces[p] = static_cast<u8>(ra.net_pieces[p] + rb.net_pieces[p]);
+    ra.net_npieces = static_cast<u8>(ra.net_npieces + rb.net_npieces);
+    ra.net_attr = static_cast<u8>(ra.net_attr + rb.net_attr);
+    ra.net_centres = static_cast<u8>(ra.net_centres + rb.net_centres);
+    ra.net_flags = static_cast<u8>(ra.net_flags | rb.net_flags);
     return a;
   }
   Segment& operator[](int i) { return segs_[static_cast<std::size_t>(i)]; }

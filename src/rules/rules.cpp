@@ -87,9 +87,20 @@ void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
       open = 8;
       for (int k = 0; k < 8; ++k)
         if (s.placed_at(x + kNx[k], y + kNy[k]) >= 0) --open;
+    } else if (cls == FClass::Centre) {
+      open = 1;  // never closes
     }
-    s.graph.add(idx, static_cast<u8>(f), tf.type, open, tf.attr);
+    const int sg = s.graph.add(idx, static_cast<u8>(f), tf.type, open, tf.attr);
+    if (rs.ftype(tf.type).network_kind != 0xFF) {
+      Segment& seg = s.graph[sg];
+      seg.net_attr = tf.attr[0];
+      seg.net_centres = cls == FClass::Centre ? 1 : 0;
+      seg.net_flags = tf.special ? static_cast<u8>(1u << ((tf.special - 1) & 7)) : 0;
+    }
   }
+  for (int f = 0; f < tt.nfeat; ++f)  // networks on the tile (a river into its lake)
+    for (int g = f + 1; g < tt.nfeat; ++g)
+      if (tt.feats[static_cast<std::size_t>(f)].links & (1u << g)) s.graph.net_unite(pt.seg0 + f, pt.seg0 + g);
   // connect to the four neighbours, or extend the frontier
   for (int side = 0; side < 4; ++side) {
     const int nx = x + kDx[side], ny = y + kDy[side];
@@ -104,6 +115,7 @@ void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
         const int a = pt.seg0 + rt.port_feat[static_cast<std::size_t>(p)];
         const int b = nb.seg0 + nrt.port_feat[static_cast<std::size_t>(q)];
         s.graph.unite(a, b);
+        if (rs.ftype(s.graph[a].ftype).network_kind != 0xFF) s.graph.net_unite(a, b);
         seen_a = static_cast<u16>(seen_a | (1u << rt.port_feat[static_cast<std::size_t>(p)]));
         seen_b = static_cast<u16>(seen_b | (1u << nrt.port_feat[static_cast<std::size_t>(q)]));
       }
@@ -141,8 +153,9 @@ void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
 
 // Remove the pieces standing on the feature `root`, back to supply.
 void return_pieces(State& s, int root) {
+  const u8 kind = s.rs->ftype(s.graph[root].ftype).piece_kind;
   for (std::size_t i = 0; i < s.pieces.size();) {
-    if (s.graph.find(s.pieces[i].seg) == root) {
+    if (s.pieces[i].kind == kind && s.graph.find(s.pieces[i].seg) == root) {
       ++s.supply_of(s.pieces[i].kind, s.pieces[i].player);
       s.pieces.erase_swap(i);
     } else {
@@ -155,6 +168,8 @@ void return_pieces(State& s, int root) {
 }
 
 void score_feature(State& s, int root, bool completed, EventSink* ev) {
+  const FeatureTypeDef& fd = s.rs->ftype(s.graph[root].ftype);
+  if (!completed && fd.final_per_tile == 0 && fd.final_per_attr == 0) return;  // unfinished ones score nothing
   const FeatureInfo fi = feature_info(s, root);
   const int pts = feature_value(s, fi, completed);
   int best = 0;
@@ -186,14 +201,15 @@ void final_scoring(State& s, EventSink* ev) {
   for (std::size_t i = 0; i < s.pieces.size(); ++i) {
     const int root = s.graph.find(s.pieces[i].seg);
     Segment& r = s.graph[root];
-    if (r.scored || rs.ftype(r.ftype).cls == FClass::Field) continue;
+    if (r.scored || rs.ftype(r.ftype).cls == FClass::Field || s.pieces[i].kind != rs.ftype(r.ftype).piece_kind) continue;
     r.scored = 1;
     score_feature(s, root, false, ev);
   }
   // remove them (farmers stay for the field scoring)
   for (std::size_t i = 0; i < s.pieces.size();) {
     const int root = s.graph.find(s.pieces[i].seg);
-    if (rs.ftype(s.graph[root].ftype).cls != FClass::Field) {
+    const FeatureTypeDef& fd = rs.ftype(s.graph[root].ftype);
+    if (fd.cls != FClass::Field && s.pieces[i].kind != fd.network_kind) {
       ++s.supply_of(s.pieces[i].kind, s.pieces[i].player);
       s.pieces.erase_swap(i);
     } else {
@@ -209,7 +225,8 @@ void final_scoring(State& s, EventSink* ev) {
       int best = 0;
       for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, r.pieces[static_cast<std::size_t>(p)]);
       const int cities = rs.game->farm_points_per_city ? field_cities(s, root) : 0;
-      const int pts = cities * rs.game->farm_points_per_city + rs.ftype(r.ftype).final_per_attr * r.attr[0];
+      const int pts = rs.game->hooks.field_value ? rs.game->hooks.field_value(s, root)
+                                                 : cities * rs.game->farm_points_per_city + rs.ftype(r.ftype).final_per_attr * r.attr[0];
       for (int p = 0; p < s.nplayers; ++p) {
         if (r.pieces[static_cast<std::size_t>(p)] != best) continue;
         s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + pts);
@@ -277,8 +294,11 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
   s.remaining.fill(0);
   s.pile = 0;
   s.kind_left.fill(0);
+  s.bonus_pile = static_cast<u16>(rs.tiles.bonus_total);
+  s.extra = s.in_extra = 0;
   for (std::size_t t = 0; t < rs.tiles.types.size(); ++t) {
     s.remaining[t] = static_cast<u8>(rs.tiles.types[t].draw_count);
+    if (rs.tiles.types[t].pile == kPileBonus) continue;
     s.pile = static_cast<u16>(s.pile + s.remaining[t]);
     s.kind_left[rs.tiles.types[t].kind & 7] = static_cast<u8>(s.kind_left[rs.tiles.types[t].kind & 7] + s.remaining[t]);
   }
@@ -294,24 +314,58 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
 
 int sample_draw(const State& s, Rng& rng) {
   if (s.rs->game->hooks.sample_draw) return s.rs->game->hooks.sample_draw(s, rng);
-  u32 k = rng.below(s.pile);
+  const auto& types = s.rs->tiles.types;
+  if (s.rs->tiles.bonus_total == 0) {
+    u32 k = rng.below(s.pile);
+    for (std::size_t t = 0;; ++t) {
+      if (k < s.remaining[t]) return static_cast<int>(t);
+      k -= s.remaining[t];
+    }
+  }
+  // two piles: draw from the bonus pile for an extra turn, else from the draw pile
+  const bool bonus = s.extra != 0;
+  u32 k = rng.below(bonus ? s.bonus_pile : s.pile);
   for (std::size_t t = 0;; ++t) {
+    if ((types[t].pile == kPileBonus) != bonus) continue;
     if (k < s.remaining[t]) return static_cast<int>(t);
     k -= s.remaining[t];
   }
 }
 
 void end_if_pile_empty(State& s, EventSink* ev) {
-  if (s.phase == Phase::Draw && s.pile == 0) final_scoring(s, ev);
+  if (s.phase == Phase::Draw && s.pile == 0 && !s.extra) final_scoring(s, ev);
 }
+
+namespace {
+// The turn is over: the same player goes on with an extra turn if one is due and the bonus pile
+// has tiles, else the next player draws (or the game ends).
+void end_turn(State& s, EventSink* ev) {
+  s.phase = Phase::Draw;
+  if (s.extra && !s.in_extra && s.bonus_pile > 0) return;
+  s.extra = s.in_extra = 0;
+  s.current = static_cast<u8>((s.current + 1) % s.nplayers);
+  end_if_pile_empty(s, ev);
+}
+}  // namespace
 
 bool apply_draw(State& s, int type, EventSink* ev) {
   assert(s.phase == Phase::Draw && s.remaining[static_cast<std::size_t>(type)] > 0);
+  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
   --s.remaining[static_cast<std::size_t>(type)];
-  --s.kind_left[s.rs->tiles.types[static_cast<std::size_t>(type)].kind & 7];
-  --s.pile;
+  if (tt.pile == kPileBonus) {
+    --s.bonus_pile;
+    s.in_extra = 1;
+  } else {
+    --s.kind_left[tt.kind & 7];
+    --s.pile;
+  }
   if (!placeable(s, type)) {
     ++s.discards;
+    if (s.in_extra) {  // an unplaceable bonus tile: draw the next one, if any
+      s.in_extra = 0;
+      if (s.bonus_pile == 0) end_turn(s, ev);
+      return false;
+    }
     end_if_pile_empty(s, ev);
     return false;
   }
@@ -392,8 +446,7 @@ void gen_pieces(const State& s, MoveList& out) {
   m.player = s.current;
   m.kind = MoveKind::Pass;
   out.push_back(m);
-  const int nk = s.supply[s.current] != 0 ? 1 : 0;
-  if (nk == 0 && s.supply2[s.current] == 0) return;
+  if (s.supply[s.current] == 0 && s.supply2[s.current] == 0) return;
   m.kind = MoveKind::Piece;
   const std::size_t first = out.size();
   for (std::size_t ti = s.piece_from; ti < s.tiles.size(); ++ti) {
@@ -404,21 +457,39 @@ void gen_pieces(const State& s, MoveList& out) {
     m.rot = pt.rot;
     for (int f = 0; f < tt.nfeat; ++f) {
       const FeatureTypeDef& fd = s.rs->ftype(tt.feats[static_cast<std::size_t>(f)].type);
-      if (!fd.claimable || s.supply_of(fd.piece_kind, s.current) == 0) continue;
-      if (fd.cls == FClass::Field && !s.rs->farmers) continue;
-      const int root = s.graph.find(pt.seg0 + f);
-      if (s.graph[root].npieces != 0) continue;
-      if (ti != s.piece_from) {  // a feature spanning several tiles of this turn is listed once
-        bool dup = false;
+      // the feature itself (a follower, explorer, camp, fisher, ...)
+      if (fd.claimable && s.supply_of(fd.piece_kind, s.current) != 0 && (fd.cls != FClass::Field || s.rs->farmers)) {
+        const int root = s.graph.find(pt.seg0 + f);
+        bool dup = s.graph[root].npieces != 0;
+        // a feature spanning several tiles of this turn (or met twice) is listed once
         for (std::size_t k = first; k < out.size() && !dup; ++k) {
           const Move& o = out[k];
+          if (o.pk != 0xFF) continue;
           const PlacedTile& ot = s.tiles[static_cast<std::size_t>(s.placed_at(o.x, o.y))];
           dup = s.graph.find(ot.seg0 + o.feat) == root;
         }
-        if (dup) continue;
+        if (!dup) {
+          m.feat = static_cast<u8>(f);
+          m.pk = 0xFF;
+          out.push_back(m);
+        }
       }
-      m.feat = static_cast<u8>(f);
-      out.push_back(m);
+      // the network through it (a hut on a river system), once per network
+      if (fd.network_kind != 0xFF && s.supply_of(fd.network_kind, s.current) != 0 && (tt.feats[static_cast<std::size_t>(f)].ports != 0)) {
+        const int net = s.graph.net_find(pt.seg0 + f);
+        bool dup = s.graph[net].net_npieces != 0;
+        for (std::size_t k = first; k < out.size() && !dup; ++k) {
+          const Move& o = out[k];
+          if (o.pk == 0xFF) continue;
+          const PlacedTile& ot = s.tiles[static_cast<std::size_t>(s.placed_at(o.x, o.y))];
+          dup = s.graph.net_find(ot.seg0 + o.feat) == net;
+        }
+        if (!dup) {
+          m.feat = static_cast<u8>(f);
+          m.pk = fd.network_kind;
+          out.push_back(m);
+        }
+      }
     }
   }
 }
@@ -446,13 +517,14 @@ bool is_legal(const State& s, const Move& m) {
     const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
     if (m.feat >= s.type_of(pt).nfeat) return false;
     // a feature spanning several tiles of this turn is listed once but may be named on any of them
-    const int root = s.graph.find(pt.seg0 + m.feat);
+    const bool net = m.pk != 0xFF;
+    const int root = net ? s.graph.net_find(pt.seg0 + m.feat) : s.graph.find(pt.seg0 + m.feat);
     MoveList ml;
     gen_pieces(s, ml);
     for (const Move& o : ml) {
-      if (o.kind != MoveKind::Piece) continue;
+      if (o.kind != MoveKind::Piece || o.pk != m.pk) continue;
       const PlacedTile& ot = s.tiles[static_cast<std::size_t>(s.placed_at(o.x, o.y))];
-      if (s.graph.find(ot.seg0 + o.feat) == root) return true;
+      if ((net ? s.graph.net_find(ot.seg0 + o.feat) : s.graph.find(ot.seg0 + o.feat)) == root) return true;
     }
   }
   if (s.phase == Phase::Choose) {
@@ -484,10 +556,17 @@ void apply_move(State& s, const Move& m, EventSink* ev) {
   if (m.kind == MoveKind::Piece) {
     const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
     const int seg = pt.seg0 + m.feat;
-    Segment& r = s.graph[s.graph.find_compress(seg)];
-    ++r.pieces[m.player];
-    ++r.npieces;
-    const u8 kind = rs.ftype(r.ftype).piece_kind;
+    const FeatureTypeDef& fd = rs.ftype(s.graph[seg].ftype);
+    const u8 kind = m.pk != 0xFF ? m.pk : fd.piece_kind;
+    if (m.pk != 0xFF) {  // claims the network (a hut)
+      Segment& n = s.graph[s.graph.net_find(seg)];
+      ++n.net_pieces[m.player];
+      ++n.net_npieces;
+    } else {
+      Segment& r = s.graph[s.graph.find_compress(seg)];
+      ++r.pieces[m.player];
+      ++r.npieces;
+    }
     --s.supply_of(kind, m.player);
     s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, kind});
   }
@@ -518,9 +597,7 @@ void apply_move(State& s, const Move& m, EventSink* ev) {
     return_pieces(s, root);
   }
   if (hk.on_scoring) hk.on_scoring(s, ev);
-  s.current = static_cast<u8>((s.current + 1) % s.nplayers);
-  s.phase = Phase::Draw;
-  end_if_pile_empty(s, ev);
+  end_turn(s, ev);
 }
 
 FeatureInfo feature_info(const State& s, int seg) {
@@ -551,8 +628,9 @@ FeatureInfo feature_info(const State& s, int seg) {
 
 int feature_value(const State& s, const FeatureInfo& f, bool completed) {
   const FeatureTypeDef& d = s.rs->ftype(f.ftype);
-  return completed ? d.completed_per_tile * f.tiles + d.completed_per_attr * f.attr
-                   : d.final_per_tile * f.tiles + d.final_per_attr * f.attr;
+  if (!completed) return d.final_per_tile * f.tiles + d.final_per_attr * f.attr;
+  const auto bonus = s.rs->game->hooks.completion_bonus;
+  return d.completed_per_tile * f.tiles + d.completed_per_attr * f.attr + (bonus ? bonus(s, f.root) : 0);
 }
 
 int field_cities(const State& s, int root) {

@@ -49,8 +49,16 @@ struct Hooks {
   void (*on_piece)(State&, const Move&, EventSink*) = nullptr;
   // After completion scoring of a turn.
   void (*on_scoring)(State&, EventSink*) = nullptr;
-  // After the generic final scoring.
+  // After the generic final scoring (network pieces such as huts are still on the board).
   void (*on_final_scoring)(State&, EventSink*) = nullptr;
+  // Extra points of a completed feature beyond the per-tile/per-symbol data (Hunters: the fish in
+  // the lakes at a river's ends).
+  int (*completion_bonus)(const State&, int root) = nullptr;
+  // Final value of a field-like feature (Hunters: animals after tigers, traps, fire).
+  int (*field_value)(const State&, int root) = nullptr;
+  // Phase Choose as text, for records and the command line (default: a tile id and a rotation).
+  std::string (*choice_text)(const State&, const Move&) = nullptr;
+  Move (*choice_parse)(const State&, std::string_view text) = nullptr;  // throws InputError
 };
 
 struct GameDef {
@@ -64,6 +72,8 @@ struct GameDef {
   std::array<std::string, 2> piece_names = {"follower", "piece"};
   std::string pass_text = "pass";  // what a pass does, e.g. "no explorer or camp: boat moves 1"
   std::string track_name;          // a per-player track (Amazonas: "boat"), empty if none
+  std::vector<std::string> specials;  // names a tile file may give as a feature's "special"
+  std::string choice_key = "double";  // record key of a turn's Choose decision
   // Wording of the game's own events (Track, Amazon, Mouth).
   std::string (*describe)(const State&, const ScoreEvent&) = nullptr;
   int min_players = 2, max_players = 5;
@@ -95,6 +105,8 @@ struct Move {
   i8 x = 0, y = 0;  // Place: the cell; Piece: the cell of the tile the piece goes on
   u8 rot = 0;     // quarter turns clockwise
   u8 feat = 0xFF; // Piece: local feature index on that tile; Choose: the option (e.g. a tile type)
+  u8 pk = 0xFF;   // Piece: 0xFF the feature's own kind of piece; else that kind claiming the
+                  // feature's network (Hunters: 1, a hut on the river system)
   bool operator==(const Move&) const = default;
 };
 
@@ -150,6 +162,9 @@ struct State {
   u8 in_hand = 0xFF;  // tile type drawn and not yet placed
   u16 turn = 0;       // turns begun (a turn begins with a successful draw)
   u16 pile = 0;       // tiles left in the draw pile
+  u16 bonus_pile = 0; // tiles left in the bonus pile
+  u8 extra = 0;       // the current player has earned an extra turn from the bonus pile
+  u8 in_extra = 0;    // this turn is such an extra turn
   u16 discards = 0;
   std::array<i16, kMaxPlayers> score{};
   std::array<u8, kMaxPlayers> supply{};   // pieces of kind 0 in supply

@@ -49,7 +49,9 @@ std::string picture(const TileType& t, int r) {
       continue;
     }
     const TileFeature& tf = t.feats[f];
-    sig += fmt::format("{}:{}:{}:", relabel[f], tf.type, fmt::join(tf.attr, ","));
+    sig += fmt::format("{}:{}:{}:s{}:", relabel[f], tf.type, fmt::join(tf.attr, ","), tf.special);
+    for (int g = 0; g < t.nfeat; ++g)
+      if (tf.links & (1u << g)) sig += fmt::format("l{},", relabel[static_cast<std::size_t>(g)]);
     std::vector<int> b;  // borders, relabelled and sorted
     for (int g = 0; g < t.nfeat; ++g)
       if (tf.borders & (1u << g)) b.push_back(relabel[static_cast<std::size_t>(g)]);
@@ -63,7 +65,7 @@ std::string picture(const TileType& t, int r) {
 }  // namespace
 
 TileSet parse_tileset(const std::string& text, const std::string& path, const std::vector<FeatureTypeDef>& ftypes,
-                      const std::vector<std::string>& tile_kinds) {
+                      const std::vector<std::string>& tile_kinds, const std::vector<std::string>& specials) {
   json j;
   try {
     j = json::parse(text);
@@ -103,9 +105,9 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
       }
       if (jt.contains("pile")) {
         const std::string pl = jt.at("pile").get<std::string>();
-        static const std::array<const char*, 4> kPiles = {"draw", "aside", "part", "start"};
+        static const std::array<const char*, 5> kPiles = {"draw", "aside", "part", "start", "bonus"};
         const auto it = std::find(kPiles.begin(), kPiles.end(), pl);
-        if (it == kPiles.end()) fail(path, where, fmt::format("pile \"{}\" is not draw, aside, part or start", pl));
+        if (it == kPiles.end()) fail(path, where, fmt::format("pile \"{}\" is not draw, aside, part, start or bonus", pl));
         t.pile = static_cast<u8>(it - kPiles.begin());
       }
       const auto& feats = jt.at("features");
@@ -127,13 +129,21 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
           const auto p = port_from_name(jp.get<std::string>());
           if (!p) fail(path, fwhere, fmt::format("unknown port \"{}\"", jp.get<std::string>()));
           if (covered & (1u << *p)) fail(path, fwhere, fmt::format("port {} belongs to two features", kPortNames[*p]));
-          if (cls == FClass::Point && *p != kCentre) fail(path, fwhere, "a point feature sits only at C");
-          if (cls != FClass::Point && *p == kCentre) fail(path, fwhere, "only a point feature sits at C");
+          const bool centre_cls = cls == FClass::Point || cls == FClass::Centre;
+          if (centre_cls && *p != kCentre) fail(path, fwhere, fmt::format("a {} sits only at C", type));
+          if (!centre_cls && *p == kCentre) fail(path, fwhere, "only a centre feature (monastery, lake, ...) sits at C");
           if (cls == FClass::Path && *p % 3 != 1) fail(path, fwhere, fmt::format("a {} uses middle ports only, not {}", type, kPortNames[*p]));
           covered = static_cast<u16>(covered | (1u << *p));
           f.ports = static_cast<u16>(f.ports | (1u << *p));
         }
-        if (f.ports == 0) fail(path, fwhere, "feature has no ports");
+        if (f.ports == 0 && cls != FClass::Centre) fail(path, fwhere, "feature has no ports");
+        if (jf.contains("special")) {
+          const std::string sp = jf.at("special").get<std::string>();
+          const auto it = std::find(specials.begin(), specials.end(), sp);
+          if (it == specials.end())
+            fail(path, fwhere, fmt::format("unknown special \"{}\" (specials: {})", sp, specials.empty() ? std::string("none") : fmt::format("{}", fmt::join(specials, ", "))));
+          f.special = static_cast<u8>(1 + (it - specials.begin()));
+        }
         if (jf.contains("attrs")) {
           const auto& names = ftypes[static_cast<std::size_t>(ti)].attrs;
           for (const auto& [name, val] : jf.at("attrs").items()) {
@@ -151,7 +161,23 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
         t.feats[fi] = f;
       }
       t.nfeat = static_cast<u8>(feats.size());
-      // borders (after all features are known)
+      // links (networks) and borders (after all features are known)
+      for (std::size_t fi = 0; fi < feats.size(); ++fi) {
+        if (!feats[fi].contains("links")) continue;
+        const std::string fwhere = fmt::format("{} feature {}", where, fi);
+        for (const auto& jl : feats[fi].at("links")) {
+          if (!jl.is_number_integer()) fail(path, fwhere, "links lists feature indices");
+          const int l = jl.get<int>();
+          if (l < 0 || l >= t.nfeat || l == static_cast<int>(fi)) fail(path, fwhere, fmt::format("link {} is not another feature of this tile", l));
+          if (ftypes[t.feats[fi].type].network_kind == 0xFF || ftypes[t.feats[static_cast<std::size_t>(l)].type].network_kind == 0xFF)
+            fail(path, fwhere, fmt::format("link {}: only network features (e.g. river, lake) link", l));
+          t.feats[fi].links = static_cast<u16>(t.feats[fi].links | (1u << l));
+        }
+      }
+      for (std::size_t fi = 0; fi < feats.size(); ++fi)
+        for (int l = 0; l < t.nfeat; ++l)
+          if ((t.feats[fi].links >> l & 1u) && !(t.feats[static_cast<std::size_t>(l)].links >> fi & 1u))
+            fail(path, where, fmt::format("feature {} links {} but not the other way round", fi, l));
       for (std::size_t fi = 0; fi < feats.size(); ++fi) {
         if (!feats[fi].contains("borders")) continue;
         const std::string fwhere = fmt::format("{} feature {}", where, fi);
@@ -258,7 +284,7 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     ts.start = ts.sides.front().cells;
     for (std::size_t t = 0; t < ts.types.size(); ++t) {
       TileType& tt = ts.types[t];
-      tt.draw_count = tt.pile == kPileDraw ? tt.count - max_uses[t] : 0;
+      tt.draw_count = tt.pile == kPileDraw || tt.pile == kPileBonus ? tt.count - max_uses[t] : 0;
       if (tt.pile == kPileStart && max_uses[t] == 0) fail(path, fmt::format("tile {}", tt.id), "a start tile that no start side uses");
     }
     // multi-cell tiles: "east" names the tile in the cell east of this one; the shared edge must match
@@ -278,6 +304,10 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     }
     for (const auto& t : ts.types) {
       ts.total += t.count;
+      if (t.pile == kPileBonus) {
+        ts.bonus_total += t.draw_count;
+        continue;
+      }
       ts.draw_total += t.draw_count;
       ts.kind_total[t.kind & 7] += t.draw_count;
     }
@@ -291,12 +321,12 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
 }
 
 TileSet load_tileset(const std::string& path, const std::vector<FeatureTypeDef>& ftypes,
-                     const std::vector<std::string>& tile_kinds) {
+                     const std::vector<std::string>& tile_kinds, const std::vector<std::string>& specials) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot open tile file", path));
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_tileset(ss.str(), path, ftypes, tile_kinds);
+  return parse_tileset(ss.str(), path, ftypes, tile_kinds, specials);
 }
 
 }  // namespace carc

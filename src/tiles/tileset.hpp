@@ -16,6 +16,7 @@ enum class FClass : u8 {
   Area,   // city-like: closed when no open side is left (city, village, forest, bush)
   Field,  // never closed (field, jungle, meadow, savanna)
   Point,  // centre feature closed by its 8 neighbours (monastery, baobab)
+  Centre, // centre feature that never closes and touches no side (Hunters' lake); at C or portless
 };
 
 struct FeatureTypeDef {
@@ -30,6 +31,9 @@ struct FeatureTypeDef {
   // attribute unit): base city {"shield"}, Amazonas tributary {"fruit", "boat"}.
   std::vector<std::string> attrs = {};
   u8 piece_kind = 0;  // which kind of piece claims it (0: follower/explorer, 1: camp/hut)
+  // Features with a network kind join networks (Hunters' river systems: rivers joined through
+  // lakes); a piece of that kind claims the whole network (a hut), independently of piece_kind.
+  u8 network_kind = 0xFF;
 };
 
 inline constexpr int kMaxTileFeatures = 16;
@@ -40,6 +44,8 @@ struct TileFeature {
   u16 ports = 0;           // bit p: canonical port p (bit 12: centre)
   std::array<u8, kAttrs> attr{};  // attribute counts by the feature type's slots (base: [0] = shields)
   u16 borders = 0;         // bit f: this (field-like) feature borders local feature f (an Area)
+  u16 links = 0;           // bit f: joined to local feature f in a network (a river into its lake)
+  u8 special = 0;          // 1 + index into the game's specials (0: none)
 };
 
 struct RotatedTile {
@@ -69,6 +75,7 @@ enum TilePile : u8 {
   kPileAside = 1,  // set aside; a rule brings it into play (Amazonas double tiles)
   kPilePart = 2,   // a further cell of a multi-cell tile, never placed alone
   kPileStart = 3,  // start board only
+  kPileBonus = 4,  // a second draw pile, drawn from when a rule says so (Hunters' bonus tiles)
 };
 
 struct StartCell {
@@ -91,6 +98,7 @@ struct TileSet {
   std::vector<StartCell> start;  // cells of the first side
   int total = 0;
   int draw_total = 0;
+  int bonus_total = 0;  // tiles in the bonus pile
   std::array<int, 8> kind_total{};  // tiles in the draw pile by tile kind
   [[nodiscard]] int find(std::string_view id) const;
   [[nodiscard]] const StartSide& side_for(int nplayers) const;
@@ -99,8 +107,9 @@ struct TileSet {
 // Loads and validates a tile file against the game's feature types (with their attribute names)
 // and tile kinds (first = the default kind). Throws InputError naming the file and the tile.
 TileSet load_tileset(const std::string& path, const std::vector<FeatureTypeDef>& ftypes,
-                     const std::vector<std::string>& tile_kinds = {"land"});
+                     const std::vector<std::string>& tile_kinds = {"land"}, const std::vector<std::string>& specials = {});
 TileSet parse_tileset(const std::string& text, const std::string& path,
-                      const std::vector<FeatureTypeDef>& ftypes, const std::vector<std::string>& tile_kinds = {"land"});
+                      const std::vector<FeatureTypeDef>& ftypes, const std::vector<std::string>& tile_kinds = {"land"},
+                      const std::vector<std::string>& specials = {});
 
 }  // namespace carc
