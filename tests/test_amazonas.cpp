@@ -51,6 +51,8 @@ std::string text(const Ruleset& rs, const ScoreEvent& e) {
     case ScoreReason::Amazon: return fmt::format("amazon {} {} rank {} ({}c {}p)", who, e.points, e.cause, e.tiles, e.attr);
     case ScoreReason::Mouth: return fmt::format("mouth {} {} rank {}", who, e.points, e.cause);
     case ScoreReason::Farm: return fmt::format("camp {} {} ({} animals)", who, e.points, e.attr);
+    case ScoreReason::Special:
+    case ScoreReason::Network: return "not an Amazonas event";
     case ScoreReason::Completed:
     case ScoreReason::Final:
       return fmt::format("{} {} {} {} ({} tiles, {} fruit)", e.reason == ScoreReason::Completed ? "completed" : "final",

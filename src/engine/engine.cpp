@@ -90,9 +90,10 @@ void Game::play(const Move& m) {
     RecordMove& rm = rec_.moves.back();
     const PlacedTile& pt = state_.tiles[static_cast<std::size_t>(state_.placed_at(m.x, m.y))];
     rm.follower = feature_port(state_, pt, m.feat);
+    if (m.pk != 0xFF) rm.piece = rs_->game->piece_names[m.pk];
     if (m.x != rm.x || m.y != rm.y) rm.follower_at = std::pair<int, int>(m.x, m.y);
   } else if (m.kind == MoveKind::Choose) {
-    rec_.moves.back().choice = rs_->tiles.types[m.feat].id;
+    rec_.moves.back().choice = rs_->game->hooks.choice_text ? rs_->game->hooks.choice_text(state_, m) : rs_->tiles.types[m.feat].id;
     rec_.moves.back().choice_rot = m.rot * 90;
   }
   apply_move(state_, m, &rec_.events);
@@ -147,7 +148,7 @@ Move Game::piece_at_port(std::string_view port) const {
   return m;
 }
 
-Move Game::piece_at(int x, int y, std::string_view port) const {
+Move Game::piece_at(int x, int y, std::string_view port, std::string_view kind) const {
   Move m;
   m.player = state_.current;
   if (port == "none" || port == "pass" || port.empty()) return m;
@@ -160,6 +161,15 @@ Move Game::piece_at(int x, int y, std::string_view port) const {
   const PlacedTile& pt = state_.tiles[static_cast<std::size_t>(ti)];
   const int f = feature_at_port(state_, pt, port);
   if (f < 0) throw InputError(fmt::format("no feature at port {} of the tile at {},{}", port, x, y));
+  if (!kind.empty()) {
+    const auto& names = rs_->game->piece_names;
+    const FeatureTypeDef& fd = rs_->ftype(state_.type_of(pt).feats[static_cast<std::size_t>(f)].type);
+    const auto it = std::find(names.begin(), names.end(), kind);
+    if (it == names.end()) throw InputError(fmt::format("\"{}\" is not a piece of this game", kind));
+    const int k = static_cast<int>(it - names.begin());
+    if (k == fd.network_kind) m.pk = static_cast<u8>(k);
+    else if (!(fd.claimable && k == fd.piece_kind)) throw InputError(fmt::format("a {} cannot go on a {}", kind, fd.name));
+  }
   m.kind = MoveKind::Piece;
   m.feat = static_cast<u8>(f);
   m.x = pt.x;
@@ -170,6 +180,7 @@ Move Game::piece_at(int x, int y, std::string_view port) const {
 
 Move Game::choice(std::string_view option, int rot_degrees) const {
   if (state_.phase != Phase::Choose) throw InputError("there is no choice to make now");
+  if (rs_->game->hooks.choice_parse) return rs_->game->hooks.choice_parse(state_, option);
   if (rot_degrees % 90 != 0 || rot_degrees < 0 || rot_degrees > 270)
     throw InputError(fmt::format("rotation {} is not 0, 90, 180 or 270", rot_degrees));
   const int t = rs_->tiles.find(option);
@@ -202,15 +213,16 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
         throw InputError(fmt::format("made by player {} but it is player {}'s turn", rm.player + 1, g.state_.current + 1));
       g.play(g.placement(rm.x, rm.y, rm.rot));
       if (g.state_.phase == Phase::Choose) {
-        if (!rm.choice) throw InputError("this turn needs a choice (\"double\") and the record gives none");
+        if (!rm.choice) throw InputError(fmt::format("this turn needs a choice (\"{}\") and the record gives none", g.rs_->game->choice_key));
         g.play(g.choice(*rm.choice, rm.choice_rot));
       } else if (rm.choice) {
         throw InputError("a choice is given but this turn has none");
       }
       if (g.state_.phase == Phase::Piece || rm.follower) {
         if (g.state_.phase != Phase::Piece) throw InputError("a follower is given but the turn is over");
-        if (rm.follower_at) g.play(g.piece_at(rm.follower_at->first, rm.follower_at->second, rm.follower.value_or("none")));
-        else g.play(g.piece_at(g.state_.tiles[g.state_.piece_from].x, g.state_.tiles[g.state_.piece_from].y, rm.follower.value_or("none")));
+        const std::string kind = rm.piece.value_or("");
+        if (rm.follower_at) g.play(g.piece_at(rm.follower_at->first, rm.follower_at->second, rm.follower.value_or("none"), kind));
+        else g.play(g.piece_at(g.state_.tiles[g.state_.piece_from].x, g.state_.tiles[g.state_.piece_from].y, rm.follower.value_or("none"), kind));
       }
     } catch (const InputError& e) {
       throw InputError(fmt::format("{} ({} {},{} r{}): {}", where, rm.tile, rm.x, rm.y, rm.rot, e.what()));
@@ -241,6 +253,7 @@ std::string move_text(const State& s, const Move& m) {
     case MoveKind::Pass:
       return s.rs->game->pass_text;
     case MoveKind::Choose:
+      if (s.rs->game->hooks.choice_text) return fmt::format("{}: {}", s.rs->game->choice_key, s.rs->game->hooks.choice_text(s, m));
       return fmt::format("choose {} r{}", s.rs->tiles.types[m.feat].id, m.rot * 90);
   }
   return {};

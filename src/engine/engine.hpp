@@ -25,6 +25,8 @@ struct RecordMove {
   int choice_rot = 0;
   // The cell of the tile the follower stands on, when it is not the tile at x,y (double tiles).
   std::optional<std::pair<int, int>> follower_at;
+  // The piece's kind by name when it claims the feature's network rather than the feature (a hut).
+  std::optional<std::string> piece;
 };
 
 struct Record {
@@ -83,7 +85,8 @@ class Game {
   Move placement(int x, int y, int rot_degrees) const;
   Move piece_at_port(std::string_view port) const;  // "none"/"pass" for a pass
   // The same on the tile at a given cell placed this turn (a double tile's cells).
-  Move piece_at(int x, int y, std::string_view port) const;
+  // kind: a piece name (e.g. "hut") to claim the feature's network; empty: the feature's own piece.
+  Move piece_at(int x, int y, std::string_view port, std::string_view kind = "") const;
   // A Choose decision by option name (Amazonas: a double tile id) and rotation in degrees.
   Move choice(std::string_view option, int rot_degrees) const;
 

@@ -20,6 +20,8 @@ const char* reason_name(ScoreReason r) {
     case ScoreReason::Track: return "track";
     case ScoreReason::Amazon: return "amazon";
     case ScoreReason::Mouth: return "mouth";
+    case ScoreReason::Special: return "special";
+    case ScoreReason::Network: return "network";
   }
   return "?";
 }
@@ -42,7 +44,11 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   j["moves"] = json::array();
   for (const auto& m : r.moves) {
     json jm{{"player", m.player}, {"tile", m.tile}, {"x", m.x}, {"y", m.y}, {"rot", m.rot}};
-    if (m.choice) jm["double"] = {{"tile", *m.choice}, {"rot", m.choice_rot}};
+    if (m.choice) {
+      if (rs.game->hooks.choice_text) jm[rs.game->choice_key] = *m.choice;
+      else jm[rs.game->choice_key] = {{"tile", *m.choice}, {"rot", m.choice_rot}};
+    }
+    if (m.piece) jm["piece"] = *m.piece;
     jm["follower"] = m.follower ? json(*m.follower) : json(nullptr);
     if (m.follower_at) jm["follower_at"] = {m.follower_at->first, m.follower_at->second};
     j["moves"].push_back(jm);
@@ -61,6 +67,17 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
         je["caimans"] = e.tiles;
         je["piranhas"] = e.attr;
       }
+    } else if (e.reason == ScoreReason::Special) {
+      je["effect"] = e.cause == 1 ? "canoe" : "pit_trap";
+      if (e.cause == 1) je["lakes"] = e.tiles;
+      else {
+        je["animals"] = e.tiles;
+        je["deer_eaten"] = e.attr;
+      }
+    } else if (e.reason == ScoreReason::Network) {
+      je["fish"] = e.tiles;
+      je["lakes"] = e.attr;
+      je["raft"] = e.cause == 1;
     } else if (e.reason == ScoreReason::Farm) {
       if (rs.game->farm_points_per_city) je["cities"] = e.cities;
       if (!rs.ftype(e.ftype).attrs.empty()) je[rs.ftype(e.ftype).attrs[0] + "s"] = e.attr;
@@ -152,13 +169,18 @@ Record record_from_json(const std::string& text, const std::string& where) {
         throw InputError(fmt::format("{}: {}: follower \"{}\" is not a port name (NNW N NNE ENE E ESE SSE S SSW WSW W WNW C) or null", where, ctx, f));
       if (f != "none") m.follower = f;
     }
-    if (jm.contains("double") && !jm["double"].is_null()) {
-      const json& d = jm["double"];
+    const GameDef* gd = find_game(r.game);
+    const std::string ckey = gd ? gd->choice_key : std::string("double");
+    if (gd && gd->hooks.choice_text && jm.contains(ckey) && !jm[ckey].is_null()) {
+      m.choice = str(jm[ckey], ctx + ": " + ckey);
+    } else if (jm.contains(ckey) && !jm[ckey].is_null()) {
+      const json& d = jm[ckey];
       m.choice = str(need(d, "tile", ctx + ": double"), ctx + ": double.tile");
       const long long dr = integer(need(d, "rot", ctx + ": double"), ctx + ": double.rot");
       if (dr != 0 && dr != 90 && dr != 180 && dr != 270) throw InputError(fmt::format("{}: {}: double.rot must be 0, 90, 180 or 270", where, ctx));
       m.choice_rot = static_cast<int>(dr);
     }
+    if (jm.contains("piece") && !jm["piece"].is_null()) m.piece = str(jm["piece"], ctx + ": piece");
     if (jm.contains("follower_at") && !jm["follower_at"].is_null()) {
       const json& fa = jm["follower_at"];
       if (!fa.is_array() || fa.size() != 2) throw InputError(fmt::format("{}: {}: follower_at must be [x, y]", where, ctx));

@@ -22,6 +22,7 @@ std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::ve
 namespace games {
 const GameDef& base();
 const GameDef& amazonas();
+const GameDef& hunters();
 // Amazonas boat places: dense ranks (1 = furthest downstream); with 2 players a 2nd boat not
 // directly behind the 1st has no place (0). Used by Amazon scoring, the river mouth and the UI.
 std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);

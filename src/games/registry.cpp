@@ -13,10 +13,11 @@ namespace carc {
 const GameDef* find_game(std::string_view id) {
   if (id == "base") return &games::base();
   if (id == "amazonas") return &games::amazonas();
+  if (id == "hunters") return &games::hunters();
   return nullptr;
 }
 
-std::vector<std::string> game_ids() { return {"base", "amazonas"}; }
+std::vector<std::string> game_ids() { return {"base", "amazonas", "hunters"}; }
 
 std::string data_dir() {
   if (const char* d = std::getenv("CARCASSONNE_DATA"); d && *d) return d;
@@ -29,7 +30,7 @@ std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::ve
   if (!g) throw InputError(fmt::format("unknown game \"{}\" (games: {})", game, fmt::join(game_ids(), ", ")));
   const auto opts = resolve_options(*g, settings);
   const std::string path = tiles_path.empty() ? fmt::format("{}/tiles/{}.tiles.json", data_dir(), g->id) : tiles_path;
-  TileSet ts = load_tileset(path, g->ftypes, g->tile_kinds);
+  TileSet ts = load_tileset(path, g->ftypes, g->tile_kinds, g->specials);
   if (ts.game != g->id) throw InputError(fmt::format("{}: tile file is for game \"{}\", not \"{}\"", path, ts.game, g->id));
   auto rs = make_ruleset(*g, std::move(ts), opts);
   rs->tiles_file = tiles_path;

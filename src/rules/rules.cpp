@@ -94,8 +94,8 @@ void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
     if (rs.ftype(tf.type).network_kind != 0xFF) {
       Segment& seg = s.graph[sg];
       seg.net_attr = tf.attr[0];
-      seg.net_centres = cls == FClass::Centre ? 1 : 0;
-      seg.net_flags = tf.special ? static_cast<u8>(1u << ((tf.special - 1) & 7)) : 0;
+      seg.net_centres = static_cast<u8>(cls == FClass::Centre ? 1 : 0);
+      seg.net_flags = static_cast<u8>(tf.special ? 1u << ((tf.special - 1) & 7) : 0u);
     }
   }
   for (int f = 0; f < tt.nfeat; ++f)  // networks on the tile (a river into its lake)
@@ -220,7 +220,7 @@ void final_scoring(State& s, EventSink* ev) {
     for (std::size_t i = 0; i < s.pieces.size(); ++i) {
       const int root = s.graph.find(s.pieces[i].seg);
       Segment& r = s.graph[root];
-      if (r.scored) continue;
+      if (r.scored || rs.ftype(r.ftype).cls != FClass::Field) continue;
       r.scored = 1;
       int best = 0;
       for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, r.pieces[static_cast<std::size_t>(p)]);
@@ -680,6 +680,7 @@ std::string describe_event(const State& s, const ScoreEvent& e) {
   const std::string attr0 = ft.attrs.empty() ? std::string("symbol") : ft.attrs[0];
   switch (e.reason) {
     case ScoreReason::Farm:
+      if (s.rs->game->hooks.field_value) return fmt::format("player {} scores {} for a {}", e.player + 1, e.points, name);
       if (s.rs->game->farm_points_per_city == 0)
         return fmt::format("player {} scores {} for a {} with {}", e.player + 1, e.points, name, plural(e.attr, attr0));
       return fmt::format("player {} scores {} for a {} bordering {} completed cit{}", e.player + 1, e.points, name,
@@ -694,6 +695,8 @@ std::string describe_event(const State& s, const ScoreEvent& e) {
     case ScoreReason::Track:
     case ScoreReason::Amazon:
     case ScoreReason::Mouth:
+    case ScoreReason::Special:
+    case ScoreReason::Network:
       if (s.rs->game->describe) return s.rs->game->describe(s, e);
       return fmt::format("player {}: {} points", e.player + 1, e.points);
   }

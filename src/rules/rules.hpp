@@ -112,7 +112,7 @@ struct Move {
 
 // Every legal move of one decision. Placements: at most (frontier cells x 4) entries.
 
-enum class ScoreReason : u8 { Completed, Final, Farm, Track, Amazon, Mouth };
+enum class ScoreReason : u8 { Completed, Final, Farm, Track, Amazon, Mouth, Special, Network };
 // A scoring event, or (reason Track) a move along a game's track with no points.
 struct ScoreEvent {
   u16 turn = 0;
@@ -127,7 +127,9 @@ struct ScoreEvent {
   // Game events. Track (a boat moves): moved = spaces moved, tiles = the space reached, cause =
   // 1 no piece placed, 2 explorer placed on a tributary with boat icons, 3 icons newly connected to
   // the player's explorers, 4 scored nothing in an Amazon scoring. Amazon: cause = rank (1st/2nd),
-  // tiles = caimans, attr = piranhas of the tile scored. Mouth: cause = rank.
+  // tiles = caimans, attr = piranhas of the tile scored. Mouth: cause = rank. Special (a bonus
+  // tile's effect): cause 1 canoe (tiles = lakes), 2 pit trap (tiles = animals, attr = deer eaten).
+  // Network (a river system's huts): tiles = fish, attr = lakes, cause 1 if the raft counts them.
   u8 moved = 0;
   u8 cause = 0;
 };

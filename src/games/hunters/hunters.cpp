@@ -1,0 +1,306 @@
+// Carcassonne: Hunters & Gatherers, 2020 edition (RULES.md section 3). Data: rivers (road-like,
+// fishers), lakes (centre features), forests (city-like, gatherers; mushroom glades +3), meadows
+// (field-like, hunters), river systems as networks of rivers and lakes claimed by huts. Code, as
+// hooks: the fish in a completed river's lakes, the menhir bonus turn, the bonus-tile effects
+// (canoe, pit trap, shaman, big trap, fire, raft), meadow and river-system final scoring.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "games/games.hpp"
+
+namespace carc::games {
+
+namespace {
+
+enum FType : u8 { kRiver = 0, kLake = 1, kForest = 2, kMeadow = 3 };
+enum Special : u8 { kCanoe = 0, kPitTrap = 1, kShaman = 2, kBigTrap = 3, kFire = 4, kRaft = 5 };
+enum Animal : u8 { kDeer = 0, kAurochs = 1, kMammoth = 2, kTiger = 3 };
+enum Forest : u8 { kMushroom = 0, kMenhir = 1 };
+enum Cause : u8 { kCanoeCause = 1, kPitTrapCause = 2 };
+
+constexpr int kNx[8] = {-1, 0, 1, 1, 1, 0, -1, -1};
+constexpr int kNy[8] = {-1, -1, -1, 0, 1, 1, 1, 0};
+
+bool has_special(const TileFeature& f, Special sp) { return f.special == sp + 1; }
+
+const TileFeature& tfeat(const State& s, int seg) {
+  const Segment& sg = s.graph[seg];
+  return s.type_of(s.tiles[sg.tile]).feats[sg.local];
+}
+
+void push_event(State& s, EventSink* ev, int player, u8 ftype, ScoreReason why, int points, u8 cause, u8 a = 0, u8 b = 0) {
+  if (!ev) return;
+  ScoreEvent e;
+  e.turn = s.turn;
+  e.player = static_cast<u8>(player);
+  e.ftype = ftype;
+  e.reason = why;
+  e.points = static_cast<i16>(points);
+  e.cause = cause;
+  e.tiles = a;
+  e.attr = b;
+  ev->push_back(e);
+}
+
+// Fish in the distinct lakes linked to a river's segments (the lakes at its ends).
+int completion_bonus(const State& s, int root) {
+  if (s.graph[root].ftype != kRiver) return 0;
+  StaticVec<u16, 16> lakes;
+  int fish = 0;
+  int m = root;
+  do {
+    const Segment& sg = s.graph[m];
+    const PlacedTile& pt = s.tiles[sg.tile];
+    const u16 links = s.type_of(pt).feats[sg.local].links;
+    for (int g = 0; links >> g; ++g) {
+      if (!(links & (1u << g))) continue;
+      const u16 lake = static_cast<u16>(pt.seg0 + g);
+      if (std::find(lakes.begin(), lakes.end(), lake) != lakes.end() || lakes.full()) continue;
+      lakes.push_back(lake);
+      fish += s.graph[lake].attr[0];
+    }
+    m = sg.next;
+  } while (m != root);
+  return fish;
+}
+
+// Animals of the meadow `root` on the tiles of the 3x3 area around (x, y), not covered.
+std::array<int, 4> area_animals(const State& s, int root, int x, int y, bool cover, State* ms) {
+  std::array<int, 4> n{};
+  for (int k = -1; k < 8; ++k) {
+    const int ti = k < 0 ? s.placed_at(x, y) : s.placed_at(x + kNx[k], y + kNy[k]);
+    if (ti < 0) continue;
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+    const TileType& tt = s.type_of(pt);
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const int seg = pt.seg0 + f;
+      if (tt.feats[static_cast<std::size_t>(f)].type != kMeadow || s.graph[seg].covered || s.graph.find(seg) != root) continue;
+      for (int a = 0; a < 4; ++a) n[static_cast<std::size_t>(a)] += tt.feats[static_cast<std::size_t>(f)].attr[static_cast<std::size_t>(a)];
+      if (cover && ms) {
+        ms->graph[seg].covered = 1;
+        Segment& r = ms->graph[root];
+        for (int a = 0; a < 4; ++a)
+          r.attr[static_cast<std::size_t>(a)] = static_cast<u8>(r.attr[static_cast<std::size_t>(a)] - tt.feats[static_cast<std::size_t>(f)].attr[static_cast<std::size_t>(a)]);
+      }
+    }
+  }
+  return n;
+}
+
+int animal_points(int deer, int aurochs, int mammoth) { return deer + 2 * aurochs + 3 * mammoth; }
+
+// The member segment of a meadow carrying a special, or -1.
+int find_special(const State& s, int root, Special sp) {
+  int m = root;
+  do {
+    if (has_special(tfeat(s, m), sp)) return m;
+    m = s.graph[m].next;
+  } while (m != root);
+  return -1;
+}
+
+int field_value(const State& s, int root) {
+  const Segment& r = s.graph[root];
+  const int deer = r.attr[kDeer], aurochs = r.attr[kAurochs], mammoth = r.attr[kMammoth];
+  const int tigers = find_special(s, root, kFire) >= 0 ? 0 : r.attr[kTiger];
+  const int eaten = std::min(tigers, deer);
+  int v = animal_points(deer - eaten, aurochs, mammoth);
+  const int trap = find_special(s, root, kBigTrap);
+  if (trap >= 0) {  // the big trap's 3x3 area counts twice; tigers eat the deer outside it first
+    const PlacedTile& pt = s.tiles[s.graph[trap].tile];
+    const auto in = area_animals(s, root, pt.x, pt.y, false, nullptr);
+    const int eaten_in = std::max(0, eaten - (deer - in[kDeer]));
+    v += animal_points(in[kDeer] - eaten_in, in[kAurochs], in[kMammoth]);
+  }
+  return v;
+}
+
+void on_tile_placed(State& s, int idx, EventSink* ev) {
+  const PlacedTile pt = s.tiles[static_cast<std::size_t>(idx)];
+  const TileType& tt = s.type_of(pt);
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+    if (tf.special == 0) continue;
+    const int seg = pt.seg0 + f;
+    if (has_special(tf, kCanoe)) {  // 2 per lake of this river system, for the placer
+      const int lakes = s.graph[s.graph.net_find(seg)].net_centres;
+      const int pts = 2 * lakes;
+      s.score[s.current] = static_cast<i16>(s.score[s.current] + pts);
+      push_event(s, ev, s.current, kLake, ScoreReason::Special, pts, kCanoeCause, static_cast<u8>(lakes));
+    } else if (has_special(tf, kPitTrap)) {  // score the 3x3 area of this meadow now, then cover it
+      const int root = s.graph.find(seg);
+      const auto n = area_animals(s, root, pt.x, pt.y, false, nullptr);
+      const int eaten = std::min(n[kDeer], n[kTiger]);
+      const int pts = animal_points(n[kDeer] - eaten, n[kAurochs], n[kMammoth]);
+      s.score[s.current] = static_cast<i16>(s.score[s.current] + pts);
+      push_event(s, ev, s.current, kMeadow, ScoreReason::Special, pts, kPitTrapCause,
+                 static_cast<u8>(n[kDeer] + n[kAurochs] + n[kMammoth] + n[kTiger]), static_cast<u8>(eaten));
+      area_animals(s, root, pt.x, pt.y, true, &s);
+    } else if (has_special(tf, kShaman)) {
+      for (const PieceOnBoard& pc : s.pieces)
+        if (pc.player == s.current && pc.kind == 0) {
+          s.phase = Phase::Choose;
+          break;
+        }
+    }
+  }
+}
+
+// Shaman: return one of your tribe members (not a hut) from anywhere, or none.
+void gen_choices(const State& s, MoveList& out) {
+  Move m;
+  m.kind = MoveKind::Choose;
+  m.player = s.current;
+  out.push_back(m);  // feat 0xFF: none
+  for (const PieceOnBoard& pc : s.pieces) {
+    if (pc.player != s.current || pc.kind != 0) continue;
+    const Segment& sg = s.graph[pc.seg];
+    const PlacedTile& pt = s.tiles[sg.tile];
+    m.x = pt.x;
+    m.y = pt.y;
+    m.feat = sg.local;
+    out.push_back(m);
+  }
+}
+
+void apply_choice(State& s, const Move& m, EventSink*) {
+  s.phase = Phase::Piece;
+  if (m.feat == 0xFF) return;
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+  const u16 seg = static_cast<u16>(pt.seg0 + m.feat);
+  for (std::size_t i = 0; i < s.pieces.size(); ++i) {
+    const PieceOnBoard pc = s.pieces[i];
+    if (pc.seg != seg || pc.player != m.player || pc.kind != 0) continue;
+    Segment& r = s.graph[s.graph.find_compress(seg)];
+    --r.pieces[pc.player];
+    --r.npieces;
+    ++s.supply[pc.player];
+    s.pieces.erase_swap(i);
+    return;
+  }
+}
+
+std::string choice_text(const State& s, const Move& m) {
+  if (m.feat == 0xFF) return "none";
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+  return fmt::format("{} at {},{}", feature_port(s, pt, m.feat), m.x, m.y);
+}
+
+Move choice_parse(const State& s, std::string_view text) {
+  Move m;
+  m.kind = MoveKind::Choose;
+  m.player = s.current;
+  if (text == "none" || text.empty()) return m;
+  const auto at = text.find(" at ");
+  const auto comma = text.find(',');
+  if (at == std::string_view::npos || comma == std::string_view::npos || comma < at)
+    throw InputError(fmt::format("shaman: \"{}\" is not \"none\" or \"PORT at X,Y\"", text));
+  const std::string port(text.substr(0, at));
+  int x = 0, y = 0;
+  try {
+    x = std::stoi(std::string(text.substr(at + 4, comma - at - 4)));
+    y = std::stoi(std::string(text.substr(comma + 1)));
+  } catch (const std::exception&) {
+    throw InputError(fmt::format("shaman: \"{}\": bad coordinates", text));
+  }
+  const int ti = s.placed_at(x, y);
+  if (ti < 0) throw InputError(fmt::format("shaman: no tile at {},{}", x, y));
+  const int f = feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], port);
+  if (f < 0) throw InputError(fmt::format("shaman: no feature at {} of the tile at {},{}", port, x, y));
+  // name the segment the piece stands on (the port may name another segment of the same feature)
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+  m.x = static_cast<i8>(x);
+  m.y = static_cast<i8>(y);
+  m.feat = static_cast<u8>(f);
+  for (const PieceOnBoard& pc : s.pieces)
+    if (pc.player == s.current && pc.kind == 0 && s.graph[pc.seg].tile == ti && pc.seg == pt.seg0 + f) return m;
+  throw InputError(fmt::format("shaman: none of your tribe members stands at {} of the tile at {},{}", port, x, y));
+}
+
+// Menhir: a regular tile that completed a forest with a menhir earns an extra turn.
+void on_scoring(State& s, EventSink*) {
+  if (s.in_extra) return;
+  for (std::size_t i = s.turn_first; i < s.tiles.size(); ++i) {
+    const PlacedTile& pt = s.tiles[i];
+    const TileType& tt = s.type_of(pt);
+    for (int f = 0; f < tt.nfeat; ++f) {
+      if (tt.feats[static_cast<std::size_t>(f)].type != kForest) continue;
+      const Segment& r = s.graph[s.graph.find(pt.seg0 + f)];
+      if (r.open == 0 && r.scored && r.attr[kMenhir] > 0) s.extra = 1;
+    }
+  }
+}
+
+// River systems: each system's hut majority scores 1 per fish in it (+1 per lake with the raft).
+void on_final_scoring(State& s, EventSink* ev) {
+  for (int seg = 0; seg < s.graph.size(); ++seg) {
+    const Segment& n = s.graph[seg];
+    if (n.net != seg || n.net_npieces == 0) continue;
+    int best = 0;
+    for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, n.net_pieces[static_cast<std::size_t>(p)]);
+    const bool raft = n.net_flags & (1u << kRaft);
+    const int pts = n.net_attr + (raft ? n.net_centres : 0);
+    for (int p = 0; p < s.nplayers; ++p) {
+      if (n.net_pieces[static_cast<std::size_t>(p)] != best) continue;
+      s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + pts);
+      push_event(s, ev, p, kLake, ScoreReason::Network, pts, raft ? 1 : 0, n.net_attr, n.net_centres);
+    }
+  }
+}
+
+std::string describe(const State&, const ScoreEvent& e) {
+  switch (e.reason) {
+    case ScoreReason::Special:
+      if (e.cause == kCanoeCause)
+        return fmt::format("player {} scores {} with the canoe: 2 per lake, {} lake{} in the river system", e.player + 1,
+                           e.points, e.tiles, e.tiles == 1 ? "" : "s");
+      return fmt::format("player {} scores {} with the pit trap ({} animal{} in its 3x3 area, {} deer eaten by tigers); those animals are covered",
+                         e.player + 1, e.points, e.tiles, e.tiles == 1 ? "" : "s", e.attr);
+    case ScoreReason::Network:
+      return fmt::format("player {} scores {} for a river system with {} fish{}", e.player + 1, e.points, e.tiles,
+                         e.cause ? fmt::format(" and {} lake{} (raft)", e.attr, e.attr == 1 ? "" : "s") : std::string());
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
+const GameDef& hunters() {
+  static const GameDef def = [] {
+    GameDef g;
+    g.id = "hunters";
+    g.title = "Carcassonne: Hunters & Gatherers";
+    //                name     class          terrain claim done/tile done/attr final/tile final/attr symbols                       piece network
+    g.ftypes = {
+        {"river", FClass::Path, 1, true, 1, 1, 0, 0, {"fish"}, 0, 1},
+        {"lake", FClass::Centre, 0, false, 0, 0, 0, 0, {"fish"}, 0, 1},
+        {"forest", FClass::Area, 2, true, 2, 3, 0, 0, {"mushroom", "menhir"}, 0},
+        {"meadow", FClass::Field, 3, true, 0, 0, 0, 0, {"deer", "aurochs", "mammoth", "tiger"}, 0},
+    };
+    g.specials = {"canoe", "pit_trap", "shaman", "big_trap", "fire", "raft"};
+    g.pieces_per_player = 5;
+    g.pieces2_per_player = 3;
+    g.piece_names = {"tribe member", "hut"};
+    g.pass_text = "no tribe member or hut";
+    g.choice_key = "shaman";
+    g.min_players = 2;
+    g.max_players = 5;
+    g.farm_points_per_city = 0;
+    g.hooks.on_tile_placed = on_tile_placed;
+    g.hooks.gen_choices = gen_choices;
+    g.hooks.apply_choice = apply_choice;
+    g.hooks.choice_text = choice_text;
+    g.hooks.choice_parse = choice_parse;
+    g.hooks.on_scoring = on_scoring;
+    g.hooks.on_final_scoring = on_final_scoring;
+    g.hooks.completion_bonus = completion_bonus;
+    g.hooks.field_value = field_value;
+    g.describe = describe;
+    return g;
+  }();
+  return def;
+}
+
+}  // namespace carc::games
