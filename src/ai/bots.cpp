@@ -20,16 +20,35 @@ class RandomBot final : public Bot {
 void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
   pot.fill(0.0);
   StaticVec<u16, kMaxPlayers * 8> seen;
+  StaticVec<u16, kMaxPlayers * 8> seen_nets;
   for (const PieceOnBoard& pc : s.pieces) {
+    const FeatureTypeDef& pfd = s.rs->ftype(s.graph[pc.seg].ftype);
+    if (pc.kind == pfd.network_kind) {  // a hut: its river system's fish, for the hut majority
+      const int net = s.graph.net_find(pc.seg);
+      if (std::find(seen_nets.begin(), seen_nets.end(), net) != seen_nets.end()) continue;
+      seen_nets.push_back(static_cast<u16>(net));
+      const Segment& n = s.graph[net];
+      int best = 0;
+      for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, n.net_pieces[static_cast<std::size_t>(p)]);
+      for (int p = 0; p < s.nplayers; ++p)
+        if (n.net_pieces[static_cast<std::size_t>(p)] == best) pot[static_cast<std::size_t>(p)] += n.net_attr + 0.5;
+      continue;
+    }
     const int root = s.graph.find(pc.seg);
     if (std::find(seen.begin(), seen.end(), root) != seen.end()) continue;
     seen.push_back(static_cast<u16>(root));
     const FeatureInfo fi = feature_info(s, root);
-    const FClass cls = s.rs->ftype(fi.ftype).cls;
+    const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
+    const FClass cls = fd.cls;
     double v;
     if (cls == FClass::Field) {
       const int fpc = s.rs->game->farm_points_per_city;
-      v = s.rs->farmers ? (fpc ? field_cities(s, root) * fpc : 0) + s.rs->ftype(fi.ftype).final_per_attr * fi.attr : 0.0;
+      if (!s.rs->farmers) v = 0.0;
+      else if (s.rs->game->hooks.field_value) v = s.rs->game->hooks.field_value(s, root);
+      else v = (fpc ? field_cities(s, root) * fpc : 0) + fd.final_per_attr * fi.attr;
+    } else if (fd.final_per_tile == 0 && fd.final_per_attr == 0) {
+      // worth nothing unless completed (Hunters): count half its completed value
+      v = 0.5 * feature_value(s, fi, true);
     } else {
       v = feature_value(s, fi, false);
       // an unfinished feature is worth a little more than its end value: it may still complete
@@ -87,7 +106,7 @@ double greedy_eval(const State& s, int player) {
     const auto pi = static_cast<std::size_t>(p);
     // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders
     return s.score[pi] + pot[pi] + 0.75 * std::min<int>(s.supply[pi], 4) + 0.5 * std::min<int>(s.supply2[pi], 1) +
-           0.6 * s.track[pi];
+           0.6 * s.track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0);
   };
   double other = -1e18;
   for (int p = 0; p < s.nplayers; ++p)
