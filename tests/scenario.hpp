@@ -28,7 +28,9 @@ struct Scenario {
 
   // Places tile `id` at (x, y) rotated `rot` degrees by `player`, with a follower at `port`
   // ("" for none). Returns the events of this turn. Fails the test if anything is illegal.
-  EventSink place(const std::string& id, int x, int y, int rot, int player, const std::string& port = "") {
+  // `pk`: 0xFF (default) the feature's own piece; else that piece kind claiming the feature's network
+  // (Hunters: 1, a hut on the river system).
+  EventSink place(const std::string& id, int x, int y, int rot, int player, const std::string& port = "", u8 pk = 0xFF) {
     const int type = rs->tiles.find(id);
     EXPECT_GE(type, 0) << "unknown tile " << id;
     EXPECT_EQ(s.phase, Phase::Draw);
@@ -55,6 +57,7 @@ struct Scenario {
       p.x = s.last_placed().x;
       p.y = s.last_placed().y;
       p.rot = s.last_placed().rot;
+      p.pk = pk;
       EXPECT_TRUE(is_legal(s, p)) << "follower at " << port << " on " << id << " is illegal";
     }
     apply_move(s, p, &events);
@@ -106,7 +109,8 @@ struct Scenario {
   }
 
   // Whether a follower could go at `port` if tile `id` were placed at (x, y, rot) now.
-  bool can_claim(const std::string& id, int x, int y, int rot, int player, const std::string& port) {
+  // `pk` as for place(): 0xFF the feature's own piece, else that kind claiming its network (a hut).
+  bool can_claim(const std::string& id, int x, int y, int rot, int player, const std::string& port, u8 pk = 0xFF) {
     State t = s;
     const int type = rs->tiles.find(id);
     t.current = static_cast<u8>(player);
@@ -127,7 +131,54 @@ struct Scenario {
     p.feat = static_cast<u8>(f);
     p.x = t.last_placed().x;
     p.y = t.last_placed().y;
+    p.pk = pk;
     return is_legal(t, p);
+  }
+
+  // The first half of a turn: draws tile `id` and places it at (x, y) rotated `rot` degrees by
+  // `player`, stopping at the decisions that follow (phase Choose or Piece). Returns the events of
+  // the placement (e.g. a bonus tile's immediate effect). Fails the test if anything is illegal.
+  EventSink draw_and_place(const std::string& id, int x, int y, int rot, int player) {
+    const int type = rs->tiles.find(id);
+    EXPECT_GE(type, 0) << "unknown tile " << id;
+    EXPECT_EQ(s.phase, Phase::Draw);
+    s.current = static_cast<u8>(player);
+    const std::size_t before = events.size();
+    EXPECT_TRUE(apply_draw(s, type, &events)) << id << " fits nowhere";
+    Move m;
+    m.kind = MoveKind::Place;
+    m.player = static_cast<u8>(player);
+    m.x = static_cast<i8>(x);
+    m.y = static_cast<i8>(y);
+    m.rot = static_cast<u8>(rot / 90);
+    EXPECT_TRUE(is_legal(s, m)) << id << " at " << x << "," << y << " r" << rot << " is illegal";
+    apply_move(s, m, &events);
+    return EventSink(events.begin() + static_cast<long>(before), events.end());
+  }
+
+  // A piece move of `player` on the feature at `port` of the tile at (x, y); pk as for place().
+  // Not checked: pass it to is_legal or play().
+  Move piece_move(int player, int x, int y, const std::string& port, u8 pk = 0xFF) const {
+    Move p;
+    p.kind = MoveKind::Piece;
+    p.player = static_cast<u8>(player);
+    const int ti = s.placed_at(x, y);
+    EXPECT_GE(ti, 0) << "no tile at " << x << "," << y;
+    const int f = ti < 0 ? -1 : feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], port);
+    EXPECT_GE(f, 0) << "no feature at " << port;
+    p.feat = static_cast<u8>(f);
+    p.x = static_cast<i8>(x);
+    p.y = static_cast<i8>(y);
+    p.pk = pk;
+    return p;
+  }
+
+  // Applies one decision (it must be legal) and returns its events.
+  EventSink play(const Move& m) {
+    EXPECT_TRUE(is_legal(s, m)) << "illegal move";
+    const std::size_t before = events.size();
+    apply_move(s, m, &events);
+    return EventSink(events.begin() + static_cast<long>(before), events.end());
   }
 
   // Runs final scoring now (empties the pile) and returns its events.

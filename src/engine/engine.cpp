@@ -30,6 +30,11 @@ void Game::draw_one() {
     if (type < 0) throw InputError(fmt::format("draw {}: unknown tile \"{}\"", scripted_ + 1, id));
     if (state_.remaining[static_cast<std::size_t>(type)] == 0)
       throw InputError(fmt::format("draw {}: no tile \"{}\" is left in the pile", scripted_ + 1, id));
+    const bool bonus = rs_->tiles.types[static_cast<std::size_t>(type)].pile == kPileBonus;
+    if (bonus != (state_.extra != 0))
+      throw InputError(fmt::format("draw {}: tile \"{}\" is {} but this draw is {}", scripted_ + 1, id,
+                                   bonus ? "a bonus tile" : "a regular tile",
+                                   state_.extra ? "for a bonus turn (from the bonus pile)" : "from the regular pile"));
     if (rng_) sample_draw(state_, *rng_);  // keep the generator in step for a later continuation
     ++scripted_;
   } else {
