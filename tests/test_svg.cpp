@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,6 +19,10 @@ namespace {
 using cli::render_svg;
 using cli::replay_prefix;
 using cli::SvgOptions;
+
+struct Pt2 {
+  double x = 0, y = 0;
+};
 
 int count(const std::string& s, const std::string& what) {
   int n = 0;
@@ -510,6 +516,475 @@ TEST(SvgAmazonas, DrawnFromTheTileDataNotTheIds) {
   EXPECT_EQ(count(svg_fixed, "class=\"symbol caiman\""), count(svg, "class=\"symbol caiman\"") + 1);
   EXPECT_EQ(count(svg_fixed, "class=\"bang\""), count(svg, "class=\"bang\"") + 1);
   check_amazonas_svg(s, svg_fixed);
+}
+
+
+// ---- Hunters & Gatherers ------------------------------------------------------------------
+
+std::shared_ptr<const Ruleset> hunters_rules() {
+  static const auto rs = load_ruleset("hunters", {});
+  return rs;
+}
+
+// A greedy self-play Hunters game, as a record.
+Record hunters_record(u64 seed, int players) {
+  std::vector<PlayerInfo> seats;
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (int p = 0; p < players; ++p) {
+    seats.push_back({fmt::format("p{}", p + 1), "greedy"});
+    bots.push_back(make_bot("greedy"));
+  }
+  Game g(hunters_rules(), seats, seed);
+  Rng rng(seed);
+  play_out(g, bots, rng);
+  EXPECT_TRUE(g.over());
+  return g.record();
+}
+
+// The value of attribute `name` in the first tag of `e` that has it ("" if none).
+std::string attr_of(const std::string& e, const std::string& name) {
+  const std::size_t a = e.find(" " + name + "=\"");
+  if (a == std::string::npos) return {};
+  const std::size_t v = a + name.size() + 3;
+  return e.substr(v, e.find('"', v) - v);
+}
+
+// The translate(x,y) of an element's opening tag.
+Pt2 translate_of(const std::string& e) {
+  const std::size_t a = e.find("translate(");
+  if (a == std::string::npos) return {-1e9, -1e9};
+  const std::size_t comma = e.find(',', a);
+  return {std::stod(e.substr(a + 10, comma - a - 10)), std::stod(e.substr(comma + 1))};
+}
+
+bool is_river(const FeatureTypeDef& ft) { return ft.name == "river"; }
+bool is_lake(const FeatureTypeDef& ft) { return ft.name == "lake"; }
+
+int ports_of(const TileFeature& tf) {
+  int n = 0;
+  for (int p = 0; p < 12; ++p) n += (tf.ports >> p) & 1;
+  return n;
+}
+
+// Everything the drawing of a Hunters state must show, checked against the state and the tile
+// data; returns the number of symbols seen.
+int check_hunters_svg(const State& s, const std::string& svg) {
+  EXPECT_TRUE(well_formed(svg));
+  const int n = static_cast<int>(s.tiles.size());
+  const double t = 64;
+  EXPECT_EQ(count(svg, "<g class=\"tile\""), n);
+  std::map<std::string, int> totals;
+  int symbols = 0, specials = 0, crosses = 0;
+  for (int k = 0; k < n; ++k) {
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(k)];
+    const TileType& tt = s.type_of(pt);
+    const std::string g = tile_element(svg, k);
+    SCOPED_TRACE(fmt::format("tile {} at {},{} rot {}", tt.id, pt.x, pt.y, pt.rot * 90));
+    EXPECT_NE(g.find(fmt::format("data-x=\"{}\" data-y=\"{}\" data-rot=\"{}\"", pt.x, pt.y, pt.rot * 90)), std::string::npos);
+    EXPECT_EQ(count(g, "class=\"road"), 0) << "rivers are water, not roads";
+    EXPECT_EQ(count(g, "class=\"junction\""), 0);
+    // symbols: one glyph per unit of every slot, in its own feature; crossed exactly where covered
+    const auto want = symbols_on(s, k);
+    int here = 0;
+    for (const auto& [key, c] : want) {
+      EXPECT_EQ(count(g, fmt::format("class=\"symbol {}\" data-feature=\"{}\"", key.second, key.first)), c)
+          << "feature " << key.first << " " << key.second;
+      totals[key.second] += c;
+      here += c;
+    }
+    EXPECT_EQ(count(g, "class=\"symbol "), here);
+    symbols += here;
+    int crossed_here = 0;
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+      const FeatureTypeDef& ft = s.rs->ftype(tf.type);
+      int units = 0;
+      for (std::size_t a = 0; a < ft.attrs.size(); ++a) units += tf.attr[a];
+      const bool covered = s.graph[pt.seg0 + f].covered != 0;
+      EXPECT_EQ(count(g, fmt::format("data-feature=\"{}\" data-covered=\"1\"", f)), covered ? units : 0) << "feature " << f;
+      crossed_here += covered ? units : 0;
+      // rivers: blue water paths, into the lake they are linked to or ending at a spring
+      if (is_river(ft)) {
+        const std::vector<std::string> w = elements(g, fmt::format("<g class=\"water river\" data-feature=\"{}\"", f));
+        EXPECT_EQ(w.size(), 1u) << "river " << f;
+        if (w.size() != 1) continue;
+        const std::string d = attr_of(w[0], "d");
+        int into = 0;
+        for (int l = 0; l < tt.nfeat; ++l) {
+          if (!is_lake(s.rs->ftype(tt.feats[static_cast<std::size_t>(l)].type)) || !((tf.links >> l) & 1)) continue;
+          ++into;
+          const std::string lake = element_at(g, g.find(fmt::format("<g class=\"water lake\" data-feature=\"{}\"", l)));
+          const std::string end = attr_of(lake, "cx") + "," + attr_of(lake, "cy");
+          if (ports_of(tf) == 1 && (tf.links & (tf.links - 1)) == 0) {  // from its port straight into the lake
+            const std::string last = d.substr(d.rfind(' ') + 1);
+            EXPECT_TRUE(last == end || last == "L" + end) << "river " << f << " does not end in lake " << l << ": " << d;
+          } else {
+            EXPECT_NE(d.find(end), std::string::npos) << "river " << f << " does not reach lake " << l << ": " << d;
+          }
+        }
+        EXPECT_EQ(count(w[0], "class=\"spring\""), ports_of(tf) == 1 && into == 0 ? 1 : 0) << "river " << f;
+      }
+      // lakes: one oval each, inside the tile; their fish inside the oval
+      if (is_lake(ft)) {
+        EXPECT_EQ(count(g, fmt::format("<g class=\"water lake\" data-feature=\"{}\"", f)), 1) << "lake " << f;
+        const std::string lake = element_at(g, g.find(fmt::format("<g class=\"water lake\" data-feature=\"{}\"", f)));
+        const double cx = std::stod(attr_of(lake, "cx")), cy = std::stod(attr_of(lake, "cy"));
+        const double rx = std::stod(attr_of(lake, "rx")), ry = std::stod(attr_of(lake, "ry"));
+        EXPECT_TRUE(cx - rx >= 0 && cx + rx <= t && cy - ry >= 0 && cy + ry <= t) << lake;
+        for (const std::string& sym : elements(g, fmt::format("<g class=\"symbol fish\" data-feature=\"{}\"", f))) {
+          const Pt2 p = translate_of(sym);
+          EXPECT_LE(std::pow((p.x - cx) / rx, 2) + std::pow((p.y - cy) / ry, 2), 1.0) << sym << " outside " << lake;
+        }
+      }
+      if (ft.name == "forest") {
+        EXPECT_EQ(count(g, fmt::format("<g class=\"city forest\" data-feature=\"{}\"", f)), 1);
+      }
+      // a special: one labelled badge on this feature of this tile
+      if (tf.special != 0) {
+        const std::string& name = s.rs->game->specials[tf.special - 1U];
+        EXPECT_EQ(count(g, fmt::format("<g class=\"special\" data-special=\"{}\" data-feature=\"{}\"", name, f)), 1) << name;
+        ++specials;
+      }
+    }
+    // every crossed symbol is a covered one and every covered one is crossed
+    EXPECT_EQ(count(g, "class=\"cross\""), crossed_here);
+    for (const std::string& sym : elements(g, "<g class=\"symbol "))
+      EXPECT_EQ(sym.find("data-covered=\"1\"") != std::string::npos, sym.find("class=\"cross\"") != std::string::npos) << sym;
+    crosses += crossed_here;
+    int specials_here = 0;
+    for (int f = 0; f < tt.nfeat; ++f) specials_here += tt.feats[static_cast<std::size_t>(f)].special != 0 ? 1 : 0;
+    EXPECT_EQ(count(g, "<g class=\"special\""), specials_here);
+  }
+  for (const auto& [name, c] : totals) EXPECT_EQ(count(svg, fmt::format("class=\"symbol {}\"", name)), c) << name;
+  EXPECT_EQ(count(svg, "<g class=\"special\""), specials);
+  EXPECT_EQ(count(svg, "<path class=\"cross\""), crosses + 1);  // the key shows one crossed animal
+  // pieces, one for one in the state's order: huts are houses on a river or lake, tribe members
+  // meeples (lying in meadows: hunters), in the owner's colour
+  const auto pieces = elements(svg, "<g class=\"follower");
+  EXPECT_EQ(pieces.size(), s.pieces.size());
+  int huts = 0;
+  for (std::size_t i = 0; i < pieces.size() && i < s.pieces.size(); ++i) {
+    const std::string& e = pieces[i];
+    const PieceOnBoard& pc = s.pieces[i];
+    const Segment& seg = s.graph[pc.seg];
+    const PlacedTile& pt = s.tiles[seg.tile];
+    const FeatureTypeDef& ft = s.rs->ftype(s.type_of(pt).feats[seg.local].type);
+    EXPECT_NE(e.find(fmt::format("data-player=\"{}\" data-feature=\"{}\" fill=\"{}\"", pc.player, ft.name,
+                                 cli::kSeatColours[pc.player])),
+              std::string::npos)
+        << e;
+    if (pc.kind == 1) {
+      ++huts;
+      EXPECT_EQ(e.find("<g class=\"follower hut\" data-player"), 0u) << e;
+      EXPECT_TRUE(ft.name == "river" || ft.name == "lake") << e;
+      EXPECT_NE(e.find("class=\"house\""), std::string::npos) << e;
+      EXPECT_EQ(e.find("<circle"), std::string::npos) << e;
+    } else {
+      const bool hunter = ft.cls == FClass::Field;
+      EXPECT_EQ(e.find(hunter ? "<g class=\"follower farmer tribe-member\" data-player" : "<g class=\"follower tribe-member\" data-player"), 0u) << e;
+      EXPECT_NE(ft.name, "lake") << "no fisher on a lake";
+      EXPECT_NE(e.find("<circle"), std::string::npos) << e;
+      EXPECT_EQ(e.find("class=\"house\""), std::string::npos) << e;
+      EXPECT_EQ(e.find("rotate(90)") != std::string::npos, hunter) << e;
+    }
+    // the piece stands on its own tile
+    const Pt2 at = translate_of(e), tile = translate_of(tile_element(svg, seg.tile));
+    EXPECT_TRUE(at.x >= tile.x && at.x <= tile.x + t && at.y >= tile.y && at.y <= tile.y + t) << e;
+  }
+  EXPECT_EQ(count(svg, "<g class=\"follower hut\""), huts);
+  EXPECT_EQ(count(svg, "<g class=\"follower"), static_cast<int>(s.pieces.size()));
+  // heading: scores, pieces left of both kinds, bonus tiles left; the key
+  for (int p = 0; p < s.nplayers; ++p) {
+    const auto sp = static_cast<std::size_t>(p);
+    EXPECT_NE(svg.find(fmt::format("<tspan font-weight=\"bold\">{}</tspan> ({} tribe member{}, {} hut{} left)", s.score[sp],
+                                   s.supply[sp], s.supply[sp] == 1 ? "" : "s", s.supply2[sp], s.supply2[sp] == 1 ? "" : "s")),
+              std::string::npos)
+        << "player " << p;
+  }
+  EXPECT_NE(svg.find(fmt::format("{} bonus tile{} left", s.bonus_pile, s.bonus_pile == 1 ? "" : "s")), std::string::npos);
+  EXPECT_EQ(count(svg, "<g class=\"key\">"), 1);
+  for (const char* name : {"fish", "deer", "aurochs", "mammoth", "tiger", "menhir", "mushroom", "covered", "tribe member", "hut"})
+    EXPECT_EQ(count(svg, fmt::format("<g class=\"key-item\" data-item=\"{}\"", name)), 1) << name;
+  return symbols;
+}
+
+TEST(SvgHunters, FinishedGamesDrawEveryFeatureSymbolAndPieceFromTheData) {
+  for (int players : {2, 3, 5}) {
+    SCOPED_TRACE(fmt::format("{} players", players));
+    const Record r = hunters_record(static_cast<u64>(20 + players), players);
+    const Game g = replay_prefix(r, std::nullopt, "test");
+    ASSERT_TRUE(g.over());
+    const State& s = g.state();
+    const std::string svg = render_svg(s, SvgOptions{});
+    EXPECT_GT(check_hunters_svg(s, svg), 60);
+    EXPECT_NE(svg.find("game over"), std::string::npos);
+    // the whole regular pile is placed, and a bonus tile for every bonus turn
+    EXPECT_EQ(static_cast<int>(s.tiles.size()) + s.discards, 1 + 78 + (16 - s.bonus_pile));
+    // fish, animals of every species, menhirs: the tile set has plenty of each on a finished board
+    for (const char* name : {"fish", "deer", "menhir"}) EXPECT_GT(count(svg, fmt::format("class=\"symbol {}\"", name)), 3) << name;
+    EXPECT_GT(count(svg, "<g class=\"water lake\""), 5);
+    EXPECT_GT(count(svg, "<g class=\"water river\""), 20);
+  }
+}
+
+TEST(SvgHunters, MidGameBoardsMatchTheStateTurnByTurn) {
+  const Record r = hunters_record(8, 3);
+  int huts_and_members = 0;
+  for (int turn = 0; turn <= static_cast<int>(r.moves.size()); turn += 4) {
+    const Game g = replay_prefix(r, turn, "test");
+    const State& s = g.state();
+    SCOPED_TRACE(fmt::format("turn {}", turn));
+    check_hunters_svg(s, render_svg(s, SvgOptions{}));
+    bool hut = false, member = false;
+    for (const PieceOnBoard& pc : s.pieces) (pc.kind == 1 ? hut : member) = true;
+    huts_and_members += hut && member ? 1 : 0;
+    if (HasFailure()) break;
+  }
+  EXPECT_GT(huts_and_members, 5);  // the checks above saw both kinds of pieces on many boards
+}
+
+TEST(SvgHunters, StartBoardHeadingPiecesLeftAndBonusTiles) {
+  const Record r = hunters_record(4, 3);
+  const Game g = replay_prefix(r, 0, "test");
+  const std::string svg = render_svg(g.state(), SvgOptions{});
+  check_hunters_svg(g.state(), svg);
+  EXPECT_EQ(count(svg, "(5 tribe members, 3 huts left)"), 3);
+  EXPECT_NE(svg.find("16 bonus tiles left"), std::string::npos);
+  EXPECT_NE(svg.find(fmt::format("next: tile {} for player 1 \u2014 77 left in the pile", r.draws[0])), std::string::npos);
+  // the start tile: a lake with 1 fish, its river W, a meadow with an aurochs, a forest with a menhir
+  const std::string start = tile_element(svg, 0);
+  EXPECT_EQ(count(start, "<g class=\"water lake\""), 1);
+  EXPECT_EQ(count(start, "<g class=\"water river\""), 1);
+  EXPECT_EQ(count(start, "class=\"symbol fish\""), 1);
+  EXPECT_EQ(count(start, "class=\"symbol aurochs\""), 1);
+  EXPECT_EQ(count(start, "class=\"symbol menhir\""), 1);
+  EXPECT_NE(start.find("<ellipse cx=\"32\" cy=\"32\""), std::string::npos) << "the only lake lies at C";
+  // the other games show no bonus pile and no key
+  const std::string base = render_svg(replay_prefix(greedy_record(3), std::nullopt, "test").state(), SvgOptions{});
+  EXPECT_EQ(base.find("bonus"), std::string::npos);
+  EXPECT_EQ(base.find("class=\"key\""), std::string::npos);
+  EXPECT_EQ(base.find("class=\"water"), std::string::npos);
+}
+
+// "You place the pit trap tile and score its hunting grounds ... then you cover the animals of the
+// hunting grounds": those four animals are drawn crossed, the others not (the position of
+// HuntersRulebook.PitTrapScoresFourThenCoversTheAnimals).
+TEST(SvgHunters, PitTrapCrossesExactlyTheCoveredAnimals) {
+  test::Scenario sc(hunters_rules(), 2);
+  sc.place("62", 0, -1, 0, 1);    // 1 deer; joins the start tile's N meadow (1 aurochs)
+  sc.place("37", 1, -1, 180, 1);  // 1 deer
+  sc.place("31", 1, -2, 90, 1);   // 1 tiger
+  sc.place("35", 1, -3, 90, 1);   // 1 mammoth in another meadow
+  sc.place("61", -1, -1, 0, 1);   // 1 mammoth
+  const std::string before = render_svg(sc.s, SvgOptions{});
+  check_hunters_svg(sc.s, before);
+  EXPECT_EQ(count(before, "data-covered"), 0);
+  sc.place("94", 0, -2, 0, 0, "S");  // the pit trap; red's hunter in that meadow
+  const std::string after = render_svg(sc.s, SvgOptions{});
+  check_hunters_svg(sc.s, after);
+  EXPECT_EQ(count(after, "data-covered=\"1\""), 4);
+  auto crossed = [&](int x, int y, const std::string& animal) {
+    const std::string g = tile_element(after, sc.s.placed_at(x, y));
+    return count(g, fmt::format("class=\"symbol {}\" data-feature=\"", animal)) == 1 &&
+           count(g, "data-covered=\"1\"") == 1 && g.find(fmt::format("<title>{} (covered", animal)) != std::string::npos;
+  };
+  EXPECT_TRUE(crossed(0, -1, "deer"));
+  EXPECT_TRUE(crossed(1, -1, "deer"));
+  EXPECT_TRUE(crossed(1, -2, "tiger"));
+  EXPECT_TRUE(crossed(-1, -1, "mammoth"));
+  EXPECT_EQ(count(tile_element(after, 0), "data-covered"), 0) << "the start tile's aurochs is outside the 3x3 area";
+  EXPECT_EQ(count(tile_element(after, sc.s.placed_at(1, -3)), "data-covered"), 0) << "another meadow's mammoth";
+  const std::string trap = tile_element(after, sc.s.placed_at(0, -2));
+  EXPECT_EQ(count(trap, "<g class=\"special\" data-special=\"pit_trap\""), 1);
+  EXPECT_NE(trap.find(">pit trap</text>"), std::string::npos);
+  // a later tile's animals in the same meadow are not covered
+  sc.place("52", -1, 0, 0, 1);
+  const std::string later = render_svg(sc.s, SvgOptions{});
+  check_hunters_svg(sc.s, later);
+  EXPECT_EQ(count(later, "data-covered=\"1\""), 4);
+  EXPECT_EQ(count(tile_element(later, sc.s.placed_at(-1, 0)), "data-covered"), 0);
+}
+
+// Every bonus tile with a power shows it as a badge on that tile (the positions of the rulebook
+// tests for each power), whatever else is on the board.
+TEST(SvgHunters, BonusTilePowersAreBadgesOnTheirTiles) {
+  struct Case {
+    std::string special, tile;
+    std::function<void(test::Scenario&)> build;
+  };
+  const std::vector<Case> cases = {
+      {"canoe", "93",
+       [](test::Scenario& sc) {
+         sc.place("13", -1, 0, 0, 1, "C", 1);
+         sc.place("59", -1, -1, 180, 1);
+         sc.place("93", -2, 0, 0, 0, "E");
+       }},
+      {"raft", "91", [](test::Scenario& sc) { sc.place("91", -1, 0, 0, 0, "E", 1); }},
+      {"fire", "85",
+       [](test::Scenario& sc) {
+         sc.place("62", 0, -1, 0, 1);
+         sc.place("65", 1, -1, 90, 1);
+         sc.place("85", -1, -1, 0, 0, "N");
+       }},
+      {"big_trap", "92",
+       [](test::Scenario& sc) {
+         sc.place("51", -1, 0, 0, 1);
+         sc.place("61", -1, -1, 0, 0, "N");
+         sc.place("35", -1, -2, 180, 1);
+         sc.place("31", 0, -2, 180, 1);
+         sc.place("33", 0, -3, 0, 1);
+         sc.place("75", 1, -3, 270, 1);
+         sc.place("30", 1, -2, 0, 1);
+         sc.place("60", 1, 0, 0, 1);
+         sc.place("92", 0, -1, 0, 0);
+       }},
+      {"shaman", "88",
+       [](test::Scenario& sc) {
+         sc.place("51", -1, 0, 0, 0, "E", 1);
+         sc.place("39", 0, -1, 0, 1, "S");
+         sc.draw_and_place("88", -2, 0, 0, 0);
+         Move pass;
+         pass.kind = MoveKind::Pass;
+         pass.player = 0;
+         sc.play(pass);
+       }},
+      {"pit_trap", "94", [](test::Scenario& sc) { sc.place("94", 0, -1, 0, 0, "S"); }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.special);
+    test::Scenario sc(hunters_rules(), 2);
+    c.build(sc);
+    if (HasFailure()) return;
+    const std::string svg = render_svg(sc.s, SvgOptions{});
+    check_hunters_svg(sc.s, svg);
+    EXPECT_EQ(count(svg, "<g class=\"special\""), 1);
+    const auto at = std::find_if(sc.s.tiles.begin(), sc.s.tiles.end(),
+                                 [&](const PlacedTile& pt) { return sc.s.type_of(pt).id == c.tile; });
+    ASSERT_NE(at, sc.s.tiles.end());
+    const std::string g = tile_element(svg, static_cast<int>(at - sc.s.tiles.begin()));
+    EXPECT_NE(g.find(fmt::format("<g class=\"special\" data-special=\"{}\"", c.special)), std::string::npos) << g;
+    std::string label = c.special;
+    std::replace(label.begin(), label.end(), '_', ' ');
+    EXPECT_NE(g.find(fmt::format(">{}</text>", label)), std::string::npos);
+  }
+  // mushroom glades (bonus tile 79): a mushroom in the forest, no badge
+  test::Scenario sc(hunters_rules(), 2);
+  sc.place("79", 0, -1, 180, 0, "E");
+  const std::string svg = render_svg(sc.s, SvgOptions{});
+  check_hunters_svg(sc.s, svg);
+  const std::string g = tile_element(svg, 1);
+  EXPECT_EQ(count(g, fmt::format("class=\"symbol mushroom\" data-feature=\"{}\"", feature_at_port(sc.s, sc.s.tiles[1], "E"))), 1);
+  EXPECT_EQ(count(svg, "<g class=\"special\""), 0);
+}
+
+// Tile 83: two lakes (one with no port), each with the two rivers that run into it and its own
+// fish; the picture turns with the tile.
+TEST(SvgHunters, TwoLakesOnOneTileEachWithItsRivers) {
+  std::vector<std::pair<double, double>> first_lake;
+  for (int rot : {0, 180}) {
+    SCOPED_TRACE(fmt::format("rot {}", rot));
+    test::Scenario sc(hunters_rules(), 2);
+    sc.place("83", -1, 0, rot, 0, "E", 1);  // a hut on the river system at E
+    const std::string svg = render_svg(sc.s, SvgOptions{});
+    check_hunters_svg(sc.s, svg);
+    const std::string g = tile_element(svg, 1);
+    const auto lakes = elements(g, "<g class=\"water lake\"");
+    ASSERT_EQ(lakes.size(), 2u);
+    const double x0 = std::stod(attr_of(lakes[0], "cx")), y0 = std::stod(attr_of(lakes[0], "cy"));
+    const double x1 = std::stod(attr_of(lakes[1], "cx")), y1 = std::stod(attr_of(lakes[1], "cy"));
+    EXPECT_GT(std::hypot(x1 - x0, y1 - y0), 2 * std::stod(attr_of(lakes[0], "rx"))) << "the ovals do not overlap";
+    EXPECT_EQ(count(g, "<g class=\"water river\""), 4);
+    EXPECT_EQ(count(g, "class=\"spring\""), 0);
+    EXPECT_EQ(count(g, "class=\"symbol fish\""), 4);
+    EXPECT_EQ(count(g, "class=\"symbol deer\""), 2);
+    first_lake.emplace_back(x0, y0);
+    EXPECT_EQ(count(svg, "<g class=\"follower hut\" data-player=\"0\" data-feature=\"river\""), 1);
+  }
+  // the lake the N and E rivers run into lies NE at rotation 0 and SW turned 180 degrees
+  ASSERT_EQ(first_lake.size(), 2u);
+  EXPECT_GT(first_lake[0].first, 32);
+  EXPECT_LT(first_lake[0].second, 32);
+  EXPECT_NEAR(first_lake[1].first, 64 - first_lake[0].first, 0.02);
+  EXPECT_NEAR(first_lake[1].second, 64 - first_lake[0].second, 0.02);
+}
+
+// Nothing is drawn from tile ids: renamed tiles draw the same picture, and changed symbols,
+// specials and links show up where the data puts them.
+TEST(SvgHunters, DrawnFromTheTileDataNotTheIds) {
+  const Record r = hunters_record(12, 3);
+  const Game g = replay_prefix(r, std::nullopt, "test");
+  const std::string svg = render_svg(g.state(), SvgOptions{});
+  auto strip_ids = [](std::string t) {
+    for (std::size_t p = t.find("data-tile=\""); p != std::string::npos; p = t.find("data-tile=\"", p + 1))
+      t.erase(p + 11, t.find('"', p + 11) - (p + 11));
+    return t;
+  };
+  Ruleset renamed = g.ruleset();
+  for (std::size_t i = 0; i < renamed.tiles.types.size(); ++i) renamed.tiles.types[i].id = fmt::format("T{}", i);
+  State s = g.state();
+  s.rs = &renamed;
+  const std::string svg_renamed = render_svg(s, SvgOptions{});
+  EXPECT_NE(svg_renamed, svg);
+  EXPECT_EQ(strip_ids(svg_renamed), strip_ids(svg));
+
+  // a "corrected" tile set, on placed tiles: one more fish in a lake, a deer and a tiger more in a
+  // meadow, a mushroom and a menhir in a forest, a raft on a lake, a river no longer linked to its
+  // lake (it ends at a spring)
+  Ruleset fixed = g.ruleset();
+  std::vector<bool> placed(fixed.tiles.types.size(), false);
+  for (const PlacedTile& pt : s.tiles) placed[pt.type] = true;
+  const auto raft = static_cast<u8>(std::find(fixed.game->specials.begin(), fixed.game->specials.end(), "raft") -
+                                    fixed.game->specials.begin() + 1);
+  int lake_tile = -1, meadow_tile = -1, forest_tile = -1, unlinked_tile = -1;
+  for (std::size_t i = 0; i < fixed.tiles.types.size(); ++i) {
+    if (!placed[i]) continue;
+    TileType& tt = fixed.tiles.types[i];
+    int lakes = 0, specials = 0;
+    for (int f = 0; f < tt.nfeat; ++f) {
+      lakes += fixed.ftype(tt.feats[static_cast<std::size_t>(f)].type).name == "lake" ? 1 : 0;
+      specials += tt.feats[static_cast<std::size_t>(f)].special != 0 ? 1 : 0;
+    }
+    if (specials > 0) continue;
+    for (int f = 0; f < tt.nfeat; ++f) {
+      TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+      const std::string& name = fixed.ftype(tf.type).name;
+      if (name == "lake" && lake_tile < 0 && lakes == 1) {
+        tf.attr[0] = static_cast<u8>(tf.attr[0] + 1);
+        tf.special = raft;
+        lake_tile = static_cast<int>(i);
+      } else if (name == "meadow" && meadow_tile < 0 && lake_tile >= 0 && static_cast<int>(i) != lake_tile) {
+        tf.attr[0] = static_cast<u8>(tf.attr[0] + 1);
+        tf.attr[3] = static_cast<u8>(tf.attr[3] + 1);
+        meadow_tile = static_cast<int>(i);
+      } else if (name == "forest" && forest_tile < 0 && meadow_tile >= 0 && static_cast<int>(i) != meadow_tile) {
+        tf.attr[0] = static_cast<u8>(tf.attr[0] + 1);
+        tf.attr[1] = static_cast<u8>(tf.attr[1] + 1);
+        forest_tile = static_cast<int>(i);
+      } else if (name == "river" && tf.links != 0 && unlinked_tile < 0 && forest_tile >= 0 && static_cast<int>(i) != lake_tile &&
+                 lakes == 1) {
+        for (int l = 0; l < tt.nfeat; ++l)
+          if ((tf.links >> l) & 1) tt.feats[static_cast<std::size_t>(l)].links &= static_cast<u16>(~(1u << f));
+        tf.links = 0;
+        unlinked_tile = static_cast<int>(i);
+      }
+    }
+  }
+  ASSERT_GE(lake_tile, 0);
+  ASSERT_GE(meadow_tile, 0);
+  ASSERT_GE(forest_tile, 0);
+  ASSERT_GE(unlinked_tile, 0);
+  s.rs = &fixed;
+  const std::string svg_fixed = render_svg(s, SvgOptions{});
+  for (const auto& [name, more] : std::vector<std::pair<std::string, int>>{
+           {"fish", 1}, {"deer", 1}, {"aurochs", 0}, {"mammoth", 0}, {"tiger", 1}, {"mushroom", 1}, {"menhir", 1}})
+    EXPECT_EQ(count(svg_fixed, fmt::format("class=\"symbol {}\"", name)), count(svg, fmt::format("class=\"symbol {}\"", name)) + more)
+        << name;
+  EXPECT_EQ(count(svg_fixed, "data-special=\"raft\""), count(svg, "data-special=\"raft\"") + 1);
+  EXPECT_EQ(count(svg_fixed, "class=\"spring\""), count(svg, "class=\"spring\"") + 1);
+  const int k = static_cast<int>(std::find_if(s.tiles.begin(), s.tiles.end(), [&](const PlacedTile& pt) { return pt.type == lake_tile; }) -
+                                 s.tiles.begin());
+  EXPECT_NE(tile_element(svg_fixed, k).find("data-special=\"raft\""), std::string::npos);
+  check_hunters_svg(s, svg_fixed);
 }
 
 }  // namespace

@@ -111,7 +111,7 @@ Palette colours(const FeatureTypeDef& f) {
   if (n == "road" || n == "trail") return {"#f6f1e3", "#6e6558"};
   if (n == "tributary") return {"#a9dcf7", "#3d7fb3"};
   if (n == "amazon") return {"#2f7cc4", "#1b4d80"};
-  if (n == "river") return {"#5b9bd5", "#2e5f8f"};
+  if (n == "river" || n == "lake") return {"#5b9bd5", "#2e5f8f"};
   if (n == "city") return {"#d8b47a", "#7a4b22"};
   if (n == "village") return {"#cf9546", "#6b3d16"};
   if (n == "forest" || n == "bush") return {"#2f6e36", "#1c4420"};
@@ -288,6 +288,137 @@ PathD path_line(const RotatedTile& rt, int f, double t, bool& to_centre) {
   return d;
 }
 
+// Fresh water (Hunters): claimable paths that join networks through centre features (rivers into
+// lakes) and the centre features that never close (lakes). A water path is drawn over the areas
+// (a river may cross a forest to reach its lake); each single-port end runs into the lake it is
+// linked to (TileFeature::links) or, linked to none, stops at a spring on the tile.
+bool water_path(const FeatureTypeDef& ft) { return ft.cls == FClass::Path && ft.claimable && ft.network_kind != 0xFF; }
+constexpr double kWaterEdge = 0.2, kWaterFill = 0.14, kSpringR = 0.065;
+
+// A centre feature (a lake) of a placed tile: an oval in the unit tile.
+struct Lake {
+  Pt c{0.5, 0.5};
+  double rx = 0.22, ry = 0.16;
+};
+using Lakes = std::array<Lake, kMaxTileFeatures>;
+
+// Features f and g of a tile are joined on it (either names the other in its links).
+bool linked(const TileType& tt, int f, int g) {
+  return ((tt.feats[static_cast<std::size_t>(f)].links >> g) & 1u) != 0 ||
+         ((tt.feats[static_cast<std::size_t>(g)].links >> f) & 1u) != 0;
+}
+
+// Where the lakes of a placed tile lie: the only one at C; with several (tile data may give a lake
+// no port at all), each smaller and pulled toward the ports of the rivers linked to it.
+Lakes lakes_of(const Ruleset& rs, const TileType& tt, const RotatedTile& rt) {
+  Lakes L{};
+  std::vector<int> centres;
+  for (int f = 0; f < tt.nfeat; ++f)
+    if (rs.ftype(tt.feats[static_cast<std::size_t>(f)].type).cls == FClass::Centre) centres.push_back(f);
+  if (centres.size() < 2) return L;
+  for (std::size_t k = 0; k < centres.size(); ++k) {
+    const int c = centres[k];
+    Lake& l = L[static_cast<std::size_t>(c)];
+    l.rx = 0.15;
+    l.ry = 0.115;
+    Pt sum;
+    int n = 0;
+    for (int p = 0; p < kPorts; ++p) {
+      const int g = rt.port_feat[static_cast<std::size_t>(p)];
+      if (g == 0xFF || g == c || !linked(tt, c, g)) continue;
+      sum = {sum.x + port_pt(p).x, sum.y + port_pt(p).y};
+      ++n;
+    }
+    const Pt mean = n > 0 ? Pt{sum.x / n, sum.y / n} : Pt{0.5, 0.5};
+    if (std::hypot(mean.x - 0.5, mean.y - 0.5) > 0.1) {
+      l.c = toward_centre(mean, 0.25);
+    } else {  // linked all round (or to nothing): spread on a circle round the middle
+      const double a = 0.785398 + 6.283185 * static_cast<double>(k) / static_cast<double>(centres.size());
+      l.c = {0.5 + 0.17 * std::cos(a), 0.5 - 0.17 * std::sin(a)};
+    }
+  }
+  return L;
+}
+
+bool in_lake(const Lake& l, Pt p) {
+  const double dx = (p.x - l.c.x) / l.rx, dy = (p.y - l.c.y) / l.ry;
+  return dx * dx + dy * dy <= 1.0;
+}
+
+// The centre line of water path f (unit tile; path data scaled to t) and its spring, if it has one.
+struct WaterLine {
+  PathD d;
+  std::optional<Pt> spring;
+};
+
+WaterLine water_line(const Ruleset& rs, const TileType& tt, const RotatedTile& rt, const Lakes& lakes, int f, double t) {
+  std::vector<int> ports, into;
+  for (int p = 0; p < kPorts; ++p)
+    if (rt.port_feat[static_cast<std::size_t>(p)] == f) ports.push_back(p);
+  for (int g = 0; g < tt.nfeat; ++g)
+    if (g != f && rs.ftype(tt.feats[static_cast<std::size_t>(g)].type).cls == FClass::Centre && linked(tt, f, g))
+      into.push_back(g);
+  WaterLine w{PathD(t, 0), std::nullopt};
+  const Pt mid{0.5, 0.5};
+  if (ports.size() == 1) {
+    const Pt a = port_pt(ports[0]);
+    if (into.empty()) {  // a spring, kept clear of the tile's lakes (it does not run into them)
+      double k = 0.6;
+      auto near_lake = [&](Pt p) {
+        for (int g = 0; g < tt.nfeat; ++g) {
+          if (rs.ftype(tt.feats[static_cast<std::size_t>(g)].type).cls != FClass::Centre) continue;
+          Lake halo = lakes[static_cast<std::size_t>(g)];
+          halo.rx += 0.13;
+          halo.ry += 0.13;
+          if (in_lake(halo, p)) return true;
+        }
+        return false;
+      };
+      while (k > 0.25 && near_lake(toward_centre(a, k))) k -= 0.05;
+      w.spring = toward_centre(a, k);
+      w.d.M(a).L(*w.spring);
+    }
+    for (int g : into) {
+      const Pt c = lakes[static_cast<std::size_t>(g)].c;
+      if (std::abs(c.x - 0.5) < 1e-9 && std::abs(c.y - 0.5) < 1e-9) {
+        w.d.M(a).L(c);
+        continue;
+      }
+      // a lake off the middle: leave the edge square (the stroke stays on the tile), then bend
+      const Pt side = port_pt(ports[0] / 3 * 3 + 1);
+      const Pt n{(0.5 - side.x) * 2, (0.5 - side.y) * 2};  // inward unit normal of the port's side
+      const double depth = 0.7 * ((c.x - a.x) * n.x + (c.y - a.y) * n.y);
+      w.d.M(a).Q({a.x + n.x * depth, a.y + n.y * depth}, c);
+    }
+    return w;
+  }
+  if (ports.size() == 2) {
+    w.d.M(port_pt(ports[0])).Q(mid, port_pt(ports[1]));
+  } else {
+    for (int p : ports) w.d.M(port_pt(p)).L(mid);
+  }
+  for (int g : into) w.d.M(mid).L(lakes[static_cast<std::size_t>(g)].c);
+  return w;
+}
+
+// Where a piece on local feature f of a placed tile stands: piece_anchor, but on a lake (a hut) at
+// the lake's upper rim, clear of its fish.
+Pt piece_spot(const Ruleset& rs, const TileType& tt, const RotatedTile& rt, int f) {
+  const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+  if (ft.cls != FClass::Centre) return piece_anchor(rt, f, ft.cls);
+  const Lake l = lakes_of(rs, tt, rt)[static_cast<std::size_t>(f)];
+  return {l.c.x, l.c.y - l.ry};
+}
+
+// Where n symbols of lake l go: a row across it, a little below its middle (a hut stands on its
+// upper rim).
+std::vector<Pt> lake_spots(const Lake& l, int n) {
+  std::vector<Pt> out;
+  const double dx = std::min(0.11, 1.7 * l.rx / std::max(1, n));
+  for (int k = 0; k < n; ++k) out.push_back({l.c.x + dx * (k - (n - 1) / 2.0), l.c.y + 0.03});
+  return out;
+}
+
 double seg_dist(Pt p, Pt a, Pt b) {
   const double dx = b.x - a.x, dy = b.y - a.y, l2 = dx * dx + dy * dy;
   double u = l2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2 : 0.0;
@@ -341,7 +472,7 @@ TileLayout tile_layout(const Ruleset& rs, const TileType& tt, const RotatedTile&
   for (int pass = 0; pass < 2; ++pass) {  // claimable paths, then the river band drawn over them
     for (int f = 0; f < tt.nfeat; ++f) {
       const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
-      if (ft.cls != FClass::Path || river_band(ft) != (pass == 1)) continue;
+      if (ft.cls != FClass::Path || water_path(ft) || river_band(ft) != (pass == 1)) continue;
       bool to_centre = false;
       const PathD d = path_line(rt, f, 1.0, to_centre);
       const double hw = (pass == 1 ? kRiverEdge : kRoadEdge) / 2;
@@ -360,6 +491,20 @@ TileLayout tile_layout(const Ruleset& rs, const TileType& tt, const RotatedTile&
       paint(static_cast<u8>(f), [](Pt p) { return std::abs(p.x - 0.5) <= 0.2 && p.y >= 0.26 && p.y <= 0.72; });
     }
   }
+  // fresh water over the areas: rivers (with their springs), then the lakes they run into
+  const Lakes lakes = lakes_of(rs, tt, rt);
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+    if (!water_path(ft)) continue;
+    const WaterLine w = water_line(rs, tt, rt, lakes, f, 1.0);
+    paint(static_cast<u8>(f), [&w](Pt p) {
+      return line_dist(w.d.polys(), p) <= kWaterEdge / 2 ||
+             (w.spring && std::hypot(p.x - w.spring->x, p.y - w.spring->y) <= kSpringR);
+    });
+  }
+  for (int f = 0; f < tt.nfeat; ++f)
+    if (rs.ftype(tt.feats[static_cast<std::size_t>(f)].type).cls == FClass::Centre)
+      paint(static_cast<u8>(f), [&](Pt p) { return in_lake(lakes[static_cast<std::size_t>(f)], p); });
   for (int f = 0; f < tt.nfeat; ++f) {
     if (rs.ftype(tt.feats[static_cast<std::size_t>(f)].type).cls != FClass::Field) continue;
     std::vector<int> queue;
@@ -474,11 +619,48 @@ std::vector<Pt> symbol_spots(const TileLayout& L, int f, int n, const std::vecto
 
 // One symbol (attribute unit) named `name` centred at (x, y) pixels in a tile of t pixels, as a
 // <g class="symbol NAME">. k numbers the symbols of one feature (fruit colours vary with it).
-void draw_symbol(std::string& out, std::string_view name, int k, int f, double x, double y, double t) {
+// Glyphs of Hunters & Gatherers' symbols, about 12 px across, drawn for a 64 px tile (the caller
+// scales them): fish, the four animals (each its own silhouette and colour), menhir, mushroom.
+// Empty for other names.
+std::string_view wild_glyph(std::string_view name) {
+  if (name == "fish")
+    return R"~(<path d="M-3.4,0 Q-0.6,-2.9 3.8,0 Q-0.6,2.9 -3.4,0 Z M-3.2,0 L-5.6,-2.1 L-5.6,2.1 Z" fill="#eef6fc" stroke="#14324d" stroke-width="0.7" stroke-linejoin="round"/><circle cx="2.1" cy="-0.4" r="0.55" fill="#14324d"/>)~";
+  if (name == "deer")  // light brown, slim, antlers
+    return R"~(<g stroke="#3b2412" stroke-width="0.7" stroke-linecap="round"><path d="M-3,1.8 L-3.3,4.8 M-1.6,2.1 L-1.6,4.8 M1.2,2.1 L1.2,4.8 M2.5,1.8 L2.7,4.8 M2.4,0 L3.5,-2.2" fill="none"/><ellipse cx="-0.4" cy="0.5" rx="3.6" ry="1.8" fill="#c98a4b"/><ellipse cx="4" cy="-2.4" rx="1.5" ry="1.05" fill="#c98a4b"/><path d="M3.4,-3.3 L2.4,-5.9 M2.85,-4.7 L1.5,-5.3 M4.4,-3.3 L5,-5.9 M4.75,-4.8 L6,-5.3" fill="none" stroke="#5a3413" stroke-width="0.8"/></g>)~";
+  if (name == "aurochs")  // dark brown, heavy, pale horns
+    return R"~(<g stroke="#120a05" stroke-width="0.7" stroke-linecap="round"><path d="M-3.2,2 L-3.2,4.8 M-1.5,2.4 L-1.5,4.8 M1.3,2.4 L1.3,4.8 M2.9,2 L2.9,4.8" fill="none" stroke-width="1.2"/><path d="M-4.6,0.6 Q-4.6,-2.2 -1,-2.4 Q2.6,-3.4 3.6,-1 Q4,1.4 2.4,2.6 L-3,2.6 Q-4.6,2.4 -4.6,0.6 Z" fill="#4a3020"/><circle cx="4.3" cy="-0.8" r="1.6" fill="#4a3020"/><path d="M3.4,-2 Q2.5,-4.4 4.1,-4.7 M5.2,-2 Q6.3,-4 5,-4.8" fill="none" stroke="#f1e7c8" stroke-width="1"/></g>)~";
+  if (name == "mammoth")  // big, shaggy grey-brown, trunk and tusk
+    return R"~(<g stroke="#2a2320" stroke-width="0.7" stroke-linecap="round"><path d="M-3.4,2 L-3.4,5 M-1.3,2.6 L-1.3,5 M1.1,2.6 L1.1,5 M2.9,2 L2.9,5" fill="none" stroke-width="1.6"/><path d="M-5,1.2 Q-5.4,-3.8 -0.6,-4 Q3.4,-4.4 4.2,-1.4 Q4.4,1.8 2.6,2.8 L-3.6,2.8 Q-5,2.6 -5,1.2 Z" fill="#7d6a5c"/><circle cx="4" cy="-1.2" r="2.1" fill="#7d6a5c"/><path d="M5.6,-0.6 Q6.8,2.2 5.4,4.4" fill="none" stroke="#7d6a5c" stroke-width="1.4"/><path d="M4.4,0.6 Q6.4,1.8 7,-0.2" fill="none" stroke="#f4ecd6" stroke-width="0.9"/></g>)~";
+  if (name == "tiger")  // orange, black stripes, long tail
+    return R"~(<g stroke="#2a1405" stroke-width="0.7" stroke-linecap="round"><path d="M-3,1.8 L-3.2,4.6 M-1.4,2 L-1.4,4.6 M1.4,2 L1.4,4.6 M2.8,1.8 L3,4.6 M-4.4,0 Q-6.4,-1.2 -5.8,-3.6" fill="none" stroke="#2a1405" stroke-width="1.1"/><ellipse cx="-0.4" cy="0.4" rx="4.2" ry="1.9" fill="#f08c1e"/><circle cx="3.9" cy="-1" r="1.7" fill="#f08c1e"/><path d="M-2.6,-1.3 L-2.2,1.2 M-0.9,-1.5 L-0.5,1.3 M0.8,-1.4 L1.1,1.2 M3.3,-2.6 L3.6,-1.7" fill="none" stroke="#111111" stroke-width="0.8"/></g>)~";
+  if (name == "menhir")  // a grey standing stone
+    return R"~(<path d="M-2,4 L-2.4,-1.8 Q-1.8,-5.4 0.5,-5.2 Q2.3,-4.6 2.2,-1 L2,4 Z" fill="#aaa69c" stroke="#262626" stroke-width="0.7" stroke-linejoin="round"/><path d="M-3.6,4 L3.6,4 M-0.8,-2.6 L0.6,-1.6" fill="none" stroke="#262626" stroke-width="0.7" stroke-linecap="round"/>)~";
+  if (name == "mushroom")  // red cap, white spots
+    return R"~(<path d="M-1.2,-0.2 L-1.4,3.8 L1.4,3.8 L1.2,-0.2 Z" fill="#f4ecd8" stroke="#4a100a" stroke-width="0.7"/><path d="M-3.8,0 Q-3.6,-4.4 0,-4.4 Q3.6,-4.4 3.8,0 Z" fill="#d9342b" stroke="#4a100a" stroke-width="0.7" stroke-linejoin="round"/><circle cx="-1.6" cy="-2.2" r="0.65" fill="#ffffff"/><circle cx="1.3" cy="-2.9" r="0.6" fill="#ffffff"/><circle cx="0.5" cy="-1" r="0.45" fill="#ffffff"/>)~";
+  return {};
+}
+
+// A red cross over a symbol that no longer counts (Hunters' pit trap covered it), 64 px tile.
+constexpr std::string_view kCross =
+    R"~(<path class="cross" d="M-5,-5 L5,5 M5,-5 L-5,5" fill="none" stroke="#d40000" stroke-width="1.6" stroke-linecap="round"/>)~";
+
+// A glyph drawn for a 64 px tile, scaled to a tile of t pixels.
+std::string scaled(std::string_view body, double t) {
+  if (std::abs(t - 64.0) < 1e-9) return std::string(body);
+  return fmt::format(R"~(<g transform="scale({})">{}</g>)~", num(t / 64.0), body);
+}
+
+// One symbol (attribute unit) named `name` centred at (x, y) pixels in a tile of t pixels, as a
+// <g class="symbol NAME">. k numbers the symbols of one feature (fruit colours vary with it).
+// `covered`: the symbol no longer counts; it is drawn faded and crossed (data-covered="1").
+void draw_symbol(std::string& out, std::string_view name, int k, int f, double x, double y, double t, bool covered = false) {
   auto P = [t](double v) { return num(v * t * 1.3); };
-  out += fmt::format(R"~(<g class="symbol {}" data-feature="{}" transform="translate({},{})">)~", esc(name), f, num(x),
-                     num(y));
-  if (name == "fruit") {
+  out += fmt::format(R"~(<g class="symbol {}" data-feature="{}"{} transform="translate({},{})">)~", esc(name), f,
+                     covered ? R"~( data-covered="1")~" : "", num(x), num(y));
+  if (const std::string_view wild = wild_glyph(name); !wild.empty()) {
+    out += fmt::format("<title>{}{}</title>", esc(name), covered ? " (covered: it no longer counts)" : "");
+    out += covered ? fmt::format(R"~(<g opacity="0.55">{}</g>)~", scaled(wild, t)) : scaled(wild, t);
+  } else if (name == "fruit") {
     static constexpr std::array<std::string_view, 3> kFruit = {"#e8452c", "#f5a623", "#9b2fae"};
     out += fmt::format(R"~(<circle r="{}" fill="{}" stroke="#3d1400" stroke-width="0.8"/><path d="M0,{} L{},{}" stroke="#1f6b1a" stroke-width="1.2"/>)~",
                        P(0.042), kFruit[static_cast<std::size_t>(k) % kFruit.size()], P(-0.04), P(0.025), P(-0.065));
@@ -507,7 +689,114 @@ void draw_symbol(std::string& out, std::string_view name, int k, int f, double x
         R"~(<circle r="{}" fill="#ffffff" stroke="#333333" stroke-width="0.8"/><text y="{}" font-size="{}" text-anchor="middle" fill="#333333">{}</text>)~",
         P(0.045), P(0.025), P(0.065), esc(name.substr(0, 1)));
   }
+  if (covered) out += scaled(kCross, t);
   out += "</g>\n";
+}
+
+// A labelled badge for a feature's special (Hunters' bonus-tile powers: canoe, pit trap, shaman,
+// big trap, fire, raft): its label, font size (pixels), width and height (unit tile).
+struct Badge {
+  std::string name, label;
+  double fs = 0, w = 0, h = 0;
+};
+
+Badge badge_of(std::string_view special, double t) {
+  Badge b{std::string(special), std::string(special)};
+  std::replace(b.label.begin(), b.label.end(), '_', ' ');
+  b.fs = std::max(6.5, 0.1 * t);
+  b.w = (0.62 * b.fs * text_len(b.label) + 0.7 * b.fs) / t;
+  b.h = 1.45 * b.fs / t;
+  return b;
+}
+
+// The badge centred near c, moved inside the tile.
+Pt badge_clamp(const Badge& b, Pt c) {
+  const double m = 1.5 / 64;
+  return {std::clamp(c.x, b.w / 2 + m, std::max(b.w / 2 + m, 1 - b.w / 2 - m)), std::clamp(c.y, b.h / 2 + m, 1 - b.h / 2 - m)};
+}
+
+// How far the nearest of `avoid` (where pieces stand) is from the badge centred at c.
+double badge_clearance(const Badge& b, Pt c, const std::vector<Pt>& avoid) {
+  double d = 1e9;
+  for (const Pt& a : avoid)
+    d = std::min(d, std::hypot(std::max(0.0, std::abs(a.x - c.x) - b.w / 2), std::max(0.0, std::abs(a.y - c.y) - b.h / 2)));
+  return d;
+}
+
+// Where the badge goes (unit tile): the first candidate leaving room round the pieces, nearest
+// `mid` among them; else the one leaving the most.
+Pt badge_spot(const Badge& b, const std::vector<Pt>& candidates, Pt mid, const std::vector<Pt>& avoid) {
+  constexpr double kRoom = 0.13;
+  Pt best = badge_clamp(b, candidates.empty() ? mid : candidates.front()), roomiest = best;
+  double best_d = 1e9, most = -1;
+  for (const Pt& c0 : candidates) {
+    const Pt c = badge_clamp(b, c0);
+    const double room = badge_clearance(b, c, avoid), d = std::hypot(c.x - mid.x, c.y - mid.y);
+    if (room >= kRoom && d < best_d - 1e-9) {
+      best = c;
+      best_d = d;
+    }
+    if (room > most + 1e-9) {
+      roomiest = c;
+      most = room;
+    }
+  }
+  return best_d < 1e9 ? best : roomiest;
+}
+
+// The badge b centred at (x, y) pixels.
+void draw_special(std::string& out, const Badge& b, int f, double x, double y, double t) {
+  out += fmt::format(
+      R"~(<g class="special" data-special="{}" data-feature="{}" transform="translate({},{})"><title>bonus tile: {}</title><rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="#fff1b8" stroke="#7a5200" stroke-width="0.8"/><text y="{}" font-size="{}" font-weight="bold" text-anchor="middle" fill="#4a3200">{}</text></g>)~",
+      esc(b.name), f, num(x), num(y), esc(b.label), num(-b.w * t / 2), num(-b.h * t / 2), num(b.w * t), num(b.h * t),
+      num(b.h * t / 3), num(0.36 * b.fs), num(b.fs), esc(b.label));
+  out += "\n";
+}
+
+// A piece name as one class name ("tribe member" -> "tribe-member").
+std::string class_name(std::string name) {
+  std::replace(name.begin(), name.end(), ' ', '-');
+  return name;
+}
+
+// A house of height h centred on the origin (pixels): a piece claiming a whole network (a hut).
+std::string house(double h) {
+  return fmt::format(
+      R"~(<path class="house" d="M{0},{1} L{0},{2} L{3},{2} L0,{4} L{5},{2} L{6},{2} L{6},{1} Z"/><rect x="{7}" y="{8}" width="{9}" height="{10}" fill="#000000" fill-opacity="0.5" stroke="none"/>)~",
+      num(-0.34 * h), num(0.38 * h), num(-0.04 * h), num(-0.48 * h), num(-0.5 * h), num(0.48 * h), num(0.34 * h),
+      num(-0.09 * h), num(0.12 * h), num(0.18 * h), num(0.26 * h));
+}
+
+// One entry of the key under the scores: a glyph (drawn round the origin) and its label.
+struct KeyItem {
+  std::string label, glyph;
+  double width = 0;
+};
+
+// The key of a game: every symbol with a glyph of its own, a crossed one (covered), both pieces.
+std::vector<KeyItem> key_items(const GameDef& game) {
+  std::vector<KeyItem> out;
+  auto add = [&out](std::string label, std::string glyph) {
+    const double w = 16 + 7.4 * text_len(label) + 14;
+    out.push_back({std::move(label), std::move(glyph), w});
+  };
+  std::string covered;
+  for (const FeatureTypeDef& ft : game.ftypes)
+    for (const std::string& name : ft.attrs) {
+      const std::string_view wild = wild_glyph(name);
+      if (wild.empty() || std::any_of(out.begin(), out.end(), [&](const KeyItem& k) { return k.label == name; })) continue;
+      add(name, std::string(wild));
+      if (ft.cls == FClass::Field && covered.empty())
+        covered = fmt::format(R"~(<g opacity="0.55">{}</g>{})~", wild, kCross);
+    }
+  if (!covered.empty()) add("covered", covered);
+  add(game.piece_names[0], fmt::format(R"~(<g fill="#a0a0a0" stroke="#111111" stroke-width="1" stroke-linejoin="round"><path d="{}"/><circle cy="{}" r="{}"/></g>)~",
+                                       meeple_d(14), num(-0.32 * 14), num(0.16 * 14)));
+  if (game.pieces2_per_player > 0 &&
+      std::any_of(game.ftypes.begin(), game.ftypes.end(), [](const FeatureTypeDef& ft) { return ft.network_kind == 1; }))
+    add(game.piece_names[1],
+        fmt::format(R"~(<g fill="#a0a0a0" stroke="#111111" stroke-width="1" stroke-linejoin="round">{}</g>)~", house(14)));
+  return out;
 }
 
 void draw_tile(std::string& out, const State& s, int index, double t, double ox, double oy, bool coords) {
@@ -537,7 +826,7 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
   bool ends_at_centre = false;
   for (int f = 0; f < tt.nfeat; ++f) {
     const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
-    if (ft.cls != FClass::Path || river_band(ft)) continue;
+    if (ft.cls != FClass::Path || river_band(ft) || water_path(ft)) continue;
     bool to_centre = false;
     const PathD d = path_line(rt, f, t, to_centre);
     if (d.polys().empty()) continue;
@@ -594,6 +883,35 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
       out += "\n";
     }
   }
+  // fresh water over the areas: rivers (blue paths into their lakes, or ending at a spring), then
+  // the lakes (blue ovals)
+  const Lakes lakes = lakes_of(rs, tt, rt);
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+    if (!water_path(ft)) continue;
+    const WaterLine w = water_line(rs, tt, rt, lakes, f, t);
+    const Palette c = colours(ft);
+    out += fmt::format(R"~(<g class="water {}" data-feature="{}"><path d="{}" fill="none" stroke="{}" stroke-width="{}"/>)~",
+                       esc(ft.name), f, w.d.str(), c.edge, num(kWaterEdge * t));
+    if (w.spring)
+      out += fmt::format(R"~(<circle class="spring" cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="{}"/>)~",
+                         num(w.spring->x * t), num(w.spring->y * t), num(kSpringR * t), c.fill, c.edge,
+                         num((kWaterEdge - kWaterFill) / 2 * t));
+    out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/></g>)~", w.d.str(), c.fill,
+                       num(kWaterFill * t));
+    out += "\n";
+  }
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+    if (ft.cls != FClass::Centre) continue;
+    const Lake& l = lakes[static_cast<std::size_t>(f)];
+    const Palette c = colours(ft);
+    out += fmt::format(
+        R"~(<g class="water {}" data-feature="{}"><ellipse cx="{}" cy="{}" rx="{}" ry="{}" fill="{}" stroke="{}" stroke-width="{}"/></g>)~",
+        esc(ft.name), f, num(l.c.x * t), num(l.c.y * t), num(l.rx * t), num(l.ry * t), c.fill, c.edge,
+        num(std::max(1.0, 0.03 * t)));
+    out += "\n";
+  }
   // monasteries (and other centre features): a small building at C
   for (int f = 0; f < tt.nfeat; ++f) {
     const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
@@ -606,13 +924,44 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
     out += "\n";
   }
   // symbols (every attribute unit but the shields drawn above): one glyph each, in the feature's
-  // own part of the tile, clear of where pieces stand
+  // own part of the tile (a lake's in a row across it), clear of where pieces stand (pieces
+  // claiming a whole network, Hunters' huts, may stand on a lake too); symbols of a segment whose
+  // symbols no longer count (Segment::covered) are crossed. A special (a bonus tile's power) is a
+  // labelled badge in its feature's part of the tile, under a lake.
   std::optional<TileLayout> layout;
   std::vector<Pt> avoid;
   for (int f = 0; f < tt.nfeat; ++f) {
     const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
     const FeatureTypeDef& ft = rs.ftype(tf.type);
-    if (ft.claimable) avoid.push_back(piece_anchor(rt, f, ft.cls));
+    if (ft.claimable || (ft.cls == FClass::Centre && ft.network_kind != 0xFF)) avoid.push_back(piece_spot(rs, tt, rt, f));
+  }
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+    if (tf.special == 0 || tf.special > game.specials.size()) continue;
+    const FeatureTypeDef& ft = rs.ftype(tf.type);
+    const Badge b = badge_of(game.specials[tf.special - 1U], t);
+    std::vector<Pt> candidates;
+    Pt mid;
+    if (ft.cls == FClass::Centre) {  // under the lake, else over it
+      const Lake& l = lakes[static_cast<std::size_t>(f)];
+      candidates = {{l.c.x, l.c.y + l.ry + b.h / 2 + 0.03}, {l.c.x, l.c.y - l.ry - b.h / 2 - 0.03}};
+      mid = candidates.front();
+    } else {  // in the feature's part of the tile, nearest its middle
+      if (!layout) layout = tile_layout(rs, tt, rt);
+      int n = 0;
+      for (int i = 0; i < kGrid * kGrid; ++i) {
+        if (layout->owner[static_cast<std::size_t>(i)] != f) continue;
+        const Pt c = TileLayout::centre_of(i);
+        candidates.push_back(c);
+        mid = {mid.x + c.x, mid.y + c.y};
+        ++n;
+      }
+      mid = n > 0 ? Pt{mid.x / n, mid.y / n} : piece_anchor(rt, f, ft.cls);
+      if (n == 0) candidates.push_back(mid);
+    }
+    const Pt at = badge_spot(b, candidates, mid, avoid);
+    avoid.push_back(at);
+    draw_special(out, b, f, at.x * t, at.y * t, t);
   }
   for (int f = 0; f < tt.nfeat; ++f) {
     const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
@@ -624,11 +973,15 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
     }
     if (names.empty()) continue;
     if (!layout) layout = tile_layout(rs, tt, rt);
-    const std::vector<Pt> at = symbol_spots(*layout, f, static_cast<int>(names.size()), avoid, piece_anchor(rt, f, ft.cls),
-                                            ft.cls == FClass::Path,
-                                            river_band(ft) ? std::min(0.2, 0.85 / static_cast<double>(names.size())) : 0.16);
+    const std::vector<Pt> at =
+        ft.cls == FClass::Centre
+            ? lake_spots(lakes[static_cast<std::size_t>(f)], static_cast<int>(names.size()))
+            : symbol_spots(*layout, f, static_cast<int>(names.size()), avoid, piece_anchor(rt, f, ft.cls),
+                           ft.cls == FClass::Path,
+                           river_band(ft) ? std::min(0.2, 0.85 / static_cast<double>(names.size())) : 0.16);
+    const bool covered = s.graph[pt.seg0 + f].covered != 0;
     for (std::size_t k = 0; k < names.size(); ++k)
-      draw_symbol(out, names[k], static_cast<int>(k), f, at[k].x * t, at[k].y * t, t);
+      draw_symbol(out, names[k], static_cast<int>(k), f, at[k].x * t, at[k].y * t, t, covered);
   }
   // a tile kind marked "!" (Amazonas: a double tile follows it)
   if (tt.kind < game.tile_kinds.size() && game.tile_kinds[tt.kind].find('!') != std::string::npos)
@@ -660,11 +1013,15 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     maxy = std::max<int>(maxy, pt.y);
   }
   const int cols = maxx - minx + 1, rows = maxy - miny + 1;
-  const double left = o.coords ? 36 : 14, top = o.coords ? 96 : 80, right = 14, bottom = 14;
+  const GameDef& game = *s.rs->game;
+  // a key to the symbols under the scores, for games with bonus-tile specials (Hunters)
+  const std::vector<KeyItem> key = o.key && !game.specials.empty() ? key_items(game) : std::vector<KeyItem>{};
+  double key_w = 12;
+  for (const KeyItem& k : key) key_w += k.width;
+  const double left = o.coords ? 36 : 14, top = (o.coords ? 96 : 80) + (key.empty() ? 0 : 24), right = 14, bottom = 14;
   const double ox = left - minx * t, oy = top - miny * t;
   double height = top + rows * t + bottom;
   // a per-player track (Amazonas: the boats on the river spaces 1..track_len), under the board
-  const GameDef& game = *s.rs->game;
   const bool track = !game.track_name.empty() && s.track_len > 0;
   const double sc = std::clamp(t / 64.0, 1.0, 2.5);  // the track grows with large tiles
   const double space_w = 28 * sc, boat_row = 13 * sc;
@@ -700,12 +1057,15 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     add("game over");
   } else {
     if (s.in_hand != 0xFF)
-      add(fmt::format("next: tile {} for player {}", s.rs->tiles.types[s.in_hand].id, s.current + 1));
+      add(fmt::format("next: {}tile {} for player {}", s.rs->tiles.types[s.in_hand].pile == kPileBonus ? "bonus " : "",
+                      s.rs->tiles.types[s.in_hand].id, s.current + 1));
     add(fmt::format("{} left in the pile", s.pile));
   }
+  if (s.rs->tiles.bonus_total > 0) add(fmt::format("{} bonus tile{} left", s.bonus_pile, s.bonus_pile == 1 ? "" : "s"));
   // wide enough for the heading (rough text widths: the picture is not clipped by the viewer)
   const double width = std::max({left + cols * t + right, 40.0 + col * s.nplayers, 24.0 + 10.0 * text_len(title),
-                                 24.0 + 7.0 * text_len(status), track ? left + 16 * sc + s.track_len * space_w + right : 0.0});
+                                 24.0 + 7.0 * text_len(status), track ? left + 16 * sc + s.track_len * space_w + right : 0.0,
+                                 key.empty() ? 0.0 : key_w});
 
   std::string out = fmt::format(
       R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif">)~",
@@ -725,6 +1085,18 @@ std::string render_svg(const State& s, const SvgOptions& o) {
         R"~(<g class="score" data-player="{}"><rect x="{}" y="52" width="12" height="12" fill="{}" stroke="#111" stroke-width="1"/><text x="{}" y="62" font-size="12" fill="#222">{}: <tspan font-weight="bold">{}</tspan> ({})</text></g>)~",
         p, num(x), kSeatColours[sp], num(x + 16), esc(names[sp]), s.score[sp], esc(left_over[sp]));
     out += "\n";
+  }
+
+  if (!key.empty()) {
+    out += R"~(<g class="key">)~";
+    double x = 12;
+    for (const KeyItem& k : key) {
+      out += fmt::format(
+          R"~(<g class="key-item" data-item="{}"><g transform="translate({},76)">{}</g><text x="{}" y="80" font-size="11" fill="#333">{}</text></g>)~",
+          esc(k.label), num(x + 7), k.glyph, num(x + 16), esc(k.label));
+      x += k.width;
+    }
+    out += "</g>\n";
   }
 
   // axes
@@ -785,12 +1157,19 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     const PlacedTile& pt = s.tiles[seg.tile];
     const TileType& tt = s.type_of(pt);
     const FeatureTypeDef& ft = s.rs->ftype(tt.feats[seg.local].type);
-    const Pt a = piece_anchor(tt.rot[pt.rot], seg.local, ft.cls);
+    const Pt a = piece_spot(*s.rs, tt, tt.rot[pt.rot], seg.local);
     const auto colour = kSeatColours[pc.player % kMaxPlayers];
     const std::string& piece = game.piece_names[pc.kind < 2 ? pc.kind : 0];
-    const std::string named = piece == "follower" ? "" : " " + esc(piece);
+    const std::string named = piece == "follower" ? "" : " " + esc(class_name(piece));
     const char* outline = pc.player == 4 ? "#e8e8e8" : "#111111";
     const double px = ox + (pt.x + a.x) * t, py = oy + (pt.y + a.y) * t;
+    if (pc.kind == 1 && ft.network_kind == 1) {  // claims the whole network (Hunters' hut): a house
+      out += fmt::format(
+          R"~(<g class="follower{}" data-player="{}" data-feature="{}" fill="{}" stroke="{}" stroke-width="1.2" stroke-linejoin="round" transform="translate({},{})">{}</g>)~",
+          named, pc.player, esc(ft.name), colour, outline, num(px), num(py), house(0.28 * t));
+      out += "\n";
+      continue;
+    }
     if (pc.kind == 1) {
       const double h = 0.3 * t;
       out += fmt::format(

@@ -15,7 +15,20 @@
 // feature: kind 0 a meeple (farmers lie on their side), kind 1 a tent (Amazonas camps); the
 // piece name is a further class unless it is "follower". A game with a track (GameDef::track_name,
 // Amazonas boats) gets a panel under the board: <g class="space"> 1..track_len and one
-// <g class="boat" data-player="P" data-space="K"> per player. Board conventions: x grows east,
+// <g class="boat" data-player="P" data-space="K"> per player.
+// Fresh water (Hunters & Gatherers): a claimable path joining networks (a river) is a blue
+// <g class="water river"> drawn over the forests, each single-port end into the lake it is linked
+// to (TileFeature::links) or ending at a <circle class="spring">; centre features that never close
+// (lakes) are blue ovals <g class="water lake">, at C or, when a tile has several (one may have no
+// port), each toward its rivers; their symbols (fish) lie in a row across the oval. Fish, deer,
+// aurochs, mammoth, tiger, menhir and mushroom have glyphs of their own (with a <title>); symbols of
+// a segment marked Segment::covered (the pit trap) are faded, crossed (<path class="cross">) and
+// carry data-covered="1". A feature's special (TileFeature::special, a bonus tile's power) is a
+// labelled <g class="special" data-special="NAME" data-feature="F"> badge. A piece of kind 1 on a
+// feature of network kind 1 (a hut claiming a river system) is a house (<path class="house">);
+// piece names with spaces become one class ("tribe-member"). A game with specials gets a key
+// (<g class="key">) under the scores, and a tile set with a bonus pile the bonus tiles left in the
+// status line. Board conventions: x grows east,
 // y grows SOUTH, rotation is clockwise (the rotated port table of each tile is used, so nothing
 // is rotated twice).
 #pragma once
@@ -42,6 +55,7 @@ struct SvgOptions {
   std::vector<std::string> player_names;  // by seat; missing names read "player N"
   bool highlight_last = true;             // frame the last placed tile
   bool coords = true;                     // x,y label in each tile and axis labels
+  bool key = true;                        // a key to the symbols (games with specials: Hunters)
 };
 
 // The whole board of `s` as a standalone SVG document (starts with "<svg", ends with "</svg>\n").
