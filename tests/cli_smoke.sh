@@ -176,6 +176,38 @@ grep -q "River: 16 spaces" "$TMP/amz_human.out" && grep -q "Choosing a double ti
   [ -s "$TMP/amz_human.json" ] || fail "play --game amazonas with a human: no river panel, help or saved game"
 
 # ---------------------------------------------------------------------------------------------
+# Hunters & Gatherers: bot games (selfplay), an all-bot `play` whose autosave replays (bonus turns
+# after menhirs, huts, river systems and meadows at the end), and a human seat that asks for help and
+# quits at the first prompt
+run hg_selfplay "$BIN" selfplay --game hunters --players 3 --bots greedy,random,greedy --games 4 --seed 3 --json
+no_crash hg_selfplay
+[ "$RC" -eq 0 ] || fail "selfplay --game hunters exited $RC: $(cat "$TMP/hg_selfplay.err")"
+python3 - "$TMP/hg_selfplay.out" <<'EOF2' || fail "selfplay --game hunters: unexpected statistics"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["game"] == "hunters" and j["games"] == 4 and j["players"] == 3, j
+assert j["mean_turns"] >= 78, j["mean_turns"]
+EOF2
+run hg_play "$BIN" play --game hunters --seats greedy,random,greedy,random --seed 11 --autosave "$TMP/hg_play.json" </dev/null
+no_crash hg_play
+[ "$RC" -eq 0 ] || fail "all-bot play --game hunters exited $RC: $(cat "$TMP/hg_play.err")"
+grep -q "^Final scores:" "$TMP/hg_play.out" || fail "all-bot play --game hunters printed no final scores"
+grep -q "Menhir! .* draws a bonus tile and plays again" "$TMP/hg_play.out" &&
+  grep -q " placed bonus tile " "$TMP/hg_play.out" || fail "all-bot play --game hunters: no bonus turn"
+grep -q "hut on the river system" "$TMP/hg_play.out" || fail "all-bot play --game hunters: no hut placed"
+grep -q "for the hut majority on a river system with" "$TMP/hg_play.out" &&
+  grep -q "for a meadow with" "$TMP/hg_play.out" || fail "all-bot play --game hunters: no final river system or meadow scoring"
+run hg_replay "$BIN" replay "$TMP/hg_play.json"
+no_crash hg_replay
+[ "$RC" -eq 0 ] && grep -q "^finished" "$TMP/hg_replay.out" || fail "replay of the Hunters play record: exit $RC"
+printf 'help\nquit\n' >"$TMP/hg_quit.in"
+run hg_human "$BIN" play --game hunters --seats human,greedy --seed 2 --autosave "$TMP/hg_human.json" <"$TMP/hg_quit.in"
+no_crash hg_human
+[ "$RC" -eq 0 ] || fail "play --game hunters with a human exited $RC: $(cat "$TMP/hg_human.err")"
+grep -q "regular left" "$TMP/hg_human.out" && grep -q "hut PORT" "$TMP/hg_human.out" &&
+  [ -s "$TMP/hg_human.json" ] || fail "play --game hunters with a human: no piles panel, help or saved game"
+
+# ---------------------------------------------------------------------------------------------
 # bad arguments: non-zero exit, a clear message, no crash
 bad_args() {  # bad_args NAME EXPECTED-TEXT ARGS...
   local name=$1 text=$2

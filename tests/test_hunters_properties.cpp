@@ -230,6 +230,7 @@ void check_final(const State& s, const Names& nm, const EventSink& ev, Tally& t)
       raft |= tfeat(s, g).special == nm.raft;
     }
     t.raft_events += raft;
+    if (fish + (raft ? lakes : 0) == 0) continue;  // a system worth nothing gives no event
     for (int p = 0; p < s.nplayers; ++p)
       if (cnt[static_cast<std::size_t>(p)] == best) want_net.insert({0, p, fish + (raft ? lakes : 0), fish, lakes, raft ? 1 : 0});
   }

@@ -1,5 +1,6 @@
 // The terminal view of `carcassonne play`: board text, placements, follower spots, parsing of
 // typed moves. Positions are built through the real rules (init_state / apply_draw / apply_move).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -617,6 +618,413 @@ TEST(TerminalViewAmazonas, BotGameThroughPlayTurnsFinishes) {
   const Game r = Game::replay(g.record());
   EXPECT_TRUE(r.over());
   EXPECT_EQ(r.record().final_scores, g.record().final_scores);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hunters & Gatherers (RULES.md §3): rivers, lakes, forests, meadows and their animals on the board,
+// the piles panel, tribe member and hut spots, the shaman's choice, and a bot-only game played turn
+// by turn as `play` does (bonus turns, specials, river systems at the end).
+
+namespace hunt {
+
+const std::vector<PlayerInfo> kHunt = {{"Ann", ""}, {"greedy", "greedy"}};
+
+std::shared_ptr<const Ruleset> hunters_rules() { return load_ruleset("hunters", {}); }
+
+// A Game whose draws are scripted (no seed: it waits once they run out). A scripted bonus tile is
+// drawn as one, for an extra turn.
+Game scripted_hunters(const std::vector<std::string>& draws, std::vector<PlayerInfo> players = kHunt) {
+  Record r;
+  r.game = "hunters";
+  r.players = std::move(players);
+  r.draws = draws;
+  return Game::replay(r);
+}
+
+// The first placement (reading order, then rotation) of the tile in hand.
+Move first_placement(const Game& g) {
+  const auto cs = cli::placement_candidates(g.state());
+  EXPECT_FALSE(cs.empty());
+  return g.placement(cs.at(0).x, cs.at(0).y, cs.at(0).rots.at(0));
+}
+
+}  // namespace hunt
+
+TEST(TerminalViewHunters, BoardShowsRiversLakesForestsAnimalsAndSpecials) {
+  auto rs = hunt::hunters_rules();
+  State s;
+  init_state(s, *rs, 2);
+  const std::string b = cli::render_board(s, ViewOptions{});
+  const auto ls = lines_of(b);
+  ASSERT_EQ(ls.size(), 5u) << b;
+  // start tile 56: meadow N with an aurochs, the river W into the lake with 1 fish, forest E+S with a menhir
+  EXPECT_EQ(ls[1], "     ···a♣") << b;
+  EXPECT_EQ(ls[2], "   0 ─(1)▮") << b;
+  EXPECT_EQ(ls[3], "     ·♣♣♣♣") << b;
+  auto pic = [&](const char* id, int rot) { return cli::tile_picture(s, rs->tiles.find(id), rot, false); };
+  // three rivers into a lake with the canoe / the raft: the special's mark closes the lake
+  EXPECT_EQ(pic("93", 0)[1], "─(1∪─");
+  EXPECT_EQ(pic("91", 0)[1], "─(1#─");
+  EXPECT_EQ(pic("93", 0)[0], "··│··");
+  // two lakes: the second one (no port) in the corner between the rivers flowing into it
+  const auto two = pic("83", 0);
+  EXPECT_EQ(two[1], "─(2)─") << two[1];
+  EXPECT_EQ(two[2].find("≋"), 0u) << two[2];
+  const auto two90 = pic("83", 1);  // turned: the corner between the W and N rivers
+  EXPECT_EQ(two90[0].find("≋"), 0u) << two90[0];
+  // animals as letters, forest marks, specials
+  const auto a81 = pic("81", 0);  // meadow N+W with a mammoth and a tiger; forest E+S with a menhir
+  const std::string all81 = a81[0] + a81[1] + a81[2];
+  for (const char* g : {"m", "t", "▮", "♣"}) EXPECT_NE(all81.find(g), std::string::npos) << g << "\n" << all81;
+  EXPECT_NE((pic("87", 0)[0] + pic("87", 0)[1] + pic("87", 0)[2]).find("♠"), std::string::npos);  // mushroom glade
+  for (const auto& [id, mark] : std::vector<std::pair<const char*, const char*>>{
+           {"94", "⊙"}, {"88", "@"}, {"92", "⊠"}, {"85", "^"}}) {
+    const auto p = pic(id, 0);
+    EXPECT_NE((p[0] + p[1] + p[2]).find(mark), std::string::npos) << id << " " << mark;
+  }
+  // the legend names them
+  const std::string leg = cli::board_legend(*rs->game);
+  for (const char* w : {"─│┌┼ rivers (▪ a spring where one ends)", "(2) a lake with 2 fish", "♣ forest", "· meadow",
+                        "f fish", "d deer", "a aurochs", "m mammoth", "t tiger", "× covered by the pit trap",
+                        "♠ mushroom glade", "▮ menhir", "∪ canoe", "⊙ pit trap", "@ shaman", "⊠ big trap", "^ fire",
+                        "# raft", "1..5: tribe members of that player, ①②③④⑤: huts"})
+    EXPECT_NE(leg.find(w), std::string::npos) << w << "\n" << leg;
+  EXPECT_LE(widest(leg), 80) << leg;
+  // colour: rivers and lakes on blue, forests dark; the same text without the escapes
+  ViewOptions c;
+  c.color = true;
+  const std::string col = cli::render_board(s, c);
+  EXPECT_NE(col.find("48;5;"), std::string::npos);
+  EXPECT_NE(col.find("38;5;117;48;5;"), std::string::npos) << "a blue river";
+  EXPECT_EQ(cli::strip_ansi(col), b);
+}
+
+TEST(TerminalViewHunters, PitTrapScoresAndItsAnimalsAreShownCovered) {
+  // some placement of the pit trap (bonus tile 94) next to the start tile takes in its aurochs
+  auto rs = hunt::hunters_rules();
+  State s;
+  init_state(s, *rs, 2);
+  ASSERT_TRUE(apply_draw(s, rs->tiles.find("94")));
+  MoveList ml;
+  gen_placements(s, ml);
+  bool found = false;
+  for (const Move& m : ml) {
+    State t = s;
+    EventSink ev;
+    apply_move(t, m, &ev);
+    if (ev.empty() || ev[0].reason != ScoreReason::Special || ev[0].tiles == 0) continue;
+    found = true;
+    const std::string b = cli::render_board(t, ViewOptions{});
+    EXPECT_NE(b.find("×"), std::string::npos) << b;         // the aurochs, covered
+    EXPECT_EQ(b.find("a♣"), std::string::npos) << b;        // no longer shown as an aurochs
+    EXPECT_NE(b.find("⊙"), std::string::npos) << b;         // the trap itself
+    const std::string d = cli::describe_event_named(t, ev[0], hunt::kHunt, false);
+    EXPECT_EQ(d.rfind("Ann scores 2 with the pit trap", 0), 0u) << d;
+    break;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(TerminalViewHunters, PilesPanelShowsTilesBonusTurnsAndSupplies) {
+  Game g = hunt::scripted_hunters({"7", "12"});
+  const std::string p0 = cli::render_piles(g.state(), hunt::kHunt, false);
+  const auto ls = lines_of(p0);
+  ASSERT_EQ(ls.size(), 5u) << p0;
+  EXPECT_EQ(ls[0], "Tiles: 77 regular left (the game ends when none are left), 16 bonus left") << p0;
+  EXPECT_EQ(ls[1], "  Bonus turn: none due (completing a forest with a menhir earns one)") << p0;
+  EXPECT_EQ(ls[2], "             in supply          on the board") << p0;
+  EXPECT_EQ(ls[3], " ▶ 1 Ann     5 members, 3 huts  -") << p0;
+  EXPECT_EQ(ls[4], "   2 greedy  5 members, 3 huts  -") << p0;
+  // Ann: tile 7 with a hut on its river system
+  g.play(g.placement(0, -1, 270));
+  g.play(g.piece_at(0, -1, "W", "hut"));
+  const std::string p1 = cli::render_piles(g.state(), hunt::kHunt, false);
+  EXPECT_NE(p1.find("   1 Ann     5 members, 2 huts  1 hut\n"), std::string::npos) << p1;
+  EXPECT_NE(p1.find(" ▶ 2 greedy"), std::string::npos) << p1;
+  EXPECT_NE(p1.find("76 regular left"), std::string::npos) << p1;
+  // a bonus turn in progress
+  State t = g.state();
+  t.in_extra = 1;
+  EXPECT_NE(cli::render_piles(t, hunt::kHunt, false).find("  Bonus turn now: greedy plays a bonus tile"), std::string::npos);
+  t.current = 0;
+  EXPECT_NE(cli::render_piles(t, {{"You", ""}, {"greedy", "greedy"}}, false).find("Bonus turn now: You play a bonus tile"),
+            std::string::npos);
+  EXPECT_LE(widest(p1), 80) << p1;
+  // games without a bonus pile have no such panel
+  Scenario sc;
+  EXPECT_EQ(cli::render_piles(sc.s, kPlayers, false), "");
+  State amz;
+  init_state(amz, *amazonas_rules(), 3);
+  EXPECT_EQ(cli::render_piles(amz, kAmz, false), "");
+  // the scores show both supplies
+  EXPECT_NE(cli::render_scores(g.state(), hunt::kHunt, false).find("tribe members 5/5  huts 2/3"), std::string::npos);
+}
+
+TEST(TerminalViewHunters, PieceOptionsListTribeMembersByRoleAndHutsPerRiverSystem) {
+  Game g = hunt::scripted_hunters({"7"});
+  g.play(g.placement(0, -1, 270));  // rivers W, N, E into the lake (1 fish); the tiger's meadow S
+  const State& s = g.state();
+  ASSERT_EQ(s.phase, Phase::Piece);
+  const std::string t = cli::render_piece_options(s, hunt::kHunt, false);
+  EXPECT_EQ(t,
+            "Tribe member and hut spots on tile 7 at 0,-1:\n"
+            " Tribe members (5 in supply): meadow: hunter, river: fisher\n"
+            "  S     meadow     1 aurochs, 1 tiger = 2 points so far (at the end)\n"
+            "  W     river      1 tile so far, open, 1 fish in its lakes\n"
+            "  NNW   meadow     no animals = 0 points so far (at the end)\n"
+            "  N     river      1 tile so far, open, 1 fish in its lakes\n"
+            "  NNE   meadow     no animals = 0 points so far (at the end)\n"
+            "  E     river      1 tile so far, open, 1 fish in its lakes\n"
+            " Huts (3 in supply): on a river or lake: the whole river system, to the end\n"
+            "  hut W river      its river system: 1 fish, 1 lake so far, no huts yet\n"
+            "  none  no tribe member or hut\n");
+  EXPECT_LE(widest(t), 80) << t;
+  // typed: a tribe member by port or role, a hut by "hut PORT", "PORT hut" or "hut"
+  auto pp = cli::parse_port("hut W", s);
+  EXPECT_TRUE(pp.error.empty()) << pp.error;
+  EXPECT_EQ(pp.port, "W");
+  EXPECT_EQ(pp.piece, "hut");
+  EXPECT_EQ(cli::parse_port("N hut", s).piece, "hut");
+  EXPECT_EQ(cli::parse_port("N hut", s).port, "N");
+  EXPECT_EQ(cli::parse_port("hut", s).port, "W");
+  EXPECT_EQ(cli::parse_port("hut", s).piece, "hut");
+  EXPECT_EQ(cli::parse_port("hut C", s).piece, "hut");  // the lake: its river system
+  EXPECT_NE(cli::parse_port("C", s).error.find("type \"hut C\""), std::string::npos) << cli::parse_port("C", s).error;
+  EXPECT_NE(cli::parse_port("hut S", s).error.find("only on a river or a lake"), std::string::npos);
+  EXPECT_EQ(cli::parse_port("W", s).port, "W");
+  EXPECT_EQ(cli::parse_port("W", s).piece, "");
+  EXPECT_NE(cli::parse_port("fisher", s).error.find("3 free rivers"), std::string::npos) << cli::parse_port("fisher", s).error;
+  EXPECT_NE(cli::parse_port("hunter", s).error.find("3 free meadows"), std::string::npos);
+  EXPECT_NE(cli::parse_port("tribe member", s).error.find("6 free spots for a tribe member"), std::string::npos)
+      << cli::parse_port("tribe member", s).error;
+  EXPECT_EQ(cli::parse_port("none", s).port, "none");
+  // played as `play` does: the hut, recorded, described and drawn as a circled 1
+  const std::size_t ev0 = g.record().events.size();
+  g.play(g.piece_at(0, -1, pp.port, pp.piece));
+  EXPECT_EQ(g.record().moves.back().piece, "hut");
+  const std::string sum = cli::turn_summary(g.state(), g.record(), ev0, hunt::kHunt, false);
+  EXPECT_EQ(sum, "Ann placed 7 at 0,-1 r270, hut on the river system (W)\n");
+  EXPECT_NE(cli::render_board(g.state(), ViewOptions{}).find("①(1)"), std::string::npos)
+      << cli::render_board(g.state(), ViewOptions{});
+}
+
+TEST(TerminalViewHunters, TakenRiverSystemsAndHutsOnLaterTiles) {
+  // Ann's hut on the start lake's system; greedy's tile 12 extends it: no hut offered, shown taken
+  Game g = hunt::scripted_hunters({"7", "12"});
+  g.play(g.placement(0, -1, 270));
+  g.play(g.piece_at(0, -1, "W", "hut"));
+  bool found = false;
+  for (const Candidate& c : cli::placement_candidates(g.state())) {
+    Game h = g;
+    h.play(h.placement(c.x, c.y, c.rots[0]));
+    const std::string t = cli::render_piece_options(h.state(), hunt::kHunt, false);
+    if (t.find("its river system: huts of Ann") == std::string::npos) continue;
+    found = true;
+    EXPECT_NE(t.find(" Huts (3 in supply): no free spot on this tile"), std::string::npos) << t;
+    EXPECT_NE(cli::parse_port("hut", h.state()).error.find("no free spot for a hut"), std::string::npos);
+    EXPECT_LE(widest(t), 80) << t;
+    break;
+  }
+  EXPECT_TRUE(found);
+}
+
+// Two regular tiles that close the start tile's forest (it has a menhir): the first at 1,0, the second at
+// 0,1, each turned as given (quarter turns).
+struct MenhirPair {
+  std::string t1, t2;
+  int r1 = 0, r2 = 0;
+};
+MenhirPair find_menhir_pair(const Ruleset& rs) {
+  State s;
+  init_state(s, rs, 2);
+  const int forest = s.tiles[0].seg0 + feature_at_port(s, s.tiles[0], "E");
+  for (std::size_t a = 0; a < rs.tiles.types.size(); ++a) {
+    if (rs.tiles.types[a].pile == kPileBonus || s.remaining[a] == 0) continue;
+    for (int ra = 0; ra < 4; ++ra) {
+      State t = s;
+      if (!apply_draw(t, static_cast<int>(a))) break;
+      Move m{MoveKind::Place, 0, 1, 0, static_cast<u8>(ra)};
+      if (!is_legal(t, m)) continue;
+      apply_move(t, m);
+      apply_move(t, Move{});  // no piece
+      if (t.graph[t.graph.find(forest)].open != 1) continue;
+      for (std::size_t b = 0; b < rs.tiles.types.size(); ++b) {
+        if (rs.tiles.types[b].pile == kPileBonus || t.remaining[b] == 0) continue;
+        for (int rb = 0; rb < 4; ++rb) {
+          State u = t;
+          if (!apply_draw(u, static_cast<int>(b))) break;
+          Move n{MoveKind::Place, 1, 0, 1, static_cast<u8>(rb)};
+          if (!is_legal(u, n)) continue;
+          apply_move(u, n);
+          if (u.graph[u.graph.find(forest)].open == 0)
+            return {rs.tiles.types[a].id, rs.tiles.types[b].id, ra * 90, rb * 90};
+        }
+      }
+    }
+  }
+  return {};
+}
+
+TEST(TerminalViewHunters, ShamanListsYourTribeMembersAndATypedChoiceParses) {
+  // greedy half-closes the start tile's forest (menhir); Ann closes it, with a hunter on her tile:
+  // a bonus turn, and the bonus tile is the shaman
+  auto rs = hunt::hunters_rules();
+  const MenhirPair mp = find_menhir_pair(*rs);
+  ASSERT_FALSE(mp.t1.empty());
+  const std::vector<PlayerInfo> pl = {{"greedy", "greedy"}, {"Ann", ""}};
+  Game g = hunt::scripted_hunters({mp.t1, mp.t2, "88"}, pl);
+  g.play(g.placement(1, 0, mp.r1));
+  g.play(g.piece_at_port("none"));
+  g.play(g.placement(0, 1, mp.r2));
+  const std::string opts = cli::render_piece_options(g.state(), pl, false);
+  EXPECT_NE(opts.find("Menhir! This tile completes a forest with a menhir: after this turn you draw a\nbonus tile"),
+            std::string::npos)
+      << opts;
+  EXPECT_NE(cli::render_piles(g.state(), pl, false).find("Bonus turn due: Ann plays a bonus tile after this turn"),
+            std::string::npos);
+  // a hunter (tribe members in meadows stay to the end)
+  MoveList ml;
+  gen_pieces(g.state(), ml);
+  Move hunter;
+  for (const Move& m : ml) {
+    if (m.kind != MoveKind::Piece || m.pk != 0xFF) continue;
+    const PlacedTile& pt = g.state().tiles.back();
+    if (g.ruleset().ftype(g.state().type_of(pt).feats[m.feat].type).name == "meadow") hunter = m;
+  }
+  ASSERT_EQ(hunter.kind, MoveKind::Piece);
+  std::size_t ev0 = g.record().events.size();
+  g.play(hunter);
+  const std::string menhir = cli::turn_summary(g.state(), g.record(), ev0, pl, false);
+  EXPECT_NE(menhir.find("    Menhir! Ann draws a bonus tile and plays again.\n"), std::string::npos) << menhir;
+  ASSERT_EQ(g.state().current, 1);
+  ASSERT_TRUE(g.state().in_extra);
+  g.play(hunt::first_placement(g));
+  ASSERT_EQ(g.state().phase, Phase::Choose);
+  const State& s = g.state();
+  const PlacedTile& mine = s.tiles[s.tiles.size() - 2];
+  const std::string place = fmt::format("{} at {},{}", feature_port(s, mine, hunter.feat), mine.x, mine.y);
+  const std::string c = cli::render_choices(s, false);
+  EXPECT_NE(c.find("Shaman: before you place a piece you may send one of your tribe members home"), std::string::npos) << c;
+  EXPECT_NE(c.find("\n  1     " + place + "  meadow "), std::string::npos) << c;
+  EXPECT_NE(c.find("\n  none  keep them all where they are\n"), std::string::npos) << c;
+  EXPECT_LE(widest(c), 80) << c;
+  // typed choices
+  auto ok = [&](const std::string& in, const std::string& option) {
+    const auto p = cli::parse_choice(in, s);
+    EXPECT_TRUE(p.error.empty()) << in << ": " << p.error;
+    EXPECT_EQ(p.option, option) << in;
+    EXPECT_TRUE(is_legal(s, p.move)) << in;
+  };
+  ok("1", place);
+  ok(place, place);
+  ok(fmt::format("{} {} {}", cli::strip_ansi(feature_port(s, mine, hunter.feat)), mine.x, mine.y), place);
+  ok(fmt::format("{},{}", mine.x, mine.y), place);
+  ok("hunter", place);
+  ok("meadow", place);
+  ok("none", "none");
+  EXPECT_EQ(cli::parse_choice(place, s).move, g.choice(place, 0));
+  EXPECT_EQ(cli::parse_choice("none", s).move, g.choice("none", 0));
+  auto bad = [&](const std::string& in, const std::string& says) {
+    const auto q = cli::parse_choice(in, s);
+    EXPECT_NE(q.error.find(says), std::string::npos) << in << ": " << q.error;
+  };
+  bad("2", "not on the list: type 1..1 or none");
+  bad("N at 5,5", "none of your tribe members stands at N at 5,5");
+  bad("fisher", "none of your tribe members stands at fisher");
+  bad("xyz", "not a number from the list");
+  bad("", "e.g. 1 or \"" + place + "\"");
+  // played: the hunter goes home; the record and the summary say so
+  ev0 = g.record().events.size();
+  EXPECT_EQ(g.state().supply[1], 4);
+  g.play(cli::parse_choice("1", s).move);
+  EXPECT_EQ(g.state().supply[1], 5);
+  EXPECT_EQ(cli::render_choices(g.state(), false), "");  // not at Choose any more
+  g.play(g.piece_at_port("none"));
+  EXPECT_EQ(g.record().moves.back().choice, place);
+  const std::string sum = cli::turn_summary(g.state(), g.record(), ev0, pl, false);
+  EXPECT_NE(sum.find("Ann placed bonus tile 88 at "), std::string::npos) << sum;
+  EXPECT_NE(sum.find(", the shaman sends a hunter home (" + place + "), no tribe member or hut"), std::string::npos) << sum;
+  EXPECT_EQ(sum.find("Menhir"), std::string::npos) << "no bonus turn after a bonus turn";
+  // the record replays
+  const Game r = Game::replay(g.record());
+  EXPECT_EQ(r.record().moves.size(), 3u);
+  EXPECT_EQ(r.state().supply[1], 5);
+}
+
+TEST(TerminalViewHunters, HelpNamesHutsShamanAndBonusTurnsAndFits) {
+  auto rs = hunt::hunters_rules();
+  const std::string h = cli::help_text(*rs->game);
+  EXPECT_LE(widest(h), 80) << h;
+  for (const char* w : {"hut PORT", "\"PORT hut\"", "N at 3,-1", "menhir", "bonus turn", "fisher", "gatherer", "hunter",
+                        "no tribe member or hut", "(2) a lake with 2 fish", "undo", "quit"})
+    EXPECT_NE(h.find(w), std::string::npos) << w;
+  EXPECT_EQ(h.find("Amazon"), std::string::npos);
+}
+
+// A bot-only game through the same calls as `play`: bonus turns after menhirs, the specials, huts,
+// and at the end meadows and river systems; the record replays to the same scores.
+TEST(TerminalViewHunters, BotGameThroughPlayTurnsFinishes) {
+  auto rs = hunt::hunters_rules();
+  const std::vector<PlayerInfo> pl = {{"a", "greedy"}, {"b", "random"}, {"c", "greedy"}};
+  int menhirs = 0, bonus_tiles = 0, huts = 0, games = 0;
+  bool network_final = false, meadow_final = false;
+  for (const u64 seed : {7ull, 11ull, 5ull}) {
+    Game g(rs, pl, seed);
+    std::vector<std::unique_ptr<Bot>> bots;
+    for (const auto& p : pl) bots.push_back(make_bot(p.bot));
+    Rng rng(seed);
+    int turns = 0;
+    while (!g.over()) {
+      ASSERT_FALSE(g.stalled());
+      const std::size_t ev0 = g.record().events.size();
+      const std::size_t moves0 = g.record().moves.size();
+      cli::play_bot_turn(g, *bots[g.state().current], rng);
+      ASSERT_EQ(g.record().moves.size(), moves0 + 1) << "one whole turn";
+      const std::string sum = cli::turn_summary(g.state(), g.record(), ev0, pl, false);
+      menhirs += sum.find("Menhir! ") != std::string::npos;
+      bonus_tiles += sum.find(" placed bonus tile ") != std::string::npos;
+      huts += sum.find("hut on the river system") != std::string::npos;
+      EXPECT_EQ(sum.find("river system with"), std::string::npos) << "final scoring is not a turn's news";
+      EXPECT_EQ(sum.find("fishs"), std::string::npos) << sum;
+      if (sum.find("Menhir! ") != std::string::npos) {
+        EXPECT_TRUE(g.state().in_extra || g.over());
+        EXPECT_NE(cli::render_piles(g.state(), pl, false).find("Bonus turn now: "), std::string::npos);
+      }
+      if (++turns % 10 == 0 && !g.over()) {
+        ViewOptions o;
+        const auto cs = cli::placement_candidates(g.state());
+        EXPECT_LE(widest(cli::render_board(g.state(), o, cs)), 80);
+        EXPECT_LE(widest(cli::render_piles(g.state(), pl, false)), 80);
+        EXPECT_LE(widest(cli::render_scores(g.state(), pl, false)), 80);
+        EXPECT_LE(widest(cli::render_hand(g.state(), cs, o)), 80);
+      }
+    }
+    ++games;
+    for (const ScoreEvent& e : g.record().events) {
+      if (!cli::is_final_event(e)) continue;
+      const std::string d = cli::describe_event_named(g.state(), e, pl, false);
+      if (e.reason == ScoreReason::Network) {
+        network_final = true;
+        EXPECT_NE(d.find("for the hut majority on a river system with"), std::string::npos) << d;
+      }
+      if (e.reason == ScoreReason::Farm) {
+        meadow_final = true;
+        EXPECT_NE(d.find("for a meadow with"), std::string::npos) << d;
+      }
+    }
+    EXPECT_NE(cli::render_final(g.state(), pl, false).find("Final scores:"), std::string::npos);
+    EXPECT_EQ(cli::render_piles(g.state(), pl, false).find("Bonus turn"), std::string::npos) << "nothing due at the end";
+    // the record replays to the same scores
+    const Game r = Game::replay(g.record());
+    EXPECT_TRUE(r.over());
+    EXPECT_EQ(r.record().final_scores, g.record().final_scores);
+  }
+  EXPECT_EQ(games, 3);
+  EXPECT_GT(menhirs, 0);
+  EXPECT_GE(bonus_tiles, menhirs);
+  EXPECT_GT(huts, 0);
+  EXPECT_TRUE(network_final);
+  EXPECT_TRUE(meadow_final);
 }
 }  // namespace
 }  // namespace carc::test

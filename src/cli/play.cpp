@@ -129,6 +129,7 @@ class Session {
   Outcome human_turn();
   Outcome place_phase();
   Outcome choose_phase();
+  Outcome shaman_phase();
   Outcome piece_phase();
   void bot_turn();
   void after_turn(std::size_t events_before);
@@ -220,6 +221,9 @@ void Session::run() {
   // the river panel (games with a track) takes a header, a line per boat and three more
   if (out_tty && !game().track_name.empty())
     view_.max_rows = std::max(5, view_.max_rows - (4 + static_cast<int>(players().size()) + 2) / 3);
+  // the piles panel (games with a bonus pile: Hunters) takes two lines and a line per player
+  if (out_tty && g_->ruleset().tiles.bonus_total > 0)
+    view_.max_rows = std::max(5, view_.max_rows - (2 + static_cast<int>(players().size()) + 2) / 3);
   g_->enable_undo(true);
   bot_rng_ = Rng(g_->record().seed.value_or(fresh) ^ 0xB07B07B07ULL);
   for (const auto& p : players()) {
@@ -284,12 +288,22 @@ void Session::show_turn() {
   const State& s = g_->state();
   const auto cands = placement_candidates(s);
   std::string out = "\n";
-  const std::string head = fmt::format(" Turn {} · {} to play · {} tiles left in the pile ", s.turn,
-                                       player_name(players(), s.current, false), s.pile);
+  const bool bonus_piles = g_->ruleset().tiles.bonus_total > 0;
+  const std::string head =
+      bonus_piles ? fmt::format(" Turn {} · {} to play{} · {} regular + {} bonus tiles left ", s.turn,
+                                player_name(players(), s.current, false), s.in_extra ? " a BONUS tile" : "", s.pile,
+                                s.bonus_pile)
+                  : fmt::format(" Turn {} · {} to play · {} tiles left in the pile ", s.turn,
+                                player_name(players(), s.current, false), s.pile);
   const int w = std::min(view_.width, 80);
   out += "──" + head;
   for (int i = 2 + display_width(head); i < w; ++i) out += "─";
   out += "\n";
+  if (s.in_extra) {  // Hunters: a menhir earned this turn
+    const bool you = players()[static_cast<std::size_t>(s.current)].name == "You";
+    out += fmt::format("*** Menhir! {} a bonus tile and {} again. ***\n",
+                       name(s.current) + (you ? " draw" : " draws"), you ? "play" : "plays");
+  }
   out += render_board(s, view_, cands);
   if (view_.centre)
     out += fmt::format("(view centred on {},{}; type 'view' to follow the play)\n", view_.centre->first,
@@ -299,6 +313,7 @@ void Session::show_turn() {
     legend_shown_ = true;
   }
   out += render_river(s, players(), view_.color);  // games with a track (Amazonas): the boats
+  out += render_piles(s, players(), view_.color);  // games with a bonus pile (Hunters): piles, supplies
   out += render_scores(s, players(), view_.color);
   if (!news_.empty()) {
     shown_news_ = std::move(news_);
@@ -320,6 +335,7 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
   }
   if (cmd == "scores" || cmd == "score") {
     say(render_river(g_->state(), players(), view_.color));
+    say(render_piles(g_->state(), players(), view_.color));
     say(render_scores(g_->state(), players(), view_.color));
     return true;
   }
@@ -355,8 +371,8 @@ Outcome Session::human_turn() {
     const Outcome r = place_phase();
     if (r == Outcome::Quit) return r;
     if (r == Outcome::Undone) return r;  // another player's turn was taken back: the main loop decides
-    if (g_->state().phase == Phase::Choose) {  // an Amazon "!" tile: which double tile, which way round
-      const Outcome c = choose_phase();
+    if (g_->state().phase == Phase::Choose) {  // an Amazon "!" tile (which double tile), the shaman
+      const Outcome c = game().choice_key == "shaman" ? shaman_phase() : choose_phase();
       if (c == Outcome::Undone) continue;  // the tile was taken back: place it again
       if (c == Outcome::Quit) return c;
     }
@@ -515,6 +531,68 @@ Outcome Session::choose_phase() {
   }
 }
 
+// The shaman (Hunters' bonus tile): send one of your tribe members home from anywhere, or none.
+Outcome Session::shaman_phase() {
+  const int p = g_->state().current;
+  bool first = true;
+  for (;;) {
+    if (first) {
+      say(render_board(g_->state(), view_));
+      say(render_choices(g_->state(), view_.color));
+      first = false;
+    }
+    std::string line;
+    if (!read_line(fmt::format("{}, shaman: send a tribe member home? (number, PORT at X,Y or none; undo takes "
+                               "back the tile)> ",
+                               name(p)),
+                   line)) {
+      g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
+      quit_message("End of input: the tile you placed was taken back.");
+      return Outcome::Quit;
+    }
+    if (line.empty()) {
+      say("Type the number of a tribe member from the list, its place (e.g. \"N at 3,-1\"), or none.\n");
+      continue;
+    }
+    auto w = split(lower(line), ' ');
+    std::vector<std::string> args;
+    for (std::size_t i = 1; i < w.size(); ++i)
+      if (!w[i].empty()) args.push_back(w[i]);
+    const std::string cmd = w[0];
+    if (cmd == "quit" || cmd == "exit") {
+      g_->undo_turn(p);
+      quit_message("The tile you placed was taken back.");
+      return Outcome::Quit;
+    }
+    if (cmd == "undo") {
+      g_->undo_turn(p);
+      say("Tile taken back.\n");
+      return Outcome::Undone;
+    }
+    if (cmd == "board") {
+      first = true;
+      continue;
+    }
+    if (cmd == "moves" || cmd == "list") {
+      say(render_choices(g_->state(), view_.color));
+      continue;
+    }
+    if (common_command(cmd, args)) continue;
+    const ParsedChoice pc = parse_choice(line, g_->state());
+    if (!pc.error.empty()) {
+      say(pc.error + "\n");
+      continue;
+    }
+    try {
+      g_->play(pc.move);
+      if (pc.option != "none") say(fmt::format("The shaman sends your tribe member at {} home.\n", pc.option));
+      return Outcome::Done;
+    } catch (const InputError& e) {
+      say(fmt::format("Not possible: {}.\n", e.what()));
+    }
+  }
+}
+
 Outcome Session::piece_phase() {
   const int p = static_cast<int>(g_->record().moves.back().player);
   // placing the tile scores nothing: this turn's events are the ones added from here on
@@ -534,9 +612,11 @@ Outcome Session::piece_phase() {
         say("No follower can go on this tile: passing.\n");
       g_->play(ml[0]);
     } else {
+      const bool huts = game().choice_key == "shaman";  // Hunters: "hut PORT" for a hut
       const std::string prompt =
-          two ? fmt::format("{}, {} or {}? (port [at X,Y], type or none; undo takes back the tile)> ", name(p), n0, n1)
-              : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
+          huts  ? fmt::format("{}, {} or {}? (PORT, {} PORT or none; undo takes back the tile)> ", name(p), n0, n1, n1)
+          : two ? fmt::format("{}, {} or {}? (port [at X,Y], type or none; undo takes back the tile)> ", name(p), n0, n1)
+                : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
       for (;;) {
         if (first) {
           say(small_board());
@@ -576,7 +656,13 @@ Outcome Session::piece_phase() {
           continue;
         }
         try {
-          g_->play(pp.at ? g_->piece_at(pp.at->first, pp.at->second, pp.port) : g_->piece_at_port(pp.port));
+          if (!pp.piece.empty()) {  // a hut on the river system through that feature
+            const PlacedTile& t = g_->state().tiles[g_->state().piece_from];
+            const auto [x, y] = pp.at.value_or(std::pair<int, int>{t.x, t.y});
+            g_->play(g_->piece_at(x, y, pp.port, pp.piece));
+          } else {
+            g_->play(pp.at ? g_->piece_at(pp.at->first, pp.at->second, pp.port) : g_->piece_at_port(pp.port));
+          }
           break;
         } catch (const InputError& e) {
           say(fmt::format("Not possible: {}.\n", e.what()));
@@ -637,6 +723,7 @@ void Session::finish() {
   out += "\nThe game is over. Final board:\n";
   out += render_board(s, v);
   out += render_river(s, players(), view_.color);
+  out += render_piles(s, players(), view_.color);
   out += "Final scoring:\n";
   bool any = false;
   for (const ScoreEvent& e : g_->record().events)

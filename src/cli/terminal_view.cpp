@@ -6,6 +6,7 @@
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <map>
 
 namespace carc::cli {
@@ -36,7 +37,7 @@ constexpr std::array<std::array<int, 2>, 13> kPortPos = {{
 constexpr std::array<const char*, 16> kBox = {"·", "╵", "╶", "└", "╷", "│", "┌", "├",
                                               "╴", "┘", "─", "┴", "┐", "┤", "┬", "┼"};
 
-enum class St : u8 { None, Field, Area, Path, Point, Shield, Piece, Slot, SlotLabel, Water };
+enum class St : u8 { None, Field, Area, Path, Point, Shield, Piece, Slot, SlotLabel, Water, River, Lake, Forest };
 
 struct Glyph {
   std::string ch = " ";
@@ -57,17 +58,25 @@ std::string sgr(const Glyph& g) {
   static constexpr std::array<int, 3> kAreaBg = {94, 130, 172};
   static constexpr std::array<int, 3> kPointBg = {88, 124, 160};
   static constexpr std::array<int, 3> kWaterBg = {25, 26, 32};
+  static constexpr std::array<int, 3> kForestBg = {234, 236, 239};
   const std::size_t sh = std::min<std::size_t>(g.shade, 2);
   if (g.fg != 0) {
     int bg = kFieldBg[sh];
     if (g.st == St::Area || g.st == St::Shield) bg = kAreaBg[sh];
     if (g.st == St::Point) bg = kPointBg[sh];
-    if (g.st == St::Water) bg = kWaterBg[sh];
+    if (g.st == St::Water || g.st == St::River || g.st == St::Lake) bg = kWaterBg[sh];
+    if (g.st == St::Forest) bg = kForestBg[sh];
     return fmt::format("\x1b[1;38;5;{};48;5;{}m", g.fg, bg);
   }
   switch (g.st) {
     case St::Water:
       return fmt::format("\x1b[38;5;153;48;5;{}m", kWaterBg[sh]);
+    case St::River:
+      return fmt::format("\x1b[1;38;5;117;48;5;{}m", kWaterBg[sh]);
+    case St::Lake:
+      return fmt::format("\x1b[1;38;5;231;48;5;{}m", kWaterBg[sh]);
+    case St::Forest:
+      return fmt::format("\x1b[38;5;40;48;5;{}m", kForestBg[sh]);
     case St::None:
       return "";
     case St::Field:
@@ -122,6 +131,15 @@ std::string point_letter(const FeatureTypeDef& fd) {
 
 // A path nobody can claim is water (the Amazon).
 bool is_water(const FeatureTypeDef& fd) { return fd.cls == FClass::Path && !fd.claimable; }
+// A claimable path joined into networks (Hunters' rivers, through lakes): drawn like a road, in blue.
+bool is_river(const FeatureTypeDef& fd) { return fd.cls == FClass::Path && fd.claimable && fd.network_kind != 0xFF; }
+// A centre feature nobody claims (Hunters' lakes): "(2)" across the middle of the tile, its fish inside.
+bool is_lake(const FeatureTypeDef& fd) { return fd.cls == FClass::Centre && !fd.claimable; }
+// An area that is a forest (Hunters) is drawn with trees, not city walls.
+bool is_forest(const FeatureTypeDef& fd) { return fd.cls == FClass::Area && fd.name == "forest"; }
+
+Glyph area_glyph(const FeatureTypeDef& fd) { return is_forest(fd) ? Glyph{"♣", St::Forest} : Glyph{"▒", St::Area}; }
+St path_style(const FeatureTypeDef& fd) { return is_river(fd) ? St::River : St::Path; }
 
 Glyph feature_glyph(const Ruleset& rs, const TileType& tt, int f, bool vertical) {
   if (f < 0 || f >= tt.nfeat) return Glyph{"·", St::Field};
@@ -130,10 +148,10 @@ Glyph feature_glyph(const Ruleset& rs, const TileType& tt, int f, bool vertical)
     case FClass::Field:
       return Glyph{"·", St::Field};
     case FClass::Area:
-      return Glyph{"▒", St::Area};
+      return area_glyph(fd);
     case FClass::Path:
       if (is_water(fd)) return Glyph{"≈", St::Water};
-      return Glyph{vertical ? "│" : "─", St::Path};
+      return Glyph{vertical ? "│" : "─", path_style(fd)};
     case FClass::Centre:
     case FClass::Point:
       return Glyph{point_letter(fd), St::Point};
@@ -160,11 +178,33 @@ SymbolGlyph symbol_glyph(std::string_view name) {
   if (name == "fruit") return {"●", 208};
   if (name == "boat") return {"▲", 226};
   if (name == "animal") return {"∴", 223};
+  // Hunters & Gatherers: fish and animals as letters, forest marks, and the bonus tiles' specials
+  if (name == "fish") return {"f", 226};
+  if (name == "deer") return {"d", 223};
+  if (name == "aurochs") return {"a", 216};
+  if (name == "mammoth") return {"m", 231};
+  if (name == "tiger") return {"t", 208};
+  if (name == "mushroom") return {"♠", 203};
+  if (name == "menhir") return {"▮", 252};
+  if (name == "canoe") return {"∪", 229};
+  if (name == "pit_trap") return {"⊙", 229};
+  if (name == "shaman") return {"@", 219};
+  if (name == "big_trap") return {"⊠", 229};
+  if (name == "fire") return {"^", 202};
+  if (name == "raft") return {"#", 229};
+  if (name == "covered") return {"×", 246};
   if (name.empty()) return {"*", 231};
   return {std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])))), 231};
 }
 
-Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
+// The type of local feature f of a tile type.
+const FeatureTypeDef& ftype_at(const Ruleset& rs, const TileType& tt, int f) {
+  return rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+}
+
+// A tile drawn as a cell. `covered`: bit f set when local feature f's symbols no longer count (the
+// pit trap covered its animals): they are drawn as "×".
+Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot, u16 covered = 0) {
   const RotatedTile& rt = tt.rot[static_cast<std::size_t>(rot & 3)];
   auto feat = [&](int p) {
     return rt.port_feat[static_cast<std::size_t>(p)] == 0xFF ? -1 : rt.port_feat[static_cast<std::size_t>(p)];
@@ -214,10 +254,10 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
       g = Glyph{"≈", St::Water};
       o = f;
     } else if (feature_class(rs, tt, f) == FClass::Path) {
-      g = Glyph{"─", St::Path};
+      g = Glyph{"─", path_style(ftype_at(rs, tt, f))};
       o = f;
     } else if (feature_class(rs, tt, f) == FClass::Area && sides(f) >= 2) {
-      g = Glyph{"▒", St::Area};
+      g = area_glyph(ftype_at(rs, tt, f));
       o = f;
     }
     c[1][static_cast<std::size_t>(col)] = g;
@@ -228,14 +268,17 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
   Glyph centre{"·", St::Field};
   int centre_own = -1;
   if (centre_feat >= 0) {
-    centre = feature_class(rs, tt, centre_feat) == FClass::Path ? Glyph{kBox[mask], St::Path}
-                                                                : feature_glyph(rs, tt, centre_feat, false);
+    centre = feature_class(rs, tt, centre_feat) == FClass::Path
+                 ? Glyph{kBox[mask], path_style(ftype_at(rs, tt, centre_feat))}
+                 : feature_glyph(rs, tt, centre_feat, false);
     centre_own = centre_feat;
   } else if (water >= 0) {
     centre = Glyph{"≈", St::Water};  // the Amazon runs through; tributaries end at its bank
     centre_own = water;
   } else if (std::popcount(mask) >= 2) {
     centre = Glyph{kBox[mask], St::Path};
+    for (int sd = 0; sd < 4; ++sd)
+      if (mask & (1u << sd)) centre.st = path_style(ftype_at(rs, tt, feat(3 * sd + 1)));
     for (int sd = 0; sd < 4; ++sd) {
       if (!(mask & (1u << sd))) continue;
       const int f = feat(3 * sd + 1);
@@ -245,26 +288,60 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
   } else {
     for (int f = 0; f < tt.nfeat; ++f)
       if (feature_class(rs, tt, f) == FClass::Area && sides(f) >= 2) {
-        centre = Glyph{"▒", St::Area};
+        centre = area_glyph(ftype_at(rs, tt, f));
         centre_feat = f;
         centre_own = f;
         break;
       }
     if (centre_feat < 0 && mask != 0) {
-      centre = Glyph{"▪", St::Path};  // a path ending in the open: at a rock
+      centre = Glyph{"▪", St::Path};  // a path ending in the open: at a rock (a river: its spring)
       for (int sd = 0; sd < 4; ++sd)
-        if (mask & (1u << sd)) centre_own = feat(3 * sd + 1);
+        if (mask & (1u << sd)) {
+          centre_own = feat(3 * sd + 1);
+          centre.st = path_style(ftype_at(rs, tt, centre_own));
+        }
     }
   }
   c[1][2] = centre;
   own[1][2] = centre_own;
+  // lakes: the one at C as "(2)" across the middle (2 fish); a lake without a port (a second lake
+  // on the tile) as "≋" in the corner between the rivers that flow into it
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+    if (!is_lake(rs.ftype(tf.type))) continue;
+    if (feat(kCentre) == f) {
+      const int n = tf.attr[0];
+      c[1][1] = Glyph{"(", St::Lake};
+      c[1][2] = Glyph{n < 10 ? std::to_string(n) : std::string("+"), St::Lake};
+      c[1][3] = Glyph{")", St::Lake};
+      if (tf.special != 0 && tf.special <= rs.game->specials.size()) {  // canoe, raft: "(1#"
+        const SymbolGlyph sg = symbol_glyph(rs.game->specials[tf.special - 1u]);
+        c[1][3] = Glyph{sg.ch, St::Lake, 0, 0, sg.fg};
+      }
+      for (int col = 1; col <= 3; ++col) own[1][static_cast<std::size_t>(col)] = f;
+      continue;
+    }
+    unsigned in = 0;  // board sides of the rivers flowing into it
+    for (int g = 0; g < tt.nfeat; ++g)
+      if (tf.links & (1u << g)) in |= rt.feat_sides[static_cast<std::size_t>(g)] & 15u;
+    // the later port of the corner between two of those sides (a piece in that corner's meadow
+    // stands at the earlier one)
+    int port = 9;  // WSW
+    if ((in & 3u) == 3u) port = 3;        // N+E: ENE
+    else if ((in & 6u) == 6u) port = 6;   // E+S: SSE
+    else if ((in & 12u) == 12u) port = 9; // S+W: WSW
+    else if ((in & 9u) == 9u) port = 11;  // W+N: WNW
+    const auto [col, row] = kPortPos[static_cast<std::size_t>(port)];
+    c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = Glyph{"≋", St::Lake};
+    own[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = f;
+  }
   // symbols on the features (shields, fruit, boat icons, animals): one glyph per unit, where the
   // feature is drawn; a city's first symbol at its centre or its first middle port as before
   std::array<std::array<bool, kCellW>, kCellH> used{};
   for (int f = 0; f < tt.nfeat; ++f) {
     const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
     const FeatureTypeDef& fd = rs.ftype(tf.type);
-    if (is_water(fd)) continue;
+    if (is_water(fd) || is_lake(fd)) continue;
     std::vector<std::pair<int, int>> spots;  // {col, row}, best first
     auto add = [&](int col, int row) {
       if (own[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] != f) return;
@@ -295,19 +372,24 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot) {
         break;
     }
     std::size_t next = 0;
+    auto put = [&](const SymbolGlyph& sg) {
+      while (next < spots.size() && used[static_cast<std::size_t>(spots[next].second)][static_cast<std::size_t>(spots[next].first)]) ++next;
+      if (next >= spots.size()) return;
+      const auto [col, row] = spots[next++];
+      Glyph& g = c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)];
+      if (sg.fg == 0)
+        g = Glyph{sg.ch, St::Shield};
+      else
+        g = Glyph{sg.ch, g.st, 0, 0, sg.fg};
+      used[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = true;
+    };
+    // a bonus tile's special (pit trap, shaman, ...) first, then the symbols; animals covered by
+    // the pit trap as "×"
+    if (tf.special != 0 && tf.special <= rs.game->specials.size()) put(symbol_glyph(rs.game->specials[tf.special - 1u]));
+    const bool hidden = (covered >> f) & 1u;
     for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k) {
-      const SymbolGlyph sg = symbol_glyph(fd.attrs[k]);
-      for (int n = 0; n < tf.attr[k]; ++n) {
-        while (next < spots.size() && used[static_cast<std::size_t>(spots[next].second)][static_cast<std::size_t>(spots[next].first)]) ++next;
-        if (next >= spots.size()) break;
-        const auto [col, row] = spots[next++];
-        Glyph& g = c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)];
-        if (sg.fg == 0)
-          g = Glyph{sg.ch, St::Shield};
-        else
-          g = Glyph{sg.ch, g.st, 0, 0, sg.fg};
-        used[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = true;
-      }
+      const SymbolGlyph sg = symbol_glyph(hidden ? std::string_view("covered") : std::string_view(fd.attrs[k]));
+      for (int n = 0; n < tf.attr[k]; ++n) put(sg);
     }
   }
   // the Amazon's creatures as counts on the water: "2c1p" = 2 caimans, 1 piranha
@@ -369,6 +451,7 @@ std::string plural(int n, std::string_view one, std::string_view many) {
 }
 
 std::string plural_of(const std::string& noun) {
+  if (noun == "fish" || noun == "deer" || noun == "aurochs") return noun;  // the same in the plural
   if (!noun.empty() && noun.back() == 'y') return noun.substr(0, noun.size() - 1) + "ies";
   return noun + "s";
 }
@@ -561,7 +644,10 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
       const int ti = s.placed_at(x, y);
       if (ti >= 0) {
         const PlacedTile& t = s.tiles[static_cast<std::size_t>(ti)];
-        c = tile_cell(*s.rs, s.type_of(t), t.rot);
+        u16 covered = 0;
+        for (int f = 0; f < s.type_of(t).nfeat; ++f)
+          if (s.graph[t.seg0 + f].covered) covered = static_cast<u16>(covered | (1u << f));
+        c = tile_cell(*s.rs, s.type_of(t), t.rot, covered);
         const u8 shade = this_turn(ti) ? 2 : static_cast<u8>((x + y) & 1);
         for (auto& row : c)
           for (auto& g : row) g.shade = shade;
@@ -658,9 +744,165 @@ std::string capitalized(std::string w) {
 }
 
 // How a symbol is named in text: "boat" is a boat icon on a tile, the rest by its own name.
-std::string symbol_noun(const std::string& name) { return name == "boat" ? "boat icon" : name; }
+std::string symbol_noun(const std::string& name) {
+  if (name == "boat") return "boat icon";
+  if (name == "mushroom") return "mushroom glade";
+  std::string out = name;  // specials: "pit_trap" -> "pit trap"
+  std::replace(out.begin(), out.end(), '_', ' ');
+  return out;
+}
 
 std::string count_of(int n, const std::string& noun) { return plural(n, noun, plural_of(noun)); }
+
+// ---- Hunters & Gatherers (rivers and lakes joined in river systems claimed by huts) ----------
+
+// A game whose features join networks claimed by a second kind of piece (Hunters: huts).
+bool has_networks(const GameDef& g) {
+  return std::any_of(g.ftypes.begin(), g.ftypes.end(), [](const FeatureTypeDef& fd) { return fd.network_kind != 0xFF; });
+}
+
+// What a tribe member is called on a feature type: fisher, gatherer, hunter (else the piece name).
+std::string role_of(const std::string& ftype_name, const std::string& piece) {
+  if (ftype_name == "river") return "fisher";
+  if (ftype_name == "forest") return "gatherer";
+  if (ftype_name == "meadow") return "hunter";
+  return piece;
+}
+
+// The slot of a named symbol of a feature type, or -1.
+int attr_slot(const FeatureTypeDef& fd, std::string_view name) {
+  for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
+    if (fd.attrs[k] == name) return static_cast<int>(k);
+  return -1;
+}
+
+// Whether a member of the feature `root` carries the named special (fire, big trap, ...).
+bool feature_has_special(const State& s, int root, std::string_view name) {
+  const auto& sp = s.rs->game->specials;
+  int m = root;
+  do {
+    const Segment& sg = s.graph[m];
+    const u8 k = s.type_of(s.tiles[sg.tile]).feats[sg.local].special;
+    if (k != 0 && k <= sp.size() && sp[k - 1u] == name) return true;
+    m = sg.next;
+  } while (m != root);
+  return false;
+}
+
+// Whether the network (river system) rooted at `net` carries the named special (raft).
+bool network_has_special(const State& s, int net, std::string_view name) {
+  const auto& sp = s.rs->game->specials;
+  for (std::size_t k = 0; k < sp.size() && k < 8; ++k)
+    if (sp[k] == name) return (s.graph[net].net_flags >> k) & 1u;
+  return false;
+}
+
+// A meadow's animals ("3 deer, 1 mammoth, 2 tigers") and what the tigers do, from its root.
+struct Animals {
+  std::string list;   // "" when there are none
+  std::string tigers; // "the tigers eat 2 deer", "fire: the tigers eat nothing", ""
+};
+Animals meadow_animals(const State& s, int root) {
+  const Segment& r = s.graph[root];
+  const FeatureTypeDef& fd = s.rs->ftype(r.ftype);
+  Animals a;
+  std::vector<std::string> parts;
+  for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
+    if (r.attr[k] > 0) parts.push_back(count_of(r.attr[k], fd.attrs[k]));
+  a.list = fmt::format("{}", fmt::join(parts, ", "));
+  const int deer = attr_slot(fd, "deer") >= 0 ? r.attr[static_cast<std::size_t>(attr_slot(fd, "deer"))] : 0;
+  const int tigers = attr_slot(fd, "tiger") >= 0 ? r.attr[static_cast<std::size_t>(attr_slot(fd, "tiger"))] : 0;
+  if (tigers > 0 && feature_has_special(s, root, "fire"))
+    a.tigers = "fire: tigers eat nothing";
+  else if (tigers > 0 && deer > 0)
+    a.tigers = fmt::format("tigers eat {} deer", std::min(tigers, deer));
+  if (feature_has_special(s, root, "big_trap"))
+    a.tigers += std::string(a.tigers.empty() ? "" : "; ") + "big trap: its 3x3 area counts twice";
+  return a;
+}
+
+// What a meadow is worth to its hunters at the end, as things stand.
+int meadow_value(const State& s, int root) {
+  const auto hook = s.rs->game->hooks.field_value;
+  return hook ? hook(s, root) : 0;
+}
+
+// A river system: "5 fish, 2 lakes so far" (+ the raft).
+std::string network_text(const State& s, int net) {
+  const Segment& n = s.graph[net];
+  std::string t = fmt::format("{}, {}", count_of(n.net_attr, "fish"), count_of(n.net_centres, "lake"));
+  if (network_has_special(s, net, "raft")) t += " (raft: +1 per lake)";
+  return t;
+}
+
+// The players with huts on a river system: "Ann, greedy" ("" when none).
+std::string network_owners(const State& s, int net, const std::vector<PlayerInfo>& players, bool color) {
+  std::vector<std::string> who;
+  for (int p = 0; p < s.nplayers; ++p) {
+    const int n = s.graph[net].net_pieces[static_cast<std::size_t>(p)];
+    if (n > 0) who.push_back(player_name(players, p, color) + (n > 1 ? fmt::format(" ({})", n) : ""));
+  }
+  return fmt::format("{}", fmt::join(who, ", "));
+}
+
+// Does this turn's tile complete a forest with a menhir (a bonus turn follows, if this is a
+// regular turn and the bonus pile has tiles)?
+bool completes_menhir_forest(const State& s) {
+  if (s.tiles.empty()) return false;
+  for (std::size_t i = s.turn_first; i < s.tiles.size(); ++i) {
+    const PlacedTile& pt = s.tiles[i];
+    const TileType& tt = s.type_of(pt);
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const FeatureTypeDef& fd = s.rs->ftype(tt.feats[static_cast<std::size_t>(f)].type);
+      const int k = attr_slot(fd, "menhir");
+      if (fd.cls != FClass::Area || k < 0) continue;
+      const Segment& r = s.graph[s.graph.find(pt.seg0 + f)];
+      if (r.open == 0 && r.attr[static_cast<std::size_t>(k)] > 0) return true;
+    }
+  }
+  return false;
+}
+
+// A free spot for a tribe member in Hunters & Gatherers: the role and what the feature is worth.
+std::string hunters_spot_info(const State& s, const PlacedTile& pt, int local) {
+  const GameDef& g = *s.rs->game;
+  const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
+  const FeatureInfo fi = feature_info(s, pt.seg0 + local);
+  const Segment& root = s.graph[fi.root];
+  std::string info;
+  switch (fd.cls) {
+    case FClass::Path: {  // a river: tiles, its fish, the fish in the lakes at its ends
+      const int lake_fish = g.hooks.completion_bonus ? g.hooks.completion_bonus(s, fi.root) : 0;
+      std::string fish = fi.attr > 0 ? ", " + count_of(fi.attr, "fish") : "";
+      if (lake_fish > 0) fish += fmt::format("{}{} in its lakes", fi.attr > 0 ? " + " : ", ", count_of(lake_fish, "fish"));
+      if (fi.closed)
+        info = fmt::format("completed now: scores {} ({}{})", feature_value(s, fi, true), plural(fi.tiles, "tile", "tiles"),
+                           fish);
+      else
+        info = fmt::format("{} so far, open{}", plural(fi.tiles, "tile", "tiles"), fish);
+      break;
+    }
+    case FClass::Area: {  // a forest: tiles, mushroom glades, menhirs
+      info = fi.closed ? fmt::format("completed now: scores {}", feature_value(s, fi, true))
+                       : fmt::format("{} so far, open", plural(fi.tiles, "tile", "tiles"));
+      for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
+        if (root.attr[k] > 0) info += ", " + count_of(root.attr[k], symbol_noun(fd.attrs[k]));
+      break;
+    }
+    case FClass::Field: {  // a meadow: its animals and their value after the tigers
+      const Animals a = meadow_animals(s, fi.root);
+      info = a.list.empty() ? "no animals" : a.list;
+      if (!a.tigers.empty()) info += " (" + a.tigers + ")";
+      info += fmt::format(" = {} so far (at the end)", plural(meadow_value(s, fi.root), "point", "points"));
+      break;
+    }
+    case FClass::Centre:
+    case FClass::Point:
+      info = fmt::format("{} so far", plural(fi.tiles, "tile", "tiles"));
+      break;
+  }
+  return info;
+}
 
 // The local features of a tile type that are water (the Amazon), or -1.
 int water_of(const Ruleset& rs, const TileType& tt) {
@@ -678,6 +920,7 @@ const FeatureTypeDef* water_type(const GameDef& g) {
 // What a free spot is worth now and what taking it does.
 std::string spot_info(const State& s, const PlacedTile& pt, int local) {
   const GameDef& g = *s.rs->game;
+  if (has_networks(g)) return hunters_spot_info(s, pt, local);
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
   const FeatureInfo fi = feature_info(s, pt.seg0 + local);
   const Segment& root = s.graph[fi.root];
@@ -741,6 +984,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
   auto cell = [](const PlacedTile& t) { return fmt::format("{},{}", t.x, t.y); };
   // which tile: the one just placed, or (a double tile) the set-aside cell's id and every cell
   std::string id = s.type_of(pt).id, where = cell(pt), kind;
+  if (s.type_of(pt).pile == kPileBonus) kind = "bonus ";
   if (multi) {
     std::vector<std::string> cells;
     for (std::size_t i = from; i < s.tiles.size(); ++i) {
@@ -764,7 +1008,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
     int kind = 0;
   };
   std::vector<Row> rows;
-  std::size_t w = 5;
+  std::size_t w = 5, tw = 10;
   for (const Move& m : ml) {
     if (m.kind != MoveKind::Piece) continue;
     const PlacedTile& t = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
@@ -774,7 +1018,14 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
     r.type = fd.name;
     r.info = spot_info(s, t, m.feat);
     r.kind = std::min<int>(fd.piece_kind, 1);
+    if (m.pk != 0xFF) {  // a hut on the river system through this feature: typed "hut N"
+      const int net = s.graph.net_find(t.seg0 + m.feat);
+      r.kind = std::min<int>(m.pk, 1);
+      r.label = g.piece_names[r.kind] + " " + r.label;
+      r.info = "its river system: " + network_text(s, net) + " so far, no " + plural_of(g.piece_names[r.kind]) + " yet";
+    }
     w = std::max(w, r.label.size());
+    tw = std::max(tw, r.type.size());
     rows.push_back(std::move(r));
   }
   // the features of this turn's tiles already taken
@@ -798,7 +1049,44 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       taken.push_back(std::move(r));
     }
   }
-  auto row_text = [&](const Row& r) { return fmt::format("  {:<{}} {:<10} {}\n", r.label, w, r.type, r.info); };
+  // river systems through this turn's tiles that already have huts
+  std::vector<int> nets;
+  for (std::size_t i = from; i < s.tiles.size(); ++i) {
+    const PlacedTile& t = s.tiles[i];
+    for (int f = 0; f < s.type_of(t).nfeat; ++f) {
+      const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(f)].type);
+      if (fd.network_kind == 0xFF || s.type_of(t).feats[static_cast<std::size_t>(f)].ports == 0) continue;
+      const int net = s.graph.net_find(t.seg0 + f);
+      if (std::find(nets.begin(), nets.end(), net) != nets.end()) continue;
+      nets.push_back(net);
+      if (s.graph[net].net_npieces == 0) continue;
+      Row r;
+      r.label = feature_port(s, t, f) + (multi ? " at " + cell(t) : "");
+      r.type = fd.name;
+      r.info = fmt::format("its river system: {} of {} ({} so far)",
+                           plural_of(g.piece_names[std::min<std::size_t>(fd.network_kind, 1)]),
+                           network_owners(s, net, players, color), network_text(s, net));
+      w = std::max(w, r.label.size());
+      tw = std::max(tw, r.type.size());
+      taken.push_back(std::move(r));
+    }
+  }
+  auto row_text = [&](const Row& r) {
+    std::string line = fmt::format("  {:<{}} {:<{}} {}", r.label, w, r.type, tw, r.info);
+    if (has_networks(g) && display_width(line) > 80) {  // Hunters: long rows go on under the info column
+      const std::size_t indent = 2 + w + 1 + tw + 1;
+      std::string text, cur = fmt::format("  {:<{}} {:<{}}", r.label, w, r.type, tw);
+      for (const auto& word : words(r.info)) {
+        if (display_width(cur) + 1 + display_width(word) > 80 && display_width(cur) > static_cast<int>(indent)) {
+          text += cur + "\n";
+          cur = std::string(indent - 1, ' ');
+        }
+        cur += " " + word;
+      }
+      return text + cur + "\n";
+    }
+    return line + "\n";
+  };
   const std::string these = multi ? "these tiles" : "this tile";
   if (!two) {
     for (const Row& r : rows) out += row_text(r);
@@ -817,15 +1105,32 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
         out += fmt::format(" {}: none left in supply\n", capitalized(plural_of(pn)));
         continue;
       }
-      out += fmt::format(" {} ({} in supply){}\n", capitalized(plural_of(pn)), left,
-                         n == 0 ? fmt::format(": no free spot on {}", these) : ":");
+      std::string roles;  // Hunters: what a tribe member is called where it stands
+      if (has_networks(g) && k == 0 && n > 0) {  // "river: fisher, meadow: hunter" for the types listed
+        std::vector<std::string> seen_types, parts;
+        for (const Row& r : rows)
+          if (r.kind == 0 && std::find(seen_types.begin(), seen_types.end(), r.type) == seen_types.end()) {
+            seen_types.push_back(r.type);
+            parts.push_back(r.type + ": " + role_of(r.type, n0));
+          }
+        roles = fmt::format(" {}", fmt::join(parts, ", "));
+      }
+      if (has_networks(g) && k == 1 && n > 0) roles = " on a river or lake: the whole river system, to the end";
+      out += fmt::format(" {} ({} in supply){}{}\n", capitalized(plural_of(pn)), left,
+                         n == 0 ? fmt::format(": no free spot on {}", these) : ":", roles);
       for (const Row& r : rows)
         if (r.kind == k) out += row_text(r);
     }
   }
   const std::string none = g.pass_text == "pass" ? fmt::format("(keep your {})", plural_of(n0)) : g.pass_text;
   out += fmt::format("  {:<{}} {}\n", "none", w, none);
-  for (const Row& r : taken) out += fmt::format("  {:<{}} {:<10} {}\n", r.label, w, r.type, r.info);
+  for (const Row& r : taken) out += row_text(r);
+  // Hunters: a forest with a menhir completed by a regular tile earns a bonus turn
+  if (has_networks(g) && !s.in_extra && completes_menhir_forest(s))
+    out += s.bonus_pile > 0
+               ? "Menhir! This tile completes a forest with a menhir: after this turn you draw a\n"
+                 "bonus tile and play again.\n"
+               : "This tile completes a forest with a menhir, but the bonus pile is empty.\n";
   return out;
 }
 
@@ -913,6 +1218,150 @@ std::optional<std::pair<int, int>> river_end(const State& s) {
   return end;
 }
 
+// "You play" / "Ann plays": a sentence about a player.
+std::string subject(const std::vector<PlayerInfo>& players, int p, bool color, std::string_view you_verb,
+                    std::string_view verb) {
+  const bool you = p >= 0 && static_cast<std::size_t>(p) < players.size() && players[static_cast<std::size_t>(p)].name == "You";
+  return fmt::format("{} {}", player_name(players, p, color), you ? you_verb : verb);
+}
+
+// Shaman (Phase Choose in Hunters): the player's tribe members on the board, numbered 1, 2, ...
+// (the order of gen_choices), each with the move that sends it home; none first.
+struct ShamanOption {
+  Move move;
+  std::string place;  // "N at 3,-1"
+  std::string type;   // "river"
+  std::string info;   // "fisher: 3 tiles so far, open, 1 fish"
+};
+std::vector<ShamanOption> shaman_options(const State& s) {
+  std::vector<ShamanOption> out;
+  if (s.phase != Phase::Choose) return out;
+  MoveList ml;
+  legal_moves(s, ml);
+  for (const Move& m : ml) {
+    if (m.kind != MoveKind::Choose || m.feat == 0xFF) continue;
+    const int ti = s.placed_at(m.x, m.y);
+    if (ti < 0) continue;
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+    ShamanOption o;
+    o.move = m;
+    o.place = fmt::format("{} at {},{}", feature_port(s, pt, m.feat), m.x, m.y);
+    o.type = s.rs->ftype(s.type_of(pt).feats[m.feat].type).name;
+    o.info = hunters_spot_info(s, pt, m.feat);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+Move shaman_none(const State& s) {
+  Move m;
+  m.kind = MoveKind::Choose;
+  m.player = s.current;
+  return m;
+}
+
+std::string render_shaman(const State& s) {
+  const auto opts = shaman_options(s);
+  std::string out = wrap(
+      "Shaman: before you place a piece you may send one of your tribe members home, from anywhere on the board "
+      "(not a hut). It goes back to your supply and scores nothing. Type its number or its place, or none:",
+      80);
+  std::size_t w = 4, tw = 6;
+  for (const auto& o : opts) {
+    w = std::max(w, o.place.size());
+    tw = std::max(tw, o.type.size());
+  }
+  for (std::size_t i = 0; i < opts.size(); ++i)
+    out += fmt::format("  {:<4}  {:<{}}  {:<{}} {}\n", i + 1, opts[i].place, w, opts[i].type, tw, opts[i].info);
+  out += "  none  keep them all where they are\n";
+  return out;
+}
+
+ParsedChoice parse_shaman(std::string_view text, const State& s) {
+  ParsedChoice r;
+  const auto opts = shaman_options(s);
+  if (s.phase != Phase::Choose) {
+    r.error = "there is no shaman choice to make now";
+    return r;
+  }
+  std::string t(text);
+  for (char& c : t)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  auto w = words(t);
+  const std::string place = opts.empty() ? std::string("\"N at 3,-1\"") : "\"" + opts[0].place + "\"";
+  const std::string example = opts.empty() ? std::string("none") : "1 or " + place;
+  if (w.empty()) {
+    r.error = fmt::format("type the number of a tribe member from the list (e.g. {}) or none", example);
+    return r;
+  }
+  const std::string lo = lower(w[0]);
+  if (w.size() == 1 && (lo == "none" || lo == "no" || lo == "pass" || lo == "-" || lo == "skip" || lo == "keep")) {
+    r.option = "none";
+    r.move = shaman_none(s);
+    return r;
+  }
+  if (w.size() == 1 && to_int(w[0])) {
+    const int k = *to_int(w[0]);
+    if (k < 1 || k > static_cast<int>(opts.size())) {
+      r.error = opts.empty() ? std::string("you have no tribe member on the board: type none")
+                             : fmt::format("{} is not on the list: type 1..{} or none", k, opts.size());
+      return r;
+    }
+    r.option = opts[static_cast<std::size_t>(k - 1)].place;
+    r.move = opts[static_cast<std::size_t>(k - 1)].move;
+    return r;
+  }
+  // a place: "N at 3,-1", "N 3 -1", "3,-1 N", "3,-1" (one member there), or a role / type ("fisher")
+  std::optional<std::pair<int, int>> cell;
+  std::vector<std::string> rest, nums;
+  for (const auto& x : w) {
+    if (lower(x) == "at" || lower(x) == "on") continue;
+    if (to_int(x)) nums.push_back(x);
+    else rest.push_back(x);
+  }
+  if (nums.size() == 2) cell = std::pair{*to_int(nums[0]), *to_int(nums[1])};
+  if ((!nums.empty() && !cell) || rest.size() > 1) {
+    r.error = fmt::format("type a number from the list, a place such as {}, or none", place);
+    return r;
+  }
+  const std::string word = rest.empty() ? std::string() : lower(rest[0]);
+  const bool is_port = !word.empty() && port_from_name(upper(word)).has_value();
+  std::vector<const ShamanOption*> hits;
+  for (const auto& o : opts) {
+    const int ti = s.placed_at(o.move.x, o.move.y);
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+    if (cell && (o.move.x != cell->first || o.move.y != cell->second)) continue;
+    if (is_port) {
+      if (feature_at_port(s, pt, upper(word)) != o.move.feat) continue;
+    } else if (!word.empty()) {
+      const std::string role = role_of(o.type, "");
+      if (word != o.type && word != plural_of(o.type) && word != role && word != plural_of(role)) continue;
+    }
+    hits.push_back(&o);
+  }
+  if (hits.size() == 1) {
+    r.option = hits[0]->place;
+    r.move = hits[0]->move;
+    return r;
+  }
+  if (!word.empty() && !is_port && !cell) {
+    bool known = false;
+    for (const auto& fd : s.rs->game->ftypes) known |= word == fd.name || word == role_of(fd.name, "");
+    if (!known) {
+      r.error = fmt::format("{} is not a number from the list, a place such as {}, or none", quote(rest[0]), place);
+      return r;
+    }
+  }
+  std::vector<std::string> places;
+  for (const auto* o : hits) places.push_back("\"" + o->place + "\"");
+  const std::string what = cell ? fmt::format("{}{},{}", is_port ? upper(word) + " at " : std::string(), cell->first, cell->second)
+                                : (is_port ? upper(word) : word);
+  r.error = hits.empty() ? fmt::format("none of your tribe members stands at {} (see the list)", what)
+                         : fmt::format("{} of your tribe members match {}: type {}", hits.size(), what,
+                                       fmt::join(places, " or "));
+  return r;
+}
+
 }  // namespace
 
 std::string render_river(const State& s, const std::vector<PlayerInfo>& players, bool color) {
@@ -966,9 +1415,68 @@ std::string render_river(const State& s, const std::vector<PlayerInfo>& players,
   return out;
 }
 
+std::string render_piles(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  const GameDef& g = *s.rs->game;
+  if (s.rs->tiles.bonus_total == 0) return "";
+  std::string out = fmt::format("Tiles: {} regular left (the game ends when none are left), {} bonus left\n",
+                                s.pile, s.bonus_pile);
+  const int p = s.current;
+  if (s.phase == Phase::Over) {
+    // nothing is due any more
+  } else if (s.in_extra) {
+    out += fmt::format("  Bonus turn now: {} a bonus tile (a forest with a menhir was completed).\n",
+                       subject(players, p, color, "play", "plays"));
+  } else if (s.phase == Phase::Piece && completes_menhir_forest(s) && s.bonus_pile > 0) {
+    out += fmt::format("  Bonus turn due: {} a bonus tile after this turn (a forest with a menhir is complete).\n",
+                       subject(players, p, color, "play", "plays"));
+  } else {
+    out += s.bonus_pile > 0 ? "  Bonus turn: none due (completing a forest with a menhir earns one)\n"
+                            : "  Bonus turn: none (the bonus pile is empty)\n";
+  }
+  std::size_t w = 4;
+  for (int q = 0; q < s.nplayers; ++q) w = std::max<std::size_t>(w, strip_ansi(player_name(players, q, false)).size());
+  const std::string& n0 = g.piece_names[0];
+  const std::string& n1 = g.piece_names[1];
+  const std::string member = n0.substr(n0.rfind(' ') + 1);  // "member"
+  const int sw = static_cast<int>(fmt::format("{} {}, {} {}", 5, plural_of(member), 3, plural_of(n1)).size());
+  out += fmt::format("{:<{}}  {:<{}}  on the board\n", "", 5 + static_cast<int>(w), "in supply", sw);
+  for (int q = 0; q < s.nplayers; ++q) {
+    const auto qi = static_cast<std::size_t>(q);
+    // on the board: tribe members by role (fisher, gatherer, hunter), then huts
+    std::vector<std::string> roles;
+    std::vector<int> counts;
+    int huts = 0;
+    for (const PieceOnBoard& pc : s.pieces) {
+      if (pc.player != q) continue;
+      if (pc.kind != 0) {
+        ++huts;
+        continue;
+      }
+      const std::string role = role_of(s.rs->ftype(s.graph[pc.seg].ftype).name, n0);
+      const auto it = std::find(roles.begin(), roles.end(), role);
+      if (it == roles.end()) {
+        roles.push_back(role);
+        counts.push_back(1);
+      } else {
+        ++counts[static_cast<std::size_t>(it - roles.begin())];
+      }
+    }
+    std::vector<std::string> on;
+    for (std::size_t i = 0; i < roles.size(); ++i) on.push_back(count_of(counts[i], roles[i]));
+    if (huts > 0) on.push_back(count_of(huts, n1));
+    const bool to_move = q == s.current && s.phase != Phase::Over;
+    const std::string supply = fmt::format("{}, {}", count_of(s.supply[qi], member), count_of(s.supply2[qi], n1));
+    out += fmt::format(" {} {} {}  {}  {}\n", to_move ? "▶" : " ", badge(q, color),
+                       pad(player_name(players, q, color), static_cast<int>(w)), pad(supply, sw),
+                       on.empty() ? std::string("-") : fmt::format("{}", fmt::join(on, ", ")));
+  }
+  return out;
+}
+
 std::string render_choices(const State& s, bool color) {
   if (s.phase != Phase::Choose) return "";
   const GameDef& g = *s.rs->game;
+  if (g.choice_key == "shaman") return render_shaman(s);
   MoveList ml;
   legal_moves(s, ml);
   std::vector<int> types;
@@ -1022,6 +1530,7 @@ std::string render_choices(const State& s, bool color) {
 }
 
 ParsedChoice parse_choice(std::string_view text, const State& s) {
+  if (s.rs->game->choice_key == "shaman") return parse_shaman(text, s);
   ParsedChoice r;
   std::string t(text);
   for (char& c : t)
@@ -1077,9 +1586,51 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
   return r;
 }
 
+namespace {
+
+// Hunters & Gatherers: the engine's sentence with what it leaves out (the fish in a completed
+// river's lakes, a meadow's animals and tigers, who scores a river system); "" for the others.
+std::string hunters_event_text(const State& s, const ScoreEvent& e) {
+  if (e.ftype >= s.rs->game->ftypes.size()) return "";
+  const FeatureTypeDef& fd = s.rs->ftype(e.ftype);
+  const int p = e.player + 1;
+  switch (e.reason) {
+    case ScoreReason::Completed: {
+      std::vector<std::string> parts = {plural(e.tiles, "tile", "tiles")};
+      if (fd.cls == FClass::Path) {
+        const int lake_fish = e.points - fd.completed_per_tile * e.tiles - fd.completed_per_attr * e.attr;
+        if (e.attr > 0) parts.push_back(count_of(e.attr, "fish"));
+        if (lake_fish > 0) parts.push_back(fmt::format("{} in its lakes", count_of(lake_fish, "fish")));
+      } else if (e.attr > 0 && !fd.attrs.empty()) {
+        parts.push_back(count_of(e.attr, symbol_noun(fd.attrs[0])));
+      }
+      std::string what = parts[0];
+      for (std::size_t i = 1; i < parts.size(); ++i) what += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+      return fmt::format("player {} scores {} for a completed {} of {}", p, e.points, fd.name, what);
+    }
+    case ScoreReason::Farm: {
+      if (e.feature >= s.graph.size() || s.graph[e.feature].ftype != e.ftype) return "";
+      const Animals a = meadow_animals(s, e.feature);
+      return fmt::format("player {} scores {} for a {} with {}{}", p, e.points, fd.name,
+                         a.list.empty() ? std::string("no animals") : a.list,
+                         a.tigers.empty() ? std::string() : " (" + a.tigers + ")");
+    }
+    case ScoreReason::Network:
+      return fmt::format("player {} scores {} for the hut majority on a river system with {}{}", p, e.points,
+                         count_of(e.tiles, "fish"),
+                         e.cause ? fmt::format(" and {} (raft: +1 per lake)", count_of(e.attr, "lake")) : "");
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
 std::string describe_event_named(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players,
                                  bool color) {
-  std::string text = describe_event(s, e);
+  std::string text = has_networks(*s.rs->game) ? hunters_event_text(s, e) : std::string();
+  if (text.empty()) text = describe_event(s, e);
+  for (std::size_t at; (at = text.find(" fishs")) != std::string::npos;) text.replace(at, 6, " fish");
   const std::string prefix = fmt::format("player {} ", e.player + 1);
   const std::string possessive = fmt::format("player {}'s ", e.player + 1);
   if (text.rfind(prefix, 0) == 0 && static_cast<std::size_t>(e.player) < players.size()) {
@@ -1096,9 +1647,28 @@ std::string describe_event_named(const State& s, const ScoreEvent& e, const std:
 std::string describe_record_move(const State& s, const RecordMove& m, const std::vector<PlayerInfo>& players,
                                  bool color) {
   const GameDef& g = *s.rs->game;
-  std::string out =
-      fmt::format("{} placed {} at {},{} r{}", player_name(players, m.player, color), m.tile, m.x, m.y, m.rot);
-  if (m.choice) out += fmt::format(", then the double tile {} r{}", *m.choice, m.choice_rot);
+  const bool hunters = has_networks(g);
+  const int type_id = s.rs->tiles.find(m.tile);
+  const bool bonus = type_id >= 0 && s.rs->tiles.types[static_cast<std::size_t>(type_id)].pile == kPileBonus;
+  std::string out = fmt::format("{} placed {}{} at {},{} r{}", player_name(players, m.player, color),
+                                bonus ? "bonus tile " : "", m.tile, m.x, m.y, m.rot);
+  if (m.choice && g.choice_key == "shaman") {
+    // "N at 3,-1": which of the player's tribe members the shaman sent home (the tile says its role)
+    std::string role = g.piece_names[0];
+    const auto at = m.choice->find(" at ");
+    int cx = 0, cy = 0;
+    if (at != std::string::npos && std::sscanf(m.choice->c_str() + at + 4, "%d,%d", &cx, &cy) == 2) {
+      const int ti = s.placed_at(cx, cy);
+      const int f = ti < 0 ? -1 : feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], m.choice->substr(0, at));
+      if (f >= 0)
+        role = role_of(s.rs->ftype(s.type_of(s.tiles[static_cast<std::size_t>(ti)]).feats[static_cast<std::size_t>(f)].type).name,
+                       role);
+    }
+    out += *m.choice == "none" ? ", the shaman sends nobody home"
+                               : fmt::format(", the shaman sends a {} home ({})", role, *m.choice);
+  } else if (m.choice) {
+    out += fmt::format(", then the double tile {} r{}", *m.choice, m.choice_rot);
+  }
   if (m.follower && *m.follower != "none") {
     std::string type = "?", piece = g.piece_names[0];
     const auto [cx, cy] = m.follower_at.value_or(std::pair<int, int>{m.x, m.y});
@@ -1110,6 +1680,11 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
         const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(f)].type);
         type = fd.name;
         piece = g.piece_names[std::min<std::size_t>(fd.piece_kind, 1)];
+        if (hunters) piece = role_of(fd.name, piece);
+        if (m.piece && *m.piece != piece) {  // a piece claiming the feature's network: a hut
+          piece = *m.piece;
+          type = "the river system";
+        }
       }
     }
     const std::string at = m.follower_at ? fmt::format(" at {},{}", cx, cy) : "";
@@ -1123,7 +1698,8 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
 }
 
 bool is_final_event(const ScoreEvent& e) {
-  return e.reason == ScoreReason::Final || e.reason == ScoreReason::Farm || e.reason == ScoreReason::Mouth;
+  return e.reason == ScoreReason::Final || e.reason == ScoreReason::Farm || e.reason == ScoreReason::Mouth ||
+         e.reason == ScoreReason::Network;
 }
 
 std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
@@ -1139,6 +1715,15 @@ std::string turn_summary(const State& s, const Record& rec, std::size_t events_b
     text += "    " + describe_event_named(s, e, players, color) + "\n";
   }
   if (!any) text += "\n";
+  // Hunters: a regular tile that completed a forest with a menhir: the same player plays a bonus tile
+  const RecordMove& m = rec.moves.back();
+  const int t = s.rs->tiles.find(m.tile);
+  if (s.rs->tiles.bonus_total > 0 && s.in_extra && s.current == m.player && s.phase != Phase::Over && t >= 0 &&
+      s.rs->tiles.types[static_cast<std::size_t>(t)].pile != kPileBonus)
+    text += fmt::format("    Menhir! {} a bonus tile and {} again.\n", subject(players, m.player, color, "draw", "draws"),
+                        players.size() > static_cast<std::size_t>(m.player) && players[static_cast<std::size_t>(m.player)].name == "You"
+                            ? "play"
+                            : "plays");
   return text;
 }
 
@@ -1231,10 +1816,12 @@ std::string board_legend(const GameDef& g) {
         items.push_back("· " + fd.name);
         break;
       case FClass::Area:
-        items.push_back("▒ " + fd.name);
+        items.push_back(area_glyph(fd).ch + " " + fd.name);
         break;
       case FClass::Path:
-        if (is_water(fd)) {
+        if (is_river(fd)) {
+          items.push_back("─│┌┼ " + plural_of(fd.name) + " (▪ a spring where one ends)");
+        } else if (is_water(fd)) {
           std::string example, words_;
           for (std::size_t k = 0; k < fd.attrs.size() && k < 2; ++k) {
             const int n = 2 - static_cast<int>(k);
@@ -1249,17 +1836,25 @@ std::string board_legend(const GameDef& g) {
         break;
       case FClass::Centre:
       case FClass::Point:
-        items.push_back(point_letter(fd) + " " + fd.name);
+        if (is_lake(fd) && !fd.attrs.empty())
+          items.push_back(fmt::format("(2) a {} with 2 {} (≋ a second {})", fd.name, plural_of(fd.attrs[0]), fd.name));
+        else
+          items.push_back(point_letter(fd) + " " + fd.name);
         break;
     }
   }
+  bool animals = false;
   for (const FeatureTypeDef& fd : g.ftypes) {
-    if (is_water(fd)) continue;
+    if (is_water(fd) || is_lake(fd)) continue;
+    animals |= fd.cls == FClass::Field && !g.specials.empty() && !fd.attrs.empty();
     for (const std::string& a : fd.attrs) {
       const std::string item = symbol_glyph(a).ch + " " + symbol_noun(a);
       if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
     }
   }
+  // Hunters: animals covered by the pit trap, and the bonus tiles' specials
+  if (animals) items.push_back("× covered by the pit trap");
+  for (const std::string& sp : g.specials) items.push_back(symbol_glyph(sp).ch + " " + symbol_noun(sp));
   std::string pieces = fmt::format("digits: {} of that player", plural_of(g.piece_names[0]));
   if (g.pieces2_per_player > 0) {
     std::string circled;
@@ -1282,8 +1877,46 @@ std::string board_legend(const GameDef& g) {
   return out + line + "\n";
 }
 
+namespace {
+
+// Hunters & Gatherers: bonus turns, the shaman, tribe members and huts.
+std::string hunters_help(const GameDef& g) {
+  const std::string& n0 = g.piece_names[0];
+  const std::string& n1 = g.piece_names[1];
+  std::string out = kHelpPlace;
+  out +=
+      "  The game ends when the regular pile is empty. A regular tile that completes a\n"
+      "  forest with a menhir earns a bonus turn: draw a bonus tile and play again.\n"
+      "The shaman (a bonus tile): first you may send one of your tribe members home:\n"
+      "  2            the tribe member numbered 2 in the list shown\n"
+      "  N at 3,-1    the one at port N of the tile at 3,-1\n"
+      "  none         keep them all\n";
+  out += fmt::format("Placing a {} or a {} (after the tile):\n", n0, n1);
+  out +=
+      "  PORT         a tribe member on the feature at that port: N E S W NNE ENE ...\n"
+      "               (see below): a fisher on a river, a gatherer in a forest, a\n"
+      "               hunter in a meadow; never on a lake\n"
+      "  hut PORT     a hut on the river system through the river or lake at that port\n"
+      "               (also \"PORT hut\"); huts stay to the end: 1 point per fish in the\n"
+      "               whole system for the most huts there\n"
+      "  river, forest, meadow, fisher, gatherer, hunter, hut\n"
+      "               the free spot of that type (or for that piece), if just one\n";
+  out += fmt::format("  none         {}\n", g.pass_text);
+  out += kHelpAnyTime;
+  out +=
+      "  undo         take back your turn (until the next player acts; at the shaman or\n"
+      "               piece prompt it takes back the tile)\n"
+      "  quit         save and exit (continue later with --resume FILE)\n"
+      "Ports of a tile:\n" +
+      port_diagram() + board_legend(g);
+  return out;
+}
+
+}  // namespace
+
 std::string help_text(const GameDef& g) {
   if (g.pieces2_per_player == 0 && g.track_name.empty() && g.tile_kinds.size() <= 1) return help_text();
+  if (has_networks(g)) return hunters_help(g);
   const std::string& n0 = g.piece_names[0];
   const std::string& n1 = g.piece_names[1];
   std::vector<std::string> types;
@@ -1389,6 +2022,34 @@ ParsedPort parse_port(std::string_view text, const State& s) {
   for (char& c : t)
     if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
   auto w = words(t);
+  const GameDef& g = *s.rs->game;
+  // Hunters: a piece that claims the feature's network, named with the port: "hut N", "N hut"; the
+  // tribe member by its name's last word too ("member")
+  auto piece_kind_named = [&](const std::string& word) -> std::optional<int> {
+    if (g.pieces2_per_player == 0) return std::nullopt;
+    const std::string lw = lower(word);
+    for (int k = 0; k < 2; ++k) {
+      const std::string& n = g.piece_names[static_cast<std::size_t>(k)];
+      const std::string last = n.substr(n.rfind(' ') + 1);
+      if (lw == n || lw == plural_of(n) || lw == last || lw == plural_of(last)) return k;
+    }
+    return std::nullopt;
+  };
+  std::optional<int> net_kind;  // the player asked for a piece claiming the network (a hut)
+  if (has_networks(g) && w.size() >= 2) {
+    const std::string joined = lower(fmt::format("{}", fmt::join(w, " ")));
+    if (joined == g.piece_names[0] || joined == plural_of(g.piece_names[0])) w = {g.piece_names[0]};  // "tribe member"
+    for (auto it = w.begin(); it != w.end() && w.size() >= 2; ++it) {
+      const auto k = piece_kind_named(*it);
+      bool network = false;
+      for (const auto& fd : g.ftypes) network |= k && fd.network_kind == *k;
+      if (network) {
+        net_kind = *k;
+        w.erase(it);
+        break;
+      }
+    }
+  }
   // a cell may follow (or lead): "N at 9,0", "N 9 0", "9,0 N"
   std::optional<std::pair<int, int>> cell;
   // (only in games where a turn can lay several tiles: those with a Choose decision)
@@ -1416,7 +2077,6 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     r.port = "none";
     return r;
   }
-  const GameDef& g = *s.rs->game;
   // the tiles this turn's piece may go on (one, or the cells of a double tile)
   const std::size_t from = s.tiles.empty() ? 0 : std::min<std::size_t>(s.piece_from, s.tiles.size() - 1);
   const bool multi = s.phase == Phase::Piece && s.tiles.size() - from > 1;
@@ -1435,10 +2095,51 @@ ParsedPort parse_port(std::string_view text, const State& s) {
   if (s.phase == Phase::Piece) gen_pieces(s, ml);
   auto spot_text = [&](const Move& m) {
     const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
-    const std::string port = feature_port(s, pt, m.feat);
+    std::string port = feature_port(s, pt, m.feat);
+    if (m.pk != 0xFF) port = g.piece_names[std::min<std::size_t>(m.pk, 1)] + " " + port;  // "hut N"
     return multi ? fmt::format("{} at {},{}", port, m.x, m.y) : port;
   };
   const std::string up = upper(w[0]);
+  if (port_from_name(up) && has_networks(g) && s.phase == Phase::Piece && !multi) {
+    // Hunters: a tribe member on the feature at that port, or ("hut N") a hut on its river system
+    r.port = up;
+    const PlacedTile& pt = s.tiles[from];
+    const int f = feature_at_port(s, pt, up);
+    if (f < 0) {
+      r.error = fmt::format("the tile has no feature at {}", up);
+      return r;
+    }
+    const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(f)].type);
+    bool own = false, net = false;
+    for (const Move& m : ml) {
+      if (m.kind != MoveKind::Piece) continue;
+      const PlacedTile& mt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+      if (m.pk == 0xFF && s.graph.find(mt.seg0 + m.feat) == s.graph.find(pt.seg0 + f)) own = true;
+      if (m.pk != 0xFF && fd.network_kind != 0xFF && s.graph.net_find(mt.seg0 + m.feat) == s.graph.net_find(pt.seg0 + f))
+        net = true;
+    }
+    if (net_kind) {
+      const std::string& hut = g.piece_names[static_cast<std::size_t>(*net_kind)];
+      r.piece = hut;
+      if (fd.network_kind != *net_kind)
+        r.error = fmt::format("{} {} cannot go on a {}: only on a river or a lake (its river system)", article(hut), hut,
+                              fd.name);
+      else if (s.supply_of(*net_kind, s.current) == 0)
+        r.error = fmt::format("you have no {} left in supply", hut);
+      else if (!net)
+        r.error = fmt::format("the river system at {} already has {} {}", up, article(hut), hut);
+      return r;
+    }
+    if (!own && net) {  // a lake, or a river already taken: only a hut can go there
+      const std::string& hut = g.piece_names[std::min<std::size_t>(fd.network_kind, 1)];
+      r.error = fd.claimable ? fmt::format("no {} can go on the {} at {} (taken, or none in supply); for {} {} on its "
+                                           "river system type \"{} {}\"",
+                                           g.piece_names[0], fd.name, up, article(hut), hut, hut, up)
+                             : fmt::format("no {} can stand on a {}; for {} {} on its river system type \"{} {}\"",
+                                           g.piece_names[0], fd.name, article(hut), hut, hut, up);
+    }
+    return r;
+  }
   if (port_from_name(up)) {
     r.port = up;
     if (cell) {
@@ -1467,17 +2168,25 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     std::optional<std::size_t> ftype;
     std::optional<int> kind;
     std::string name;
-    for (std::size_t t2 = 0; t2 < g.ftypes.size(); ++t2)
-      if (lo == g.ftypes[t2].name || lo == plural_of(g.ftypes[t2].name)) {
+    for (std::size_t t2 = 0; t2 < g.ftypes.size(); ++t2) {
+      const std::string role = role_of(g.ftypes[t2].name, "");  // Hunters: "fisher" for a river...
+      if (lo == g.ftypes[t2].name || lo == plural_of(g.ftypes[t2].name) ||
+          (has_networks(g) && !role.empty() && (lo == role || lo == plural_of(role)))) {
         ftype = t2;
         name = g.ftypes[t2].name;
       }
+    }
     if (!ftype && g.pieces2_per_player > 0)
       for (int k = 0; k < 2; ++k)
-        if (lo == g.piece_names[static_cast<std::size_t>(k)] || lo == plural_of(g.piece_names[static_cast<std::size_t>(k)])) {
+        if (lo == g.piece_names[static_cast<std::size_t>(k)] || lo == plural_of(g.piece_names[static_cast<std::size_t>(k)]) ||
+            (has_networks(g) && piece_kind_named(lo) == k)) {
           kind = k;
           name = g.piece_names[static_cast<std::size_t>(k)];
         }
+    if (ftype && net_kind) {  // "hut river": a hut on the river system
+      kind = net_kind;
+      name = g.piece_names[static_cast<std::size_t>(*net_kind)];
+    }
     if (ftype || kind) {
       std::vector<const Move*> spots;
       for (const Move& m : ml) {
@@ -1485,14 +2194,17 @@ ParsedPort parse_port(std::string_view text, const State& s) {
         if (cell && (m.x != cell->first || m.y != cell->second)) continue;
         const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
         const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[m.feat].type);
-        if (ftype ? s.type_of(pt).feats[m.feat].type == *ftype : fd.piece_kind == *kind)
-          spots.push_back(&m);
+        const int mk = m.pk != 0xFF ? m.pk : fd.piece_kind;  // a hut claims the network through the feature
+        const bool type_ok = !ftype || s.type_of(pt).feats[m.feat].type == *ftype;
+        const bool kind_ok = kind ? mk == *kind : m.pk == 0xFF;
+        if (type_ok && kind_ok) spots.push_back(&m);
       }
       const std::string these = multi ? "these tiles have" : "this tile has";
       if (spots.size() == 1) {
         const Move& m = *spots[0];
         const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
         r.port = feature_port(s, pt, m.feat);
+        if (m.pk != 0xFF) r.piece = g.piece_names[std::min<std::size_t>(m.pk, 1)];
         if (multi || cell) r.at = std::pair<int, int>{m.x, m.y};
       } else if (spots.empty()) {
         r.error = kind ? fmt::format("no free spot for {} {} on {}", article(name), name, multi ? "these tiles" : "this tile")

@@ -12,6 +12,12 @@
 // creatures as counts ("2c1p": 2 caimans, 1 piranha); symbols on features by name (fruit "●", boat
 // icon "▲", animal "∴", shield "◆"); a path ending in the open is a rock "▪"; a piece of the second
 // kind (camp) is a circled player number "①".. "⑤". board_legend() says it in words.
+//
+// Hunters & Gatherers: rivers like roads on blue ("▪": a spring), a lake as "(2)" across the middle
+// (2 fish; "(1#": with the raft's mark; a second lake without a port "≋"), forests "♣", meadows "·";
+// fish "f", deer "d", aurochs "a", mammoth "m", tiger "t" (covered by the pit trap: "×"), mushroom
+// glade "♠", menhir "▮"; specials canoe "∪", pit trap "⊙", shaman "@", big trap "⊠", fire "^",
+// raft "#"; a tribe member is its player's number, a hut the circled number.
 #pragma once
 #include <optional>
 #include <string>
@@ -75,6 +81,12 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
 // the double tiles set aside. Empty for a game without a track.
 std::string render_river(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
+// Games with a bonus pile (Hunters & Gatherers; "" for the others): the piles panel. Regular and
+// bonus tiles left, whether a bonus turn is due (now, or after this turn when the tile just placed
+// completes a forest with a menhir), and per player the tribe members and huts in supply and what
+// stands on the board (fishers, gatherers, hunters, huts).
+std::string render_piles(const State& s, const std::vector<PlayerInfo>& players, bool color);
+
 // Dense places of the boats on the track: 1 for the furthest space, 2 for the next occupied one...
 // With 2 players a 2nd boat not directly behind the 1st gets 0 (it scores nothing). RULES.md §2.
 std::vector<int> track_places(const State& s);
@@ -82,6 +94,8 @@ std::vector<int> track_places(const State& s);
 // Phase Choose (after an Amazon "!" tile): the double tiles set aside, each drawn in both
 // orientations (rotation 0 and 180, two cells each) with its caimans and piranhas and what the 1st
 // and 2nd boat would score, and where it goes. Empty unless the state is at Choose.
+// Hunters (the shaman, GameDef::choice_key "shaman"): the player's tribe members on the board,
+// numbered 1, 2, ... with where each stands ("N at 3,-1") and what its feature is worth, and none.
 std::string render_choices(const State& s, bool color);
 
 // What a player typed at the Choose prompt: "D2 180", "d2 r0", "D2,180". `move` is the legal
@@ -92,27 +106,35 @@ struct ParsedChoice {
   Move move;
   std::string error;
 };
+// Shaman: "2" (the list's number), "N at 3,-1", "N 3 -1", "3,-1" (one member there), "fisher" (the
+// only one), or "none"; `option` is then "N at 3,-1" or "none" (the record's text).
 ParsedChoice parse_choice(std::string_view text, const State& s);
 
 // A player's name (in the player's colour when color is set).
 std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color);
 
-// carc::describe_event with the player's name instead of "player N".
+// carc::describe_event with the player's name instead of "player N". Hunters adds what the engine's
+// sentence leaves out: the fish in a completed river's lakes, a meadow's animals and what its tigers
+// eat, and that a river system scores for its hut majority.
 std::string describe_event_named(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players,
                                  bool color);
 
 // "greedy placed V at 2,0 r90, follower on road (S)". `s` is any state after the move was made.
 // Amazonas: "greedy placed X1 at 8,0 r0, then double tile D2 r180, camp on jungle (S at 10,0)".
+// Hunters: "Ann placed bonus tile 88 at 2,1 r0, the shaman sends a fisher home (N at 0,-1), hunter on
+// meadow (E)"; a hut: "hut on the river system (W)".
 std::string describe_record_move(const State& s, const RecordMove& m, const std::vector<PlayerInfo>& players,
                                  bool color);
 
 // One finished turn as `play` reports it: the move, then each event of the turn that is not final
-// scoring (completed features; boat moves and Amazon scorings) on its own indented line. `s` is the
+// scoring (completed features; boat moves and Amazon scorings; canoe and pit trap) on its own
+// indented line; Hunters: "Menhir! Ann draws a bonus tile and plays again." when a bonus turn follows. `s` is the
 // state after the turn, `events_before` the number of record events before the turn began.
 std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
                          const std::vector<PlayerInfo>& players, bool color);
 
-// Whether a final-scoring event (shown once at the end, not in a turn summary).
+// Whether a final-scoring event (shown once at the end, not in a turn summary): unfinished features,
+// fields/meadows, the river mouth, river systems (huts).
 bool is_final_event(const ScoreEvent& e);
 
 // Plays the whole turn of the player to move with `bot`: the tile, the double tile if the tile asks
@@ -144,9 +166,15 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
 // On a turn with several tiles (Amazonas double tile) a cell may follow: "N at 9,0", "N 9,0",
 // "N 9 0"; `at` is then that cell (also when only one of the turn's tiles has a free spot at the
 // port). In a game with two piece kinds, a piece name ("camp", "explorer") picks its only free spot.
+//
+// Hunters & Gatherers: "hut N" or "N hut" puts a hut on the river system through the feature at N
+// (`piece` is then "hut"; pass it to Game::piece_at); "hut" alone picks the only hut spot; "N" alone
+// is a tribe member (a lake takes none: the error says to type "hut C"); the roles "fisher",
+// "gatherer", "hunter" name the free river, forest or meadow.
 struct ParsedPort {
   std::string port;
   std::optional<std::pair<int, int>> at;  // the tile's cell, when the player must or did name it
+  std::string piece;  // "" the feature's own piece; else the piece claiming its network ("hut")
   std::string error;
 };
 ParsedPort parse_port(std::string_view text, const State& s);

@@ -80,10 +80,10 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       je["raft"] = e.cause == 1;
     } else if (e.reason == ScoreReason::Farm) {
       if (rs.game->farm_points_per_city) je["cities"] = e.cities;
-      if (!rs.ftype(e.ftype).attrs.empty()) je[rs.ftype(e.ftype).attrs[0] + "s"] = e.attr;
+      if (!rs.ftype(e.ftype).attrs.empty()) je[plural_noun(rs.ftype(e.ftype).attrs[0])] = e.attr;
     } else {
       je["tiles"] = e.tiles;
-      if (!rs.ftype(e.ftype).attrs.empty()) je[rs.ftype(e.ftype).attrs[0] + "s"] = e.attr;
+      if (!rs.ftype(e.ftype).attrs.empty()) je[plural_noun(rs.ftype(e.ftype).attrs[0])] = e.attr;
     }
     j["events"].push_back(je);
   }

@@ -669,14 +669,16 @@ int feature_at_port(const State& s, const PlacedTile& t, std::string_view port) 
   return f == 0xFF ? -1 : f;
 }
 
+std::string plural_noun(const std::string& w) {
+  if (w == "fish" || w == "deer" || w == "aurochs") return w;
+  if (!w.empty() && w.back() == 'y') return w.substr(0, w.size() - 1) + "ies";
+  return w + "s";
+}
+
 std::string describe_event(const State& s, const ScoreEvent& e) {
   const FeatureTypeDef& ft = s.rs->ftype(e.ftype);
   const std::string& name = ft.name;
-  auto plural = [](int n, const std::string& w) {
-    if (n == 1) return fmt::format("1 {}", w);
-    if (!w.empty() && w.back() == 'y') return fmt::format("{} {}ies", n, w.substr(0, w.size() - 1));
-    return fmt::format("{} {}s", n, w);
-  };
+  auto plural = [](int n, const std::string& w) { return n == 1 ? fmt::format("1 {}", w) : fmt::format("{} {}", n, plural_noun(w)); };
   const std::string attr0 = ft.attrs.empty() ? std::string("symbol") : ft.attrs[0];
   switch (e.reason) {
     case ScoreReason::Farm:

@@ -252,5 +252,7 @@ std::string feature_port(const State& s, const PlacedTile& t, int local);
 int feature_at_port(const State& s, const PlacedTile& t, std::string_view port);
 
 std::string describe_event(const State& s, const ScoreEvent& e);
+// English plural of a symbol name: "shield" -> "shields", "fish" -> "fish", "deer" -> "deer".
+std::string plural_noun(const std::string& w);
 
 }  // namespace carc

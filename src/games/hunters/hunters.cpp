@@ -241,6 +241,7 @@ void on_final_scoring(State& s, EventSink* ev) {
     for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, n.net_pieces[static_cast<std::size_t>(p)]);
     const bool raft = n.net_flags & (1u << kRaft);
     const int pts = n.net_attr + (raft ? n.net_centres : 0);
+    if (pts == 0) continue;
     for (int p = 0; p < s.nplayers; ++p) {
       if (n.net_pieces[static_cast<std::size_t>(p)] != best) continue;
       s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + pts);
