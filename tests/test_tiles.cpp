@@ -2,6 +2,7 @@
 // file and the tile.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -301,6 +302,46 @@ TEST(BadTiles, LoadingNamesTheFile) {
   EXPECT_THROW(load_ruleset("base", {}, (dir / "missing.json").string()), InputError);
   EXPECT_THROW(load_ruleset("chess", {}), InputError);
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace carc::test
+
+namespace carc::test {
+namespace {
+
+// Safari's tile data (its rules come later): the file loads against Safari's feature types, the
+// totals match RULES.md §4 and the reference, and watering-hole corners rotate with the tile.
+TEST(SafariTiles, LoadWithTheStatedTotals) {
+  const GameDef& g = games::safari_data();
+  const TileSet ts = load_tileset(data_dir() + "/tiles/safari.tiles.json", g.ftypes, g.tile_kinds, g.specials);
+  EXPECT_EQ(ts.game, "safari");
+  EXPECT_EQ(ts.types.size(), 75u);
+  EXPECT_EQ(ts.draw_total, 72);
+  ASSERT_EQ(ts.start.size(), 3u);
+  std::array<int, 6> symbols{};  // 5 species + birds, start board included
+  int baobabs = 0, usable = 0;
+  for (const TileType& t : ts.types) {
+    for (int f = 0; f < t.nfeat; ++f) {
+      const TileFeature& tf = t.feats[static_cast<std::size_t>(f)];
+      for (std::size_t k = 0; k < 6; ++k) symbols[k] += tf.attr[k];
+      baobabs += g.ftypes[tf.type].name == "baobab";
+    }
+    usable += std::popcount(t.rot[0].corners);
+    // a corner is usable iff both edge thirds meeting there are savanna (the file's [D] rule)
+    static constexpr std::array<std::array<int, 2>, 4> kThirds = {{{2, 3}, {5, 6}, {8, 9}, {11, 0}}};  // NE SE SW NW
+    for (int c = 0; c < 4; ++c) {
+      const bool sav = g.ftypes[t.feats[t.rot[0].port_feat[static_cast<std::size_t>(kThirds[static_cast<std::size_t>(c)][0])]].type].name == "savanna" &&
+                       g.ftypes[t.feats[t.rot[0].port_feat[static_cast<std::size_t>(kThirds[static_cast<std::size_t>(c)][1])]].type].name == "savanna";
+      EXPECT_EQ(sav, (t.rot[0].corners >> c & 1) != 0) << t.id << " corner " << c;
+      for (int r = 1; r < 4; ++r)  // after r quarter turns clockwise the corner is c + r
+        EXPECT_EQ((t.rot[0].corners >> c & 1), (t.rot[static_cast<std::size_t>(r)].corners >> ((c + r) % 4) & 1)) << t.id;
+    }
+  }
+  for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(symbols[k], 20) << "species " << k;
+  EXPECT_EQ(symbols[5], 35);  // 34 birds on land tiles + 1 on the start board
+  EXPECT_EQ(baobabs, 29);
+  EXPECT_EQ(usable, 168);
 }
 
 }  // namespace

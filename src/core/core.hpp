@@ -20,7 +20,7 @@ using i16 = std::int16_t;
 using i32 = std::int32_t;
 
 inline constexpr int kMaxPlayers = 5;
-inline constexpr int kAttrs = 4;  // symbol counts a feature carries (shields; fruit, boat icons; ...)
+inline constexpr int kAttrs = 6;  // symbol counts a feature carries (shields; fruit, boat icons; 5 species + birds)
 
 // An error in something the user gave us (file, record, argument, typed move). Always carries a
 // message naming what and where; the CLI prints it and exits non-zero, never crashes.

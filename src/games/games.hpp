@@ -23,6 +23,8 @@ namespace games {
 const GameDef& base();
 const GameDef& amazonas();
 const GameDef& hunters();
+// Safari's feature types and pieces only (its rules are not written yet; not a registered game).
+const GameDef& safari_data();
 // Amazonas boat places: dense ranks (1 = furthest downstream); with 2 players a 2nd boat not
 // directly behind the 1st has no place (0). Used by Amazon scoring, the river mouth and the UI.
 std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);

@@ -206,10 +206,22 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
           }
         }
       }
+      u8 corners = 0;  // Safari: usable corners (canonical orientation)
+      if (jt.contains("corners")) {
+        static const std::array<const char*, 4> kCorners = {"NE", "SE", "SW", "NW"};
+        for (const auto& jc : jt.at("corners")) {
+          const std::string c = jc.get<std::string>();
+          const auto it = std::find(kCorners.begin(), kCorners.end(), c);
+          if (it == kCorners.end()) fail(path, where, fmt::format("corner \"{}\" is not NE, SE, SW or NW", c));
+          corners = static_cast<u8>(corners | (1u << (it - kCorners.begin())));
+        }
+      }
       // compile the four rotations
       for (int r = 0; r < 4; ++r) {
         RotatedTile& rt = t.rot[static_cast<std::size_t>(r)];
         rt.port_feat.fill(0xFF);
+        for (int c = 0; c < 4; ++c)  // a quarter turn clockwise takes corner c to c + 1
+          if (corners & (1u << c)) rt.corners = static_cast<u8>(rt.corners | (1u << ((c + r) % 4)));
         for (int f = 0; f < t.nfeat; ++f) {
           for (int p = 0; p < 13; ++p) {
             if (!(t.feats[static_cast<std::size_t>(f)].ports & (1u << p))) continue;

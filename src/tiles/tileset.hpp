@@ -52,6 +52,7 @@ struct RotatedTile {
   std::array<u8, 13> port_feat{};  // board port -> local feature (0xFF none)
   u64 side_code = 0;               // 16 bits per board side: 3 thirds x 4-bit terrain
   std::array<u8, kMaxTileFeatures> feat_sides{};  // bit s: feature touches board side s
+  u8 corners = 0;  // bit c: board corner c (0 NE, 1 SE, 2 SW, 3 NW) can hold a watering-hole quarter
 };
 
 struct TileType {
