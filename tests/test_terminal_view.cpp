@@ -753,8 +753,9 @@ TEST(TerminalViewHunters, PilesPanelShowsTilesBonusTurnsAndSupplies) {
   // games without a bonus pile have no such panel
   Scenario sc;
   EXPECT_EQ(cli::render_piles(sc.s, kPlayers, false), "");
+  const auto amz_rules = amazonas_rules();  // the state points into it: keep it alive
   State amz;
-  init_state(amz, *amazonas_rules(), 3);
+  init_state(amz, *amz_rules, 3);
   EXPECT_EQ(cli::render_piles(amz, kAmz, false), "");
   // the scores show both supplies
   EXPECT_NE(cli::render_scores(g.state(), hunt::kHunt, false).find("tribe members 5/5  huts 2/3"), std::string::npos);

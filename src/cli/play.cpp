@@ -2,6 +2,8 @@
 // humans allowed). The record is saved after every turn, so a game is never lost: `quit`, end of
 // input or a closed terminal leave a file that --resume continues.
 #include <fmt/format.h>
+
+#include <functional>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -130,6 +132,8 @@ class Session {
   Outcome place_phase();
   Outcome choose_phase();
   Outcome shaman_phase();
+  Outcome choice_loop(const std::function<void()>& intro, const std::string& prompt, const std::string& hint,
+                      const std::function<void(const ParsedChoice&)>& chosen);
   Outcome piece_phase();
   void bot_turn();
   void after_turn(std::size_t events_before);
@@ -465,31 +469,25 @@ std::string Session::small_board() const {
   return render_board(s, small);
 }
 
-Outcome Session::choose_phase() {
+// The prompt loop shared by the Choose decisions (the double tile, the shaman): the common
+// commands, undo/quit (which take the placed tile back), parsing and playing the choice.
+Outcome Session::choice_loop(const std::function<void()>& intro, const std::string& prompt, const std::string& hint,
+                             const std::function<void(const ParsedChoice&)>& chosen) {
   const int p = g_->state().current;
   bool first = true;
   for (;;) {
     if (first) {
-      // the board east of the "!" tile, with the two cells the double tile will cover boxed
-      const State& s = g_->state();
-      const PlacedTile& bang = s.tiles.back();
-      ViewOptions small = view_;
-      small.max_cols = 5;
-      small.max_rows = 3;
-      small.centre = std::pair{bang.x + 1, bang.y};
-      say(render_board(s, small, {Candidate{bang.x + 1, bang.y, "", {}}, Candidate{bang.x + 2, bang.y, "", {}}}));
-      say(render_river(g_->state(), players(), view_.color));
-      say(render_choices(g_->state(), view_.color));
+      intro();
       first = false;
     }
     std::string line;
-    if (!read_line(fmt::format("{}, which double tile? (e.g. D2 180; undo takes back the tile)> ", name(p)), line)) {
+    if (!read_line(fmt::format("{}, {}> ", name(p), prompt), line)) {
       g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
       quit_message("End of input: the tile you placed was taken back.");
       return Outcome::Quit;
     }
     if (line.empty()) {
-      say("Type a double tile and its rotation, e.g. \"D2 180\", or help.\n");
+      say(hint + "\n");
       continue;
     }
     auto w = split(lower(line), ' ');
@@ -508,7 +506,6 @@ Outcome Session::choose_phase() {
       return Outcome::Undone;
     }
     if (cmd == "board") {
-      say(render_board(g_->state(), view_));
       first = true;
       continue;
     }
@@ -524,6 +521,7 @@ Outcome Session::choose_phase() {
     }
     try {
       g_->play(pc.move);
+      chosen(pc);
       return Outcome::Done;
     } catch (const InputError& e) {
       say(fmt::format("Not possible: {}.\n", e.what()));
@@ -531,66 +529,37 @@ Outcome Session::choose_phase() {
   }
 }
 
+// Amazonas: after a "!" tile, which double tile goes downstream, and which way round.
+Outcome Session::choose_phase() {
+  return choice_loop(
+      [this] {
+        // the board east of the "!" tile, with the two cells the double tile will cover boxed
+        const State& s = g_->state();
+        const PlacedTile& bang = s.tiles.back();
+        ViewOptions small = view_;
+        small.max_cols = 5;
+        small.max_rows = 3;
+        small.centre = std::pair{bang.x + 1, bang.y};
+        say(render_board(s, small, {Candidate{bang.x + 1, bang.y, "", {}}, Candidate{bang.x + 2, bang.y, "", {}}}));
+        say(render_river(g_->state(), players(), view_.color));
+        say(render_choices(g_->state(), view_.color));
+      },
+      "which double tile? (e.g. D2 180; undo takes back the tile)",
+      "Type a double tile and its rotation, e.g. \"D2 180\", or help.", [](const ParsedChoice&) {});
+}
+
 // The shaman (Hunters' bonus tile): send one of your tribe members home from anywhere, or none.
 Outcome Session::shaman_phase() {
-  const int p = g_->state().current;
-  bool first = true;
-  for (;;) {
-    if (first) {
-      say(render_board(g_->state(), view_));
-      say(render_choices(g_->state(), view_.color));
-      first = false;
-    }
-    std::string line;
-    if (!read_line(fmt::format("{}, shaman: send a tribe member home? (number, PORT at X,Y or none; undo takes "
-                               "back the tile)> ",
-                               name(p)),
-                   line)) {
-      g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
-      quit_message("End of input: the tile you placed was taken back.");
-      return Outcome::Quit;
-    }
-    if (line.empty()) {
-      say("Type the number of a tribe member from the list, its place (e.g. \"N at 3,-1\"), or none.\n");
-      continue;
-    }
-    auto w = split(lower(line), ' ');
-    std::vector<std::string> args;
-    for (std::size_t i = 1; i < w.size(); ++i)
-      if (!w[i].empty()) args.push_back(w[i]);
-    const std::string cmd = w[0];
-    if (cmd == "quit" || cmd == "exit") {
-      g_->undo_turn(p);
-      quit_message("The tile you placed was taken back.");
-      return Outcome::Quit;
-    }
-    if (cmd == "undo") {
-      g_->undo_turn(p);
-      say("Tile taken back.\n");
-      return Outcome::Undone;
-    }
-    if (cmd == "board") {
-      first = true;
-      continue;
-    }
-    if (cmd == "moves" || cmd == "list") {
-      say(render_choices(g_->state(), view_.color));
-      continue;
-    }
-    if (common_command(cmd, args)) continue;
-    const ParsedChoice pc = parse_choice(line, g_->state());
-    if (!pc.error.empty()) {
-      say(pc.error + "\n");
-      continue;
-    }
-    try {
-      g_->play(pc.move);
-      if (pc.option != "none") say(fmt::format("The shaman sends your tribe member at {} home.\n", pc.option));
-      return Outcome::Done;
-    } catch (const InputError& e) {
-      say(fmt::format("Not possible: {}.\n", e.what()));
-    }
-  }
+  return choice_loop(
+      [this] {
+        say(render_board(g_->state(), view_));
+        say(render_choices(g_->state(), view_.color));
+      },
+      "shaman: send a tribe member home? (number, PORT at X,Y or none; undo takes back the tile)",
+      "Type the number of a tribe member from the list, its place (e.g. \"N at 3,-1\"), or none.",
+      [this](const ParsedChoice& pc) {
+        if (pc.option != "none") say(fmt::format("The shaman sends your tribe member at {} home.\n", pc.option));
+      });
 }
 
 Outcome Session::piece_phase() {
