@@ -26,113 +26,35 @@ struct Scenario {
   // A scenario over any ruleset (another game, e.g. load_ruleset("amazonas", {}), or a custom tile set).
   Scenario(std::shared_ptr<const Ruleset> ruleset, int players) : rs(std::move(ruleset)) { init_state(s, *rs, players); }
 
-  // Places tile `id` at (x, y) rotated `rot` degrees by `player`, with a follower at `port`
-  // ("" for none). Returns the events of this turn. Fails the test if anything is illegal.
-  // `pk`: 0xFF (default) the feature's own piece; else that piece kind claiming the feature's network
-  // (Hunters: 1, a hut on the river system).
-  EventSink place(const std::string& id, int x, int y, int rot, int player, const std::string& port = "", u8 pk = 0xFF) {
-    const int type = rs->tiles.find(id);
-    EXPECT_GE(type, 0) << "unknown tile " << id;
-    EXPECT_EQ(s.phase, Phase::Draw);
-    EXPECT_GT(s.remaining[static_cast<std::size_t>(type)], 0) << "no " << id << " left";
-    s.current = static_cast<u8>(player);
-    const std::size_t before = events.size();
-    const bool drawn = apply_draw(s, type, &events);
-    EXPECT_TRUE(drawn) << id << " fits nowhere";
+  // The placement move of `player` at (x, y) rotated `rot` degrees. Not checked.
+  static Move place_move(int player, int x, int y, int rot) {
     Move m;
     m.kind = MoveKind::Place;
     m.player = static_cast<u8>(player);
     m.x = static_cast<i8>(x);
     m.y = static_cast<i8>(y);
     m.rot = static_cast<u8>(rot / 90);
-    EXPECT_TRUE(is_legal(s, m)) << id << " at " << x << "," << y << " r" << rot << " is illegal";
-    apply_move(s, m, &events);
-    Move p;
-    p.player = static_cast<u8>(player);
-    if (!port.empty()) {
-      const int f = feature_at_port(s, s.last_placed(), port);
-      EXPECT_GE(f, 0) << "no feature at " << port;
-      p.kind = MoveKind::Piece;
-      p.feat = static_cast<u8>(f);
-      p.x = s.last_placed().x;
-      p.y = s.last_placed().y;
-      p.rot = s.last_placed().rot;
-      p.pk = pk;
-      EXPECT_TRUE(is_legal(s, p)) << "follower at " << port << " on " << id << " is illegal";
-    }
-    apply_move(s, p, &events);
-    return EventSink(events.begin() + static_cast<long>(before), events.end());
+    return m;
   }
 
-  // A turn with a choice after the placement (Amazonas "!" tile: `choice` names the double tile,
-  // `choice_rot` its rotation in degrees), then a piece at `port` on the tile of this turn lying at
-  // (px, py) ("" for none). Returns the events of this turn. Fails the test if anything is illegal.
-  EventSink place_choose(const std::string& id, int x, int y, int rot, int player, const std::string& choice,
-                         int choice_rot, int px = 0, int py = 0, const std::string& port = "") {
-    const int type = rs->tiles.find(id);
-    EXPECT_GE(type, 0) << "unknown tile " << id;
-    EXPECT_EQ(s.phase, Phase::Draw);
-    s.current = static_cast<u8>(player);
-    const std::size_t before = events.size();
-    EXPECT_TRUE(apply_draw(s, type, &events)) << id << " fits nowhere";
-    Move m;
-    m.kind = MoveKind::Place;
-    m.player = static_cast<u8>(player);
-    m.x = static_cast<i8>(x);
-    m.y = static_cast<i8>(y);
-    m.rot = static_cast<u8>(rot / 90);
-    EXPECT_TRUE(is_legal(s, m)) << id << " at " << x << "," << y << " r" << rot << " is illegal";
-    apply_move(s, m, &events);
-    EXPECT_EQ(s.phase, Phase::Choose) << id << " asks for no choice";
-    Move c;
-    c.kind = MoveKind::Choose;
-    c.player = static_cast<u8>(player);
-    c.feat = static_cast<u8>(rs->tiles.find(choice));
-    c.rot = static_cast<u8>(choice_rot / 90);
-    EXPECT_TRUE(is_legal(s, c)) << "choice " << choice << " r" << choice_rot << " is illegal";
-    apply_move(s, c, &events);
-    Move p;
-    p.player = static_cast<u8>(player);
-    if (!port.empty()) {
-      const int ti = s.placed_at(px, py);
-      EXPECT_GE(ti, 0) << "no tile at " << px << "," << py;
-      const int f = ti < 0 ? -1 : feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], port);
-      EXPECT_GE(f, 0) << "no feature at " << port;
-      p.kind = MoveKind::Piece;
-      p.feat = static_cast<u8>(f);
-      p.x = static_cast<i8>(px);
-      p.y = static_cast<i8>(py);
-      EXPECT_TRUE(is_legal(s, p)) << "piece at " << port << " on " << px << "," << py << " is illegal";
-    }
-    apply_move(s, p, &events);
-    return EventSink(events.begin() + static_cast<long>(before), events.end());
-  }
-
-  // Whether a follower could go at `port` if tile `id` were placed at (x, y, rot) now.
-  // `pk` as for place(): 0xFF the feature's own piece, else that kind claiming its network (a hut).
-  bool can_claim(const std::string& id, int x, int y, int rot, int player, const std::string& port, u8 pk = 0xFF) {
-    State t = s;
-    const int type = rs->tiles.find(id);
-    t.current = static_cast<u8>(player);
-    if (!apply_draw(t, type)) return false;
-    Move m;
-    m.kind = MoveKind::Place;
-    m.player = static_cast<u8>(player);
-    m.x = static_cast<i8>(x);
-    m.y = static_cast<i8>(y);
-    m.rot = static_cast<u8>(rot / 90);
-    if (!is_legal(t, m)) return false;
-    apply_move(t, m);
-    const int f = feature_at_port(t, t.last_placed(), port);
-    if (f < 0) return false;
+  // A piece move of `player` on the feature at `port` of the tile at (x, y) in state `t`; pk as for
+  // place(). Not checked: pass it to is_legal or play().
+  static Move piece_on(const State& t, int player, int x, int y, const std::string& port, u8 pk = 0xFF) {
     Move p;
     p.kind = MoveKind::Piece;
     p.player = static_cast<u8>(player);
+    const int ti = t.placed_at(x, y);
+    EXPECT_GE(ti, 0) << "no tile at " << x << "," << y;
+    const int f = ti < 0 ? -1 : feature_at_port(t, t.tiles[static_cast<std::size_t>(ti)], port);
+    EXPECT_GE(f, 0) << "no feature at " << port;
     p.feat = static_cast<u8>(f);
-    p.x = t.last_placed().x;
-    p.y = t.last_placed().y;
+    p.x = static_cast<i8>(x);
+    p.y = static_cast<i8>(y);
     p.pk = pk;
-    return is_legal(t, p);
+    return p;
+  }
+  Move piece_move(int player, int x, int y, const std::string& port, u8 pk = 0xFF) const {
+    return piece_on(s, player, x, y, port, pk);
   }
 
   // The first half of a turn: draws tile `id` and places it at (x, y) rotated `rot` degrees by
@@ -142,35 +64,57 @@ struct Scenario {
     const int type = rs->tiles.find(id);
     EXPECT_GE(type, 0) << "unknown tile " << id;
     EXPECT_EQ(s.phase, Phase::Draw);
+    EXPECT_GT(s.remaining[static_cast<std::size_t>(type)], 0) << "no " << id << " left";
     s.current = static_cast<u8>(player);
     const std::size_t before = events.size();
     EXPECT_TRUE(apply_draw(s, type, &events)) << id << " fits nowhere";
-    Move m;
-    m.kind = MoveKind::Place;
-    m.player = static_cast<u8>(player);
-    m.x = static_cast<i8>(x);
-    m.y = static_cast<i8>(y);
-    m.rot = static_cast<u8>(rot / 90);
+    const Move m = place_move(player, x, y, rot);
     EXPECT_TRUE(is_legal(s, m)) << id << " at " << x << "," << y << " r" << rot << " is illegal";
     apply_move(s, m, &events);
-    return EventSink(events.begin() + static_cast<long>(before), events.end());
+    return since(before);
   }
 
-  // A piece move of `player` on the feature at `port` of the tile at (x, y); pk as for place().
-  // Not checked: pass it to is_legal or play().
-  Move piece_move(int player, int x, int y, const std::string& port, u8 pk = 0xFF) const {
-    Move p;
-    p.kind = MoveKind::Piece;
-    p.player = static_cast<u8>(player);
-    const int ti = s.placed_at(x, y);
-    EXPECT_GE(ti, 0) << "no tile at " << x << "," << y;
-    const int f = ti < 0 ? -1 : feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], port);
-    EXPECT_GE(f, 0) << "no feature at " << port;
-    p.feat = static_cast<u8>(f);
-    p.x = static_cast<i8>(x);
-    p.y = static_cast<i8>(y);
-    p.pk = pk;
-    return p;
+  // Places tile `id` at (x, y) rotated `rot` degrees by `player`, with a follower at `port`
+  // ("" for none). Returns the events of this turn. Fails the test if anything is illegal.
+  // `pk`: 0xFF (default) the feature's own piece; else that piece kind claiming the feature's network
+  // (Hunters: 1, a hut on the river system).
+  EventSink place(const std::string& id, int x, int y, int rot, int player, const std::string& port = "", u8 pk = 0xFF) {
+    const std::size_t before = events.size();
+    draw_and_place(id, x, y, rot, player);
+    end_turn_with_piece(player, x, y, port, pk, id);
+    return since(before);
+  }
+
+  // A turn with a choice after the placement (Amazonas "!" tile: `choice` names the double tile,
+  // `choice_rot` its rotation in degrees), then a piece at `port` on the tile of this turn lying at
+  // (px, py) ("" for none). Returns the events of this turn. Fails the test if anything is illegal.
+  EventSink place_choose(const std::string& id, int x, int y, int rot, int player, const std::string& choice,
+                         int choice_rot, int px = 0, int py = 0, const std::string& port = "") {
+    const std::size_t before = events.size();
+    draw_and_place(id, x, y, rot, player);
+    EXPECT_EQ(s.phase, Phase::Choose) << id << " asks for no choice";
+    Move c;
+    c.kind = MoveKind::Choose;
+    c.player = static_cast<u8>(player);
+    c.feat = static_cast<u8>(rs->tiles.find(choice));
+    c.rot = static_cast<u8>(choice_rot / 90);
+    EXPECT_TRUE(is_legal(s, c)) << "choice " << choice << " r" << choice_rot << " is illegal";
+    apply_move(s, c, &events);
+    end_turn_with_piece(player, px, py, port, 0xFF, id);
+    return since(before);
+  }
+
+  // Whether a follower could go at `port` if tile `id` were placed at (x, y, rot) now.
+  // `pk` as for place(): 0xFF the feature's own piece, else that kind claiming its network (a hut).
+  bool can_claim(const std::string& id, int x, int y, int rot, int player, const std::string& port, u8 pk = 0xFF) {
+    State t = s;
+    t.current = static_cast<u8>(player);
+    if (!apply_draw(t, rs->tiles.find(id))) return false;
+    const Move m = place_move(player, x, y, rot);
+    if (!is_legal(t, m)) return false;
+    apply_move(t, m);
+    if (feature_at_port(t, t.last_placed(), port) < 0) return false;
+    return is_legal(t, piece_on(t, player, x, y, port, pk));
   }
 
   // Applies one decision (it must be legal) and returns its events.
@@ -178,7 +122,7 @@ struct Scenario {
     EXPECT_TRUE(is_legal(s, m)) << "illegal move";
     const std::size_t before = events.size();
     apply_move(s, m, &events);
-    return EventSink(events.begin() + static_cast<long>(before), events.end());
+    return since(before);
   }
 
   // Runs final scoring now (empties the pile) and returns its events.
@@ -188,10 +132,23 @@ struct Scenario {
     s.remaining.fill(0);
     end_if_pile_empty(s, &events);
     EXPECT_EQ(s.phase, Phase::Over);
-    return EventSink(events.begin() + static_cast<long>(before), events.end());
+    return since(before);
   }
 
   int score(int p) const { return s.score[static_cast<std::size_t>(p)]; }
+
+ private:
+  EventSink since(std::size_t before) const { return EventSink(events.begin() + static_cast<long>(before), events.end()); }
+  // The piece decision ending a turn: a piece at `port` of the tile at (x, y), or a pass if "".
+  void end_turn_with_piece(int player, int x, int y, const std::string& port, u8 pk, const std::string& id) {
+    Move p;
+    p.player = static_cast<u8>(player);
+    if (!port.empty()) {
+      p = piece_move(player, x, y, port, pk);
+      EXPECT_TRUE(is_legal(s, p)) << "piece at " << port << " on " << id << " at " << x << "," << y << " is illegal";
+    }
+    apply_move(s, p, &events);
+  }
 };
 
 // Sum of points a player got in a list of events.

@@ -13,30 +13,13 @@
 #include <set>
 
 #include "ai/driver.hpp"
+#include "property_scale.hpp"
 #include "scenario.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
-#define CARC_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-#define CARC_SANITIZED 1
-#endif
-#endif
 
 namespace carc::test {
 namespace {
 
-int scaled(int n) {
-  int pct = 100;
-#if defined(CARC_SANITIZED)
-  pct = 50;   // ~8x slower: about 20 s
-#endif
-#if !defined(__OPTIMIZE__)
-  pct = 10;
-#endif
-  if (const char* e = std::getenv("CARC_PROPERTY_SCALE"); e && *e) pct = std::max(1, std::atoi(e));
-  return std::max(1, n * pct / 100);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Independent geometry: the local feature at a board port of a tile rotated `rot` quarter turns
