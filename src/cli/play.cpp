@@ -51,6 +51,19 @@ std::string lower(std::string s) {
   return s;
 }
 
+// A typed line as a lower-case command word and its arguments.
+struct Words {
+  std::string cmd;
+  std::vector<std::string> args;
+};
+Words words(const std::string& line) {
+  const auto w = split(lower(line), ' ');
+  Words out{w.empty() ? std::string() : w[0], {}};
+  for (std::size_t i = 1; i < w.size(); ++i)
+    if (!w[i].empty()) out.args.push_back(w[i]);
+  return out;
+}
+
 bool is_human_spec(const std::string& s) {
   const std::string l = lower(s);
   return l == "human" || l == "you" || l == "me" || l == "h";
@@ -138,6 +151,9 @@ class Session {
   void bot_turn();
   void after_turn(std::size_t events_before);
   bool common_command(const std::string& cmd, const std::vector<std::string>& args);
+  // With the tile placed and the turn unfinished: "quit"/"exit" and "undo" take the tile back.
+  std::optional<Outcome> take_back_tile(const std::string& cmd, int p);
+  Outcome end_of_input(int p);
   void show_turn();
   void finish();
   [[nodiscard]] bool is_bot(int p) const { return bots_[static_cast<std::size_t>(p)] != nullptr; }
@@ -401,11 +417,7 @@ Outcome Session::place_phase() {
       say("Type X Y ROTATION, e.g. \"3 -1 90\", or a boxed letter from the board, or help.\n");
       continue;
     }
-    auto w = split(lower(line), ' ');
-    std::vector<std::string> args;
-    for (std::size_t i = 1; i < w.size(); ++i)
-      if (!w[i].empty()) args.push_back(w[i]);
-    const std::string cmd = w[0];
+    const auto [cmd, args] = words(line);
     if (cmd == "quit" || cmd == "exit") {
       quit_message("");
       return Outcome::Quit;
@@ -469,6 +481,26 @@ std::string Session::small_board() const {
   return render_board(s, small);
 }
 
+std::optional<Outcome> Session::take_back_tile(const std::string& cmd, int p) {
+  if (cmd == "quit" || cmd == "exit") {
+    g_->undo_turn(p);
+    quit_message("The tile you placed was taken back.");
+    return Outcome::Quit;
+  }
+  if (cmd == "undo") {
+    g_->undo_turn(p);
+    say("Tile taken back.\n");
+    return Outcome::Undone;
+  }
+  return std::nullopt;
+}
+
+Outcome Session::end_of_input(int p) {
+  g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
+  quit_message("End of input: the tile you placed was taken back.");
+  return Outcome::Quit;
+}
+
 // The prompt loop shared by the Choose decisions (the double tile, the shaman): the common
 // commands, undo/quit (which take the placed tile back), parsing and playing the choice.
 Outcome Session::choice_loop(const std::function<void()>& intro, const std::string& prompt, const std::string& hint,
@@ -482,29 +514,14 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
     }
     std::string line;
     if (!read_line(fmt::format("{}, {}> ", name(p), prompt), line)) {
-      g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
-      quit_message("End of input: the tile you placed was taken back.");
-      return Outcome::Quit;
+      return end_of_input(p);
     }
     if (line.empty()) {
       say(hint + "\n");
       continue;
     }
-    auto w = split(lower(line), ' ');
-    std::vector<std::string> args;
-    for (std::size_t i = 1; i < w.size(); ++i)
-      if (!w[i].empty()) args.push_back(w[i]);
-    const std::string cmd = w[0];
-    if (cmd == "quit" || cmd == "exit") {
-      g_->undo_turn(p);
-      quit_message("The tile you placed was taken back.");
-      return Outcome::Quit;
-    }
-    if (cmd == "undo") {
-      g_->undo_turn(p);
-      say("Tile taken back.\n");
-      return Outcome::Undone;
-    }
+    const auto [cmd, args] = words(line);
+    if (const auto o = take_back_tile(cmd, p)) return *o;
     if (cmd == "board") {
       first = true;
       continue;
@@ -594,25 +611,10 @@ Outcome Session::piece_phase() {
         }
         std::string line;
         if (!read_line(prompt, line)) {
-          g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
-          quit_message("End of input: the tile you placed was taken back.");
-          return Outcome::Quit;
+          return end_of_input(p);
         }
-        auto w = split(lower(line), ' ');
-        std::vector<std::string> args;
-        for (std::size_t i = 1; i < w.size(); ++i)
-          if (!w[i].empty()) args.push_back(w[i]);
-        const std::string cmd = w[0];
-        if (cmd == "quit" || cmd == "exit") {
-          g_->undo_turn(p);
-          quit_message("The tile you placed was taken back.");
-          return Outcome::Quit;
-        }
-        if (cmd == "undo") {
-          g_->undo_turn(p);
-          say("Tile taken back.\n");
-          return Outcome::Undone;
-        }
+        const auto [cmd, args] = words(line);
+        if (const auto o = take_back_tile(cmd, p)) return *o;
         if (cmd == "board") {
           say(render_board(g_->state(), view_));
           first = true;
