@@ -98,9 +98,11 @@ void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
       seg.net_flags = static_cast<u8>(tf.special ? 1u << ((tf.special - 1) & 7) : 0u);
     }
   }
-  for (int f = 0; f < tt.nfeat; ++f)  // networks on the tile (a river into its lake)
-    for (int g = f + 1; g < tt.nfeat; ++g)
-      if (tt.feats[static_cast<std::size_t>(f)].links & (1u << g)) s.graph.net_unite(pt.seg0 + f, pt.seg0 + g);
+  for (int f = 0; tt.network_feats >> f; ++f) {  // networks on the tile (a river into its lake)
+    const u16 links = tt.feats[static_cast<std::size_t>(f)].links;
+    for (int g = f + 1; links >> g; ++g)
+      if (links & (1u << g)) s.graph.net_unite(pt.seg0 + f, pt.seg0 + g);
+  }
   // connect to the four neighbours, or extend the frontier
   for (int side = 0; side < 4; ++side) {
     const int nx = x + kDx[side], ny = y + kDy[side];
@@ -115,7 +117,7 @@ void place_tile(State& s, int type, int x, int y, int rot, u8 player) {
         const int a = pt.seg0 + rt.port_feat[static_cast<std::size_t>(p)];
         const int b = nb.seg0 + nrt.port_feat[static_cast<std::size_t>(q)];
         s.graph.unite(a, b);
-        if (rs.ftype(s.graph[a].ftype).network_kind != 0xFF) s.graph.net_unite(a, b);
+        if (tt.network_feats >> rt.port_feat[static_cast<std::size_t>(p)] & 1u) s.graph.net_unite(a, b);
         seen_a = static_cast<u16>(seen_a | (1u << rt.port_feat[static_cast<std::size_t>(p)]));
         seen_b = static_cast<u16>(seen_b | (1u << nrt.port_feat[static_cast<std::size_t>(q)]));
       }

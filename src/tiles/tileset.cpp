@@ -161,6 +161,8 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
         t.feats[fi] = f;
       }
       t.nfeat = static_cast<u8>(feats.size());
+      for (int f = 0; f < t.nfeat; ++f)
+        if (ftypes[t.feats[static_cast<std::size_t>(f)].type].network_kind != 0xFF) t.network_feats = static_cast<u16>(t.network_feats | (1u << f));
       // links (networks) and borders (after all features are known)
       for (std::size_t fi = 0; fi < feats.size(); ++fi) {
         if (!feats[fi].contains("links")) continue;

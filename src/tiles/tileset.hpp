@@ -69,6 +69,7 @@ struct TileType {
   u8 kind = 0;       // index into the game's tile kinds (0: an ordinary tile)
   u8 pile = 0;       // TilePile
   u8 east = 0xFF;    // multi-cell tile: the tile type occupying the cell east of this one (rotation 0)
+  u16 network_feats = 0;  // bit f: local feature f joins networks (its type has a network kind)
 };
 
 enum TilePile : u8 {
