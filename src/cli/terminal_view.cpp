@@ -1175,13 +1175,6 @@ std::string ordinal(int r) {
   return fmt::format("{}th", r);
 }
 
-// The k-th set-aside tile type (bit k of State::aside).
-int aside_type(const State& s, int k) {
-  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t)
-    if (s.rs->tiles.types[t].pile == kPileAside && k-- == 0) return static_cast<int>(t);
-  return -1;
-}
-
 // Creature counts (by the water feature's slots) of a tile type and, for a multi-cell tile, its parts.
 std::array<int, kAttrs> creatures(const Ruleset& rs, int type) {
   std::array<int, kAttrs> n{};
@@ -1401,10 +1394,7 @@ std::string render_river(const State& s, const std::vector<PlayerInfo>& players,
   }
   std::vector<std::string> aside;
   const FeatureTypeDef* wd = water_type(g);
-  for (int k = 0; k < 64; ++k) {
-    if (!(s.aside & (1ull << k))) continue;
-    const int t = aside_type(s, k);
-    if (t < 0) continue;
+  for (const u8 t : games::amazonas_aside_tiles(s)) {
     const std::string& id = s.rs->tiles.types[static_cast<std::size_t>(t)].id;
     aside.push_back(wd ? fmt::format("{} ({})", id, creature_short(*wd, creatures(*s.rs, t))) : id);
   }

@@ -28,6 +28,8 @@ const GameDef& safari_data();
 // Amazonas boat places: dense ranks (1 = furthest downstream); with 2 players a 2nd boat not
 // directly behind the 1st has no place (0). Used by Amazon scoring, the river mouth and the UI.
 std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);
+// Amazonas double tiles still set aside (tile types of their first cells, in file order).
+StaticVec<u8, 64> amazonas_aside_tiles(const State& s);
 }
 
 }  // namespace carc

@@ -12,6 +12,7 @@
 namespace carc::games {
 
 std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);
+StaticVec<u8, 64> amazonas_aside_tiles(const State& s);
 
 namespace {
 
@@ -62,13 +63,6 @@ void on_init(State& s) {
   int k = 0;
   for (const TileType& t : s.rs->tiles.types)
     if (t.pile == kPileAside) s.aside |= 1ull << k++;
-}
-
-// The k-th set-aside tile type.
-int aside_type(const State& s, int k) {
-  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t)
-    if (s.rs->tiles.types[t].pile == kPileAside && k-- == 0) return static_cast<int>(t);
-  return -1;
 }
 
 int pick_weighted(const State& s, Rng& rng, bool river, int total) {
@@ -177,9 +171,8 @@ void gen_choices(const State& s, MoveList& out) {
   Move m;
   m.kind = MoveKind::Choose;
   m.player = s.current;
-  for (int k = 0; k < 64; ++k) {
-    if (!(s.aside & (1ull << k))) continue;
-    m.feat = static_cast<u8>(aside_type(s, k));
+  for (const u8 t : amazonas_aside_tiles(s)) {
+    m.feat = t;
     m.rot = 0;
     out.push_back(m);
     m.rot = 2;
@@ -189,8 +182,9 @@ void gen_choices(const State& s, MoveList& out) {
 
 void apply_choice(State& s, const Move& m, EventSink*) {
   const int t = m.feat;
-  for (int k = 0; k < 64; ++k)
-    if ((s.aside & (1ull << k)) && aside_type(s, k) == t) s.aside &= ~(1ull << k);
+  int k = 0;  // bit k of State::aside is the k-th set-aside tile type of the file
+  for (std::size_t u = 0; u < static_cast<std::size_t>(t); ++u) k += s.rs->tiles.types[u].pile == kPileAside;
+  s.aside &= ~(1ull << k);
   const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(t)];
   const int e = tt.east == 0xFF ? -1 : tt.east;
   s.piece_from = static_cast<u16>(s.tiles.size());
@@ -336,6 +330,14 @@ std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s) {
     if (s.nplayers == 2 && r == 2 && sp != top - 1) rank[static_cast<std::size_t>(p)] = 0;
   }
   return rank;
+}
+
+StaticVec<u8, 64> amazonas_aside_tiles(const State& s) {
+  StaticVec<u8, 64> out;
+  int k = 0;  // bit k of State::aside is the k-th set-aside tile type of the file
+  for (std::size_t t = 0; t < s.rs->tiles.types.size() && !out.full(); ++t)
+    if (s.rs->tiles.types[t].pile == kPileAside && (s.aside >> k++ & 1u)) out.push_back(static_cast<u8>(t));
+  return out;
 }
 
 const GameDef& amazonas() {
