@@ -65,8 +65,9 @@ int completion_bonus(const State& s, int root) {
   return fish;
 }
 
-// Animals of the meadow `root` on the tiles of the 3x3 area around (x, y), not covered.
-std::array<int, 4> area_animals(const State& s, int root, int x, int y, bool cover, State* ms) {
+// Animals of the meadow `root` on the tiles of the 3x3 area around (x, y), not covered; the
+// segments counted go to `segs` if given.
+std::array<int, 4> area_animals(const State& s, int root, int x, int y, StaticVec<u16, 9 * kMaxTileFeatures>* segs = nullptr) {
   std::array<int, 4> n{};
   for (int k = -1; k < 8; ++k) {
     const int ti = k < 0 ? s.placed_at(x, y) : s.placed_at(x + kNx[k], y + kNy[k]);
@@ -77,12 +78,7 @@ std::array<int, 4> area_animals(const State& s, int root, int x, int y, bool cov
       const int seg = pt.seg0 + f;
       if (tt.feats[static_cast<std::size_t>(f)].type != kMeadow || s.graph[seg].covered || s.graph.find(seg) != root) continue;
       for (int a = 0; a < 4; ++a) n[static_cast<std::size_t>(a)] += tt.feats[static_cast<std::size_t>(f)].attr[static_cast<std::size_t>(a)];
-      if (cover && ms) {
-        ms->graph[seg].covered = 1;
-        Segment& r = ms->graph[root];
-        for (int a = 0; a < 4; ++a)
-          r.attr[static_cast<std::size_t>(a)] = static_cast<u8>(r.attr[static_cast<std::size_t>(a)] - tt.feats[static_cast<std::size_t>(f)].attr[static_cast<std::size_t>(a)]);
-      }
+      if (segs) segs->push_back(static_cast<u16>(seg));
     }
   }
   return n;
@@ -109,7 +105,7 @@ int field_value(const State& s, int root) {
   const int trap = find_special(s, root, kBigTrap);
   if (trap >= 0) {  // the big trap's 3x3 area counts twice; tigers eat the deer outside it first
     const PlacedTile& pt = s.tiles[s.graph[trap].tile];
-    const auto in = area_animals(s, root, pt.x, pt.y, false, nullptr);
+    const auto in = area_animals(s, root, pt.x, pt.y);
     const int eaten_in = std::max(0, eaten - (deer - in[kDeer]));
     v += animal_points(in[kDeer] - eaten_in, in[kAurochs], in[kMammoth]);
   }
@@ -130,13 +126,17 @@ void on_tile_placed(State& s, int idx, EventSink* ev) {
       push_event(s, ev, s.current, kLake, ScoreReason::Special, pts, kCanoeCause, static_cast<u8>(lakes));
     } else if (has_special(tf, kPitTrap)) {  // score the 3x3 area of this meadow now, then cover it
       const int root = s.graph.find(seg);
-      const auto n = area_animals(s, root, pt.x, pt.y, false, nullptr);
+      StaticVec<u16, 9 * kMaxTileFeatures> area;
+      const auto n = area_animals(s, root, pt.x, pt.y, &area);
       const int eaten = std::min(n[kDeer], n[kTiger]);
       const int pts = animal_points(n[kDeer] - eaten, n[kAurochs], n[kMammoth]);
       s.score[s.current] = static_cast<i16>(s.score[s.current] + pts);
       push_event(s, ev, s.current, kMeadow, ScoreReason::Special, pts, kPitTrapCause,
                  static_cast<u8>(n[kDeer] + n[kAurochs] + n[kMammoth] + n[kTiger]), static_cast<u8>(eaten));
-      area_animals(s, root, pt.x, pt.y, true, &s);
+      for (const u16 a : area) {  // cover them: they leave the meadow's tallies for good
+        s.graph[a].covered = 1;
+        for (std::size_t k = 0; k < 4; ++k) s.graph[root].attr[k] = static_cast<u8>(s.graph[root].attr[k] - tfeat(s, a).attr[k]);
+      }
     } else if (has_special(tf, kShaman)) {
       for (const PieceOnBoard& pc : s.pieces)
         if (pc.player == s.current && pc.kind == 0) {
