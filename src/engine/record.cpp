@@ -146,6 +146,9 @@ Record record_from_json(const std::string& text, const std::string& where) {
     for (std::size_t i = 0; i < j["draws"].size(); ++i) r.draws.push_back(str(j["draws"][i], fmt::format("draws[{}]", i)));
   }
   if (!r.seed && r.draws.empty()) throw InputError(fmt::format("{}: a record needs a seed or the draw order", where));
+  // the key of a turn's game-specific choice ("double" in Amazonas, "shaman" in Hunters)
+  const GameDef* gd = find_game(r.game);
+  const std::string ckey = gd ? gd->choice_key : std::string("double");
   const json& moves = need(j, "moves", "record");
   if (!moves.is_array()) throw InputError(fmt::format("{}: moves: expected an array", where));
   for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -169,8 +172,6 @@ Record record_from_json(const std::string& text, const std::string& where) {
         throw InputError(fmt::format("{}: {}: follower \"{}\" is not a port name (NNW N NNE ENE E ESE SSE S SSW WSW W WNW C) or null", where, ctx, f));
       if (f != "none") m.follower = f;
     }
-    const GameDef* gd = find_game(r.game);
-    const std::string ckey = gd ? gd->choice_key : std::string("double");
     if (gd && gd->hooks.choice_text && jm.contains(ckey) && !jm[ckey].is_null()) {
       m.choice = str(jm[ckey], ctx + ": " + ckey);
     } else if (jm.contains(ckey) && !jm[ckey].is_null()) {
