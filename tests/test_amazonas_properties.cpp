@@ -9,7 +9,7 @@
 #include <set>
 
 #include "ai/driver.hpp"
-#include "property_scale.hpp"
+#include "property_support.hpp"
 #include "scenario.hpp"
 
 
@@ -21,15 +21,7 @@ std::shared_ptr<const Ruleset> amazonas_rules(const std::string& spread) {
   return load_ruleset("amazonas", {"spread=" + spread});
 }
 
-constexpr std::array<int, 4> kSx = {0, 1, 0, -1};
-constexpr std::array<int, 4> kSy = {-1, 0, 1, 0};
 
-int type_at(const TileType& tt, int rot, int board_port) {
-  const int canon = ((board_port - 3 * rot) % 12 + 12) % 12;
-  for (int f = 0; f < tt.nfeat; ++f)
-    if (tt.feats[static_cast<std::size_t>(f)].ports & (1u << canon)) return tt.feats[static_cast<std::size_t>(f)].type;
-  return -1;
-}
 
 bool is_river(const TileType& tt) { return tt.kind != 0; }
 
@@ -44,24 +36,13 @@ int river_front(const State& s) {
 }
 
 bool brute_legal(const State& s, int front, int type, int x, int y, int rot) {
-  if (s.placed_at(x, y) >= 0) return false;
   const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
   if (is_river(tt)) {
     if (!(y == 0 && x == front + 1 && (rot == 0 || rot == 2))) return false;
   } else if (x > front) {
     return false;
   }
-  int touching = 0;
-  for (int side = 0; side < 4; ++side) {
-    const int idx = s.placed_at(x + kSx[static_cast<std::size_t>(side)], y + kSy[static_cast<std::size_t>(side)]);
-    if (idx < 0) continue;
-    ++touching;
-    const PlacedTile& nb = s.tiles[static_cast<std::size_t>(idx)];
-    const int opposite = (side + 2) % 4;
-    for (int i = 0; i < 3; ++i)
-      if (type_at(tt, rot, 3 * side + i) != type_at(s.type_of(nb), nb.rot, 3 * opposite + (2 - i))) return false;
-  }
-  return touching > 0;
+  return brute_fits(s, type, x, y, rot);
 }
 
 struct Tally {

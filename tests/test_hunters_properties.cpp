@@ -14,7 +14,7 @@
 #include <tuple>
 
 #include "ai/driver.hpp"
-#include "property_scale.hpp"
+#include "property_support.hpp"
 #include "scenario.hpp"
 
 
@@ -52,31 +52,8 @@ const TileFeature& tfeat(const State& s, int seg) {
   return s.type_of(s.tiles[sg.tile]).feats[sg.local];
 }
 
-constexpr std::array<int, 4> kSx = {0, 1, 0, -1};
-constexpr std::array<int, 4> kSy = {-1, 0, 1, 0};
 
-int type_at(const TileType& tt, int rot, int board_port) {
-  const int canon = ((board_port - 3 * rot) % 12 + 12) % 12;
-  for (int f = 0; f < tt.nfeat; ++f)
-    if (tt.feats[static_cast<std::size_t>(f)].ports & (1u << canon)) return tt.feats[static_cast<std::size_t>(f)].type;
-  return -1;
-}
 
-bool brute_legal(const State& s, int type, int x, int y, int rot) {
-  if (s.placed_at(x, y) >= 0) return false;
-  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
-  int touching = 0;
-  for (int side = 0; side < 4; ++side) {
-    const int idx = s.placed_at(x + kSx[static_cast<std::size_t>(side)], y + kSy[static_cast<std::size_t>(side)]);
-    if (idx < 0) continue;
-    ++touching;
-    const PlacedTile& nb = s.tiles[static_cast<std::size_t>(idx)];
-    const int opposite = (side + 2) % 4;
-    for (int i = 0; i < 3; ++i)
-      if (type_at(tt, rot, 3 * side + i) != type_at(s.type_of(nb), nb.rot, 3 * opposite + (2 - i))) return false;
-  }
-  return touching > 0;
-}
 
 struct Tally {
   long games = 0, placements = 0, bonus_turns = 0, bonus_at_end = 0, huts = 0, choices = 0, returns = 0;
@@ -274,14 +251,14 @@ void random_game(const Ruleset& rs, const Names& nm, int players, u64 seed, Tall
     if (s.phase == Phase::Place) {
       ++t.placements;
       for (const Move& m : ml)
-        if (!brute_legal(s, s.in_hand, m.x, m.y, m.rot)) ++t.bad_legal;
+        if (!brute_fits(s, s.in_hand, m.x, m.y, m.rot)) ++t.bad_legal;
       std::set<std::pair<int, int>> cells;
       for (const PlacedTile& pt : s.tiles)
         for (int side = 0; side < 4; ++side) cells.emplace(pt.x + kSx[static_cast<std::size_t>(side)], pt.y + kSy[static_cast<std::size_t>(side)]);
       const TileType& tt = rs.tiles.types[s.in_hand];
       for (const auto& [x, y] : cells)
         for (int r = 0; r < 4; ++r) {
-          if (!brute_legal(s, s.in_hand, x, y, r)) continue;
+          if (!brute_fits(s, s.in_hand, x, y, r)) continue;
           bool listed = false;
           for (const Move& m : ml) listed |= m.x == x && m.y == y && (m.rot == r || tt.nrots < 4);
           if (!listed) ++t.missing;

@@ -13,7 +13,7 @@
 #include <set>
 
 #include "ai/driver.hpp"
-#include "property_scale.hpp"
+#include "property_support.hpp"
 #include "scenario.hpp"
 
 
@@ -21,42 +21,6 @@ namespace carc::test {
 namespace {
 
 
-// ---------------------------------------------------------------------------------------------
-// Independent geometry: the local feature at a board port of a tile rotated `rot` quarter turns
-// clockwise, straight from the tile definition (canonical port p shows at board port p + 3 rot).
-int feat_at(const TileType& tt, int rot, int board_port) {
-  const int canon = board_port == kCentre ? kCentre : ((board_port - 3 * rot) % 12 + 12) % 12;
-  for (int f = 0; f < tt.nfeat; ++f)
-    if (tt.feats[static_cast<std::size_t>(f)].ports & (1u << canon)) return f;
-  return -1;
-}
-
-int type_at(const TileType& tt, int rot, int board_port) {
-  const int f = feat_at(tt, rot, board_port);
-  return f < 0 ? -1 : tt.feats[static_cast<std::size_t>(f)].type;
-}
-
-constexpr std::array<int, 4> kSx = {0, 1, 0, -1};  // N E S W
-constexpr std::array<int, 4> kSy = {-1, 0, 1, 0};
-
-// Does tile type `type` rotated `rot` fit at x,y: the cell is free, touches a tile, and every
-// touching side matches third by third (third i of a side meets third 2-i of the facing side).
-bool brute_fits(const State& s, int type, int x, int y, int rot) {
-  if (s.placed_at(x, y) >= 0) return false;
-  const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
-  int touching = 0;
-  for (int side = 0; side < 4; ++side) {
-    const int idx = s.placed_at(x + kSx[static_cast<std::size_t>(side)], y + kSy[static_cast<std::size_t>(side)]);
-    if (idx < 0) continue;
-    ++touching;
-    const PlacedTile& nb = s.tiles[static_cast<std::size_t>(idx)];
-    const TileType& nt = s.type_of(nb);
-    const int opposite = (side + 2) % 4;
-    for (int i = 0; i < 3; ++i)
-      if (type_at(tt, rot, 3 * side + i) != type_at(nt, nb.rot, 3 * opposite + (2 - i))) return false;
-  }
-  return touching > 0;
-}
 
 // Same picture: the port-by-port feature correspondence of the two rotations is a bijection that
 // keeps types, attributes and borders.
