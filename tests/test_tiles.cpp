@@ -313,7 +313,7 @@ namespace {
 // Safari's tile data (its rules come later): the file loads against Safari's feature types, the
 // totals match RULES.md §4 and the reference, and watering-hole corners rotate with the tile.
 TEST(SafariTiles, LoadWithTheStatedTotals) {
-  const GameDef& g = games::safari_data();
+  const GameDef& g = games::safari();
   const TileSet ts = load_tileset(data_dir() + "/tiles/safari.tiles.json", g.ftypes, g.tile_kinds, g.specials);
   EXPECT_EQ(ts.game, "safari");
   EXPECT_EQ(ts.types.size(), 75u);

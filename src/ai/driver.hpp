@@ -16,7 +16,7 @@ inline long play_out(Game& g, std::vector<std::unique_ptr<Bot>>& bots, Rng& rng,
     const State& s = g.state();
     legal_moves(s, ml);
     if (placements && s.phase == Phase::Place) *placements += static_cast<long>(ml.size());
-    g.play(bots[s.current]->choose(s, ml, rng));
+    g.play(bots[static_cast<std::size_t>(to_move(s))]->choose(s, ml, rng));
     ++decisions;
   }
   return decisions;

@@ -24,8 +24,8 @@ inline void random_game(State& s, const Ruleset& rs, int players, u64 seed, Move
   Rng rng(seed);
   init_state(s, rs, players);
   while (s.phase != Phase::Over) {
-    if (s.phase == Phase::Draw) {
-      apply_draw(s, sample_draw(s, rng));
+    if (is_chance(s)) {
+      chance_step(s, rng);
       continue;
     }
     Move m;
@@ -56,14 +56,14 @@ std::unique_ptr<State> midgame(const Ruleset& rs, int players) {
   Rng rng(7);
   MoveList ml;
   while (st->turn < 35 && st->phase != Phase::Over) {
-    if (st->phase == Phase::Draw) {
-      apply_draw(*st, sample_draw(*st, rng));
+    if (is_chance(*st)) {
+      chance_step(*st, rng);
       continue;
     }
     legal_moves(*st, ml);
     apply_move(*st, ml[rng.below(static_cast<u32>(ml.size()))]);
   }
-  while (st->phase == Phase::Draw) apply_draw(*st, sample_draw(*st, rng));
+  while (is_chance(*st)) chance_step(*st, rng);
   return st;
 }
 

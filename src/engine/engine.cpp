@@ -45,8 +45,30 @@ void Game::draw_one() {
   apply_draw(state_, type, &rec_.events);
 }
 
+void Game::chance_one() {
+  const Hooks& hk = rs_->game->hooks;
+  int o = -1;
+  if (chance_scripted_ < rec_.chance.size()) {
+    const std::string& text = rec_.chance[chance_scripted_];
+    o = hk.chance_parse(state_, text);
+    if (o < 0) throw InputError(fmt::format("chance outcome {}: \"{}\" is not possible here", chance_scripted_ + 1, text));
+    if (rng_) hk.sample_chance(state_, *rng_);  // keep the generator in step
+    ++chance_scripted_;
+  } else {
+    o = hk.sample_chance(state_, *rng_);
+    rec_.chance.push_back(hk.chance_text(state_, o));
+    chance_scripted_ = rec_.chance.size();
+  }
+  hk.apply_chance(state_, o, &rec_.events);
+}
+
 void Game::advance() {
-  while (state_.phase == Phase::Draw) {
+  while (state_.phase == Phase::Draw || state_.phase == Phase::Chance) {
+    if (state_.phase == Phase::Chance) {
+      if (chance_scripted_ >= rec_.chance.size() && !rng_) return;  // stalled
+      chance_one();
+      continue;
+    }
     if (state_.pile == 0 && !state_.extra) {
       end_if_pile_empty(state_, &rec_.events);
       break;
@@ -62,9 +84,9 @@ void Game::advance() {
 
 void Game::play(const Move& m) {
   if (state_.phase == Phase::Over) throw InputError("the game is over");
-  if (state_.phase == Phase::Draw) throw InputError("no tile has been drawn");
+  if (state_.phase == Phase::Draw || state_.phase == Phase::Chance) throw InputError("a chance event is due (no decision now)");
   if (!is_legal(state_, m)) {
-    if (m.player != state_.current) throw InputError(fmt::format("it is player {}'s decision, not player {}'s", state_.current + 1, m.player + 1));
+    if (m.player != to_move(state_)) throw InputError(fmt::format("it is player {}'s decision, not player {}'s", to_move(state_) + 1, m.player + 1));
     if (state_.phase == Phase::Place) {
       if (m.kind != MoveKind::Place) throw InputError("a tile must be placed first");
       const u16 v = state_.cells.get(m.x, m.y);
@@ -79,11 +101,14 @@ void Game::play(const Move& m) {
     }
     if (m.kind == MoveKind::Place) throw InputError("the tile is already placed; place a piece or pass");
     if (m.kind == MoveKind::Choose) throw InputError("there is no choice to make now");
+    if (m.kind == MoveKind::Act) throw InputError("that action is not possible now (see the listed moves)");
     if (state_.supply[state_.current] == 0 && state_.supply2[state_.current] == 0) throw InputError("no piece left in supply");
     throw InputError("that feature cannot take a piece (occupied, not claimable, or none of that kind left)");
   }
   if (m.kind == MoveKind::Place) {
-    if (keep_undo_) undo_.push_back(Snapshot{state_, rec_.moves.size(), rec_.events.size(), rec_.draws.size(), scripted_, rng_});
+    if (keep_undo_)
+      undo_.push_back(Snapshot{state_, rec_.moves.size(), rec_.events.size(), rec_.draws.size(), scripted_, rec_.chance.size(),
+                               chance_scripted_, rng_});
     RecordMove rm;
     rm.player = m.player;
     rm.tile = rs_->tiles.types[state_.in_hand].id;
@@ -97,6 +122,10 @@ void Game::play(const Move& m) {
     rm.follower = feature_port(state_, pt, m.feat);
     if (m.pk != 0xFF) rm.piece = rs_->game->piece_names[m.pk];
     if (m.x != rm.x || m.y != rm.y) rm.follower_at = std::pair<int, int>(m.x, m.y);
+  } else if (m.kind == MoveKind::Act) {
+    rec_.moves.back().action = rs_->game->hooks.action_text(state_, m);
+  } else if (m.kind == MoveKind::Choose && rs_->game->choices_listed) {
+    rec_.moves.back().choices.emplace_back(m.player, rs_->game->hooks.choice_text(state_, m));
   } else if (m.kind == MoveKind::Choose) {
     rec_.moves.back().choice = rs_->game->hooks.choice_text ? rs_->game->hooks.choice_text(state_, m) : rs_->tiles.types[m.feat].id;
     rec_.moves.back().choice_rot = m.rot * 90;
@@ -114,6 +143,8 @@ bool Game::undo_turn(int player) {
     rec_.events.resize(sn.events);
     rec_.draws.resize(sn.draws);
     scripted_ = sn.scripted;
+    rec_.chance.resize(sn.chance);
+    chance_scripted_ = sn.chance_scripted;
     rng_ = sn.rng;
     rec_.finished = false;
     rec_.final_scores.clear();
@@ -198,12 +229,19 @@ Move Game::choice(std::string_view option, int rot_degrees) const {
   return m;
 }
 
+Move Game::action(std::string_view text) const {
+  if (state_.phase != Phase::Piece) throw InputError("no tile has just been placed");
+  if (!rs_->game->hooks.action_parse) throw InputError(fmt::format("{} has no actions besides pieces", rs_->game->title));
+  return rs_->game->hooks.action_parse(state_, text);
+}
+
 Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::string& tiles_override) {
   std::vector<std::string> settings;
   for (const auto& [k, v] : r.options) settings.push_back(k + "=" + v);
   Game g(load_ruleset(r.game, settings, tiles_override.empty() ? r.tiles : tiles_override), r.players);
   g.rec_.seed = r.seed;
   g.rec_.draws = r.draws;
+  g.rec_.chance = r.chance;
   if (r.seed) g.rng_.emplace(*r.seed);
   g.advance();
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
@@ -217,6 +255,27 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
       if (rm.player != g.state_.current)
         throw InputError(fmt::format("made by player {} but it is player {}'s turn", rm.player + 1, g.state_.current + 1));
       g.play(g.placement(rm.x, rm.y, rm.rot));
+      std::size_t ci = 0;  // listed choices taken so far
+      auto listed_choices = [&] {
+        while (g.state_.phase == Phase::Choose) {
+          if (ci >= rm.choices.size())
+            throw InputError(fmt::format("player {} has a decision to make and the record's choices end here", to_move(g.state_) + 1));
+          const auto& [who, text] = rm.choices[ci];
+          if (who != to_move(g.state_))
+            throw InputError(fmt::format("choice {} (\"{}\") is player {}'s but player {} decides now", ci + 1, text, who + 1, to_move(g.state_) + 1));
+          g.play(g.choice(text, 0));
+          ++ci;
+        }
+      };
+      if (g.rs_->game->choices_listed) {
+        listed_choices();
+        if (g.state_.phase != Phase::Piece) throw InputError("the turn has no action to take");
+        if (rm.action) g.play(g.action(*rm.action));
+        else g.play(g.piece_at(g.state_.tiles[g.state_.piece_from].x, g.state_.tiles[g.state_.piece_from].y, rm.follower.value_or("none")));
+        listed_choices();
+        if (ci != rm.choices.size()) throw InputError(fmt::format("the record gives {} choices but the turn took {}", rm.choices.size(), ci));
+        continue;
+      }
       if (g.state_.phase == Phase::Choose) {
         if (!rm.choice) throw InputError(fmt::format("this turn needs a choice (\"{}\") and the record gives none", g.rs_->game->choice_key));
         g.play(g.choice(*rm.choice, rm.choice_rot));
@@ -257,7 +316,10 @@ std::string move_text(const State& s, const Move& m) {
     }
     case MoveKind::Pass:
       return s.rs->game->pass_text;
+    case MoveKind::Act:
+      return s.rs->game->hooks.action_text(s, m);
     case MoveKind::Choose:
+      if (s.rs->game->choices_listed) return s.rs->game->hooks.choice_text(s, m);
       if (s.rs->game->hooks.choice_text) return fmt::format("{}: {}", s.rs->game->choice_key, s.rs->game->hooks.choice_text(s, m));
       return fmt::format("choose {} r{}", s.rs->tiles.types[m.feat].id, m.rot * 90);
   }

@@ -27,6 +27,11 @@ struct RecordMove {
   std::optional<std::pair<int, int>> follower_at;
   // The piece's kind by name when it claims the feature's network rather than the feature (a hut).
   std::optional<std::string> piece;
+  // The game's own action instead of a piece (Safari: "jeep from -2,0 to 1,1", "found lion at 2,1 NE").
+  std::optional<std::string> action;
+  // Games whose decisions come several per turn, by any player (Safari's token hand-ins, the
+  // jeep's new cell): every Choose decision of the turn in order, with who made it.
+  std::vector<std::pair<int, std::string>> choices;
 };
 
 struct Record {
@@ -36,6 +41,7 @@ struct Record {
   std::optional<u64> seed;
   std::string tiles;  // tile file used, if not the game's default (replay loads it)
   std::vector<std::string> draws;  // every tile drawn, in order, discarded ones included
+  std::vector<std::string> chance;  // every outcome of the game's own chance events (Safari: tokens drawn)
   std::vector<RecordMove> moves;
   // Written by the engine; ignored (and re-derived) when a record is replayed.
   std::vector<ScoreEvent> events;
@@ -89,19 +95,23 @@ class Game {
   Move piece_at(int x, int y, std::string_view port, std::string_view kind = "") const;
   // A Choose decision by option name (Amazonas: a double tile id) and rotation in degrees.
   Move choice(std::string_view option, int rot_degrees) const;
+  // The game's own action by its text (Safari: "jeep from X,Y to X,Y", "found lion at 2,1 NE").
+  Move action(std::string_view text) const;
 
  private:
   Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players);
   void draw_one();
+  void chance_one();
 
   std::shared_ptr<const Ruleset> rs_;
   State state_;
   Record rec_;
   std::optional<Rng> rng_;
   std::size_t scripted_ = 0;  // draws taken from rec_.draws so far
+  std::size_t chance_scripted_ = 0;  // outcomes taken from rec_.chance so far
   struct Snapshot {
     State state;
-    std::size_t moves, events, draws, scripted;
+    std::size_t moves, events, draws, scripted, chance, chance_scripted;
     std::optional<Rng> rng;
   };
   std::vector<Snapshot> undo_;

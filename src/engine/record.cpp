@@ -41,6 +41,7 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   if (!r.tiles.empty()) j["tiles"] = r.tiles;
   j["seed"] = r.seed ? json(*r.seed) : json(nullptr);
   j["draws"] = r.draws;
+  if (rs.game->hooks.sample_chance) j["chance"] = r.chance;
   j["moves"] = json::array();
   for (const auto& m : r.moves) {
     json jm{{"player", m.player}, {"tile", m.tile}, {"x", m.x}, {"y", m.y}, {"rot", m.rot}};
@@ -50,10 +51,17 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
     }
     if (m.piece) jm["piece"] = *m.piece;
     jm["follower"] = m.follower ? json(*m.follower) : json(nullptr);
+    if (m.action) jm["action"] = *m.action;
+    if (!m.choices.empty()) {
+      jm["choices"] = json::array();
+      for (const auto& [who, text] : m.choices) jm["choices"].push_back({{"player", who}, {"choice", text}});
+    }
     if (m.follower_at) jm["follower_at"] = {m.follower_at->first, m.follower_at->second};
     j["moves"].push_back(jm);
   }
   j["events"] = json::array();
+  const auto words = std::make_unique<State>();  // describe_event reads only the ruleset
+  words->rs = &rs;
   for (const auto& e : r.events) {
     json je{{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"feature", rs.ftype(e.ftype).name},
             {"reason", reason_name(e.reason)}, {"feature_id", e.feature}};
@@ -68,11 +76,14 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
         je["piranhas"] = e.attr;
       }
     } else if (e.reason == ScoreReason::Special) {
-      je["effect"] = e.cause == 1 ? "canoe" : "pit_trap";
-      if (e.cause == 1) je["lakes"] = e.tiles;
-      else {
-        je["animals"] = e.tiles;
-        je["deer_eaten"] = e.attr;
+      const auto& fx = rs.game->special_effects;
+      if (e.cause < fx.size()) {
+        const GameDef::Effect& d = fx[e.cause];
+        je["effect"] = d.name;
+        if (!d.tiles_key.empty()) je[d.tiles_key] = e.tiles;
+        if (!d.attr_key.empty()) je[d.attr_key] = e.attr;
+      } else {
+        je["effect"] = std::to_string(e.cause);
       }
     } else if (e.reason == ScoreReason::Network) {
       je["fish"] = e.tiles;
@@ -81,10 +92,18 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
     } else if (e.reason == ScoreReason::Farm) {
       if (rs.game->farm_points_per_city) je["cities"] = e.cities;
       if (!rs.ftype(e.ftype).attrs.empty()) je[plural_noun(rs.ftype(e.ftype).attrs[0])] = e.attr;
+    } else if (!rs.game->event_keys[0].empty()) {
+      const auto& k = rs.game->event_keys;
+      const std::array<int, 4> v = {e.tiles, e.attr, e.moved, e.cause};
+      for (std::size_t i = 0; i < 3; ++i)
+        if (!k[i].empty()) je[k[i]] = v[i];
+      const auto& attrs = rs.ftype(e.ftype).attrs;
+      if (!k[3].empty() && e.cause > 0 && e.cause <= attrs.size()) je[k[3]] = attrs[e.cause - 1u];
     } else {
       je["tiles"] = e.tiles;
       if (!rs.ftype(e.ftype).attrs.empty()) je[plural_noun(rs.ftype(e.ftype).attrs[0])] = e.attr;
     }
+    je["text"] = describe_event(*words, e);
     j["events"].push_back(je);
   }
   j["final_scores"] = r.finished ? json(r.final_scores) : json(nullptr);
@@ -145,6 +164,10 @@ Record record_from_json(const std::string& text, const std::string& where) {
     if (!j["draws"].is_array()) throw InputError(fmt::format("{}: draws: expected an array of tile ids", where));
     for (std::size_t i = 0; i < j["draws"].size(); ++i) r.draws.push_back(str(j["draws"][i], fmt::format("draws[{}]", i)));
   }
+  if (j.contains("chance") && !j["chance"].is_null()) {
+    if (!j["chance"].is_array()) throw InputError(fmt::format("{}: chance: expected an array of outcomes", where));
+    for (std::size_t i = 0; i < j["chance"].size(); ++i) r.chance.push_back(str(j["chance"][i], fmt::format("chance[{}]", i)));
+  }
   if (!r.seed && r.draws.empty()) throw InputError(fmt::format("{}: a record needs a seed or the draw order", where));
   // the key of a turn's game-specific choice ("double" in Amazonas, "shaman" in Hunters)
   const GameDef* gd = find_game(r.game);
@@ -182,6 +205,18 @@ Record record_from_json(const std::string& text, const std::string& where) {
       m.choice_rot = static_cast<int>(dr);
     }
     if (jm.contains("piece") && !jm["piece"].is_null()) m.piece = str(jm["piece"], ctx + ": piece");
+    if (jm.contains("action") && !jm["action"].is_null()) m.action = str(jm["action"], ctx + ": action");
+    if (jm.contains("choices") && !jm["choices"].is_null()) {
+      const json& cs = jm["choices"];
+      if (!cs.is_array()) throw InputError(fmt::format("{}: {}: choices: expected an array", where, ctx));
+      for (std::size_t k = 0; k < cs.size(); ++k) {
+        const std::string cctx = fmt::format("{}: choices[{}]", ctx, k);
+        const long long who = integer(need(cs[k], "player", cctx), cctx + ".player");
+        if (who < 0 || who >= static_cast<long long>(r.players.size()))
+          throw InputError(fmt::format("{}: {}: player {} does not exist", where, cctx, who));
+        m.choices.emplace_back(static_cast<int>(who), str(need(cs[k], "choice", cctx), cctx + ".choice"));
+      }
+    }
     if (jm.contains("follower_at") && !jm["follower_at"].is_null()) {
       const json& fa = jm["follower_at"];
       if (!fa.is_array() || fa.size() != 2) throw InputError(fmt::format("{}: {}: follower_at must be [x, y]", where, ctx));

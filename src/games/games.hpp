@@ -23,8 +23,11 @@ namespace games {
 const GameDef& base();
 const GameDef& amazonas();
 const GameDef& hunters();
-// Safari's feature types and pieces only (its rules are not written yet; not a registered game).
-const GameDef& safari_data();
+const GameDef& safari();
+// Safari's token species by index (monkey, elephant, giraffe, lion, zebra).
+const std::array<std::string, kTokenKinds>& safari_species();
+// What a Safari trail/bush would score for its majority if completed now (species + birds).
+int safari_completed_value(const State& s, int root);
 // Amazonas boat places: dense ranks (1 = furthest downstream); with 2 players a 2nd boat not
 // directly behind the 1st has no place (0). Used by Amazon scoring, the river mouth and the UI.
 std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);

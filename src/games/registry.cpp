@@ -14,10 +14,11 @@ const GameDef* find_game(std::string_view id) {
   if (id == "base") return &games::base();
   if (id == "amazonas") return &games::amazonas();
   if (id == "hunters") return &games::hunters();
+  if (id == "safari") return &games::safari();
   return nullptr;
 }
 
-std::vector<std::string> game_ids() { return {"base", "amazonas", "hunters"}; }
+std::vector<std::string> game_ids() { return {"base", "amazonas", "hunters", "safari"}; }
 
 std::string data_dir() {
   if (const char* d = std::getenv("CARCASSONNE_DATA"); d && *d) return d;

@@ -205,7 +205,8 @@ void final_scoring(State& s, EventSink* ev) {
     Segment& r = s.graph[root];
     if (r.scored || rs.ftype(r.ftype).cls == FClass::Field || s.pieces[i].kind != rs.ftype(r.ftype).piece_kind) continue;
     r.scored = 1;
-    score_feature(s, root, false, ev);
+    if (rs.game->hooks.score_unfinished) rs.game->hooks.score_unfinished(s, root, ev);
+    else score_feature(s, root, false, ev);
   }
   // remove them (farmers stay for the field scoring)
   for (std::size_t i = 0; i < s.pieces.size();) {
@@ -292,6 +293,16 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
   s.front = 0;
   s.aside = 0;
   s.scratch.fill(0);
+  s.decider = 0xFF;
+  s.stage = 0;
+  s.tokens = Tokens{};
+  s.markers = {};
+  s.marker_taken = 0;
+  s.spots.clear();
+  s.spot_corner.fill(0);
+  s.pend_root = 0xFFFF;
+  s.pend_mask = 0;
+  s.pend_pick.fill(0xFF);
   s.turn_first = s.piece_from = 0;
   s.remaining.fill(0);
   s.pile = 0;
@@ -499,12 +510,23 @@ void gen_pieces(const State& s, MoveList& out) {
 void legal_moves(const State& s, MoveList& out) {
   out.clear();
   if (s.phase == Phase::Place) gen_placements(s, out);
-  else if (s.phase == Phase::Piece) gen_pieces(s, out);
-  else if (s.phase == Phase::Choose) s.rs->game->hooks.gen_choices(s, out);
+  else if (s.phase == Phase::Piece) {
+    gen_pieces(s, out);
+    if (s.rs->game->hooks.gen_actions) s.rs->game->hooks.gen_actions(s, out);
+  } else if (s.phase == Phase::Choose) s.rs->game->hooks.gen_choices(s, out);
+}
+
+bool chance_step(State& s, Rng& rng, EventSink* ev) {
+  if (s.phase == Phase::Chance) {
+    const Hooks& hk = s.rs->game->hooks;
+    hk.apply_chance(s, hk.sample_chance(s, rng), ev);
+    return true;
+  }
+  return apply_draw(s, sample_draw(s, rng), ev);
 }
 
 bool is_legal(const State& s, const Move& m) {
-  if (m.player != s.current) return false;
+  if (m.player != to_move(s)) return false;
   if (s.phase == Phase::Place) {
     if (m.kind != MoveKind::Place || m.rot > 3) return false;
     const u16 v = s.cells.get(m.x, m.y);
@@ -513,6 +535,14 @@ bool is_legal(const State& s, const Move& m) {
   }
   if (s.phase == Phase::Piece) {
     if (m.kind == MoveKind::Pass) return true;
+    if (m.kind == MoveKind::Act) {
+      if (!s.rs->game->hooks.gen_actions) return false;
+      MoveList ml;
+      s.rs->game->hooks.gen_actions(s, ml);
+      for (const Move& o : ml)
+        if (o == m) return true;
+      return false;
+    }
     if (m.kind != MoveKind::Piece) return false;
     const int ti = s.placed_at(m.x, m.y);
     if (ti < s.piece_from) return false;
@@ -572,33 +602,62 @@ void apply_move(State& s, const Move& m, EventSink* ev) {
     --s.supply_of(kind, m.player);
     s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, kind});
   }
+  if (m.kind == MoveKind::Act) hk.apply_action(s, m, ev);
+  s.stage = 1;
   if (hk.on_piece) hk.on_piece(s, m, ev);
-  // completion scoring: features of this turn's tiles, then point features around them
-  for (std::size_t ti = s.turn_first; ti < s.tiles.size(); ++ti) {
-    const PlacedTile& pt = s.tiles[ti];
-    const TileType& tt = s.type_of(pt);
-    for (int f = 0; f < tt.nfeat; ++f) {
-      const int root = s.graph.find_compress(pt.seg0 + f);
-      Segment& r = s.graph[root];
-      const FClass cls = rs.ftype(r.ftype).cls;
-      if (r.scored || r.open != 0 || cls == FClass::Field || cls == FClass::Point) continue;
-      r.scored = 1;
-      score_feature(s, root, true, ev);
-      return_pieces(s, root);
+  if (s.phase == Phase::Chance || s.phase == Phase::Choose) return;  // paused: the game resumes the turn
+  continue_turn(s, ev);
+}
+
+void continue_turn(State& s, EventSink* ev) {
+  const Ruleset& rs = *s.rs;
+  const Hooks& hk = rs.game->hooks;
+  s.phase = Phase::Score;
+  if (s.stage == 1) {
+    // completion scoring: features of this turn's tiles, then point features around them
+    for (std::size_t ti = s.turn_first; ti < s.tiles.size(); ++ti) {
+      const PlacedTile& pt = s.tiles[ti];
+      const TileType& tt = s.type_of(pt);
+      for (int f = 0; f < tt.nfeat; ++f) {
+        const int root = s.graph.find_compress(pt.seg0 + f);
+        Segment& r = s.graph[root];
+        const FClass cls = rs.ftype(r.ftype).cls;
+        if (r.scored || r.open != 0 || cls == FClass::Field || cls == FClass::Point) continue;
+        if (hk.score_completed) {
+          if (!hk.score_completed(s, root, ev)) return;
+          s.graph[root].scored = 1;
+          continue;
+        }
+        r.scored = 1;
+        score_feature(s, root, true, ev);
+        return_pieces(s, root);
+      }
+    }
+    for (std::size_t i = 0; i < s.open_points.size();) {
+      const int root = s.open_points[i];
+      if (s.graph[root].open != 0) {
+        ++i;
+        continue;
+      }
+      if (!s.graph[root].scored) {
+        if (hk.score_completed) {
+          if (!hk.score_completed(s, root, ev)) return;
+        } else {
+          s.graph[root].scored = 1;
+          score_feature(s, root, true, ev);
+          return_pieces(s, root);
+        }
+      }
+      s.graph[root].scored = 1;
+      s.open_points.erase_swap(i);
+    }
+    s.stage = 2;
+    if (hk.on_scoring) {
+      hk.on_scoring(s, ev);
+      if (s.phase != Phase::Score) return;  // paused for a decision; the game resumes
     }
   }
-  for (std::size_t i = 0; i < s.open_points.size();) {
-    const int root = s.open_points[i];
-    if (s.graph[root].open != 0) {
-      ++i;
-      continue;
-    }
-    s.open_points.erase_swap(i);
-    s.graph[root].scored = 1;
-    score_feature(s, root, true, ev);
-    return_pieces(s, root);
-  }
-  if (hk.on_scoring) hk.on_scoring(s, ev);
+  s.stage = 0;
   end_turn(s, ev);
 }
 
@@ -682,6 +741,10 @@ std::string describe_event(const State& s, const ScoreEvent& e) {
   const std::string& name = ft.name;
   auto plural = [](int n, const std::string& w) { return n == 1 ? fmt::format("1 {}", w) : fmt::format("{} {}", n, plural_noun(w)); };
   const std::string attr0 = ft.attrs.empty() ? std::string("symbol") : ft.attrs[0];
+  if (s.rs->game->describe) {  // the game's own wording first, where it has one
+    std::string own = s.rs->game->describe(s, e);
+    if (!own.empty()) return own;
+  }
   switch (e.reason) {
     case ScoreReason::Farm:
       if (s.rs->game->hooks.field_value) return fmt::format("player {} scores {} for a {}", e.player + 1, e.points, name);

@@ -20,7 +20,7 @@ namespace carc {
 struct State;
 struct Move;
 struct ScoreEvent;
-using MoveList = StaticVec<Move, 4 * 320>;
+using MoveList = StaticVec<Move, 2048>;
 
 struct OptionDef {
   std::string name;
@@ -59,6 +59,26 @@ struct Hooks {
   // Phase Choose as text, for records and the command line (default: a tile id and a rotation).
   std::string (*choice_text)(const State&, const Move&) = nullptr;
   Move (*choice_parse)(const State&, std::string_view text) = nullptr;  // throws InputError
+  // The game's own alternatives to a piece in the Piece decision (MoveKind::Act; Safari: move a
+  // jeep, found or explore a watering hole), applied instead of a piece, before completion scoring.
+  void (*gen_actions)(const State&, MoveList&) = nullptr;
+  void (*apply_action)(State&, const Move&, EventSink*) = nullptr;
+  std::string (*action_text)(const State&, const Move&) = nullptr;
+  Move (*action_parse)(const State&, std::string_view text) = nullptr;  // throws InputError
+  // Replaces the generic majority scoring of a completed feature (paths, areas, point features).
+  // Returns false to pause the turn for a decision (phase Choose, any player as s.decider) or a
+  // chance event (phase Chance); the game resumes with continue_turn(), which calls this again
+  // for the same feature unless the hook marked it scored.
+  bool (*score_completed)(State&, int root, EventSink*) = nullptr;
+  // Replaces the generic scoring of an unfinished feature with pieces at the end of the game.
+  void (*score_unfinished)(State&, int root, EventSink*) = nullptr;
+  // The game's own chance events (phase Chance; Safari: a token from the face-down pile): draw an
+  // outcome, apply it (the hook then sets the next phase or calls continue_turn), and name it in
+  // records.
+  int (*sample_chance)(const State&, Rng&) = nullptr;
+  void (*apply_chance)(State&, int outcome, EventSink*) = nullptr;
+  std::string (*chance_text)(const State&, int outcome) = nullptr;
+  int (*chance_parse)(const State&, std::string_view text) = nullptr;  // -1: not a valid outcome
 };
 
 struct GameDef {
@@ -74,6 +94,18 @@ struct GameDef {
   std::string track_name;          // a per-player track (Amazonas: "boat"), empty if none
   std::vector<std::string> specials;  // names a tile file may give as a feature's "special"
   std::string choice_key = "double";  // record key of a turn's Choose decision
+  // Choose decisions are recorded as a list of {player, choice} (several per turn, by any player)
+  bool choices_listed = false;
+  // ScoreReason::Special events by cause (Hunters: 1 canoe, 2 pit_trap): the effect's name in
+  // records and the keys of its tiles and attr fields (empty: not written).
+  struct Effect {
+    std::string name, tiles_key, attr_key;
+  };
+  std::vector<Effect> special_effects;
+  // Completed/Final events: record keys for the tiles, attr, moved and cause fields when the game
+  // gives them its own meaning (Safari: tiles, species, birds, token); empty: the generic keys.
+  // A cause key names the symbol slot cause-1 of the feature type (a species).
+  std::array<std::string, 4> event_keys{};
   // Wording of the game's own events (Track, Amazon, Mouth).
   std::string (*describe)(const State&, const ScoreEvent&) = nullptr;
   int min_players = 2, max_players = 5;
@@ -96,8 +128,10 @@ struct Ruleset {
 std::map<std::string, std::string> resolve_options(const GameDef& g, const std::vector<std::string>& settings);
 std::shared_ptr<Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std::map<std::string, std::string>& options);
 
-enum class Phase : u8 { Draw, Place, Choose, Piece, Over };
-enum class MoveKind : u8 { Place, Piece, Pass, Choose };
+// Draw and Chance are chance nodes (a tile; a game's own outcome such as a token); Score is
+// transient (completion scoring in progress) and never seen between moves.
+enum class Phase : u8 { Draw, Place, Choose, Piece, Over, Chance, Score };
+enum class MoveKind : u8 { Place, Piece, Pass, Choose, Act };
 
 struct Move {
   MoveKind kind = MoveKind::Pass;
@@ -106,7 +140,7 @@ struct Move {
   u8 rot = 0;     // quarter turns clockwise
   u8 feat = 0xFF; // Piece: local feature index on that tile; Choose: the option (e.g. a tile type)
   u8 pk = 0xFF;   // Piece: 0xFF the feature's own kind of piece; else that kind claiming the
-                  // feature's network (Hunters: 1, a hut on the river system)
+                  // feature's network (Hunters: 1, a hut on the river system). Act: the action.
   bool operator==(const Move&) const = default;
 };
 
@@ -155,6 +189,26 @@ struct FrontierCell {
 
 inline constexpr int kMaxPlaced = 128;
 inline constexpr int kMaxFrontier = 320;
+inline constexpr int kTokenKinds = 5;
+inline constexpr i8 kOffBoard = -128;
+
+// A game's tokens by kind (Safari: animal tokens by species): in each hand, in the face-down pile
+// and in the discard pile; deals not yet drawn (chance events) and who gets them.
+struct Tokens {
+  std::array<std::array<u8, kTokenKinds>, kMaxPlayers> hand{};
+  std::array<u8, kTokenKinds> pile{}, discard{};
+  u8 deal_left = 0, deal_to = 0;
+};
+
+// A site at a grid point (Safari: a watering hole). The point (x, y) is the north-west corner of
+// cell (x, y); quarter c is corner c (0 NE, 1 SE, 2 SW, 3 NW) of the cell touching the point there.
+struct Spot {
+  i8 x = 0, y = 0;
+  std::array<u8, 4> token{0xFF, 0xFF, 0xFF, 0xFF};  // token kind per quarter, 0xFF empty
+  std::array<u8, 4> owner{0xFF, 0xFF, 0xFF, 0xFF};  // owner of the piece on that quarter, 0xFF none
+  u8 ntokens = 0;
+  u8 closed = 0;
+};
 
 struct State {
   const Ruleset* rs = nullptr;
@@ -178,6 +232,21 @@ struct State {
   i8 front = 0;
   u64 aside = 0;
   std::array<u8, kMaxPlayers> scratch{};
+  // Who decides a Choose move when it is not the current player (0xFF: the current player).
+  u8 decider = 0xFF;
+  u8 stage = 0;  // 0 before the turn's piece decision, 1 completion scoring, 2 after on_scoring
+  // Safari: tokens, two neutral markers on empty cells (jeeps), sites at grid points (watering
+  // holes) with a bit per (placed tile, corner) whose point holds a site; the marker taken this
+  // turn (1 + index, 0 none); a completed feature waiting for its scorers' decisions (0xFFFF
+  // none): who still decides (bit per player) and what each chose.
+  Tokens tokens;
+  std::array<std::array<i8, 2>, 2> markers{};
+  u8 marker_taken = 0;
+  StaticVec<Spot, 50> spots;
+  std::array<u64, kMaxPlaced * 4 / 64> spot_corner{};
+  u16 pend_root = 0xFFFF;
+  u8 pend_mask = 0;
+  std::array<u8, kMaxPlayers> pend_pick{};
   u16 turn_first = 0;  // index of the first tile placed this turn
   u16 piece_from = 0;  // pieces this turn go on tiles [piece_from, tiles.size())
   std::array<u8, kMaxTileTypes> remaining{};
@@ -230,6 +299,19 @@ Move sample_placement(const State& s, Rng& rng);
 void apply_move(State& s, const Move& m, EventSink* ev = nullptr);
 // Start a Draw: if the pile is empty, final scoring runs and the game is Over.
 void end_if_pile_empty(State& s, EventSink* ev);
+// Completion scoring and the end of the turn, resumed after a pause (a game's decision or chance
+// event during scoring). Games call it when their pending work is done.
+void continue_turn(State& s, EventSink* ev);
+
+// The player who decides now (a Choose may belong to another player: Safari's token hand-ins).
+[[nodiscard]] inline int to_move(const State& s) {
+  return s.phase == Phase::Choose && s.decider != 0xFF ? s.decider : s.current;
+}
+// Chance nodes: a tile draw or a game's own chance event.
+[[nodiscard]] inline bool is_chance(const State& s) { return s.phase == Phase::Draw || s.phase == Phase::Chance; }
+// Draws and applies one chance outcome from rng (a tile, or the game's own). Returns false for a
+// tile that fits nowhere (discarded).
+bool chance_step(State& s, Rng& rng, EventSink* ev = nullptr);
 
 // Feature value queries (for scoring, bots and the UI).
 struct FeatureInfo {

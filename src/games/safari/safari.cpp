@@ -1,17 +1,593 @@
-// Carcassonne: Safari (RULES.md section 4): the game's data only, so far. The tile set
-// (data/tiles/safari.tiles.json) loads and validates against these feature types; the rules that
-// are not data (species scoring, token hand-ins, baobab tokens, jeeps, watering holes) are not
-// written yet, so the game is NOT registered in games/registry.cpp and cannot be played.
+// Carcassonne: Safari (RULES.md section 4) as data plus hooks.
+//
+// Turn: draw -> place (on a jeep's cell: take that jeep) -> one action: a photographer on a trail,
+// bush or baobab of the new tile (a baobab deals 2 tokens at once), or move a jeep, or found or
+// explore a watering hole, or nothing -> completion scoring, where each scoring player of each
+// completed trail/bush first decides on a token hand-in (a Choose move by that player, even off
+// turn), and a surrounded baobab returns its photographer and deals its owner 2 more tokens ->
+// a taken jeep scores 3 and must be put back on an empty cell (a Choose move by the current
+// player). Token draws are chance events (phase Chance): uniform over the face-down pile, which
+// is refilled from the discard pile when it runs out.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
 #include "games/games.hpp"
 
 namespace carc::games {
 
-const GameDef& safari_data() {
+namespace {
+
+constexpr int kTrail = 0, kBush = 1, kBaobab = 3;
+constexpr int kBird = 5;
+constexpr std::array<int, 6> kSpeciesPoints = {0, 1, 3, 6, 10, 15};
+const std::array<std::string, kTokenKinds> kSpecies = {"monkey", "elephant", "giraffe", "lion", "zebra"};
+constexpr std::array<const char*, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
+// the point at corner c of cell (x, y), and the cell whose corner c touches point (x, y)
+constexpr std::array<int, 4> kCornerPx = {1, 1, 0, 0}, kCornerPy = {0, 1, 1, 0};
+
+int hand_total(const State& s, int p) {
+  int n = 0;
+  for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) n += k;
+  return n;
+}
+int pile_total(const State& s) {
+  int n = 0;
+  for (const u8 k : s.tokens.pile) n += k;
+  return n;
+}
+u8 hand_mask(const State& s, int p) {
+  u8 m = 0;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)]) m = static_cast<u8>(m | (1u << k));
+  return m;
+}
+// species present on a trail/bush (bit per species)
+u8 species_mask(const Segment& r) {
+  u8 m = 0;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (r.attr[static_cast<std::size_t>(k)]) m = static_cast<u8>(m | (1u << k));
+  return m;
+}
+
+void push_event(const State& s, EventSink* ev, int player, int ftype, ScoreReason why, int pts, u8 cause, u8 tiles = 0,
+                u8 attr = 0, u8 moved = 0, u16 feature = 0) {
+  if (!ev) return;
+  ScoreEvent e;
+  e.turn = s.turn;
+  e.player = static_cast<u8>(player);
+  e.ftype = static_cast<u8>(ftype);
+  e.reason = why;
+  e.points = static_cast<i16>(pts);
+  e.cause = cause;
+  e.tiles = tiles;
+  e.attr = attr;
+  e.moved = moved;
+  e.feature = feature;
+  ev->push_back(e);
+}
+void add_score(State& s, int p, int pts) {
+  s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + pts);
+}
+
+// ---- tokens (chance events) ----
+
+// Queue n token draws for `player` (0xFF: two each round the table). Returns true if a draw is
+// due (phase Chance); false if the pile and the discard pile are both empty.
+bool queue_deal(State& s, u8 player, int n) {
+  Tokens& t = s.tokens;
+  t.deal_to = player;
+  t.deal_left = static_cast<u8>(n);
+  if (pile_total(s) == 0) {  // reshuffle the discard pile into a new face-down pile
+    t.pile = t.discard;
+    t.discard.fill(0);
+  }
+  if (pile_total(s) == 0) t.deal_left = 0;
+  if (t.deal_left == 0) return false;
+  s.phase = Phase::Chance;
+  return true;
+}
+
+int sample_chance(const State& s, Rng& rng) {
+  u32 k = rng.below(static_cast<u32>(pile_total(s)));
+  for (int sp = 0;; ++sp) {
+    if (k < s.tokens.pile[static_cast<std::size_t>(sp)]) return sp;
+    k -= s.tokens.pile[static_cast<std::size_t>(sp)];
+  }
+}
+
+void apply_chance(State& s, int sp, EventSink* ev) {
+  Tokens& t = s.tokens;
+  const int to = t.deal_to == 0xFF ? (2 * s.nplayers - t.deal_left) / 2 : t.deal_to;
+  --t.pile[static_cast<std::size_t>(sp)];
+  ++t.hand[static_cast<std::size_t>(to)][static_cast<std::size_t>(sp)];
+  --t.deal_left;
+  if (t.deal_left && queue_deal(s, t.deal_to, t.deal_left)) return;
+  t.deal_left = 0;
+  if (s.stage == 0) s.phase = Phase::Draw;  // the opening deal
+  else continue_turn(s, ev);                // a baobab's tokens: the turn goes on
+}
+
+std::string chance_text(const State&, int sp) { return kSpecies[static_cast<std::size_t>(sp)]; }
+int chance_parse(const State& s, std::string_view text) {
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (kSpecies[static_cast<std::size_t>(k)] == text) return s.tokens.pile[static_cast<std::size_t>(k)] ? k : -1;
+  return -1;
+}
+
+// ---- watering holes ----
+
+int find_spot(const State& s, int px, int py) {
+  for (std::size_t i = 0; i < s.spots.size(); ++i)
+    if (s.spots[i].x == px && s.spots[i].y == py) return static_cast<int>(i);
+  return -1;
+}
+// Quarter c of point (px, py) can hold a token: its tile is placed and shows savanna there.
+bool usable(const State& s, int px, int py, int c) {
+  const int ti = s.placed_at(px - kCornerPx[static_cast<std::size_t>(c)], py - kCornerPy[static_cast<std::size_t>(c)]);
+  if (ti < 0) return false;
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+  return (s.type_of(pt).rot[pt.rot].corners >> c) & 1u;
+}
+void mark_spot_corners(State& s, int px, int py) {
+  for (int c = 0; c < 4; ++c) {
+    const int ti = s.placed_at(px - kCornerPx[static_cast<std::size_t>(c)], py - kCornerPy[static_cast<std::size_t>(c)]);
+    if (ti >= 0) s.spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] |= 1ull << ((ti * 4 + c) & 63);
+  }
+}
+bool spot_at_corner(const State& s, int ti, int c) {
+  return (s.spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] >> ((ti * 4 + c) & 63)) & 1u;
+}
+
+// ---- hooks ----
+
+void on_init(State& s) {
+  s.tokens.pile.fill(10);
+  int lo = 127, hi = -128, y = 0;
+  for (const StartCell& c : s.rs->tiles.side_for(s.nplayers).cells) {
+    lo = std::min(lo, c.x);
+    hi = std::max(hi, c.x);
+    y = c.y;
+  }
+  s.markers[0] = {static_cast<i8>(lo - 1), static_cast<i8>(y)};
+  s.markers[1] = {static_cast<i8>(hi + 1), static_cast<i8>(y)};
+  queue_deal(s, 0xFF, 2 * s.nplayers);
+}
+
+void before_place(State& s, const Move& m) {
+  s.marker_taken = 0;
+  for (std::size_t j = 0; j < 2; ++j)
+    if (s.markers[j][0] == m.x && s.markers[j][1] == m.y) {
+      s.marker_taken = static_cast<u8>(j + 1);
+      s.markers[j] = {kOffBoard, kOffBoard};
+    }
+}
+
+void on_tile_placed(State& s, int idx, EventSink*) {
+  if (s.spots.empty()) return;
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(idx)];
+  for (int c = 0; c < 4; ++c)
+    if (find_spot(s, pt.x + kCornerPx[static_cast<std::size_t>(c)], pt.y + kCornerPy[static_cast<std::size_t>(c)]) >= 0)
+      s.spot_corner[static_cast<std::size_t>(idx * 4 + c) >> 6] |= 1ull << ((idx * 4 + c) & 63);
+}
+
+bool jeep_cell_free(const State& s, int x, int y) {
+  for (const auto& mk : s.markers)
+    if (mk[0] == x && mk[1] == y) return false;
+  return true;
+}
+
+void gen_actions(const State& s, MoveList& out) {
+  Move m;
+  m.kind = MoveKind::Act;
+  m.player = s.current;
+  if (!s.marker_taken) {  // move a jeep (not when one was taken this turn)
+    m.pk = 1;
+    for (u8 j = 0; j < 2; ++j) {
+      if (s.markers[j][0] == kOffBoard) continue;
+      m.rot = j;
+      for (const FrontierCell& fc : s.frontier) {
+        if (!jeep_cell_free(s, fc.x, fc.y)) continue;
+        m.x = fc.x;
+        m.y = fc.y;
+        out.push_back(m);
+      }
+    }
+  }
+  const u8 hand = hand_mask(s, s.current);
+  if (!hand) return;
+  if (s.supply[s.current]) {  // found: a token and a photographer on a usable quarter
+    m.pk = 2;
+    for (std::size_t ti = 0; ti < s.tiles.size(); ++ti) {
+      const PlacedTile& pt = s.tiles[ti];
+      const u8 corners = s.type_of(pt).rot[pt.rot].corners;
+      if (!corners) continue;
+      m.x = pt.x;
+      m.y = pt.y;
+      for (int c = 0; c < 4; ++c) {
+        if (!((corners >> c) & 1u)) continue;
+        if (spot_at_corner(s, static_cast<int>(ti), c)) {
+          // the exception: the point's only token sits in the diagonally opposite quarter
+          const Spot& sp = s.spots[static_cast<std::size_t>(
+              find_spot(s, pt.x + kCornerPx[static_cast<std::size_t>(c)], pt.y + kCornerPy[static_cast<std::size_t>(c)]))];
+          if (sp.ntokens != 1 || sp.token[static_cast<std::size_t>((c + 2) % 4)] == 0xFF) continue;
+        }
+        m.rot = static_cast<u8>(c);
+        for (int k = 0; k < kTokenKinds; ++k) {
+          if (!((hand >> k) & 1u)) continue;
+          m.feat = static_cast<u8>(k);
+          out.push_back(m);
+        }
+      }
+    }
+  }
+  m.pk = 3;  // explore: a species new to the point, on a usable empty quarter
+  for (const Spot& sp : s.spots) {
+    if (sp.closed) continue;
+    u8 present = 0;
+    for (const u8 t : sp.token)
+      if (t != 0xFF) present = static_cast<u8>(present | (1u << t));
+    const u8 kinds = static_cast<u8>(hand & ~present);
+    if (!kinds) continue;
+    for (int c = 0; c < 4; ++c) {
+      if (sp.token[static_cast<std::size_t>(c)] != 0xFF || !usable(s, sp.x, sp.y, c)) continue;
+      m.x = static_cast<i8>(sp.x - kCornerPx[static_cast<std::size_t>(c)]);
+      m.y = static_cast<i8>(sp.y - kCornerPy[static_cast<std::size_t>(c)]);
+      m.rot = static_cast<u8>(c);
+      for (int k = 0; k < kTokenKinds; ++k) {
+        if (!((kinds >> k) & 1u)) continue;
+        m.feat = static_cast<u8>(k);
+        out.push_back(m);
+      }
+    }
+  }
+}
+
+enum : u8 { kFoundCause = 1, kExploreCause = 2, kHoleCause = 3, kJeepCause = 4, kTokensCause = 5 };
+
+void apply_action(State& s, const Move& m, EventSink* ev) {
+  const int p = m.player;
+  if (m.pk == 1) {
+    s.markers[m.rot] = {m.x, m.y};
+    return;
+  }
+  const int c = m.rot;
+  const int px = m.x + kCornerPx[static_cast<std::size_t>(c)], py = m.y + kCornerPy[static_cast<std::size_t>(c)];
+  --s.tokens.hand[static_cast<std::size_t>(p)][m.feat];
+  int si = find_spot(s, px, py);
+  if (si < 0) {
+    Spot sp;
+    sp.x = static_cast<i8>(px);
+    sp.y = static_cast<i8>(py);
+    s.spots.push_back(sp);
+    si = static_cast<int>(s.spots.size()) - 1;
+    mark_spot_corners(s, px, py);
+  }
+  Spot& sp = s.spots[static_cast<std::size_t>(si)];
+  sp.token[static_cast<std::size_t>(c)] = m.feat;
+  ++sp.ntokens;
+  if (m.pk == 2) {  // found: +3, with a photographer
+    sp.owner[static_cast<std::size_t>(c)] = static_cast<u8>(p);
+    --s.supply[static_cast<std::size_t>(p)];
+    add_score(s, p, 3);
+    push_event(s, ev, p, kBaobab, ScoreReason::Special, 3, kFoundCause, sp.ntokens, m.feat);
+    return;
+  }
+  const int pts = sp.ntokens + 2;  // 2nd token 4, 3rd 5, 4th 6
+  add_score(s, p, pts);
+  push_event(s, ev, p, kBaobab, ScoreReason::Special, pts, kExploreCause, sp.ntokens, m.feat);
+  if (sp.ntokens < 4) return;
+  sp.closed = 1;  // complete: 3 once to each player with a photographer there; they return
+  u8 paid = 0;
+  for (int q = 0; q < 4; ++q) {
+    const u8 o = sp.owner[static_cast<std::size_t>(q)];
+    if (o == 0xFF) continue;
+    ++s.supply[o];
+    sp.owner[static_cast<std::size_t>(q)] = 0xFF;
+    if ((paid >> o) & 1u) continue;
+    paid = static_cast<u8>(paid | (1u << o));
+    add_score(s, o, 3);
+    push_event(s, ev, o, kBaobab, ScoreReason::Special, 3, kHoleCause, 4);
+  }
+}
+
+// A photographer on a baobab takes 2 tokens at once.
+void on_piece(State& s, const Move& m, EventSink*) {
+  if (m.kind != MoveKind::Piece) return;
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+  if (s.type_of(pt).feats[m.feat].type == kBaobab) queue_deal(s, m.player, 2);
+}
+
+bool score_completed(State& s, int root, EventSink* ev) {
+  if (s.graph[root].ftype == kBaobab) {  // surrounded: the photographer returns with 2 more tokens
+    s.graph[root].scored = 1;
+    int owner = -1;
+    for (int p = 0; p < s.nplayers; ++p)
+      if (s.graph[root].pieces[static_cast<std::size_t>(p)]) owner = p;
+    return_pieces(s, root);
+    return owner < 0 || !queue_deal(s, static_cast<u8>(owner), 2);
+  }
+  const Segment& r = s.graph[root];
+  int best = 0;
+  for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, r.pieces[static_cast<std::size_t>(p)]);
+  if (best == 0) return true;
+  const u8 present = species_mask(r);
+  if (s.pend_root != root) {  // first visit: who may hand in a token
+    s.pend_root = static_cast<u16>(root);
+    s.pend_pick.fill(0xFF);
+    s.pend_mask = 0;
+    for (int p = 0; p < s.nplayers; ++p)
+      if (r.pieces[static_cast<std::size_t>(p)] == best && (hand_mask(s, p) & ~present))
+        s.pend_mask = static_cast<u8>(s.pend_mask | (1u << p));
+  }
+  if (s.pend_mask) {  // the next scorer in turn order from the current player decides
+    for (int i = 0; i < s.nplayers; ++i) {
+      const int p = (s.current + i) % s.nplayers;
+      if ((s.pend_mask >> p) & 1u) {
+        s.decider = static_cast<u8>(p);
+        break;
+      }
+    }
+    s.phase = Phase::Choose;
+    return false;
+  }
+  const int species = std::popcount(static_cast<unsigned>(present));
+  const int birds = r.ftype == kBush ? r.attr[kBird] : 0;
+  const int tiles = feature_info(s, root).tiles;
+  for (int p = 0; p < s.nplayers; ++p) {
+    if (r.pieces[static_cast<std::size_t>(p)] != best) continue;
+    const u8 pick = s.pend_pick[static_cast<std::size_t>(p)];
+    const int k = species + (pick != 0xFF ? 1 : 0);
+    const int pts = kSpeciesPoints[static_cast<std::size_t>(k)] + birds;
+    add_score(s, p, pts);
+    push_event(s, ev, p, r.ftype, ScoreReason::Completed, pts, static_cast<u8>(pick == 0xFF ? 0 : pick + 1),
+               static_cast<u8>(tiles), static_cast<u8>(k), static_cast<u8>(birds), static_cast<u16>(root));
+    if (pick != 0xFF) ++s.tokens.discard[pick];
+  }
+  s.pend_root = 0xFFFF;
+  s.pend_pick.fill(0xFF);
+  s.graph[root].scored = 1;
+  return_pieces(s, root);
+  return true;
+}
+
+void gen_choices(const State& s, MoveList& out) {
+  Move m;
+  m.kind = MoveKind::Choose;
+  if (s.pend_root != 0xFFFF) {  // a scorer's token hand-in: none, or a species not on the feature
+    m.player = s.decider;
+    out.push_back(m);
+    const u8 kinds = static_cast<u8>(hand_mask(s, s.decider) & ~species_mask(s.graph[s.pend_root]));
+    for (int k = 0; k < kTokenKinds; ++k)
+      if ((kinds >> k) & 1u) {
+        m.feat = static_cast<u8>(k);
+        out.push_back(m);
+      }
+    return;
+  }
+  m.player = s.current;  // put the taken jeep on an empty cell next to the tiles
+  m.feat = static_cast<u8>(s.marker_taken - 1);
+  for (const FrontierCell& fc : s.frontier) {
+    if (!jeep_cell_free(s, fc.x, fc.y)) continue;
+    m.x = fc.x;
+    m.y = fc.y;
+    out.push_back(m);
+  }
+}
+
+void apply_choice(State& s, const Move& m, EventSink* ev) {
+  if (s.pend_root != 0xFFFF) {
+    const int p = s.decider;
+    s.pend_mask = static_cast<u8>(s.pend_mask & ~(1u << p));
+    if (m.feat != 0xFF) {
+      --s.tokens.hand[static_cast<std::size_t>(p)][m.feat];
+      s.pend_pick[static_cast<std::size_t>(p)] = m.feat;
+    }
+    s.decider = 0xFF;
+  } else {
+    s.markers[m.feat] = {m.x, m.y};
+    s.marker_taken = 0;
+  }
+  continue_turn(s, ev);
+}
+
+// A taken jeep: +3 after scoring, then it must go back on the board.
+void on_scoring(State& s, EventSink* ev) {
+  if (!s.marker_taken) return;
+  add_score(s, s.current, 3);
+  push_event(s, ev, s.current, kBaobab, ScoreReason::Special, 3, kJeepCause);
+  for (const FrontierCell& fc : s.frontier)
+    if (jeep_cell_free(s, fc.x, fc.y)) {
+      s.phase = Phase::Choose;
+      return;
+    }
+  s.marker_taken = 0;  // no empty cell left: the jeep leaves the game
+}
+
+// End: every player with a photographer on an unfinished trail or bush scores its animals and birds.
+void score_unfinished(State& s, int root, EventSink* ev) {
+  const Segment& r = s.graph[root];
+  if (r.ftype != kTrail && r.ftype != kBush) return;
+  int n = 0;
+  for (int k = 0; k < kTokenKinds; ++k) n += r.attr[static_cast<std::size_t>(k)];
+  const int birds = r.ftype == kBush ? r.attr[kBird] : 0;
+  const int tiles = feature_info(s, root).tiles;
+  for (int p = 0; p < s.nplayers; ++p) {
+    if (!r.pieces[static_cast<std::size_t>(p)]) continue;
+    add_score(s, p, n + birds);
+    push_event(s, ev, p, r.ftype, ScoreReason::Final, n + birds, 0, static_cast<u8>(tiles), static_cast<u8>(n),
+               static_cast<u8>(birds), static_cast<u16>(root));
+  }
+}
+
+void on_final_scoring(State& s, EventSink* ev) {
+  for (int p = 0; p < s.nplayers; ++p) {
+    const int n = hand_total(s, p);
+    if (!n) continue;
+    add_score(s, p, n);
+    push_event(s, ev, p, kBaobab, ScoreReason::Special, n, kTokensCause, static_cast<u8>(n));
+  }
+}
+
+std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c)]); }
+
+std::string action_text(const State& s, const Move& m) {
+  if (m.pk == 1)
+    return fmt::format("jeep from {},{} to {},{}", s.markers[m.rot][0], s.markers[m.rot][1], m.x, m.y);
+  return fmt::format("{} {} at {}", m.pk == 2 ? "found" : "explore", kSpecies[m.feat], cell_corner(m.x, m.y, m.rot));
+}
+
+int parse_int(std::string_view t, std::string_view what) {
+  try {
+    std::size_t used = 0;
+    const int v = std::stoi(std::string(t), &used);
+    if (used != t.size()) throw std::invalid_argument("trailing");
+    return v;
+  } catch (const std::exception&) {
+    throw InputError(fmt::format("{}: \"{}\" is not a number", what, t));
+  }
+}
+std::pair<int, int> parse_cell(std::string_view t, std::string_view what) {
+  const auto comma = t.find(',');
+  if (comma == std::string_view::npos) throw InputError(fmt::format("{}: \"{}\" is not a cell X,Y", what, t));
+  return {parse_int(t.substr(0, comma), what), parse_int(t.substr(comma + 1), what)};
+}
+std::vector<std::string_view> split(std::string_view t) {
+  std::vector<std::string_view> w;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    while (i < t.size() && t[i] == ' ') ++i;
+    const std::size_t j = t.find(' ', i);
+    const std::size_t e = j == std::string_view::npos ? t.size() : j;
+    if (e > i) w.push_back(t.substr(i, e - i));
+    i = e;
+  }
+  return w;
+}
+int parse_species(std::string_view t) {
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (kSpecies[static_cast<std::size_t>(k)] == t) return k;
+  throw InputError(fmt::format("\"{}\" is not a species (monkey, elephant, giraffe, lion, zebra)", t));
+}
+
+// "jeep from X,Y to X,Y" (or "jeep X,Y to X,Y"), "found SPECIES at X,Y CORNER", "explore ...".
+Move action_parse(const State& s, std::string_view text) {
+  const auto w = split(text);
+  Move m;
+  m.kind = MoveKind::Act;
+  m.player = s.current;
+  if (!w.empty() && w[0] == "jeep") {
+    std::size_t i = 1;
+    if (i < w.size() && w[i] == "from") ++i;
+    if (w.size() != i + 3 || w[i + 1] != "to") throw InputError(fmt::format("\"{}\": expected \"jeep from X,Y to X,Y\"", text));
+    const auto from = parse_cell(w[i], "jeep");
+    const auto to = parse_cell(w[i + 2], "jeep");
+    m.pk = 1;
+    m.rot = 0xFF;
+    for (u8 j = 0; j < 2; ++j)
+      if (s.markers[j][0] == from.first && s.markers[j][1] == from.second) m.rot = j;
+    if (m.rot == 0xFF) throw InputError(fmt::format("no jeep stands at {},{}", from.first, from.second));
+    m.x = static_cast<i8>(to.first);
+    m.y = static_cast<i8>(to.second);
+    return m;
+  }
+  if (w.size() == 5 && (w[0] == "found" || w[0] == "explore") && w[2] == "at") {
+    m.pk = w[0] == "found" ? 2 : 3;
+    m.feat = static_cast<u8>(parse_species(w[1]));
+    const auto cell = parse_cell(w[3], w[0]);
+    if (!CellMap::in_range(cell.first, cell.second)) throw InputError(fmt::format("cell {},{} is off the map", cell.first, cell.second));
+    const auto it = std::find(kCornerNames.begin(), kCornerNames.end(), w[4]);
+    if (it == kCornerNames.end()) throw InputError(fmt::format("\"{}\" is not a corner (NE, SE, SW, NW)", w[4]));
+    m.x = static_cast<i8>(cell.first);
+    m.y = static_cast<i8>(cell.second);
+    m.rot = static_cast<u8>(it - kCornerNames.begin());
+    return m;
+  }
+  throw InputError(fmt::format("\"{}\" is not an action (jeep from X,Y to X,Y | found SPECIES at X,Y CORNER | explore SPECIES at X,Y CORNER)", text));
+}
+
+// Choose: a hand-in ("lion" / "none") or the taken jeep's new cell ("jeep to X,Y").
+std::string choice_text(const State& s, const Move& m) {
+  if (s.pend_root != 0xFFFF) return m.feat == 0xFF ? "none" : "hand in " + kSpecies[m.feat];
+  return fmt::format("jeep to {},{}", m.x, m.y);
+}
+
+Move choice_parse(const State& s, std::string_view text) {
+  Move m;
+  m.kind = MoveKind::Choose;
+  if (s.pend_root != 0xFFFF) {
+    m.player = s.decider;
+    if (text == "none" || text == "keep" || text.empty()) return m;
+    if (text.substr(0, 8) == "hand in ") text.remove_prefix(8);
+    m.feat = static_cast<u8>(parse_species(text));
+    return m;
+  }
+  m.player = s.current;
+  const auto w = split(text);
+  if (w.size() != 3 || w[0] != "jeep" || w[1] != "to") throw InputError(fmt::format("\"{}\": expected \"jeep to X,Y\"", text));
+  const auto to = parse_cell(w[2], "jeep");
+  if (!CellMap::in_range(to.first, to.second)) throw InputError(fmt::format("cell {},{} is off the map", to.first, to.second));
+  m.x = static_cast<i8>(to.first);
+  m.y = static_cast<i8>(to.second);
+  m.feat = static_cast<u8>(s.marker_taken ? s.marker_taken - 1 : 0);
+  return m;
+}
+
+std::string describe(const State& s, const ScoreEvent& e) {
+  const std::string& name = s.rs->ftype(e.ftype).name;
+  auto plural = [](int n, const char* w) { return fmt::format("{} {}{}", n, w, n == 1 ? "" : "s"); };
+  switch (e.reason) {
+    case ScoreReason::Completed: {
+      std::string what = fmt::format("player {} scores {} for a completed {} of {}: {} species ({})", e.player + 1, e.points,
+                                     name, plural(e.tiles, "tile"), e.attr, kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]);
+      if (e.moved) what += fmt::format(" + {} ({})", plural(e.moved, "bird"), e.moved);
+      if (e.cause) what += fmt::format(", with a {} token handed in", kSpecies[static_cast<std::size_t>(e.cause - 1)]);
+      return what;
+    }
+    case ScoreReason::Final:
+      return fmt::format("player {} scores {} for an unfinished {}: {}{}", e.player + 1, e.points, name, plural(e.attr, "animal"),
+                         e.moved ? fmt::format(" and {}", plural(e.moved, "bird")) : std::string());
+    case ScoreReason::Special:
+      switch (e.cause) {
+        case kFoundCause:
+          return fmt::format("player {} scores 3 for founding a watering hole with a {} token", e.player + 1, kSpecies[e.attr]);
+        case kExploreCause:
+          return fmt::format("player {} scores {} for exploring a watering hole with a {} token (token {} of 4)", e.player + 1,
+                             e.points, kSpecies[e.attr], e.tiles);
+        case kHoleCause:
+          return fmt::format("player {} scores 3 for a photographer at a completed watering hole", e.player + 1);
+        case kJeepCause:
+          return fmt::format("player {} scores 3 for the jeep taken this turn", e.player + 1);
+        case kTokensCause:
+          return fmt::format("player {} scores {} for {} in hand", e.player + 1, e.points, plural(e.tiles, "token"));
+        default:
+          return {};
+      }
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
+// The species value of a feature for bots and views: what its majority would score if it were
+// completed now without a hand-in.
+int safari_completed_value(const State& s, int root) {
+  const Segment& r = s.graph[root];
+  if (r.ftype != kTrail && r.ftype != kBush) return 0;
+  return kSpeciesPoints[static_cast<std::size_t>(std::popcount(static_cast<unsigned>(species_mask(r))))] +
+         (r.ftype == kBush ? r.attr[kBird] : 0);
+}
+
+const std::array<std::string, kTokenKinds>& safari_species() { return kSpecies; }
+
+const GameDef& safari() {
   static const GameDef def = [] {
     GameDef g;
     g.id = "safari";
     g.title = "Carcassonne: Safari";
-    const std::vector<std::string> species = {"monkey", "elephant", "giraffe", "lion", "zebra"};
+    const std::vector<std::string> species(kSpecies.begin(), kSpecies.end());
     std::vector<std::string> bush = species;
     bush.push_back("bird");
     //             name       class          terrain claim done/tile done/attr final/tile final/attr symbols
@@ -23,9 +599,38 @@ const GameDef& safari_data() {
     };
     g.pieces_per_player = 6;
     g.piece_names = {"photographer", "piece"};
+    g.pass_text = "no action (no photographer, jeep or watering hole)";
+    g.choice_key = "choices";
+    g.choices_listed = true;
     g.min_players = 2;
     g.max_players = 5;
     g.farm_points_per_city = 0;
+    g.describe = describe;
+    g.special_effects = {{}, {"found", "tokens_at_hole", ""}, {"explore", "tokens_at_hole", ""}, {"watering_hole", "", ""},
+                         {"jeep", "", ""}, {"tokens_in_hand", "tokens", ""}};
+    g.event_keys = {"tiles", "species", "birds", "token"};
+    Hooks& h = g.hooks;
+    h.on_init = on_init;
+    h.before_place = before_place;
+    h.on_tile_placed = on_tile_placed;
+    h.gen_actions = gen_actions;
+    h.apply_action = apply_action;
+    h.action_text = action_text;
+    h.action_parse = action_parse;
+    h.on_piece = on_piece;
+    h.score_completed = score_completed;
+    h.score_unfinished = score_unfinished;
+    h.gen_choices = gen_choices;
+    h.apply_choice = apply_choice;
+    h.choice_text = choice_text;
+    h.choice_parse = choice_parse;
+    h.on_scoring = on_scoring;
+    h.on_final_scoring = on_final_scoring;
+    h.completion_bonus = safari_completed_value;
+    h.sample_chance = sample_chance;
+    h.apply_chance = apply_chance;
+    h.chance_text = chance_text;
+    h.chance_parse = chance_parse;
     return g;
   }();
   return def;
