@@ -61,14 +61,26 @@ void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
   }
 }
 
+// Moves that only put a neutral marker somewhere (Safari: a jeep moved, or put back after it was
+// taken). The evaluation does not look at markers, so a search needs to try only one of them.
+bool marker_only(const State& t, const Move& m) {
+  if (m.kind == MoveKind::Act) return m.pk == 1;
+  return m.kind == MoveKind::Choose && t.marker_taken && t.pend_root == 0xFFFF;
+}
+
 // The best evaluation `me` can reach from t while the decisions stay theirs (the rest of a turn:
-// a double tile's choice, the piece), one ply, no chance.
+// a double tile's choice, the piece, a token hand-in, a jeep's new cell), one ply, no chance.
 double continuation(const State& t, int me) {
-  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || t.current != me) return greedy_eval(t, me);
+  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return greedy_eval(t, me);
   MoveList ml;
   legal_moves(t, ml);
   double best = -1e18;
+  bool marker_tried = false;
   for (const Move& m : ml) {
+    if (marker_only(t, m)) {
+      if (marker_tried) continue;
+      marker_tried = true;
+    }
     State u = t;
     apply_move(u, m);
     best = std::max(best, continuation(u, me));
@@ -79,10 +91,16 @@ double continuation(const State& t, int me) {
 class GreedyBot final : public Bot {
  public:
   Move choose(const State& s, const MoveList& legal, Rng& rng) override {
-    const int me = s.current;
+    const int me = to_move(s);
     double best = -1e18;
     StaticVec<u16, MoveList::capacity()> ties;
+    bool marker_tried = false;
     for (std::size_t i = 0; i < legal.size(); ++i) {
+      // moving a neutral marker (a jeep) is worth the same as any other marker move: try one
+      if (marker_only(s, legal[i])) {
+        if (marker_tried) continue;
+        marker_tried = true;
+      }
       State t = s;
       apply_move(t, legal[i]);
       const double v = continuation(t, me);
@@ -105,8 +123,13 @@ double greedy_eval(const State& s, int player) {
   auto value = [&](int p) {
     const auto pi = static_cast<std::size_t>(p);
     // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders
+    // tokens in hand (Safari) score 1 each at the end and more when handed in or put on a watering
+    // hole; tokens still to be dealt count as in hand
+    int tokens = 0;
+    for (const u8 k : s.tokens.hand[pi]) tokens += k;
+    if (s.tokens.deal_left && (s.tokens.deal_to == p || s.tokens.deal_to == 0xFF)) tokens += s.tokens.deal_left;
     return s.score[pi] + pot[pi] + 0.75 * std::min<int>(s.supply[pi], 4) + 0.5 * std::min<int>(s.supply2[pi], 1) +
-           0.6 * s.track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0);
+           0.6 * s.track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0) + 1.6 * tokens;
   };
   double other = -1e18;
   for (int p = 0; p < s.nplayers; ++p)

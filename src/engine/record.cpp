@@ -93,7 +93,7 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       if (rs.game->farm_points_per_city) je["cities"] = e.cities;
       if (!rs.ftype(e.ftype).attrs.empty()) je[plural_noun(rs.ftype(e.ftype).attrs[0])] = e.attr;
     } else if (!rs.game->event_keys[0].empty()) {
-      const auto& k = rs.game->event_keys;
+      const auto& k = e.reason == ScoreReason::Final ? rs.game->final_event_keys : rs.game->event_keys;
       const std::array<int, 4> v = {e.tiles, e.attr, e.moved, e.cause};
       for (std::size_t i = 0; i < 3; ++i)
         if (!k[i].empty()) je[k[i]] = v[i];
@@ -195,7 +195,9 @@ Record record_from_json(const std::string& text, const std::string& where) {
         throw InputError(fmt::format("{}: {}: follower \"{}\" is not a port name (NNW N NNE ENE E ESE SSE S SSW WSW W WNW C) or null", where, ctx, f));
       if (f != "none") m.follower = f;
     }
-    if (gd && gd->hooks.choice_text && jm.contains(ckey) && !jm[ckey].is_null()) {
+    if (gd && gd->choices_listed) {
+      // every decision is in "choices" (read below)
+    } else if (gd && gd->hooks.choice_text && jm.contains(ckey) && !jm[ckey].is_null()) {
       m.choice = str(jm[ckey], ctx + ": " + ckey);
     } else if (jm.contains(ckey) && !jm[ckey].is_null()) {
       const json& d = jm[ckey];

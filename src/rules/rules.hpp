@@ -106,6 +106,7 @@ struct GameDef {
   // gives them its own meaning (Safari: tiles, species, birds, token); empty: the generic keys.
   // A cause key names the symbol slot cause-1 of the feature type (a species).
   std::array<std::string, 4> event_keys{};
+  std::array<std::string, 4> final_event_keys{};  // the same for Final events
   // Wording of the game's own events (Track, Amazon, Mouth).
   std::string (*describe)(const State&, const ScoreEvent&) = nullptr;
   int min_players = 2, max_players = 5;

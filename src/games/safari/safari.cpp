@@ -542,7 +542,10 @@ std::string describe(const State& s, const ScoreEvent& e) {
       std::string what = fmt::format("player {} scores {} for a completed {} of {}: {} species ({})", e.player + 1, e.points,
                                      name, plural(e.tiles, "tile"), e.attr, kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]);
       if (e.moved) what += fmt::format(" + {} ({})", plural(e.moved, "bird"), e.moved);
-      if (e.cause) what += fmt::format(", with a {} token handed in", kSpecies[static_cast<std::size_t>(e.cause - 1)]);
+      if (e.cause) {
+        const std::string& sp = kSpecies[static_cast<std::size_t>(e.cause - 1)];
+        what += fmt::format(", with {} {} token handed in", sp[0] == 'e' ? "an" : "a", sp);
+      }
       return what;
     }
     case ScoreReason::Final:
@@ -609,6 +612,7 @@ const GameDef& safari() {
     g.special_effects = {{}, {"found", "tokens_at_hole", ""}, {"explore", "tokens_at_hole", ""}, {"watering_hole", "", ""},
                          {"jeep", "", ""}, {"tokens_in_hand", "tokens", ""}};
     g.event_keys = {"tiles", "species", "birds", "token"};
+    g.final_event_keys = {"tiles", "animals", "birds", ""};
     Hooks& h = g.hooks;
     h.on_init = on_init;
     h.before_place = before_place;
