@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -985,6 +986,339 @@ TEST(SvgHunters, DrawnFromTheTileDataNotTheIds) {
                                  s.tiles.begin());
   EXPECT_NE(tile_element(svg_fixed, k).find("data-special=\"raft\""), std::string::npos);
   check_hunters_svg(s, svg_fixed);
+}
+
+// ---- Safari ----------------------------------------------------------------------------------
+
+std::shared_ptr<const Ruleset> safari_rules() {
+  static const auto rs = load_ruleset("safari", {});
+  return rs;
+}
+
+// A self-play Safari game (greedy bots unless told), as a record.
+Record safari_record(u64 seed, int players, const std::string& bot = "greedy") {
+  std::vector<PlayerInfo> seats;
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (int p = 0; p < players; ++p) {
+    seats.push_back({fmt::format("p{}", p + 1), bot});
+    bots.push_back(make_bot(bot));
+  }
+  Game g(safari_rules(), seats, seed);
+  Rng rng(seed);
+  play_out(g, bots, rng);
+  EXPECT_TRUE(g.over());
+  return g.record();
+}
+
+constexpr std::array<const char*, 5> kSafariSpecies = {"monkey", "elephant", "giraffe", "lion", "zebra"};
+// quarter c of a watering hole at point (x, y) is corner c of cell (x - kQx[c], y - kQy[c])
+constexpr std::array<int, 4> kQx = {1, 1, 0, 0}, kQy = {0, 1, 1, 0};
+
+// Everything the drawing of a Safari state must show, checked against the state and the tile
+// data; returns the number of tokens drawn at watering holes.
+int check_safari_svg(const State& s, const std::string& svg) {
+  EXPECT_TRUE(well_formed(svg));
+  const double t = 64;
+  const int n = static_cast<int>(s.tiles.size());
+  EXPECT_EQ(count(svg, "<g class=\"tile\""), n);
+  EXPECT_EQ(count(svg, "class=\"monastery\""), 0) << "baobabs are trees";
+  std::map<std::pair<int, int>, Pt2> tile_at;  // cell -> the tile group's translate
+  for (int k = 0; k < n; ++k) {
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(k)];
+    const TileType& tt = s.type_of(pt);
+    const std::string g = tile_element(svg, k);
+    SCOPED_TRACE(fmt::format("tile {} at {},{} rot {}", tt.id, pt.x, pt.y, pt.rot * 90));
+    tile_at[{pt.x, pt.y}] = translate_of(g);
+    // animals (trails and bushes) and birds (bushes): one glyph per unit, in its own feature
+    const auto want = symbols_on(s, k);
+    int here = 0;
+    for (const auto& [key, c] : want) {
+      EXPECT_EQ(count(g, fmt::format("class=\"symbol {}\" data-feature=\"{}\"", key.second, key.first)), c)
+          << "feature " << key.first << " " << key.second;
+      here += c;
+    }
+    EXPECT_EQ(count(g, "class=\"symbol "), here);
+    for (const auto& sym : elements(g, "<g class=\"symbol ")) EXPECT_NE(sym.find("<title>"), std::string::npos) << sym;
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const std::string& name = s.rs->ftype(tt.feats[static_cast<std::size_t>(f)].type).name;
+      EXPECT_EQ(count(g, fmt::format("<g class=\"baobab\" data-feature=\"{}\"", f)), name == "baobab" ? 1 : 0) << f;
+      EXPECT_EQ(count(g, fmt::format("<g class=\"road trail\" data-feature=\"{}\"", f)), name == "trail" ? 1 : 0) << f;
+      EXPECT_EQ(count(g, fmt::format("<g class=\"city bush\" data-feature=\"{}\"", f)), name == "bush" ? 1 : 0) << f;
+    }
+  }
+  // photographers on trails, bushes and baobabs: one for one in the state's order, in seat colours
+  std::vector<std::string> on_features;
+  for (const std::string& e : elements(svg, "<g class=\"follower photographer\""))
+    if (e.find("data-feature=\"watering-hole\"") == std::string::npos) on_features.push_back(e);
+  EXPECT_EQ(on_features.size(), s.pieces.size());
+  for (std::size_t i = 0; i < on_features.size() && i < s.pieces.size(); ++i) {
+    const PieceOnBoard& pc = s.pieces[i];
+    const Segment& seg = s.graph[pc.seg];
+    const PlacedTile& pt = s.tiles[seg.tile];
+    const std::string& name = s.rs->ftype(s.type_of(pt).feats[seg.local].type).name;
+    EXPECT_NE(on_features[i].find(fmt::format("data-player=\"{}\" data-feature=\"{}\" fill=\"{}\"", pc.player, name,
+                                              cli::kSeatColours[pc.player])),
+              std::string::npos)
+        << on_features[i];
+    EXPECT_NE(on_features[i].find("class=\"camera\""), std::string::npos);
+    const Pt2 at = translate_of(on_features[i]), tile = translate_of(tile_element(svg, seg.tile));
+    EXPECT_TRUE(at.x >= tile.x && at.x <= tile.x + t && at.y >= tile.y && at.y <= tile.y + t) << on_features[i];
+  }
+  // where cell (x, y) is drawn, from any placed tile
+  const Pt2 ref = tile_at.begin()->second;
+  const int rx = tile_at.begin()->first.first, ry = tile_at.begin()->first.second;
+  auto cell_px = [&](int x, int y) { return Pt2{ref.x + (x - rx) * t, ref.y + (y - ry) * t}; };
+  // the jeeps: a glyph on each jeep's (empty) cell
+  int on_board = 0;
+  for (std::size_t j = 0; j < s.markers.size(); ++j) {
+    const int x = s.markers[j][0], y = s.markers[j][1];
+    if (x == kOffBoard) continue;
+    ++on_board;
+    EXPECT_LT(s.placed_at(x, y), 0) << "a jeep stands on an empty cell";
+    const auto jeep = elements(svg, fmt::format("<g class=\"jeep\" data-jeep=\"{}\" data-x=\"{}\" data-y=\"{}\"", j, x, y));
+    EXPECT_EQ(jeep.size(), 1u) << "jeep " << j;
+    if (jeep.size() != 1) continue;
+    const Pt2 c = translate_of(jeep[0].substr(jeep[0].find("<g transform")));
+    EXPECT_NEAR(c.x, cell_px(x, y).x + t / 2, 0.01);
+    EXPECT_NEAR(c.y, cell_px(x, y).y + t / 2, 0.01);
+  }
+  EXPECT_EQ(count(svg, "<g class=\"jeep\""), on_board);
+  // watering holes: a pond at the grid point, water on the usable quarters, each token in its
+  // quarter (toward its cell), each photographer beside it on a rim in the owner's colour
+  EXPECT_EQ(count(svg, "<g class=\"watering-hole\""), static_cast<int>(s.spots.size()));
+  int tokens = 0, hole_photographers = 0;
+  for (const Spot& sp : s.spots) {
+    SCOPED_TRACE(fmt::format("watering hole at {},{}", sp.x, sp.y));
+    const auto hole = elements(svg, fmt::format("<g class=\"watering-hole\" data-x=\"{}\" data-y=\"{}\" data-tokens=\"{}\" data-closed=\"{}\"",
+                                                sp.x, sp.y, sp.ntokens, sp.closed ? 1 : 0));
+    EXPECT_EQ(hole.size(), 1u);
+    if (hole.size() != 1) continue;
+    const std::string& h = hole[0];
+    const Pt2 at = translate_of(h);
+    EXPECT_NEAR(at.x, cell_px(sp.x, sp.y).x, 0.01);
+    EXPECT_NEAR(at.y, cell_px(sp.x, sp.y).y, 0.01);
+    EXPECT_EQ(count(h, "class=\"complete\""), sp.closed ? 1 : 0);
+    int here = 0;
+    for (int c = 0; c < 4; ++c) {
+      const auto sc = static_cast<std::size_t>(c);
+      const int cx = sp.x - kQx[sc], cy = sp.y - kQy[sc];
+      const int ti = s.placed_at(cx, cy);
+      const bool usable = ti >= 0 && ((s.type_of(s.tiles[static_cast<std::size_t>(ti)]).rot[s.tiles[static_cast<std::size_t>(ti)].rot].corners >> c) & 1u);
+      EXPECT_EQ(count(h, fmt::format("<path class=\"quarter\" data-quarter=\"{}\"", c)), usable ? 1 : 0) << c;
+      EXPECT_EQ(count(h, fmt::format("<path class=\"quarter unusable\" data-quarter=\"{}\"", c)), usable ? 0 : 1) << c;
+      const u8 k = sp.token[sc];
+      const auto tok = elements(h, fmt::format("<g class=\"token {}\" data-quarter=\"{}\"", k == 0xFF ? "" : kSafariSpecies[k], c));
+      if (k == 0xFF) {
+        EXPECT_EQ(count(h, fmt::format("data-quarter=\"{}\" transform", c)), 0) << c;
+        continue;
+      }
+      ++here;
+      EXPECT_TRUE(usable) << "a token sits on a usable quarter";
+      EXPECT_EQ(tok.size(), 1u) << c;
+      if (tok.size() != 1) continue;
+      EXPECT_NE(tok[0].find(fmt::format("<title>{} token at {},{} ", kSafariSpecies[k], cx, cy)), std::string::npos) << tok[0];
+      const Pt2 off = translate_of(tok[0]);  // toward the quarter's cell
+      EXPECT_EQ(off.x > 0, cx == sp.x) << tok[0];
+      EXPECT_EQ(off.y > 0, cy == sp.y) << tok[0];
+      const u8 o = sp.owner[sc];
+      const auto ph = elements(h, "<g class=\"follower photographer\" data-player=\"" + std::to_string(o) +
+                                      "\" data-feature=\"watering-hole\" data-quarter=\"" + std::to_string(c) + "\"");
+      EXPECT_EQ(ph.size(), o == 0xFF ? 0u : 1u) << c;
+      EXPECT_EQ(count(h, fmt::format("<path class=\"claim\" data-quarter=\"{}\"", c)), o == 0xFF ? 0 : 1) << c;
+      if (o != 0xFF && ph.size() == 1) {
+        ++hole_photographers;
+        EXPECT_NE(ph[0].find(fmt::format("fill=\"{}\"", cli::kSeatColours[o])), std::string::npos);
+        const Pt2 p = translate_of(ph[0]);
+        EXPECT_EQ(p.x > 0, off.x > 0);
+        EXPECT_EQ(p.y > 0, off.y > 0);
+        EXPECT_GT(std::hypot(p.x, p.y), std::hypot(off.x, off.y)) << "beside its token, further out";
+      }
+    }
+    EXPECT_EQ(here, sp.ntokens);
+    EXPECT_EQ(count(h, "<g class=\"token "), here);
+    tokens += here;
+  }
+  EXPECT_EQ(count(svg, "data-feature=\"watering-hole\""), hole_photographers);
+  // the side panel: per player the score, photographers in supply and every species in hand
+  EXPECT_EQ(count(svg, "<g class=\"panel\">"), 1);
+  for (int p = 0; p < s.nplayers; ++p) {
+    const auto sp = static_cast<std::size_t>(p);
+    const auto hand = elements(svg, fmt::format("<g class=\"hand\" data-player=\"{}\"", p));
+    EXPECT_EQ(hand.size(), 1u) << p;
+    if (hand.size() != 1) continue;
+    EXPECT_NE(hand[0].find(fmt::format("text-anchor=\"end\" fill=\"#222\">{}</text>", s.score[sp])), std::string::npos) << p;
+    EXPECT_NE(hand[0].find(fmt::format("<g class=\"supply\" data-count=\"{}\"", s.supply[sp])), std::string::npos) << p;
+    for (int k = 0; k < 5; ++k) {
+      const int held = s.tokens.hand[sp][static_cast<std::size_t>(k)];
+      EXPECT_EQ(count(hand[0], fmt::format("<g class=\"hand-token {0}\" data-species=\"{0}\" data-count=\"{1}\"{2}>",
+                                           kSafariSpecies[static_cast<std::size_t>(k)], held, held == 0 ? " opacity=\"0.3\"" : "")),
+                1)
+          << p << " " << kSafariSpecies[static_cast<std::size_t>(k)];
+    }
+  }
+  int pile = 0, discard = 0;
+  for (int k = 0; k < 5; ++k) {
+    pile += s.tokens.pile[static_cast<std::size_t>(k)];
+    discard += s.tokens.discard[static_cast<std::size_t>(k)];
+  }
+  EXPECT_NE(svg.find(fmt::format("Tokens: {} face down, {} discarded", pile, discard)), std::string::npos);
+  // the key: every species, birds, the pieces, baobabs, jeeps and watering holes
+  EXPECT_EQ(count(svg, "<g class=\"key\">"), 1);
+  for (const char* name : {"monkey", "elephant", "giraffe", "lion", "zebra", "bird", "photographer", "baobab", "jeep", "watering hole"})
+    EXPECT_EQ(count(svg, fmt::format("<g class=\"key-item\" data-item=\"{}\"", name)), 1) << name;
+  return tokens;
+}
+
+TEST(SvgSafari, FinishedGamesShowAnimalsBirdsBaobabsJeepsHolesAndHands) {
+  int tokens = 0, birds = 0, baobabs = 0;
+  for (int players : {2, 3, 5}) {
+    SCOPED_TRACE(fmt::format("{} players", players));
+    const Record r = safari_record(static_cast<u64>(40 + players), players);
+    const Game g = replay_prefix(r, std::nullopt, "test");
+    ASSERT_TRUE(g.over());
+    const State& s = g.state();
+    const std::string svg = render_svg(s, SvgOptions{});
+    tokens += check_safari_svg(s, svg);
+    EXPECT_NE(svg.find("game over"), std::string::npos);
+    birds += count(svg, "<g class=\"symbol bird\"");
+    baobabs += count(svg, "<g class=\"baobab\"");
+    for (const char* name : kSafariSpecies) EXPECT_GT(count(svg, fmt::format("<g class=\"symbol {}\"", name)), 0) << name;
+    EXPECT_EQ(count(svg, "<g class=\"symbol "), count(svg, "<g class=\"symbol monkey\"") + count(svg, "<g class=\"symbol elephant\"") +
+                                                   count(svg, "<g class=\"symbol giraffe\"") + count(svg, "<g class=\"symbol lion\"") +
+                                                   count(svg, "<g class=\"symbol zebra\"") + count(svg, "<g class=\"symbol bird\""))
+        << "no other symbols";
+    EXPECT_EQ(count(svg, "<text y="), 0) << "no lettered discs: every symbol has a glyph";
+  }
+  EXPECT_GT(tokens, 5);
+  EXPECT_GT(birds, 10);
+  EXPECT_GT(baobabs, 10);
+}
+
+// Nothing is drawn from tile ids: a "corrected" tile set with one more bird in a bush and one
+// more lion on a trail shows both where the data puts them.
+TEST(SvgSafari, DrawnFromTheTileData) {
+  const Record r = safari_record(6, 2);
+  const Game g = replay_prefix(r, std::nullopt, "test");
+  State s = g.state();
+  const std::string svg = render_svg(s, SvgOptions{});
+  Ruleset fixed = g.ruleset();
+  int bush_tile = -1, trail_tile = -1;
+  for (const PlacedTile& pt : s.tiles) {
+    TileType& tt = fixed.tiles.types[pt.type];
+    for (int f = 0; f < tt.nfeat; ++f) {
+      TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+      const std::string& name = fixed.ftype(tf.type).name;
+      if (name == "bush" && bush_tile < 0) {
+        tf.attr[5] = static_cast<u8>(tf.attr[5] + 1);
+        bush_tile = pt.type;
+      } else if (name == "trail" && trail_tile < 0 && pt.type != bush_tile) {
+        tf.attr[3] = static_cast<u8>(tf.attr[3] + 1);
+        trail_tile = pt.type;
+      }
+    }
+  }
+  ASSERT_GE(bush_tile, 0);
+  ASSERT_GE(trail_tile, 0);
+  int copies_bush = 0, copies_trail = 0;
+  for (const PlacedTile& pt : s.tiles) {
+    copies_bush += pt.type == bush_tile ? 1 : 0;
+    copies_trail += pt.type == trail_tile ? 1 : 0;
+  }
+  s.rs = &fixed;
+  const std::string svg_fixed = render_svg(s, SvgOptions{});
+  EXPECT_EQ(count(svg_fixed, "<g class=\"symbol bird\""), count(svg, "<g class=\"symbol bird\"") + copies_bush);
+  EXPECT_EQ(count(svg_fixed, "<g class=\"symbol lion\""), count(svg, "<g class=\"symbol lion\"") + copies_trail);
+  check_safari_svg(s, svg_fixed);
+}
+
+TEST(SvgSafari, MidGameBoardsMatchTheStateTurnByTurn) {
+  const Record r = safari_record(8, 3, "random");
+  int with_hands = 0, with_holes = 0, jeeps = 0;
+  for (int turn = 0; turn <= static_cast<int>(r.moves.size()); turn += 7) {
+    SCOPED_TRACE(fmt::format("turn {}", turn));
+    const Game g = replay_prefix(r, turn, "test");
+    const State& s = g.state();
+    const std::string svg = render_svg(s, SvgOptions{});
+    check_safari_svg(s, svg);
+    if (HasFailure()) return;
+    for (int p = 0; p < s.nplayers; ++p)
+      for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) with_hands += k;
+    with_holes += static_cast<int>(s.spots.size());
+    jeeps += count(svg, "<g class=\"jeep\"");
+  }
+  EXPECT_GT(with_hands, 0);
+  EXPECT_GT(with_holes, 0);
+  EXPECT_GT(jeeps, 0);
+}
+
+// The start board: three tiles, a jeep on the cell beyond each end, two tokens in every hand.
+TEST(SvgSafari, StartBoardHasBothJeepsAndTheOpeningTokens) {
+  for (int players : {2, 4}) {
+    const Record r = safari_record(static_cast<u64>(players), players);
+    const Game g = replay_prefix(r, 0, "test");
+    const State& s = g.state();
+    const std::string svg = render_svg(s, SvgOptions{});
+    check_safari_svg(s, svg);
+    EXPECT_EQ(count(svg, "<g class=\"jeep\""), 2);
+    EXPECT_EQ(count(svg, "<g class=\"watering-hole\""), 0);
+    int held = 0;
+    for (const std::string& e : elements(svg, "<g class=\"hand-token ")) held += std::stoi(attr_of(e, "data-count"));
+    EXPECT_EQ(held, 2 * players);
+    EXPECT_NE(svg.find("Jeeps on "), std::string::npos);
+  }
+}
+
+// A watering hole built move by move: founded (a token and a photographer), explored to four
+// tokens (complete: the photographers go home and the pond is ringed).
+TEST(SvgSafari, WateringHoleTokensSitInTheirQuartersAndACompleteOneIsRinged) {
+  // find a game where some hole is completed, and check it before and after
+  for (u64 seed = 40; seed < 80; ++seed) {
+    const Record r = safari_record(seed, 5);
+    const Game end = replay_prefix(r, std::nullopt, "test");
+    const auto done = std::find_if(end.state().spots.begin(), end.state().spots.end(), [](const Spot& sp) { return sp.closed != 0; });
+    if (done == end.state().spots.end()) continue;
+    SCOPED_TRACE(fmt::format("seed {}", seed));
+    // the last moment the hole had 3 tokens and its photographer(s)
+    int before = -1;
+    for (int turn = static_cast<int>(r.moves.size()); turn >= 0 && before < 0; --turn) {
+      const Game g = replay_prefix(r, turn, "test");
+      for (const Spot& sp : g.state().spots)
+        if (sp.x == done->x && sp.y == done->y && sp.ntokens == 3) before = turn;
+    }
+    ASSERT_GE(before, 0);
+    const Game g = replay_prefix(r, before, "test");
+    const std::string svg = render_svg(g.state(), SvgOptions{});
+    EXPECT_GE(check_safari_svg(g.state(), svg), 3);
+    const auto open = elements(svg, fmt::format("<g class=\"watering-hole\" data-x=\"{}\" data-y=\"{}\" data-tokens=\"3\" data-closed=\"0\"", done->x, done->y));
+    ASSERT_EQ(open.size(), 1u);
+    EXPECT_GE(count(open[0], "<g class=\"follower photographer\""), 1);
+    EXPECT_EQ(count(open[0], "class=\"complete\""), 0);
+    const std::string after = render_svg(end.state(), SvgOptions{});
+    check_safari_svg(end.state(), after);
+    const auto ringed = elements(after, fmt::format("<g class=\"watering-hole\" data-x=\"{}\" data-y=\"{}\" data-tokens=\"4\" data-closed=\"1\"", done->x, done->y));
+    ASSERT_EQ(ringed.size(), 1u);
+    EXPECT_EQ(count(ringed[0], "<g class=\"token "), 4);
+    EXPECT_EQ(count(ringed[0], "<g class=\"follower"), 0) << "the photographers went home";
+    EXPECT_EQ(count(ringed[0], "class=\"complete\""), 1);
+    EXPECT_EQ(count(ringed[0], "class=\"quarter unusable\""), 0);
+    return;
+  }
+  FAIL() << "no game completed a watering hole";
+}
+
+// Tile size: the jeeps, ponds and tokens scale with the tiles; the picture stays well formed.
+TEST(SvgSafari, LargeAndSmallTiles) {
+  const Record r = safari_record(3, 3);
+  const Game g = replay_prefix(r, 40, "test");
+  for (int px : {16, 160}) {
+    SvgOptions o;
+    o.tile_px = px;
+    const std::string svg = render_svg(g.state(), o);
+    EXPECT_TRUE(well_formed(svg));
+    EXPECT_EQ(count(svg, "<g class=\"watering-hole\""), static_cast<int>(g.state().spots.size()));
+    for (const std::string& e : elements(svg, "<g class=\"jeep\""))
+      EXPECT_NE(e.find(fmt::format("scale({})", px / 64.0)), std::string::npos) << e;
+  }
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "ai/bots.hpp"
 
+#include "ai/mcts.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -137,12 +139,15 @@ double greedy_eval(const State& s, int player) {
   return value(player) - other;
 }
 
-bool is_bot_spec(std::string_view spec) { return spec == "random" || spec == "greedy"; }
+bool is_bot_spec(std::string_view spec) {
+  return spec == "random" || spec == "greedy" || spec == "mcts" || spec.substr(0, 5) == "mcts:";
+}
 
 std::unique_ptr<Bot> make_bot(std::string_view spec) {
   if (spec == "random") return std::make_unique<RandomBot>();
   if (spec == "greedy") return std::make_unique<GreedyBot>();
-  throw InputError(fmt::format("unknown bot \"{}\" (bots: random, greedy)", spec));
+  if (spec == "mcts" || spec.substr(0, 5) == "mcts:") return make_mcts_bot(parse_mcts_spec(spec));
+  throw InputError(fmt::format("unknown bot \"{}\" (bots: random, greedy, mcts[:playouts=N|ms=N,threads=N])", spec));
 }
 
 }  // namespace carc

@@ -2,6 +2,8 @@
 // board orientation) and scaled to pixels when written.
 #include "cli/svg.hpp"
 
+#include "games/games.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -108,13 +110,15 @@ struct Palette {
 // Colours by feature name, falling back on the feature class for other games' names.
 Palette colours(const FeatureTypeDef& f) {
   const std::string& n = f.name;
-  if (n == "road" || n == "trail") return {"#f6f1e3", "#6e6558"};
+  if (n == "road") return {"#f6f1e3", "#6e6558"};
+  if (n == "trail") return {"#f1e2bd", "#8a6a3c"};
   if (n == "tributary") return {"#a9dcf7", "#3d7fb3"};
   if (n == "amazon") return {"#2f7cc4", "#1b4d80"};
   if (n == "river" || n == "lake") return {"#5b9bd5", "#2e5f8f"};
   if (n == "city") return {"#d8b47a", "#7a4b22"};
   if (n == "village") return {"#cf9546", "#6b3d16"};
-  if (n == "forest" || n == "bush") return {"#2f6e36", "#1c4420"};
+  if (n == "forest") return {"#2f6e36", "#1c4420"};
+  if (n == "bush") return {"#5f9c3a", "#2c5418"};
   if (n == "field" || n == "meadow") return {"#8fc46b", "#6fa24e"};
   if (n == "jungle") return {"#3f8f3a", "#2b6a27"};
   if (n == "savanna") return {"#d9c76a", "#b3a247"};
@@ -633,12 +637,34 @@ std::string_view wild_glyph(std::string_view name) {
     return R"~(<g stroke="#2a2320" stroke-width="0.7" stroke-linecap="round"><path d="M-3.4,2 L-3.4,5 M-1.3,2.6 L-1.3,5 M1.1,2.6 L1.1,5 M2.9,2 L2.9,5" fill="none" stroke-width="1.6"/><path d="M-5,1.2 Q-5.4,-3.8 -0.6,-4 Q3.4,-4.4 4.2,-1.4 Q4.4,1.8 2.6,2.8 L-3.6,2.8 Q-5,2.6 -5,1.2 Z" fill="#7d6a5c"/><circle cx="4" cy="-1.2" r="2.1" fill="#7d6a5c"/><path d="M5.6,-0.6 Q6.8,2.2 5.4,4.4" fill="none" stroke="#7d6a5c" stroke-width="1.4"/><path d="M4.4,0.6 Q6.4,1.8 7,-0.2" fill="none" stroke="#f4ecd6" stroke-width="0.9"/></g>)~";
   if (name == "tiger")  // orange, black stripes, long tail
     return R"~(<g stroke="#2a1405" stroke-width="0.7" stroke-linecap="round"><path d="M-3,1.8 L-3.2,4.6 M-1.4,2 L-1.4,4.6 M1.4,2 L1.4,4.6 M2.8,1.8 L3,4.6 M-4.4,0 Q-6.4,-1.2 -5.8,-3.6" fill="none" stroke="#2a1405" stroke-width="1.1"/><ellipse cx="-0.4" cy="0.4" rx="4.2" ry="1.9" fill="#f08c1e"/><circle cx="3.9" cy="-1" r="1.7" fill="#f08c1e"/><path d="M-2.6,-1.3 L-2.2,1.2 M-0.9,-1.5 L-0.5,1.3 M0.8,-1.4 L1.1,1.2 M3.3,-2.6 L3.6,-1.7" fill="none" stroke="#111111" stroke-width="0.8"/></g>)~";
+  // Safari's animals (each its own silhouette and colour) and birds
+  if (name == "monkey")  // brown, sitting, pale face, curled tail
+    return R"~(<g stroke="#2b1606" stroke-width="0.7" stroke-linecap="round"><path d="M-1.8,3.8 Q-6,4.2 -5.6,0.6 Q-5.4,-1.8 -3.6,-1.4" fill="none" stroke="#5a3315" stroke-width="1.1"/><ellipse cx="-0.6" cy="1.5" rx="2.6" ry="3" fill="#7a4a22"/><circle cx="-1.1" cy="-3" r="0.95" fill="#e6c097"/><circle cx="1.2" cy="-2.8" r="2.4" fill="#7a4a22"/><ellipse cx="1.9" cy="-2.5" rx="1.5" ry="1.3" fill="#e6c097" stroke="none"/><circle cx="1.5" cy="-2.9" r="0.3" fill="#111111" stroke="none"/><circle cx="2.5" cy="-2.9" r="0.3" fill="#111111" stroke="none"/></g>)~";
+  if (name == "elephant")  // grey, big ear, trunk, tusk
+    return R"~(<g stroke="#262b30" stroke-width="0.7" stroke-linecap="round" stroke-linejoin="round"><path d="M-3.6,2 L-3.6,4.8 M-1.5,2.4 L-1.5,4.8 M0.9,2.4 L0.9,4.8 M2.6,2 L2.6,4.8" fill="none" stroke-width="1.7"/><path d="M-5.2,1.4 Q-5.4,-3.6 -0.8,-3.6 Q3,-3.8 3.6,-0.6 Q3.8,2.4 2,2.8 L-3.8,2.8 Q-5.2,2.6 -5.2,1.4 Z" fill="#9aa3ad"/><path d="M4.6,-1.2 Q6.6,0.2 6.1,3 Q5.9,4.2 5,4.5" fill="none" stroke-width="2"/><circle cx="3.9" cy="-1.4" r="2.1" fill="#9aa3ad"/><path d="M4.6,-1.2 Q6.6,0.2 6.1,3 Q5.9,4.2 5,4.5" fill="none" stroke="#9aa3ad" stroke-width="1.1"/><path d="M1.5,-3.1 Q3.3,-3.7 3.3,-1.2 Q3.2,1.2 1.3,0.8 Q0.7,-1 1.5,-3.1 Z" fill="#bcc4cc"/><path d="M4.9,0.2 Q5.4,1.3 4.3,1.6" fill="none" stroke="#fffbea" stroke-width="0.8"/><circle cx="4.6" cy="-2" r="0.3" fill="#111111" stroke="none"/></g>)~";
+  if (name == "giraffe")  // yellow with brown patches, long neck
+    return R"~(<g stroke="#4a2a0a" stroke-width="0.6" stroke-linecap="round" stroke-linejoin="round"><path d="M-3,1.6 L-3.2,5.2 M-1.8,1.8 L-1.8,5.2 M0.8,1.8 L0.8,5.2 M2,1.6 L2.2,5.2 M-4,0.2 L-5,2" fill="none" stroke-width="0.9"/><path d="M-4,0.6 Q-4,-1 -2,-1 L1,-1.2 L3.1,-5.4 L4.5,-5 L2.6,-0.6 Q3,1.8 1.4,2 L-3,2 Q-4,1.8 -4,0.6 Z" fill="#f0b43c"/><path d="M3.6,-6 L3.4,-7.2 M4.3,-6.1 L4.3,-7.3" fill="none" stroke-width="0.7"/><path d="M3,-5.5 Q3.6,-6.6 5,-6.2 L6.4,-5.4 Q6.4,-4.8 5.6,-4.8 L4.4,-4.7 Z" fill="#f0b43c"/><g fill="#8a4b16" stroke="none"><circle cx="-2.7" cy="0.3" r="0.65"/><circle cx="-0.9" cy="0.7" r="0.6"/><circle cx="0.7" cy="-0.2" r="0.6"/><circle cx="-1.4" cy="-0.5" r="0.4"/><circle cx="2.2" cy="-2.3" r="0.45"/><circle cx="3" cy="-3.9" r="0.4"/></g></g>)~";
+  if (name == "lion")  // golden, dark mane, tufted tail
+    return R"~(<g stroke="#3a1e05" stroke-width="0.7" stroke-linecap="round"><path d="M-3,1.8 L-3,4.6 M-1.5,2 L-1.5,4.6 M1.2,2 L1.2,4.6 M2.6,1.8 L2.6,4.6 M-4.2,0 Q-6,0.6 -5.8,-2.4" fill="none" stroke-width="1.1"/><circle cx="-5.8" cy="-2.6" r="0.8" fill="#7a3a0e"/><ellipse cx="-0.6" cy="0.5" rx="3.8" ry="1.8" fill="#e0a94a"/><circle cx="3.4" cy="-1" r="2.7" fill="#8a4513"/><circle cx="3.9" cy="-0.8" r="1.5" fill="#edbd62"/><circle cx="4.3" cy="-1.2" r="0.3" fill="#111111" stroke="none"/></g>)~";
+  if (name == "zebra")  // white with black stripes and mane
+    return R"~(<g stroke="#111111" stroke-width="0.7" stroke-linecap="round" stroke-linejoin="round"><path d="M-3,1.8 L-3,4.8 M-1.6,2 L-1.6,4.8 M1.2,2 L1.2,4.8 M2.6,1.8 L2.6,4.8 M-4.2,0 L-5.2,2" fill="none" stroke-width="1"/><ellipse cx="-0.5" cy="0.4" rx="3.8" ry="1.8" fill="#ffffff"/><path d="M1.8,-0.8 L3.6,-4 Q4.2,-4.8 5,-4.2 L6.2,-2.2 Q6.4,-1.4 5.6,-1.4 L4.6,-2 L3.2,0.8 Z" fill="#ffffff"/><path d="M1.7,-1.1 L3.4,-4.2 M-3.2,-0.9 L-2.8,1.6 M-1.7,-1.3 L-1.3,2 M-0.2,-1.4 L0.2,2.1 M1.3,-1.2 L1.6,1.8 M3.4,-2.5 L4.4,-2.1 M3,-1.4 L3.9,-0.9" fill="none" stroke-width="0.9"/></g>)~";
+  if (name == "bird")  // a small blue bird, perched
+    return R"~(<g stroke="#102a3d" stroke-width="0.6" stroke-linejoin="round" stroke-linecap="round"><path d="M-0.6,2.1 L-0.8,3.6 M0.6,2.1 L0.6,3.6" fill="none"/><path d="M-2,0.6 L-5,2.4 L-4.2,-0.2 Z" fill="#2f7fc0"/><ellipse cx="-0.4" cy="0.4" rx="2.8" ry="1.9" fill="#5cc0f2"/><circle cx="2.2" cy="-1.4" r="1.5" fill="#5cc0f2"/><path d="M3.5,-1.9 L5.2,-1.2 L3.5,-0.8 Z" fill="#ffcf33"/><path d="M-2,-0.2 Q0,-1.4 1.4,0.4 Q-0.4,1.6 -2,-0.2 Z" fill="#2f7fc0"/><circle cx="2.5" cy="-1.7" r="0.35" fill="#111111" stroke="none"/></g>)~";
   if (name == "menhir")  // a grey standing stone
     return R"~(<path d="M-2,4 L-2.4,-1.8 Q-1.8,-5.4 0.5,-5.2 Q2.3,-4.6 2.2,-1 L2,4 Z" fill="#aaa69c" stroke="#262626" stroke-width="0.7" stroke-linejoin="round"/><path d="M-3.6,4 L3.6,4 M-0.8,-2.6 L0.6,-1.6" fill="none" stroke="#262626" stroke-width="0.7" stroke-linecap="round"/>)~";
   if (name == "mushroom")  // red cap, white spots
     return R"~(<path d="M-1.2,-0.2 L-1.4,3.8 L1.4,3.8 L1.2,-0.2 Z" fill="#f4ecd8" stroke="#4a100a" stroke-width="0.7"/><path d="M-3.8,0 Q-3.6,-4.4 0,-4.4 Q3.6,-4.4 3.8,0 Z" fill="#d9342b" stroke="#4a100a" stroke-width="0.7" stroke-linejoin="round"/><circle cx="-1.6" cy="-2.2" r="0.65" fill="#ffffff"/><circle cx="1.3" cy="-2.9" r="0.6" fill="#ffffff"/><circle cx="0.5" cy="-1" r="0.45" fill="#ffffff"/>)~";
   return {};
 }
+
+// A baobab (Safari), drawn for a 64 px tile round the tile's centre: a fat trunk under a flat,
+// spreading crown; a photographer on it stands on the trunk.
+constexpr std::string_view kBaobab =
+    R"~(<path d="M-6,15 Q-4.6,4 -3,-5.5 L3,-5.5 Q4.6,4 6,15 Z" fill="#a27d58" stroke="#5a3d22" stroke-width="1" stroke-linejoin="round"/><path d="M-1.6,-5 L-7,-12 M0,-5 L0,-13 M1.6,-5 L7,-12 M-4.4,-8.6 L-10,-10" fill="none" stroke="#5a3d22" stroke-width="1.8" stroke-linecap="round"/><g fill="#5e8f2c" stroke="#2e4a14" stroke-width="0.9"><ellipse cx="-8.5" cy="-13" rx="6.5" ry="3.6"/><ellipse cx="8" cy="-13" rx="6.5" ry="3.6"/><ellipse cx="0" cy="-15.5" rx="8" ry="4"/></g>)~";
+
+// A jeep (Safari), side view, about 44 px long for a 64 px tile, centred on the origin.
+constexpr std::string_view kJeep =
+    R"~(<ellipse cy="11.5" rx="21" ry="2.4" fill="#000000" fill-opacity="0.15"/><circle cx="-21.5" cy="-0.5" r="4.2" fill="#2a2a2a" stroke="#111111" stroke-width="1"/><path d="M-14,-4 L-14,-13 L6,-13 L9.5,-4" fill="none" stroke="#2d3312" stroke-width="1.8" stroke-linejoin="round"/><path d="M6.4,-11.8 L9,-4.5 L6.6,-4.5 L4.6,-10.4 Z" fill="#bfe3f5" stroke="#2d3312" stroke-width="0.6"/><path d="M-20,6 L-20,-4 L19,-4 Q22,-4 22,-1 L22,6 Z" fill="#8a9a3b" stroke="#2d3312" stroke-width="1.4" stroke-linejoin="round"/><path d="M-20,0.5 L22,0.5" stroke="#e7d9a8" stroke-width="1.4"/><circle cx="20.4" cy="-2" r="1.2" fill="#ffe680" stroke="#2d3312" stroke-width="0.5"/><g fill="#222222" stroke="#111111" stroke-width="1"><circle cx="-11" cy="6.5" r="5"/><circle cx="12" cy="6.5" r="5"/></g><g fill="#c4c4c4"><circle cx="-11" cy="6.5" r="2"/><circle cx="12" cy="6.5" r="2"/></g>)~";
 
 // A red cross over a symbol that no longer counts (Hunters' pit trap covered it), 64 px tile.
 constexpr std::string_view kCross =
@@ -767,6 +793,12 @@ std::string house(double h) {
       num(-0.09 * h), num(0.12 * h), num(0.18 * h), num(0.26 * h));
 }
 
+std::string photographer(double h);
+
+// Carcassonne: Safari (jeeps, watering holes, animal tokens in hand).
+bool is_safari(const GameDef& game) { return game.id == "safari"; }
+constexpr std::string_view kPondFill = "#4aa3df", kPondEdge = "#1d5f8f";
+
 // One entry of the key under the scores: a glyph (drawn round the origin) and its label.
 struct KeyItem {
   std::string label, glyph;
@@ -790,13 +822,202 @@ std::vector<KeyItem> key_items(const GameDef& game) {
         covered = fmt::format(R"~(<g opacity="0.55">{}</g>{})~", wild, kCross);
     }
   if (!covered.empty()) add("covered", covered);
-  add(game.piece_names[0], fmt::format(R"~(<g fill="#a0a0a0" stroke="#111111" stroke-width="1" stroke-linejoin="round"><path d="{}"/><circle cy="{}" r="{}"/></g>)~",
-                                       meeple_d(14), num(-0.32 * 14), num(0.16 * 14)));
+  if (game.piece_names[0] == "photographer")
+    add(game.piece_names[0],
+        fmt::format(R"~(<g fill="#a0a0a0" stroke="#111111" stroke-width="1" stroke-linejoin="round">{}</g>)~", photographer(14)));
+  else
+    add(game.piece_names[0], fmt::format(R"~(<g fill="#a0a0a0" stroke="#111111" stroke-width="1" stroke-linejoin="round"><path d="{}"/><circle cy="{}" r="{}"/></g>)~",
+                                         meeple_d(14), num(-0.32 * 14), num(0.16 * 14)));
   if (game.pieces2_per_player > 0 &&
       std::any_of(game.ftypes.begin(), game.ftypes.end(), [](const FeatureTypeDef& ft) { return ft.network_kind == 1; }))
     add(game.piece_names[1],
         fmt::format(R"~(<g fill="#a0a0a0" stroke="#111111" stroke-width="1" stroke-linejoin="round">{}</g>)~", house(14)));
+  if (is_safari(game)) {
+    add("baobab", fmt::format(R"~(<g transform="translate(0,1) scale(0.42)">{}</g>)~", kBaobab));
+    add("jeep", fmt::format(R"~(<g transform="translate(-0.5,-0.5) scale(0.3)">{}</g>)~", kJeep));
+    add("watering hole", fmt::format(R"~(<circle r="7" fill="{}" stroke="{}" stroke-width="1.2"/><path d="M-7,0 L7,0 M0,-7 L0,7" stroke="#ffffff" stroke-opacity="0.7" stroke-width="0.8"/>)~",
+                                     kPondFill, kPondEdge));
+  }
   return out;
+}
+
+// ---- Safari: jeeps on empty cells, watering holes at grid points, tokens in hand ----
+
+// A watering hole's quarter c is corner c (0 NE, 1 SE, 2 SW, 3 NW) of the cell touching the point
+// there: cell (x - kQuarterPx[c], y - kQuarterPy[c]) for the point (x, y) at the NW corner of cell (x, y).
+constexpr std::array<int, 4> kQuarterPx = {1, 1, 0, 0}, kQuarterPy = {0, 1, 1, 0};
+constexpr std::array<std::string_view, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
+constexpr double kPondR = 0.34, kTokenOff = 0.16, kTokenR = 0.12, kHolePieceOff = 0.31;
+
+// Quarter c of point (x, y) can hold a token: its tile is placed and shows savanna at that corner.
+bool quarter_usable(const State& s, int x, int y, int c) {
+  const int ti = s.placed_at(x - kQuarterPx[static_cast<std::size_t>(c)], y - kQuarterPy[static_cast<std::size_t>(c)]);
+  if (ti < 0) return false;
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+  return ((s.type_of(pt).rot[pt.rot].corners >> c) & 1u) != 0;
+}
+
+// An animal token of radius r pixels: a cardboard disc with the species' glyph, round the origin.
+std::string token_disc(std::string_view species, double r) {
+  return fmt::format(R"~(<circle r="{}" fill="#f6ecd2" stroke="#5a4630" stroke-width="{}"/><g transform="scale({})">{}</g>)~",
+                     num(r), num(std::max(0.6, r / 9.0)), num(r / 7.8), wild_glyph(species));
+}
+
+// A photographer (a meeple with a camera) of height h round the origin, in the owner's colour.
+std::string photographer(double h) {
+  return fmt::format(
+      R"~(<path d="{}"/><circle cx="0" cy="{}" r="{}"/><rect class="camera" x="{}" y="{}" width="{}" height="{}" rx="{}" fill="#222222" stroke="#ffffff" stroke-width="0.5"/><circle cx="0" cy="{}" r="{}" fill="#9fd3ff" stroke="none"/>)~",
+      meeple_d(h), num(-0.32 * h), num(0.16 * h), num(-0.17 * h), num(-0.07 * h), num(0.34 * h), num(0.22 * h),
+      num(0.04 * h), num(0.04 * h), num(0.07 * h));
+}
+
+// Where the cell of quarter c lies from its point: -1 or +1 along x and y.
+int quarter_dx(int c) { return 1 - 2 * kQuarterPx[static_cast<std::size_t>(c)]; }
+int quarter_dy(int c) { return 1 - 2 * kQuarterPy[static_cast<std::size_t>(c)]; }
+
+// "X,Y CORNER": quarter c of point (x, y) named by its cell and corner, as in the game's moves.
+std::string quarter_name(int x, int y, int c) {
+  return fmt::format("{},{} {}", x - kQuarterPx[static_cast<std::size_t>(c)], y - kQuarterPy[static_cast<std::size_t>(c)],
+                     kCornerNames[static_cast<std::size_t>(c)]);
+}
+
+// Watering holes: a pond round each grid point, its usable quarters water (a quarter not usable,
+// its tile missing or bush at that corner, only a dashed outline), each token in its quarter and
+// each photographer beside it, outside the pond, on that quarter's tile; a complete hole ringed.
+void draw_holes(std::string& out, const State& s, double t, double ox, double oy) {
+  const auto& species = games::safari_species();
+  const double R = kPondR * t;
+  for (const Spot& sp : s.spots) {
+    std::string what;
+    for (int c = 0; c < 4; ++c) {
+      const u8 k = sp.token[static_cast<std::size_t>(c)];
+      if (k == 0xFF || k >= kTokenKinds) continue;
+      what += fmt::format("{}{} at {}", what.empty() ? "" : ", ", species[k], quarter_name(sp.x, sp.y, c));
+      if (sp.owner[static_cast<std::size_t>(c)] != 0xFF)
+        what += fmt::format(" (photographer of player {})", sp.owner[static_cast<std::size_t>(c)] + 1);
+    }
+    out += fmt::format(
+        R"~(<g class="watering-hole" data-x="{}" data-y="{}" data-tokens="{}" data-closed="{}" transform="translate({},{})"><title>watering hole at point {},{}{}: {}</title>)~",
+        sp.x, sp.y, sp.ntokens, sp.closed ? 1 : 0, num(ox + sp.x * t), num(oy + sp.y * t), sp.x, sp.y,
+        sp.closed ? " (complete)" : "", esc(what));
+    if (sp.closed)
+      out += fmt::format(R"~(<circle class="complete" r="{}" fill="none" stroke="#f2c200" stroke-width="{}"/>)~",
+                         num(R + std::max(1.5, 0.03 * t)), num(std::max(2.0, 0.05 * t)));
+    for (int c = 0; c < 4; ++c) {
+      const int dx = quarter_dx(c), dy = quarter_dy(c);
+      const std::string d = fmt::format("M0,0 L{},0 A{},{} 0 0 {} 0,{} Z", num(dx * R), num(R), num(R), dx * dy > 0 ? 1 : 0,
+                                        num(dy * R));
+      if (quarter_usable(s, sp.x, sp.y, c))
+        out += fmt::format(R"~(<path class="quarter" data-quarter="{}" d="{}" fill="{}" stroke="{}" stroke-width="{}" stroke-linejoin="round"/>)~",
+                           c, d, kPondFill, kPondEdge, num(std::max(1.0, 0.02 * t)));
+      else
+        out += fmt::format(R"~(<path class="quarter unusable" data-quarter="{}" d="{}" fill="none" stroke="{}" stroke-width="1" stroke-opacity="0.6" stroke-dasharray="3 2"/>)~",
+                           c, d, kPondEdge);
+    }
+    for (int c = 0; c < 4; ++c) {
+      const u8 k = sp.token[static_cast<std::size_t>(c)];
+      if (k == 0xFF || k >= kTokenKinds) continue;
+      out += fmt::format(R"~(<g class="token {}" data-quarter="{}" transform="translate({},{})"><title>{} token at {}</title>{}</g>)~",
+                         esc(species[k]), c, num(quarter_dx(c) * kTokenOff * t), num(quarter_dy(c) * kTokenOff * t),
+                         esc(species[k]), quarter_name(sp.x, sp.y, c), token_disc(species[k], kTokenR * t));
+    }
+    for (int c = 0; c < 4; ++c) {
+      const u8 o = sp.owner[static_cast<std::size_t>(c)];
+      if (o == 0xFF) continue;
+      // the quarter's rim in the owner's colour, the photographer standing on it
+      const int dx = quarter_dx(c), dy = quarter_dy(c);
+      out += fmt::format(R"~(<path class="claim" data-quarter="{}" d="M{},0 A{},{} 0 0 {} 0,{}" fill="none" stroke="{}" stroke-width="{}" stroke-linecap="round"/>)~",
+                         c, num(dx * R), num(R), num(R), dx * dy > 0 ? 1 : 0, num(dy * R), kSeatColours[o % kMaxPlayers],
+                         num(std::max(2.5, 0.05 * t)));
+      out += fmt::format(
+          R"~(<g class="follower photographer" data-player="{}" data-feature="watering-hole" data-quarter="{}" fill="{}" stroke="{}" stroke-width="1" stroke-linejoin="round" transform="translate({},{})">{}</g>)~",
+          o, c, kSeatColours[o % kMaxPlayers], o == 4 ? "#e8e8e8" : "#111111", num(dx * kHolePieceOff * t),
+          num(dy * kHolePieceOff * t), photographer(0.25 * t));
+    }
+    out += "</g>\n";
+  }
+}
+
+// The two jeeps, each on its empty cell (placing a tile there takes it).
+void draw_jeeps(std::string& out, const State& s, double t, double ox, double oy) {
+  for (std::size_t j = 0; j < s.markers.size(); ++j) {
+    const int x = s.markers[j][0], y = s.markers[j][1];
+    if (x == kOffBoard) continue;
+    out += fmt::format(
+        R"~(<g class="jeep" data-jeep="{}" data-x="{}" data-y="{}"><title>jeep on cell {},{}: a tile placed here takes it (+3)</title><rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="#efe3b8" fill-opacity="0.6" stroke="#8a7a3a" stroke-width="1.2" stroke-dasharray="5 3"/><g transform="translate({},{}) scale({})">{}</g></g>)~",
+        j, x, y, x, y, num(ox + x * t + 0.08 * t), num(oy + y * t + 0.08 * t), num(0.84 * t), num(0.84 * t), num(0.1 * t),
+        num(ox + (x + 0.5) * t), num(oy + (y + 0.5) * t), num(t / 64.0), kJeep);
+    out += "\n";
+  }
+}
+
+// The side panel: each player's score, photographers in supply and animal tokens in hand (every
+// species, those not held faded), then the token piles, the jeeps and the watering holes.
+constexpr double kPanelW = 226, kPanelRow = 66;
+double panel_height(const State& s) { return 30 + kPanelRow * s.nplayers + 62; }
+
+void draw_panel(std::string& out, const State& s, const std::vector<std::string>& names, double x0, double y0) {
+  const auto& species = games::safari_species();
+  const GameDef& game = *s.rs->game;
+  out += fmt::format(R"~(<g class="panel"><rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="#ebe4d3" stroke="#b9ab8a" stroke-width="1"/>)~",
+                     num(x0), num(y0), num(kPanelW), num(panel_height(s)));
+  out += fmt::format(R"~(<text x="{}" y="{}" font-size="13" font-weight="bold" fill="#222">Scores and tokens in hand</text>)~",
+                     num(x0 + 10), num(y0 + 19));
+  out += "\n";
+  for (int p = 0; p < s.nplayers; ++p) {
+    const auto sp = static_cast<std::size_t>(p);
+    const double by = y0 + 30 + kPanelRow * p;
+    std::string name = names[sp];
+    if (text_len(name) > 17) name = name.substr(0, 16) + "~";
+    out += fmt::format(R"~(<g class="hand" data-player="{}">)~", p);
+    if (s.phase != Phase::Over && p == (s.decider != 0xFF ? s.decider : s.current))
+      out += fmt::format(R"~(<rect class="current" x="{}" y="{}" width="{}" height="{}" rx="4" fill="#fff8e0" stroke="{}" stroke-width="1.5"/>)~",
+                         num(x0 + 4), num(by - 4), num(kPanelW - 8), num(kPanelRow - 4), kSeatColours[sp]);
+    out += fmt::format(
+        R"~(<rect x="{}" y="{}" width="12" height="12" fill="{}" stroke="#111" stroke-width="1"/><text x="{}" y="{}" font-size="12" fill="#222">{}</text><text class="panel-score" x="{}" y="{}" font-size="13" font-weight="bold" text-anchor="end" fill="#222">{}</text>)~",
+        num(x0 + 10), num(by), kSeatColours[sp], num(x0 + 27), num(by + 10.5), esc(name), num(x0 + kPanelW - 10),
+        num(by + 11), s.score[sp]);
+    // photographers in supply
+    out += fmt::format(R"~(<g class="supply" data-count="{}" fill="{}" stroke="{}" stroke-width="0.8" stroke-linejoin="round">)~",
+                       s.supply[sp], kSeatColours[sp], p == 4 ? "#e8e8e8" : "#111111");
+    for (int i = 0; i < s.supply[sp]; ++i)
+      out += fmt::format(R"~(<g transform="translate({},{})"><path d="{}"/><circle cy="{}" r="{}"/></g>)~", num(x0 + 16 + 10 * i),
+                         num(by + 24), meeple_d(11), num(-0.32 * 11), num(0.16 * 11));
+    out += fmt::format(R"~(</g><text x="{}" y="{}" font-size="10" fill="#555">{} {}{} in supply</text>)~",
+                       num(x0 + 16 + 10 * std::max<int>(1, s.supply[sp])), num(by + 27), s.supply[sp], esc(game.piece_names[0]),
+                       s.supply[sp] == 1 ? "" : "s");
+    for (int k = 0; k < kTokenKinds; ++k) {
+      const int n = s.tokens.hand[sp][static_cast<std::size_t>(k)];
+      const double cx = x0 + 20 + 42 * k, cy = by + 46;
+      out += fmt::format(
+          R"~(<g class="hand-token {0}" data-species="{0}" data-count="{1}"{2}><title>{0}: {1} in hand</title><g transform="translate({3},{4})">{5}</g><text x="{6}" y="{7}" font-size="11" font-weight="bold" fill="#222">&#215;{1}</text></g>)~",
+          esc(species[static_cast<std::size_t>(k)]), n, n == 0 ? R"~( opacity="0.3")~" : "", num(cx), num(cy),
+          token_disc(species[static_cast<std::size_t>(k)], 9), num(cx + 10.5), num(cy + 4));
+    }
+    out += "</g>\n";
+  }
+  // the token piles, the jeeps and the watering holes
+  int pile = 0, discard = 0;
+  for (int k = 0; k < kTokenKinds; ++k) {
+    pile += s.tokens.pile[static_cast<std::size_t>(k)];
+    discard += s.tokens.discard[static_cast<std::size_t>(k)];
+  }
+  std::vector<std::string> jeeps;
+  int taken = 0;
+  for (const auto& m : s.markers) {
+    if (m[0] == kOffBoard) ++taken;
+    else jeeps.push_back(fmt::format("{},{}", m[0], m[1]));
+  }
+  std::string jeep_line = jeeps.empty() ? "Jeeps: none on the board" : fmt::format("Jeep{} on {}", jeeps.size() == 1 ? "" : "s",
+                                                                                    jeeps.size() == 1 ? jeeps[0] : jeeps[0] + " and " + jeeps[1]);
+  if (taken > 0 && !jeeps.empty()) jeep_line += fmt::format(" ({} off the board)", taken);
+  int closed = 0;
+  for (const Spot& sp : s.spots) closed += sp.closed ? 1 : 0;
+  const double ty = y0 + 30 + kPanelRow * s.nplayers + 8;
+  out += fmt::format(
+      R"~(<text class="piles" x="{0}" y="{1}" font-size="11" fill="#333">Tokens: {2} face down, {3} discarded</text><text class="jeeps" x="{0}" y="{4}" font-size="11" fill="#333">{5}</text><text class="holes" x="{0}" y="{6}" font-size="11" fill="#333">Watering holes: {7} ({8} complete)</text>)~",
+      num(x0 + 10), num(ty + 4), pile, discard, num(ty + 21), esc(jeep_line), num(ty + 38), s.spots.size(), closed);
+  out += "</g>\n";
 }
 
 void draw_tile(std::string& out, const State& s, int index, double t, double ox, double oy, bool coords) {
@@ -823,7 +1044,8 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
                      num(t - 1), bg.edge);
   out += "\n";
   // roads (and other path features): under the cities, so a road ending at a city stops at its wall
-  bool ends_at_centre = false;
+  bool ends_at_centre = false, trail_end = false;
+  std::string_view trail_edge;
   for (int f = 0; f < tt.nfeat; ++f) {
     const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
     if (ft.cls != FClass::Path || river_band(ft) || water_path(ft)) continue;
@@ -832,13 +1054,20 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
     if (d.polys().empty()) continue;
     ends_at_centre = ends_at_centre || to_centre;
     const Palette c = colours(ft);
+    if (to_centre && ft.name == "trail") {
+      trail_end = true;
+      trail_edge = c.edge;
+    }
     out += fmt::format(
         R"~(<g class="road{}" data-feature="{}"><path d="{}" fill="none" stroke="{}" stroke-width="{}"/><path d="{}" fill="none" stroke="{}" stroke-width="{}"/></g>)~",
         ft.name == "road" ? "" : " " + esc(ft.name), f, d.str(), c.edge, num(kRoadEdge * t), d.str(), c.fill,
         num(kRoadFill * t));
     out += "\n";
   }
-  if (ends_at_centre && tt.centre == 0xFF)
+  if (ends_at_centre && tt.centre == 0xFF && trail_end)  // Safari: trails end in the savanna, round
+    out += fmt::format(R"~(<circle class="junction" cx="{0}" cy="{0}" r="{1}" fill="{2}"/>)~", num(0.5 * t), num(0.09 * t),
+                       trail_edge);
+  else if (ends_at_centre && tt.centre == 0xFF)
     out += fmt::format(R"~(<rect class="junction" x="{0}" y="{0}" width="{1}" height="{1}" fill="#5d4e3f"/>)~", num(0.41 * t),
                        num(0.18 * t));
   // rivers nobody claims (the Amazon): a wide band over the paths that end at it; a river that
@@ -916,6 +1145,12 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
   for (int f = 0; f < tt.nfeat; ++f) {
     const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
     if (ft.cls != FClass::Point) continue;
+    if (ft.name == "baobab") {
+      out += fmt::format(R"~(<g class="baobab" data-feature="{}" transform="translate({},{})">{}</g>)~", f, num(0.5 * t),
+                         num(0.5 * t), scaled(kBaobab, t));
+      out += "\n";
+      continue;
+    }
     const Palette c = colours(ft);
     out += fmt::format(
         R"~(<g class="monastery" data-feature="{}"><rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#5a4630" stroke-width="1"/><path d="M{},{} L{},{} L{},{} Z" fill="{}" stroke="#5a4630" stroke-width="1"/><rect x="{}" y="{}" width="{}" height="{}" fill="#5a4630"/></g>)~",
@@ -1012,13 +1247,37 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     miny = std::min<int>(miny, pt.y);
     maxy = std::max<int>(maxy, pt.y);
   }
-  const int cols = maxx - minx + 1, rows = maxy - miny + 1;
   const GameDef& game = *s.rs->game;
-  // a key to the symbols under the scores, for games with bonus-tile specials (Hunters)
-  const std::vector<KeyItem> key = o.key && !game.specials.empty() ? key_items(game) : std::vector<KeyItem>{};
+  // Safari: the board takes in the jeeps' cells, and room round the watering holes on its edge
+  const bool safari = is_safari(game);
+  double pad_l = 0, pad_r = 0, pad_t = 0, pad_b = 0;
+  if (safari && !s.tiles.empty()) {
+    for (const auto& m : s.markers) {
+      if (m[0] == kOffBoard) continue;
+      minx = std::min<int>(minx, m[0]);
+      maxx = std::max<int>(maxx, m[0]);
+      miny = std::min<int>(miny, m[1]);
+      maxy = std::max<int>(maxy, m[1]);
+    }
+    const double pad = (kPondR + 0.04) * t;
+    for (const Spot& sp : s.spots) {
+      if (sp.x <= minx) pad_l = pad;
+      if (sp.x > maxx) pad_r = pad;
+      if (sp.y <= miny) pad_t = pad;
+      if (sp.y > maxy) pad_b = pad;
+    }
+  }
+  const int cols = maxx - minx + 1, rows = maxy - miny + 1;
+  // a key to the symbols under the scores, for games with bonus-tile specials (Hunters) or with
+  // symbols of their own (Safari's animals)
+  const bool glyphs = std::any_of(game.ftypes.begin(), game.ftypes.end(), [](const FeatureTypeDef& ft) {
+    return std::any_of(ft.attrs.begin(), ft.attrs.end(), [](const std::string& a) { return !wild_glyph(a).empty(); });
+  });
+  const std::vector<KeyItem> key = o.key && (!game.specials.empty() || glyphs) ? key_items(game) : std::vector<KeyItem>{};
   double key_w = 12;
   for (const KeyItem& k : key) key_w += k.width;
-  const double left = o.coords ? 36 : 14, top = (o.coords ? 96 : 80) + (key.empty() ? 0 : 24), right = 14, bottom = 14;
+  const double left = (o.coords ? 36 : 14) + pad_l, top = (o.coords ? 96 : 80) + (key.empty() ? 0 : 24) + pad_t,
+               right = 14 + pad_r, bottom = 14 + pad_b;
   const double ox = left - minx * t, oy = top - miny * t;
   double height = top + rows * t + bottom;
   // a per-player track (Amazonas: the boats on the river spaces 1..track_len), under the board
@@ -1028,6 +1287,9 @@ std::string render_svg(const State& s, const SvgOptions& o) {
   const double track_top = top + rows * t + 10;
   const double track_row = track_top + 24 + boat_row * s.nplayers + 8 * sc;  // y of the spaces' centres
   if (track) height = track_row + 13 * sc + 12;
+  // Safari: a side panel right of the board (scores, tokens in hand, piles, jeeps, watering holes)
+  const double panel_x = left + cols * t + right + 10, panel_y = top - pad_t;
+  if (safari) height = std::max(height, panel_y + panel_height(s) + 14);
 
   // heading: one column per player with the score and the pieces left (both kinds, if the game
   // has two: then the columns are as wide as the longest entry)
@@ -1065,7 +1327,7 @@ std::string render_svg(const State& s, const SvgOptions& o) {
   // wide enough for the heading (rough text widths: the picture is not clipped by the viewer)
   const double width = std::max({left + cols * t + right, 40.0 + col * s.nplayers, 24.0 + 10.0 * text_len(title),
                                  24.0 + 7.0 * text_len(status), track ? left + 16 * sc + s.track_len * space_w + right : 0.0,
-                                 key.empty() ? 0.0 : key_w});
+                                 key.empty() ? 0.0 : key_w, safari ? panel_x + kPanelW + 14 : 0.0});
 
   std::string out = fmt::format(
       R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif">)~",
@@ -1101,16 +1363,16 @@ std::string render_svg(const State& s, const SvgOptions& o) {
 
   // axes
   if (o.coords) {
-    out += fmt::format(R"~(<text class="axis" x="4" y="{}" font-size="10" fill="#555">x&#8594;</text>)~", num(top - 6));
-    out += fmt::format(R"~(<text class="axis" x="4" y="{}" font-size="10" fill="#555">y&#8595;</text>)~", num(top + 12));
+    out += fmt::format(R"~(<text class="axis" x="4" y="{}" font-size="10" fill="#555">x&#8594;</text>)~", num(top - pad_t - 6));
+    out += fmt::format(R"~(<text class="axis" x="4" y="{}" font-size="10" fill="#555">y&#8595;</text>)~", num(top - pad_t + 12));
     out += "\n";
     for (int x = minx; x <= maxx; ++x)
       out += fmt::format(R"~(<text class="axis" x="{}" y="{}" font-size="11" fill="#333" text-anchor="middle">{}</text>)~",
-                         num(ox + (x + 0.5) * t), num(top - 6), x);
+                         num(ox + (x + 0.5) * t), num(top - pad_t - 6), x);
     out += "\n";
     for (int y = miny; y <= maxy; ++y)
       out += fmt::format(R"~(<text class="axis" x="{}" y="{}" font-size="11" fill="#333" text-anchor="end">{}</text>)~",
-                         num(left - 6), num(oy + (y + 0.5) * t + 4), y);
+                         num(left - pad_l - 6), num(oy + (y + 0.5) * t + 4), y);
     out += "\n";
   }
   // empty cells of the board's bounding box
@@ -1150,6 +1412,12 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     }
   }
 
+  // Safari: the jeeps on their cells and the watering holes (their tokens and photographers)
+  if (safari) {
+    draw_jeeps(out, s, t, ox, oy);
+    draw_holes(out, s, t, ox, oy);
+  }
+
   // followers (pieces of kind 0: meeples, lying on fields) and pieces of kind 1 (camps: tents)
   const std::string meeple = meeple_d(0.3 * t);
   for (const PieceOnBoard& pc : s.pieces) {
@@ -1180,6 +1448,13 @@ std::string render_svg(const State& s, const SvgOptions& o) {
       continue;
     }
     const bool farmer = ft.cls == FClass::Field;
+    if (piece == "photographer") {  // Safari: a meeple with a camera
+      out += fmt::format(
+          R"~(<g class="follower photographer" data-player="{}" data-feature="{}" fill="{}" stroke="{}" stroke-width="1.2" stroke-linejoin="round" transform="translate({},{})">{}</g>)~",
+          pc.player, esc(ft.name), colour, outline, num(px), num(py), photographer(0.3 * t));
+      out += "\n";
+      continue;
+    }
     out += fmt::format(
         R"~(<g class="follower{}{}" data-player="{}" data-feature="{}" fill="{}" stroke="{}" stroke-width="1.2" stroke-linejoin="round" transform="translate({},{}){}"><path d="{}"/><circle cx="0" cy="{}" r="{}"/></g>)~",
         farmer ? " farmer" : "", named, pc.player, esc(ft.name), colour, outline, num(px), num(py),
@@ -1223,6 +1498,7 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     }
     out += "</g>\n";
   }
+  if (safari) draw_panel(out, s, names, panel_x, panel_y);
   out += "</svg>\n";
   return out;
 }

@@ -28,7 +28,22 @@
 // feature of network kind 1 (a hut claiming a river system) is a house (<path class="house">);
 // piece names with spaces become one class ("tribe-member"). A game with specials gets a key
 // (<g class="key">) under the scores, and a tile set with a bonus pile the bonus tiles left in the
-// status line. Board conventions: x grows east,
+// status line.
+// Carcassonne: Safari: savanna is the ground, trails sandy paths (a dead end is a round stop),
+// bushes light green areas; monkey, elephant, giraffe, lion, zebra and bird have glyphs of their
+// own (a key lists them); a baobab (Point feature named "baobab") is a <g class="baobab"> tree at C.
+// Photographers are meeples with a camera (<g class="follower photographer">). The jeeps
+// (State::markers) are <g class="jeep" data-jeep="J" data-x data-y> on their empty cells (the
+// board's frame takes them in); each watering hole (State::spots) a <g class="watering-hole"
+// data-x data-y data-tokens data-closed> pond round its grid point: one <path class="quarter">
+// (water) per usable quarter or <path class="quarter unusable"> (dashed), each token a
+// <g class="token SPECIES" data-quarter="C"> in the quadrant toward its cell, each photographer a
+// <g class="follower photographer" data-feature="watering-hole"> beside it on a rim in the owner's
+// colour (<path class="claim">), a complete hole ringed (class "complete"). A side panel right of
+// the board (<g class="panel">) shows per player (<g class="hand" data-player>) the score, the
+// photographers in supply and every species in hand (<g class="hand-token SPECIES"
+// data-count="N">), then the token piles, where the jeeps are and the watering holes.
+// Board conventions: x grows east,
 // y grows SOUTH, rotation is clockwise (the rotated port table of each tile is used, so nothing
 // is rotated twice).
 #pragma once

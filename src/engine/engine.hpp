@@ -71,7 +71,7 @@ class Game {
   [[nodiscard]] const Record& record() const { return rec_; }
   [[nodiscard]] bool over() const { return state_.phase == Phase::Over; }
   // True if the game waits for a draw that no source can supply (scripted draws ran out).
-  [[nodiscard]] bool stalled() const { return state_.phase == Phase::Draw; }
+  [[nodiscard]] bool stalled() const { return is_chance(state_); }
 
   // Applies chance events until a player must decide or the game is over.
   void advance();

@@ -1,0 +1,311 @@
+#include "ai/mcts.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+namespace carc {
+
+namespace {
+
+// ---- playout policy: uniform placements (without listing them), a cheap piece heuristic ----
+
+// What a piece decision is worth to the mover, cheaply: a feature completed right now pays its
+// value; an open one about half of what it would pay completed; a pass keeps the piece.
+double quick_value(const State& s, const Move& m) {
+  if (m.kind == MoveKind::Pass) return 1.0 + (s.supply[s.current] <= 2 ? 1.5 : 0.0);
+  if (m.kind != MoveKind::Piece) return 0.9;  // a game's own action: about as good as a pass
+  const int ti = s.placed_at(m.x, m.y);
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+  const FeatureInfo fi = feature_info(s, pt.seg0 + m.feat);
+  const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
+  if (m.pk != 0xFF) return 2.0;                // a network piece (a hut)
+  if (fd.cls == FClass::Field) return s.turn > 40 ? 2.0 : 1.2;
+  const double v = feature_value(s, fi, true);
+  return fi.closed ? v + 1.0 : 0.5 * v;
+}
+
+Move policy_move(State& s, Rng& rng, MoveList& ml, double eps) {
+  if (s.phase == Phase::Place) return sample_placement(s, rng);
+  legal_moves(s, ml);
+  if (s.phase != Phase::Piece || rng.uniform() < eps) return ml[rng.below(static_cast<u32>(ml.size()))];
+  double best = -1e9;
+  std::size_t pick = 0;
+  const std::size_t n = ml.size();
+  // games with many actions (Safari) are sampled: the piece options first, then a few others
+  for (std::size_t k = 0; k < n; ++k) {
+    const Move& m = ml[k];
+    if (m.kind == MoveKind::Act && n > 24 && rng.below(static_cast<u32>(n)) >= 16) continue;
+    const double v = quick_value(s, m) + 0.01 * rng.uniform();
+    if (v > best) {
+      best = v;
+      pick = k;
+    }
+  }
+  return ml[pick];
+}
+
+void rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
+  for (int p = 0; p < s.nplayers; ++p) {
+    int other = -100000;
+    for (int q = 0; q < s.nplayers; ++q)
+      if (q != p) other = std::max<int>(other, s.score[static_cast<std::size_t>(q)]);
+    const double d = (s.score[static_cast<std::size_t>(p)] - other) / scale;
+    r[static_cast<std::size_t>(p)] = static_cast<float>(0.5 + 0.5 * std::tanh(d));
+  }
+}
+
+// ---- the tree ----
+
+struct Node {
+  Move move;           // the edge from the parent: a move, or (chance parent) the outcome in feat/x
+  u32 first = 0;       // first child (0: none; node 0 is the root and never a child)
+  u32 next = 0;        // next sibling
+  u32 visits = 0;
+  bool expanded = false;
+  std::array<float, kMaxPlayers> sum{};
+};
+
+class Tree {
+ public:
+  Tree(const State& root, const MctsOptions& o, u64 seed) : root_(root), o_(o), rng_(seed) {
+    nodes_.reserve(1 << 16);
+    nodes_.emplace_back();
+  }
+
+  void iterate() {
+    State s = root_;
+    path_.clear();
+    u32 node = 0;
+    path_.push_back(node);
+    while (s.phase != Phase::Over) {
+      if (is_chance(s)) {
+        // sample an outcome from what is left, find or add its child
+        Move key;
+        if (s.phase == Phase::Draw) {
+          key.kind = MoveKind::Place;  // marks a tile outcome
+          key.feat = static_cast<u8>(sample_draw(s, rng_));
+          apply_draw(s, key.feat);
+        } else {
+          const Hooks& hk = s.rs->game->hooks;
+          key.kind = MoveKind::Choose;  // marks a game outcome
+          key.feat = static_cast<u8>(hk.sample_chance(s, rng_));
+          hk.apply_chance(s, key.feat, nullptr);
+        }
+        node = child_for(node, key);
+        path_.push_back(node);
+        continue;
+      }
+      Node& nd = nodes_[node];
+      if (!nd.expanded) {
+        expand(node, s);
+        const u32 c = nodes_[node].first;  // the first child: children are in list order
+        apply_move(s, nodes_[c].move);
+        node = c;
+        path_.push_back(node);
+        break;  // a new leaf: play out from here
+      }
+      node = select(node, to_move(s));
+      apply_move(s, nodes_[node].move);
+      path_.push_back(node);
+    }
+    while (s.phase != Phase::Over) {
+      if (is_chance(s)) {
+        chance_step(s, rng_);
+        continue;
+      }
+      apply_move(s, policy_move(s, rng_, ml_, o_.eps));
+    }
+    std::array<float, kMaxPlayers> r{};
+    rewards(s, o_.scale, r);
+    for (const u32 n : path_) {
+      Node& nd = nodes_[n];
+      ++nd.visits;
+      for (std::size_t p = 0; p < kMaxPlayers; ++p) nd.sum[p] += r[p];
+    }
+  }
+
+  // root children: move and visits
+  void root_stats(std::vector<std::pair<Move, u32>>& out) const {
+    for (u32 c = nodes_[0].first; c; c = nodes_[c].next) out.emplace_back(nodes_[c].move, nodes_[c].visits);
+  }
+
+ private:
+  void expand(u32 node, const State& s) {
+    legal_moves(s, ml_);
+    // shuffle so that unvisited children are tried in random order
+    for (std::size_t i = ml_.size(); i > 1; --i) std::swap(ml_[i - 1], ml_[rng_.below(static_cast<u32>(i))]);
+    u32 prev = 0;
+    for (const Move& m : ml_) {
+      const u32 id = static_cast<u32>(nodes_.size());
+      nodes_.emplace_back();
+      nodes_.back().move = m;
+      if (prev) nodes_[prev].next = id;
+      else nodes_[node].first = id;
+      prev = id;
+    }
+    nodes_[node].expanded = true;
+  }
+
+  u32 child_for(u32 node, const Move& key) {
+    for (u32 c = nodes_[node].first; c; c = nodes_[c].next)
+      if (nodes_[c].move.kind == key.kind && nodes_[c].move.feat == key.feat) return c;
+    const u32 id = static_cast<u32>(nodes_.size());
+    nodes_.emplace_back();
+    nodes_.back().move = key;
+    nodes_.back().next = nodes_[node].first;
+    nodes_[node].first = id;
+    nodes_[node].expanded = true;
+    return id;
+  }
+
+  u32 select(u32 node, int player) {
+    const Node& nd = nodes_[node];
+    const double logn = std::log(static_cast<double>(std::max<u32>(nd.visits, 1)));
+    double best = -1e18;
+    u32 pick = nd.first;
+    for (u32 c = nd.first; c; c = nodes_[c].next) {
+      const Node& ch = nodes_[c];
+      if (ch.visits == 0) return c;
+      const double n = ch.visits;
+      const double v = static_cast<double>(ch.sum[static_cast<std::size_t>(player)]) / n + o_.c * std::sqrt(logn / n);
+      if (v > best) {
+        best = v;
+        pick = c;
+      }
+    }
+    return pick;
+  }
+
+  const State& root_;
+  MctsOptions o_;
+  Rng rng_;
+  std::vector<Node> nodes_;
+  std::vector<u32> path_;
+  MoveList ml_;
+};
+
+class MctsBot final : public Bot {
+ public:
+  explicit MctsBot(const MctsOptions& o) : o_(o) {}
+
+  Move choose(const State& s, const MoveList& legal, Rng& rng) override {
+    if (legal.size() == 1) return legal[0];
+    const int threads = std::max(1, o_.threads);
+    const u64 base = rng.next();
+    std::vector<std::vector<std::pair<Move, u32>>> stats(static_cast<std::size_t>(threads));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o_.ms);
+    auto work = [&](int t) {
+      auto tree = std::make_unique<Tree>(s, o_, base + static_cast<u64>(t) * 0x9E3779B97F4A7C15ULL);
+      if (o_.playouts > 0) {
+        const int n = o_.playouts / threads + (t < o_.playouts % threads ? 1 : 0);
+        for (int i = 0; i < n; ++i) tree->iterate();
+      } else {
+        do {
+          for (int i = 0; i < 16; ++i) tree->iterate();
+        } while (std::chrono::steady_clock::now() < deadline);
+      }
+      tree->root_stats(stats[static_cast<std::size_t>(t)]);
+    };
+    if (threads == 1) {
+      work(0);
+    } else {
+      std::vector<std::thread> pool;
+      for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
+      for (auto& th : pool) th.join();
+    }
+    // sum visits per legal move over the trees; the most visited wins (ties: list order)
+    std::vector<u32> visits(legal.size(), 0);
+    for (const auto& st : stats)
+      for (const auto& [m, v] : st)
+        for (std::size_t i = 0; i < legal.size(); ++i)
+          if (legal[i] == m) {
+            visits[i] += v;
+            break;
+          }
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < legal.size(); ++i)
+      if (visits[i] > visits[best]) best = i;
+    return legal[best];
+  }
+
+  [[nodiscard]] std::string spec() const override {
+    std::string out = "mcts:";
+    out += o_.playouts > 0 ? fmt::format("playouts={}", o_.playouts) : fmt::format("ms={}", o_.ms);
+    out += fmt::format(",threads={}", o_.threads);
+    return out;
+  }
+
+ private:
+  MctsOptions o_;
+};
+
+}  // namespace
+
+MctsOptions parse_mcts_spec(std::string_view spec) {
+  MctsOptions o;
+  if (spec == "mcts") return o;
+  if (spec.substr(0, 5) != "mcts:") throw InputError(fmt::format("\"{}\" is not an mcts bot spec", spec));
+  std::string_view rest = spec.substr(5);
+  bool playouts_set = false;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) throw InputError(fmt::format("mcts option \"{}\": expected name=value", item));
+    const std::string name(item.substr(0, eq)), val(item.substr(eq + 1));
+    double v = 0;
+    try {
+      std::size_t used = 0;
+      v = std::stod(val, &used);
+      if (used != val.size()) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+      throw InputError(fmt::format("mcts option {}: \"{}\" is not a number", name, val));
+    }
+    auto whole = [&](double lo, double hi) {
+      if (v != std::floor(v) || v < lo || v > hi) throw InputError(fmt::format("mcts option {}: {} is not a whole number in {}..{}", name, val, lo, hi));
+      return static_cast<int>(v);
+    };
+    if (name == "playouts") {
+      o.playouts = whole(1, 10000000);
+      playouts_set = true;
+    } else if (name == "ms") {
+      o.ms = whole(1, 3600000);
+    } else if (name == "threads") {
+      o.threads = whole(1, 64);
+    } else if (name == "c") {
+      if (v < 0 || v > 10) throw InputError(fmt::format("mcts option c: {} is not in 0..10", val));
+      o.c = v;
+    } else if (name == "eps") {
+      if (v < 0 || v > 1) throw InputError(fmt::format("mcts option eps: {} is not in 0..1", val));
+      o.eps = v;
+    } else {
+      throw InputError(fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps)", name));
+    }
+  }
+  if (!playouts_set) o.playouts = 0;
+  return o;
+}
+
+std::unique_ptr<Bot> make_mcts_bot(const MctsOptions& o) { return std::make_unique<MctsBot>(o); }
+
+int mcts_playout(State& s, Rng& rng) {
+  MoveList ml;
+  int n = 0;
+  while (s.phase != Phase::Over) {
+    if (is_chance(s)) {
+      chance_step(s, rng);
+      continue;
+    }
+    apply_move(s, policy_move(s, rng, ml, 0.2));
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace carc

@@ -1,0 +1,32 @@
+// ai/mcts: Monte Carlo tree search over the engine's decision and chance nodes.
+//
+// The State holds only what a player may know about chance (tiles and tokens left, as counts; never
+// an order), so the search cannot peek at the real pile: every iteration samples each draw from
+// what remains. Chance nodes keep one child per outcome met (sampled with its true probability);
+// decision nodes one child per legal move, chosen by UCB1 on the deciding player's own mean reward
+// (max^n for several players). Reward per player: 0.5 + 0.5 tanh((own score - best other) / 20)
+// at the end of a playout. Root parallel: each thread grows its own tree; visits are summed.
+#pragma once
+#include <string>
+
+#include "ai/bots.hpp"
+
+namespace carc {
+
+struct MctsOptions {
+  int playouts = 0;   // iterations per move (all threads together); 0: use the time budget
+  int ms = 1000;      // time per move when playouts is 0
+  int threads = 2;    // root-parallel trees
+  double c = 0.6;     // UCB exploration constant (rewards in [0, 1])
+  double eps = 0.2;   // playout policy: probability of a uniformly random piece decision
+  double scale = 20;  // points of score difference that make tanh(1)
+};
+
+// "mcts", "mcts:playouts=2000", "mcts:ms=500,threads=1". Throws InputError on a bad option.
+MctsOptions parse_mcts_spec(std::string_view spec);
+std::unique_ptr<Bot> make_mcts_bot(const MctsOptions& o);
+
+// One playout from s to the end with the playout policy (for benchmarks); returns decisions made.
+int mcts_playout(State& s, Rng& rng);
+
+}  // namespace carc
