@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "ai/mcts.hpp"
 #include "cli/commands.hpp"
 #include "games/games.hpp"
 
@@ -130,6 +131,31 @@ void run(const Opts& o) {
       benchmark::DoNotOptimize(b->turn);
     }
   });
+  // MCTS: playouts (policy games to the end) from the opening position, and one search of 2000
+  // playouts from the mid-game position, single-threaded
+  benchmark::RegisterBenchmark(fmt::format("MctsPlayout/{}/opening", o.game).c_str(), [rsp, players](benchmark::State& bs) {
+    auto root = std::make_unique<State>();
+    init_state(*root, *rsp, players);
+    Rng rng(3);
+    while (is_chance(*root)) chance_step(*root, rng);
+    auto st2 = std::make_unique<State>();
+    for (auto _ : bs) {
+      *st2 = *root;
+      benchmark::DoNotOptimize(mcts_playout(*st2, rng));
+    }
+    bs.counters["playouts/s"] = benchmark::Counter(static_cast<double>(bs.iterations()), benchmark::Counter::kIsRate);
+  });
+  benchmark::RegisterBenchmark(fmt::format("MctsMove/{}/2000playouts", o.game).c_str(), [rsp, players](benchmark::State& bs) {
+    auto st2 = midgame(*rsp, players);
+    MctsOptions mo;
+    mo.playouts = 2000;
+    mo.threads = 1;
+    auto bot = make_mcts_bot(mo);
+    MoveList ml2;
+    legal_moves(*st2, ml2);
+    Rng rng(11);
+    for (auto _ : bs) benchmark::DoNotOptimize(bot->choose(*st2, ml2, rng));
+  })->Unit(benchmark::kMillisecond);
   std::string mt = fmt::format("--benchmark_min_time={}", o.min_time);
   std::string prog = "carcassonne-bench";
   std::vector<char*> argv = {prog.data(), mt.data()};

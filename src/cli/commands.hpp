@@ -8,4 +8,5 @@ void register_selfplay(CLI::App& app);
 void register_replay(CLI::App& app);
 void register_render(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_arena(CLI::App& app);
 }  // namespace carc::cli

@@ -1,4 +1,4 @@
-// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench.
+// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench, arena.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   carc::cli::register_replay(app);
   carc::cli::register_render(app);
   carc::cli::register_bench(app);
+  carc::cli::register_arena(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,137 @@
+// MCTS: legal moves in every game and decision kind, determinism with a fixed seed and budget,
+// and an immediate win of points found in a built position.
+#include <gtest/gtest.h>
+
+#include "ai/driver.hpp"
+#include "ai/mcts.hpp"
+#include "scenario.hpp"
+
+namespace carc {
+namespace {
+
+using test::Scenario;
+
+constexpr int kRed = 0, kBlue = 1;
+
+// The rulebook's monastery: red's monk below the start tile with 7 of 8 neighbours placed. Red
+// draws E, the game's last tile: it completes the monastery at 0,2 (9 points instead of 8 at the
+// end), or closes the start city at 0,-1 for a knight (4 points). The search must find the best.
+TEST(Mcts, FindsTheBestLastTurn) {
+  Scenario sc(2);
+  sc.place("B", 0, 1, 0, kRed, "C");
+  sc.place("U", -1, 0, 90, kBlue);
+  sc.place("U", 1, 0, 90, kBlue);
+  sc.place("B", -1, 1, 0, kBlue);
+  sc.place("B", 1, 1, 0, kBlue);
+  sc.place("E", -1, 2, 180, kBlue);
+  sc.place("E", 1, 2, 180, kBlue);
+  sc.s.current = kRed;
+  // the last tile of the game: completed now the monastery pays 9, left open 8 at the end
+  const int e = sc.rs->tiles.find("E");
+  sc.s.remaining.fill(0);
+  sc.s.remaining[static_cast<std::size_t>(e)] = 1;
+  sc.s.pile = 1;
+  sc.s.kind_left.fill(0);
+  sc.s.kind_left[0] = 1;
+  ASSERT_TRUE(apply_draw(sc.s, e));
+  // the best margin red can reach, by brute force over the placement and the piece decision
+  MoveList places, pieces;
+  legal_moves(sc.s, places);
+  ASSERT_GT(places.size(), 4u);  // a real choice: many placements
+  int best = -1000, best_at_gap = -1000;
+  for (const Move& pm : places) {
+    State t = sc.s;
+    apply_move(t, pm);
+    legal_moves(t, pieces);
+    for (const Move& km : pieces) {
+      State u = t;
+      apply_move(u, km);
+      EXPECT_EQ(u.phase, Phase::Over);
+      const int margin = u.score[kRed] - u.score[kBlue];
+      best = std::max(best, margin);
+      if (pm.x == 0 && pm.y == 2) best_at_gap = std::max(best_at_gap, margin);
+    }
+  }
+  // the same tile can instead close the start city for a knight: 4 more points than the monastery's 1
+  EXPECT_GT(best, best_at_gap);
+  MctsOptions o;
+  o.playouts = 3000;
+  o.threads = 1;
+  auto bot = make_mcts_bot(o);
+  Rng rng(5);
+  State t = sc.s;
+  EventSink ev;
+  while (t.phase != Phase::Over) {
+    MoveList legal;
+    legal_moves(t, legal);
+    apply_move(t, bot->choose(t, legal, rng), &ev);
+  }
+  EXPECT_EQ(t.score[kRed] - t.score[kBlue], best);
+}
+
+// Every game, every decision kind the game has: the bot's moves go through Game::play, which
+// refuses an illegal move. Counts the kinds of decisions the search made.
+TEST(Mcts, PlaysOnlyLegalMovesInEveryGame) {
+  for (const std::string& id : game_ids()) {
+    auto rs = load_ruleset(id, {});
+    const int players = id == "safari" ? 3 : 2;
+    std::vector<PlayerInfo> info;
+    std::vector<std::unique_ptr<Bot>> bots;
+    for (int p = 0; p < players; ++p) {
+      const std::string spec = p == 0 || id == "safari" ? "mcts:playouts=24,threads=1" : "greedy";
+      info.push_back({spec, spec});
+      bots.push_back(make_bot(spec));
+    }
+    Game g(rs, info, 77);
+    Rng rng(3);
+    std::array<int, 5> kinds{};
+    MoveList ml;
+    while (!g.over()) {
+      const State& s = g.state();
+      legal_moves(s, ml);
+      const int who = to_move(s);
+      const Move m = bots[static_cast<std::size_t>(who)]->choose(s, ml, rng);
+      if (info[static_cast<std::size_t>(who)].bot.rfind("mcts", 0) == 0) ++kinds[static_cast<std::size_t>(m.kind)];
+      ASSERT_NO_THROW(g.play(m)) << id << ": " << move_text(s, m);
+    }
+    EXPECT_GT(kinds[static_cast<std::size_t>(MoveKind::Place)], 20) << id;
+    EXPECT_GT(kinds[static_cast<std::size_t>(MoveKind::Piece)] + kinds[static_cast<std::size_t>(MoveKind::Pass)], 20) << id;
+    if (id == "safari") {
+      EXPECT_GT(kinds[static_cast<std::size_t>(MoveKind::Act)], 0) << "no jeep move or watering hole searched";
+      EXPECT_GT(kinds[static_cast<std::size_t>(MoveKind::Choose)], 0) << "no hand-in or relocation searched";
+    }
+    // the record replays to the same result
+    const Game r = Game::replay(record_from_json(record_to_json(g.record(), *rs), "mcts game"));
+    EXPECT_EQ(r.record().final_scores, g.record().final_scores) << id;
+  }
+}
+
+TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
+  auto rs = load_ruleset("base", {});
+  auto run = [&] {
+    std::vector<PlayerInfo> info = {{"a", "mcts:playouts=64,threads=2"}, {"b", "greedy"}};
+    std::vector<std::unique_ptr<Bot>> bots;
+    for (const auto& p : info) bots.push_back(make_bot(p.bot));
+    Game g(rs, info, 12);
+    Rng rng(4);
+    play_out(g, bots, rng);
+    return record_to_json(g.record(), *rs);
+  };
+  EXPECT_EQ(run(), run());
+}
+
+TEST(Mcts, SpecParsing) {
+  EXPECT_EQ(parse_mcts_spec("mcts:playouts=2000").playouts, 2000);
+  EXPECT_EQ(parse_mcts_spec("mcts:ms=500,threads=1").ms, 500);
+  EXPECT_EQ(parse_mcts_spec("mcts:ms=500,threads=1").threads, 1);
+  EXPECT_EQ(parse_mcts_spec("mcts").playouts, 0);
+  EXPECT_THROW(parse_mcts_spec("mcts:playouts=abc"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:depth=3"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:playouts"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:threads=0"), InputError);
+  EXPECT_THROW(make_bot("mcts:c=-1"), InputError);
+  EXPECT_TRUE(is_bot_spec("mcts:playouts=10"));
+}
+
+}  // namespace
+}  // namespace carc
