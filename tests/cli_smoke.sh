@@ -208,6 +208,56 @@ grep -q "regular left" "$TMP/hg_human.out" && grep -q "hut PORT" "$TMP/hg_human.
   [ -s "$TMP/hg_human.json" ] || fail "play --game hunters with a human: no piles panel, help or saved game"
 
 # ---------------------------------------------------------------------------------------------
+# Safari: bot games (selfplay), an all-bot `play` whose autosave replays to the same scores (jeeps
+# taken and moved, watering holes, token hand-ins, baobab deals), and a human seat piped a few
+# commands: help, a placement, the action list, a bad action, a jeep move, then quit
+run saf_selfplay "$BIN" selfplay --game safari --players 3 --bots greedy,random,greedy --games 4 --seed 3 --json
+no_crash saf_selfplay
+[ "$RC" -eq 0 ] || fail "selfplay --game safari exited $RC: $(cat "$TMP/saf_selfplay.err")"
+python3 - "$TMP/saf_selfplay.out" <<'EOF3' || fail "selfplay --game safari: unexpected statistics"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["game"] == "safari" and j["games"] == 4 and j["players"] == 3, j
+assert j["mean_turns"] >= 60, j["mean_turns"]
+EOF3
+run saf_play "$BIN" play --game safari --seats greedy,random,greedy --seed 11 --autosave "$TMP/saf_play.json" </dev/null
+no_crash saf_play
+[ "$RC" -eq 0 ] || fail "all-bot play --game safari exited $RC: $(cat "$TMP/saf_play.err")"
+grep -q "^Final scores:" "$TMP/saf_play.out" || fail "all-bot play --game safari printed no final scores"
+grep -q "^Opening deal" "$TMP/saf_play.out" && grep -q " draws 2 tokens: " "$TMP/saf_play.out" ||
+  fail "all-bot play --game safari: no opening deal or baobab tokens shown"
+grep -q "took the jeep at .* and put it on " "$TMP/saf_play.out" && grep -q "moved a jeep from " "$TMP/saf_play.out" ||
+  fail "all-bot play --game safari: no jeep taken and moved"
+grep -q "founded a watering hole with " "$TMP/saf_play.out" && grep -q "token handed in" "$TMP/saf_play.out" ||
+  fail "all-bot play --game safari: no watering hole or token hand-in"
+run saf_replay "$BIN" replay --json "$TMP/saf_play.json"
+no_crash saf_replay
+[ "$RC" -eq 0 ] || fail "replay of the Safari play record: exit $RC: $(cat "$TMP/saf_replay.err")"
+python3 - "$TMP/saf_play.json" "$TMP/saf_replay.out" <<'EOF3' || fail "replay of the Safari play record does not match"
+import json, sys
+rec = json.load(open(sys.argv[1]))
+out = json.load(open(sys.argv[2]))
+assert rec["game"] == "safari" and rec["status"] == "finished" and out["status"] == "finished", (rec["status"], out["status"])
+assert rec["final_scores"] == out["final_scores"], (rec["final_scores"], out["final_scores"])
+assert any(c for m in rec["moves"] for c in m.get("choices", [])), "no choices recorded"
+EOF3
+printf 'help\nd 0\nactions\nj 1,1\njeep -2,0 to 1,-1\n\ntokens\nquit\n' >"$TMP/saf_human.in"
+run saf_human "$BIN" play --game safari --seats human,greedy --seed 2 --autosave "$TMP/saf_human.json" <"$TMP/saf_human.in"
+no_crash saf_human
+[ "$RC" -eq 0 ] || fail "play --game safari with a human exited $RC: $(cat "$TMP/saf_human.err")"
+grep -q "found SPECIES X,Y CORNER" "$TMP/saf_human.out" && grep -q "Face-down pile: " "$TMP/saf_human.out" &&
+  grep -q "Or one action instead of a photographer" "$TMP/saf_human.out" ||
+  fail "play --game safari with a human: no help, Safari panel or action list"
+grep -q "two jeeps are on the board: say which" "$TMP/saf_human.out" ||
+  fail "play --game safari with a human: an ambiguous jeep move was not explained"
+grep -q "You placed CS24 at 0,1 r0, moved a jeep from -2,0 to 1,-1" "$TMP/saf_human.out" ||
+  fail "play --game safari with a human: the typed jeep move was not played"
+run saf_human_replay "$BIN" replay "$TMP/saf_human.json"
+no_crash saf_human_replay
+[ "$RC" -eq 0 ] && grep -q "^in progress" "$TMP/saf_human_replay.out" ||
+  fail "replay of the saved Safari game with a human: exit $RC, $(cat "$TMP/saf_human_replay.err")"
+
+# ---------------------------------------------------------------------------------------------
 # bad arguments: non-zero exit, a clear message, no crash
 bad_args() {  # bad_args NAME EXPECTED-TEXT ARGS...
   local name=$1 text=$2

@@ -1027,5 +1027,269 @@ TEST(TerminalViewHunters, BotGameThroughPlayTurnsFinishes) {
   EXPECT_TRUE(network_final);
   EXPECT_TRUE(meadow_final);
 }
+// ---- Safari ---------------------------------------------------------------------------------
+
+namespace saf {
+
+const std::vector<PlayerInfo> kSafari = {{"Ann", ""}, {"greedy", "greedy"}};
+const std::array<const char*, 5> kSpecies = {"monkey", "elephant", "giraffe", "lion", "zebra"};
+const std::array<const char*, 4> kCorner = {"NE", "SE", "SW", "NW"};
+
+std::shared_ptr<const Ruleset> safari_rules() { return load_ruleset("safari", {}); }
+
+// Places the first legal placement of the tile in hand (the state must be at Place).
+void place_first(Game& g) {
+  MoveList ml;
+  legal_moves(g.state(), ml);
+  ASSERT_FALSE(ml.empty());
+  g.play(ml[0]);
+}
+
+// The first legal action of kind pk (1 jeep, 2 found, 3 explore) at the Piece decision, if any.
+std::optional<Move> first_action(const State& s, int pk) {
+  MoveList ml;
+  legal_moves(s, ml);
+  for (const Move& m : ml)
+    if (m.kind == MoveKind::Act && m.pk == pk) return m;
+  return std::nullopt;
+}
+
+std::string lower(std::string t) {
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return t;
+}
+
+}  // namespace saf
+
+TEST(TerminalViewSafari, BoardShowsJeepsAndAWateringHoleAndThePanelShowsIt) {
+  auto rs = saf::safari_rules();
+  Game g(rs, saf::kSafari, 4);
+  ASSERT_EQ(g.state().phase, Phase::Place) << "the opening deal is done";
+  // the start: both jeeps on their cells, each marked "jeep"; placements on a jeep's cell say so
+  ViewOptions o;
+  const auto cands = cli::placement_candidates(g.state());
+  const std::string b0 = cli::render_board(g.state(), o, cands);
+  std::size_t jeeps = 0;
+  for (std::size_t at = 0; (at = b0.find("jeep", at)) != std::string::npos; ++at) ++jeeps;
+  EXPECT_EQ(jeeps, 2u) << b0;
+  for (const Candidate& c : cands) EXPECT_EQ(c.jeep, c.y == 0 && (c.x == -2 || c.x == 2)) << c.x << "," << c.y;
+  EXPECT_TRUE(cli::jeep_candidates(g.state()).empty()) << "no jeep to put back";
+  // a tile, then a watering hole founded with a token and a photographer
+  saf::place_first(g);
+  const auto found = saf::first_action(g.state(), 2);
+  ASSERT_TRUE(found) << "no found option";
+  const std::string species = saf::kSpecies[found->feat];
+  const State before = g.state();
+  g.play(*found);
+  const State& s = g.state();
+  ASSERT_EQ(s.spots.size(), 1u);
+  o.centre = std::pair{found->x, found->y};
+  const std::string b = cli::render_board(s, o);
+  const char letter = static_cast<char>(std::toupper(species[0]));
+  // the token as a capital letter in the tile's corner, Ann's photographer (1) beside it
+  const std::string mark = found->rot <= 1 ? fmt::format("1{}", letter) : fmt::format("{}1", letter);
+  EXPECT_NE(b.find(mark), std::string::npos) << mark << "\n" << b;
+  EXPECT_LE(widest(b), 80);
+  const std::string legend = cli::board_legend(*rs->game);
+  for (const char* w : {"jeep: a jeep on an empty cell", "M E G L Z", "○ its free savanna quarters", "m monkey", "v bird", "▪ a dead end"})
+    EXPECT_NE(legend.find(w), std::string::npos) << w << "\n" << legend;
+  // the panel: the hands (face up), the pile, the jeeps, the watering hole with its token and photographer
+  const std::string panel = cli::render_safari(s, saf::kSafari, false);
+  EXPECT_LE(widest(panel), 80) << panel;
+  for (const char* w : {"monkey elephant giraffe lion zebra", "Face-down pile: 46 tokens", "discard pile: 0", "Jeeps: at ",
+                        "Watering holes (point X,Y is the NW corner of cell X,Y):", "photographers"})
+    EXPECT_NE(panel.find(w), std::string::npos) << w << "\n" << panel;
+  const int px = found->x + (found->rot <= 1 ? 1 : 0), py = found->y + (found->rot == 1 || found->rot == 2 ? 1 : 0);
+  EXPECT_NE(panel.find(fmt::format("point {},{}: {} at {},{} {} (photographer of Ann); explore +4", px, py, species, found->x,
+                                   found->y, saf::kCorner[found->rot])),
+            std::string::npos)
+      << panel;
+  // each player's row shows their hand, species by species
+  for (int p = 0; p < 2; ++p) {
+    std::string counts;
+    for (int k = 0; k < kTokenKinds; ++k)
+      counts += fmt::format(" {:>{}}", s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)],
+                            std::string(saf::kSpecies[static_cast<std::size_t>(k)]).size());
+    EXPECT_NE(panel.find(fmt::format("{:<6}{}", saf::kSafari[static_cast<std::size_t>(p)].name, counts)), std::string::npos)
+        << p << " '" << counts << "'\n" << panel;
+  }
+  EXPECT_EQ(before.tokens.hand[0][found->feat], s.tokens.hand[0][found->feat] + 1) << "the token left Ann's hand";
+  // the turn reads as a Safari turn
+  const std::string sum = cli::turn_summary(s, g.record(), 0, saf::kSafari, false);
+  EXPECT_NE(sum.find(fmt::format("founded a watering hole with {} {} token at {},{} {}", species[0] == 'e' ? "an" : "a", species,
+                                 found->x, found->y, saf::kCorner[found->rot])),
+            std::string::npos)
+      << sum;
+  EXPECT_NE(sum.find(fmt::format("Ann scores 3 for founding a watering hole with {} {} token", species[0] == 'e' ? "an" : "a", species)),
+            std::string::npos)
+      << sum;
+}
+
+TEST(TerminalViewSafari, ActionsAreListedAndParsedFromText) {
+  auto rs = saf::safari_rules();
+  Game g(rs, saf::kSafari, 4);
+  EXPECT_TRUE(cli::render_actions(g.state(), false).empty()) << "no actions before the tile";
+  saf::place_first(g);
+  const State& s = g.state();
+  // the piece prompt lists the photographer spots, then the actions, then none
+  const std::string opts = cli::render_piece_options(s, saf::kSafari, false);
+  EXPECT_LE(widest(opts), 80) << opts;
+  for (const char* w : {"Photographer spots", "Or one action instead of a photographer:", "  found    +3: a token", "  jeep     move the jeep at ",
+                        "Type e.g. \"found ", "none  no action"})
+    EXPECT_NE(opts.find(w), std::string::npos) << w << "\n" << opts;
+  const std::string all = cli::render_actions(s, true);
+  EXPECT_NE(all.find("point "), std::string::npos) << all;
+  // every legal found and jeep move parses back from a short form and from the engine's text
+  MoveList ml;
+  legal_moves(s, ml);
+  int checked = 0;
+  for (const Move& m : ml) {
+    if (m.kind != MoveKind::Act) continue;
+    std::string text;
+    if (m.pk == 1)
+      text = fmt::format("j {},{} {},{}", s.markers[m.rot][0], s.markers[m.rot][1], m.x, m.y);
+    else
+      text = fmt::format("{} {} {} {} {}", m.pk == 2 ? "f" : "x", saf::kSpecies[m.feat][0], m.x, m.y, saf::lower(saf::kCorner[m.rot]));
+    EXPECT_TRUE(cli::is_action_text(text, s)) << text;
+    const auto pa = cli::parse_action(text, s);
+    EXPECT_EQ(pa.error, "") << text;
+    EXPECT_EQ(pa.move, m) << text;
+    EXPECT_EQ(g.action(pa.text), m) << pa.text;  // the engine's form, as recorded
+    const auto full = cli::parse_action(pa.text, s);
+    EXPECT_EQ(full.move, m) << pa.text;
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+  // mistakes get a reason, never a move
+  auto error = [&](const std::string& t) {
+    const auto pa = cli::parse_action(t, s);
+    EXPECT_NE(pa.error, "") << t;
+    return pa.error;
+  };
+  EXPECT_NE(error("j 1,1").find("two jeeps are on the board"), std::string::npos);
+  EXPECT_NE(error("jeep 5,5 to 1,1").find("no jeep stands at 5,5"), std::string::npos);
+  EXPECT_NE(error("jeep -2,0 to 0,0").find("0,0 holds a tile"), std::string::npos);
+  EXPECT_NE(error("jeep -2,0 to 2,0").find("a jeep already stands at 2,0"), std::string::npos);
+  EXPECT_NE(error("jeep -2,0 to 9,9").find("does not touch a placed tile"), std::string::npos);
+  EXPECT_NE(error("found q 0,0 ne").find("\"q\" is not a species"), std::string::npos);
+  EXPECT_NE(error("found").find("give the cell and its corner"), std::string::npos);
+  unsigned missing = 0;  // a species Ann does not hold
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (!s.tokens.hand[0][static_cast<std::size_t>(k)]) missing = static_cast<unsigned>(k);
+  const auto f = saf::first_action(s, 2);
+  ASSERT_TRUE(f);
+  EXPECT_NE(error(fmt::format("found {} {},{} {}", saf::kSpecies[missing], f->x, f->y, saf::kCorner[f->rot]))
+                .find(fmt::format("you have no {} token", saf::kSpecies[missing])),
+            std::string::npos);
+  EXPECT_NE(error(fmt::format("explore {} {},{} {}", saf::kSpecies[f->feat], f->x, f->y, saf::kCorner[f->rot])).find("there is no watering hole at point"),
+            std::string::npos);
+  EXPECT_FALSE(cli::is_action_text("N", s));
+  EXPECT_FALSE(cli::is_action_text("none", s));
+  // help names the actions and the short forms
+  const std::string h = cli::help_text(*rs->game);
+  EXPECT_LE(widest(h), 80) << h;
+  for (const char* w : {"found SPECIES X,Y CORNER", "explore SPECIES X,Y CORNER", "jeep X,Y to X,Y", "\"f l 2,1 ne\"", "actions",
+                        "hand in a token of a species not on it", "the jeep's new cell", "tokens", "undo", "quit"})
+    EXPECT_NE(h.find(w), std::string::npos) << w;
+}
+
+// Games through the same calls as `play` with seat 0 a human for the Choose decisions: every
+// token hand-in and jeep relocation of Ann is stopped for (play_bot_turn returns false), listed by
+// render_choices and answered through parse_choice; bots decide the rest (each for itself).
+TEST(TerminalViewSafari, HandInsAndJeepRelocationsArePromptedToWhoDecides) {
+  auto rs = saf::safari_rules();
+  const std::vector<u64> kSeeds = {3, 5, 10};  // seed 3: a hand-in of Ann's on random's turn
+  const std::vector<PlayerInfo> pl = {{"Ann", ""}, {"greedy", "greedy"}, {"random", "random"}};
+  int handins = 0, off_turn = 0, jeeps = 0, bot_handins = 0, games = 0;
+  for (const u64 seed : kSeeds) {
+    Game g(rs, pl, seed);
+    std::vector<std::unique_ptr<Bot>> bots;
+    bots.push_back(make_bot("greedy"));  // plays Ann's tiles and pieces
+    bots.push_back(make_bot("greedy"));
+    bots.push_back(make_bot("random"));
+    Rng rng(seed);
+    const auto bot_of = [&](int p) -> Bot* {
+      if (p == 0 && g.state().phase == Phase::Choose) return nullptr;  // Ann's choices: a prompt
+      return bots[static_cast<std::size_t>(p)].get();
+    };
+    while (!g.over()) {
+      ASSERT_FALSE(g.stalled());
+      const std::size_t ev0 = g.record().events.size(), moves0 = g.record().moves.size();
+      const Tokens tokens0 = g.state().tokens;
+      while (!cli::play_bot_turn(g, bot_of, rng)) {
+        const State& s = g.state();
+        ASSERT_EQ(s.phase, Phase::Choose);
+        ASSERT_EQ(to_move(s), 0) << "only Ann's decisions stop the bots";
+        const std::string text = cli::render_choices(s, pl, false);
+        EXPECT_LE(widest(text), 80) << text;
+        if (s.pend_root != 0xFFFF) {  // a hand-in: none, and each species Ann may give, with the score
+          ++handins;
+          off_turn += s.current != 0;
+          EXPECT_NE(text.find("is complete"), std::string::npos) << text;
+          EXPECT_NE(text.find("Ann scores it"), std::string::npos) << text;
+          EXPECT_NE(text.find("  none      scores "), std::string::npos) << text;
+          MoveList ml;
+          legal_moves(s, ml);
+          int best = -1;
+          for (const Move& m : ml) {
+            if (m.feat == 0xFF) continue;
+            EXPECT_NE(text.find(fmt::format("  {:<9} scores ", saf::kSpecies[m.feat])), std::string::npos) << text;
+            best = m.feat;
+          }
+          // a species on the feature or not in hand is refused with a reason
+          for (int k = 0; k < kTokenKinds; ++k) {
+            if (std::any_of(ml.begin(), ml.end(), [&](const Move& m) { return m.feat == k; })) continue;
+            const auto bad = cli::parse_choice(saf::kSpecies[static_cast<std::size_t>(k)], s);
+            EXPECT_NE(bad.error, "") << saf::kSpecies[static_cast<std::size_t>(k)];
+          }
+          EXPECT_NE(cli::parse_choice("tiger", s).error.find("is not a species"), std::string::npos);
+          const std::string said = best >= 0 ? std::string(1, saf::kSpecies[static_cast<std::size_t>(best)][0]) : std::string("none");
+          const auto pc = cli::parse_choice(said, s);
+          ASSERT_EQ(pc.error, "") << said;
+          EXPECT_EQ(pc.option, best >= 0 ? std::string("hand in ") + saf::kSpecies[static_cast<std::size_t>(best)] : std::string("none"));
+          g.play(pc.move);
+        } else {  // the jeep Ann took: the cells, labelled as on the board
+          ++jeeps;
+          EXPECT_EQ(s.current, 0);
+          const auto cells = cli::jeep_candidates(s);
+          ASSERT_FALSE(cells.empty());
+          EXPECT_NE(text.find("Ann took the jeep at "), std::string::npos) << text;
+          ViewOptions whole;
+          whole.width = 400;
+          whole.max_rows = 60;
+          EXPECT_NE(cli::render_board(s, whole, cells).find("│ a │"), std::string::npos);
+          EXPECT_NE(cli::parse_choice("0,0", s).error.find("holds a tile"), std::string::npos);
+          EXPECT_NE(cli::parse_choice("jeep to", s).error, "");
+          const bool by_label = jeeps % 2 == 1;
+          const auto pc = cli::parse_choice(by_label ? "a" : fmt::format("jeep to {},{}", cells[0].x, cells[0].y), s);
+          ASSERT_EQ(pc.error, "");
+          EXPECT_EQ(pc.option, fmt::format("jeep to {},{}", cells[0].x, cells[0].y));
+          g.play(pc.move);
+        }
+        if (g.state().phase != Phase::Choose && g.state().phase != Phase::Piece) break;
+      }
+      ASSERT_EQ(g.record().moves.size(), moves0 + 1) << "one whole turn";
+      const std::string sum = cli::turn_summary(g.state(), g.record(), ev0, pl, false);
+      EXPECT_EQ(sum.find("scores 1 for 1 token in hand"), std::string::npos) << "tokens in hand are final scoring";
+      bot_handins += sum.find("greedy scores") != std::string::npos && sum.find("token handed in") != std::string::npos;
+      const std::string drawn = cli::tokens_drawn(tokens0, g.state(), pl, false);
+      if (!drawn.empty()) {
+        EXPECT_NE(drawn.find(" draws "), std::string::npos) << drawn;
+      }
+    }
+    ++games;
+    EXPECT_NE(cli::render_final(g.state(), pl, false).find("Final scores:"), std::string::npos);
+    // the record (every choice with who made it) replays to the same scores
+    const Game r = Game::replay(g.record());
+    EXPECT_TRUE(r.over());
+    EXPECT_EQ(r.record().final_scores, g.record().final_scores);
+  }
+  EXPECT_EQ(games, static_cast<int>(kSeeds.size()));
+  EXPECT_GT(handins, 0);
+  EXPECT_GT(off_turn, 0) << "a hand-in of Ann's on another player's turn";
+  EXPECT_GT(jeeps, 0);
+  EXPECT_GT(bot_handins, 0);
+}
+
 }  // namespace
 }  // namespace carc::test

@@ -145,10 +145,20 @@ class Session {
   Outcome place_phase();
   Outcome choose_phase();
   Outcome shaman_phase();
+  // decider: who decides (-1: the current player); another player (Safari's hand-ins off turn)
+  // cannot take the turn back, and quitting takes back the turn in progress.
   Outcome choice_loop(const std::function<void()>& intro, const std::string& prompt, const std::string& hint,
-                      const std::function<void(const ParsedChoice&)>& chosen);
+                      const std::function<void(const ParsedChoice&)>& chosen, int decider = -1);
   Outcome piece_phase();
-  void bot_turn();
+  Outcome bot_turn();
+  // Safari: the decisions after the piece or action (token hand-ins by any scorer, the taken jeep's
+  // new cell), each by the player who decides it: bots at once, humans at a prompt.
+  Outcome rest_of_turn(int turn_player);
+  // Safari: a token hand-in or the jeep's new cell, asked of human `d` (on `turn_player`'s turn).
+  Outcome safari_choice(int d, int turn_player);
+  // Quitting (or end of input) while another player's turn is in progress: that turn is taken back.
+  Outcome quit_off_turn(int turn_player, const std::string& why);
+  [[nodiscard]] bool safari() const { return game().id == "safari"; }
   void after_turn(std::size_t events_before);
   bool common_command(const std::string& cmd, const std::vector<std::string>& args);
   // With the tile placed and the turn unfinished: "quit"/"exit" and "undo" take the tile back.
@@ -173,6 +183,7 @@ class Session {
   bool echo_ = false;  // stdin is not a terminal: echo what was read, so transcripts read well
   bool any_human_ = false;
   bool legend_shown_ = false;  // games other than the base game: the board legend, once (and in help)
+  Tokens turn_tokens_{};  // Safari: the hands when the turn began (news: the tokens drawn)
   std::vector<std::string> news_;        // turns since the last board a human saw
   std::vector<std::string> shown_news_;  // what that board listed (shown again by `board`)
 };
@@ -244,6 +255,8 @@ void Session::run() {
   // the piles panel (games with a bonus pile: Hunters) takes two lines and a line per player
   if (out_tty && g_->ruleset().tiles.bonus_total > 0)
     view_.max_rows = std::max(5, view_.max_rows - (2 + static_cast<int>(players().size()) + 2) / 3);
+  // the Safari panel: two headers, a line per player, the piles, the jeeps and a few watering holes
+  if (out_tty && safari()) view_.max_rows = std::max(5, view_.max_rows - (8 + static_cast<int>(players().size()) + 2) / 3);
   g_->enable_undo(true);
   bot_rng_ = Rng(g_->record().seed.value_or(fresh) ^ 0xB07B07B07ULL);
   for (const auto& p : players()) {
@@ -262,6 +275,11 @@ void Session::run() {
   // Fail now rather than after an hour of play if the game cannot be saved there.
   save_record(g_->record(), g_->ruleset(), save_path_);
   if (any_human_) say("Type help at any prompt for the commands.\n");
+  if (safari() && g_->record().moves.empty()) {  // the opening deal: 2 face-up tokens each
+    std::string deal = tokens_drawn(Tokens{}, g_->state(), players(), view_.color);
+    for (std::size_t at; (at = deal.find("    ")) != std::string::npos;) deal.replace(at, 4, "  ");
+    if (!deal.empty()) say("Opening deal (tokens are face up):\n" + deal);
+  }
 
   try {
     while (!g_->over()) {
@@ -272,7 +290,7 @@ void Session::run() {
       }
       const int p = g_->state().current;
       if (is_bot(p)) {
-        bot_turn();
+        if (bot_turn() == Outcome::Quit) return;
         continue;
       }
       if (human_turn() == Outcome::Quit) return;
@@ -285,23 +303,35 @@ void Session::run() {
 }
 
 void Session::after_turn(std::size_t events_before) {
-  // the move, then its completed features, boat moves and Amazon scorings (final scoring: at the end)
-  news_.push_back(turn_summary(g_->state(), g_->record(), events_before, players(), view_.color));
+  // the move, then its completed features, boat moves and Amazon scorings (final scoring: at the end);
+  // Safari: the tokens drawn (a baobab's)
+  news_.push_back(turn_summary(g_->state(), g_->record(), events_before, players(), view_.color) +
+                  tokens_drawn(turn_tokens_, g_->state(), players(), view_.color));
   save();
 }
 
-void Session::bot_turn() {
+Outcome Session::bot_turn() {
   const int p = g_->state().current;
   const int turn = g_->state().turn;
   const std::size_t ev0 = g_->record().events.size();
+  turn_tokens_ = g_->state().tokens;
   g_->forget_undo();  // a new player acts: earlier turns can no longer be taken back
-  // the tile, a double tile if it asks for one, then a piece or none
-  play_bot_turn(*g_, *bots_[static_cast<std::size_t>(p)], bot_rng_);
+  // the tile, a double tile if it asks for one, then a piece or none; each decision by the bot of
+  // the player who makes it, and a human's (Safari: a token hand-in off turn) at a prompt
+  const auto bot_of = [this](int q) { return bots_[static_cast<std::size_t>(q)].get(); };
+  while (!play_bot_turn(*g_, bot_of, bot_rng_)) {
+    const State& s = g_->state();
+    if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;  // the turn is over
+    const Outcome o = safari_choice(to_move(s), p);
+    if (o == Outcome::Quit) return o;
+    if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;
+  }
   after_turn(ev0);
   if (!any_human_) {
     say(fmt::format("Turn {:>2}: {}", turn, news_.back()));
     news_.clear();
   }
+  return Outcome::Done;
 }
 
 void Session::show_turn() {
@@ -313,8 +343,8 @@ void Session::show_turn() {
       bonus_piles ? fmt::format(" Turn {} · {} to play{} · {} regular + {} bonus tiles left ", s.turn,
                                 player_name(players(), s.current, false), s.in_extra ? " a BONUS tile" : "", s.pile,
                                 s.bonus_pile)
-                  : fmt::format(" Turn {} · {} to play · {} tiles left in the pile ", s.turn,
-                                player_name(players(), s.current, false), s.pile);
+                  : fmt::format(" Turn {} · {} to play · {} {} left in the pile ", s.turn,
+                                player_name(players(), s.current, false), s.pile, s.pile == 1 ? "tile" : "tiles");
   const int w = std::min(view_.width, 80);
   out += "──" + head;
   for (int i = 2 + display_width(head); i < w; ++i) out += "─";
@@ -335,6 +365,7 @@ void Session::show_turn() {
   out += render_river(s, players(), view_.color);  // games with a track (Amazonas): the boats
   out += render_piles(s, players(), view_.color);  // games with a bonus pile (Hunters): piles, supplies
   out += render_scores(s, players(), view_.color);
+  out += render_safari(s, players(), view_.color);  // Safari: tokens, jeeps, watering holes
   if (!news_.empty()) {
     shown_news_ = std::move(news_);
     news_.clear();
@@ -357,6 +388,16 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
     say(render_river(g_->state(), players(), view_.color));
     say(render_piles(g_->state(), players(), view_.color));
     say(render_scores(g_->state(), players(), view_.color));
+    say(render_safari(g_->state(), players(), view_.color));
+    return true;
+  }
+  if (safari() && (cmd == "tokens" || cmd == "token" || cmd == "safari" || cmd == "holes" || cmd == "jeeps")) {
+    say(render_safari(g_->state(), players(), view_.color));
+    return true;
+  }
+  if (safari() && (cmd == "actions" || cmd == "action")) {
+    const std::string a = render_actions(g_->state(), true, std::min(view_.width, 100));
+    say(a.empty() ? "Actions (found, explore, jeep) come after you place your tile, instead of a photographer.\n" : a);
     return true;
   }
   if (cmd == "river" && !game().track_name.empty()) {
@@ -388,10 +429,11 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
 
 Outcome Session::human_turn() {
   for (;;) {
+    turn_tokens_ = g_->state().tokens;
     const Outcome r = place_phase();
     if (r == Outcome::Quit) return r;
     if (r == Outcome::Undone) return r;  // another player's turn was taken back: the main loop decides
-    if (g_->state().phase == Phase::Choose) {  // an Amazon "!" tile (which double tile), the shaman
+    if (g_->state().phase == Phase::Choose && !safari()) {  // an Amazon "!" tile (which double tile), the shaman
       const Outcome c = game().choice_key == "shaman" ? shaman_phase() : choose_phase();
       if (c == Outcome::Undone) continue;  // the tile was taken back: place it again
       if (c == Outcome::Quit) return c;
@@ -495,6 +537,14 @@ std::optional<Outcome> Session::take_back_tile(const std::string& cmd, int p) {
   return std::nullopt;
 }
 
+Outcome Session::quit_off_turn(int turn_player, const std::string& why) {
+  g_->undo_turn(turn_player);  // a turn is saved whole: this one is played again on --resume
+  news_.clear();
+  quit_message((why.empty() ? std::string() : why + " ") +
+               fmt::format("The turn of {} in progress was taken back; it is played again when you resume.", name(turn_player)));
+  return Outcome::Quit;
+}
+
 Outcome Session::end_of_input(int p) {
   g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
   quit_message("End of input: the tile you placed was taken back.");
@@ -504,8 +554,9 @@ Outcome Session::end_of_input(int p) {
 // The prompt loop shared by the Choose decisions (the double tile, the shaman): the common
 // commands, undo/quit (which take the placed tile back), parsing and playing the choice.
 Outcome Session::choice_loop(const std::function<void()>& intro, const std::string& prompt, const std::string& hint,
-                             const std::function<void(const ParsedChoice&)>& chosen) {
+                             const std::function<void(const ParsedChoice&)>& chosen, int decider) {
   const int p = g_->state().current;
+  const int d = decider < 0 ? p : decider;
   bool first = true;
   for (;;) {
     if (first) {
@@ -513,21 +564,26 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
       first = false;
     }
     std::string line;
-    if (!read_line(fmt::format("{}, {}> ", name(p), prompt), line)) {
-      return end_of_input(p);
+    if (!read_line(fmt::format("{}, {}> ", name(d), prompt), line)) {
+      return d == p ? end_of_input(p) : quit_off_turn(p, "End of input.");
     }
     if (line.empty()) {
       say(hint + "\n");
       continue;
     }
     const auto [cmd, args] = words(line);
+    if (d != p && (cmd == "quit" || cmd == "exit")) return quit_off_turn(p, "");
+    if (d != p && cmd == "undo") {
+      say(fmt::format("Nothing to undo: this is {}'s turn (quit saves the game as it was before it).\n", name(p)));
+      continue;
+    }
     if (const auto o = take_back_tile(cmd, p)) return *o;
     if (cmd == "board") {
       first = true;
       continue;
     }
     if (cmd == "moves" || cmd == "list") {
-      say(render_choices(g_->state(), view_.color));
+      say(render_choices(g_->state(), players(), view_.color));
       continue;
     }
     if (common_command(cmd, args)) continue;
@@ -544,6 +600,53 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
       say(fmt::format("Not possible: {}.\n", e.what()));
     }
   }
+}
+
+Outcome Session::rest_of_turn(int turn_player) {
+  while (g_->state().phase == Phase::Choose && safari()) {
+    const int d = to_move(g_->state());
+    if (is_bot(d)) {
+      MoveList ml;
+      legal_moves(g_->state(), ml);
+      g_->play(bots_[static_cast<std::size_t>(d)]->choose(g_->state(), ml, bot_rng_));
+      continue;
+    }
+    const Outcome o = safari_choice(d, turn_player);
+    if (o != Outcome::Done) return o;
+  }
+  return Outcome::Done;
+}
+
+Outcome Session::safari_choice(int d, int turn_player) {
+  const bool handin = g_->state().pend_root != 0xFFFF;
+  const bool own = d == turn_player;
+  const std::string undo = own ? "; undo takes back the tile" : "";
+  return choice_loop(
+      [this, d, turn_player, handin, own] {
+        const State& s = g_->state();
+        if (!own)  // a decision on another player's turn: what happened so far
+          say(fmt::format("\n── {} decision on {}'s turn ──\n{}\n",
+                          players()[static_cast<std::size_t>(d)].name == "You" ? std::string("Your") : name(d) + "'s", name(turn_player),
+                          describe_record_move(s, g_->record().moves.back(), players(), view_.color)));
+        if (handin) {
+          say(small_board());
+        } else {
+          ViewOptions v = view_;
+          v.centre.reset();
+          say(render_board(s, v, jeep_candidates(s)));
+        }
+        say(render_choices(s, players(), view_.color));
+      },
+      handin ? fmt::format("hand in a token? (SPECIES or none{})", undo)
+             : fmt::format("where does the jeep go? (boxed letter or X,Y{})", undo),
+      handin ? std::string("Type the species of a token to hand in (e.g. lion or l), or none.")
+             : std::string("Type a boxed letter from the board or a cell X,Y for the jeep."),
+      [this, d, handin](const ParsedChoice& pc) {
+        if (handin && pc.option != "none")
+          say(fmt::format("{} {} {} token.\n", name(d), players()[static_cast<std::size_t>(d)].name == "You" ? "hand in a" : "hands in a",
+                          pc.option.substr(pc.option.rfind(' ') + 1)));
+      },
+      d);
 }
 
 // Amazonas: after a "!" tile, which double tile goes downstream, and which way round.
@@ -588,11 +691,16 @@ Outcome Session::piece_phase() {
   const std::string& n1 = game().piece_names[1];
   if (g_->state().phase == Phase::Piece) {
     MoveList ml;
-    gen_pieces(g_->state(), ml);
+    if (safari())
+      legal_moves(g_->state(), ml);  // photographers and the actions (found, explore, jeep)
+    else
+      gen_pieces(g_->state(), ml);
     bool first = true;
     if (ml.size() == 1) {
       say(render_piece_options(g_->state(), players(), view_.color));
-      if (two)
+      if (safari())
+        say("No photographer or action is possible: passing.\n");
+      else if (two)
         say(fmt::format("No {} or {} can go on this turn's tiles: passing.\n", n0, n1));
       else
         say("No follower can go on this tile: passing.\n");
@@ -602,7 +710,9 @@ Outcome Session::piece_phase() {
       const std::string prompt =
           huts  ? fmt::format("{}, {} or {}? (PORT, {} PORT or none; undo takes back the tile)> ", name(p), n0, n1, n1)
           : two ? fmt::format("{}, {} or {}? (port [at X,Y], type or none; undo takes back the tile)> ", name(p), n0, n1)
-                : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
+          : safari()
+              ? fmt::format("{}, photographer or action? (PORT, found/explore/jeep ..., or none)> ", name(p))
+              : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
       for (;;) {
         if (first) {
           say(small_board());
@@ -621,6 +731,24 @@ Outcome Session::piece_phase() {
           continue;
         }
         if (common_command(cmd, args)) continue;
+        if (safari() && line.empty()) {
+          say("Type a port for a photographer (e.g. N), an action (e.g. \"found lion 2,1 NE\"), none, or help.\n");
+          continue;
+        }
+        if (safari() && is_action_text(line, g_->state())) {  // found, explore, jeep
+          const ParsedAction pa = parse_action(line, g_->state());
+          if (!pa.error.empty()) {
+            say(pa.error + "\n");
+            continue;
+          }
+          try {
+            g_->play(pa.move);
+            break;
+          } catch (const InputError& e) {
+            say(fmt::format("Not possible: {}.\n", e.what()));
+            continue;
+          }
+        }
         const ParsedPort pp = parse_port(line, g_->state());
         if (!pp.error.empty()) {
           say(pp.error + "\n");
@@ -641,6 +769,8 @@ Outcome Session::piece_phase() {
       }
     }
   }
+  // Safari: token hand-ins (yours, and other players' even if human) and the taken jeep's new cell
+  if (const Outcome r = rest_of_turn(p); r != Outcome::Done) return r;
   after_turn(ev0);
   say(news_.back());
   // With bots to move next (or the game over), offer to take the turn back before they act.
@@ -695,10 +825,11 @@ void Session::finish() {
   out += render_board(s, v);
   out += render_river(s, players(), view_.color);
   out += render_piles(s, players(), view_.color);
+  out += render_safari(s, players(), view_.color);
   out += "Final scoring:\n";
   bool any = false;
   for (const ScoreEvent& e : g_->record().events)
-    if (is_final_event(e)) {
+    if (is_final_event(s, e)) {
       out += "  " + describe_event_named(s, e, players(), view_.color) + "\n";
       any = true;
     }

@@ -37,7 +37,7 @@ constexpr std::array<std::array<int, 2>, 13> kPortPos = {{
 constexpr std::array<const char*, 16> kBox = {"·", "╵", "╶", "└", "╷", "│", "┌", "├",
                                               "╴", "┘", "─", "┴", "┐", "┤", "┬", "┼"};
 
-enum class St : u8 { None, Field, Area, Path, Point, Shield, Piece, Slot, SlotLabel, Water, River, Lake, Forest };
+enum class St : u8 { None, Field, Area, Path, Point, Shield, Piece, Slot, SlotLabel, Water, River, Lake, Forest, Hole, Jeep };
 
 struct Glyph {
   std::string ch = " ";
@@ -77,6 +77,10 @@ std::string sgr(const Glyph& g) {
       return fmt::format("\x1b[1;38;5;231;48;5;{}m", kWaterBg[sh]);
     case St::Forest:
       return fmt::format("\x1b[38;5;40;48;5;{}m", kForestBg[sh]);
+    case St::Hole:  // a watering hole's quarter: its token (or a free quarter) on water blue
+      return "\x1b[1;38;5;231;48;5;31m";
+    case St::Jeep:
+      return "\x1b[1;38;5;16;48;5;214m";
     case St::None:
       return "";
     case St::Field:
@@ -193,6 +197,13 @@ SymbolGlyph symbol_glyph(std::string_view name) {
   if (name == "fire") return {"^", 202};
   if (name == "raft") return {"#", 229};
   if (name == "covered") return {"×", 246};
+  // Safari: animals by species letter, birds "v"
+  if (name == "monkey") return {"m", 180};
+  if (name == "elephant") return {"e", 252};
+  if (name == "giraffe") return {"g", 221};
+  if (name == "lion") return {"l", 214};
+  if (name == "zebra") return {"z", 231};
+  if (name == "bird") return {"v", 117};
   if (name.empty()) return {"*", 231};
   return {std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])))), 231};
 }
@@ -520,6 +531,22 @@ std::string wrap(const std::string& text, int width) {
   return out + line + "\n";
 }
 
+// wrap() with a first-line prefix (e.g. "  found    ") and continuation lines indented by `hang`.
+std::string wrap_hang(const std::string& prefix, const std::string& text, int hang, int width) {
+  std::string out, line = prefix;
+  bool fresh = true;  // nothing after the prefix yet
+  for (const auto& w : words(text)) {
+    if (!fresh && display_width(line) + 1 + display_width(w) > width) {
+      out += line + "\n";
+      line = std::string(static_cast<std::size_t>(hang), ' ');
+      fresh = true;
+    }
+    line += (fresh ? "" : " ") + w;
+    fresh = false;
+  }
+  return out + line + "\n";
+}
+
 // User text quoted back in a message: at most 24 characters.
 std::string quote(std::string_view t) {
   std::string out(t.substr(0, 24));
@@ -530,6 +557,102 @@ std::string quote(std::string_view t) {
 bool is_word(std::string_view t) {
   return !t.empty() &&
          std::all_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+}
+
+// ---- Safari: jeeps on empty cells, watering holes at grid points ------------------------------
+
+bool is_safari(const GameDef& g) { return g.id == "safari"; }
+
+// Corner c of a cell (0 NE, 1 SE, 2 SW, 3 NW): the grid point there is (x + kCornerPx[c], y +
+// kCornerPy[c]); point (x, y) is the NW corner of cell (x, y).
+constexpr std::array<int, 4> kCornerPx = {1, 1, 0, 0}, kCornerPy = {0, 1, 1, 0};
+constexpr std::array<const char*, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
+// Where a corner is drawn in a cell {row, column}, and the glyph beside it (a photographer there).
+constexpr std::array<std::array<int, 2>, 4> kCornerGlyph = {{{0, 4}, {2, 4}, {2, 0}, {0, 0}}};
+constexpr std::array<std::array<int, 2>, 4> kCornerBeside = {{{0, 3}, {2, 3}, {2, 1}, {0, 1}}};
+// Species points for 0..5 different species on a completed trail or bush (RULES.md section 4).
+constexpr std::array<int, 6> kSpeciesPoints = {0, 1, 3, 6, 10, 15};
+
+int jeep_at(const State& s, int x, int y) {
+  for (std::size_t j = 0; j < s.markers.size(); ++j)
+    if (s.markers[j][0] != kOffBoard && s.markers[j][0] == x && s.markers[j][1] == y) return static_cast<int>(j);
+  return -1;
+}
+
+int spot_at(const State& s, int px, int py) {
+  for (std::size_t i = 0; i < s.spots.size(); ++i)
+    if (s.spots[i].x == px && s.spots[i].y == py) return static_cast<int>(i);
+  return -1;
+}
+
+// The cell whose corner c touches point (px, py).
+std::pair<int, int> quarter_cell(int px, int py, int c) {
+  return {px - kCornerPx[static_cast<std::size_t>(c)], py - kCornerPy[static_cast<std::size_t>(c)]};
+}
+
+// Corner c of the tile at (x, y) is placed and shows savanna (a watering hole may use it).
+bool savanna_corner(const State& s, int x, int y, int c) {
+  const int ti = s.placed_at(x, y);
+  if (ti < 0) return false;
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+  return (s.type_of(pt).rot[pt.rot].corners >> c) & 1u;
+}
+
+std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]); }
+
+const std::string& species_name(int k) { return games::safari_species()[static_cast<std::size_t>(k)]; }
+std::string species_upper(int k) { return std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(species_name(k)[0])))); }
+
+// A species by name, plural or first letter (any case); -1 if none.
+int species_from(std::string_view w) {
+  std::string l(w);
+  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (int k = 0; k < kTokenKinds; ++k) {
+    const std::string& n = species_name(k);
+    if (l == n || l == n + "s" || (l.size() == 1 && l[0] == n[0])) return k;
+  }
+  return -1;
+}
+
+// "lion, zebra" from a bit per species ("" when none); last_sep " or ": "monkey, lion or zebra".
+std::string species_list(unsigned mask, std::string_view last_sep = ", ") {
+  std::vector<std::string> names;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if ((mask >> k) & 1u) names.push_back(species_name(k));
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? std::string(last_sep) : std::string(", ")) + names[i];
+  return out;
+}
+
+unsigned hand_species(const State& s, int p) {
+  unsigned m = 0;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)]) m |= 1u << k;
+  return m;
+}
+
+// The species on a trail or bush (bit per species), from its root.
+unsigned feature_species(const State& s, int root) {
+  unsigned m = 0;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (s.graph[root].attr[static_cast<std::size_t>(k)]) m |= 1u << k;
+  return m;
+}
+
+// Birds on a bush (0 on a trail).
+int feature_birds(const State& s, int root) {
+  const FeatureTypeDef& fd = s.rs->ftype(s.graph[root].ftype);
+  for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
+    if (fd.attrs[k] == "bird") return s.graph[root].attr[k];
+  return 0;
+}
+
+unsigned spot_species(const Spot& sp) {
+  unsigned m = 0;
+  for (const u8 t : sp.token)
+    if (t != 0xFF) m |= 1u << t;
+  return m;
 }
 
 }  // namespace
@@ -570,6 +693,7 @@ std::vector<Candidate> placement_candidates(const State& s) {
     std::sort(rots.begin(), rots.end());
     rots.erase(std::unique(rots.begin(), rots.end()), rots.end());
     c.rots = rots;
+    c.jeep = jeep_at(s, c.x, c.y) >= 0;
     if (out.size() < kLabels.size()) c.label = std::string(1, kLabels[out.size()]);
     out.push_back(std::move(c));
   }
@@ -594,6 +718,8 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
   };
   for (const PlacedTile& t : s.tiles) grow(t.x, t.y);
   for (const Candidate& c : cands) grow(c.x, c.y);
+  for (const auto& mk : s.markers)  // Safari's jeeps (on empty cells next to the tiles)
+    if (is_safari(*s.rs->game) && mk[0] != kOffBoard) grow(mk[0], mk[1]);
   int ncols = std::max(1, (o.width - kLeft) / kCellW);
   if (o.max_cols > 0) ncols = std::min(ncols, o.max_cols);
   const int nrows = std::max(1, o.max_rows);
@@ -657,8 +783,29 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
             c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] =
                 Glyph{piece_mark(player, kind), St::Piece, shade, static_cast<u8>(player)};
           }
+        // Safari: the watering holes at this tile's corners (a token as a capital letter, a free
+        // savanna quarter as "○", a photographer's digit beside its token)
+        for (int k = 0; k < 4 && !s.spots.empty(); ++k) {
+          const auto kk = static_cast<std::size_t>(k);
+          const int si = spot_at(s, x + kCornerPx[kk], y + kCornerPy[kk]);
+          if (si < 0) continue;
+          const Spot& sp = s.spots[static_cast<std::size_t>(si)];
+          Glyph& g = c[static_cast<std::size_t>(kCornerGlyph[kk][0])][static_cast<std::size_t>(kCornerGlyph[kk][1])];
+          if (sp.token[kk] != 0xFF) {
+            g = Glyph{species_upper(sp.token[kk]), St::Hole, shade};
+            if (sp.owner[kk] != 0xFF)
+              c[static_cast<std::size_t>(kCornerBeside[kk][0])][static_cast<std::size_t>(kCornerBeside[kk][1])] =
+                  Glyph{piece_mark(sp.owner[kk], 0), St::Piece, shade, sp.owner[kk]};
+          } else if (!sp.closed && savanna_corner(s, x, y, k)) {
+            g = Glyph{"○", St::Hole, shade};
+          }
+        }
       } else if (const auto it = slot.find({x, y}); it != slot.end()) {
         c = slot_cell(it->second->label);
+        if (jeep_at(s, x, y) >= 0)  // the tile in hand may go on a jeep's cell: it takes the jeep
+          for (std::size_t i = 1; i < kCellW; ++i) c[2][i] = Glyph{std::string(1, "jeep"[i - 1]), St::Jeep};
+      } else if (jeep_at(s, x, y) >= 0) {
+        for (std::size_t i = 1; i < kCellW; ++i) c[1][i] = Glyph{std::string(1, "jeep"[i - 1]), St::Jeep};
       }
       for (std::size_t r = 0; r < kCellH; ++r) lines[r].insert(lines[r].end(), c[r].begin(), c[r].end());
     }
@@ -707,7 +854,7 @@ std::string render_placements(const std::vector<Candidate>& cands, int width) {
   for (const Candidate& c : cands) {
     std::string rots;
     for (int r : c.rots) rots += fmt::format(" r{}", r);
-    items.push_back(fmt::format("{:<2}{},{}:{}", c.label.empty() ? "" : c.label, c.x, c.y, rots));
+    items.push_back(fmt::format("{:<2}{},{}:{}{}", c.label.empty() ? "" : c.label, c.x, c.y, rots, c.jeep ? " jeep" : ""));
     total += c.rots.size();
   }
   std::size_t w = 0;
@@ -721,6 +868,8 @@ std::string render_placements(const std::vector<Candidate>& cands, int width) {
     out += (i % per_line == 0 ? "  " : "") + (end ? items[i] : fmt::format("{:<{}}   ", items[i], w));
     if (end) out += "\n";
   }
+  if (std::any_of(cands.begin(), cands.end(), [](const Candidate& c) { return c.jeep; }))
+    out += "  (jeep: a tile placed there takes the jeep: +3, then you put it on another empty cell)\n";
   return out;
 }
 
@@ -917,10 +1066,288 @@ const FeatureTypeDef* water_type(const GameDef& g) {
   return nullptr;
 }
 
+// ---- Safari: photographer spots, actions, hand-ins ------------------------------------------
+
+// "Ann scores" / "You score": a player's name and the verb agreeing with it.
+std::string who_verb(const std::vector<PlayerInfo>& players, int p, bool color, std::string_view you_verb,
+                     std::string_view verb) {
+  const bool you = p >= 0 && static_cast<std::size_t>(p) < players.size() && players[static_cast<std::size_t>(p)].name == "You";
+  return fmt::format("{} {}", player_name(players, p, color), you ? you_verb : verb);
+}
+
+// A free photographer spot in Safari: a trail's or bush's animals and what it would score, or a
+// baobab's tokens.
+std::string safari_spot_info(const State& s, const PlacedTile& pt, int local) {
+  const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
+  const FeatureInfo fi = feature_info(s, pt.seg0 + local);
+  if (fd.cls == FClass::Point || fd.cls == FClass::Centre)
+    return fi.closed ? "surrounded: 2 tokens now and 2 more as the photographer comes back"
+                     : fmt::format("2 tokens now, 2 more when surrounded ({} of 9 tiles placed)", fi.tiles);
+  const unsigned sp = feature_species(s, fi.root);
+  const int n = std::popcount(sp), birds = feature_birds(s, fi.root);
+  const int value = games::safari_completed_value(s, fi.root);
+  std::string info = fi.closed ? fmt::format("completed by this tile: scores {} now", value)
+                               : fmt::format("{} so far, open", plural(fi.tiles, "tile", "tiles"));
+  info += n ? fmt::format(": {} ({} species)", species_list(sp), n) : ": no animals";
+  if (birds) info += ", " + plural(birds, "bird", "birds");
+  if (!fi.closed) info += fmt::format("; worth {} if completed now", value);
+  return info;
+}
+
+// Lines of items (each kept whole) separated by `sep`, each line starting with `indent` spaces.
+std::string pack(const std::vector<std::string>& items, int indent, int width, std::string_view sep = "   ") {
+  std::string out, line;
+  for (const auto& it : items) {
+    if (!line.empty() && indent + display_width(line) + static_cast<int>(sep.size()) + display_width(it) > width) {
+      out += std::string(static_cast<std::size_t>(indent), ' ') + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : std::string(sep)) + it;
+  }
+  if (!line.empty()) out += std::string(static_cast<std::size_t>(indent), ' ') + line + "\n";
+  return out;
+}
+
+// The actions of a Safari Piece decision, grouped.
+struct Quarter {
+  int x = 0, y = 0, c = 0;  // the cell and its corner
+  bool operator==(const Quarter&) const = default;
+};
+struct SafariActions {
+  std::map<std::pair<int, int>, std::vector<Quarter>> found;  // point (y, x) -> free savanna corners
+  unsigned found_species = 0;
+  struct Hole {
+    int spot = 0;
+    std::vector<Quarter> quarters;
+    unsigned species = 0;
+  };
+  std::vector<Hole> explore;
+  struct Jeep {
+    int x = 0, y = 0;
+    std::vector<std::pair<int, int>> to;
+  };
+  std::vector<Jeep> jeeps;
+  std::vector<Move> moves;
+};
+
+SafariActions safari_actions(const State& s) {
+  SafariActions a;
+  if (s.phase != Phase::Piece) return a;
+  MoveList ml;
+  legal_moves(s, ml);
+  for (const Move& m : ml) {
+    if (m.kind != MoveKind::Act) continue;
+    a.moves.push_back(m);
+    if (m.pk == 1) {
+      const auto& mk = s.markers[m.rot & 1];
+      auto it = std::find_if(a.jeeps.begin(), a.jeeps.end(), [&](const SafariActions::Jeep& j) { return j.x == mk[0] && j.y == mk[1]; });
+      if (it == a.jeeps.end()) {
+        a.jeeps.push_back({mk[0], mk[1], {}});
+        it = a.jeeps.end() - 1;
+      }
+      it->to.push_back({m.x, m.y});
+      continue;
+    }
+    const Quarter q{m.x, m.y, m.rot};
+    const int px = m.x + kCornerPx[m.rot & 3u], py = m.y + kCornerPy[m.rot & 3u];
+    if (m.pk == 2) {
+      auto& v = a.found[{py, px}];
+      if (std::find(v.begin(), v.end(), q) == v.end()) v.push_back(q);
+      a.found_species |= 1u << m.feat;
+      continue;
+    }
+    const int si = spot_at(s, px, py);
+    auto it = std::find_if(a.explore.begin(), a.explore.end(), [&](const SafariActions::Hole& h) { return h.spot == si; });
+    if (it == a.explore.end()) {
+      a.explore.push_back({si, {}, 0});
+      it = a.explore.end() - 1;
+    }
+    if (std::find(it->quarters.begin(), it->quarters.end(), q) == it->quarters.end()) it->quarters.push_back(q);
+    it->species |= 1u << m.feat;
+  }
+  for (auto& j : a.jeeps) std::sort(j.to.begin(), j.to.end(), [](auto p, auto q) { return std::pair{p.second, p.first} < std::pair{q.second, q.first}; });
+  return a;
+}
+
+std::string quarters_text(const std::vector<Quarter>& qs) {
+  std::vector<std::string> parts;
+  for (const Quarter& q : qs) parts.push_back(cell_corner(q.x, q.y, q.c));
+  return fmt::format("{}", fmt::join(parts, " · "));
+}
+
+// The species first in a bit set.
+int first_species(unsigned mask) { return mask ? std::countr_zero(mask) : 0; }
+
+std::string render_safari_actions(const State& s, bool full, int width) {
+  const SafariActions a = safari_actions(s);
+  const int p = s.current;
+  const unsigned hand = hand_species(s, p);
+  std::string out = full ? "Actions (instead of a photographer; one per turn):\n" : " Or one action instead of a photographer:\n";
+  // found
+  std::size_t corners = 0;
+  for (const auto& [pt, qs] : a.found) corners += qs.size();
+  if (!hand) {
+    out += "  found    no: you have no tokens (a baobab's photographer brings 2)\n";
+  } else if (s.supply[static_cast<std::size_t>(p)] == 0) {
+    out += "  found    no: no photographer left in supply\n";
+  } else if (a.found.empty()) {
+    out += "  found    no free savanna corner at a point without tokens\n";
+  } else {
+    out += wrap_hang("  found    ",
+                     fmt::format("+3: a token ({}) with a photographer on a savanna corner of a point with no "
+                                 "tokens: {} at {}{}",
+                                 species_list(a.found_species, " or "), plural(static_cast<int>(corners), "corner", "corners"),
+                                 plural(static_cast<int>(a.found.size()), "point", "points"), full ? ":" : ""),
+                     11, width);
+    // compact: the points at this turn's tile's corners
+    std::vector<std::string> items;
+    const PlacedTile& t = s.tiles[std::min<std::size_t>(s.piece_from, s.tiles.size() - 1)];
+    std::size_t shown = 0;
+    for (const auto& [pt, qs] : a.found) {
+      const int px = pt.second, py = pt.first;
+      const bool near = px >= t.x && px <= t.x + 1 && py >= t.y && py <= t.y + 1;
+      if (!full && !near) continue;
+      items.push_back(fmt::format("point {},{}: {}", px, py, quarters_text(qs)));
+      ++shown;
+    }
+    if (!full && !items.empty()) out += "           around this tile:\n";
+    out += pack(items, 11, width);
+    if (!full && shown < a.found.size())
+      out += fmt::format("           ({} more {}: type 'actions')\n", a.found.size() - shown,
+                         a.found.size() - shown == 1 ? "point" : "points");
+  }
+  // explore
+  if (!a.explore.empty()) {
+    for (const auto& h : a.explore) {
+      const Spot& sp = s.spots[static_cast<std::size_t>(h.spot)];
+      out += wrap_hang("  explore  ",
+                       fmt::format("point {},{} ({} there): +{} with {} at {}", sp.x, sp.y, species_list(spot_species(sp)),
+                                   sp.ntokens + 3, species_list(h.species, " or "), quarters_text(h.quarters)),
+                       11, width);
+    }
+  } else if (std::any_of(s.spots.begin(), s.spots.end(), [](const Spot& sp) { return !sp.closed; })) {
+    out += hand ? "  explore  no: no free savanna quarter of a watering hole takes a species you hold\n"
+                : "  explore  no: you have no tokens\n";
+  }
+  // jeeps
+  if (s.marker_taken) {
+    out += "  jeep     no move: you took a jeep this turn\n";
+  } else if (!a.jeeps.empty()) {
+    std::vector<std::string> from;
+    std::size_t cells = 0;
+    for (const auto& j : a.jeeps) {
+      from.push_back(fmt::format("{},{}", j.x, j.y));
+      cells = std::max(cells, j.to.size());
+    }
+    out += wrap_hang("  jeep     ",
+                     fmt::format("move the jeep at {} to an empty cell next to the tiles ({}){}", fmt::join(from, " or "),
+                                 plural(static_cast<int>(cells), "cell", "cells"), full ? ":" : ""),
+                     11, width);
+    if (full) {
+      std::vector<std::string> to;
+      for (const auto& [x, y] : a.jeeps[0].to) to.push_back(fmt::format("{},{}", x, y));
+      // the other jeep's cell is a target of the first jeep only
+      for (std::size_t j = 1; j < a.jeeps.size(); ++j)
+        for (const auto& [x, y] : a.jeeps[j].to)
+          if (std::find(a.jeeps[0].to.begin(), a.jeeps[0].to.end(), std::pair{x, y}) == a.jeeps[0].to.end())
+            to.push_back(fmt::format("{},{} (the jeep at {},{} only)", x, y, a.jeeps[j].x, a.jeeps[j].y));
+      out += pack(to, 11, width, "  ");
+    }
+  }
+  // examples from the real options
+  std::vector<std::string> ex;
+  for (const int kind : {2, 3, 1}) {
+    const auto it = std::find_if(a.moves.begin(), a.moves.end(), [&](const Move& m) { return m.pk == kind; });
+    if (it == a.moves.end()) continue;
+    if (kind == 1) {
+      ex.push_back(fmt::format("\"jeep {},{} to {},{}\"", s.markers[it->rot & 1][0], s.markers[it->rot & 1][1], it->x, it->y));
+    } else {
+      ex.push_back(fmt::format("\"{} {} {}\"", kind == 2 ? "found" : "explore", species_name(it->feat), cell_corner(it->x, it->y, it->rot)));
+    }
+  }
+  if (!ex.empty() && !full)
+    out += wrap_hang("  ", fmt::format("Type e.g. {} ('actions' lists every corner and cell; help explains)", fmt::join(ex, ", ")),
+                     2, width);
+  return out;
+}
+
+// The completed trail or bush waiting for hand-ins: where it lies (its tiles' cells).
+std::string feature_cells(const State& s, int root, std::size_t most = 6) {
+  std::vector<std::pair<int, int>> cells;
+  int m = root;
+  do {
+    const PlacedTile& t = s.tiles[s.graph[m].tile];
+    if (std::find(cells.begin(), cells.end(), std::pair<int, int>{t.x, t.y}) == cells.end()) cells.push_back({t.x, t.y});
+    m = s.graph[m].next;
+  } while (m != root);
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < cells.size() && i < most; ++i) parts.push_back(fmt::format("{},{}", cells[i].first, cells[i].second));
+  if (cells.size() > most) parts.push_back("...");
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string render_handin(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  const int root = s.pend_root;
+  const int d = s.decider == 0xFF ? s.current : s.decider;
+  const FeatureTypeDef& fd = s.rs->ftype(s.graph[root].ftype);
+  const unsigned sp = feature_species(s, root);
+  const int n = std::popcount(sp), birds = feature_birds(s, root);
+  const FeatureInfo fi = feature_info(s, root);
+  std::string animals = n ? fmt::format("{} ({} species)", species_list(sp), n) : std::string("no animals");
+  if (birds) animals += ", " + plural(birds, "bird", "birds");
+  std::string out = wrap(fmt::format("A {} is complete: {} at {}; {}.", fd.name, plural(fi.tiles, "tile", "tiles"),
+                                     feature_cells(s, root), animals),
+                         80);
+  out += wrap(fmt::format("{} it (most photographers on it). Before it scores, {} may hand in one token of a species "
+                          "not on it: it counts only for {} and goes to the discard pile. Species score 1, 3, 6, 10, 15 "
+                          "for 1 to 5 species{}.",
+                          who_verb(players, d, color, "score", "scores"),
+                          players.size() > static_cast<std::size_t>(d) && players[static_cast<std::size_t>(d)].name == "You" ? "you" : player_name(players, d, color),
+                          players.size() > static_cast<std::size_t>(d) && players[static_cast<std::size_t>(d)].name == "You" ? "you" : "them",
+                          fd.name == "bush" ? ", + 1 per bird" : ""),
+              80);
+  auto value = [&](int k) { return kSpeciesPoints[static_cast<std::size_t>(std::min(k, 5))] + birds; };
+  out += fmt::format("  {:<9} scores {}\n", "none", value(n));
+  const unsigned can = hand_species(s, d) & ~sp;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if ((can >> k) & 1u)
+      out += fmt::format("  {:<9} scores {} ({} species; you have {})\n", species_name(k), value(n + 1), n + 1,
+                         s.tokens.hand[static_cast<std::size_t>(d)][static_cast<std::size_t>(k)]);
+  // the other scorers
+  int best = 0;
+  for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, fi.pieces[static_cast<std::size_t>(p)]);
+  std::vector<std::string> others;
+  for (int p = 0; p < s.nplayers; ++p) {
+    if (p == d || fi.pieces[static_cast<std::size_t>(p)] != best) continue;
+    const u8 pick = s.pend_pick[static_cast<std::size_t>(p)];
+    std::string what = pick != 0xFF ? "handed in " + article(species_name(pick)) + " " + species_name(pick)
+                       : ((s.pend_mask >> p) & 1u) ? std::string("decides next")
+                                                     : std::string("no hand-in");
+    others.push_back(fmt::format("{} ({})", player_name(players, p, color), what));
+  }
+  if (!others.empty()) out += wrap(fmt::format("Also scoring: {}.", fmt::join(others, ", ")), 80);
+  return out;
+}
+
+std::string render_jeep_choice(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  const auto cands = jeep_candidates(s);
+  const PlacedTile& t = s.tiles[std::min<std::size_t>(s.turn_first, s.tiles.size() - 1)];
+  std::string out = wrap(fmt::format("{} the jeep at {},{} this turn (+3). Put it on an empty cell next to the tiles, "
+                                     "not the other jeep's: a boxed letter on the board, or X,Y ({}):",
+                                     who_verb(players, s.current, color, "took", "took"), t.x, t.y,
+                                     plural(static_cast<int>(cands.size()), "cell", "cells")),
+                         80);
+  std::vector<std::string> items;
+  for (const Candidate& c : cands) items.push_back(fmt::format("{:<2}{},{}", c.label, c.x, c.y));
+  out += pack(items, 2, 80);
+  return out;
+}
+
 // What a free spot is worth now and what taking it does.
 std::string spot_info(const State& s, const PlacedTile& pt, int local) {
   const GameDef& g = *s.rs->game;
   if (has_networks(g)) return hunters_spot_info(s, pt, local);
+  if (is_safari(g)) return safari_spot_info(s, pt, local);
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
   const FeatureInfo fi = feature_info(s, pt.seg0 + local);
   const Segment& root = s.graph[fi.root];
@@ -1073,7 +1500,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
   }
   auto row_text = [&](const Row& r) {
     std::string line = fmt::format("  {:<{}} {:<{}} {}", r.label, w, r.type, tw, r.info);
-    if (has_networks(g) && display_width(line) > 80) {  // Hunters: long rows go on under the info column
+    if ((has_networks(g) || is_safari(g)) && display_width(line) > 80) {  // long rows go on under the info column
       const std::size_t indent = 2 + w + 1 + tw + 1;
       std::string text, cur = fmt::format("  {:<{}} {:<{}}", r.label, w, r.type, tw);
       for (const auto& word : words(r.info)) {
@@ -1122,6 +1549,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
         if (r.kind == k) out += row_text(r);
     }
   }
+  if (is_safari(g)) out += render_safari_actions(s, false, 80);  // found, explore, jeep
   const std::string none = g.pass_text == "pass" ? fmt::format("(keep your {})", plural_of(n0)) : g.pass_text;
   out += fmt::format("  {:<{}} {}\n", "none", w, none);
   for (const Row& r : taken) out += row_text(r);
@@ -1146,9 +1574,9 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
     const std::string kind =
         pi < players.size() && !players[pi].bot.empty() ? "bot " + players[pi].bot : "human";
     if (!extra) {
-      out += fmt::format(" {} {} {} {:>4} points   followers in supply: {}/{}   ({})\n", to_move ? "▶" : " ",
+      out += fmt::format(" {} {} {} {:>4} points   {} in supply: {}/{}   ({})\n", to_move ? "▶" : " ",
                          badge(p, color), pad(player_name(players, p, color), static_cast<int>(w)), s.score[pi],
-                         s.supply[pi], g.pieces_per_player, kind);
+                         plural_of(g.piece_names[0]), s.supply[pi], g.pieces_per_player, kind);
       continue;
     }
     std::string pieces = fmt::format("{} {}/{}", plural_of(g.piece_names[0]), s.supply[pi], g.pieces_per_player);
@@ -1463,9 +1891,450 @@ std::string render_piles(const State& s, const std::vector<PlayerInfo>& players,
   return out;
 }
 
+std::string render_safari(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  if (!is_safari(*s.rs->game)) return "";
+  const GameDef& g = *s.rs->game;
+  std::size_t w = 4;
+  for (int p = 0; p < s.nplayers; ++p) w = std::max<std::size_t>(w, strip_ansi(player_name(players, p, false)).size());
+  w = std::min<std::size_t>(w, 16);
+  std::string head;
+  for (int k = 0; k < kTokenKinds; ++k) head += " " + species_name(k);
+  std::string out = "Safari: the tokens in every hand (face up) and the photographers\n";
+  out += fmt::format("{:<{}}{}  {}\n", "", 5 + w, head, "photographers");
+  for (int p = 0; p < s.nplayers; ++p) {
+    const auto pi = static_cast<std::size_t>(p);
+    const bool decides = p == to_move(s) && s.phase != Phase::Over;
+    std::string counts;
+    for (int k = 0; k < kTokenKinds; ++k)
+      counts += fmt::format(" {:>{}}", s.tokens.hand[pi][static_cast<std::size_t>(k)], species_name(k).size());
+    int on_holes = 0;
+    for (const Spot& sp : s.spots)
+      for (const u8 o : sp.owner) on_holes += o == p;
+    std::string where = fmt::format("{} in supply", s.supply[pi]);
+    if (on_holes) where += fmt::format(", {} at holes", on_holes);
+    out += fmt::format(" {} {} {}{}  {}\n", decides ? "▶" : " ", badge(p, color), pad(player_name(players, p, color), static_cast<int>(w)),
+                       counts, where);
+  }
+  int pile = 0, discard = 0;
+  for (int k = 0; k < kTokenKinds; ++k) {
+    pile += s.tokens.pile[static_cast<std::size_t>(k)];
+    discard += s.tokens.discard[static_cast<std::size_t>(k)];
+  }
+  std::vector<std::string> disc;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (s.tokens.discard[static_cast<std::size_t>(k)])
+      disc.push_back(fmt::format("{} {}", s.tokens.discard[static_cast<std::size_t>(k)], species_name(k)));
+  out += wrap_hang("  ", fmt::format("Face-down pile: {}; discard pile: {}{} (reshuffled when the pile is empty). Tokens "
+                          "left in hand score 1 each at the end.",
+                          plural(pile, "token", "tokens"), discard,
+                          disc.empty() ? std::string() : fmt::format(" ({})", fmt::join(disc, ", "))),
+              4, 80);
+  std::vector<std::string> jeeps;
+  for (const auto& mk : s.markers)
+    if (mk[0] != kOffBoard) jeeps.push_back(fmt::format("{},{}", mk[0], mk[1]));
+  std::string jt = jeeps.empty() ? "none on the board" : fmt::format("at {}", fmt::join(jeeps, " and "));
+  if (s.marker_taken) jt += " (the jeep taken this turn goes back after scoring)";
+  else if (jeeps.size() < 2) jt += " (the other has left the game)";
+  out += wrap_hang("  ", fmt::format("Jeeps: {}. A tile placed on a jeep's cell takes it: +3.", jt), 4, 80);
+  if (s.spots.empty()) {
+    out += "  Watering holes: none yet (found one: a token and a photographer on a savanna corner, +3).\n";
+    return out;
+  }
+  out += "  Watering holes (point X,Y is the NW corner of cell X,Y):\n";
+  for (const Spot& sp : s.spots) {
+    std::vector<std::string> toks, free;
+    int unplaced = 0;  // quarters whose tile is not placed yet
+    for (int c = 0; c < 4; ++c) {
+      const auto cc = static_cast<std::size_t>(c);
+      const auto [qx, qy] = quarter_cell(sp.x, sp.y, c);
+      unplaced += s.placed_at(qx, qy) < 0;
+      if (sp.token[cc] != 0xFF) {
+        std::string t = fmt::format("{} at {}", species_name(sp.token[cc]), cell_corner(qx, qy, c));
+        if (sp.owner[cc] != 0xFF) t += fmt::format(" (photographer of {})", player_name(players, sp.owner[cc], color));
+        toks.push_back(t);
+      } else if (savanna_corner(s, qx, qy, c)) {
+        free.push_back(cell_corner(qx, qy, c));
+      }
+    }
+    std::string line = fmt::format("point {},{}: {}", sp.x, sp.y, fmt::join(toks, ", "));
+    if (sp.closed) {
+      line += "; complete";
+    } else {
+      line += fmt::format("; explore +{} with a species not there", sp.ntokens + 3);
+      line += !free.empty() ? fmt::format(" at {}", fmt::join(free, ", "))
+              : unplaced    ? std::string(" (no free savanna quarter now; not all of its tiles are placed)")
+                            : std::string(" (no free savanna quarter: it cannot be completed)");
+    }
+    out += wrap_hang("    ", line, 6, 80);
+  }
+  (void)g;
+  return out;
+}
+
+std::string render_actions(const State& s, bool full, int width) {
+  if (!is_safari(*s.rs->game) || s.phase != Phase::Piece) return "";
+  return render_safari_actions(s, full, width);
+}
+
+std::vector<Candidate> jeep_candidates(const State& s) {
+  std::vector<Candidate> out;
+  if (!is_safari(*s.rs->game) || s.phase != Phase::Choose || s.pend_root != 0xFFFF || !s.marker_taken) return out;
+  MoveList ml;
+  legal_moves(s, ml);
+  std::vector<std::pair<int, int>> cells;  // (y, x)
+  for (const Move& m : ml)
+    if (m.kind == MoveKind::Choose) cells.push_back({m.y, m.x});
+  std::sort(cells.begin(), cells.end());
+  cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+  static constexpr std::string_view kLabels = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  for (const auto& [y, x] : cells) {
+    Candidate c;
+    c.x = x;
+    c.y = y;
+    if (out.size() < kLabels.size()) c.label = std::string(1, kLabels[out.size()]);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string tokens_drawn(const Tokens& before, const State& after, const std::vector<PlayerInfo>& players, bool color) {
+  std::string out;
+  for (int p = 0; p < after.nplayers; ++p) {
+    const auto pi = static_cast<std::size_t>(p);
+    std::vector<std::string> got;
+    int n = 0;
+    for (int k = 0; k < kTokenKinds; ++k) {
+      const auto kk = static_cast<std::size_t>(k);
+      const int d = after.tokens.hand[pi][kk] - before.hand[pi][kk];
+      for (int i = 0; i < d; ++i) got.push_back(species_name(k));
+      n += std::max(d, 0);
+    }
+    if (n > 0)
+      out += fmt::format("    {} {}: {}\n", who_verb(players, p, color, "draw", "draws"), plural(n, "token", "tokens"),
+                         fmt::join(got, ", "));
+  }
+  return out;
+}
+
+namespace {
+
+// Why a found or explore at cell (x, y), corner c, with `sp` is not possible (the first reason).
+std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp) {
+  const int p = s.current;
+  const int px = x + kCornerPx[static_cast<std::size_t>(c)], py = y + kCornerPy[static_cast<std::size_t>(c)];
+  const std::string where = cell_corner(x, y, c);
+  if (found && s.supply[static_cast<std::size_t>(p)] == 0) return "you have no photographer left in supply (explore needs none)";
+  if (!s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(sp)]) {
+    const unsigned h = hand_species(s, p);
+    return h ? fmt::format("you have no {} token (yours: {})", species_name(sp), species_list(h))
+             : std::string("you have no tokens");
+  }
+  if (s.placed_at(x, y) < 0) return fmt::format("there is no tile at {},{}", x, y);
+  if (!savanna_corner(s, x, y, c)) return fmt::format("the {} corner of the tile at {},{} is not savanna (a watering hole needs savanna)", kCornerNames[static_cast<std::size_t>(c)], x, y);
+  const int si = spot_at(s, px, py);
+  if (found) {
+    if (si < 0) return "not possible now";
+    const Spot& h = s.spots[static_cast<std::size_t>(si)];
+    if (h.closed) return fmt::format("the watering hole at point {},{} is complete", px, py);
+    if (h.token[static_cast<std::size_t>(c)] != 0xFF)
+      return fmt::format("{} already holds {} {} token", where, article(species_name(h.token[static_cast<std::size_t>(c)])), species_name(h.token[static_cast<std::size_t>(c)]));
+    return fmt::format("point {},{} already has a watering hole: explore it instead (a second founder may only take the quarter "
+                       "diagonally opposite its only token)",
+                       px, py);
+  }
+  if (si < 0) return fmt::format("there is no watering hole at point {},{} (the {} corner of {},{}): found one there instead", px, py, kCornerNames[static_cast<std::size_t>(c)], x, y);
+  const Spot& h = s.spots[static_cast<std::size_t>(si)];
+  if (h.closed) return fmt::format("the watering hole at point {},{} is complete", px, py);
+  if (h.token[static_cast<std::size_t>(c)] != 0xFF)
+    return fmt::format("{} already holds {} {} token", where, article(species_name(h.token[static_cast<std::size_t>(c)])), species_name(h.token[static_cast<std::size_t>(c)]));
+  if ((spot_species(h) >> sp) & 1u)
+    return fmt::format("a {} token is already at that watering hole: explore with a species not there", species_name(sp));
+  return "not possible now";
+}
+
+bool is_filler(const std::string& w) {
+  static const std::array<std::string_view, 12> kFill = {"at", "on", "to", "from", "the", "token", "an", "of", "with", "cell", "corner", "in"};
+  return std::find(kFill.begin(), kFill.end(), w) != kFill.end();
+}
+
+std::optional<int> corner_from(const std::string& w) {
+  for (int c = 0; c < 4; ++c)
+    if (upper(w) == kCornerNames[static_cast<std::size_t>(c)]) return c;
+  return std::nullopt;
+}
+
+std::string action_cmd(const std::string& w) {
+  const std::string l = lower(w);
+  if (l == "jeep" || l == "j" || l == "move") return "jeep";
+  if (l == "found" || l == "f" || l == "fo" || l == "founds") return "found";
+  if (l == "explore" || l == "x" || l == "ex" || l == "exp" || l == "explores") return "explore";
+  return "";
+}
+
+}  // namespace
+
+bool is_action_text(std::string_view text, const State& s) {
+  if (!s.rs->game->hooks.action_parse) return false;
+  std::string t(text);
+  for (char& c : t)
+    if (c == ',') c = ' ';
+  const auto w = words(t);
+  return !w.empty() && !action_cmd(w[0]).empty();
+}
+
+ParsedAction parse_action(std::string_view text, const State& s) {
+  ParsedAction r;
+  const GameDef& g = *s.rs->game;
+  if (!g.hooks.action_parse || s.phase != Phase::Piece) {
+    r.error = "there is no action to take now";
+    return r;
+  }
+  std::string t = lower(text);
+  for (char& c : t)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  const auto w = words(t);
+  const std::string cmd = w.empty() ? std::string() : action_cmd(w[0]);
+  if (cmd.empty()) {
+    r.error = "an action starts with jeep, found or explore (or j, f, x): e.g. \"found lion 2,1 NE\"";
+    return r;
+  }
+  std::vector<int> nums;
+  std::vector<std::string> rest;
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    if (is_filler(w[i]) || (cmd == "jeep" && w[i] == "jeep")) continue;
+    if (const auto v = to_int(w[i])) nums.push_back(*v);
+    else rest.push_back(w[i]);
+  }
+  const SafariActions a = safari_actions(s);
+  auto finish = [&](const std::string& canon) {
+    try {
+      r.move = g.hooks.action_parse(s, canon);
+      r.text = canon;
+      if (!is_legal(s, r.move)) r.error = "not possible now";
+    } catch (const InputError& e) {
+      r.error = e.what();
+    }
+  };
+  if (cmd == "jeep") {
+    std::vector<std::pair<int, int>> on;
+    for (const auto& mk : s.markers)
+      if (mk[0] != kOffBoard) on.push_back({mk[0], mk[1]});
+    const std::string example = on.empty() ? std::string("jeep -2,0 to 3,1") : fmt::format("jeep {},{} to X,Y", on[0].first, on[0].second);
+    if (!rest.empty() || (nums.size() != 2 && nums.size() != 4)) {
+      r.error = fmt::format("type the jeep's cell and where it goes, e.g. \"{}\"", example);
+      return r;
+    }
+    if (s.marker_taken) {
+      r.error = "you took a jeep this turn: no jeep may move (you put the one you took back after scoring)";
+      return r;
+    }
+    std::pair<int, int> from, to{nums[nums.size() - 2], nums[nums.size() - 1]};
+    if (nums.size() == 4) {
+      from = {nums[0], nums[1]};
+      if (jeep_at(s, from.first, from.second) < 0) {
+        std::vector<std::string> cells;
+        for (const auto& [x, y] : on) cells.push_back(fmt::format("{},{}", x, y));
+        r.error = cells.empty() ? std::string("no jeep is on the board")
+                                : fmt::format("no jeep stands at {},{} (jeeps: {})", from.first, from.second, fmt::join(cells, " and "));
+        return r;
+      }
+    } else if (on.size() == 1) {
+      from = on[0];
+    } else if (on.empty()) {
+      r.error = "no jeep is on the board";
+      return r;
+    } else {
+      r.error = fmt::format("two jeeps are on the board: say which, e.g. \"jeep {},{} to {},{}\" or \"jeep {},{} to {},{}\"", on[0].first,
+                            on[0].second, to.first, to.second, on[1].first, on[1].second, to.first, to.second);
+      return r;
+    }
+    if (s.placed_at(to.first, to.second) >= 0) {
+      r.error = fmt::format("{},{} holds a tile: a jeep goes on an empty cell next to the tiles", to.first, to.second);
+      return r;
+    }
+    if (jeep_at(s, to.first, to.second) >= 0) {
+      r.error = fmt::format("a jeep already stands at {},{}", to.first, to.second);
+      return r;
+    }
+    if (!CellMap::in_range(to.first, to.second) || !(s.cells.get(to.first, to.second) & 0x8000)) {
+      r.error = fmt::format("{},{} does not touch a placed tile edge-on", to.first, to.second);
+      return r;
+    }
+    finish(fmt::format("jeep from {},{} to {},{}", from.first, from.second, to.first, to.second));
+    return r;
+  }
+  // found / explore
+  const bool found = cmd == "found";
+  int sp = -1;
+  std::optional<int> corner;
+  for (const auto& x : rest) {
+    if (const auto c = corner_from(x)) {
+      corner = c;
+    } else if (species_from(x) >= 0 && sp < 0) {
+      sp = species_from(x);
+    } else {
+      r.error = fmt::format("{} is not a species (monkey elephant giraffe lion zebra, or m e g l z), a cell or a corner "
+                            "(NE SE SW NW)",
+                            quote(x));
+      return r;
+    }
+  }
+  const std::string example = found ? "found lion 2,1 NE" : "explore zebra 1,1 SE";
+  if (nums.size() != 2) {
+    r.error = fmt::format("give the cell and its corner, e.g. \"{}\"", example);
+    return r;
+  }
+  const int x = nums[0], y = nums[1];
+  const u8 pk = found ? 2 : 3;
+  // what fits at that cell (corner, species) among the legal moves
+  unsigned corners = 0, kinds = 0;
+  for (const Move& m : a.moves) {
+    if (m.pk != pk || m.x != x || m.y != y) continue;
+    if (corner && m.rot != *corner) continue;
+    if (sp >= 0 && m.feat != sp) continue;
+    corners |= 1u << m.rot;
+    kinds |= 1u << m.feat;
+  }
+  if (!corner) {
+    if (std::popcount(corners) == 1) {
+      corner = std::countr_zero(corners);
+    } else if (corners) {
+      std::vector<std::string> cs;
+      for (int c = 0; c < 4; ++c)
+        if ((corners >> c) & 1u) cs.push_back(cell_corner(x, y, c));
+      r.error = fmt::format("which corner of {},{}? {}", x, y, fmt::join(cs, " or "));
+      return r;
+    } else {
+      r.error = fmt::format("no {} is possible at any corner of {},{}{}", found ? "found" : "explore", x, y,
+                            s.placed_at(x, y) < 0 ? fmt::format(" (no tile there)") : std::string(" (see the list: 'actions')"));
+      return r;
+    }
+  }
+  if (sp < 0) {
+    if (std::popcount(kinds) == 1) {
+      sp = std::countr_zero(kinds);
+    } else if (kinds) {
+      r.error = fmt::format("with which token? {} (e.g. \"{} {} {}\")", species_list(kinds, " or "), found ? "found" : "explore",
+                            species_name(first_species(kinds)), cell_corner(x, y, *corner));
+      return r;
+    } else {
+      const unsigned h = hand_species(s, s.current);
+      r.error = hole_reason(s, found, x, y, *corner, h ? first_species(h) : 0);
+      return r;
+    }
+  }
+  const std::string canon = fmt::format("{} {} at {}", found ? "found" : "explore", species_name(sp), cell_corner(x, y, *corner));
+  finish(canon);
+  if (!r.error.empty() && r.error == "not possible now") r.error = hole_reason(s, found, x, y, *corner, sp);
+  return r;
+}
+
+namespace {
+
+ParsedChoice parse_safari_choice(std::string_view text, const State& s) {
+  ParsedChoice r;
+  const GameDef& g = *s.rs->game;
+  if (s.phase != Phase::Choose) {
+    r.error = "there is no choice to make now";
+    return r;
+  }
+  std::string t = lower(text);
+  for (char& c : t)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  auto play = [&](const std::string& option) {
+    try {
+      r.move = g.hooks.choice_parse(s, option);
+      r.option = option;
+      if (!is_legal(s, r.move)) r.error = "that option is not available";
+    } catch (const InputError& e) {
+      r.error = e.what();
+    }
+  };
+  if (s.pend_root != 0xFFFF) {  // a token hand-in
+    const int d = s.decider == 0xFF ? s.current : s.decider;
+    const unsigned on = feature_species(s, s.pend_root), hand = hand_species(s, d);
+    const std::string name = s.rs->ftype(s.graph[s.pend_root].ftype).name;
+    std::vector<std::string> w;
+    for (const auto& x : words(t))
+      if (x != "hand" && x != "in" && x != "give" && x != "a" && x != "an" && x != "token") w.push_back(x);
+    const std::string can = species_list(hand & ~on, ", ");
+    const std::string hint = can.empty() ? std::string("none") : fmt::format("{} or none", can);
+    if (w.size() != 1) {
+      r.error = fmt::format("type the species of the token to hand in, or none ({})", hint);
+      return r;
+    }
+    static const std::array<std::string_view, 8> kNone = {"none", "no", "keep", "pass", "-", "skip", "nothing", "n"};
+    if (std::find(kNone.begin(), kNone.end(), w[0]) != kNone.end()) {
+      play("none");
+      return r;
+    }
+    const int k = species_from(w[0]);
+    if (k < 0) {
+      r.error = fmt::format("{} is not a species: type {}", quote(w[0]), hint);
+      return r;
+    }
+    if ((on >> k) & 1u) {
+      r.error = fmt::format("the {} already has {} {}: hand in a species not on it ({})", name, article(species_name(k)), species_name(k), hint);
+      return r;
+    }
+    if (!((hand >> k) & 1u)) {
+      r.error = fmt::format("no {} token in hand: type {}", species_name(k), hint);
+      return r;
+    }
+    play("hand in " + species_name(k));
+    return r;
+  }
+  // the taken jeep's new cell: a label, "X,Y", "X Y", "jeep to X,Y"
+  const auto cands = jeep_candidates(s);
+  std::string orig(text);  // labels keep their case ("a" and "A" are different cells)
+  for (char& c : orig)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  std::vector<std::string> w;
+  for (const auto& x : words(orig)) {
+    const std::string l = lower(x);
+    if (l != "jeep" && l != "to" && l != "at" && l != "on" && l != "put" && l != "cell") w.push_back(x);
+  }
+  const std::string example = cands.empty() ? std::string("3,1") : fmt::format("{},{}", cands[0].x, cands[0].y);
+  std::optional<std::pair<int, int>> cell;
+  if (w.size() == 1 && is_word(w[0])) {
+    for (const Candidate& c : cands)
+      if (c.label == w[0]) cell = std::pair{c.x, c.y};
+    if (!cell && cands.size() <= 26)
+      for (const Candidate& c : cands)
+        if (c.label == lower(w[0])) cell = std::pair{c.x, c.y};
+    if (!cell) {
+      r.error = fmt::format("{} is not a boxed letter on the board: type a letter or a cell X,Y (e.g. {})", quote(w[0]), example);
+      return r;
+    }
+  } else if (w.size() == 2 && to_int(w[0]) && to_int(w[1])) {
+    cell = std::pair{*to_int(w[0]), *to_int(w[1])};
+  } else {
+    r.error = fmt::format("type the jeep's new cell: a boxed letter on the board or X,Y (e.g. {})", example);
+    return r;
+  }
+  const auto [x, y] = *cell;
+  if (std::none_of(cands.begin(), cands.end(), [&](const Candidate& c) { return c.x == x && c.y == y; })) {
+    if (s.placed_at(x, y) >= 0) r.error = fmt::format("{},{} holds a tile: the jeep goes on an empty cell", x, y);
+    else if (jeep_at(s, x, y) >= 0) r.error = fmt::format("the other jeep stands at {},{}", x, y);
+    else r.error = fmt::format("{},{} does not touch a placed tile edge-on (e.g. {})", x, y, example);
+    return r;
+  }
+  play(fmt::format("jeep to {},{}", x, y));
+  return r;
+}
+
+}  // namespace
+
+std::string render_choices(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  if (s.phase != Phase::Choose) return "";
+  if (!is_safari(*s.rs->game)) return render_choices(s, color);
+  return s.pend_root != 0xFFFF ? render_handin(s, players, color) : render_jeep_choice(s, players, color);
+}
+
 std::string render_choices(const State& s, bool color) {
   if (s.phase != Phase::Choose) return "";
   const GameDef& g = *s.rs->game;
+  if (is_safari(g)) return render_choices(s, {}, color);
   if (g.choice_key == "shaman") return render_shaman(s);
   MoveList ml;
   legal_moves(s, ml);
@@ -1521,6 +2390,7 @@ std::string render_choices(const State& s, bool color) {
 
 ParsedChoice parse_choice(std::string_view text, const State& s) {
   if (s.rs->game->choice_key == "shaman") return parse_shaman(text, s);
+  if (is_safari(*s.rs->game)) return parse_safari_choice(text, s);
   ParsedChoice r;
   std::string t(text);
   for (char& c : t)
@@ -1679,17 +2549,43 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
     }
     const std::string at = m.follower_at ? fmt::format(" at {},{}", cx, cy) : "";
     out += fmt::format(", {} on {} ({}{})", piece, type, *m.follower, at);
+  } else if (m.action) {  // Safari: a jeep moved, a watering hole founded or explored
+    const std::string& a = *m.action;
+    auto rest = [&](std::size_t n) { return a.size() > n ? a.substr(n) : std::string(); };
+    if (a.rfind("jeep ", 0) == 0) {
+      out += ", moved a " + a;  // "jeep from -2,0 to 3,1"
+    } else if (a.rfind("found ", 0) == 0 || a.rfind("explore ", 0) == 0) {
+      const bool found = a[0] == 'f';
+      const std::string r = rest(found ? 6 : 8);  // "lion at 2,1 NE"
+      const auto sp = r.find(' ');
+      out += fmt::format(", {} a watering hole with {} {} token{}", found ? "founded" : "explored", article(r.substr(0, sp)),
+                         r.substr(0, sp), sp == std::string::npos ? std::string() : r.substr(sp));
+    } else {
+      out += ", " + a;
+    }
   } else if (g.pieces2_per_player > 0) {
     out += fmt::format(", no {} or {}", g.piece_names[0], g.piece_names[1]);
+  } else if (g.hooks.gen_actions) {
+    out += fmt::format(", no {} or action", g.piece_names[0]);
   } else {
     out += fmt::format(", no {}", g.piece_names[0]);
   }
+  // Safari: the jeep taken by the tile, put back on another cell
+  for (const auto& [who, text] : m.choices)
+    if (text.rfind("jeep to ", 0) == 0)
+      out += fmt::format(", took the jeep at {},{} and put it on {}", m.x, m.y, text.substr(8));
   return out;
 }
 
 bool is_final_event(const ScoreEvent& e) {
   return e.reason == ScoreReason::Final || e.reason == ScoreReason::Farm || e.reason == ScoreReason::Mouth ||
          e.reason == ScoreReason::Network;
+}
+
+bool is_final_event(const State& s, const ScoreEvent& e) {
+  if (is_final_event(e)) return true;
+  const auto& fx = s.rs->game->special_effects;  // Safari: "tokens_in_hand", scored at the end
+  return e.reason == ScoreReason::Special && e.cause < fx.size() && fx[e.cause].name == "tokens_in_hand";
 }
 
 std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
@@ -1699,7 +2595,7 @@ std::string turn_summary(const State& s, const Record& rec, std::size_t events_b
   bool any = false;
   for (std::size_t i = events_before; i < rec.events.size(); ++i) {
     const ScoreEvent& e = rec.events[i];
-    if (is_final_event(e)) continue;  // final scoring is shown at the end
+    if (is_final_event(s, e)) continue;  // final scoring is shown at the end
     if (!any) text += "\n";
     any = true;
     text += "    " + describe_event_named(s, e, players, color) + "\n";
@@ -1726,6 +2622,25 @@ void play_bot_turn(Game& g, Bot& bot, Rng& rng) {
     legal_moves(g.state(), ml);
     g.play(bot.choose(g.state(), ml, rng));
   }
+}
+
+bool play_bot_turn(Game& g, const std::function<Bot*(int)>& bot_of, Rng& rng) {
+  MoveList ml;
+  if (g.state().phase == Phase::Place) {  // the tile
+    Bot* b = bot_of(g.state().current);
+    if (!b) return false;
+    legal_moves(g.state(), ml);
+    g.play(b->choose(g.state(), ml, rng));
+  }
+  // the rest of the turn: each decision by the bot of the player who makes it (Safari: a scorer's
+  // token hand-in, even off turn)
+  while (g.state().phase == Phase::Choose || g.state().phase == Phase::Piece) {
+    Bot* b = bot_of(to_move(g.state()));
+    if (!b) return false;
+    legal_moves(g.state(), ml);
+    g.play(b->choose(g.state(), ml, rng));
+  }
+  return true;
 }
 
 std::string render_final(const State& s, const std::vector<PlayerInfo>& players, bool color) {
@@ -1821,7 +2736,7 @@ std::string board_legend(const GameDef& g) {
           items.push_back(fmt::format("≈ the {}{}", capitalized(fd.name),
                                       example.empty() ? "" : " (" + example + ": " + words_ + ")"));
         } else {
-          items.push_back("─│┌┼ " + plural_of(fd.name) + " (▪ a rock where one ends)");
+          items.push_back("─│┌┼ " + plural_of(fd.name) + (is_safari(g) ? " (▪ a dead end)" : " (▪ a rock where one ends)"));
         }
         break;
       case FClass::Centre:
@@ -1853,6 +2768,12 @@ std::string board_legend(const GameDef& g) {
                          plural_of(g.piece_names[1]));
   }
   items.push_back(pieces);
+  if (is_safari(g)) {
+    items.push_back("jeep: a jeep on an empty cell");
+    items.push_back("M E G L Z in a tile's corner: a watering hole's tokens");
+    items.push_back("○ its free savanna quarters");
+    items.push_back("a digit beside a token: its photographer");
+  }
   items.push_back("boxed letters: where the tile in hand fits");
   // items kept whole, two spaces apart, lines of at most 80 columns
   std::string out, line = "Board:";
@@ -1868,6 +2789,54 @@ std::string board_legend(const GameDef& g) {
 }
 
 namespace {
+
+// Safari: photographers, the actions (found, explore, jeep), token hand-ins and the jeep's new cell.
+std::string safari_help(const GameDef& g) {
+  std::string out = kHelpPlace;
+  out +=
+      "  A tile placed on a jeep's cell takes the jeep: +3 after scoring, then you put\n"
+      "  the jeep on another empty cell next to the tiles.\n"
+      "After the tile, ONE of these (or none):\n"
+      "  PORT         a photographer on the trail, bush or baobab at that port\n"
+      "               (N E S W C NNE ...; see below); a baobab gives 2 tokens at once\n"
+      "  trail, bush, baobab   the free spot of that type, if there is just one\n"
+      "  found SPECIES X,Y CORNER\n"
+      "               found a watering hole: a token from your hand and a photographer\n"
+      "               on corner CORNER (NE SE SW NW) of the tile at X,Y, which must be\n"
+      "               savanna, at a point with no tokens yet: +3\n"
+      "  explore SPECIES X,Y CORNER\n"
+      "               a token of a species not yet there on a free savanna quarter of\n"
+      "               a watering hole: +4, +5, +6 for its 2nd, 3rd, 4th token; the 4th\n"
+      "               completes it: 3 to each player with a photographer there\n"
+      "  jeep X,Y to X,Y\n"
+      "               move the jeep at X,Y to an empty cell next to the tiles (not on a\n"
+      "               turn when you took a jeep)\n"
+      "  Short forms: f = found, x = explore, j = jeep; species by name or first\n"
+      "  letter (m e g l z); \"at\", \"from\", \"to\" may be left out; the species or the\n"
+      "  corner when only one fits: \"f l 2,1 ne\", \"x z 1,1 se\", \"j -2,0 3,1\".\n"
+      "  A watering hole sits at a grid point where up to 4 tiles meet; point X,Y is\n"
+      "  the NW corner of cell X,Y, so \"2,1 NW\", \"1,1 NE\", \"1,0 SE\" and \"2,0 SW\" are\n"
+      "  its four quarters.\n"
+      "  actions      list every corner where you may found or explore, and jeep cells\n";
+  out += fmt::format("  none         {}\n", g.pass_text);
+  out +=
+      "When a trail or bush you score is completed (also on another player's turn):\n"
+      "  SPECIES      hand in a token of a species not on it (\"lion\" or \"l\"): it\n"
+      "               counts for you only; species score 1 3 6 10 15 for 1..5 kinds,\n"
+      "               a bush +1 per bird\n"
+      "  none         hand in nothing\n"
+      "After taking a jeep:\n"
+      "  a, X,Y       the jeep's new cell: a boxed letter on the board, or X,Y\n";
+  out += kHelpAnyTime;
+  out +=
+      "  tokens       the Safari panel: tokens in hand, pile, jeeps, watering holes\n"
+      "  undo         take back your turn (until the next player acts; at the\n"
+      "               photographer or jeep prompt it takes back the tile)\n"
+      "  quit         save and exit (continue later with --resume FILE)\n"
+      "Ports of a tile:\n" +
+      port_diagram() + board_legend(g);
+  return out;
+}
 
 // Hunters & Gatherers: bonus turns, the shaman, tribe members and huts.
 std::string hunters_help(const GameDef& g) {
@@ -1905,6 +2874,7 @@ std::string hunters_help(const GameDef& g) {
 }  // namespace
 
 std::string help_text(const GameDef& g) {
+  if (is_safari(g)) return safari_help(g);
   if (g.pieces2_per_player == 0 && g.track_name.empty() && g.tile_kinds.size() <= 1) return help_text();
   if (has_networks(g)) return hunters_help(g);
   const std::string& n0 = g.piece_names[0];

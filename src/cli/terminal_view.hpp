@@ -18,7 +18,15 @@
 // fish "f", deer "d", aurochs "a", mammoth "m", tiger "t" (covered by the pit trap: "×"), mushroom
 // glade "♠", menhir "▮"; specials canoe "∪", pit trap "⊙", shaman "@", big trap "⊠", fire "^",
 // raft "#"; a tribe member is its player's number, a hut the circled number.
+//
+// Safari: trails like roads ("▪": a dead end), bushes "▒", savanna "·", baobabs "B"; animals by
+// species letter (monkey "m", elephant "e", giraffe "g", lion "l", zebra "z"), birds "v"; a
+// photographer is its player's number. An empty cell holding a jeep reads "jeep". A watering hole
+// sits at a grid point, where up to four tiles meet: each of those tiles shows, in its corner at the
+// point, the token there as a capital letter ("L": a lion token) or "○" (a free savanna quarter),
+// with the digit of the photographer on that token beside it.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +52,7 @@ struct Candidate {
   int x = 0, y = 0;
   std::string label;  // "a".."z", "A".."Z"; "" once those run out
   std::vector<int> rots;
+  bool jeep = false;  // Safari: a jeep stands there (placing the tile takes it: +3)
 };
 
 // The legal placements of the tile in hand grouped by cell, in reading order (top row first,
@@ -87,6 +96,41 @@ std::string render_river(const State& s, const std::vector<PlayerInfo>& players,
 // stands on the board (fishers, gatherers, hunters, huts).
 std::string render_piles(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
+// Safari ("" for the other games): the Safari panel. Every player's tokens in hand by species (they
+// are face up) and photographers in supply, the face-down pile and the discard pile, the jeeps'
+// cells, and each watering hole: its tokens and photographers by quarter (cell and corner), its free
+// savanna quarters, and what exploring it scores next.
+std::string render_safari(const State& s, const std::vector<PlayerInfo>& players, bool color);
+
+// Safari, at the Piece decision: the actions besides a photographer. Found (by point: the free
+// savanna corners), explore (by watering hole: its free quarters, the species that may go there and
+// the points), jeep moves (from which cell, how many target cells). Compact: only the points around
+// this turn's tile and counts; full: every corner and every jeep cell. "" when there are none.
+std::string render_actions(const State& s, bool full, int width = 80);
+
+// What a player typed at the Piece prompt of Safari as an action: the engine's forms ("jeep from
+// -2,0 to 3,1", "found lion at 2,1 NE", "explore zebra at 1,1 SE") and shorthands: "j", "f", "x" for
+// jeep, found, explore; species by name, plural or first letter (m e g l z); "from", "to", "at"
+// optional; "2,1" or "2 1"; "jeep 3,1" when one jeep is on the board; the species may be left out
+// when only one of your tokens fits, the corner when only one corner of that cell fits. `text` is the
+// engine's form; on failure `error` says what is wrong (why the action is not possible).
+struct ParsedAction {
+  Move move;
+  std::string text;
+  std::string error;
+};
+ParsedAction parse_action(std::string_view text, const State& s);
+// Whether a typed line is meant as an action (starts with jeep/found/explore or a shorthand).
+bool is_action_text(std::string_view text, const State& s);
+
+// Safari, after a jeep was taken: the empty cells it may go back on, labelled a, b, c, ... like
+// placement candidates (rots empty).
+std::vector<Candidate> jeep_candidates(const State& s);
+
+// The tokens each player drew since `before` (Safari: a baobab's deal), one indented line per
+// player: "    Ann draws 2 tokens: lion, zebra". "" if none.
+std::string tokens_drawn(const Tokens& before, const State& after, const std::vector<PlayerInfo>& players, bool color);
+
 // Dense places of the boats on the track: 1 for the furthest space, 2 for the next occupied one...
 // With 2 players a 2nd boat not directly behind the 1st gets 0 (it scores nothing). RULES.md §2.
 std::vector<int> track_places(const State& s);
@@ -108,7 +152,12 @@ struct ParsedChoice {
 };
 // Shaman: "2" (the list's number), "N at 3,-1", "N 3 -1", "3,-1" (one member there), "fisher" (the
 // only one), or "none"; `option` is then "N at 3,-1" or "none" (the record's text).
+// Safari: a token hand-in ("lion", "l", "hand in lion", "none") or the taken jeep's new cell ("3,1",
+// "3 1", "jeep to 3,1", or a label of jeep_candidates); `option` is then the engine's text.
 ParsedChoice parse_choice(std::string_view text, const State& s);
+// render_choices with the players' names (Safari's hand-in names who decides and who else scores;
+// it lists each token that may be handed in and what the feature would then score).
+std::string render_choices(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
 // A player's name (in the player's colour when color is set).
 std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color);
@@ -136,10 +185,17 @@ std::string turn_summary(const State& s, const Record& rec, std::size_t events_b
 // Whether a final-scoring event (shown once at the end, not in a turn summary): unfinished features,
 // fields/meadows, the river mouth, river systems (huts).
 bool is_final_event(const ScoreEvent& e);
+// The same, knowing the game: Safari's tokens left in hand are scored at the end too.
+bool is_final_event(const State& s, const ScoreEvent& e);
 
 // Plays the whole turn of the player to move with `bot`: the tile, the double tile if the tile asks
 // for one (Phase::Choose), then the piece or pass. `play` uses this for every bot seat.
 void play_bot_turn(Game& g, Bot& bot, Rng& rng);
+// The same with each decision made by the bot of the player who decides it (to_move: Safari's
+// token hand-ins belong to any scorer). Plays from the current state (the tile if it is still to
+// be placed) while that player has a bot (bot_of returns nullptr for a human). Returns true when
+// the turn is over, false when a human must decide (then call again after that decision).
+bool play_bot_turn(Game& g, const std::function<Bot*(int)>& bot_of, Rng& rng);
 
 // Final standings, best first, and the winner(s).
 std::string render_final(const State& s, const std::vector<PlayerInfo>& players, bool color);

@@ -534,6 +534,8 @@ Move choice_parse(const State& s, std::string_view text) {
   return m;
 }
 
+std::string with_article(const std::string& w) { return (w[0] == 'e' ? "an " : "a ") + w; }
+
 std::string describe(const State& s, const ScoreEvent& e) {
   const std::string& name = s.rs->ftype(e.ftype).name;
   auto plural = [](int n, const char* w) { return fmt::format("{} {}{}", n, w, n == 1 ? "" : "s"); };
@@ -543,8 +545,7 @@ std::string describe(const State& s, const ScoreEvent& e) {
                                      name, plural(e.tiles, "tile"), e.attr, kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]);
       if (e.moved) what += fmt::format(" + {} ({})", plural(e.moved, "bird"), e.moved);
       if (e.cause) {
-        const std::string& sp = kSpecies[static_cast<std::size_t>(e.cause - 1)];
-        what += fmt::format(", with {} {} token handed in", sp[0] == 'e' ? "an" : "a", sp);
+        what += fmt::format(", with {} token handed in", with_article(kSpecies[static_cast<std::size_t>(e.cause - 1)]));
       }
       return what;
     }
@@ -554,10 +555,10 @@ std::string describe(const State& s, const ScoreEvent& e) {
     case ScoreReason::Special:
       switch (e.cause) {
         case kFoundCause:
-          return fmt::format("player {} scores 3 for founding a watering hole with a {} token", e.player + 1, kSpecies[e.attr]);
+          return fmt::format("player {} scores 3 for founding a watering hole with {} token", e.player + 1, with_article(kSpecies[e.attr]));
         case kExploreCause:
-          return fmt::format("player {} scores {} for exploring a watering hole with a {} token (token {} of 4)", e.player + 1,
-                             e.points, kSpecies[e.attr], e.tiles);
+          return fmt::format("player {} scores {} for exploring a watering hole with {} token (token {} of 4)", e.player + 1,
+                             e.points, with_article(kSpecies[e.attr]), e.tiles);
         case kHoleCause:
           return fmt::format("player {} scores 3 for a photographer at a completed watering hole", e.player + 1);
         case kJeepCause:
