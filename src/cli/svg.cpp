@@ -844,18 +844,9 @@ std::vector<KeyItem> key_items(const GameDef& game) {
 // ---- Safari: jeeps on empty cells, watering holes at grid points, tokens in hand ----
 
 // A watering hole's quarter c is corner c (0 NE, 1 SE, 2 SW, 3 NW) of the cell touching the point
-// there: cell (x - kQuarterPx[c], y - kQuarterPy[c]) for the point (x, y) at the NW corner of cell (x, y).
-constexpr std::array<int, 4> kQuarterPx = {1, 1, 0, 0}, kQuarterPy = {0, 1, 1, 0};
-constexpr std::array<std::string_view, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
+// there: cell (x - kCornerDx[c], y - kCornerDy[c]) for the point (x, y) at the NW corner of cell (x, y).
 constexpr double kPondR = 0.34, kTokenOff = 0.16, kTokenR = 0.12, kHolePieceOff = 0.31;
 
-// Quarter c of point (x, y) can hold a token: its tile is placed and shows savanna at that corner.
-bool quarter_usable(const State& s, int x, int y, int c) {
-  const int ti = s.placed_at(x - kQuarterPx[static_cast<std::size_t>(c)], y - kQuarterPy[static_cast<std::size_t>(c)]);
-  if (ti < 0) return false;
-  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
-  return ((s.type_of(pt).rot[pt.rot].corners >> c) & 1u) != 0;
-}
 
 // An animal token of radius r pixels: a cardboard disc with the species' glyph, round the origin.
 std::string token_disc(std::string_view species, double r) {
@@ -872,12 +863,12 @@ std::string photographer(double h) {
 }
 
 // Where the cell of quarter c lies from its point: -1 or +1 along x and y.
-int quarter_dx(int c) { return 1 - 2 * kQuarterPx[static_cast<std::size_t>(c)]; }
-int quarter_dy(int c) { return 1 - 2 * kQuarterPy[static_cast<std::size_t>(c)]; }
+int quarter_dx(int c) { return 1 - 2 * kCornerDx[static_cast<std::size_t>(c)]; }
+int quarter_dy(int c) { return 1 - 2 * kCornerDy[static_cast<std::size_t>(c)]; }
 
 // "X,Y CORNER": quarter c of point (x, y) named by its cell and corner, as in the game's moves.
 std::string quarter_name(int x, int y, int c) {
-  return fmt::format("{},{} {}", x - kQuarterPx[static_cast<std::size_t>(c)], y - kQuarterPy[static_cast<std::size_t>(c)],
+  return fmt::format("{},{} {}", x - kCornerDx[static_cast<std::size_t>(c)], y - kCornerDy[static_cast<std::size_t>(c)],
                      kCornerNames[static_cast<std::size_t>(c)]);
 }
 

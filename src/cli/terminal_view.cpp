@@ -563,15 +563,10 @@ bool is_word(std::string_view t) {
 
 bool is_safari(const GameDef& g) { return g.id == "safari"; }
 
-// Corner c of a cell (0 NE, 1 SE, 2 SW, 3 NW): the grid point there is (x + kCornerPx[c], y +
-// kCornerPy[c]); point (x, y) is the NW corner of cell (x, y).
-constexpr std::array<int, 4> kCornerPx = {1, 1, 0, 0}, kCornerPy = {0, 1, 1, 0};
-constexpr std::array<const char*, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
+// Corners and grid points: kCornerDx/kCornerDy and kCornerNames (rules.hpp).
 // Where a corner is drawn in a cell {row, column}, and the glyph beside it (a photographer there).
 constexpr std::array<std::array<int, 2>, 4> kCornerGlyph = {{{0, 4}, {2, 4}, {2, 0}, {0, 0}}};
 constexpr std::array<std::array<int, 2>, 4> kCornerBeside = {{{0, 3}, {2, 3}, {2, 1}, {0, 1}}};
-// Species points for 0..5 different species on a completed trail or bush (RULES.md section 4).
-constexpr std::array<int, 6> kSpeciesPoints = {0, 1, 3, 6, 10, 15};
 
 int jeep_at(const State& s, int x, int y) {
   for (std::size_t j = 0; j < s.markers.size(); ++j)
@@ -579,23 +574,9 @@ int jeep_at(const State& s, int x, int y) {
   return -1;
 }
 
-int spot_at(const State& s, int px, int py) {
-  for (std::size_t i = 0; i < s.spots.size(); ++i)
-    if (s.spots[i].x == px && s.spots[i].y == py) return static_cast<int>(i);
-  return -1;
-}
-
 // The cell whose corner c touches point (px, py).
 std::pair<int, int> quarter_cell(int px, int py, int c) {
-  return {px - kCornerPx[static_cast<std::size_t>(c)], py - kCornerPy[static_cast<std::size_t>(c)]};
-}
-
-// Corner c of the tile at (x, y) is placed and shows savanna (a watering hole may use it).
-bool savanna_corner(const State& s, int x, int y, int c) {
-  const int ti = s.placed_at(x, y);
-  if (ti < 0) return false;
-  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
-  return (s.type_of(pt).rot[pt.rot].corners >> c) & 1u;
+  return {px - kCornerDx[static_cast<std::size_t>(c)], py - kCornerDy[static_cast<std::size_t>(c)]};
 }
 
 std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]); }
@@ -787,7 +768,7 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
         // savanna quarter as "○", a photographer's digit beside its token)
         for (int k = 0; k < 4 && !s.spots.empty(); ++k) {
           const auto kk = static_cast<std::size_t>(k);
-          const int si = spot_at(s, x + kCornerPx[kk], y + kCornerPy[kk]);
+          const int si = find_spot(s, x + kCornerDx[kk], y + kCornerDy[kk]);
           if (si < 0) continue;
           const Spot& sp = s.spots[static_cast<std::size_t>(si)];
           Glyph& g = c[static_cast<std::size_t>(kCornerGlyph[kk][0])][static_cast<std::size_t>(kCornerGlyph[kk][1])];
@@ -796,7 +777,7 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
             if (sp.owner[kk] != 0xFF)
               c[static_cast<std::size_t>(kCornerBeside[kk][0])][static_cast<std::size_t>(kCornerBeside[kk][1])] =
                   Glyph{piece_mark(sp.owner[kk], 0), St::Piece, shade, sp.owner[kk]};
-          } else if (!sp.closed && savanna_corner(s, x, y, k)) {
+          } else if (!sp.closed && corner_usable(s, x, y, k)) {
             g = Glyph{"○", St::Hole, shade};
           }
         }
@@ -1149,14 +1130,14 @@ SafariActions safari_actions(const State& s) {
       continue;
     }
     const Quarter q{m.x, m.y, m.rot};
-    const int px = m.x + kCornerPx[m.rot & 3u], py = m.y + kCornerPy[m.rot & 3u];
+    const int px = m.x + kCornerDx[m.rot & 3u], py = m.y + kCornerDy[m.rot & 3u];
     if (m.pk == 2) {
       auto& v = a.found[{py, px}];
       if (std::find(v.begin(), v.end(), q) == v.end()) v.push_back(q);
       a.found_species |= 1u << m.feat;
       continue;
     }
-    const int si = spot_at(s, px, py);
+    const int si = find_spot(s, px, py);
     auto it = std::find_if(a.explore.begin(), a.explore.end(), [&](const SafariActions::Hole& h) { return h.spot == si; });
     if (it == a.explore.end()) {
       a.explore.push_back({si, {}, 0});
@@ -1306,7 +1287,7 @@ std::string render_handin(const State& s, const std::vector<PlayerInfo>& players
                           players.size() > static_cast<std::size_t>(d) && players[static_cast<std::size_t>(d)].name == "You" ? "you" : "them",
                           fd.name == "bush" ? ", + 1 per bird" : ""),
               80);
-  auto value = [&](int k) { return kSpeciesPoints[static_cast<std::size_t>(std::min(k, 5))] + birds; };
+  auto value = [&](int k) { return games::safari_species_points(k) + birds; };
   out += fmt::format("  {:<9} scores {}\n", "none", value(n));
   const unsigned can = hand_species(s, d) & ~sp;
   for (int k = 0; k < kTokenKinds; ++k)
@@ -1952,7 +1933,7 @@ std::string render_safari(const State& s, const std::vector<PlayerInfo>& players
         std::string t = fmt::format("{} at {}", species_name(sp.token[cc]), cell_corner(qx, qy, c));
         if (sp.owner[cc] != 0xFF) t += fmt::format(" (photographer of {})", player_name(players, sp.owner[cc], color));
         toks.push_back(t);
-      } else if (savanna_corner(s, qx, qy, c)) {
+      } else if (corner_usable(s, qx, qy, c)) {
         free.push_back(cell_corner(qx, qy, c));
       }
     }
@@ -2021,7 +2002,7 @@ namespace {
 // Why a found or explore at cell (x, y), corner c, with `sp` is not possible (the first reason).
 std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp) {
   const int p = s.current;
-  const int px = x + kCornerPx[static_cast<std::size_t>(c)], py = y + kCornerPy[static_cast<std::size_t>(c)];
+  const int px = x + kCornerDx[static_cast<std::size_t>(c)], py = y + kCornerDy[static_cast<std::size_t>(c)];
   const std::string where = cell_corner(x, y, c);
   if (found && s.supply[static_cast<std::size_t>(p)] == 0) return "you have no photographer left in supply (explore needs none)";
   if (!s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(sp)]) {
@@ -2030,8 +2011,8 @@ std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp)
              : std::string("you have no tokens");
   }
   if (s.placed_at(x, y) < 0) return fmt::format("there is no tile at {},{}", x, y);
-  if (!savanna_corner(s, x, y, c)) return fmt::format("the {} corner of the tile at {},{} is not savanna (a watering hole needs savanna)", kCornerNames[static_cast<std::size_t>(c)], x, y);
-  const int si = spot_at(s, px, py);
+  if (!corner_usable(s, x, y, c)) return fmt::format("the {} corner of the tile at {},{} is not savanna (a watering hole needs savanna)", kCornerNames[static_cast<std::size_t>(c)], x, y);
+  const int si = find_spot(s, px, py);
   if (found) {
     if (si < 0) return "not possible now";
     const Spot& h = s.spots[static_cast<std::size_t>(si)];

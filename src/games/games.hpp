@@ -26,6 +26,8 @@ const GameDef& hunters();
 const GameDef& safari();
 // Safari's token species by index (monkey, elephant, giraffe, lion, zebra).
 const std::array<std::string, kTokenKinds>& safari_species();
+// Points for n different species on a completed Safari trail or bush: 0, 1, 3, 6, 10, 15.
+int safari_species_points(int n);
 // What a Safari trail/bush would score for its majority if completed now (species + birds).
 int safari_completed_value(const State& s, int root);
 // Amazonas boat places: dense ranks (1 = furthest downstream); with 2 players a 2nd boat not

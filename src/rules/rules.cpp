@@ -270,6 +270,19 @@ bool placeable(const State& s, int type) {
 
 }  // namespace
 
+int find_spot(const State& s, int px, int py) {
+  for (std::size_t i = 0; i < s.spots.size(); ++i)
+    if (s.spots[i].x == px && s.spots[i].y == py) return static_cast<int>(i);
+  return -1;
+}
+
+bool corner_usable(const State& s, int x, int y, int c) {
+  const int ti = s.placed_at(x, y);
+  if (ti < 0) return false;
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
+  return (s.type_of(pt).rot[pt.rot].corners >> c) & 1u;
+}
+
 void init_state(State& s, const Ruleset& rs, int nplayers) {
   if (nplayers < rs.game->min_players || nplayers > rs.game->max_players)
     throw InputError(fmt::format("{} takes {} to {} players, not {}", rs.game->title, rs.game->min_players,
@@ -763,8 +776,7 @@ std::string describe_event(const State& s, const ScoreEvent& e) {
     case ScoreReason::Amazon:
     case ScoreReason::Mouth:
     case ScoreReason::Special:
-    case ScoreReason::Network:
-      if (s.rs->game->describe) return s.rs->game->describe(s, e);
+    case ScoreReason::Network:  // the game's own events, when it has no words for them
       return fmt::format("player {}: {} points", e.player + 1, e.points);
   }
   return {};

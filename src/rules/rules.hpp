@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "features/feature_graph.hpp"
@@ -210,6 +211,10 @@ struct Spot {
   u8 ntokens = 0;
   u8 closed = 0;
 };
+// Corner c of cell (x, y) is the grid point (x + kCornerDx[c], y + kCornerDy[c]); the cell whose
+// corner c touches point (px, py) is (px - kCornerDx[c], py - kCornerDy[c]).
+inline constexpr std::array<int, 4> kCornerDx = {1, 1, 0, 0}, kCornerDy = {0, 1, 1, 0};
+inline constexpr std::array<std::string_view, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
 
 struct State {
   const Ruleset* rs = nullptr;
@@ -278,6 +283,16 @@ void place_tile(State& s, int type, int x, int y, int rot, u8 player);
 // Score one feature for its majority holders (no piece: nothing). Events go to ev.
 void score_feature(State& s, int root, bool completed, EventSink* ev);
 void return_pieces(State& s, int root);
+
+// The site at grid point (px, py), or -1.
+int find_spot(const State& s, int px, int py);
+// Corner c of the tile at cell (x, y) can hold a site's quarter: the tile is placed and its data
+// lists that corner (Safari: it shows savanna).
+bool corner_usable(const State& s, int x, int y, int c);
+// Quarter c of grid point (px, py) can hold a token: corner_usable of the cell touching it there.
+inline bool quarter_usable(const State& s, int px, int py, int c) {
+  return corner_usable(s, px - kCornerDx[static_cast<std::size_t>(c)], py - kCornerDy[static_cast<std::size_t>(c)], c);
+}
 
 // Set up a new game: start board placed, pile full, player 0 to draw.
 void init_state(State& s, const Ruleset& rs, int nplayers);

@@ -23,9 +23,6 @@ constexpr int kTrail = 0, kBush = 1, kBaobab = 3;
 constexpr int kBird = 5;
 constexpr std::array<int, 6> kSpeciesPoints = {0, 1, 3, 6, 10, 15};
 const std::array<std::string, kTokenKinds> kSpecies = {"monkey", "elephant", "giraffe", "lion", "zebra"};
-constexpr std::array<const char*, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
-// the point at corner c of cell (x, y), and the cell whose corner c touches point (x, y)
-constexpr std::array<int, 4> kCornerPx = {1, 1, 0, 0}, kCornerPy = {0, 1, 1, 0};
 
 int hand_total(const State& s, int p) {
   int n = 0;
@@ -118,21 +115,9 @@ int chance_parse(const State& s, std::string_view text) {
 
 // ---- watering holes ----
 
-int find_spot(const State& s, int px, int py) {
-  for (std::size_t i = 0; i < s.spots.size(); ++i)
-    if (s.spots[i].x == px && s.spots[i].y == py) return static_cast<int>(i);
-  return -1;
-}
-// Quarter c of point (px, py) can hold a token: its tile is placed and shows savanna there.
-bool usable(const State& s, int px, int py, int c) {
-  const int ti = s.placed_at(px - kCornerPx[static_cast<std::size_t>(c)], py - kCornerPy[static_cast<std::size_t>(c)]);
-  if (ti < 0) return false;
-  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
-  return (s.type_of(pt).rot[pt.rot].corners >> c) & 1u;
-}
 void mark_spot_corners(State& s, int px, int py) {
   for (int c = 0; c < 4; ++c) {
-    const int ti = s.placed_at(px - kCornerPx[static_cast<std::size_t>(c)], py - kCornerPy[static_cast<std::size_t>(c)]);
+    const int ti = s.placed_at(px - kCornerDx[static_cast<std::size_t>(c)], py - kCornerDy[static_cast<std::size_t>(c)]);
     if (ti >= 0) s.spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] |= 1ull << ((ti * 4 + c) & 63);
   }
 }
@@ -168,7 +153,7 @@ void on_tile_placed(State& s, int idx, EventSink*) {
   if (s.spots.empty()) return;
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(idx)];
   for (int c = 0; c < 4; ++c)
-    if (find_spot(s, pt.x + kCornerPx[static_cast<std::size_t>(c)], pt.y + kCornerPy[static_cast<std::size_t>(c)]) >= 0)
+    if (find_spot(s, pt.x + kCornerDx[static_cast<std::size_t>(c)], pt.y + kCornerDy[static_cast<std::size_t>(c)]) >= 0)
       s.spot_corner[static_cast<std::size_t>(idx * 4 + c) >> 6] |= 1ull << ((idx * 4 + c) & 63);
 }
 
@@ -210,7 +195,7 @@ void gen_actions(const State& s, MoveList& out) {
         if (spot_at_corner(s, static_cast<int>(ti), c)) {
           // the exception: the point's only token sits in the diagonally opposite quarter
           const Spot& sp = s.spots[static_cast<std::size_t>(
-              find_spot(s, pt.x + kCornerPx[static_cast<std::size_t>(c)], pt.y + kCornerPy[static_cast<std::size_t>(c)]))];
+              find_spot(s, pt.x + kCornerDx[static_cast<std::size_t>(c)], pt.y + kCornerDy[static_cast<std::size_t>(c)]))];
           if (sp.ntokens != 1 || sp.token[static_cast<std::size_t>((c + 2) % 4)] == 0xFF) continue;
         }
         m.rot = static_cast<u8>(c);
@@ -231,9 +216,9 @@ void gen_actions(const State& s, MoveList& out) {
     const u8 kinds = static_cast<u8>(hand & ~present);
     if (!kinds) continue;
     for (int c = 0; c < 4; ++c) {
-      if (sp.token[static_cast<std::size_t>(c)] != 0xFF || !usable(s, sp.x, sp.y, c)) continue;
-      m.x = static_cast<i8>(sp.x - kCornerPx[static_cast<std::size_t>(c)]);
-      m.y = static_cast<i8>(sp.y - kCornerPy[static_cast<std::size_t>(c)]);
+      if (sp.token[static_cast<std::size_t>(c)] != 0xFF || !quarter_usable(s, sp.x, sp.y, c)) continue;
+      m.x = static_cast<i8>(sp.x - kCornerDx[static_cast<std::size_t>(c)]);
+      m.y = static_cast<i8>(sp.y - kCornerDy[static_cast<std::size_t>(c)]);
       m.rot = static_cast<u8>(c);
       for (int k = 0; k < kTokenKinds; ++k) {
         if (!((kinds >> k) & 1u)) continue;
@@ -253,7 +238,7 @@ void apply_action(State& s, const Move& m, EventSink* ev) {
     return;
   }
   const int c = m.rot;
-  const int px = m.x + kCornerPx[static_cast<std::size_t>(c)], py = m.y + kCornerPy[static_cast<std::size_t>(c)];
+  const int px = m.x + kCornerDx[static_cast<std::size_t>(c)], py = m.y + kCornerDy[static_cast<std::size_t>(c)];
   --s.tokens.hand[static_cast<std::size_t>(p)][m.feat];
   int si = find_spot(s, px, py);
   if (si < 0) {
@@ -585,6 +570,7 @@ int safari_completed_value(const State& s, int root) {
 }
 
 const std::array<std::string, kTokenKinds>& safari_species() { return kSpecies; }
+int safari_species_points(int species) { return kSpeciesPoints[static_cast<std::size_t>(std::clamp(species, 0, 5))]; }
 
 const GameDef& safari() {
   static const GameDef def = [] {
