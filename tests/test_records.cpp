@@ -2,6 +2,8 @@
 // move number, in-progress records, and undo.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -432,6 +434,48 @@ TEST(Undo, UndoAfterTheGameEndedReopensIt) {
   EXPECT_TRUE(g.record().final_scores.empty());
   const json j = json::parse(to_json(g));
   EXPECT_EQ(j["status"], "in_progress");
+}
+
+
+// Safari records: token outcomes, actions and per-player choices that do not fit the game are
+// refused with the move and the reason, never a crash.
+TEST(Records, BadSafariRecordsNameWhatAndWhere) {
+  auto rs = load_ruleset("safari", {});
+  std::vector<PlayerInfo> infos = {{"a", "greedy"}, {"b", "greedy"}};
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (const auto& p : infos) bots.push_back(make_bot(p.bot));
+  Game g(rs, infos, 5);
+  Rng rng(5);
+  play_out(g, bots, rng);
+  const json good = json::parse(to_json(g));
+  ASSERT_GT(good["chance"].size(), 4u);
+  int with_action = -1, with_choice = -1;
+  for (std::size_t i = 0; i < good["moves"].size(); ++i) {
+    if (with_action < 0 && good["moves"][i].contains("action")) with_action = static_cast<int>(i);
+    if (with_choice < 0 && good["moves"][i].contains("choices")) with_choice = static_cast<int>(i);
+  }
+  ASSERT_GE(with_action, 0);
+  ASSERT_GE(with_choice, 0);
+  json j = good;
+  j["chance"][0] = "unicorn";
+  expect_replay_error(j.dump(), {"chance outcome 1", "unicorn"});
+  j = good;
+  j["moves"][static_cast<std::size_t>(with_action)]["action"] = "found lion at 1,1 XX";
+  expect_replay_error(j.dump(), {fmt::format("move {}", with_action + 1), "XX", "not a corner"});
+  j = good;
+  j["moves"][static_cast<std::size_t>(with_action)]["action"] = "fly away";
+  expect_replay_error(j.dump(), {fmt::format("move {}", with_action + 1), "not an action"});
+  j = good;
+  auto& who = j["moves"][static_cast<std::size_t>(with_choice)]["choices"][0]["player"];
+  who = 1 - who.get<int>();
+  expect_replay_error(j.dump(), {fmt::format("move {}", with_choice + 1), "choice 1", "decides now"});
+  j = good;
+  j["moves"][static_cast<std::size_t>(with_choice)]["choices"] = "x";
+  expect_replay_error(j.dump(), {fmt::format("move {}", with_choice + 1), "choices: expected an array"});
+  j = good;
+  j["seed"] = nullptr;
+  j["chance"] = json::array({j["chance"][0], j["chance"][1], j["chance"][2]});
+  expect_replay_error(j.dump(), {"move 1", "chance outcomes", "ran out"});
 }
 
 }  // namespace

@@ -249,6 +249,7 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
     const std::string where = fmt::format("move {}", i + 1);
     try {
       if (g.state_.phase == Phase::Over) throw InputError("the game is already over");
+      if (g.state_.phase == Phase::Chance) throw InputError("the record's chance outcomes (\"chance\") ran out before this move");
       if (g.state_.phase != Phase::Place) throw InputError("the record's draws ran out before this move");
       const std::string& in_hand = g.rs_->tiles.types[g.state_.in_hand].id;
       if (rm.tile != in_hand) throw InputError(fmt::format("tile {} is named but the drawn tile is {}", rm.tile, in_hand));
