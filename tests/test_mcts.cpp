@@ -54,19 +54,26 @@ TEST(Mcts, FindsTheBestLastTurn) {
   }
   // the same tile can instead close the start city for a knight: 4 more points than the monastery's 1
   EXPECT_GT(best, best_at_gap);
-  MctsOptions o;
-  o.playouts = 3000;
-  o.threads = 1;
-  auto bot = make_mcts_bot(o);
-  Rng rng(5);
-  State t = sc.s;
-  EventSink ev;
-  while (t.phase != Phase::Over) {
-    MoveList legal;
-    legal_moves(t, legal);
-    apply_move(t, bot->choose(t, legal, rng), &ev);
+  // with the default prior and cut-off playouts, and as plain search (no prior, playouts to the end)
+  for (const bool plain : {false, true}) {
+    MctsOptions o;
+    o.playouts = 3000;
+    o.threads = 1;
+    if (plain) {
+      o.prior = 0;
+      o.horizon = 0;
+    }
+    auto bot = make_mcts_bot(o);
+    Rng rng(5);
+    State t = sc.s;
+    EventSink ev;
+    while (t.phase != Phase::Over) {
+      MoveList legal;
+      legal_moves(t, legal);
+      apply_move(t, bot->choose(t, legal, rng), &ev);
+    }
+    EXPECT_EQ(t.score[kRed] - t.score[kBlue], best) << (plain ? "plain search" : "with prior");
   }
-  EXPECT_EQ(t.score[kRed] - t.score[kBlue], best);
 }
 
 // Every game, every decision kind the game has: the bot's moves go through Game::play, which
@@ -120,11 +127,24 @@ TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
   EXPECT_EQ(run(), run());
 }
 
+TEST(Mcts, BotListsKeepABotsOptionsTogether) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(split_bot_list("mcts:ms=500,threads=1,greedy"), (V{"mcts:ms=500,threads=1", "greedy"}));
+  EXPECT_EQ(split_bot_list("random, mcts:playouts=10,prior=0 ,mcts"), (V{"random", "mcts:playouts=10,prior=0", "mcts"}));
+  EXPECT_EQ(split_bot_list("greedy,,random"), (V{"greedy", "", "random"}));
+  // an option with no bot before it stays a part of its own (and make_bot names it)
+  EXPECT_EQ(split_bot_list("threads=1,greedy"), (V{"threads=1", "greedy"}));
+  EXPECT_THROW(make_bot("threads=1"), InputError);
+}
+
 TEST(Mcts, SpecParsing) {
   EXPECT_EQ(parse_mcts_spec("mcts:playouts=2000").playouts, 2000);
   EXPECT_EQ(parse_mcts_spec("mcts:ms=500,threads=1").ms, 500);
   EXPECT_EQ(parse_mcts_spec("mcts:ms=500,threads=1").threads, 1);
   EXPECT_EQ(parse_mcts_spec("mcts").playouts, 0);
+  EXPECT_EQ(parse_mcts_spec("mcts:prior=0,horizon=12").prior, 0);
+  EXPECT_EQ(parse_mcts_spec("mcts:prior=0,horizon=12").horizon, 12);
+  EXPECT_THROW(parse_mcts_spec("mcts:horizon=-1"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:playouts=abc"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:depth=3"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:playouts"), InputError);

@@ -63,32 +63,6 @@ void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
   }
 }
 
-// Moves that only put a neutral marker somewhere (Safari: a jeep moved, or put back after it was
-// taken). The evaluation does not look at markers, so a search needs to try only one of them.
-bool marker_only(const State& t, const Move& m) {
-  if (m.kind == MoveKind::Act) return m.pk == 1;
-  return m.kind == MoveKind::Choose && t.marker_taken && t.pend_root == 0xFFFF;
-}
-
-// The best evaluation `me` can reach from t while the decisions stay theirs (the rest of a turn:
-// a double tile's choice, the piece, a token hand-in, a jeep's new cell), one ply, no chance.
-double continuation(const State& t, int me) {
-  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return greedy_eval(t, me);
-  MoveList ml;
-  legal_moves(t, ml);
-  double best = -1e18;
-  bool marker_tried = false;
-  for (const Move& m : ml) {
-    if (marker_only(t, m)) {
-      if (marker_tried) continue;
-      marker_tried = true;
-    }
-    State u = t;
-    apply_move(u, m);
-    best = std::max(best, continuation(u, me));
-  }
-  return best;
-}
 
 class GreedyBot final : public Bot {
  public:
@@ -105,7 +79,7 @@ class GreedyBot final : public Bot {
       }
       State t = s;
       apply_move(t, legal[i]);
-      const double v = continuation(t, me);
+      const double v = greedy_continuation(t, me);
       if (v > best + 1e-9) {
         best = v;
         ties.clear();
@@ -118,6 +92,29 @@ class GreedyBot final : public Bot {
 };
 
 }  // namespace
+
+bool marker_only(const State& t, const Move& m) {
+  if (m.kind == MoveKind::Act) return m.pk == 1;
+  return m.kind == MoveKind::Choose && t.marker_taken && t.pend_root == 0xFFFF;
+}
+
+double greedy_continuation(const State& t, int me) {
+  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return greedy_eval(t, me);
+  MoveList ml;
+  legal_moves(t, ml);
+  double best = -1e18;
+  bool marker_tried = false;
+  for (const Move& m : ml) {
+    if (marker_only(t, m)) {
+      if (marker_tried) continue;
+      marker_tried = true;
+    }
+    State u = t;
+    apply_move(u, m);
+    best = std::max(best, greedy_continuation(u, me));
+  }
+  return best;
+}
 
 double greedy_eval(const State& s, int player) {
   std::array<double, kMaxPlayers> pot{};
@@ -141,6 +138,22 @@ double greedy_eval(const State& s, int player) {
 
 bool is_bot_spec(std::string_view spec) {
   return spec == "random" || spec == "greedy" || spec == "mcts" || spec.substr(0, 5) == "mcts:";
+}
+
+std::vector<std::string> split_bot_list(std::string_view list) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    std::string_view part = list.substr(start, comma - start);
+    while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
+    while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
+    const bool option = part.find('=') != std::string_view::npos && part.find(':') == std::string_view::npos;
+    if (option && !out.empty() && out.back().find(':') != std::string::npos) out.back() += fmt::format(",{}", part);
+    else out.emplace_back(part);
+    start = comma + 1;
+  }
+  return out;
 }
 
 std::unique_ptr<Bot> make_bot(std::string_view spec) {

@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "rules/rules.hpp"
 
@@ -19,9 +20,22 @@ class Bot {
 std::unique_ptr<Bot> make_bot(std::string_view spec);
 bool is_bot_spec(std::string_view spec);
 
+// Splits a comma-separated list of bots, keeping a bot's own options together:
+// "mcts:ms=500,threads=1,greedy" is {"mcts:ms=500,threads=1", "greedy"} (a part with '=' that
+// does not start a bot belongs to the bot before it). Parts are trimmed of spaces.
+std::vector<std::string> split_bot_list(std::string_view list);
+
 // The greedy bot's evaluation of a position for `player`: its score plus what its pieces on
 // unfinished features are worth now, plus a little per follower in supply, minus the best
 // opponent's same sum.
 double greedy_eval(const State& s, int player);
+
+// The best greedy_eval `me` can reach from t while the decisions stay theirs (the rest of a turn:
+// a double tile's choice, the piece, a token hand-in, a jeep's new cell), one ply, no chance.
+double greedy_continuation(const State& t, int me);
+
+// Moves that only put a neutral marker somewhere (Safari: a jeep moved, or put back after it was
+// taken). The evaluation does not look at markers, so a search needs to try only one of them.
+bool marker_only(const State& t, const Move& m);
 
 }  // namespace carc

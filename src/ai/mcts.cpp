@@ -59,7 +59,20 @@ void rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
   }
 }
 
+// A playout cut short: the greedy evaluation (score plus what the pieces on the board are
+// worth) stands in for the final score difference.
+void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
+  for (int p = 0; p < s.nplayers; ++p)
+    r[static_cast<std::size_t>(p)] = static_cast<float>(0.5 + 0.5 * std::tanh(greedy_eval(s, p) / scale));
+}
+
 // ---- the tree ----
+
+// Playout length by game, measured in the arena against greedy (docs/mcts.md): whole playouts
+// are best in the base game; Safari's long, token-rich playouts are too noisy, and 16 decisions
+// then the greedy evaluation do better.
+int default_horizon(const State& s) { return s.rs->game->id == "safari" ? 16 : 0; }
+
 
 struct Node {
   Move move;           // the edge from the parent: a move, or (chance parent) the outcome in feat/x
@@ -67,12 +80,19 @@ struct Node {
   u32 next = 0;        // next sibling
   u32 visits = 0;
   bool expanded = false;
+  bool chance = false;  // a chance node: its children are outcomes
+  u16 virt = 0;         // virtual visits from the prior (counted in visits)
   std::array<float, kMaxPlayers> sum{};
 };
 
+// Progressive widening: a decision node visited n times considers only its first
+// kWiden0 + sqrt(n) children, which expand() lists best first by a prior.
+constexpr double kWiden0 = 3.0;
+
 class Tree {
  public:
-  Tree(const State& root, const MctsOptions& o, u64 seed) : root_(root), o_(o), rng_(seed) {
+  Tree(const State& root, const MctsOptions& o, u64 seed)
+      : root_(root), o_(o), horizon_(o.horizon >= 0 ? o.horizon : default_horizon(root)), rng_(seed) {
     nodes_.reserve(1 << 16);
     nodes_.emplace_back();
   }
@@ -81,9 +101,11 @@ class Tree {
     State s = root_;
     path_.clear();
     u32 node = 0;
+    int depth = 0;  // decisions taken from the root
     path_.push_back(node);
     while (s.phase != Phase::Over) {
       if (is_chance(s)) {
+        nodes_[node].chance = true;
         // sample an outcome from what is left, find or add its child
         Move key;
         if (s.phase == Phase::Draw) {
@@ -102,7 +124,7 @@ class Tree {
       }
       Node& nd = nodes_[node];
       if (!nd.expanded) {
-        expand(node, s);
+        expand(node, s, depth);
         const u32 c = nodes_[node].first;  // the first child: children are in list order
         apply_move(s, nodes_[c].move);
         node = c;
@@ -112,16 +134,20 @@ class Tree {
       node = select(node, to_move(s));
       apply_move(s, nodes_[node].move);
       path_.push_back(node);
+      ++depth;
     }
-    while (s.phase != Phase::Over) {
+    int left = horizon_ > 0 ? horizon_ : 1 << 30;
+    while (s.phase != Phase::Over && left > 0) {
       if (is_chance(s)) {
         chance_step(s, rng_);
         continue;
       }
       apply_move(s, policy_move(s, rng_, ml_, o_.eps));
+      --left;
     }
     std::array<float, kMaxPlayers> r{};
-    rewards(s, o_.scale, r);
+    if (s.phase == Phase::Over) rewards(s, o_.scale, r);
+    else eval_rewards(s, o_.scale, r);
     for (const u32 n : path_) {
       Node& nd = nodes_[n];
       ++nd.visits;
@@ -130,25 +156,86 @@ class Tree {
   }
 
   // root children: move and visits
-  void root_stats(std::vector<std::pair<Move, u32>>& out) const {
-    for (u32 c = nodes_[0].first; c; c = nodes_[c].next) out.emplace_back(nodes_[c].move, nodes_[c].visits);
+  void root_stats(std::vector<std::pair<Move, u32>>& out) const { child_stats(0, out); }
+
+  // The children of the root's child `m` when that child is a decision node (the rest of the
+  // same turn, e.g. the piece after the tile): move and visits.
+  void follow_stats(const Move& m, std::vector<std::pair<Move, u32>>& out) const {
+    for (u32 c = nodes_[0].first; c; c = nodes_[c].next)
+      if (nodes_[c].move == m) {
+        if (nodes_[c].expanded && !nodes_[c].chance) child_stats(c, out);
+        return;
+      }
   }
 
  private:
-  void expand(u32 node, const State& s) {
+  // Lists a node's children best first by a prior: the greedy evaluation near the root and for
+  // small decisions, the cheap piece heuristic for other piece decisions, a random order for
+  // tile placements deep in the tree.
+  void expand(u32 node, const State& s, int depth) {
     legal_moves(s, ml_);
-    // shuffle so that unvisited children are tried in random order
-    for (std::size_t i = ml_.size(); i > 1; --i) std::swap(ml_[i - 1], ml_[rng_.below(static_cast<u32>(i))]);
+    const std::size_t n = ml_.size();
+    order_.clear();
+    bool evaluated = false;
+    int me = 0;
+    for (std::size_t i = n; i > 1; --i) std::swap(ml_[i - 1], ml_[rng_.below(static_cast<u32>(i))]);
+    if (n > 1 && (depth <= 1 || (s.phase != Phase::Place && n <= 16))) {
+      me = to_move(s);
+      evaluated = o_.prior > 0;
+      prior_.resize(n);
+      double marker_value = 0;
+      bool marker_done = false;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (marker_only(s, ml_[i]) && marker_done) {
+          prior_[i] = marker_value;
+          continue;
+        }
+        State t = s;
+        apply_move(t, ml_[i]);
+        prior_[i] = greedy_continuation(t, me);
+        if (marker_only(s, ml_[i])) {
+          marker_done = true;
+          marker_value = prior_[i];
+        }
+      }
+      sort_by_prior(n);
+    } else if (n > 1 && s.phase == Phase::Piece) {
+      prior_.resize(n);
+      for (std::size_t i = 0; i < n; ++i) prior_[i] = quick_value(s, ml_[i]);
+      sort_by_prior(n);
+    }
     u32 prev = 0;
-    for (const Move& m : ml_) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const Move& m = order_.empty() ? ml_[i] : ml_[order_[i]];
       const u32 id = static_cast<u32>(nodes_.size());
       nodes_.emplace_back();
       nodes_.back().move = m;
+      if (evaluated) {
+        // the greedy evaluation as o_.prior virtual playouts: few real playouts cannot undo it
+        // by chance, many can
+        Node& ch = nodes_.back();
+        ch.visits = static_cast<u32>(o_.prior);
+        ch.virt = static_cast<u16>(o_.prior);
+        const double v = prior_[order_.empty() ? i : order_[i]];
+        for (std::size_t p = 0; p < kMaxPlayers; ++p) ch.sum[p] = static_cast<float>(o_.prior * 0.5);
+        ch.sum[static_cast<std::size_t>(me)] = static_cast<float>(o_.prior * (0.5 + 0.5 * std::tanh(v / o_.scale)));
+      }
       if (prev) nodes_[prev].next = id;
       else nodes_[node].first = id;
       prev = id;
     }
     nodes_[node].expanded = true;
+  }
+
+  void sort_by_prior(std::size_t n) {
+    order_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) order_[i] = static_cast<u32>(i);
+    std::stable_sort(order_.begin(), order_.end(), [&](u32 a, u32 b) { return prior_[a] > prior_[b]; });
+  }
+
+  void child_stats(u32 node, std::vector<std::pair<Move, u32>>& out) const {
+    for (u32 c = nodes_[node].first; c; c = nodes_[c].next)
+      out.emplace_back(nodes_[c].move, nodes_[c].visits - nodes_[c].virt);
   }
 
   u32 child_for(u32 node, const Move& key) {
@@ -166,9 +253,11 @@ class Tree {
   u32 select(u32 node, int player) {
     const Node& nd = nodes_[node];
     const double logn = std::log(static_cast<double>(std::max<u32>(nd.visits, 1)));
+    const double width = kWiden0 + std::sqrt(static_cast<double>(nd.visits));
     double best = -1e18;
     u32 pick = nd.first;
-    for (u32 c = nd.first; c; c = nodes_[c].next) {
+    int k = 0;
+    for (u32 c = nd.first; c && k < width; c = nodes_[c].next, ++k) {
       const Node& ch = nodes_[c];
       if (ch.visits == 0) return c;
       const double n = ch.visits;
@@ -183,11 +272,53 @@ class Tree {
 
   const State& root_;
   MctsOptions o_;
+  int horizon_;
   Rng rng_;
   std::vector<Node> nodes_;
   std::vector<u32> path_;
   MoveList ml_;
+  std::vector<double> prior_;
+  std::vector<u32> order_;
 };
+
+// What identifies a position within a turn well enough to reuse a search's answer for the rest
+// of that turn (the same bot saw the position one decision earlier).
+struct Fingerprint {
+  int turn = -1;
+  Phase phase = Phase::Over;
+  u8 who = 0;
+  std::size_t tiles = 0, pieces = 0;
+  std::array<i16, kMaxPlayers> score{};
+  bool operator==(const Fingerprint&) const = default;
+};
+
+Fingerprint fingerprint(const State& s) {
+  Fingerprint f;
+  f.turn = s.turn;
+  f.phase = s.phase;
+  f.who = static_cast<u8>(to_move(s));
+  f.tiles = s.tiles.size();
+  f.pieces = s.pieces.size();
+  for (std::size_t p = 0; p < kMaxPlayers; ++p) f.score[p] = static_cast<i16>(s.score[p]);
+  return f;
+}
+
+// Sums visits per legal move over the trees' lists; returns the index of the most visited
+// (ties: list order) and its visits.
+std::pair<std::size_t, u32> most_visited(const MoveList& legal, const std::vector<std::vector<std::pair<Move, u32>>>& stats) {
+  std::vector<u32> visits(legal.size(), 0);
+  for (const auto& st : stats)
+    for (const auto& [m, v] : st)
+      for (std::size_t i = 0; i < legal.size(); ++i)
+        if (legal[i] == m) {
+          visits[i] += v;
+          break;
+        }
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < legal.size(); ++i)
+    if (visits[i] > visits[best]) best = i;
+  return {best, visits[best]};
+}
 
 class MctsBot final : public Bot {
  public:
@@ -195,12 +326,22 @@ class MctsBot final : public Bot {
 
   Move choose(const State& s, const MoveList& legal, Rng& rng) override {
     if (legal.size() == 1) return legal[0];
+    // the rest of a turn already searched (the piece after the tile): answer from that search
+    // when it looked at this decision enough
+    if (follow_ && fingerprint(s) == follow_fp_) {
+      follow_ = false;
+      const auto [i, v] = most_visited(legal, {follow_stats_});
+      if (v >= follow_min_) return legal[i];
+    }
+    follow_ = false;
     const int threads = std::max(1, o_.threads);
     const u64 base = rng.next();
+    std::vector<std::unique_ptr<Tree>> trees(static_cast<std::size_t>(threads));
     std::vector<std::vector<std::pair<Move, u32>>> stats(static_cast<std::size_t>(threads));
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o_.ms);
     auto work = [&](int t) {
-      auto tree = std::make_unique<Tree>(s, o_, base + static_cast<u64>(t) * 0x9E3779B97F4A7C15ULL);
+      auto& tree = trees[static_cast<std::size_t>(t)];
+      tree = std::make_unique<Tree>(s, o_, base + static_cast<u64>(t) * 0x9E3779B97F4A7C15ULL);
       if (o_.playouts > 0) {
         const int n = o_.playouts / threads + (t < o_.playouts % threads ? 1 : 0);
         for (int i = 0; i < n; ++i) tree->iterate();
@@ -218,30 +359,39 @@ class MctsBot final : public Bot {
       for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
       for (auto& th : pool) th.join();
     }
-    // sum visits per legal move over the trees; the most visited wins (ties: list order)
-    std::vector<u32> visits(legal.size(), 0);
-    for (const auto& st : stats)
-      for (const auto& [m, v] : st)
-        for (std::size_t i = 0; i < legal.size(); ++i)
-          if (legal[i] == m) {
-            visits[i] += v;
-            break;
-          }
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < legal.size(); ++i)
-      if (visits[i] > visits[best]) best = i;
-    return legal[best];
+    const Move best = legal[most_visited(legal, stats).first];
+    // keep what the trees saw of the same player's next decision after `best`
+    State t = s;
+    apply_move(t, best);
+    if (!is_chance(t) && t.phase != Phase::Over && to_move(t) == to_move(s)) {
+      follow_stats_.clear();
+      for (const auto& tree : trees) tree->follow_stats(best, follow_stats_);
+      follow_fp_ = fingerprint(t);
+      follow_min_ = o_.playouts > 0 ? std::max<u32>(4, static_cast<u32>(o_.playouts / 10)) : kFollowVisits;
+      follow_ = !follow_stats_.empty();
+    }
+    return best;
   }
 
   [[nodiscard]] std::string spec() const override {
     std::string out = "mcts:";
     out += o_.playouts > 0 ? fmt::format("playouts={}", o_.playouts) : fmt::format("ms={}", o_.ms);
     out += fmt::format(",threads={}", o_.threads);
+    const MctsOptions d;
+    if (o_.prior != d.prior) out += fmt::format(",prior={}", o_.prior);
+    if (o_.horizon != d.horizon) out += fmt::format(",horizon={}", o_.horizon);
+    if (o_.c != d.c) out += fmt::format(",c={}", o_.c);
+    if (o_.eps != d.eps) out += fmt::format(",eps={}", o_.eps);
     return out;
   }
 
  private:
+  static constexpr u32 kFollowVisits = 200;
   MctsOptions o_;
+  bool follow_ = false;
+  u32 follow_min_ = kFollowVisits;
+  Fingerprint follow_fp_;
+  std::vector<std::pair<Move, u32>> follow_stats_;
 };
 
 }  // namespace
@@ -281,11 +431,15 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else if (name == "c") {
       if (v < 0 || v > 10) throw InputError(fmt::format("mcts option c: {} is not in 0..10", val));
       o.c = v;
+    } else if (name == "prior") {
+      o.prior = whole(0, 100000);
+    } else if (name == "horizon") {
+      o.horizon = whole(0, 100000);
     } else if (name == "eps") {
       if (v < 0 || v > 1) throw InputError(fmt::format("mcts option eps: {} is not in 0..1", val));
       o.eps = v;
     } else {
-      throw InputError(fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps)", name));
+      throw InputError(fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior)", name));
     }
   }
   if (!playouts_set) o.playouts = 0;

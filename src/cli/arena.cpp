@@ -55,7 +55,7 @@ std::vector<double> elo(const std::vector<std::vector<double>>& wins) {
 
 void run(const Opts& o) {
   auto rs = load_ruleset(o.game, o.options, o.tiles);
-  const auto specs = split(o.bots, ',');
+  const auto specs = split_bot_list(o.bots);
   const std::size_t n = specs.size();
   if (n < 2) throw InputError("--bots needs at least two bots, e.g. --bots mcts,greedy");
   if (n < static_cast<std::size_t>(rs->game->min_players) || n > static_cast<std::size_t>(rs->game->max_players))

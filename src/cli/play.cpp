@@ -30,6 +30,7 @@ struct Opts {
   std::string tiles;
   int players = 0;
   std::string seats;
+  std::string level;  // the default opponents' strength: easy, normal, hard
   std::vector<std::string> names;
   std::optional<u64> seed;
   std::vector<std::string> options;
@@ -75,20 +76,37 @@ u64 clock_seed() {
   return (t ^ (static_cast<u64>(rd()) << 32) ^ rd()) % 1000000000ULL;  // short enough to retype
 }
 
-// The seats of a new game from --players / --seats / --name.
-std::vector<PlayerInfo> make_seats(const Opts& o) {
+// The mcts bot of a strength level: easy answers at once, normal in about a second, hard in about
+// four (root-parallel over two cores). Empty for a word that is not a level.
+std::string level_bot(std::string_view level) {
+  if (level == "easy") return "mcts:playouts=300,threads=1";
+  if (level == "normal") return "mcts:ms=1000,threads=2";
+  if (level == "hard") return "mcts:ms=4000,threads=2";
+  return "";
+}
+
+// The seats of a new game from --players / --seats / --level / --name. A seat may name a level
+// (easy, normal, hard) for the mcts bot of that strength; default: you against mcts at `level`.
+std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
   std::vector<std::string> specs;
   if (!o.seats.empty()) {
-    for (auto& sp : split(o.seats, ',')) specs.push_back(trim(sp));
+    for (auto& sp : split_bot_list(o.seats)) specs.push_back(sp);
     if (o.players != 0 && static_cast<int>(specs.size()) != o.players)
       throw InputError(fmt::format("--seats names {} seats but --players is {}", specs.size(), o.players));
   } else {
     const int n = o.players == 0 ? 2 : o.players;
     specs.push_back("human");
-    for (int i = 1; i < n; ++i) specs.push_back("greedy");
+    for (int i = 1; i < n; ++i) specs.push_back(level);
+  }
+  std::vector<std::string> level_names(specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const std::string bot = level_bot(specs[i]);
+    if (bot.empty()) continue;
+    level_names[i] = specs[i];
+    specs[i] = bot;
   }
   for (auto& sp : specs) {
-    if (sp.empty()) throw InputError("--seats has an empty entry (use human, greedy or random)");
+    if (sp.empty()) throw InputError("--seats has an empty entry (use human, easy, normal, hard, mcts, greedy or random)");
     if (is_human_spec(sp))
       sp = "";
     else if (!is_bot_spec(sp))
@@ -109,6 +127,10 @@ std::vector<PlayerInfo> make_seats(const Opts& o) {
       pi.name = names[i];
     } else if (pi.bot.empty()) {
       pi.name = humans == 1 ? "You" : fmt::format("Player {}", i + 1);
+    } else if (!level_names[i].empty()) {
+      int same = 0;
+      for (const auto& ln : level_names) same += ln == level_names[i];
+      pi.name = same == 1 ? fmt::format("Bot ({})", level_names[i]) : fmt::format("Bot {} ({})", i + 1, level_names[i]);
     } else {
       int same = 0;
       for (const auto& sp : specs) same += sp == pi.bot;
@@ -181,6 +203,7 @@ class Session {
   bool save_warned_ = false;
   ViewOptions view_;
   bool echo_ = false;  // stdin is not a terminal: echo what was read, so transcripts read well
+  bool out_tty_ = false;  // stdout is a terminal
   bool any_human_ = false;
   bool legend_shown_ = false;  // games other than the base game: the board legend, once (and in help)
   Tokens turn_tokens_{};  // Safari: the hands when the turn began (news: the tokens drawn)
@@ -220,6 +243,7 @@ void Session::quit_message(const std::string& why) {
 
 void Session::run() {
   const bool out_tty = isatty(STDOUT_FILENO) != 0;
+  out_tty_ = out_tty;
   const char* nc = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
   view_.color = !o_.no_color && out_tty && !(nc && *nc) && !(term && std::string(term) == "dumb");
@@ -245,7 +269,22 @@ void Session::run() {
     say(fmt::format("Resumed {} from {} ({} moves so far).\n", g_->ruleset().game->title, o_.resume, rec.moves.size()));
   } else {
     auto rs = load_ruleset(o_.game, o_.options, o_.tiles);
-    g_.emplace(rs, make_seats(o_), fresh);
+    std::string level = o_.level.empty() ? "normal" : o_.level;
+    if (o_.level.empty() && o_.seats.empty() && isatty(STDIN_FILENO) != 0) {
+      // a newcomer's first question: how strong the opponents are
+      std::string line;
+      for (;;) {
+        if (!read_line("Opponent strength: easy, normal (about 1 s a move) or hard (about 4 s)? [normal] ", line)) return;
+        line = lower(line);
+        if (line.empty()) break;
+        if (!level_bot(line).empty()) {
+          level = line;
+          break;
+        }
+        say(fmt::format("\"{}\" is not one of easy, normal, hard\n", line));
+      }
+    }
+    g_.emplace(rs, make_seats(o_, level), fresh);
     save_path_ = o_.autosave.empty() ? "carcassonne-autosave.json" : o_.autosave;
     say(fmt::format("New game of {} (seed {}).\n", g_->ruleset().game->title, fresh));
   }
@@ -319,6 +358,9 @@ Outcome Session::bot_turn() {
   // the tile, a double tile if it asks for one, then a piece or none; each decision by the bot of
   // the player who makes it, and a human's (Safari: a token hand-in off turn) at a prompt
   const auto bot_of = [this](int q) { return bots_[static_cast<std::size_t>(q)].get(); };
+  // a searching bot takes a moment: say so on a terminal, then clear the line
+  const bool thinking = any_human_ && out_tty_;
+  if (thinking) say(fmt::format("{} is thinking…", name(p)));
   while (!play_bot_turn(*g_, bot_of, bot_rng_)) {
     const State& s = g_->state();
     if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;  // the turn is over
@@ -326,6 +368,7 @@ Outcome Session::bot_turn() {
     if (o == Outcome::Quit) return o;
     if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;
   }
+  if (thinking) say("\r\033[K");
   after_turn(ev0);
   if (!any_human_) {
     say(fmt::format("Turn {:>2}: {}", turn, news_.back()));
@@ -852,9 +895,13 @@ void register_play(CLI::App& app) {
   auto* c = app.add_subcommand("play", "Play a game in the terminal against bots or other people (hot seat)");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
   c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
-  c->add_option("--players", o->players, "Number of seats: you against greedy bots (default 2)")
+  c->add_option("--players", o->players, "Number of seats: you against mcts bots (default 2)")
       ->check(CLI::Range(2, 5));
-  c->add_option("--seats", o->seats, "Comma-separated seats: human, greedy or random (e.g. human,human,greedy)");
+  c->add_option("--seats", o->seats,
+                "Comma-separated seats: human, easy, normal, hard (mcts bots of that strength), mcts[:...], greedy or "
+                "random (e.g. human,human,hard)");
+  c->add_option("--level", o->level, "Strength of the default opponents: easy, normal (about 1 s a move) or hard (about 4 s); asked when not given")
+      ->check(CLI::IsMember({"easy", "normal", "hard"}));
   c->add_option("--name", o->names, "Player names in seat order (repeat, or comma-separated)")->delimiter(',');
   c->add_option("--seed", o->seed, "Seed of the tile draws (default: from the clock)");
   c->add_option("--option", o->options, "Rule option name=value (e.g. farmers=off); repeatable");

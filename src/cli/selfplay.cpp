@@ -28,7 +28,7 @@ struct Opts {
 
 void run(const Opts& o) {
   auto rs = load_ruleset(o.game, o.options, o.tiles);
-  auto specs = split(o.bots, ',');
+  auto specs = split_bot_list(o.bots);
   if (specs.size() == 1) specs.assign(static_cast<std::size_t>(o.players), specs[0]);
   if (specs.size() != static_cast<std::size_t>(o.players))
     throw InputError(fmt::format("--bots names {} bots for {} players", specs.size(), o.players));
