@@ -258,6 +258,20 @@ no_crash saf_human_replay
   fail "replay of the saved Safari game with a human: exit $RC, $(cat "$TMP/saf_human_replay.err")"
 
 # ---------------------------------------------------------------------------------------------
+# levels and mcts options in bot lists: an all-bot game with the easy mcts bot and an mcts spec
+# with options beside another bot; the level names the seat
+run level_play "$BIN" play --seats easy,mcts:playouts=50,threads=1,random --seed 4 --autosave "$TMP/level.json" </dev/null
+no_crash level_play
+[ "$RC" -eq 0 ] || fail "play --seats easy,mcts:...,random exited $RC: $(cat "$TMP/level_play.err")"
+grep -q "^Final scores:" "$TMP/level_play.out" || fail "play with the easy level printed no final scores"
+grep -q "Bot (easy)" "$TMP/level_play.out" || fail "the easy seat is not named Bot (easy)"
+run level_replay "$BIN" replay "$TMP/level.json"
+[ "$RC" -eq 0 ] || fail "replay of the easy-level game: exit $RC, $(cat "$TMP/level_replay.err")"
+run arena_opts "$BIN" arena --bots mcts:playouts=20,threads=1,random --games 2 --json --quiet
+[ "$RC" -eq 0 ] || fail "arena with mcts options in --bots exited $RC: $(cat "$TMP/arena_opts.err")"
+grep -q '"mcts:playouts=20,threads=1"' "$TMP/arena_opts.out" || fail "arena did not keep the mcts options together"
+
+# ---------------------------------------------------------------------------------------------
 # bad arguments: non-zero exit, a clear message, no crash
 bad_args() {  # bad_args NAME EXPECTED-TEXT ARGS...
   local name=$1 text=$2
@@ -277,6 +291,8 @@ bad_args games0 "games" selfplay --games 0
 bad_args unknown_game "chess" selfplay --game chess --games 1
 bad_args bench_players "players" bench --no-gbench --players 6 --games 1
 bad_args bench_option "maybe" bench --no-gbench --games 1 --option farmers=maybe
+bad_args bad_level "level" play --level medium </dev/null
+bad_args bad_mcts_option "horizon" arena --bots mcts:horizon=x,greedy --games 1
 bad_args no_command "" 
 bad_args unknown_command "subcommand" frobnicate
 

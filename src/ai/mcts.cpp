@@ -69,9 +69,12 @@ void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& 
 // ---- the tree ----
 
 // Playout length by game, measured in the arena against greedy (docs/mcts.md): whole playouts
-// are best in the base game; Safari's long, token-rich playouts are too noisy, and 16 decisions
-// then the greedy evaluation do better.
-int default_horizon(const State& s) { return s.rs->game->id == "safari" ? 16 : 0; }
+// are best in the base game and Hunters & Gatherers; Amazonas' and Safari's playouts (Amazon
+// scorings, tokens) are noisy enough that 16 decisions and then the greedy evaluation do better.
+int default_horizon(const State& s) {
+  const std::string& id = s.rs->game->id;
+  return id == "safari" || id == "amazonas" ? 16 : 0;
+}
 
 
 struct Node {

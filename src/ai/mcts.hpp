@@ -1,11 +1,14 @@
-// ai/mcts: Monte Carlo tree search over the engine's decision and chance nodes.
+// ai/mcts: Monte Carlo tree search over the engine's decision and chance nodes (docs/mcts.md).
 //
 // The State holds only what a player may know about chance (tiles and tokens left, as counts; never
 // an order), so the search cannot peek at the real pile: every iteration samples each draw from
 // what remains. Chance nodes keep one child per outcome met (sampled with its true probability);
-// decision nodes one child per legal move, chosen by UCB1 on the deciding player's own mean reward
-// (max^n for several players). Reward per player: 0.5 + 0.5 tanh((own score - best other) / 20)
-// at the end of a playout. Root parallel: each thread grows its own tree; visits are summed.
+// decision nodes one child per legal move, listed best first by the greedy evaluation where that
+// is affordable (which also seeds them with virtual playouts), widened progressively, chosen by
+// UCB1 on the deciding player's own mean reward (max^n for several players). Reward per player:
+// 0.5 + 0.5 tanh((own score - best other) / 20) at the end of a playout (or of the greedy
+// evaluation when the playout is cut at the horizon). Root parallel: each thread grows its own
+// tree; visits are summed.
 #pragma once
 #include <string>
 

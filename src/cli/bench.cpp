@@ -132,7 +132,8 @@ void run(const Opts& o) {
     }
   });
   // MCTS: playouts (policy games to the end) from the opening position, and one search of 2000
-  // playouts from the mid-game position, single-threaded
+  // playouts from the mid-game position, single-threaded (its playouts/s counts whole iterations:
+  // selection, the prior's evaluations, the playout to the game's horizon)
   benchmark::RegisterBenchmark(fmt::format("MctsPlayout/{}/opening", o.game).c_str(), [rsp, players](benchmark::State& bs) {
     auto root = std::make_unique<State>();
     init_state(*root, *rsp, players);
@@ -155,6 +156,9 @@ void run(const Opts& o) {
     legal_moves(*st2, ml2);
     Rng rng(11);
     for (auto _ : bs) benchmark::DoNotOptimize(bot->choose(*st2, ml2, rng));
+    // search iterations (with the prior, widening and the game's playout horizon) per second
+    bs.counters["playouts/s"] =
+        benchmark::Counter(static_cast<double>(bs.iterations()) * mo.playouts, benchmark::Counter::kIsRate);
   })->Unit(benchmark::kMillisecond);
   std::string mt = fmt::format("--benchmark_min_time={}", o.min_time);
   std::string prog = "carcassonne-bench";
