@@ -23,7 +23,8 @@ struct MctsOptions {
   double c = 0.6;     // UCB exploration constant (rewards in [0, 1])
   double eps = 0.2;   // playout policy: probability of a uniformly random piece decision
   double scale = 20;  // points of score difference that make tanh(1)
-  int prior = 30;     // virtual playouts at the greedy evaluation for children expanded with it
+  int prior = -1;     // virtual playouts at the greedy evaluation for children expanded with it;
+                      // -1: the game's default (30; Amazonas 100)
   int horizon = -1;   // playout decisions before the greedy evaluation ends a playout; 0: to the
                       // end; -1: the game's default (kDefaultHorizon)
 };
