@@ -116,10 +116,11 @@ double greedy_continuation(const State& t, int me) {
   return best;
 }
 
-double greedy_eval(const State& s, int player) {
+void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out) {
   std::array<double, kMaxPlayers> pot{};
   potentials(s, pot);
-  auto value = [&](int p) {
+  std::array<double, kMaxPlayers> value{};
+  for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders
     // tokens in hand (Safari) score 1 each at the end and more when handed in or put on a watering
@@ -127,13 +128,21 @@ double greedy_eval(const State& s, int player) {
     int tokens = 0;
     for (const u8 k : s.tokens.hand[pi]) tokens += k;
     if (s.tokens.deal_left && (s.tokens.deal_to == p || s.tokens.deal_to == 0xFF)) tokens += s.tokens.deal_left;
-    return s.score[pi] + pot[pi] + 0.75 * std::min<int>(s.supply[pi], 4) + 0.5 * std::min<int>(s.supply2[pi], 1) +
-           0.6 * s.track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0) + 1.6 * tokens;
-  };
-  double other = -1e18;
-  for (int p = 0; p < s.nplayers; ++p)
-    if (p != player) other = std::max(other, value(p));
-  return value(player) - other;
+    value[pi] = s.score[pi] + pot[pi] + 0.75 * std::min<int>(s.supply[pi], 4) + 0.5 * std::min<int>(s.supply2[pi], 1) +
+                0.6 * s.track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0) + 1.6 * tokens;
+  }
+  for (int p = 0; p < s.nplayers; ++p) {
+    double other = -1e18;
+    for (int q = 0; q < s.nplayers; ++q)
+      if (q != p) other = std::max(other, value[static_cast<std::size_t>(q)]);
+    out[static_cast<std::size_t>(p)] = value[static_cast<std::size_t>(p)] - other;
+  }
+}
+
+double greedy_eval(const State& s, int player) {
+  std::array<double, kMaxPlayers> e{};
+  greedy_evals(s, e);
+  return e[static_cast<std::size_t>(player)];
 }
 
 bool is_bot_spec(std::string_view spec) {

@@ -29,6 +29,8 @@ std::vector<std::string> split_bot_list(std::string_view list);
 // unfinished features are worth now, plus a little per follower in supply, minus the best
 // opponent's same sum.
 double greedy_eval(const State& s, int player);
+// greedy_eval for every player at once (the board's potentials worked out once).
+void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out);
 
 // The best greedy_eval `me` can reach from t while the decisions stay theirs (the rest of a turn:
 // a double tile's choice, the piece, a token hand-in, a jeep's new cell), one ply, no chance.

@@ -62,8 +62,10 @@ void rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
 // A playout cut short: the greedy evaluation (score plus what the pieces on the board are
 // worth) stands in for the final score difference.
 void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
+  std::array<double, kMaxPlayers> e{};
+  greedy_evals(s, e);
   for (int p = 0; p < s.nplayers; ++p)
-    r[static_cast<std::size_t>(p)] = static_cast<float>(0.5 + 0.5 * std::tanh(greedy_eval(s, p) / scale));
+    r[static_cast<std::size_t>(p)] = static_cast<float>(0.5 + 0.5 * std::tanh(e[static_cast<std::size_t>(p)] / scale));
 }
 
 // ---- the tree ----
