@@ -28,6 +28,14 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A fixed capacity of the flat state would be exceeded. Input validation (tile files, records)
+// keeps every real and every accepted input below the capacities, so this is an engine bug; it is
+// thrown in every build type so that the bug can never write out of bounds.
+struct CapacityError : std::logic_error {
+  using std::logic_error::logic_error;
+};
+[[noreturn]] void capacity_exceeded(std::size_t capacity);
+
 // SplitMix64-seeded xoshiro256**: fast, small, reproducible across platforms.
 class Rng {
  public:
@@ -80,26 +88,49 @@ class StaticVec {
   }
   ~StaticVec() = default;
   void push_back(const T& v) {
-    assert(n_ < N);
+    if (n_ >= N) [[unlikely]]
+      capacity_exceeded(N);
     d_[n_++] = v;
   }
-  void pop_back() { --n_; }
+  void pop_back() {
+    assert(n_ > 0);
+    --n_;
+  }
   void clear() { n_ = 0; }
   [[nodiscard]] std::size_t size() const { return n_; }
   [[nodiscard]] bool empty() const { return n_ == 0; }
   [[nodiscard]] bool full() const { return n_ == N; }
   [[nodiscard]] static constexpr std::size_t capacity() { return N; }
-  T& operator[](std::size_t i) { return d_[i]; }
-  const T& operator[](std::size_t i) const { return d_[i]; }
-  T& back() { return d_[n_ - 1]; }
-  const T& back() const { return d_[n_ - 1]; }
+  T& operator[](std::size_t i) {
+    assert(i < n_);
+    return d_[i];
+  }
+  const T& operator[](std::size_t i) const {
+    assert(i < n_);
+    return d_[i];
+  }
+  T& back() {
+    assert(n_ > 0);
+    return d_[n_ - 1];
+  }
+  const T& back() const {
+    assert(n_ > 0);
+    return d_[n_ - 1];
+  }
   T* begin() { return d_; }
   T* end() { return d_ + n_; }
   const T* begin() const { return d_; }
   const T* end() const { return d_ + n_; }
-  void erase_swap(std::size_t i) { d_[i] = d_[--n_]; }
+  void erase_swap(std::size_t i) {
+    assert(i < n_);
+    d_[i] = d_[--n_];
+  }
   T* data() { return d_; }
-  void set_size(std::size_t n) { n_ = static_cast<u32>(n); }
+  void set_size(std::size_t n) {
+    if (n > N) [[unlikely]]
+      capacity_exceeded(N);
+    n_ = static_cast<u32>(n);
+  }
 
  private:
   u32 n_ = 0;

@@ -429,8 +429,10 @@ void gen_placements(const State& s, MoveList& out) {
     return;
   }
   // Branch-free: write every candidate, advance only past the ones that fit.
-  Move* dst = out.data();
   std::size_t n = out.size();
+  if (n + s.frontier.size() * static_cast<std::size_t>(nr) > MoveList::capacity()) [[unlikely]]
+    capacity_exceeded(MoveList::capacity());
+  Move* dst = out.data();
   for (const FrontierCell& fc : s.frontier) {
     m.x = fc.x;
     m.y = fc.y;

@@ -1,0 +1,185 @@
+#include "core/io.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+namespace carc {
+
+namespace {
+
+std::string sys_error() { return std::strerror(errno); }
+
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string folder_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
+  const std::string who = printable(path);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; we refuse it right after fstat.
+  Fd f(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (f.fd < 0) throw InputError(fmt::format("{}: cannot open {}: {}", who, what, sys_error()));
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) throw InputError(fmt::format("{}: cannot read {}: {}", who, what, sys_error()));
+  if (S_ISDIR(st.st_mode)) throw InputError(fmt::format("{}: is a folder, not a {}", who, what));
+  if (!S_ISREG(st.st_mode)) throw InputError(fmt::format("{}: is not a regular file (a device, pipe or socket); a {} must be a file", who, what));
+  if (static_cast<unsigned long long>(st.st_size) > max_bytes)
+    throw InputError(fmt::format("{}: the {} is {} bytes; the limit is {} bytes", who, what, st.st_size, max_bytes));
+  std::string out;
+  out.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t got = 0;
+  for (;;) {  // the file may grow or shrink while we read: never read past the cap
+    if (got == out.size()) {
+      if (out.size() >= max_bytes + 1) break;
+      out.resize(std::min(max_bytes + 1, out.size() + 4096));
+    }
+    const ssize_t n = ::read(f.fd, out.data() + got, out.size() - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(fmt::format("{}: cannot read {}: {}", who, what, sys_error()));
+    }
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  if (got > max_bytes) throw InputError(fmt::format("{}: the {} is larger than the limit of {} bytes", who, what, max_bytes));
+  out.resize(got);
+  return out;
+}
+
+void write_file_atomic(const std::string& path, std::string_view content) {
+  const std::string who = printable(path);
+  std::string tmp = path + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) throw InputError(fmt::format("{}: cannot write: {}", who, sys_error()));
+  auto fail = [&](const char* step) {
+    const std::string why = sys_error();
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw InputError(fmt::format("{}: {} failed ({}); the previous file is kept", who, step, why));
+  };
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = ENOSPC;
+      fail("writing");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, 0644);
+  if (::fsync(fd) != 0) fail("syncing");
+  if (::close(fd) != 0) {
+    const std::string why = sys_error();
+    ::unlink(tmp.c_str());
+    throw InputError(fmt::format("{}: writing failed ({}); the previous file is kept", who, why));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = sys_error();
+    ::unlink(tmp.c_str());
+    throw InputError(fmt::format("{}: cannot replace the file ({}); the previous file is kept", who, why));
+  }
+  Fd dir(::open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.fd >= 0) ::fsync(dir.fd);  // the rename itself is durable once the folder is synced
+}
+
+namespace {
+// Length of the valid UTF-8 sequence at s[i], or 0.
+std::size_t utf8_len(std::string_view s, std::size_t i, u32& cp) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  if (b < 0x80) {
+    cp = b;
+    return 1;
+  }
+  if ((b & 0xE0) == 0xC0) n = 2, cp = b & 0x1Fu;
+  else if ((b & 0xF0) == 0xE0) n = 3, cp = b & 0x0Fu;
+  else if ((b & 0xF8) == 0xF0) n = 4, cp = b & 0x07u;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (c & 0x3Fu);
+  }
+  static constexpr std::array<u32, 5> kMin = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+bool is_control(u32 cp) { return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F); }
+}  // namespace
+
+bool has_control_chars(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    u32 cp = 0;
+    const std::size_t n = utf8_len(s, i, cp);
+    if (n == 0 || is_control(cp)) return true;
+    i += n;
+  }
+  return false;
+}
+
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    u32 cp = 0;
+    const std::size_t n = utf8_len(s, i, cp);
+    if (n == 0) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i]));
+      ++i;
+      continue;
+    }
+    if (is_control(cp)) out += cp < 0x80 ? fmt::format("\\x{:02x}", cp) : fmt::format("\\u{:04x}", cp);
+    else out.append(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+bool parse_int(std::string_view text, long long lo, long long hi, long long& out) {
+  long long v = 0;
+  const char* end = text.data() + text.size();
+  const auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || p != end || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+bool parse_u64(std::string_view text, u64& out) {
+  if (text.empty() || text[0] == '-' || text[0] == '+') return false;
+  u64 v = 0;
+  const char* end = text.data() + text.size();
+  const auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || p != end) return false;
+  out = v;
+  return true;
+}
+
+}  // namespace carc
+
+namespace carc {
+void capacity_exceeded(std::size_t capacity) {
+  throw CapacityError(fmt::format("engine capacity of {} exceeded (a validation gap: please report the input)", capacity));
+}
+}  // namespace carc

@@ -1,0 +1,39 @@
+// core/io: reading and writing files given by users, and making strings from files safe to print.
+// Everything here throws InputError naming the file; nothing quotes a file's content.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/core.hpp"
+
+namespace carc {
+
+// Documented limits on inputs (docs/limits.md), far above any real game.
+inline constexpr std::size_t kMaxRecordBytes = 4u << 20;  // a finished 5-player game is ~100 KB
+inline constexpr std::size_t kMaxTileFileBytes = 1u << 20;  // the largest set is ~50 KB
+inline constexpr std::size_t kMaxRecordArray = 2000;  // draws, chance outcomes, moves, events
+inline constexpr std::size_t kMaxStringBytes = 200;   // any string in a record (names, ids, actions)
+
+// Reads a whole regular file of at most max_bytes. Refuses directories, devices, FIFOs and sockets
+// without blocking on them; `what` names the kind of file in messages ("record", "tile file").
+std::string read_input_file(const std::string& path, std::size_t max_bytes, std::string_view what);
+
+// Replaces `path` with `content` so that a crash or a full disk leaves either the old file or the
+// new one, never a truncated one: write a temporary file beside it, check every write, fsync it,
+// rename it over `path`, fsync the folder. On failure the temporary file is removed, `path` is
+// untouched, and InputError says what failed (with the system's reason).
+void write_file_atomic(const std::string& path, std::string_view content);
+
+// True if s holds a control character (C0, DEL, or a UTF-8-encoded C1) or is not valid UTF-8.
+bool has_control_chars(std::string_view s);
+// s made safe for a terminal or a log line: control characters and invalid UTF-8 bytes become
+// visible escapes (\x1b, \u0085), everything else is kept.
+std::string printable(std::string_view s);
+
+// Parses a whole decimal integer in [lo, hi]; no sign for unsigned use, no spaces, no suffix.
+// Returns false if the text is not such a number (out of range included).
+bool parse_int(std::string_view text, long long lo, long long hi, long long& out);
+bool parse_u64(std::string_view text, u64& out);
+
+}  // namespace carc
