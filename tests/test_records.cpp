@@ -247,11 +247,11 @@ TEST(BadRecords, PlayerOutOfRange) {
 TEST(BadRecords, BadDraws) {
   json j = good_json();
   j["draws"][2] = "Z9";
-  expect_replay_error(j.dump(), {"draw 3", "Z9"});
+  expect_replay_error(j.dump(), {"draws[2]", "Z9"});
   json k = good_json();
   k["draws"] = json::array({"C", "C"});
   k["moves"] = json::array({json{{"player", 0}, {"tile", "C"}, {"x", 0}, {"y", -1}, {"rot", 0}}});
-  expect_replay_error(k.dump(), {"draw 2", "C"});
+  expect_replay_error(k.dump(), {"draws[1]", "C"});
   json l = good_json();
   l["draws"] = json::array({"N"});   // the draws run out before move 2
   expect_replay_error(l.dump(), {"move 2"});
@@ -263,16 +263,56 @@ TEST(BadRecords, BadDraws) {
   expect_replay_error(n.dump(), {"maybe"});
 }
 
-TEST(BadRecords, ClaimedResultsAreIgnoredAndRederived) {
+// What a record states of its results (events, final_scores, status) must be what its moves give:
+// the first difference is named. Left out, they are derived.
+TEST(BadRecords, StatedResultsAreCheckedAgainstTheReplay) {
   const Game g = bot_game(11, 2);
-  json j = json::parse(to_json(g));
-  j["events"] = json::array();
-  j["final_scores"] = json::array({1, 2});
-  const Record r = record_from_json(j.dump(), "mem");
-  EXPECT_EQ(r.final_scores, (std::vector<int>{1, 2}));
-  const Game h = Game::replay(r);
-  EXPECT_EQ(h.record().final_scores, scores(g));   // the replay's own results
-  expect_same_events(h.record().events, g.record().events);
+  const json good = json::parse(to_json(g));
+  {
+    json j = good;
+    j.erase("events");
+    j.erase("final_scores");
+    j.erase("status");
+    const Game h = Game::replay(record_from_json(j.dump(), "mem"));
+    EXPECT_EQ(h.record().final_scores, scores(g));  // the replay's own results
+    expect_same_events(h.record().events, g.record().events);
+  }
+  {
+    json j = good;
+    j["final_scores"] = json::array({1, 2});
+    expect_replay_error(j.dump(), {"final_scores", "[1, 2]"});
+  }
+  {
+    json j = good;  // 2^32 more than the true score must not pass as the same number
+    j["final_scores"][0] = j["final_scores"][0].get<long long>() + 4294967296LL;
+    expect_replay_error(j.dump(), {"final_scores"});
+  }
+  {
+    json j = good;  // a forged 999-point event
+    ASSERT_FALSE(j["events"].empty());
+    j["events"][3]["points"] = 999;
+    expect_replay_error(j.dump(), {"events[3]", "points", "999"});
+  }
+  {
+    json j = good;
+    j["events"].push_back(j["events"][0]);
+    expect_replay_error(j.dump(), {"events[", "the record lists"});
+  }
+  {
+    json j = good;
+    j["events"].erase(j["events"].size() - 1);
+    expect_replay_error(j.dump(), {"events", "the replay gives"});
+  }
+  {
+    json j = good;
+    j["status"] = "in_progress";
+    expect_replay_error(j.dump(), {"status", "in_progress", "finished"});
+  }
+  {
+    json j = good;  // wording is not checked
+    j["events"][0]["text"] = "something else";
+    EXPECT_NO_THROW(Game::replay(record_from_json(j.dump(), "mem")));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -458,7 +498,7 @@ TEST(Records, BadSafariRecordsNameWhatAndWhere) {
   ASSERT_GE(with_choice, 0);
   json j = good;
   j["chance"][0] = "unicorn";
-  expect_replay_error(j.dump(), {"chance outcome 1", "unicorn"});
+  expect_replay_error(j.dump(), {"chance[0]", "unicorn"});
   j = good;
   j["moves"][static_cast<std::size_t>(with_action)]["action"] = "found lion at 1,1 XX";
   expect_replay_error(j.dump(), {fmt::format("move {}", with_action + 1), "XX", "not a corner"});

@@ -21,8 +21,8 @@ class RandomBot final : public Bot {
 // Potential of every player's pieces on the board (majority holders only), in points.
 void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
   pot.fill(0.0);
-  StaticVec<u16, kMaxPlayers * 8> seen;
-  StaticVec<u16, kMaxPlayers * 8> seen_nets;
+  StaticVec<u16, kMaxPlayers * kMaxPieces> seen;
+  StaticVec<u16, kMaxPlayers * kMaxPieces> seen_nets;
   for (const PieceOnBoard& pc : s.pieces) {
     const FeatureTypeDef& pfd = s.rs->ftype(s.graph[pc.seg].ftype);
     if (pc.kind == pfd.network_kind) {  // a hut: its river system's fish, for the hut majority

@@ -20,7 +20,15 @@ using i16 = std::int16_t;
 using i32 = std::int32_t;
 
 inline constexpr int kMaxPlayers = 5;
-inline constexpr int kAttrs = 6;  // symbol counts a feature carries (shields; fruit, boat icons; 5 species + birds)
+inline constexpr int kAttrs = 6;
+// Capacities of the flat state. The tile loader refuses any tile set that could exceed them.
+inline constexpr int kMaxPlaced = 128;              // tiles on the board (start cells included)
+inline constexpr int kMaxFrontier = 4 * kMaxPlaced;  // empty cells next to tiles (4 per tile at most)
+inline constexpr int kMaxSegments = 1024;           // feature segments: one per feature per placed tile
+inline constexpr int kMaxOpenPoints = 32;           // point features (monasteries, baobabs) open at once
+inline constexpr int kMaxPieces = 8;                // pieces of both kinds per player
+inline constexpr int kMaxAttrTotal = 255;           // symbols of one slot in the whole set (u8 tallies)
+inline constexpr int kMaxUsableCorners = 300;       // watering-hole corners in the set (bounds Safari's moves)  // symbol counts a feature carries (shields; fruit, boat icons; 5 species + birds)
 
 // An error in something the user gave us (file, record, argument, typed move). Always carries a
 // message naming what and where; the CLI prints it and exits non-zero, never crashes.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace carc {
 
 Game::Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players) : rs_(std::move(rs)) {
@@ -22,59 +24,90 @@ Game::Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players, u
   advance();
 }
 
-void Game::draw_one() {
+// A recorded draw that cannot happen here: an error while a record is replayed; past the record's
+// moves (a planned deal that the game no longer follows) it ends the plan instead: it and every
+// later planned outcome are dropped, and the game goes on from the generator, or stalls.
+bool Game::refuse_scripted(std::vector<std::string>& list, std::size_t index, const std::string& why) {
+  const std::size_t from = &list == &rec_.chance ? chance_planned_from_ : planned_from_;
+  if (index < from) throw DrawError(why);
+  list.resize(index);
+  if (&list == &rec_.draws) rec_.draw_marks.resize(index);
+  ++plans_dropped_;
+  return false;
+}
+
+bool Game::draw_one() {
   int type = -1;
+  const bool bonus_due = state_.extra != 0;
+  u8 claim = kDrawUnmarked;
   if (scripted_ < rec_.draws.size()) {
     const std::string& id = rec_.draws[scripted_];
+    claim = scripted_ < rec_.draw_marks.size() ? rec_.draw_marks[scripted_] : kDrawUnmarked;
     type = rs_->tiles.find(id);
-    if (type < 0) throw InputError(fmt::format("draw {}: unknown tile \"{}\"", scripted_ + 1, id));
+    if (type < 0) return refuse_scripted(rec_.draws, scripted_, fmt::format("draws[{}]: unknown tile \"{}\"", scripted_, id));
     if (state_.remaining[static_cast<std::size_t>(type)] == 0)
-      throw InputError(fmt::format("draw {}: no tile \"{}\" is left in the pile", scripted_ + 1, id));
+      return refuse_scripted(rec_.draws, scripted_, fmt::format("draws[{}]: no tile \"{}\" is left in the pile", scripted_, id));
     const bool bonus = rs_->tiles.types[static_cast<std::size_t>(type)].pile == kPileBonus;
-    if (bonus != (state_.extra != 0))
-      throw InputError(fmt::format("draw {}: tile \"{}\" is {} but this draw is {}", scripted_ + 1, id,
-                                   bonus ? "a bonus tile" : "a regular tile",
-                                   state_.extra ? "for a bonus turn (from the bonus pile)" : "from the regular pile"));
+    if (bonus != bonus_due)
+      return refuse_scripted(rec_.draws, scripted_,
+                             fmt::format("draws[{}]: tile \"{}\" is {} but this draw is {}", scripted_, id, bonus ? "a bonus tile" : "a regular tile",
+                                         bonus_due ? "for a bonus turn (from the bonus pile)" : "from the regular pile"));
+    if (claim != kDrawUnmarked && ((claim & kDrawBonus) != 0) != bonus_due)
+      return refuse_scripted(rec_.draws, scripted_,
+                             fmt::format("draws[{}]: marked as a draw from the {} pile but this draw is from the {} pile", scripted_,
+                                         (claim & kDrawBonus) ? "bonus" : "regular", bonus_due ? "bonus" : "regular"));
+    if (claim != kDrawUnmarked) {
+      State trial = state_;  // a discard mark must hold before anything changes
+      const bool placed = apply_draw(trial, type, nullptr);
+      if (((claim & kDrawDiscarded) != 0) == placed)
+        return refuse_scripted(rec_.draws, scripted_,
+                               fmt::format("draws[{}]: tile \"{}\" is marked as {} but it {}", scripted_, id, placed ? "discarded" : "placed",
+                                           placed ? "fits the board" : "fits nowhere and is discarded"));
+    }
     if (rng_) sample_draw(state_, *rng_);  // keep the generator in step for a later continuation
     ++scripted_;
   } else {
+    if (!rng_) return false;
     type = sample_draw(state_, *rng_);
     rec_.draws.push_back(rs_->tiles.types[static_cast<std::size_t>(type)].id);
     scripted_ = rec_.draws.size();
   }
-  apply_draw(state_, type, &rec_.events);
+  const bool placed = apply_draw(state_, type, &rec_.events);
+  rec_.draw_marks.resize(rec_.draws.size(), kDrawUnmarked);
+  rec_.draw_marks[scripted_ - 1] = static_cast<u8>((placed ? 0 : kDrawDiscarded) | (bonus_due ? kDrawBonus : 0));
+  return true;
 }
 
-void Game::chance_one() {
+bool Game::chance_one() {
   const Hooks& hk = rs_->game->hooks;
   int o = -1;
   if (chance_scripted_ < rec_.chance.size()) {
     const std::string& text = rec_.chance[chance_scripted_];
     o = hk.chance_parse(state_, text);
-    if (o < 0) throw InputError(fmt::format("chance outcome {}: \"{}\" is not possible here", chance_scripted_ + 1, text));
+    if (o < 0) return refuse_scripted(rec_.chance, chance_scripted_, fmt::format("chance[{}]: \"{}\" is not possible here", chance_scripted_, text));
     if (rng_) hk.sample_chance(state_, *rng_);  // keep the generator in step
     ++chance_scripted_;
   } else {
+    if (!rng_) return false;
     o = hk.sample_chance(state_, *rng_);
     rec_.chance.push_back(hk.chance_text(state_, o));
     chance_scripted_ = rec_.chance.size();
   }
   hk.apply_chance(state_, o, &rec_.events);
+  return true;
 }
 
 void Game::advance() {
   while (state_.phase == Phase::Draw || state_.phase == Phase::Chance) {
     if (state_.phase == Phase::Chance) {
-      if (chance_scripted_ >= rec_.chance.size() && !rng_) return;  // stalled
-      chance_one();
+      if (!chance_one()) return;  // stalled: no outcome recorded and no generator
       continue;
     }
     if (state_.pile == 0 && !state_.extra) {
       end_if_pile_empty(state_, &rec_.events);
       break;
     }
-    if (scripted_ >= rec_.draws.size() && !rng_) return;  // stalled: the record ends here
-    draw_one();
+    if (!draw_one()) return;  // stalled: the record ends here
   }
   if (state_.phase == Phase::Over && !rec_.finished) {
     rec_.finished = true;
@@ -83,6 +116,49 @@ void Game::advance() {
 }
 
 void Game::play(const Move& m) {
+  // All or nothing: on any error (an illegal move, a recorded draw that does not fit, a capacity)
+  // the state, the record, the chance source and the undo list are exactly as before.
+  struct Saved {
+    State state;
+    std::size_t moves, events, draws, chance, scripted, chance_scripted, undo;
+    std::optional<RecordMove> last;
+    std::optional<Rng> rng;
+    bool finished;
+    std::vector<int> final_scores;
+    std::vector<u8> draw_marks;
+    std::size_t plans_dropped;
+    // a planned deal may be cut short by the move: keep it whole
+    std::optional<std::vector<std::string>> draws_all, chance_all;
+  };
+  const Saved sv{state_, rec_.moves.size(), rec_.events.size(), rec_.draws.size(), rec_.chance.size(), scripted_, chance_scripted_,
+                 undo_.size(), rec_.moves.empty() ? std::nullopt : std::optional<RecordMove>(rec_.moves.back()), rng_,
+                 rec_.finished, rec_.final_scores, rec_.draw_marks, plans_dropped_,
+                 scripted_ < rec_.draws.size() ? std::optional(rec_.draws) : std::nullopt,
+                 chance_scripted_ < rec_.chance.size() ? std::optional(rec_.chance) : std::nullopt};
+  try {
+    play_unchecked(m);
+  } catch (...) {
+    state_ = sv.state;
+    rec_.moves.resize(sv.moves);
+    if (sv.last) rec_.moves.back() = *sv.last;
+    rec_.events.resize(sv.events);
+    if (sv.draws_all) rec_.draws = *sv.draws_all;
+    rec_.draws.resize(sv.draws);
+    rec_.draw_marks = sv.draw_marks;
+    if (sv.chance_all) rec_.chance = *sv.chance_all;
+    plans_dropped_ = sv.plans_dropped;
+    rec_.chance.resize(sv.chance);
+    scripted_ = sv.scripted;
+    chance_scripted_ = sv.chance_scripted;
+    undo_.resize(sv.undo);
+    rng_ = sv.rng;
+    rec_.finished = sv.finished;
+    rec_.final_scores = sv.final_scores;
+    throw;
+  }
+}
+
+void Game::play_unchecked(const Move& m) {
   if (state_.phase == Phase::Over) throw InputError("the game is over");
   if (state_.phase == Phase::Draw || state_.phase == Phase::Chance) throw InputError("a chance event is due (no decision now)");
   if (!is_legal(state_, m)) {
@@ -107,8 +183,8 @@ void Game::play(const Move& m) {
   }
   if (m.kind == MoveKind::Place) {
     if (keep_undo_)
-      undo_.push_back(Snapshot{state_, rec_.moves.size(), rec_.events.size(), rec_.draws.size(), scripted_, rec_.chance.size(),
-                               chance_scripted_, rng_});
+      undo_.push_back(Snapshot{state_, rec_.moves.size(), rec_.events.size(), scripted_, chance_scripted_, plans_dropped_, rec_.draws,
+                               rec_.chance, rec_.draw_marks, rng_});
     RecordMove rm;
     rm.player = m.player;
     rm.tile = rs_->tiles.types[state_.in_hand].id;
@@ -141,10 +217,12 @@ bool Game::undo_turn(int player) {
     state_ = sn.state;
     rec_.moves.resize(sn.moves);
     rec_.events.resize(sn.events);
-    rec_.draws.resize(sn.draws);
+    rec_.draws = sn.draws;
+    rec_.draw_marks = sn.draw_marks;
     scripted_ = sn.scripted;
-    rec_.chance.resize(sn.chance);
+    rec_.chance = sn.chance;
     chance_scripted_ = sn.chance_scripted;
+    plans_dropped_ = sn.plans_dropped;
     rng_ = sn.rng;
     rec_.finished = false;
     rec_.final_scores.clear();
@@ -238,10 +316,16 @@ Move Game::action(std::string_view text) const {
 Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::string& tiles_override) {
   std::vector<std::string> settings;
   for (const auto& [k, v] : r.options) settings.push_back(k + "=" + v);
-  Game g(load_ruleset(r.game, settings, tiles_override.empty() ? r.tiles : tiles_override), r.players);
+  // a record's relative tile path is relative to the record's own folder
+  std::string tiles = tiles_override.empty() ? r.tiles : tiles_override;
+  if (tiles_override.empty() && !tiles.empty() && tiles.front() != '/' && !r.folder.empty()) tiles = r.folder + "/" + tiles;
+  Game g(load_ruleset(r.game, settings, tiles), r.players);
+  g.rec_.tiles = tiles_override.empty() ? r.tiles : tiles_override;
   g.rec_.seed = r.seed;
   g.rec_.draws = r.draws;
+  g.rec_.draw_marks = r.draw_marks;
   g.rec_.chance = r.chance;
+  g.planned_from_ = g.chance_planned_from_ = std::numeric_limits<std::size_t>::max();  // strict while replaying
   if (r.seed) g.rng_.emplace(*r.seed);
   g.advance();
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
@@ -268,15 +352,24 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
           ++ci;
         }
       };
+      // The piece goes on the tile at the move's cell unless follower_at names another tile placed
+      // this turn (never silently on another tile).
+      auto piece = [&] {
+        const std::string kind = rm.piece.value_or("");
+        const auto [px, py] = rm.follower_at.value_or(std::pair<int, int>(rm.x, rm.y));
+        return g.piece_at(px, py, rm.follower.value_or("none"), kind);
+      };
       if (g.rs_->game->choices_listed) {
         listed_choices();
         if (g.state_.phase != Phase::Piece) throw InputError("the turn has no action to take");
         if (rm.action) g.play(g.action(*rm.action));
-        else g.play(g.piece_at(g.state_.tiles[g.state_.piece_from].x, g.state_.tiles[g.state_.piece_from].y, rm.follower.value_or("none")));
+        else g.play(piece());
         listed_choices();
         if (ci != rm.choices.size()) throw InputError(fmt::format("the record gives {} choices but the turn took {}", rm.choices.size(), ci));
         continue;
       }
+      if (!rm.choices.empty()) throw InputError(fmt::format("\"choices\" is not used in {}", g.rs_->game->title));
+      if (rm.action) throw InputError(fmt::format("\"action\" is not used in {}", g.rs_->game->title));
       if (g.state_.phase == Phase::Choose) {
         if (!rm.choice) throw InputError(fmt::format("this turn needs a choice (\"{}\") and the record gives none", g.rs_->game->choice_key));
         g.play(g.choice(*rm.choice, rm.choice_rot));
@@ -285,10 +378,12 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
       }
       if (g.state_.phase == Phase::Piece || rm.follower) {
         if (g.state_.phase != Phase::Piece) throw InputError("a follower is given but the turn is over");
-        const std::string kind = rm.piece.value_or("");
-        if (rm.follower_at) g.play(g.piece_at(rm.follower_at->first, rm.follower_at->second, rm.follower.value_or("none"), kind));
-        else g.play(g.piece_at(g.state_.tiles[g.state_.piece_from].x, g.state_.tiles[g.state_.piece_from].y, rm.follower.value_or("none"), kind));
+        g.play(piece());
+      } else if (rm.follower_at || rm.piece) {
+        throw InputError("a piece is described but the turn is over");
       }
+    } catch (const DrawError& e) {
+      throw DrawError(fmt::format("{} (the draw after move {})", e.what(), i + 1));
     } catch (const InputError& e) {
       throw InputError(fmt::format("{} ({} {},{} r{}): {}", where, rm.tile, rm.x, rm.y, rm.rot, e.what()));
     }
@@ -299,6 +394,14 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
     g.rec_.seed = std::nullopt;
   }
   g.advance();
+  // Recorded draws and chance outcomes past the position the moves lead to (the tile in hand after
+  // the last move included) are the game's planned deal: used while they fit, dropped from the
+  // first that does not (see refuse_scripted).
+  g.unused_draws_ = g.rec_.draws.size() - g.scripted_;
+  g.unused_chance_ = g.rec_.chance.size() - g.chance_scripted_;
+  g.planned_from_ = g.scripted_;
+  g.chance_planned_from_ = g.chance_scripted_;
+  check_stated_results(r, g.rec_, *g.rs_);
   g.undo_.clear();
   return g;
 }

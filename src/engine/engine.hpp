@@ -10,6 +10,14 @@
 
 namespace carc {
 
+// A recorded chance outcome (a tile in "draws", an outcome in "chance") that cannot happen where
+// the record puts it. Its message names the entry (draws[17]), not the move before it.
+struct DrawError : InputError {
+  using InputError::InputError;
+};
+
+inline constexpr u8 kDrawDiscarded = 1, kDrawBonus = 2, kDrawUnmarked = 0x80;  // Record::draw_marks
+
 struct PlayerInfo {
   std::string name;
   std::string bot;  // "" for a human
@@ -40,19 +48,30 @@ struct Record {
   std::vector<PlayerInfo> players;
   std::optional<u64> seed;
   std::string tiles;  // tile file used, if not the game's default (replay loads it)
+  std::string folder;  // the folder a read record came from: a relative `tiles` path is relative to it
   std::vector<std::string> draws;  // every tile drawn, in order, discarded ones included
+  // Per draw, what the record states of it (kDraw* bits; kDrawUnmarked: nothing, as a plain id in
+  // JSON). The engine marks every draw it makes; replay refuses a mark that does not hold.
+  std::vector<u8> draw_marks;
   std::vector<std::string> chance;  // every outcome of the game's own chance events (Safari: tokens drawn)
   std::vector<RecordMove> moves;
-  // Written by the engine; ignored (and re-derived) when a record is replayed.
+  // Written by the engine. A read record keeps what it states (final_scores, finished, and the
+  // stated events and status as given); Game::replay re-derives them and refuses a difference.
   std::vector<ScoreEvent> events;
   std::vector<int> final_scores;
   bool finished = false;
+  std::optional<std::string> stated_events;  // the record's "events" array, as JSON text
+  std::optional<std::string> stated_status;  // "finished" or "in_progress"
 };
 
 std::string record_to_json(const Record& r, const Ruleset& rs, int indent = 1);
 // Parses and checks the structure of a record (not its legality: replay does that).
 Record record_from_json(const std::string& text, const std::string& where);
+// Reads a record file: a regular file of at most kMaxRecordBytes (core/io.hpp).
 Record load_record(const std::string& path);
+// Throws InputError naming the first difference between what `stated` says of its results
+// (events, final_scores, status) and the replayed record.
+void check_stated_results(const Record& stated, const Record& replayed, const Ruleset& rs);
 void save_record(const Record& r, const Ruleset& rs, const std::string& path);
 
 class Game {
@@ -70,12 +89,19 @@ class Game {
   [[nodiscard]] std::shared_ptr<const Ruleset> ruleset_ptr() const { return rs_; }
   [[nodiscard]] const Record& record() const { return rec_; }
   [[nodiscard]] bool over() const { return state_.phase == Phase::Over; }
+  // Recorded draws and chance outcomes that a replay found past the position its moves lead to:
+  // the planned deal, used while it fits (see Game::replay).
+  [[nodiscard]] std::size_t unused_draws() const { return unused_draws_; }
+  [[nodiscard]] std::size_t unused_chance() const { return unused_chance_; }
+  // How often a planned deal stopped fitting and was dropped (play then draws from the generator).
+  [[nodiscard]] std::size_t plans_dropped() const { return plans_dropped_; }
   // True if the game waits for a draw that no source can supply (scripted draws ran out).
   [[nodiscard]] bool stalled() const { return is_chance(state_); }
 
   // Applies chance events until a player must decide or the game is over.
   void advance();
-  // Checks and applies a decision; throws InputError with the reason if it is illegal.
+  // Checks and applies a decision, then the chance events up to the next decision. All or nothing:
+  // on any error (InputError with the reason if it is illegal) nothing has changed.
   void play(const Move& m);
   // Takes back decisions to the last snapshot taken by the same player at a Place phase.
   // Snapshots are kept only after enable_undo(true) (interactive play); off for self-play speed.
@@ -100,8 +126,10 @@ class Game {
 
  private:
   Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players);
-  void draw_one();
-  void chance_one();
+  bool draw_one();
+  bool chance_one();
+  bool refuse_scripted(std::vector<std::string>& list, std::size_t index, const std::string& why);
+  void play_unchecked(const Move& m);
 
   std::shared_ptr<const Ruleset> rs_;
   State state_;
@@ -109,9 +137,16 @@ class Game {
   std::optional<Rng> rng_;
   std::size_t scripted_ = 0;  // draws taken from rec_.draws so far
   std::size_t chance_scripted_ = 0;  // outcomes taken from rec_.chance so far
+  std::size_t unused_draws_ = 0, unused_chance_ = 0;
+  // Scripted outcomes from these indices on are a planned deal (lenient), before them a record's
+  // history (strict). A fresh game's draws are all its own.
+  std::size_t planned_from_ = 0, chance_planned_from_ = 0;
+  std::size_t plans_dropped_ = 0;
   struct Snapshot {
     State state;
-    std::size_t moves, events, draws, scripted, chance, chance_scripted;
+    std::size_t moves, events, scripted, chance_scripted, plans_dropped;
+    std::vector<std::string> draws, chance;  // whole: a planned deal may be cut short later
+    std::vector<u8> draw_marks;
     std::optional<Rng> rng;
   };
   std::vector<Snapshot> undo_;

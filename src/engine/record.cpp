@@ -1,11 +1,11 @@
 // Game records: JSON, schema in docs/record.schema.json.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/io.hpp"
 #include "engine/engine.hpp"
+#include "tiles/json_input.hpp"
 
 namespace carc {
 
@@ -40,7 +40,18 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   }
   if (!r.tiles.empty()) j["tiles"] = r.tiles;
   j["seed"] = r.seed ? json(*r.seed) : json(nullptr);
-  j["draws"] = r.draws;
+  j["draws"] = json::array();
+  for (std::size_t i = 0; i < r.draws.size(); ++i) {
+    const u8 mark = i < r.draw_marks.size() ? r.draw_marks[i] : kDrawUnmarked;
+    if (mark == kDrawUnmarked || mark == 0) {
+      j["draws"].push_back(r.draws[i]);
+      continue;
+    }
+    json d{{"tile", r.draws[i]}};
+    if (mark & kDrawBonus) d["pile"] = "bonus";
+    if (mark & kDrawDiscarded) d["discarded"] = true;
+    j["draws"].push_back(d);
+  }
   if (rs.game->hooks.sample_chance) j["chance"] = r.chance;
   j["moves"] = json::array();
   for (const auto& m : r.moves) {
@@ -113,147 +124,185 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   return out + "\n";
 }
 
-Record record_from_json(const std::string& text, const std::string& where) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON: {}", where, e.what()));
-  }
+Record record_from_json(const std::string& text, const std::string& where_raw) {
+  const std::string where = printable(where_raw);
+  if (text.size() > kMaxRecordBytes)
+    throw InputError(fmt::format("{}: the record is {} bytes; the limit is {} bytes", where, text.size(), kMaxRecordBytes));
+  const json j = jin::parse(text, where);
   Record r;
-  auto need = [&](const json& o, const char* key, const std::string& ctx) -> const json& {
-    if (!o.is_object() || !o.contains(key)) throw InputError(fmt::format("{}: {}: missing \"{}\"", where, ctx, key));
-    return o.at(key);
-  };
-  auto integer = [&](const json& v, const std::string& ctx) -> long long {
-    if (!v.is_number_integer()) throw InputError(fmt::format("{}: {}: expected an integer", where, ctx));
-    return v.get<long long>();
-  };
-  auto str = [&](const json& v, const std::string& ctx) -> std::string {
-    if (!v.is_string()) throw InputError(fmt::format("{}: {}: expected a string", where, ctx));
-    return v.get<std::string>();
-  };
-  if (!j.is_object()) throw InputError(fmt::format("{}: a record is a JSON object", where));
-  if (j.contains("format") && j["format"] != "carcassonne-record/1")
+  if (!j.is_object()) throw InputError(fmt::format("{}: a record is a JSON object, not {}", where, jin::type_name(j)));
+  if (const json* f = jin::opt(j, "format"); f && (!f->is_string() || *f != "carcassonne-record/1"))
     throw InputError(fmt::format("{}: format: expected \"carcassonne-record/1\"", where));
-  r.game = str(need(j, "game", "record"), "game");
-  if (j.contains("options")) {
-    if (!j["options"].is_object()) throw InputError(fmt::format("{}: options: expected an object", where));
-    for (const auto& [k, v] : j["options"].items()) r.options[k] = str(v, "options." + k);
+  if (const json* g = jin::opt(j, "game")) r.game = jin::string(*g, where, "game", 32);  // default: base
+  const GameDef* gd = find_game(r.game);
+  if (!gd) throw InputError(fmt::format("{}: game: unknown game \"{}\" (games: {})", where, r.game, fmt::join(game_ids(), ", ")));
+  if (const json* o = jin::opt(j, "options")) {
+    const json& opts = jin::object(*o, where, "options");
+    if (opts.size() > 16) throw InputError(fmt::format("{}: options: at most 16", where));
+    for (const auto& [k, v] : opts.items()) {
+      const std::string key = jin::string(json(k), where, "options", 40);
+      r.options[key] = jin::string(v, where, "options." + key, 40);
+    }
   }
-  const json& players = need(j, "players", "record");
-  if (!players.is_array()) throw InputError(fmt::format("{}: players: expected an array", where));
+  const json& players = jin::array(jin::need(j, "players", where), where, "players", kMaxPlayers);
   for (std::size_t i = 0; i < players.size(); ++i) {
     PlayerInfo p;
     const std::string ctx = fmt::format("players[{}]", i);
     if (players[i].is_string()) {
-      p.name = players[i].get<std::string>();
+      p.name = jin::string(players[i], where, ctx, 64);
     } else {
-      p.name = str(need(players[i], "name", ctx), ctx + ".name");
-      if (players[i].contains("bot") && !players[i]["bot"].is_null()) p.bot = str(players[i]["bot"], ctx + ".bot");
+      if (!players[i].is_object()) throw InputError(fmt::format("{}: {}: expected a name or an object with a name, not {}", where, ctx, jin::type_name(players[i])));
+      p.name = jin::string(jin::need(players[i], "name", fmt::format("{}: {}", where, ctx)), where, ctx + ".name", 64);
+      if (const json* b = jin::opt(players[i], "bot")) p.bot = jin::string(*b, where, ctx + ".bot", 100);
     }
     r.players.push_back(p);
   }
-  if (j.contains("tiles") && !j["tiles"].is_null()) r.tiles = str(j["tiles"], "tiles");
-  if (j.contains("seed") && !j["seed"].is_null()) {
-    if (!j["seed"].is_number_unsigned())
-      throw InputError(fmt::format("{}: seed: expected a non-negative integer", where));
-    r.seed = j["seed"].get<u64>();
+  if (const json* t = jin::opt(j, "tiles")) r.tiles = jin::string(*t, where, "tiles", 4096);
+  if (const json* sd = jin::opt(j, "seed")) r.seed = jin::unsigned64(*sd, where, "seed");
+  if (const json* d = jin::opt(j, "draws")) {
+    const json& draws = jin::array(*d, where, "draws", kMaxRecordArray);
+    for (std::size_t i = 0; i < draws.size(); ++i) {
+      // a tile id (no claim), or {"tile", "pile": "draw"|"bonus", "discarded": bool}: a claim replay checks
+      const std::string dctx = fmt::format("draws[{}]", i);
+      if (draws[i].is_string()) {
+        r.draws.push_back(jin::string(draws[i], where, dctx, 6));
+        r.draw_marks.push_back(kDrawUnmarked);
+        continue;
+      }
+      const std::string dw = fmt::format("{}: {}", where, dctx);
+      if (!draws[i].is_object()) throw InputError(fmt::format("{}: expected a tile id or an object, not {}", dw, jin::type_name(draws[i])));
+      for (const auto& [k, v] : draws[i].items())
+        if (k != "tile" && k != "pile" && k != "discarded") throw InputError(fmt::format("{}: unknown key \"{}\"", dw, printable(k)));
+      r.draws.push_back(jin::string(jin::need(draws[i], "tile", dw), dw, "tile", 6));
+      u8 mark = 0;
+      if (const json* pl = jin::opt(draws[i], "pile")) {
+        const std::string pile = jin::string(*pl, dw, "pile", 10);
+        if (pile != "draw" && pile != "bonus") throw InputError(fmt::format("{}: pile: \"{}\" is not draw or bonus", dw, pile));
+        if (pile == "bonus") mark |= kDrawBonus;
+      }
+      if (const json* dc = jin::opt(draws[i], "discarded"); dc && jin::boolean(*dc, dw, "discarded")) mark |= kDrawDiscarded;
+      r.draw_marks.push_back(mark);
+    }
   }
-  if (j.contains("draws")) {
-    if (!j["draws"].is_array()) throw InputError(fmt::format("{}: draws: expected an array of tile ids", where));
-    for (std::size_t i = 0; i < j["draws"].size(); ++i) r.draws.push_back(str(j["draws"][i], fmt::format("draws[{}]", i)));
-  }
-  if (j.contains("chance") && !j["chance"].is_null()) {
-    if (!j["chance"].is_array()) throw InputError(fmt::format("{}: chance: expected an array of outcomes", where));
-    for (std::size_t i = 0; i < j["chance"].size(); ++i) r.chance.push_back(str(j["chance"][i], fmt::format("chance[{}]", i)));
+  if (const json* c = jin::opt(j, "chance")) {
+    const json& chance = jin::array(*c, where, "chance", kMaxRecordArray);
+    for (std::size_t i = 0; i < chance.size(); ++i) r.chance.push_back(jin::string(chance[i], where, fmt::format("chance[{}]", i), 40));
   }
   if (!r.seed && r.draws.empty()) throw InputError(fmt::format("{}: a record needs a seed or the draw order", where));
   // the key of a turn's game-specific choice ("double" in Amazonas, "shaman" in Hunters)
-  const GameDef* gd = find_game(r.game);
-  const std::string ckey = gd ? gd->choice_key : std::string("double");
-  const json& moves = need(j, "moves", "record");
-  if (!moves.is_array()) throw InputError(fmt::format("{}: moves: expected an array", where));
+  const std::string& ckey = gd->choice_key;
+  const long long last_player = static_cast<long long>(r.players.size()) - 1;
+  const json& moves = jin::array(jin::need(j, "moves", where), where, "moves", kMaxRecordArray);
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    const std::string ctx = fmt::format("move {}", i + 1);
+    const std::string ctx = fmt::format("{}: move {}", where, i + 1);
     const json& jm = moves[i];
+    if (!jm.is_object()) throw InputError(fmt::format("{}: expected an object, not {}", ctx, jin::type_name(jm)));
     RecordMove m;
-    m.player = static_cast<int>(integer(need(jm, "player", ctx), ctx + ": player"));
-    m.tile = str(need(jm, "tile", ctx), ctx + ": tile");
-    const long long x = integer(need(jm, "x", ctx), ctx + ": x"), y = integer(need(jm, "y", ctx), ctx + ": y");
-    const long long rot = integer(need(jm, "rot", ctx), ctx + ": rot");
-    if (x < -128 || x > 127 || y < -128 || y > 127) throw InputError(fmt::format("{}: {}: cell {},{} is off the map", where, ctx, x, y));
-    if (rot != 0 && rot != 90 && rot != 180 && rot != 270) throw InputError(fmt::format("{}: {}: rot must be 0, 90, 180 or 270", where, ctx));
-    if (m.player < 0 || m.player >= static_cast<int>(r.players.size()))
-      throw InputError(fmt::format("{}: {}: player {} does not exist", where, ctx, m.player));
-    m.x = static_cast<int>(x);
-    m.y = static_cast<int>(y);
-    m.rot = static_cast<int>(rot);
-    if (jm.contains("follower") && !jm["follower"].is_null()) {
-      const std::string f = str(jm["follower"], ctx + ": follower");
+    const long long who = jin::integer(jin::need(jm, "player", ctx), 0, 4, ctx, "player");
+    if (who > last_player) throw InputError(fmt::format("{}: player: player {} does not exist", ctx, who));
+    m.player = static_cast<int>(who);
+    m.tile = jin::string(jin::need(jm, "tile", ctx), ctx, "tile", 6);
+    m.x = static_cast<int>(jin::integer(jin::need(jm, "x", ctx), -128, 127, ctx, "x"));
+    m.y = static_cast<int>(jin::integer(jin::need(jm, "y", ctx), -128, 127, ctx, "y"));
+    m.rot = static_cast<int>(jin::integer(jin::need(jm, "rot", ctx), 0, 270, ctx, "rot"));
+    if (m.rot % 90 != 0) throw InputError(fmt::format("{}: rot: must be 0, 90, 180 or 270", ctx));
+    if (const json* jf = jin::opt(jm, "follower")) {
+      const std::string f = jin::string(*jf, ctx, "follower", 8);
       if (f != "none" && !port_from_name(f))
-        throw InputError(fmt::format("{}: {}: follower \"{}\" is not a port name (NNW N NNE ENE E ESE SSE S SSW WSW W WNW C) or null", where, ctx, f));
+        throw InputError(fmt::format("{}: follower: \"{}\" is not a port name (NNW N NNE ENE E ESE SSE S SSW WSW W WNW C) or null", ctx, f));
       if (f != "none") m.follower = f;
     }
-    if (gd && gd->choices_listed) {
+    const json* jc = jin::opt(jm, ckey.c_str());
+    if (gd->choices_listed) {
       // every decision is in "choices" (read below)
-    } else if (gd && gd->hooks.choice_text && jm.contains(ckey) && !jm[ckey].is_null()) {
-      m.choice = str(jm[ckey], ctx + ": " + ckey);
-    } else if (jm.contains(ckey) && !jm[ckey].is_null()) {
-      const json& d = jm[ckey];
-      m.choice = str(need(d, "tile", ctx + ": double"), ctx + ": double.tile");
-      const long long dr = integer(need(d, "rot", ctx + ": double"), ctx + ": double.rot");
-      if (dr != 0 && dr != 90 && dr != 180 && dr != 270) throw InputError(fmt::format("{}: {}: double.rot must be 0, 90, 180 or 270", where, ctx));
-      m.choice_rot = static_cast<int>(dr);
+    } else if (gd->hooks.choice_text && jc) {
+      m.choice = jin::string(*jc, ctx, ckey, 40);
+    } else if (jc) {
+      const std::string dctx = ctx + ": " + ckey;
+      m.choice = jin::string(jin::need(*jc, "tile", dctx), dctx, "tile", 6);
+      m.choice_rot = static_cast<int>(jin::integer(jin::need(*jc, "rot", dctx), 0, 270, dctx, "rot"));
+      if (m.choice_rot % 90 != 0) throw InputError(fmt::format("{}: rot: must be 0, 90, 180 or 270", dctx));
     }
-    if (jm.contains("piece") && !jm["piece"].is_null()) m.piece = str(jm["piece"], ctx + ": piece");
-    if (jm.contains("action") && !jm["action"].is_null()) m.action = str(jm["action"], ctx + ": action");
-    if (jm.contains("choices") && !jm["choices"].is_null()) {
-      const json& cs = jm["choices"];
-      if (!cs.is_array()) throw InputError(fmt::format("{}: {}: choices: expected an array", where, ctx));
+    if (const json* jp = jin::opt(jm, "piece")) m.piece = jin::string(*jp, ctx, "piece", 20);
+    if (const json* ja = jin::opt(jm, "action")) m.action = jin::string(*ja, ctx, "action", 80);
+    if (const json* jcs = jin::opt(jm, "choices")) {
+      const json& cs = jin::array(*jcs, ctx, "choices", 100);
       for (std::size_t k = 0; k < cs.size(); ++k) {
         const std::string cctx = fmt::format("{}: choices[{}]", ctx, k);
-        const long long who = integer(need(cs[k], "player", cctx), cctx + ".player");
-        if (who < 0 || who >= static_cast<long long>(r.players.size()))
-          throw InputError(fmt::format("{}: {}: player {} does not exist", where, cctx, who));
-        m.choices.emplace_back(static_cast<int>(who), str(need(cs[k], "choice", cctx), cctx + ".choice"));
+        const long long cw = jin::integer(jin::need(cs[k], "player", cctx), 0, 4, cctx, "player");
+        if (cw > last_player) throw InputError(fmt::format("{}: player: player {} does not exist", cctx, cw));
+        m.choices.emplace_back(static_cast<int>(cw), jin::string(jin::need(cs[k], "choice", cctx), cctx, "choice", 40));
       }
     }
-    if (jm.contains("follower_at") && !jm["follower_at"].is_null()) {
-      const json& fa = jm["follower_at"];
-      if (!fa.is_array() || fa.size() != 2) throw InputError(fmt::format("{}: {}: follower_at must be [x, y]", where, ctx));
-      const long long fx = integer(fa[0], ctx + ": follower_at"), fy = integer(fa[1], ctx + ": follower_at");
-      if (fx < -128 || fx > 127 || fy < -128 || fy > 127) throw InputError(fmt::format("{}: {}: follower_at is off the map", where, ctx));
+    if (const json* fa = jin::opt(jm, "follower_at")) {
+      if (!fa->is_array() || fa->size() != 2) throw InputError(fmt::format("{}: follower_at: must be [x, y]", ctx));
+      const long long fx = jin::integer((*fa)[0], -128, 127, ctx, "follower_at[0]");
+      const long long fy = jin::integer((*fa)[1], -128, 127, ctx, "follower_at[1]");
       m.follower_at = std::pair<int, int>(static_cast<int>(fx), static_cast<int>(fy));
     }
     r.moves.push_back(m);
   }
-  if (j.contains("final_scores") && !j["final_scores"].is_null()) {
-    if (!j["final_scores"].is_array()) throw InputError(fmt::format("{}: final_scores: expected an array", where));
-    for (std::size_t i = 0; i < j["final_scores"].size(); ++i)
-      r.final_scores.push_back(static_cast<int>(integer(j["final_scores"][i], fmt::format("final_scores[{}]", i))));
+  // What the record states about its results; Game::replay checks it against the replay.
+  if (const json* fs = jin::opt(j, "final_scores")) {
+    const json& arr = jin::array(*fs, where, "final_scores", kMaxPlayers);
+    for (std::size_t i = 0; i < arr.size(); ++i)
+      r.final_scores.push_back(static_cast<int>(jin::integer(arr[i], -32768, 32767, where, fmt::format("final_scores[{}]", i))));
     r.finished = true;
+  }
+  if (const json* ev = jin::opt(j, "events")) {
+    jin::array(*ev, where, "events", kMaxRecordArray);
+    r.stated_events = ev->dump();
+  }
+  if (const json* st = jin::opt(j, "status")) {
+    const std::string v = jin::string(*st, where, "status", 20);
+    if (v != "finished" && v != "in_progress") throw InputError(fmt::format("{}: status: \"{}\" is not finished or in_progress", where, v));
+    r.stated_status = v;
   }
   return r;
 }
 
+// The record's stated results (events, final_scores, status) against the replay's: the first
+// difference is an error. Keys a record leaves out are not checked; an event's "text" is wording
+// and is never checked.
+void check_stated_results(const Record& stated, const Record& replayed, const Ruleset& rs) {
+  if (!stated.stated_events && !stated.finished && !stated.stated_status) return;
+  const json out = json::parse(record_to_json(replayed, rs, -1));
+  if (stated.stated_status && *stated.stated_status != out["status"])
+    throw InputError(fmt::format("status: the record says {} but the replay is {}", *stated.stated_status, out["status"].get<std::string>()));
+  if (stated.finished && stated.final_scores != replayed.final_scores)
+    throw InputError(fmt::format("final_scores: the record says [{}] but the replay gives {}", fmt::join(stated.final_scores, ", "),
+                                 replayed.finished ? fmt::format("[{}]", fmt::join(replayed.final_scores, ", ")) : std::string("none (the game is not over)")));
+  if (!stated.stated_events) return;
+  const json ev = json::parse(*stated.stated_events);
+  const json& mine = out["events"];
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    if (i >= mine.size())
+      throw InputError(fmt::format("events[{}]: the record lists {} events but the replay gives {}", i, ev.size(), mine.size()));
+    if (!ev[i].is_object()) throw InputError(fmt::format("events[{}]: expected an object", i));
+    for (const auto& [k, v] : ev[i].items()) {
+      if (k == "text") continue;
+      if (!mine[i].contains(k))
+        throw InputError(fmt::format("events[{}]: the replay's event has no \"{}\" (it is: {})", i, printable(k), mine[i].value("text", std::string())));
+      if (mine[i][k] != v)
+        throw InputError(fmt::format("events[{}]: {} is {} but the replay gives {} ({})", i, printable(k), printable(v.dump()), mine[i][k].dump(),
+                                     mine[i].value("text", std::string())));
+    }
+  }
+  if (ev.size() < mine.size())
+    throw InputError(fmt::format("events: the record lists {} events but the replay gives {} (the next: {})", ev.size(), mine.size(),
+                                 mine[ev.size()].value("text", std::string())));
+}
+
 Record load_record(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open record", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return record_from_json(ss.str(), path);
+  Record r = record_from_json(read_input_file(path, kMaxRecordBytes, "record"), path);
+  const auto slash = path.find_last_of('/');
+  r.folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  return r;
 }
 
 void save_record(const Record& r, const Ruleset& rs, const std::string& path) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw InputError(fmt::format("{}: cannot write record", path));
-    out << record_to_json(r, rs);
-    if (!out) throw InputError(fmt::format("{}: write failed", path));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw InputError(fmt::format("{}: cannot replace record", path));
+  // checked writes, fsync, rename, fsync of the folder; on failure the old file is kept
+  write_file_atomic(path, record_to_json(r, rs));
 }
 
 }  // namespace carc

@@ -7,8 +7,6 @@
 
 namespace carc {
 
-inline constexpr int kMaxSegments = 1024;
-
 struct Segment {
   u16 parent = 0, next = 0, size = 1;
   u16 tile = 0;   // placed tile index

@@ -29,6 +29,8 @@ std::map<std::string, std::string> resolve_options(const GameDef& g, const std::
 }
 
 std::shared_ptr<Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std::map<std::string, std::string>& options) {
+  if (g.pieces_per_player + g.pieces2_per_player > kMaxPieces || g.tile_kinds.size() > 8 || g.options.size() > 16)
+    throw std::logic_error(fmt::format("game {} exceeds the engine's capacities (pieces, tile kinds or options)", g.id));
   auto rs = std::make_shared<Ruleset>();
   rs->game = &g;
   rs->tiles = std::move(tiles);

@@ -21,7 +21,9 @@ namespace carc {
 struct State;
 struct Move;
 struct ScoreEvent;
-using MoveList = StaticVec<Move, 2048>;
+// Every legal move of one decision: placements (frontier cells x 4), pieces, or a game's own
+// actions and choices (Safari: jeep moves and watering-hole actions; bounded by the tile loader).
+using MoveList = StaticVec<Move, 4096>;
 
 struct OptionDef {
   std::string name;
@@ -189,9 +191,8 @@ struct FrontierCell {
   u64 req = 0, mask = 0;  // side codes a tile must show here (see TileType::side_code)
 };
 
-inline constexpr int kMaxPlaced = 128;
-inline constexpr int kMaxFrontier = 320;
 inline constexpr int kTokenKinds = 5;
+inline constexpr int kMaxSpots = 50;  // sites at grid points (Safari: each holds one of the 50 tokens for good)
 inline constexpr i8 kOffBoard = -128;
 
 // A game's tokens by kind (Safari: animal tokens by species): in each hand, in the face-down pile
@@ -215,6 +216,12 @@ struct Spot {
 // corner c touches point (px, py) is (px - kCornerDx[c], py - kCornerDy[c]).
 inline constexpr std::array<int, 4> kCornerDx = {1, 1, 0, 0}, kCornerDy = {0, 1, 1, 0};
 inline constexpr std::array<std::string_view, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
+
+// The largest decisions fit a MoveList: placements (frontier cells x 4 rotations), and Safari's
+// actions (jeep moves to frontier cells; founding on any usable corner or exploring any open
+// quarter, each with a species in hand).
+static_assert(kMaxFrontier * 4 <= 4096);
+static_assert(2 * kMaxFrontier + kMaxUsableCorners * kTokenKinds + kMaxSpots * 4 * kTokenKinds <= 4096);
 
 struct State {
   const Ruleset* rs = nullptr;
@@ -248,7 +255,7 @@ struct State {
   Tokens tokens;
   std::array<std::array<i8, 2>, 2> markers{};
   u8 marker_taken = 0;
-  StaticVec<Spot, 50> spots;
+  StaticVec<Spot, kMaxSpots> spots;
   std::array<u64, kMaxPlaced * 4 / 64> spot_corner{};
   u16 pend_root = 0xFFFF;
   u8 pend_mask = 0;
@@ -258,9 +265,9 @@ struct State {
   std::array<u8, kMaxTileTypes> remaining{};
   std::array<u8, 8> kind_left{};  // tiles left in the pile by tile kind
   StaticVec<PlacedTile, kMaxPlaced> tiles;
-  StaticVec<PieceOnBoard, kMaxPlayers * 8> pieces;
+  StaticVec<PieceOnBoard, kMaxPlayers * kMaxPieces> pieces;
   StaticVec<FrontierCell, kMaxFrontier> frontier;
-  StaticVec<u16, 32> open_points;  // segments of point features not yet closed (monasteries)
+  StaticVec<u16, kMaxOpenPoints> open_points;  // segments of point features not yet closed (monasteries)
   FeatureGraph graph;
   CellMap cells;  // value: placed index + 1, or 0x8000 | frontier index
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bitset>
 
 #include "games/games.hpp"
 
@@ -46,7 +47,7 @@ void push_event(State& s, EventSink* ev, int player, u8 ftype, ScoreReason why, 
 // Fish in the distinct lakes linked to a river's segments (the lakes at its ends).
 int completion_bonus(const State& s, int root) {
   if (s.graph[root].ftype != kRiver) return 0;
-  StaticVec<u16, 16> lakes;
+  std::bitset<kMaxSegments> lakes;  // distinct lakes, however many
   int fish = 0;
   int m = root;
   do {
@@ -56,8 +57,8 @@ int completion_bonus(const State& s, int root) {
     for (int g = 0; links >> g; ++g) {
       if (!(links & (1u << g))) continue;
       const u16 lake = static_cast<u16>(pt.seg0 + g);
-      if (std::find(lakes.begin(), lakes.end(), lake) != lakes.end() || lakes.full()) continue;
-      lakes.push_back(lake);
+      if (lakes.test(lake)) continue;
+      lakes.set(lake);
       fish += s.graph[lake].attr[0];
     }
     m = sg.next;
