@@ -1,0 +1,53 @@
+// fuzz_record: bytes -> record_from_json -> Game::replay -> record_to_json, and the written record
+// must replay again to the same game (docs/fuzzing.md). InputError is the expected answer to a bad
+// record; any other exception, crash, sanitizer report or hang is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/engine.hpp"
+#include "fuzz_common.hpp"
+
+using namespace carc;
+using carc::fuzz::bug;
+
+namespace {
+
+std::string summary(const State& s) {
+  std::string out = "phase " + std::to_string(static_cast<int>(s.phase)) + " turn " + std::to_string(s.turn) +
+                    " current " + std::to_string(s.current) + " pile " + std::to_string(s.pile) + " tiles " +
+                    std::to_string(s.tiles.size()) + " scores";
+  for (int p = 0; p < s.nplayers; ++p) out += " " + std::to_string(s.score[static_cast<std::size_t>(p)]);
+  return out;
+}
+
+}  // namespace
+
+int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  Record rec;
+  if (!fuzz::expect_input_ok("record_from_json", [&] { rec = record_from_json(text, "fuzz"); })) return 0;
+  // A record's "tiles" key names a file that replay would open: the fuzzer must not read arbitrary
+  // files, so such records are not followed (and not kept in the corpus).
+  if (!rec.tiles.empty()) return -1;
+
+  std::optional<Game> g;
+  if (!fuzz::expect_input_ok("Game::replay", [&] { g.emplace(Game::replay(rec)); })) return 0;
+
+  // What the engine writes must read and replay again, to the same record and the same state.
+  std::string out;
+  fuzz::must_succeed("record_to_json", [&] { out = record_to_json(g->record(), g->ruleset()); });
+  Record rec2;
+  fuzz::must_succeed("record_from_json of the written record", [&] { rec2 = record_from_json(out, "fuzz-output"); });
+  std::optional<Game> g2;
+  fuzz::must_succeed("Game::replay of the written record", [&] { g2.emplace(Game::replay(rec2)); });
+  std::string out2;
+  fuzz::must_succeed("record_to_json of the replayed record", [&] { out2 = record_to_json(g2->record(), g2->ruleset()); });
+  if (out2 != out) bug("the written record replays to a different record:\n--- first\n" + out + "\n--- second\n" + out2);
+  const std::string s1 = summary(g->state()), s2 = summary(g2->state());
+  if (s1 != s2) bug("the written record replays to a different state: " + s1 + " vs " + s2);
+  if (g->over() != g2->over() || g->stalled() != g2->stalled()) bug("replayed game differs in over/stalled");
+  if (fuzz::verbose()) std::fprintf(stderr, "replayed %zu moves: %s\n", g->record().moves.size(), s1.c_str());
+  return 0;
+}
