@@ -11,6 +11,7 @@
 
 #include "ai/driver.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/text.hpp"
 
 namespace carc::cli {
@@ -61,8 +62,9 @@ void run(const Opts& o) {
   if (n < static_cast<std::size_t>(rs->game->min_players) || n > static_cast<std::size_t>(rs->game->max_players))
     throw InputError(fmt::format("{} takes {} to {} players; --bots names {}", rs->game->title, rs->game->min_players,
                                  rs->game->max_players, n));
+  check_seed_range(o.seed, (static_cast<u64>(o.games) - 1) / n + 1, fmt::format("{} games of {} seats", o.games, n));
   for (const auto& sp : specs) make_bot(sp);  // validate early
-  if (!o.records.empty()) std::filesystem::create_directories(o.records);
+  if (!o.records.empty()) prepare_output_folder(o.records, "--records");  // before any game is played
   std::vector<double> wins(n), score(n), margin(n), margin_sq(n);
   std::vector<std::vector<double>> pair(n, std::vector<double>(n, 0.0));
   const auto t0 = std::chrono::steady_clock::now();
@@ -153,10 +155,9 @@ void register_arena(CLI::App& app) {
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
   c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default");
   c->add_option("--bots", o->bots, "Comma-separated bots, one per seat (random, greedy, mcts[:playouts=N|ms=N,threads=N])")->required();
-  c->add_option("--games", o->games, "Number of games (seats rotate each game; each deal is played from every seat)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  c->add_option("--seed", o->seed, "Seed of the first deal")->capture_default_str();
+  add_int_option(c, "--games", o->games, 1, 100000000,
+                 "Number of games (seats rotate each game; each deal is played from every seat)");
+  add_seed_option(c, "--seed", o->seed, "Seed of the first deal");
   c->add_option("--option", o->options, "Rule option name=value; repeatable");
   c->add_option("--records", o->records, "Write each game's record into this folder");
   c->add_flag("--json", o->json, "Print the results as JSON");

@@ -7,6 +7,7 @@
 
 #include "ai/mcts.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "games/games.hpp"
 
 namespace carc::cli {
@@ -81,6 +82,7 @@ struct Opts {
 
 void run(const Opts& o) {
   auto rs = load_ruleset(o.game, o.options, o.tiles);
+  check_seed_range(o.seed, static_cast<u64>(o.games), fmt::format("{} games", o.games));
   auto s = std::make_unique<State>();
   MoveList ml;
   GameStats st;
@@ -175,11 +177,11 @@ void register_bench(CLI::App& app) {
   auto* c = app.add_subcommand("bench", "Deterministic signature and throughput of seeded random games");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
   c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
-  c->add_option("--players", o->players, "Players")->capture_default_str()->check(CLI::Range(2, 5));
-  c->add_option("--games", o->games, "Games in the signature run")->capture_default_str()->check(CLI::PositiveNumber);
-  c->add_option("--seed", o->seed, "First seed")->capture_default_str();
+  add_int_option(c, "--players", o->players, 2, 5, "Players");
+  add_int_option(c, "--games", o->games, 1, 100000000, "Games in the signature run");
+  add_seed_option(c, "--seed", o->seed, "First seed");
   c->add_option("--option", o->options, "Rule option name=value; repeatable");
-  c->add_option("--min-time", o->min_time, "Seconds per Google Benchmark case")->capture_default_str();
+  add_double_option(c, "--min-time", o->min_time, 0.01, 3600, "Seconds per Google Benchmark case");
   c->add_flag("--no-gbench", o->no_gbench, "Only the signature run");
   c->callback([o] { run(*o); });
 }

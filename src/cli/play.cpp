@@ -5,10 +5,14 @@
 
 #include <functional>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -17,6 +21,7 @@
 
 #include "ai/bots.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/text.hpp"
 #include "cli/terminal_view.hpp"
 #include "engine/engine.hpp"
@@ -36,6 +41,7 @@ struct Opts {
   std::vector<std::string> options;
   std::string autosave;
   std::string resume;
+  bool overwrite = false;  // --overwrite: a new game may replace an existing --autosave file
   bool no_color = false;
   int width = 0;
 };
@@ -109,8 +115,8 @@ std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
     if (sp.empty()) throw InputError("--seats has an empty entry (use human, easy, normal, hard, mcts, greedy or random)");
     if (is_human_spec(sp))
       sp = "";
-    else if (!is_bot_spec(sp))
-      make_bot(sp);  // throws InputError naming the unknown bot
+    else
+      make_bot(sp);  // throws InputError naming the unknown bot or the bad option
   }
   std::vector<std::string> names;
   for (const auto& n : o.names)
@@ -144,6 +150,89 @@ std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
   return players;
 }
 
+// Saved games. Each new game gets its own file in the saves folder, named by game, date and time
+// and seed (carcassonne-saves/base-20261123-1642-s12345.json); --autosave FILE overrides. The
+// single shared file of earlier versions is still offered for resuming.
+constexpr const char* kSavesDir = "carcassonne-saves";
+constexpr const char* kOldAutosave = "carcassonne-autosave.json";
+
+struct SaveInfo {
+  std::string path;
+  std::string title;  // the game's title
+  std::vector<PlayerInfo> players;
+  std::size_t turns = 0;  // turns played
+  bool finished = false;
+  std::time_t mtime = 0;
+};
+
+// What a file holds, if it is a game record we can read (regular files only, size-capped).
+std::optional<SaveInfo> read_save(const std::string& path) {
+  try {
+    const Record r = record_from_json(read_input_file(path, kMaxRecordBytes, "record"), path);
+    SaveInfo si;
+    si.path = path;
+    const GameDef* gd = find_game(r.game);
+    si.title = gd ? gd->title : r.game;
+    si.players = r.players;
+    si.turns = r.moves.size();
+    si.finished = r.finished;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) si.mtime = st.st_mtime;
+    return si;
+  } catch (const std::exception&) {
+    return std::nullopt;  // not a record (or unreadable): not offered
+  }
+}
+
+std::string local_time(std::time_t t, const char* format) {
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  std::array<char, 64> buf{};
+  const std::size_t n = std::strftime(buf.data(), buf.size(), format, &tm);
+  return std::string(buf.data(), n);
+}
+
+// "Carcassonne: You vs Bot (normal), 12 turns played, saved 2026-11-23 16:42" (names made printable)
+std::string describe_save(const SaveInfo& si) {
+  std::vector<std::string> names;
+  for (const auto& p : si.players) names.push_back(printable(p.name));
+  return fmt::format("{}: {}, {} turn{} played{}", printable(si.title), fmt::join(names, " vs "), si.turns,
+                     si.turns == 1 ? "" : "s", si.mtime ? ", saved " + local_time(si.mtime, "%Y-%m-%d %H:%M") : "");
+}
+
+// The unfinished games in the saves folder (and the old shared autosave), most recent first.
+std::vector<SaveInfo> unfinished_saves() {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (std::filesystem::is_directory(kSavesDir, ec))
+    for (const auto& e : std::filesystem::directory_iterator(kSavesDir, ec)) {
+      if (files.size() >= 1000) break;  // a folder this full is not ours to read through
+      std::error_code ec2;
+      if (e.path().extension() == ".json" && e.is_regular_file(ec2)) files.push_back(e.path().string());
+    }
+  if (std::filesystem::is_regular_file(kOldAutosave, ec)) files.emplace_back(kOldAutosave);
+  std::vector<SaveInfo> out;
+  for (const auto& f : files)
+    if (auto si = read_save(f); si && !si->finished) out.push_back(std::move(*si));
+  std::sort(out.begin(), out.end(), [](const SaveInfo& a, const SaveInfo& b) {
+    return a.mtime != b.mtime ? a.mtime > b.mtime : a.path < b.path;
+  });
+  return out;
+}
+
+// A file of its own for a new game in the saves folder (created if missing).
+std::string new_save_path(const std::string& game, u64 seed) {
+  std::error_code ec;
+  std::filesystem::create_directories(kSavesDir, ec);
+  if (!std::filesystem::is_directory(kSavesDir))
+    throw InputError(fmt::format("cannot create the folder {} for saved games ({}); save the game elsewhere with --autosave FILE",
+                                 kSavesDir, ec ? ec.message() : std::string("a file of that name is in the way")));
+  const std::string stem = fmt::format("{}/{}-{}-s{}", kSavesDir, game, local_time(std::time(nullptr), "%Y%m%d-%H%M"), seed);
+  std::string path = stem + ".json";
+  for (int k = 2; std::filesystem::exists(std::filesystem::symlink_status(path, ec)); ++k) path = fmt::format("{}-{}.json", stem, k);
+  return path;
+}
+
 enum class Outcome { Done, Undone, Quit };
 
 class Session {
@@ -161,6 +250,15 @@ class Session {
   }
   bool save();
   void quit_message(const std::string& why);
+  // The file the last good save is in and how far it goes ("" if none was made).
+  [[nodiscard]] std::string last_save_note() const;
+  // At the start of a new game: the unfinished saved games, and (at a terminal) which to continue.
+  // Returns the file to continue, "" for a new game, nullopt to stop (end of input).
+  std::optional<std::string> offer_resume();
+  // Whether the game may be saved to `path` given by --autosave: a file there is replaced only when
+  // the player agrees (at a terminal) or --overwrite is given. Throws InputError when it may not
+  // and nobody can be asked; false when the player said no.
+  bool may_save_to(const std::string& path, const std::string& resumed_from);
 
   // game flow
   Outcome human_turn();
@@ -200,7 +298,10 @@ class Session {
   std::vector<std::unique_ptr<Bot>> bots_;
   Rng bot_rng_{1};
   std::string save_path_;
-  bool save_warned_ = false;
+  bool save_failed_ = false;      // the last save failed (the player was told)
+  std::string save_error_;        // why
+  std::size_t saved_turns_ = 0;   // turns in the last good save
+  bool interactive_ = false;      // stdin is a terminal: questions may be asked
   ViewOptions view_;
   bool echo_ = false;  // stdin is not a terminal: echo what was read, so transcripts read well
   bool out_tty_ = false;  // stdout is a terminal
@@ -225,20 +326,96 @@ bool Session::read_line(const std::string& prompt, std::string& line) {
 bool Session::save() {
   try {
     save_record(g_->record(), g_->ruleset(), save_path_);
+    if (save_failed_) say(fmt::format("The game is saved again to {}.\n", printable(save_path_)));
+    save_failed_ = false;
+    saved_turns_ = g_->record().moves.size();
     return true;
   } catch (const InputError& e) {
-    if (!save_warned_) say(fmt::format("warning: could not save the game: {}\n", e.what()));
-    save_warned_ = true;
+    // told once when saving starts failing (a full disk fails every turn); the game goes on
+    if (!save_failed_)
+      say(fmt::format("\n*** WARNING: the game could NOT be saved: {}\n*** {} The game goes on; saving is tried again after "
+                      "every turn.\n",
+                      printable_lines(e.what()), last_save_note()));
+    save_failed_ = true;
+    save_error_ = printable_lines(e.what());
     return false;
   }
 }
 
+std::string Session::last_save_note() const {
+  return fmt::format("{} still holds the last good save ({} turn{} played).", printable(save_path_), saved_turns_,
+                     saved_turns_ == 1 ? "" : "s");
+}
+
 void Session::quit_message(const std::string& why) {
   if (!why.empty()) say(why + "\n");
+  const std::string file = printable(save_path_);
   if (save())
-    say(fmt::format("Game saved to {}\nContinue it with: carcassonne play --resume {}\n", save_path_, save_path_));
+    say(fmt::format("Game saved to {}\nContinue it with: carcassonne play --resume {}\n", file, file));
   else
-    say(fmt::format("The game could NOT be saved to {}.\n", save_path_));
+    say(fmt::format("The game could NOT be saved: {}\n{}\nContinue from there with: carcassonne play --resume {}\n",
+                    save_error_, last_save_note(), file));
+}
+
+std::optional<std::string> Session::offer_resume() {
+  const std::vector<SaveInfo> saves = unfinished_saves();
+  if (saves.empty()) return "";
+  const std::size_t shown = std::min<std::size_t>(saves.size(), 9);
+  std::string out;
+  if (!interactive_) {  // nobody to ask: say how, and start the new game
+    out = fmt::format("Unfinished game{} (continue one with: carcassonne play --resume FILE):\n", saves.size() == 1 ? "" : "s");
+    for (std::size_t i = 0; i < shown; ++i)
+      out += fmt::format("  {}\n      {}\n", printable(saves[i].path), describe_save(saves[i]));
+    if (saves.size() > shown) out += fmt::format("  ... and {} older in {}/\n", saves.size() - shown, kSavesDir);
+    say(out);
+    return "";
+  }
+  out = fmt::format("Unfinished game{}:\n", saves.size() == 1 ? "" : "s");
+  for (std::size_t i = 0; i < shown; ++i)
+    out += fmt::format("  {}. {}\n     {}\n", i + 1, describe_save(saves[i]), printable(saves[i].path));
+  if (saves.size() > shown)
+    out += fmt::format("  ... and {} older in {}/ (carcassonne play --resume FILE)\n", saves.size() - shown, kSavesDir);
+  say(out);
+  const std::string prompt = shown == 1 ? std::string("Continue it (1), or press Enter for a new game> ")
+                                        : fmt::format("Continue one (1-{}), or press Enter for a new game> ", shown);
+  for (;;) {
+    std::string line;
+    if (!read_line(prompt, line)) return std::nullopt;
+    line = lower(line);
+    if (line.empty() || line == "n" || line == "new" || line == "no") return "";
+    if (line == "quit" || line == "exit" || line == "q") return std::nullopt;
+    long long k = 0;
+    if (parse_int(line, 1, static_cast<long long>(shown), k)) return saves[static_cast<std::size_t>(k - 1)].path;
+    say(fmt::format("Type a number from 1 to {}, or press Enter for a new game.\n", shown));
+  }
+}
+
+bool Session::may_save_to(const std::string& path, const std::string& resumed_from) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string who = printable(path);
+  if (fs::is_directory(path, ec))
+    throw InputError(fmt::format("--autosave {}: is a folder; give the file to save the game in", who));
+  if (!fs::exists(fs::symlink_status(path, ec))) return true;
+  if (!resumed_from.empty() && fs::equivalent(path, resumed_from, ec)) return true;  // the game's own file
+  if (o_.overwrite) return true;
+  const auto si = read_save(path);
+  const std::string what = !si               ? std::string("a file that is not a game record")
+                           : si->finished ? "a finished game (" + describe_save(*si) + ")"
+                                          : "an unfinished game (" + describe_save(*si) + ")";
+  const std::string resume_hint =
+      si && !si->finished ? fmt::format("continue that game with --resume {}, ", who) : std::string();
+  if (!interactive_)
+    throw InputError(fmt::format("--autosave {} holds {}; it is not overwritten.\nTo keep it: {}save this game elsewhere "
+                                 "(another --autosave FILE, or none for a new file in {}/). To replace it: add --overwrite.",
+                                 who, what, resume_hint, kSavesDir));
+  say(fmt::format("{} holds {}.\n", who, what));
+  std::string line;
+  if (!read_line("Replace it with this game? [y/N] ", line)) return false;
+  line = lower(line);
+  if (line == "y" || line == "yes") return true;
+  say(fmt::format("{} is kept. Save this game elsewhere with --autosave FILE, or leave --autosave out.\n", who));
+  return false;
 }
 
 void Session::run() {
@@ -259,18 +436,33 @@ void Session::run() {
   }
   if (o_.width > 0) view_.width = std::max(o_.width, 30);
 
+  interactive_ = isatty(STDIN_FILENO) != 0;
+
   const u64 fresh = o_.seed.value_or(clock_seed());
-  if (!o_.resume.empty()) {
-    if (o_.players != 0 || !o_.seats.empty() || !o_.names.empty() || !o_.options.empty() || o_.game != "base")
-      say("note: --players, --seats, --name, --option and --game are taken from the saved game when resuming\n");
-    const Record rec = load_record(o_.resume);
+  std::string resume = o_.resume;
+  std::shared_ptr<const Ruleset> rs;
+  bool autosave_checked = false;
+  if (resume.empty()) {
+    // everything the command line asks for is checked before anything is printed or asked
+    rs = load_ruleset(o_.game, o_.options, o_.tiles);
+    (void)make_seats(o_, o_.level.empty() ? "normal" : o_.level);  // seats, bots and their options, names
+    // a file named by --autosave is never replaced without asking
+    if (!o_.autosave.empty() && !may_save_to(o_.autosave, "")) return;
+    autosave_checked = true;
+    // unfinished games on disk: offer to continue one rather than start another
+    const auto picked = offer_resume();
+    if (!picked) return;
+    resume = *picked;
+  }
+  if (!resume.empty()) {
+    const Record rec = load_record(resume);
     g_.emplace(Game::replay(rec, fresh, o_.tiles));
-    save_path_ = o_.autosave.empty() ? o_.resume : o_.autosave;
-    say(fmt::format("Resumed {} from {} ({} moves so far).\n", g_->ruleset().game->title, o_.resume, rec.moves.size()));
+    save_path_ = o_.autosave.empty() ? resume : o_.autosave;
+    if (!o_.autosave.empty() && !autosave_checked && !may_save_to(o_.autosave, resume)) return;
   } else {
-    auto rs = load_ruleset(o_.game, o_.options, o_.tiles);
+    save_path_ = o_.autosave;
     std::string level = o_.level.empty() ? "normal" : o_.level;
-    if (o_.level.empty() && o_.seats.empty() && isatty(STDIN_FILENO) != 0) {
+    if (o_.level.empty() && o_.seats.empty() && interactive_) {
       // a newcomer's first question: how strong the opponents are
       std::string line;
       for (;;) {
@@ -281,13 +473,35 @@ void Session::run() {
           level = line;
           break;
         }
-        say(fmt::format("\"{}\" is not one of easy, normal, hard\n", line));
+        say(fmt::format("\"{}\" is not one of easy, normal, hard\n", printable(line)));
       }
     }
     g_.emplace(rs, make_seats(o_, level), fresh);
-    save_path_ = o_.autosave.empty() ? "carcassonne-autosave.json" : o_.autosave;
-    say(fmt::format("New game of {} (seed {}).\n", g_->ruleset().game->title, fresh));
+    if (save_path_.empty()) save_path_ = new_save_path(o_.game, fresh);
   }
+  // every seat's bot (a resumed record names them) before the game is announced
+  for (const auto& p : players()) {
+    bots_.push_back(p.bot.empty() ? nullptr : make_bot(p.bot));
+    any_human_ |= p.bot.empty();
+  }
+  std::error_code ec;
+  const auto abs = std::filesystem::absolute(save_path_, ec);
+  if (!ec) save_path_ = abs.string();
+  // Fail now rather than after an hour of play if the game cannot be saved there.
+  try {
+    save_record(g_->record(), g_->ruleset(), save_path_);
+    saved_turns_ = g_->record().moves.size();
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("the game cannot be saved: {}\nFree some space, or save it elsewhere with --autosave FILE.",
+                                 e.what()));
+  }
+  if (!resume.empty() && (o_.players != 0 || !o_.seats.empty() || !o_.names.empty() || !o_.options.empty() || o_.game != "base"))
+    say("note: --players, --seats, --name, --option and --game are taken from the saved game when resuming\n");
+  if (!resume.empty())
+    say(fmt::format("Resumed {} from {} ({} moves so far).\n", g_->ruleset().game->title, printable(resume),
+                    g_->record().moves.size()));
+  else
+    say(fmt::format("New game of {} (seed {}).\n", g_->ruleset().game->title, fresh));
   // the river panel (games with a track) takes a header, a line per boat and three more
   if (out_tty && !game().track_name.empty())
     view_.max_rows = std::max(5, view_.max_rows - (4 + static_cast<int>(players().size()) + 2) / 3);
@@ -298,21 +512,12 @@ void Session::run() {
   if (out_tty && safari()) view_.max_rows = std::max(5, view_.max_rows - (8 + static_cast<int>(players().size()) + 2) / 3);
   g_->enable_undo(true);
   bot_rng_ = Rng(g_->record().seed.value_or(fresh) ^ 0xB07B07B07ULL);
-  for (const auto& p : players()) {
-    bots_.push_back(p.bot.empty() ? nullptr : make_bot(p.bot));
-    any_human_ |= p.bot.empty();
-  }
-  std::error_code ec;
-  const auto abs = std::filesystem::absolute(save_path_, ec);
-  if (!ec) save_path_ = abs.string();
   std::vector<std::string> seats;
   for (int p = 0; p < static_cast<int>(players().size()); ++p)
-    seats.push_back(
-        fmt::format("{} ({})", name(p), is_bot(p) ? "bot " + players()[static_cast<std::size_t>(p)].bot : "human"));
+    seats.push_back(fmt::format("{} ({})", name(p),
+                                is_bot(p) ? "bot " + printable(players()[static_cast<std::size_t>(p)].bot) : "human"));
   say(fmt::format("Players: {}\n", fmt::join(seats, ", ")));
-  say(fmt::format("The game is saved after every turn to {}\n", save_path_));
-  // Fail now rather than after an hour of play if the game cannot be saved there.
-  save_record(g_->record(), g_->ruleset(), save_path_);
+  say(fmt::format("The game is saved after every turn to {}\n", printable(save_path_)));
   if (any_human_) say("Type help at any prompt for the commands.\n");
   if (safari() && g_->record().moves.empty()) {  // the opening deal: 2 face-up tokens each
     std::string deal = tokens_drawn(Tokens{}, g_->state(), players(), view_.color);
@@ -455,13 +660,17 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
       std::string joined = fmt::format("{}", fmt::join(args, " "));
       for (char& c : joined)
         if (c == ',') c = ' ';
-      int x = 0, y = 0;
-      char extra = 0;
-      if (std::sscanf(joined.c_str(), "%d %d %c", &x, &y, &extra) != 2) {
-        say("usage: view X Y (centre the board on column X, row Y), or just view to follow the play\n");
+      std::vector<std::string> xy;
+      for (auto& w : split(joined, ' '))
+        if (!w.empty()) xy.push_back(w);
+      // cells of the map only: a number is range-checked before it is narrowed or added to
+      long long x = 0, y = 0;
+      if (xy.size() != 2 || !parse_int(xy[0], -128, 127, x) || !parse_int(xy[1], -128, 127, y)) {
+        say("usage: view X Y (centre the board on column X, row Y, each from -128 to 127), or just view to follow "
+            "the play\n");
         return true;
       }
-      view_.centre = std::pair{x, y};
+      view_.centre = std::pair{static_cast<int>(x), static_cast<int>(y)};
     }
     const State& s = g_->state();
     say(render_board(s, view_, placement_candidates(s)));
@@ -550,7 +759,7 @@ Outcome Session::place_phase() {
           for (int r : c.rots) rots.push_back(fmt::format("r{}", r));
           hint = fmt::format(" (there it fits as {})", fmt::join(rots, " or "));
         }
-      say(fmt::format("Not possible: {}{}.\n", e.what(), hint));
+      say(fmt::format("Not possible: {}{}.\n", printable_lines(e.what()), hint));
     }
   }
 }
@@ -640,7 +849,7 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
       chosen(pc);
       return Outcome::Done;
     } catch (const InputError& e) {
-      say(fmt::format("Not possible: {}.\n", e.what()));
+      say(fmt::format("Not possible: {}.\n", printable_lines(e.what())));
     }
   }
 }
@@ -788,7 +997,7 @@ Outcome Session::piece_phase() {
             g_->play(pa.move);
             break;
           } catch (const InputError& e) {
-            say(fmt::format("Not possible: {}.\n", e.what()));
+            say(fmt::format("Not possible: {}.\n", printable_lines(e.what())));
             continue;
           }
         }
@@ -807,7 +1016,7 @@ Outcome Session::piece_phase() {
           }
           break;
         } catch (const InputError& e) {
-          say(fmt::format("Not possible: {}.\n", e.what()));
+          say(fmt::format("Not possible: {}.\n", printable_lines(e.what())));
         }
       }
     }
@@ -878,8 +1087,10 @@ void Session::finish() {
     }
   if (!any) out += "  (nothing left to score)\n";
   out += render_final(s, players(), view_.color);
-  save();
-  out += fmt::format("The game record is in {}\n", save_path_);
+  if (save())
+    out += fmt::format("The game record is in {}\n", printable(save_path_));
+  else
+    out += fmt::format("The final record could NOT be saved: {}\n{}\n", save_error_, last_save_note());
   say(out);
 }
 
@@ -895,21 +1106,22 @@ void register_play(CLI::App& app) {
   auto* c = app.add_subcommand("play", "Play a game in the terminal against bots or other people (hot seat)");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
   c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
-  c->add_option("--players", o->players, "Number of seats: you against mcts bots (default 2)")
-      ->check(CLI::Range(2, 5));
+  add_int_option(c, "--players", o->players, 2, 5, "Number of seats: you against mcts bots (default 2)", false);
   c->add_option("--seats", o->seats,
                 "Comma-separated seats: human, easy, normal, hard (mcts bots of that strength), mcts[:...], greedy or "
                 "random (e.g. human,human,hard)");
   c->add_option("--level", o->level, "Strength of the default opponents: easy, normal (about 1 s a move) or hard (about 4 s); asked when not given")
       ->check(CLI::IsMember({"easy", "normal", "hard"}));
   c->add_option("--name", o->names, "Player names in seat order (repeat, or comma-separated)")->delimiter(',');
-  c->add_option("--seed", o->seed, "Seed of the tile draws (default: from the clock)");
+  add_seed_option(c, "--seed", o->seed, "Seed of the tile draws (default: from the clock)");
   c->add_option("--option", o->options, "Rule option name=value (e.g. farmers=off); repeatable");
   c->add_option("--autosave", o->autosave,
-                "Save the game here after every turn (default carcassonne-autosave.json, or the --resume file)");
-  c->add_option("--resume", o->resume, "Continue the saved game in this file");
+                "Save the game here after every turn (default: a new file in carcassonne-saves/ named by game, date, "
+                "time and seed, or the --resume file); an existing file is replaced only if you agree or give --overwrite");
+  c->add_option("--resume", o->resume, "Continue the saved game in this file (a new game lists the unfinished ones)");
+  c->add_flag("--overwrite", o->overwrite, "Let --autosave replace an existing file (a game in progress included) without asking");
   c->add_flag("--no-color", o->no_color, "No ANSI colours (also off when NO_COLOR is set or output is not a terminal)");
-  c->add_option("--width", o->width, "Terminal width to draw for (default: the terminal's, or 80)");
+  add_int_option(c, "--width", o->width, 30, 1000, "Terminal width to draw for (default: the terminal's, or 80)", false);
   c->callback([o] { run(*o); });
 }
 

@@ -9,6 +9,7 @@
 
 #include "ai/driver.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/text.hpp"
 
 namespace carc::cli {
@@ -32,9 +33,9 @@ void run(const Opts& o) {
   if (specs.size() == 1) specs.assign(static_cast<std::size_t>(o.players), specs[0]);
   if (specs.size() != static_cast<std::size_t>(o.players))
     throw InputError(fmt::format("--bots names {} bots for {} players", specs.size(), o.players));
-  if (o.games < 1) throw InputError("--games must be at least 1");
+  check_seed_range(o.seed, static_cast<u64>(o.games), fmt::format("{} games", o.games));
   for (const auto& sp : specs) make_bot(sp);  // validate early
-  if (!o.records.empty()) std::filesystem::create_directories(o.records);
+  if (!o.records.empty()) prepare_output_folder(o.records, "--records");  // before any game is played
   const auto np = static_cast<std::size_t>(o.players);
   std::vector<double> sum(np), sumsq(np), wins(np);
   double turns = 0, placements = 0, placement_turns = 0;
@@ -101,10 +102,10 @@ void register_selfplay(CLI::App& app) {
   auto* c = app.add_subcommand("selfplay", "Play games between bots and print aggregate statistics");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
   c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
-  c->add_option("--players", o->players, "Number of players (2-5)")->capture_default_str()->check(CLI::Range(2, 5));
+  add_int_option(c, "--players", o->players, 2, 5, "Number of players (2-5)");
   c->add_option("--bots", o->bots, "Comma-separated bot per seat (random, greedy), or one for all")->capture_default_str();
-  c->add_option("--games", o->games, "Number of games")->capture_default_str()->check(CLI::PositiveNumber);
-  c->add_option("--seed", o->seed, "Seed of the first game (game k uses seed+k)")->capture_default_str();
+  add_int_option(c, "--games", o->games, 1, 100000000, "Number of games");
+  add_seed_option(c, "--seed", o->seed, "Seed of the first game (game k uses seed+k)");
   c->add_option("--option", o->options, "Rule option name=value (e.g. farmers=off); repeatable");
   c->add_option("--records", o->records, "Write each game's record into this folder");
   c->add_flag("--json", o->json, "Print the statistics as JSON");

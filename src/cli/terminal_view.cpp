@@ -1,5 +1,7 @@
 #include "cli/terminal_view.hpp"
 
+#include "core/io.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -500,12 +502,14 @@ std::vector<std::string> words(std::string_view s) {
   return out;
 }
 
+// A typed whole number, range-checked before it is narrowed: far beyond any cell, list number or
+// rotation, and far from int overflow in what is computed from it (cells must still be checked
+// against the map: CellMap::in_range).
 std::optional<int> to_int(std::string_view t) {
   if (!t.empty() && t[0] == '+') t.remove_prefix(1);
-  int v = 0;
-  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc() || ptr != t.data() + t.size() || t.empty()) return std::nullopt;
-  return v;
+  long long v = 0;
+  if (!parse_int(t, -1000000, 1000000, v)) return std::nullopt;
+  return static_cast<int>(v);
 }
 
 // "90", "r90", "R90", "90°", "90deg" -> 90; anything else -> nullopt.
@@ -803,7 +807,7 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
 std::string render_hand(const State& s, const std::vector<Candidate>& cands, const ViewOptions& o) {
   if (s.in_hand == 0xFF) return "";
   const TileType& tt = s.rs->tiles.types[s.in_hand];
-  std::string out = wrap(fmt::format("In hand: tile {} ({})", tt.id, tt.description), 80);
+  std::string out = wrap(fmt::format("In hand: tile {} ({})", printable(tt.id), printable(tt.description)), 80);
   std::array<bool, 4> fits{};
   for (const Candidate& c : cands)
     for (int r : c.rots) fits[static_cast<std::size_t>(r / 90) & 3] = true;
@@ -855,8 +859,9 @@ std::string render_placements(const std::vector<Candidate>& cands, int width) {
 }
 
 std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color) {
+  // a name comes from a record: control characters are shown as escapes, never sent to the terminal
   const std::string name = p >= 0 && static_cast<std::size_t>(p) < players.size()
-                               ? players[static_cast<std::size_t>(p)].name
+                               ? printable(players[static_cast<std::size_t>(p)].name)
                                : fmt::format("player {}", p + 1);
   if (!color || p < 0 || p >= kMaxPlayers) return name;
   return fmt::format("\x1b[1;38;5;{}m{}\x1b[0m", kPlayerText[static_cast<std::size_t>(p)], name);
@@ -1391,13 +1396,13 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
   const std::string& n1 = g.piece_names[1];
   auto cell = [](const PlacedTile& t) { return fmt::format("{},{}", t.x, t.y); };
   // which tile: the one just placed, or (a double tile) the set-aside cell's id and every cell
-  std::string id = s.type_of(pt).id, where = cell(pt), kind;
+  std::string id = printable(s.type_of(pt).id), where = cell(pt), kind;
   if (s.type_of(pt).pile == kPileBonus) kind = "bonus ";
   if (multi) {
     std::vector<std::string> cells;
     for (std::size_t i = from; i < s.tiles.size(); ++i) {
       const TileType& t = s.type_of(s.tiles[i]);
-      if (t.pile == kPileAside) id = t.id;
+      if (t.pile == kPileAside) id = printable(t.id);
       cells.push_back(cell(s.tiles[i]));
       if (t.kind != 0 && t.kind < g.tile_kinds.size()) kind = g.tile_kinds[t.kind] + " ";
     }
@@ -1804,7 +1809,7 @@ std::string render_river(const State& s, const std::vector<PlayerInfo>& players,
   std::vector<std::string> aside;
   const FeatureTypeDef* wd = water_type(g);
   for (const u8 t : games::amazonas_aside_tiles(s)) {
-    const std::string& id = s.rs->tiles.types[static_cast<std::size_t>(t)].id;
+    const std::string id = printable(s.rs->tiles.types[static_cast<std::size_t>(t)].id);
     aside.push_back(wd ? fmt::format("{} ({})", id, creature_short(*wd, creatures(*s.rs, t))) : id);
   }
   out += fmt::format("  Amazon tiles in the pile: {}{}\n", river_left,
@@ -2086,6 +2091,11 @@ ParsedAction parse_action(std::string_view text, const State& s) {
     if (const auto v = to_int(w[i])) nums.push_back(*v);
     else rest.push_back(w[i]);
   }
+  for (const int v : nums)
+    if (v < -128 || v > 127) {
+      r.error = fmt::format("{} is off the map: columns and rows run from -128 to 127", v);
+      return r;
+    }
   const SafariActions a = safari_actions(s);
   auto finish = [&](const std::string& canon) {
     try {
@@ -2360,9 +2370,10 @@ std::string render_choices(const State& s, bool color) {
       const int second = wd->attrs.size() > 1 ? n[1] : 0;
       side[1] = fmt::format("1st boat +{}, 2nd boat +{}", all, second);
     }
-    side[2] = fmt::format("type \"{} 0\" or \"{} 180\"", tt.id, tt.id);
+    const std::string id = printable(tt.id);
+    side[2] = fmt::format("type \"{} 0\" or \"{} 180\"", id, id);
     for (std::size_t i = 0; i < kCellH; ++i) {
-      out += fmt::format("  {:<4}", i == 0 ? tt.id : "");
+      out += fmt::format("  {:<4}", i == 0 ? id : "");
       out += emit(rows[i], color) + "  " + side[i] + "\n";
     }
   }
@@ -2384,7 +2395,7 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
     const std::string& id = s.rs->tiles.types[m.feat].id;
     if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
   }
-  const std::string avail = fmt::format("{}", fmt::join(ids, ", "));
+  const std::string avail = printable(fmt::format("{}", fmt::join(ids, ", ")));
   if (s.phase != Phase::Choose || ml.empty()) {
     r.error = "there is no double tile to choose now";
     return r;
@@ -2404,11 +2415,11 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
   }
   r.option = s.rs->tiles.types[static_cast<std::size_t>(type)].id;
   if (w.size() == 1) {
-    r.error = fmt::format("add the rotation: \"{} 0\" or \"{} 180\"", r.option, r.option);
+    r.error = fmt::format("add the rotation: \"{} 0\" or \"{} 180\"", printable(r.option), printable(r.option));
     return r;
   }
   if (w.size() > 2) {
-    r.error = fmt::format("too much: expected a double tile and a rotation, e.g. \"{} 180\"", r.option);
+    r.error = fmt::format("too much: expected a double tile and a rotation, e.g. \"{} 180\"", printable(r.option));
     return r;
   }
   const auto rot = to_rotation(w[1]);
@@ -2492,23 +2503,26 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
   const int type_id = s.rs->tiles.find(m.tile);
   const bool bonus = type_id >= 0 && s.rs->tiles.types[static_cast<std::size_t>(type_id)].pile == kPileBonus;
   std::string out = fmt::format("{} placed {}{} at {},{} r{}", player_name(players, m.player, color),
-                                bonus ? "bonus tile " : "", m.tile, m.x, m.y, m.rot);
+                                bonus ? "bonus tile " : "", printable(m.tile), m.x, m.y, m.rot);
   if (m.choice && g.choice_key == "shaman") {
     // "N at 3,-1": which of the player's tribe members the shaman sent home (the tile says its role)
     std::string role = g.piece_names[0];
     const auto at = m.choice->find(" at ");
-    int cx = 0, cy = 0;
-    if (at != std::string::npos && std::sscanf(m.choice->c_str() + at + 4, "%d,%d", &cx, &cy) == 2) {
-      const int ti = s.placed_at(cx, cy);
+    long long cx = 0, cy = 0;
+    const std::string cell = at == std::string::npos ? std::string() : m.choice->substr(at + 4);
+    const auto comma = cell.find(',');
+    if (comma != std::string::npos && parse_int(std::string_view(cell).substr(0, comma), -128, 127, cx) &&
+        parse_int(std::string_view(cell).substr(comma + 1), -128, 127, cy)) {
+      const int ti = s.placed_at(static_cast<int>(cx), static_cast<int>(cy));
       const int f = ti < 0 ? -1 : feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], m.choice->substr(0, at));
       if (f >= 0)
         role = role_of(s.rs->ftype(s.type_of(s.tiles[static_cast<std::size_t>(ti)]).feats[static_cast<std::size_t>(f)].type).name,
                        role);
     }
     out += *m.choice == "none" ? ", the shaman sends nobody home"
-                               : fmt::format(", the shaman sends a {} home ({})", role, *m.choice);
+                               : fmt::format(", the shaman sends a {} home ({})", role, printable(*m.choice));
   } else if (m.choice) {
-    out += fmt::format(", then the double tile {} r{}", *m.choice, m.choice_rot);
+    out += fmt::format(", then the double tile {} r{}", printable(*m.choice), m.choice_rot);
   }
   if (m.follower && *m.follower != "none") {
     std::string type = "?", piece = g.piece_names[0];
@@ -2529,9 +2543,9 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
       }
     }
     const std::string at = m.follower_at ? fmt::format(" at {},{}", cx, cy) : "";
-    out += fmt::format(", {} on {} ({}{})", piece, type, *m.follower, at);
+    out += fmt::format(", {} on {} ({}{})", piece, type, printable(*m.follower), at);
   } else if (m.action) {  // Safari: a jeep moved, a watering hole founded or explored
-    const std::string& a = *m.action;
+    const std::string a = printable(*m.action);  // from a record
     auto rest = [&](std::size_t n) { return a.size() > n ? a.substr(n) : std::string(); };
     if (a.rfind("jeep ", 0) == 0) {
       out += ", moved a " + a;  // "jeep from -2,0 to 3,1"
@@ -2554,7 +2568,7 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
   // Safari: the jeep taken by the tile, put back on another cell
   for (const auto& [who, text] : m.choices)
     if (text.rfind("jeep to ", 0) == 0)
-      out += fmt::format(", took the jeep at {},{} and put it on {}", m.x, m.y, text.substr(8));
+      out += fmt::format(", took the jeep at {},{} and put it on {}", m.x, m.y, printable(text.substr(8)));
   return out;
 }
 
@@ -3022,6 +3036,7 @@ ParsedPort parse_port(std::string_view text, const State& s) {
   const std::size_t from = s.tiles.empty() ? 0 : std::min<std::size_t>(s.piece_from, s.tiles.size() - 1);
   const bool multi = s.phase == Phase::Piece && s.tiles.size() - from > 1;
   auto on_turn = [&](int x, int y) {
+    if (!CellMap::in_range(x, y)) return false;  // the map's cells only (no aliasing of 265,0 to 9,0)
     const int ti = s.placed_at(x, y);
     return ti >= static_cast<int>(from);
   };

@@ -1,7 +1,10 @@
 // Small text helpers shared by the subcommands.
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "core/io.hpp"
 
 namespace carc::cli {
 
@@ -18,6 +21,20 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
     }
   }
   out.push_back(cur);
+  return out;
+}
+
+// A message that may quote strings from files (error texts): printable() line by line, so the
+// line breaks of the message stay and every other control character becomes a visible escape.
+inline std::string printable_lines(std::string_view s) {
+  std::string out;
+  for (std::size_t start = 0;;) {
+    const std::size_t nl = s.find('\n', start);
+    out += printable(s.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
+    if (nl == std::string_view::npos) break;
+    out += '\n';
+    start = nl + 1;
+  }
   return out;
 }
 

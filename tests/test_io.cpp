@@ -1,0 +1,278 @@
+// core/io: atomic writes that keep the old file when the disk is full (a file-size limit stands in
+// for a full disk), reads that refuse folders, FIFOs, devices and oversized files without blocking,
+// and printable()/has_control_chars for strings from files.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/io.hpp"
+#include "engine/engine.hpp"
+
+namespace carc {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh folder per test, removed afterwards.
+class IoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "carc-io-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  [[nodiscard]] std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  [[nodiscard]] std::vector<std::string> files() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  fs::path dir_;
+};
+
+std::string slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs f in a child process under a file-size limit of `limit` bytes with SIGXFSZ ignored (so an
+// oversized write fails with EFBIG instead of killing the process). The child's exit code: 0 if
+// f threw InputError, 1 if it returned, 2 if it threw something else.
+int with_file_size_limit(rlim_t limit, const std::function<void()>& f) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit rl{limit, limit};
+    if (::setrlimit(RLIMIT_FSIZE, &rl) != 0) ::_exit(3);
+    int code = 1;
+    try {
+      f();
+    } catch (const InputError&) {
+      code = 0;
+    } catch (...) {
+      code = 2;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
+}
+
+TEST_F(IoTest, WriteFileAtomicWritesAndReplaces) {
+  const std::string p = path("save.json");
+  write_file_atomic(p, "first");
+  EXPECT_EQ(slurp(p), "first");
+  write_file_atomic(p, std::string(100000, 'x'));
+  EXPECT_EQ(slurp(p), std::string(100000, 'x'));
+  write_file_atomic(p, "");
+  EXPECT_EQ(slurp(p), "");
+  EXPECT_EQ(files(), std::vector<std::string>{"save.json"});  // no temporary file left
+}
+
+TEST_F(IoTest, WriteFileAtomicKeepsTheOldFileWhenTheDiskIsFull) {
+  const std::string p = path("save.json");
+  const std::string old(3000, 'o');
+  write_file_atomic(p, old);
+  // a new content larger than the limit: the write fails, the old file stays whole
+  EXPECT_EQ(with_file_size_limit(1024, [&] { write_file_atomic(p, std::string(5000, 'n')); }), 0);
+  EXPECT_EQ(slurp(p), old);
+  EXPECT_EQ(files(), std::vector<std::string>{"save.json"});
+  // a small content (under the buffer size of a stream: the case that used to go unchecked) fits
+  EXPECT_EQ(with_file_size_limit(1024, [&] { write_file_atomic(p, "small"); }), 1);
+  EXPECT_EQ(slurp(p), "small");
+  EXPECT_EQ(files(), std::vector<std::string>{"save.json"});
+}
+
+// The autosave of `play`: a record saved to a full disk (a small one, which a stream would have kept
+// in its buffer and lost unchecked on close) fails loudly and leaves the previous save whole.
+TEST_F(IoTest, SaveRecordOnAFullDiskKeepsThePreviousSave) {
+  const std::string p = path("autosave.json");
+  auto rs = load_ruleset("base", {});
+  Game g(rs, {{"Ann", ""}, {"Bob", "greedy"}}, 12345);
+  save_record(g.record(), g.ruleset(), p);
+  const std::string before = slurp(p);
+  ASSERT_GT(before.size(), 150u);
+  EXPECT_EQ(with_file_size_limit(100, [&] { save_record(g.record(), g.ruleset(), p); }), 0);
+  EXPECT_EQ(slurp(p), before);
+  EXPECT_EQ(files(), std::vector<std::string>{"autosave.json"});
+  const Record r = record_from_json(slurp(p), p);
+  EXPECT_EQ(r.players.size(), 2u);
+}
+
+TEST_F(IoTest, WriteFileAtomicSaysWhatFailed) {
+  const std::string p = path("save.json");
+  write_file_atomic(p, "old");
+  const pid_t pid = ::fork();
+  if (pid == 0) {  // the message, checked in the child (exit 0: as expected)
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit rl{512, 512};
+    ::setrlimit(RLIMIT_FSIZE, &rl);
+    try {
+      write_file_atomic(p, std::string(4096, 'n'));
+    } catch (const InputError& e) {
+      const std::string w = e.what();
+      ::_exit(w.find("save.json") != std::string::npos && w.find("previous file is kept") != std::string::npos ? 0 : 1);
+    }
+    ::_exit(2);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(slurp(p), "old");
+}
+
+TEST_F(IoTest, WriteFileAtomicRefusesAFolderAndAMissingFolder) {
+  fs::create_directory(path("dir"));
+  EXPECT_THROW(write_file_atomic(path("dir"), "x"), InputError);
+  EXPECT_TRUE(fs::is_directory(path("dir")));
+  EXPECT_THROW(write_file_atomic(path("no-such-folder/save.json"), "x"), InputError);
+  EXPECT_EQ(files(), std::vector<std::string>{"dir"});
+}
+
+TEST_F(IoTest, ReadInputFileReadsARegularFile) {
+  const std::string p = path("r.json");
+  write_file_atomic(p, "{\"a\": 1}");
+  EXPECT_EQ(read_input_file(p, 100, "record"), "{\"a\": 1}");
+  EXPECT_EQ(read_input_file(p, 8, "record"), "{\"a\": 1}");  // exactly the cap
+}
+
+TEST_F(IoTest, ReadInputFileRefusesAFolder) {
+  try {
+    read_input_file(dir_.string(), 1000, "record");
+    FAIL() << "a folder was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("folder"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(IoTest, ReadInputFileRefusesAFifoWithoutBlocking) {
+  const std::string p = path("fifo");
+  ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+  // no writer ever opens it: a blocking open or read would hang the test (ctest's timeout)
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(read_input_file(p, 1000, "record"), InputError);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+}
+
+TEST_F(IoTest, ReadInputFileRefusesDevices) {
+  EXPECT_THROW(read_input_file("/dev/zero", 1u << 20, "record"), InputError);  // would read forever
+  EXPECT_THROW(read_input_file("/dev/null", 1000, "record"), InputError);
+}
+
+TEST_F(IoTest, ReadInputFileRefusesAFileOverTheCap) {
+  const std::string p = path("big.json");
+  write_file_atomic(p, std::string(1001, ' '));
+  try {
+    read_input_file(p, 1000, "tile file");
+    FAIL() << "a file over the cap was read";
+  } catch (const InputError& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("1000"), std::string::npos) << w;
+    EXPECT_NE(w.find("tile file"), std::string::npos) << w;
+    EXPECT_EQ(w.find("    "), std::string::npos) << "quotes the content: " << w;
+  }
+}
+
+TEST_F(IoTest, ReadInputFileNamesAMissingFile) {
+  try {
+    read_input_file(path("missing.json"), 1000, "record");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing.json"), std::string::npos);
+  }
+}
+
+TEST(Printable, KeepsTextAndEscapesControlCharacters) {
+  EXPECT_EQ(printable("Ann"), "Ann");
+  EXPECT_EQ(printable("Zoë 🐘 Ω"), "Zoë 🐘 Ω");  // UTF-8 is kept
+  EXPECT_EQ(printable("a\x1b[2Jb"), "a\\x1b[2Jb");  // clear screen
+  EXPECT_EQ(printable("\x1b]0;title\x07"), "\\x1b]0;title\\x07");  // retitle the terminal
+  EXPECT_EQ(printable("line\nforged"), "line\\x0aforged");  // a forged line
+  EXPECT_EQ(printable("cr\r"), "cr\\x0d");
+  EXPECT_EQ(printable("del\x7f"), "del\\x7f");
+  EXPECT_EQ(printable("c1\xc2\x9b"), "c1\\u009b");  // CSI as a UTF-8 C1 control
+  EXPECT_EQ(printable("bad\xff"), "bad\\xff");  // invalid UTF-8
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");  // overlong encoding
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
+  EXPECT_EQ(printable("cut\xe2\x82"), "cut\\xe2\\x82");  // truncated sequence
+  EXPECT_EQ(printable(std::string("nul\0x", 5)), "nul\\x00x");
+  EXPECT_EQ(printable(""), "");
+}
+
+TEST(Printable, OutputHasNoControlCharacters) {
+  std::string all;
+  for (int c = 0; c < 256; ++c) all += static_cast<char>(c);
+  EXPECT_TRUE(has_control_chars(all));
+  EXPECT_FALSE(has_control_chars(printable(all)));
+}
+
+TEST(HasControlChars, FindsEachKind) {
+  EXPECT_FALSE(has_control_chars("Ann"));
+  EXPECT_FALSE(has_control_chars("Zoë 🐘"));
+  EXPECT_FALSE(has_control_chars(""));
+  EXPECT_TRUE(has_control_chars("a\tb"));
+  EXPECT_TRUE(has_control_chars("a\nb"));
+  EXPECT_TRUE(has_control_chars("\x1b[31m"));
+  EXPECT_TRUE(has_control_chars("\x7f"));
+  EXPECT_TRUE(has_control_chars("\xc2\x85"));  // NEL
+  EXPECT_TRUE(has_control_chars("\xff"));
+  EXPECT_TRUE(has_control_chars(std::string("\0", 1)));
+}
+
+TEST(ParseInt, WholeNumbersInRangeOnly) {
+  long long v = 7;
+  EXPECT_TRUE(parse_int("-128", -128, 127, v));
+  EXPECT_EQ(v, -128);
+  EXPECT_TRUE(parse_int("127", -128, 127, v));
+  EXPECT_EQ(v, 127);
+  v = 7;
+  EXPECT_FALSE(parse_int("128", -128, 127, v));
+  EXPECT_FALSE(parse_int("-2147483648", -128, 127, v));
+  EXPECT_FALSE(parse_int("99999999999999999999999", -128, 127, v));
+  EXPECT_FALSE(parse_int("", -128, 127, v));
+  EXPECT_FALSE(parse_int("1e3", 0, 10000, v));
+  EXPECT_FALSE(parse_int("3 ", 0, 10, v));
+  EXPECT_FALSE(parse_int(" 3", 0, 10, v));
+  EXPECT_FALSE(parse_int("0x10", 0, 100, v));
+  EXPECT_EQ(v, 7);  // untouched on failure
+}
+
+TEST(ParseU64, TheWholeRangeAndNothingElse) {
+  u64 v = 7;
+  EXPECT_TRUE(parse_u64("0", v));
+  EXPECT_EQ(v, 0u);
+  EXPECT_TRUE(parse_u64("18446744073709551615", v));
+  EXPECT_EQ(v, ~u64{0});
+  v = 7;
+  EXPECT_FALSE(parse_u64("18446744073709551616", v));
+  EXPECT_FALSE(parse_u64("-1", v));
+  EXPECT_FALSE(parse_u64("+1", v));
+  EXPECT_FALSE(parse_u64("", v));
+  EXPECT_FALSE(parse_u64("12abc", v));
+  EXPECT_EQ(v, 7u);
+}
+
+}  // namespace
+}  // namespace carc
