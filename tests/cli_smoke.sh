@@ -3,6 +3,7 @@
 # the bench signature, and bad arguments. Usage: cli_smoke.sh path/to/carcassonne
 set -u
 BIN=${1:?usage: cli_smoke.sh path/to/carcassonne}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")  # some checks run in other folders
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0
@@ -295,6 +296,219 @@ bad_args bad_level "level" play --level medium </dev/null
 bad_args bad_mcts_option "horizon" arena --bots mcts:horizon=x,greedy --games 1
 bad_args no_command "" 
 bad_args unknown_command "subcommand" frobnicate
+
+# ---------------------------------------------------------------------------------------------
+# Issue 12. Helpers: an unfinished save cut from a finished record (the first 30 moves), and a check
+# that output holds no raw control character (only newlines; no escape reaches the terminal).
+cut_record() {  # cut_record SRC DEST [PYTHON-EXPRESSION-ON-j]
+  python3 - "$1" "$2" "${3:-}" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["moves"] = j["moves"][:30]
+for k in ("final_scores", "events"):
+    j.pop(k, None)
+j["status"] = "in_progress"
+exec(sys.argv[3])
+json.dump(j, open(sys.argv[2], "w"), indent=1)
+EOF
+}
+no_control_chars() {  # no_control_chars FILE...: true if no byte other than \n and \t is a control character
+  python3 - "$@" <<'EOF'
+import sys
+bad = [(p, b) for p in sys.argv[1:] for b in open(p, "rb").read() if (b < 32 and b not in (9, 10)) or b == 127]
+sys.exit(1 if bad else 0)
+EOF
+}
+# limited NAME KBYTES CMD...: CMD under a file-size limit (ulimit -f, 1 KB blocks) standing in for a
+# full disk; its output goes through a pipe (not limited) to $TMP/NAME.out; sets RC
+limited() {
+  local name=$1 kb=$2
+  shift 2
+  (
+    ulimit -f "$kb"
+    "$@" </dev/null 2>&1
+    echo "exit=$?"
+  ) | cat >"$TMP/$name.out"
+  RC=$(sed -n 's/^exit=//p' "$TMP/$name.out" | tail -1)
+}
+tmp_files() { find "$1" -name '*.tmp*' | wc -l; }
+
+# 4. A full disk never empties the autosave. Mid-game: the first save fits, later ones do not: the
+# game goes on and says so, the file keeps the last good save (which replays), no temporary file
+# is left, and nothing claims the game was saved.
+mkdir -p "$TMP/disk"
+limited full_mid 2 "$BIN" play --seats random,random --seed 3 --autosave "$TMP/disk/mid.json"
+[ "$RC" = 0 ] || fail "play on a full disk exited $RC: $(tail -3 "$TMP/full_mid.out")"
+grep -q "WARNING: the game could NOT be saved: .*mid.json: .*File too large" "$TMP/full_mid.out" &&
+  grep -q "still holds the last good save ([0-9]* turns played)" "$TMP/full_mid.out" &&
+  grep -q "The final record could NOT be saved" "$TMP/full_mid.out" ||
+  fail "play on a full disk: no clear message that saving failed: $(grep -i save "$TMP/full_mid.out" | head -5)"
+grep -q "Game saved\|The game record is in" "$TMP/full_mid.out" && fail "play on a full disk claims the game was saved"
+[ "$(grep -c 'could NOT be saved' "$TMP/full_mid.out")" -eq 2 ] || fail "play on a full disk: the warning is repeated every turn"
+[ "$(tmp_files "$TMP/disk")" -eq 0 ] || fail "play on a full disk left a temporary file: $(ls "$TMP/disk")"
+run full_mid_replay "$BIN" replay "$TMP/disk/mid.json"
+[ "$RC" -eq 0 ] && grep -q "^in progress" "$TMP/full_mid_replay.out" ||
+  fail "the last good save on a full disk does not replay: exit $RC, $(cat "$TMP/full_mid_replay.err")"
+# Resuming a larger save: the first save fails, so the game does not start; the save is intact.
+cut_record "$first" "$TMP/disk/big.json"
+cp "$TMP/disk/big.json" "$TMP/disk/big.orig"
+limited full_resume 2 "$BIN" play --resume "$TMP/disk/big.json"
+[ "$RC" = 2 ] || fail "play --resume on a full disk exited $RC (expected 2)"
+grep -q "cannot be saved: .*big.json: .*previous file is kept" "$TMP/full_resume.out" ||
+  fail "play --resume on a full disk: $(cat "$TMP/full_resume.out")"
+cmp -s "$TMP/disk/big.json" "$TMP/disk/big.orig" || fail "play --resume on a full disk changed the save"
+[ "$(tmp_files "$TMP/disk")" -eq 0 ] || fail "play --resume on a full disk left a temporary file: $(ls "$TMP/disk")"
+
+# 5. Each game its own save file; unfinished ones are offered; nothing is overwritten unasked.
+mkdir -p "$TMP/home"
+(cd "$TMP/home" && "$BIN" play --seats random,random --seed 12345 </dev/null >"$TMP/own1.out" 2>&1) ||
+  fail "play without --autosave: $(tail -3 "$TMP/own1.out")"
+(cd "$TMP/home" && printf 'quit\n' | "$BIN" play --seats human,random --seed 12345 >"$TMP/own2.out" 2>&1) ||
+  fail "play without --autosave (human quits): $(tail -3 "$TMP/own2.out")"
+nsaves=$(ls "$TMP"/home/carcassonne-saves/base-*-s12345*.json 2>/dev/null | wc -l)
+[ "$nsaves" -eq 2 ] || fail "two games with the same seed did not get two save files: $(ls "$TMP/home" "$TMP/home/carcassonne-saves")"
+grep -q "Unfinished game" "$TMP/own2.out" && fail "a finished game is offered as unfinished"
+unfinished=$(grep -l '"in_progress"' "$TMP"/home/carcassonne-saves/*.json | head -1)
+[ -n "$unfinished" ] || fail "no unfinished save after quitting"
+rel=carcassonne-saves/$(basename "$unfinished")
+cp "$unfinished" "$TMP/unfinished.orig"
+(cd "$TMP/home" && printf 'quit\n' | "$BIN" play --seats human,random --seed 777 >"$TMP/own3.out" 2>&1)
+grep -q "Unfinished game (continue one with: carcassonne play --resume FILE)" "$TMP/own3.out" &&
+  grep -qF "$rel" "$TMP/own3.out" && grep -q "You vs random, 0 turns played" "$TMP/own3.out" ||
+  fail "a new game does not list the unfinished one: $(head -5 "$TMP/own3.out")"
+# --autosave naming an unfinished game, stdin not a terminal: refused, the game kept
+(cd "$TMP/home" && "$BIN" play --seats random,random --autosave "$rel" </dev/null >"$TMP/own4.out" 2>"$TMP/own4.err")
+RC=$?
+[ "$RC" -eq 2 ] && grep -q "holds an unfinished game .* it is not overwritten" "$TMP/own4.err" &&
+  grep -q -- "--resume $rel" "$TMP/own4.err" && grep -q -- "--overwrite" "$TMP/own4.err" ||
+  fail "--autosave over an unfinished game: exit $RC, $(cat "$TMP/own4.err")"
+cmp -s "$unfinished" "$TMP/unfinished.orig" || fail "--autosave overwrote an unfinished game"
+[ ! -s "$TMP/own4.out" ] || ! grep -q "New game" "$TMP/own4.out" || fail "--autosave refused only after announcing a new game"
+(cd "$TMP/home" && "$BIN" play --seats random,random --autosave "$rel" --overwrite </dev/null >"$TMP/own5.out" 2>&1)
+RC=$?
+[ "$RC" -eq 0 ] && grep -q '"finished"' "$unfinished" || fail "--autosave --overwrite: exit $RC, $(tail -3 "$TMP/own5.out")"
+echo '{"not": "a record"}' >"$TMP/home/notes.json"
+(cd "$TMP/home" && "$BIN" play --seats random,random --autosave notes.json </dev/null >/dev/null 2>"$TMP/own6.err")
+[ $? -eq 2 ] && grep -q "not a game record" "$TMP/own6.err" && grep -q '"not"' "$TMP/home/notes.json" ||
+  fail "--autosave over a file that is not a record: $(cat "$TMP/own6.err")"
+# the shared autosave of earlier versions is offered too; at a terminal a number resumes that game
+cp "$TMP/unfinished.orig" "$TMP/home/carcassonne-autosave.json"
+python3 - "$BIN" "$TMP/home" >"$TMP/own7.out" 2>&1 <<'EOF' || fail "the resume offer at a terminal: $(cat "$TMP/own7.out")"
+import os, pty, select, sys, time
+binary, home = sys.argv[1], sys.argv[2]
+os.chdir(home)
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(binary, [binary, "play", "--no-color", "--seats", "human,random", "--seed", "5"])
+out = b""
+def until(text, secs=20):
+    global out
+    end = time.time() + secs
+    while text.encode() not in out:
+        if time.time() > end:
+            raise SystemExit(f"timed out waiting for {text!r}:\n{out.decode(errors='replace')}")
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:
+                break
+until("or press Enter for a new game> ")
+text = out.decode(errors="replace")
+assert "carcassonne-autosave.json" in text, text
+n = next(l.split(".")[0].strip() for l in text.splitlines()
+         if "You vs random" in l and l.strip()[:1].isdigit()
+         and "carcassonne-autosave.json" in text.splitlines()[text.splitlines().index(l) + 1])
+os.write(fd, (n + "\n").encode())
+until("place tile")
+assert "Resumed Carcassonne from carcassonne-autosave.json" in out.decode(errors="replace"), out
+os.write(fd, b"quit\n")
+until("Game saved to")
+os.waitpid(pid, 0)
+EOF
+
+# 8. Numbers are range-checked as what they are: seeds are 0..2^64-1 in every command, every other
+# numeric flag in its range, and a number typed in play before it is narrowed
+bad_args seed_neg_play "--seed" play --seed -1 </dev/null
+bad_args seed_big_self "--seed" selfplay --seed 18446744073709551616 --games 1
+bad_args seed_neg_arena "--seed" arena --bots random,greedy --seed -1 --games 1
+bad_args seed_big_bench "--seed" bench --no-gbench --seed 18446744073709551616 --games 1
+bad_args seed_hex "--seed" selfplay --seed 0x10 --games 1
+bad_args seed_wraps "--seed" selfplay --seed 18446744073709551615 --games 3
+bad_args width_small "--width" play --width 5 </dev/null
+bad_args players_huge "--players" play --players 99999999999 </dev/null
+bad_args min_time_nan "--min-time" bench --no-gbench --min-time nan
+bad_args turn_neg "--turn" render "$first" --turn -1 -o "$TMP/t.svg"
+bad_args tile_size "--tile-size" render "$first" --tile-size 100000 -o "$TMP/t.svg"
+for name in seed_neg_play seed_big_self seed_neg_arena seed_big_bench width_small players_huge min_time_nan; do
+  grep -q "Could not convert" "$TMP/$name.err" && fail "$name: CLI11's message instead of ours"
+done
+printf 'view -2147483648 0\nview 99999999999 1\nview 3,-1\nquit\n' >"$TMP/view.in"
+run view_overflow "$BIN" play --seats human,random --seed 4 --autosave "$TMP/view.json" <"$TMP/view.in"
+no_crash view_overflow
+[ "$RC" -eq 0 ] || fail "play with huge view numbers exited $RC"
+[ "$(grep -c "usage: view X Y (centre the board on column X, row Y, each from -128 to 127)" "$TMP/view_overflow.out")" -eq 2 ] ||
+  fail "play: view with numbers out of range is not refused: $(grep -i view "$TMP/view_overflow.out" | head -5)"
+
+# 11. Strings from files reach the terminal neutralised: a player name that would retitle the
+# terminal and clear the screen, in a resumed game (refused by the record parser, or shown as escapes)
+cut_record "$first" "$TMP/evil.json" 'j["players"][0]["name"] = "Eve\x1b]0;pwned\x07\x1b[2J\r\nforged line"'
+run evil_resume "$BIN" play --resume "$TMP/evil.json" --autosave "$TMP/evil-save.json"
+no_crash evil_resume
+no_control_chars "$TMP/evil_resume.out" "$TMP/evil_resume.err" ||
+  fail "play --resume sends a record's control characters to the terminal"
+if [ "$RC" -eq 0 ]; then
+  grep -qF 'Eve\x1b]0;pwned\x07\x1b[2J\x0d\x0aforged line' "$TMP/evil_resume.out" || fail "the escaped name is not shown"
+else
+  [ "$RC" -eq 2 ] || fail "play --resume of a record with control characters exited $RC"
+fi
+# a tile id from a tile file (--tiles): refused by the loader, or shown as escapes
+tiles_src="$(cd "$(dirname "$0")/.." && pwd)/data/tiles/base.tiles.json"
+if [ -f "$tiles_src" ]; then
+  python3 - "$tiles_src" "$TMP/evil.tiles.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for t in j["tiles"]:
+    t["id"] = t["id"] + "\x1b[2J"
+json.dump(j, open(sys.argv[2], "w"))
+EOF
+  run evil_tiles "$BIN" play --tiles "$TMP/evil.tiles.json" --seats human,random --seed 4 --autosave "$TMP/evil-tiles.json" <"$TMP/view.in"
+  no_crash evil_tiles
+  no_control_chars "$TMP/evil_tiles.out" "$TMP/evil_tiles.err" || fail "play sends a tile id's control characters to the terminal"
+else
+  fail "no tile file at $tiles_src"
+fi
+
+# 14. Clear messages: --games 0 (no 309-digit range), a folder where a file is wanted, bad output
+# names, a bad bot option before anything is announced, an unwritable --records folder
+for cmd in "selfplay --games 0" "arena --bots random,greedy --games 0" "bench --no-gbench --games 0"; do
+  run games0 "$BIN" $cmd
+  [ "$RC" -eq 1 ] && grep -q -- "--games: \"0\" is not a whole number from 1 to" "$TMP/games0.err" &&
+    ! grep -q '[0-9]\{20\}' "$TMP/games0.err" || fail "$cmd: exit $RC, $(cat "$TMP/games0.err")"
+done
+(cd "$TMP" && "$BIN" render "$first" -o board.png >/dev/null 2>"$TMP/png.err")
+[ $? -eq 1 ] && grep -q "SVG only.*\.svg" "$TMP/png.err" && [ ! -e "$TMP/board.png" ] ||
+  fail "render -o board.png: $(cat "$TMP/png.err")"
+(cd "$TMP" && "$BIN" render "$first" -o - >"$TMP/stdout.svg" 2>"$TMP/stdout.err")
+[ $? -eq 0 ] && [ ! -e "$TMP/-" ] && python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$TMP/stdout.svg" ||
+  fail "render -o - does not write SVG to standard output: $(cat "$TMP/stdout.err")"
+mkdir -p "$TMP/dir.svg"
+bad_args render_dir "is a folder" render "$first" -o "$TMP/dir.svg"
+bad_args autosave_dir "is a folder" play --seats random,random --autosave "$TMP/dir.svg"
+for a in "replay $TMP" "render $TMP -o $TMP/x.svg" "play --resume $TMP" "selfplay --games 1 --tiles $TMP"; do
+  run dir_arg "$BIN" $a </dev/null
+  [ "$RC" -eq 2 ] && grep -q "is a folder" "$TMP/dir_arg.err" || fail "$a: exit $RC, $(cat "$TMP/dir_arg.err")"
+done
+run bad_bot_play "$BIN" play --seats human,mcts:foo=1 --autosave "$TMP/badbot.json" </dev/null
+[ "$RC" -eq 2 ] && grep -q '"foo"' "$TMP/bad_bot_play.err" && [ ! -s "$TMP/bad_bot_play.out" ] && [ ! -e "$TMP/badbot.json" ] ||
+  fail "play with a bad bot option: exit $RC, printed: $(head -3 "$TMP/bad_bot_play.out")"
+touch "$TMP/plain"
+for cmd in selfplay arena; do
+  for dir in "$TMP/plain/sub" "$TMP/plain"; do
+    run records_bad "$BIN" $cmd --bots random,greedy --games 2 --records "$dir"
+    [ "$RC" -eq 2 ] && grep -qF -- "--records $dir" "$TMP/records_bad.err" && [ ! -s "$TMP/records_bad.out" ] ||
+      fail "$cmd --records $dir: exit $RC, $(cat "$TMP/records_bad.err"; head -2 "$TMP/records_bad.out")"
+  done
+done
 
 if [ "$FAILS" -ne 0 ]; then
   echo "cli_smoke: $FAILS failure(s)" >&2

@@ -1,7 +1,10 @@
 // core/io: atomic writes that keep the old file when the disk is full (a file-size limit stands in
-// for a full disk), reads that refuse folders, FIFOs, devices and oversized files without blocking,
-// and printable()/has_control_chars for strings from files.
+// for a full disk; save_record, play's autosave, goes through them), reads that refuse folders,
+// FIFOs, devices and oversized files without blocking, printable()/has_control_chars for strings
+// from files, strict integer parsing; and how the terminal game uses them (names and tile ids from
+// files neutralised, typed numbers range-checked).
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -18,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/terminal_view.hpp"
+#include "cli/text.hpp"
 #include "core/io.hpp"
 #include "engine/engine.hpp"
 
@@ -272,6 +277,77 @@ TEST(ParseU64, TheWholeRangeAndNothingElse) {
   EXPECT_FALSE(parse_u64("", v));
   EXPECT_FALSE(parse_u64("12abc", v));
   EXPECT_EQ(v, 7u);
+}
+
+// Strings from files as the terminal game prints them (defence in depth: the record parser and the
+// tile loader refuse control characters, but what reaches the terminal is neutralised anyway).
+bool raw_controls(std::string_view text) {  // a control character other than a line break
+  for (const char ch : text) {
+    const auto b = static_cast<unsigned char>(ch);
+    if ((b < 0x20 && b != '\n') || b == 0x7f) return true;
+  }
+  return false;
+}
+
+TEST(CliPrintable, PlayerNamesFromARecord) {
+  const std::vector<PlayerInfo> players = {{"Eve\x1b]0;pwned\x07\x1b[2J", ""}, {"Bob\r\nforged", "greedy"}};
+  EXPECT_EQ(cli::player_name(players, 0, false), "Eve\\x1b]0;pwned\\x07\\x1b[2J");
+  EXPECT_EQ(cli::player_name(players, 1, false), "Bob\\x0d\\x0aforged");
+  // with colour, the only escapes are the colour's own
+  EXPECT_FALSE(raw_controls(cli::strip_ansi(cli::player_name(players, 0, true))));
+  auto rs = load_ruleset("base", {});
+  Game g(rs, players, 7);
+  EXPECT_FALSE(raw_controls(cli::render_scores(g.state(), players, false)));
+  EXPECT_FALSE(raw_controls(cli::render_final(g.state(), players, false)));
+}
+
+TEST(CliPrintable, TileIdsAndMoveTexts) {
+  auto rs = std::make_shared<Ruleset>(*load_ruleset("base", {}));
+  for (auto& t : rs->tiles.types) {
+    t.id += "\x1b[2J";
+    t.description += "\a";
+  }
+  Game g(rs, {{"Ann", ""}, {"Bob", "greedy"}}, 7);
+  const std::string hand = cli::render_hand(g.state(), cli::placement_candidates(g.state()), cli::ViewOptions{});
+  EXPECT_NE(hand.find("\\x1b[2J"), std::string::npos) << hand;
+  EXPECT_FALSE(raw_controls(hand)) << hand;
+  RecordMove m;
+  m.tile = "A\x1b[2J";
+  m.follower = "N\x1b]0;x\x07";
+  EXPECT_FALSE(raw_controls(cli::describe_record_move(g.state(), m, g.record().players, false)));
+  m.follower.reset();
+  m.action = "jeep \x1b[2J";
+  EXPECT_FALSE(raw_controls(cli::describe_record_move(g.state(), m, g.record().players, false)));
+}
+
+// Numbers typed in play are range-checked before they are narrowed: a cell off the map does not
+// alias to a cell on it (265,0 is not 9,0 for the map's 8-bit keys).
+TEST(CliTypedNumbers, CellsOffTheMapAreRefused) {
+  auto rs = load_ruleset("hunters", {});
+  Game g(rs, {{"Ann", ""}, {"Bob", ""}}, 3);
+  const auto cands = cli::placement_candidates(g.state());
+  ASSERT_FALSE(cands.empty());
+  g.play(g.placement(cands[0].x, cands[0].y, cands[0].rots[0]));
+  ASSERT_EQ(g.state().phase, Phase::Piece);
+  const int x = cands[0].x, y = cands[0].y;
+  for (const std::string& typed : {fmt::format("N at {},{}", x + 256, y), fmt::format("C {} {}", x, y - 512),
+                                  fmt::format("N at {},{}", x + 4294967296LL, y), std::string("N at 99999999999999999999,0")}) {
+    const cli::ParsedPort pp = cli::parse_port(typed, g.state());
+    EXPECT_FALSE(pp.error.empty()) << typed << " was read as a cell on the map";
+  }
+  // the same typed at the tile's own cell is about the tile (whatever the port holds)
+  const cli::ParsedPort own = cli::parse_port(fmt::format("N at {},{}", x, y), g.state());
+  EXPECT_EQ(own.error.find("not a tile placed this turn"), std::string::npos) << own.error;
+  const cli::ParsedPort off = cli::parse_port(fmt::format("N at {},{}", x + 256, y), g.state());
+  EXPECT_NE(off.error.find("not a tile placed this turn"), std::string::npos) << off.error;
+  const cli::ParsedPlacement pl = cli::parse_placement("-2147483648 0 90", cands);
+  EXPECT_FALSE(pl.error.empty());
+}
+
+TEST(CliPrintable, ErrorMessagesKeepTheirLines) {
+  EXPECT_EQ(cli::printable_lines("a: \"\x1b[2J\"\nsecond line"), "a: \"\\x1b[2J\"\nsecond line");
+  EXPECT_EQ(cli::printable_lines("one\n"), "one\n");
+  EXPECT_EQ(cli::printable_lines("bell\a\r"), "bell\\x07\\x0d");
 }
 
 }  // namespace
