@@ -8,9 +8,12 @@
 
 #include "engine/engine.hpp"
 #include "fuzz_common.hpp"
+#include "json_mutator.hpp"
 
 using namespace carc;
 using carc::fuzz::bug;
+
+CARC_FUZZ_JSON_MUTATOR(0)
 
 namespace {
 
