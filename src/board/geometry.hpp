@@ -47,6 +47,7 @@ class CellMap {
     }
   }
   void set(int x, int y, u16 val) {
+    assert(in_range(x, y));
     const u16 k = key(x, y);
     for (u32 h = hash(k);; h = (h + 1) & (kSlots - 1)) {
       Slot& s = slots_[h];
@@ -64,6 +65,8 @@ class CellMap {
     u16 key = 0;
     u16 val = 0;
   };
+  // A cell off the map wraps onto the far edge; reads there see an empty cell (no board of at most
+  // kMaxPlaced tiles reaches both edges), and writes never go off the map (asserted).
   static u16 key(int x, int y) { return static_cast<u16>((static_cast<u8>(x) << 8) | static_cast<u8>(y)); }
   static u32 hash(u16 k) { return (static_cast<u32>(k) * 0x9E3779B1u) >> 22; }
   std::array<Slot, kSlots> slots_{};

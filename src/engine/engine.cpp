@@ -27,46 +27,55 @@ Game::Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players, u
 // A recorded draw that cannot happen here: an error while a record is replayed; past the record's
 // moves (a planned deal that the game no longer follows) it ends the plan instead: it and every
 // later planned outcome are dropped, and the game goes on from the generator, or stalls.
-bool Game::refuse_scripted(std::vector<std::string>& list, std::size_t index, const std::string& why) {
+// A recorded outcome that cannot happen here: an error while a record is replayed; past the record's
+// moves (a planned deal that the game no longer follows) it ends the plan instead: it and every
+// later planned outcome are dropped, and the game goes on from the generator, or stalls.
+void Game::refuse_scripted(std::vector<std::string>& list, std::size_t index, const std::string& why) {
   const std::size_t from = &list == &rec_.chance ? chance_planned_from_ : planned_from_;
   if (index < from) throw DrawError(why);
   list.resize(index);
   if (&list == &rec_.draws) rec_.draw_marks.resize(index);
   ++plans_dropped_;
-  return false;
+}
+
+// Why the recorded draw `type` cannot be drawn now (empty: it can).
+std::string Game::scripted_draw_problem(int type, const std::string& id, u8 claim) const {
+  const std::size_t i = scripted_;
+  if (type < 0) return fmt::format("draws[{}]: unknown tile \"{}\"", i, id);
+  if (state_.remaining[static_cast<std::size_t>(type)] == 0) return fmt::format("draws[{}]: no tile \"{}\" is left in the pile", i, id);
+  const bool bonus_due = state_.extra != 0;
+  const bool bonus = rs_->tiles.types[static_cast<std::size_t>(type)].pile == kPileBonus;
+  if (bonus != bonus_due)
+    return fmt::format("draws[{}]: tile \"{}\" is {} but this draw is {}", i, id, bonus ? "a bonus tile" : "a regular tile",
+                       bonus_due ? "for a bonus turn (from the bonus pile)" : "from the regular pile");
+  if (claim == kDrawUnmarked) return {};
+  if (((claim & kDrawBonus) != 0) != bonus_due)
+    return fmt::format("draws[{}]: marked as a draw from the {} pile but this draw is from the {} pile", i,
+                       (claim & kDrawBonus) ? "bonus" : "regular", bonus_due ? "bonus" : "regular");
+  State trial = state_;  // a discard mark must hold before anything changes
+  const bool placed = apply_draw(trial, type, nullptr);
+  if (((claim & kDrawDiscarded) != 0) == placed)
+    return fmt::format("draws[{}]: tile \"{}\" is marked as {} but it {}", i, id, placed ? "discarded" : "placed",
+                       placed ? "fits the board" : "fits nowhere and is discarded");
+  return {};
 }
 
 bool Game::draw_one() {
-  int type = -1;
   const bool bonus_due = state_.extra != 0;
-  u8 claim = kDrawUnmarked;
+  int type = -1;
   if (scripted_ < rec_.draws.size()) {
     const std::string& id = rec_.draws[scripted_];
-    claim = scripted_ < rec_.draw_marks.size() ? rec_.draw_marks[scripted_] : kDrawUnmarked;
+    const u8 claim = scripted_ < rec_.draw_marks.size() ? rec_.draw_marks[scripted_] : kDrawUnmarked;
     type = rs_->tiles.find(id);
-    if (type < 0) return refuse_scripted(rec_.draws, scripted_, fmt::format("draws[{}]: unknown tile \"{}\"", scripted_, id));
-    if (state_.remaining[static_cast<std::size_t>(type)] == 0)
-      return refuse_scripted(rec_.draws, scripted_, fmt::format("draws[{}]: no tile \"{}\" is left in the pile", scripted_, id));
-    const bool bonus = rs_->tiles.types[static_cast<std::size_t>(type)].pile == kPileBonus;
-    if (bonus != bonus_due)
-      return refuse_scripted(rec_.draws, scripted_,
-                             fmt::format("draws[{}]: tile \"{}\" is {} but this draw is {}", scripted_, id, bonus ? "a bonus tile" : "a regular tile",
-                                         bonus_due ? "for a bonus turn (from the bonus pile)" : "from the regular pile"));
-    if (claim != kDrawUnmarked && ((claim & kDrawBonus) != 0) != bonus_due)
-      return refuse_scripted(rec_.draws, scripted_,
-                             fmt::format("draws[{}]: marked as a draw from the {} pile but this draw is from the {} pile", scripted_,
-                                         (claim & kDrawBonus) ? "bonus" : "regular", bonus_due ? "bonus" : "regular"));
-    if (claim != kDrawUnmarked) {
-      State trial = state_;  // a discard mark must hold before anything changes
-      const bool placed = apply_draw(trial, type, nullptr);
-      if (((claim & kDrawDiscarded) != 0) == placed)
-        return refuse_scripted(rec_.draws, scripted_,
-                               fmt::format("draws[{}]: tile \"{}\" is marked as {} but it {}", scripted_, id, placed ? "discarded" : "placed",
-                                           placed ? "fits the board" : "fits nowhere and is discarded"));
+    if (const std::string why = scripted_draw_problem(type, id, claim); !why.empty()) {
+      refuse_scripted(rec_.draws, scripted_, why);
+      type = -1;
+    } else {
+      if (rng_) sample_draw(state_, *rng_);  // keep the generator in step for a later continuation
+      ++scripted_;
     }
-    if (rng_) sample_draw(state_, *rng_);  // keep the generator in step for a later continuation
-    ++scripted_;
-  } else {
+  }
+  if (type < 0) {
     if (!rng_) return false;
     type = sample_draw(state_, *rng_);
     rec_.draws.push_back(rs_->tiles.types[static_cast<std::size_t>(type)].id);
@@ -84,10 +93,14 @@ bool Game::chance_one() {
   if (chance_scripted_ < rec_.chance.size()) {
     const std::string& text = rec_.chance[chance_scripted_];
     o = hk.chance_parse(state_, text);
-    if (o < 0) return refuse_scripted(rec_.chance, chance_scripted_, fmt::format("chance[{}]: \"{}\" is not possible here", chance_scripted_, text));
-    if (rng_) hk.sample_chance(state_, *rng_);  // keep the generator in step
-    ++chance_scripted_;
-  } else {
+    if (o < 0) {
+      refuse_scripted(rec_.chance, chance_scripted_, fmt::format("chance[{}]: \"{}\" is not possible here", chance_scripted_, text));
+    } else {
+      if (rng_) hk.sample_chance(state_, *rng_);  // keep the generator in step
+      ++chance_scripted_;
+    }
+  }
+  if (o < 0) {
     if (!rng_) return false;
     o = hk.sample_chance(state_, *rng_);
     rec_.chance.push_back(hk.chance_text(state_, o));
@@ -208,6 +221,7 @@ void Game::play_unchecked(const Move& m) {
   }
   apply_move(state_, m, &rec_.events);
   advance();
+  rec_.moves.back().partial = state_.phase == Phase::Piece || state_.phase == Phase::Choose;
 }
 
 bool Game::undo_turn(int player) {
@@ -313,7 +327,7 @@ Move Game::action(std::string_view text) const {
   return rs_->game->hooks.action_parse(state_, text);
 }
 
-Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::string& tiles_override) {
+Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::string& tiles_override, const DecisionHook& on_decision) {
   std::vector<std::string> settings;
   for (const auto& [k, v] : r.options) settings.push_back(k + "=" + v);
   // a record's relative tile path is relative to the record's own folder
@@ -327,28 +341,45 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
   g.rec_.chance = r.chance;
   g.planned_from_ = g.chance_planned_from_ = std::numeric_limits<std::size_t>::max();  // strict while replaying
   if (r.seed) g.rng_.emplace(*r.seed);
-  g.advance();
+  try {
+    g.advance();
+  } catch (const DrawError& e) {
+    throw ReplayError(fmt::format("{} (before the first move)", e.what()), 0, "bad_draw");
+  }
+  const char* step = "move";  // what the record asked for when it failed (ReplayError::code)
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
     const RecordMove& rm = r.moves[i];
     const std::string where = fmt::format("move {}", i + 1);
+    auto play = [&](const Move& m) {
+      if (on_decision) on_decision(g.state_, m, static_cast<int>(i));
+      g.play(m);
+    };
     try {
+      step = "move";
+      step = "game_over";
       if (g.state_.phase == Phase::Over) throw InputError("the game is already over");
+      step = "chance_ran_out";
       if (g.state_.phase == Phase::Chance) throw InputError("the record's chance outcomes (\"chance\") ran out before this move");
+      step = "draws_ran_out";
       if (g.state_.phase != Phase::Place) throw InputError("the record's draws ran out before this move");
+      step = "wrong_tile";
       const std::string& in_hand = g.rs_->tiles.types[g.state_.in_hand].id;
       if (rm.tile != in_hand) throw InputError(fmt::format("tile {} is named but the drawn tile is {}", rm.tile, in_hand));
+      step = "wrong_player";
       if (rm.player != g.state_.current)
         throw InputError(fmt::format("made by player {} but it is player {}'s turn", rm.player + 1, g.state_.current + 1));
-      g.play(g.placement(rm.x, rm.y, rm.rot));
+      step = "illegal_placement";
+      play(g.placement(rm.x, rm.y, rm.rot));
       std::size_t ci = 0;  // listed choices taken so far
       auto listed_choices = [&] {
         while (g.state_.phase == Phase::Choose) {
+          step = "illegal_choice";
           if (ci >= rm.choices.size())
             throw InputError(fmt::format("player {} has a decision to make and the record's choices end here", to_move(g.state_) + 1));
           const auto& [who, text] = rm.choices[ci];
           if (who != to_move(g.state_))
             throw InputError(fmt::format("choice {} (\"{}\") is player {}'s but player {} decides now", ci + 1, text, who + 1, to_move(g.state_) + 1));
-          g.play(g.choice(text, 0));
+          play(g.choice(text, 0));
           ++ci;
         }
       };
@@ -359,33 +390,47 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
         const auto [px, py] = rm.follower_at.value_or(std::pair<int, int>(rm.x, rm.y));
         return g.piece_at(px, py, rm.follower.value_or("none"), kind);
       };
+      if (rm.partial && i + 1 != r.moves.size()) throw InputError("only the last move can be partial (a turn in progress)");
       if (g.rs_->game->choices_listed) {
+        if (rm.partial && ci >= rm.choices.size() && g.state_.phase == Phase::Choose) continue;
         listed_choices();
+        if (rm.partial && !rm.action && !rm.follower) {
+          if (ci != rm.choices.size()) throw InputError(fmt::format("the record gives {} choices but the turn took {}", rm.choices.size(), ci));
+          continue;
+        }
         if (g.state_.phase != Phase::Piece) throw InputError("the turn has no action to take");
-        if (rm.action) g.play(g.action(*rm.action));
-        else g.play(piece());
+        step = rm.action ? "illegal_action" : "illegal_piece";
+        if (rm.action) play(g.action(*rm.action));
+        else play(piece());
+        if (rm.partial && ci >= rm.choices.size()) continue;
         listed_choices();
+        step = "illegal_choice";
         if (ci != rm.choices.size()) throw InputError(fmt::format("the record gives {} choices but the turn took {}", rm.choices.size(), ci));
         continue;
       }
+      step = "bad_key";
       if (!rm.choices.empty()) throw InputError(fmt::format("\"choices\" is not used in {}", g.rs_->game->title));
       if (rm.action) throw InputError(fmt::format("\"action\" is not used in {}", g.rs_->game->title));
+      step = "illegal_choice";
+      if (rm.partial && g.state_.phase == Phase::Choose && !rm.choice) continue;
       if (g.state_.phase == Phase::Choose) {
         if (!rm.choice) throw InputError(fmt::format("this turn needs a choice (\"{}\") and the record gives none", g.rs_->game->choice_key));
-        g.play(g.choice(*rm.choice, rm.choice_rot));
+        play(g.choice(*rm.choice, rm.choice_rot));
       } else if (rm.choice) {
         throw InputError("a choice is given but this turn has none");
       }
+      step = "illegal_piece";
+      if (rm.partial && !rm.follower) continue;
       if (g.state_.phase == Phase::Piece || rm.follower) {
         if (g.state_.phase != Phase::Piece) throw InputError("a follower is given but the turn is over");
-        g.play(piece());
+        play(piece());
       } else if (rm.follower_at || rm.piece) {
         throw InputError("a piece is described but the turn is over");
       }
     } catch (const DrawError& e) {
-      throw DrawError(fmt::format("{} (the draw after move {})", e.what(), i + 1));
+      throw ReplayError(fmt::format("{} (the draw after move {})", e.what(), i + 1), static_cast<int>(i + 1), "bad_draw");
     } catch (const InputError& e) {
-      throw InputError(fmt::format("{} ({} {},{} r{}): {}", where, rm.tile, rm.x, rm.y, rm.rot, e.what()));
+      throw ReplayError(fmt::format("{} ({} {},{} r{}): {}", where, rm.tile, rm.x, rm.y, rm.rot, e.what()), static_cast<int>(i + 1), step);
     }
   }
   if (!g.rng_ && continue_seed) {
@@ -393,7 +438,11 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
     g.rng_.emplace(*continue_seed);
     g.rec_.seed = std::nullopt;
   }
-  g.advance();
+  try {
+    g.advance();
+  } catch (const DrawError& e) {
+    throw ReplayError(fmt::format("{} (the draw after the last move)", e.what()), static_cast<int>(r.moves.size()), "bad_draw");
+  }
   // Recorded draws and chance outcomes past the position the moves lead to (the tile in hand after
   // the last move included) are the game's planned deal: used while they fit, dropped from the
   // first that does not (see refuse_scripted).
@@ -401,7 +450,11 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
   g.unused_chance_ = g.rec_.chance.size() - g.chance_scripted_;
   g.planned_from_ = g.scripted_;
   g.chance_planned_from_ = g.chance_scripted_;
-  check_stated_results(r, g.rec_, *g.rs_);
+  try {
+    check_stated_results(r, g.rec_, *g.rs_);
+  } catch (const InputError& e) {
+    throw ReplayError(e.what(), 0, "results_differ");
+  }
   g.undo_.clear();
   return g;
 }

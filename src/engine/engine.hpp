@@ -2,6 +2,7 @@
 // source (seeded generator or a scripted draw order) and the game record; it checks every move,
 // applies it, records it and can take back the last decisions (snapshots: State is a flat value).
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,16 @@ struct DrawError : InputError {
 };
 
 inline constexpr u8 kDrawDiscarded = 1, kDrawBonus = 2, kDrawUnmarked = 0x80;  // Record::draw_marks
+
+// A record that does not replay: the move it failed at (1-based; 0 before the first move or for
+// the stated results) and a stable reason code for tools: game_over, draws_ran_out,
+// chance_ran_out, wrong_tile, wrong_player, illegal_placement, illegal_choice, illegal_piece,
+// illegal_action, bad_key, bad_draw, results_differ.
+struct ReplayError : InputError {
+  ReplayError(const std::string& msg, int mv, std::string c) : InputError(msg), move(mv), code(std::move(c)) {}
+  int move = 0;
+  std::string code;
+};
 
 struct PlayerInfo {
   std::string name;
@@ -40,6 +51,9 @@ struct RecordMove {
   // Games whose decisions come several per turn, by any player (Safari's token hand-ins, the
   // jeep's new cell): every Choose decision of the turn in order, with who made it.
   std::vector<std::pair<int, std::string>> choices;
+  // The turn is not finished (a record saved mid-turn, only ever its last move): the decisions it
+  // lists are made and the next one is pending; without it a missing piece decision is a pass.
+  bool partial = false;
 };
 
 struct Record {
@@ -82,7 +96,11 @@ class Game {
   // If the record's draws run out before the end and it has a seed, later draws continue from the
   // generator; without a seed the game stops there (still in progress) unless continue_seed is set.
   // tiles_override: load this tile file instead of the record's (or the default one).
-  static Game replay(const Record& r, std::optional<u64> continue_seed = std::nullopt, const std::string& tiles_override = "");
+  // on_decision, if set, sees every decision before it is played: the state, the move and the
+  // index of the record's move it belongs to (for tools that step through a game).
+  using DecisionHook = std::function<void(const State&, const Move&, int)>;
+  static Game replay(const Record& r, std::optional<u64> continue_seed = std::nullopt, const std::string& tiles_override = "",
+                     const DecisionHook& on_decision = {});
 
   [[nodiscard]] const State& state() const { return state_; }
   [[nodiscard]] const Ruleset& ruleset() const { return *rs_; }
@@ -128,7 +146,8 @@ class Game {
   Game(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players);
   bool draw_one();
   bool chance_one();
-  bool refuse_scripted(std::vector<std::string>& list, std::size_t index, const std::string& why);
+  void refuse_scripted(std::vector<std::string>& list, std::size_t index, const std::string& why);
+  [[nodiscard]] std::string scripted_draw_problem(int type, const std::string& id, u8 claim) const;
   void play_unchecked(const Move& m);
 
   std::shared_ptr<const Ruleset> rs_;

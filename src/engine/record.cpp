@@ -68,6 +68,10 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       for (const auto& [who, text] : m.choices) jm["choices"].push_back({{"player", who}, {"choice", text}});
     }
     if (m.follower_at) jm["follower_at"] = {m.follower_at->first, m.follower_at->second};
+    if (m.partial) {
+      jm["partial"] = true;
+      jm.erase("follower");  // not decided yet (null would be a pass)
+    }
     j["moves"].push_back(jm);
   }
   j["events"] = json::array();
@@ -240,6 +244,7 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
       const long long fy = jin::integer((*fa)[1], -128, 127, ctx, "follower_at[1]");
       m.follower_at = std::pair<int, int>(static_cast<int>(fx), static_cast<int>(fy));
     }
+    if (const json* pa = jin::opt(jm, "partial")) m.partial = jin::boolean(*pa, ctx, "partial");
     r.moves.push_back(m);
   }
   // What the record states about its results; Game::replay checks it against the replay.

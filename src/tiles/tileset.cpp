@@ -286,10 +286,11 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     ts.types.push_back(std::move(t));
   }
   // "start": a list of cells (one side), or a list of sides {name, players, track, cells}
-  const json& jstart = jin::array(jin::need(j, "start", file), file, "start", 16);
+  const json& jstart = jin::array(jin::need(j, "start", file), file, "start", kMaxPlaced);
   if (jstart.empty()) fail(file, "start", "expected a non-empty array");
   std::vector<json> jsides;
   if (jstart.front().is_object() && jstart.front().contains("cells")) {
+    if (jstart.size() > 16) fail(file, "start", fmt::format("{} start sides; at most 16", jstart.size()));
     for (const auto& sd : jstart) jsides.push_back(sd);
   } else {
     jsides.push_back(json{{"cells", jstart}});

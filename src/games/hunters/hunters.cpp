@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bitset>
 
+#include "core/io.hpp"
 #include "games/games.hpp"
 
 namespace carc::games {
@@ -198,13 +199,10 @@ Move choice_parse(const State& s, std::string_view text) {
   if (at == std::string_view::npos || comma == std::string_view::npos || comma < at)
     throw InputError(fmt::format("shaman: \"{}\" is not \"none\" or \"PORT at X,Y\"", text));
   const std::string port(text.substr(0, at));
-  int x = 0, y = 0;
-  try {
-    x = std::stoi(std::string(text.substr(at + 4, comma - at - 4)));
-    y = std::stoi(std::string(text.substr(comma + 1)));
-  } catch (const std::exception&) {
-    throw InputError(fmt::format("shaman: \"{}\": bad coordinates", text));
-  }
+  long long lx = 0, ly = 0;  // on the map only: never wrapped onto another cell
+  if (!carc::parse_int(text.substr(at + 4, comma - at - 4), -128, 127, lx) || !carc::parse_int(text.substr(comma + 1), -128, 127, ly))
+    throw InputError(fmt::format("shaman: \"{}\": coordinates must be whole numbers from -128 to 127", text));
+  const int x = static_cast<int>(lx), y = static_cast<int>(ly);
   const int ti = s.placed_at(x, y);
   if (ti < 0) throw InputError(fmt::format("shaman: no tile at {},{}", x, y));
   const int f = feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], port);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/io.hpp"
 #include "games/games.hpp"
 
 namespace carc::games {
@@ -423,20 +424,16 @@ std::string action_text(const State& s, const Move& m) {
   return fmt::format("{} {} at {}", m.pk == 2 ? "found" : "explore", kSpecies[m.feat], cell_corner(m.x, m.y, m.rot));
 }
 
-int parse_int(std::string_view t, std::string_view what) {
-  try {
-    std::size_t used = 0;
-    const int v = std::stoi(std::string(t), &used);
-    if (used != t.size()) throw std::invalid_argument("trailing");
-    return v;
-  } catch (const std::exception&) {
-    throw InputError(fmt::format("{}: \"{}\" is not a number", what, t));
-  }
+// A board coordinate: a whole number on the map (-128 to 127), never wrapped onto another cell.
+int parse_coord(std::string_view t, std::string_view what) {
+  long long v = 0;
+  if (!carc::parse_int(t, -128, 127, v)) throw InputError(fmt::format("{}: \"{}\" is not a coordinate from -128 to 127", what, t));
+  return static_cast<int>(v);
 }
 std::pair<int, int> parse_cell(std::string_view t, std::string_view what) {
   const auto comma = t.find(',');
   if (comma == std::string_view::npos) throw InputError(fmt::format("{}: \"{}\" is not a cell X,Y", what, t));
-  return {parse_int(t.substr(0, comma), what), parse_int(t.substr(comma + 1), what)};
+  return {parse_coord(t.substr(0, comma), what), parse_coord(t.substr(comma + 1), what)};
 }
 std::vector<std::string_view> split(std::string_view t) {
   std::vector<std::string_view> w;
