@@ -492,7 +492,8 @@ void Session::run() {
     save_record(g_->record(), g_->ruleset(), save_path_);
     saved_turns_ = g_->record().moves.size();
   } catch (const InputError& e) {
-    throw InputError(fmt::format("the game cannot be saved: {}\nFree some space, or save it elsewhere with --autosave FILE.",
+    throw InputError(fmt::format("the game cannot be saved: {}\nSave it elsewhere with --autosave FILE (or free some space "
+                                 "if the disk is full).",
                                  e.what()));
   }
   if (!resume.empty() && (o_.players != 0 || !o_.seats.empty() || !o_.names.empty() || !o_.options.empty() || o_.game != "base"))
