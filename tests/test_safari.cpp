@@ -650,6 +650,46 @@ TEST(SafariRules, DiscardPileIsReshuffledWhenThePileRunsOut) {
   EXPECT_EQ(sc.s.phase, Phase::Draw);
 }
 
+// One tile surrounds two baobabs: their photographers take their tokens in seat order from the
+// player who placed the tile (docs/record.md), which decides who gets the last tokens. Red's baobab
+// was placed first (and comes first in the engine's own lists); blue surrounds both and is served
+// first: blue takes the last 2 tokens and red gets none.
+TEST(SafariRules, BaobabsSurroundedTogetherDealInSeatOrderFromThePlacer) {
+  auto sc = safari(2, {kMonkey, kElephant, kGiraffe, kLion});
+  sc.place("CS1a", 0, -1, 0, kRed, "C");
+  deal(sc, kZebra);
+  deal(sc, kZebra);
+  sc.place("CS3a", -1, -1, 180, kBlue);
+  sc.place("CS3b", -1, -2, 0, kRed);
+  sc.place("CS3c", 0, -2, 180, kBlue);
+  sc.place("CS1b", 1, -2, 0, kBlue, "C");
+  deal(sc, kMonkey);
+  deal(sc, kMonkey);
+  sc.place("CS3d", 2, -2, 0, kRed);
+  sc.place("CS5", 2, -1, 0, kBlue);
+  sc.place("CS7a", 0, -3, 90, kRed);
+  sc.place("CS7b", 1, -3, 180, kBlue);
+  sc.place("CS7c", 2, -3, 90, kRed);
+  Tokens& t = sc.s.tokens;  // only 2 tokens left anywhere (the rest in hands)
+  for (int k = 0; k < kTokenKinds; ++k) {
+    t.hand[kRed][static_cast<std::size_t>(k)] = static_cast<u8>(t.hand[kRed][static_cast<std::size_t>(k)] + t.pile[static_cast<std::size_t>(k)]);
+    t.pile[static_cast<std::size_t>(k)] = 0;
+  }
+  t.hand[kRed][kGiraffe] = static_cast<u8>(t.hand[kRed][kGiraffe] - 2);
+  t.pile[kGiraffe] = 2;
+  const Hand red_before = hand(sc, kRed), blue_before = hand(sc, kBlue);
+  sc.place("CS18", 1, -1, 90, kBlue);
+  ASSERT_EQ(sc.s.phase, Phase::Chance);
+  EXPECT_EQ(sc.s.tokens.deal_to, kBlue) << "the placer's own baobab deals first";
+  deal(sc, kGiraffe);
+  deal(sc, kGiraffe);
+  EXPECT_EQ(sc.s.phase, Phase::Draw) << "no token left for red";
+  EXPECT_EQ(total(hand(sc, kBlue)), total(blue_before) + 2);
+  EXPECT_EQ(hand(sc, kRed), red_before);
+  EXPECT_EQ(sc.s.supply[kRed], 6);
+  EXPECT_EQ(sc.s.supply[kBlue], 6);
+}
+
 // With no token face down nor discarded (all in hands), a baobab deals nothing and the turn goes on.
 TEST(SafariRules, NoTokenLeftAnywhereTheBaobabDealsNothing) {
   auto sc = safari(2, {kMonkey, kElephant, kGiraffe, kLion});

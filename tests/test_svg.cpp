@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -1323,3 +1326,26 @@ TEST(SvgSafari, LargeAndSmallTiles) {
 
 }  // namespace
 }  // namespace carc
+
+namespace carc::test {
+namespace {
+// Names with control characters and markup (from a caller that does not check them, as records
+// now do) still give well-formed XML 1.0, checked by Python's XML parser.
+TEST(SvgXml, ControlCharactersAndMarkupInNamesGiveWellFormedXml) {
+  auto rs = base_rules();
+  State s;
+  init_state(s, *rs, 2);
+  cli::SvgOptions o;
+  o.title = "t\x01itle <&>";
+  o.player_names = {"evil\x1b]0;x\x07\x1b[2J\x0c", "b\xff\xfe\"'<tag>"};
+  const std::string svg = cli::render_svg(s, o);
+  EXPECT_EQ(svg.find('\x1b'), std::string::npos);
+  EXPECT_EQ(svg.find('\x07'), std::string::npos);
+  const auto path = std::filesystem::temp_directory_path() / ("carc_xml_" + std::to_string(::getpid()) + ".svg");
+  std::ofstream(path) << svg;
+  const std::string cmd = "/usr/bin/python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' " + path.string();
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << "ill-formed XML";
+  std::filesystem::remove(path);
+}
+}  // namespace
+}  // namespace carc::test

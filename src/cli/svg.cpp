@@ -1,6 +1,7 @@
 // SVG drawing of a board (see svg.hpp). Geometry is worked out in a unit tile (0..1, y down, in
 // board orientation) and scaled to pixels when written.
 #include "cli/svg.hpp"
+#include "core/io.hpp"
 
 #include "games/games.hpp"
 
@@ -38,7 +39,10 @@ std::string num(double v) {
   return fmt::format("{:g}", v);
 }
 
-std::string esc(std::string_view s) {
+// Text for XML 1.0 content and attributes: control characters (which XML 1.0 forbids) and invalid
+// UTF-8 become visible escapes first (printable), then the markup characters are escaped.
+std::string esc(std::string_view raw) {
+  const std::string s = printable(raw);
   std::string out;
   for (char c : s) {
     switch (c) {

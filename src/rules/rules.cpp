@@ -650,12 +650,26 @@ void continue_turn(State& s, EventSink* ev) {
         return_pieces(s, root);
       }
     }
-    for (std::size_t i = 0; i < s.open_points.size();) {
-      const int root = s.open_points[i];
-      if (s.graph[root].open != 0) {
-        ++i;
-        continue;
+    // Point features the turn surrounded are scored in seat order of their owners, starting with the
+    // player who placed the tile (unowned ones last; then by feature id). It matters when scoring
+    // draws from a pile that can run out (Safari: a baobab's photographer takes 2 tokens).
+    for (;;) {
+      std::size_t i = s.open_points.size();
+      int best_key = 0;
+      for (std::size_t k = 0; k < s.open_points.size(); ++k) {
+        const Segment& pr = s.graph[s.open_points[k]];
+        if (pr.open != 0) continue;
+        int seat = s.nplayers;
+        for (int d = 0; d < s.nplayers; ++d)
+          if (pr.pieces[static_cast<std::size_t>((s.current + d) % s.nplayers)]) {
+            seat = d;
+            break;
+          }
+        const int key = pr.scored ? -1 : seat * kMaxSegments + s.open_points[k];  // done ones (a resumed turn) leave first
+        if (i == s.open_points.size() || key < best_key) i = k, best_key = key;
       }
+      if (i == s.open_points.size()) break;
+      const int root = s.open_points[i];
       if (!s.graph[root].scored) {
         if (hk.score_completed) {
           if (!hk.score_completed(s, root, ev)) return;
