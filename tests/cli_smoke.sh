@@ -251,7 +251,7 @@ grep -q "found SPECIES X,Y CORNER" "$TMP/saf_human.out" && grep -q "Face-down pi
   fail "play --game safari with a human: no help, Safari panel or action list"
 grep -q "two jeeps are on the board: say which" "$TMP/saf_human.out" ||
   fail "play --game safari with a human: an ambiguous jeep move was not explained"
-grep -q "You placed CS24 at 0,1 r0, moved a jeep from -2,0 to 1,-1" "$TMP/saf_human.out" ||
+grep -q "You placed CS24a at 0,1 r0, moved a jeep from -2,0 to 1,-1" "$TMP/saf_human.out" ||
   fail "play --game safari with a human: the typed jeep move was not played"
 run saf_human_replay "$BIN" replay "$TMP/saf_human.json"
 no_crash saf_human_replay

@@ -177,14 +177,14 @@ const Spot* spot_at(const State& s, int px, int py) {
 
 // "On your trail there are 3 different species: you score 6 points." The trail: the start
 // board's giraffe (CSS2, dead end S), CS7 turned 180 (a N-E bend with an elephant, red's
-// photographer) and CS16 turned 90 (a dead end W with a zebra), placed by blue: "your trail is
+// photographer) and CS16a turned 90 (a dead end W with a zebra), placed by blue: "your trail is
 // completed even though your opponent placed the tile". Red holds only species already on the
 // trail, so there is nothing to decide.
 TEST(SafariRulebook, TrailWithThreeSpeciesScoresSix) {
   auto sc = safari(2, {kGiraffe, kElephant, kLion, kZebra});
   EXPECT_TRUE(sc.place("CS7a", 0, 1, 180, kRed, "N").empty()) << "an open trail scores nothing";
   EXPECT_EQ(sc.s.supply[kRed], 5);
-  EXPECT_EQ(texts(sc, sc.place("CS16", 1, 1, 90, kBlue)), Lines({"completed trail red 6 (3 species, 0 birds, 3 tiles)"}));
+  EXPECT_EQ(texts(sc, sc.place("CS16a", 1, 1, 90, kBlue)), Lines({"completed trail red 6 (3 species, 0 birds, 3 tiles)"}));
   EXPECT_EQ(sc.s.phase, Phase::Draw) << "no token to hand in: no decision";
   EXPECT_EQ(sc.score(kRed), 6);
   EXPECT_EQ(sc.score(kBlue), 0);
@@ -199,7 +199,7 @@ TEST(SafariRulebook, TrailWithThreeSpeciesScoresSix) {
 TEST(SafariRulebook, TrailWithLionHandedInScoresTen) {
   auto sc = safari(2, {kLion, kMonkey, kElephant, kZebra});
   sc.place("CS7a", 0, 1, 180, kRed, "N");
-  EXPECT_TRUE(sc.place("CS16", 1, 1, 90, kBlue).empty()) << "scoring waits for red's decision";
+  EXPECT_TRUE(sc.place("CS16a", 1, 1, 90, kBlue).empty()) << "scoring waits for red's decision";
   ASSERT_EQ(sc.s.phase, Phase::Choose);
   EXPECT_EQ(sc.s.current, kBlue);
   EXPECT_EQ(to_move(sc.s), kRed) << "red decides on blue's turn";
@@ -250,13 +250,13 @@ TEST(SafariRulebook, BushWithZebraHandedInAndThreeBirdsScoresNine) {
 
 // "At the start of your turn your photographer and blue's stand on two different trails. You place
 // a tile that joins them: the trail is completed and has 4 species. You add a token of a fifth
-// species and score 15. Blue adds no token and scores 10." Red's trail: CSS2's giraffe and CS5
+// species and score 15. Blue adds no token and scores 10." Red's trail: CSS2's giraffe and CS5a
 // turned 90 (a lion); blue's: CS3 turned 90 (a dead end with an elephant) and CS6 turned 90 (a
 // monkey); red's CS7 turned 180 (an elephant) joins them. Each scorer decides separately, red
 // first (the current player), then blue, on red's turn.
 TEST(SafariRulebook, JoinedTrailsFifteenWithTokenTenWithout) {
   auto sc = safari(2, {kZebra, kGiraffe, kZebra, kLion});
-  sc.place("CS5", 0, 1, 90, kRed, "N");
+  sc.place("CS5a", 0, 1, 90, kRed, "N");
   sc.place("CS3a", 1, 1, 90, kBlue, "S");
   EXPECT_TRUE(sc.place("CS6a", 1, 2, 90, kBlue).empty());
   EXPECT_EQ(sc.s.supply[kRed], 5);
@@ -288,15 +288,15 @@ TEST(SafariRulebook, JoinedTrailsFifteenWithTokenTenWithout) {
 // "Before your turn 3 photographers stand in different bushes. You join them with one tile into a
 // big bush. You have more photographers there, so only you score; blue gets nothing. You hand in
 // no token and score 11 (6 for 3 species and 5 for the birds)." Red's bushes: CS25 (a monkey and
-// 1 bird) at -1,-1 and CS19 turned 90 (a giraffe and 1 bird) at 0,-2; blue's: CS26 turned 180 (an
+// 1 bird) at -1,-1 and CS19a turned 90 (a giraffe and 1 bird) at 0,-2; blue's: CS26 turned 180 (an
 // elephant and 2 birds) joined to the start board's bush (1 bird) at 1,-1. CS33 turned 270 (bush
-// on its W, N and E sides, a monkey) joins the three at 0,-1. CS3 at 1,-2 only lets CS19 be placed.
+// on its W, N and E sides, a monkey) joins the three at 0,-1. CS3 at 1,-2 only lets CS19a be placed.
 TEST(SafariRulebook, BushMajorityTwoPhotographersAgainstOneScoresEleven) {
   auto sc = safari(2, {kLion, kMonkey, kZebra, kLion});
   sc.place("CS25a", -1, -1, 0, kRed, "E");
   sc.place("CS26a", 1, -1, 180, kBlue, "S");
   sc.place("CS3a", 1, -2, 180, kBlue);
-  sc.place("CS19", 0, -2, 90, kRed, "S");
+  sc.place("CS19a", 0, -2, 90, kRed, "S");
   EXPECT_EQ(sc.s.supply[kRed], 4);
   EXPECT_EQ(sc.s.supply[kBlue], 5);
   EXPECT_TRUE(sc.place("CS33a", 0, -1, 270, kRed).empty());
@@ -318,7 +318,7 @@ TEST(SafariRulebook, BushMajorityTwoPhotographersAgainstOneScoresEleven) {
 // ---------------------------------------------------------------------------------------------
 // The point used below is 1,1 (the NW corner of cell 1,1): its quarters are the NE corner of cell
 // 0,1 (quarter 0), the SE corner of CSS2 at 0,0 (1), the SW corner of CSS3 at 1,0 (2) and the NW
-// corner of cell 1,1 (3). CS5 turned 90 at 0,1 and CS1 at 1,1 show savanna at every corner.
+// corner of cell 1,1 (3). CS5a turned 90 at 0,1 and CS1 at 1,1 show savanna at every corner.
 
 // "You place a tile and, instead of a photographer, found a watering hole: +3." "You explore a
 // watering hole found earlier (zebra and giraffe tokens) with a token of another species (monkey):
@@ -327,7 +327,7 @@ TEST(SafariRulebook, BushMajorityTwoPhotographersAgainstOneScoresEleven) {
 TEST(SafariRulebook, WateringHoleFoundThreeThenFourFiveSixAndThreeForThePhotographer) {
   auto sc = safari(3, {kGiraffe, kLion, kZebra, kZebra, kMonkey, kGiraffe});
   // blue founds with a zebra on CSS2's SE corner (any placed tile, not only the new one)
-  sc.draw_and_place("CS5", 0, 1, 90, kBlue);
+  sc.draw_and_place("CS5a", 0, 1, 90, kBlue);
   EXPECT_EQ(texts(sc, sc.play(found(kBlue, 0, 0, kSE, kZebra))), Lines({"found blue 3 (zebra)"}));
   EXPECT_EQ(sc.s.supply[kBlue], 5) << "a photographer stands on the token";
   ASSERT_NE(spot_at(sc.s, 1, 1), nullptr);
@@ -371,7 +371,7 @@ TEST(SafariRulebook, WateringHoleFoundThreeThenFourFiveSixAndThreeForThePhotogra
 // bush corners is refused. Completion pays 3 to each owner.
 TEST(SafariRulebook, WateringHoleDiagonalExceptionTwoOwnersScoreThreeEach) {
   auto sc = safari(2, {kZebra, kElephant, kZebra, kLion});
-  sc.draw_and_place("CS5", 0, 1, 90, kBlue);
+  sc.draw_and_place("CS5a", 0, 1, 90, kBlue);
   EXPECT_FALSE(is_legal(sc.s, found(kBlue, 1, 0, kNW, kZebra))) << "CSS3's NW corner shows its bush";
   EXPECT_FALSE(is_legal(sc.s, found(kBlue, -1, 0, kSE, kZebra))) << "CSS1's SE corner shows its bush";
   EXPECT_FALSE(is_legal(sc.s, found(kBlue, -1, 0, kSW, kZebra)));
@@ -411,7 +411,7 @@ TEST(SafariRulebook, WateringHoleDiagonalExceptionTwoOwnersScoreThreeEach) {
 // founds twice at point 1,1 (diagonally opposite quarters); blue explores the other two.
 TEST(SafariRulebook, WateringHoleTwoPhotographersOfOnePlayerScoreThreeOnce) {
   auto sc = safari(2, {kZebra, kZebra, kGiraffe, kLion});
-  sc.draw_and_place("CS5", 0, 1, 90, kRed);
+  sc.draw_and_place("CS5a", 0, 1, 90, kRed);
   sc.play(found(kRed, 0, 0, kSE, kZebra));
   sc.place("CS1a", 1, 1, 0, kBlue);
   sc.draw_and_place("CS1b", -1, -1, 0, kRed);
@@ -434,12 +434,12 @@ TEST(SafariRulebook, WateringHoleTwoPhotographersOfOnePlayerScoreThreeOnce) {
 
 // "You score 2 points for the two animals on the trail." "You score 3 points for the 3 animal
 // tokens left in your supply." "Blue scores nothing for the photographer on the baobab tile."
-// Red's unfinished trail: CSS2's giraffe and CS5 turned 90 (a lion). Red reaches 3 tokens through
+// Red's unfinished trail: CSS2's giraffe and CS5a turned 90 (a lion). Red reaches 3 tokens through
 // a baobab (2 more) and a watering hole founded with one (its photographer also scores nothing
 // at the end); blue keeps his 2 opening tokens and the 2 of his baobab.
 TEST(SafariRulebook, FinalTrailTwoAnimalsTokensInHandBaobabNothing) {
   auto sc = safari(2, {kLion, kZebra, kMonkey, kElephant});
-  sc.place("CS5", 0, 1, 90, kRed, "N");
+  sc.place("CS5a", 0, 1, 90, kRed, "N");
   EXPECT_TRUE(sc.place("CS1a", -1, -1, 0, kBlue, "C").empty());
   ASSERT_EQ(sc.s.phase, Phase::Chance) << "a photographer on a baobab takes 2 tokens";
   deal(sc, kGiraffe);
@@ -464,14 +464,14 @@ TEST(SafariRulebook, FinalTrailTwoAnimalsTokensInHandBaobabNothing) {
 // score 10 points each." (No majority at the end.) "Blue scores 2 points for 1 animal and 1 bird in
 // a small bush." The big bush is the majority example's, left open: red's CS25 (a monkey, 1 bird)
 // and CS28 turned 90 (a giraffe, 2 birds, its bush open to the E), blue's CS26 turned 180 on the
-// start board's bush (an elephant, 3 birds), joined by CS33 (a monkey). Blue's small bush: CS19
+// start board's bush (an elephant, 3 birds), joined by CS33 (a monkey). Blue's small bush: CS19a
 // turned 90 at 0,1 (a giraffe and 1 bird).
 TEST(SafariRulebook, FinalSharedBushTenEachAndSmallBushTwo) {
   auto sc = safari(2, {kLion, kZebra, kLion, kZebra});
   sc.place("CS25a", -1, -1, 0, kRed, "E");
   sc.place("CS26a", 1, -1, 180, kBlue, "S");
   sc.place("CS1b", -1, -2, 0, kRed);
-  sc.place("CS19", 0, 1, 90, kBlue, "S");
+  sc.place("CS19a", 0, 1, 90, kBlue, "S");
   sc.place("CS28a", 0, -2, 90, kRed, "S");
   EXPECT_TRUE(sc.place("CS33a", 0, -1, 270, kBlue).empty()) << "the joined bush is still open";
   const PlacedTile& j = sc.s.tiles[static_cast<std::size_t>(sc.s.placed_at(0, -1))];
@@ -666,7 +666,7 @@ TEST(SafariRules, BaobabsSurroundedTogetherDealInSeatOrderFromThePlacer) {
   deal(sc, kMonkey);
   deal(sc, kMonkey);
   sc.place("CS3d", 2, -2, 0, kRed);
-  sc.place("CS5", 2, -1, 0, kBlue);
+  sc.place("CS5a", 2, -1, 0, kBlue);
   sc.place("CS7a", 0, -3, 90, kRed);
   sc.place("CS7b", 1, -3, 180, kBlue);
   sc.place("CS7c", 2, -3, 90, kRed);
@@ -678,7 +678,7 @@ TEST(SafariRules, BaobabsSurroundedTogetherDealInSeatOrderFromThePlacer) {
   t.hand[kRed][kGiraffe] = static_cast<u8>(t.hand[kRed][kGiraffe] - 2);
   t.pile[kGiraffe] = 2;
   const Hand red_before = hand(sc, kRed), blue_before = hand(sc, kBlue);
-  sc.place("CS18", 1, -1, 90, kBlue);
+  sc.place("CS18a", 1, -1, 90, kBlue);
   ASSERT_EQ(sc.s.phase, Phase::Chance);
   EXPECT_EQ(sc.s.tokens.deal_to, kBlue) << "the placer's own baobab deals first";
   deal(sc, kGiraffe);

@@ -1312,7 +1312,7 @@ def safari_tileset(ref):
         n = len(t["copies"])
         if n > 26:
             _sf_fail(t["type_id"], "more than 26 copies")
-        ids = [t["type_id"]] if n == 1 else [t["type_id"] + chr(ord("a") + i) for i in range(n)]
+        ids = [t["type_id"] + chr(ord("a") + i) for i in range(n)]  # one letter per copy, even a single one
         types[t["type_id"]] = ids
         tiles += [_sf_convert(t, copy, tid, "draw") for copy, tid in zip(t["copies"], ids)]
     start = []
