@@ -52,5 +52,32 @@ int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   if (s1 != s2) bug("the written record replays to a different state: " + s1 + " vs " + s2);
   if (g->over() != g2->over() || g->stalled() != g2->stalled()) bug("replayed game differs in over/stalled");
   if (fuzz::verbose()) std::fprintf(stderr, "replayed %zu moves: %s\n", g->record().moves.size(), s1.c_str());
+
+  // play --resume: the same record continued with a fresh seed (recorded draws past the last move
+  // are kept while they fit), a few more random decisions, and the record it then saves must
+  // replay to the same game.
+  if (!g->over()) {
+    std::optional<Game> r;
+    fuzz::must_succeed("Game::replay with a continue seed", [&] { r.emplace(Game::replay(rec, static_cast<u64>(size))); });
+    Rng rng(size);
+    MoveList ml;
+    const auto mid_turn = [&] { return r->state().phase == Phase::Choose || r->state().phase == Phase::Piece; };
+    for (int k = 0; (k < 12 || mid_turn()) && !r->over(); ++k) {  // a few decisions, to the end of a turn
+      if (k > 1000) bug("a turn of the resumed game does not end");
+      if (r->stalled()) bug("a resumed game with a seed stalled");
+      ml.clear();
+      legal_moves(r->state(), ml);
+      if (ml.size() == 0) bug("no legal move at a decision of the resumed game");
+      const Move m = ml[rng.below(static_cast<u32>(ml.size()))];
+      fuzz::must_succeed("Game::play of a listed move (resumed game)", [&] { r->play(m); });
+    }
+    std::string saved, again;
+    fuzz::must_succeed("record_to_json (resumed game)", [&] { saved = record_to_json(r->record(), r->ruleset()); });
+    fuzz::must_succeed("replay of the resumed game's save", [&] {
+      const Game r2 = Game::replay(record_from_json(saved, "fuzz-resumed"));
+      again = record_to_json(r2.record(), r2.ruleset());
+    });
+    if (again != saved) bug("the resumed game's save replays to a different record:\n--- saved\n" + saved + "\n--- replayed\n" + again);
+  }
   return 0;
 }
