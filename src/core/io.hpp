@@ -10,7 +10,7 @@
 namespace carc {
 
 // Documented limits on inputs (docs/limits.md), far above any real game.
-inline constexpr std::size_t kMaxRecordBytes = 4u << 20;  // a finished 5-player game is ~100 KB
+inline constexpr std::size_t kMaxRecordBytes = 4u << 20;  // a finished 5-player game is ~25 KB
 inline constexpr std::size_t kMaxTileFileBytes = 1u << 20;  // the largest set is ~50 KB
 inline constexpr std::size_t kMaxRecordArray = 2000;  // draws, chance outcomes, moves, events
 inline constexpr std::size_t kMaxStringBytes = 200;   // any string in a record (names, ids, actions)

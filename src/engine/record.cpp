@@ -95,6 +95,10 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       if (e.cause < fx.size()) {
         const GameDef::Effect& d = fx[e.cause];
         je["effect"] = d.name;
+        if (!d.subject.empty()) {
+          je["feature"] = d.subject;
+          je.erase("feature_id");
+        }
         if (!d.tiles_key.empty()) je[d.tiles_key] = e.tiles;
         if (!d.attr_key.empty()) je[d.attr_key] = e.attr;
       } else {

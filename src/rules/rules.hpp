@@ -101,8 +101,10 @@ struct GameDef {
   bool choices_listed = false;
   // ScoreReason::Special events by cause (Hunters: 1 canoe, 2 pit_trap): the effect's name in
   // records and the keys of its tiles and attr fields (empty: not written).
+  // `subject`: what the event is about in records ("feature"), when it is not a feature type of
+  // the game (Safari: a watering hole, a jeep, tokens); such events carry no feature_id.
   struct Effect {
-    std::string name, tiles_key, attr_key;
+    std::string name, tiles_key, attr_key, subject;
   };
   std::vector<Effect> special_effects;
   // Completed/Final events: record keys for the tiles, attr, moved and cause fields when the game

@@ -298,7 +298,7 @@ const GameDef& hunters() {
     g.hooks.completion_bonus = completion_bonus;
     g.hooks.field_value = field_value;
     g.describe = describe;
-    g.special_effects = {{}, {"canoe", "lakes", ""}, {"pit_trap", "animals", "deer_eaten"}};
+    g.special_effects = {{}, {"canoe", "lakes", "", ""}, {"pit_trap", "animals", "deer_eaten", ""}};
     return g;
   }();
   return def;

@@ -593,8 +593,12 @@ const GameDef& safari() {
     g.max_players = 5;
     g.farm_points_per_city = 0;
     g.describe = describe;
-    g.special_effects = {{}, {"found", "tokens_at_hole", ""}, {"explore", "tokens_at_hole", ""}, {"watering_hole", "", ""},
-                         {"jeep", "", ""}, {"tokens_in_hand", "tokens", ""}};
+    g.special_effects = {{},
+                         {"found", "tokens_at_hole", "", "watering_hole"},
+                         {"explore", "tokens_at_hole", "", "watering_hole"},
+                         {"watering_hole", "", "", "watering_hole"},
+                         {"jeep", "", "", "jeep"},
+                         {"tokens_in_hand", "tokens", "", "tokens"}};
     g.event_keys = {"tiles", "species", "birds", "token"};
     g.final_event_keys = {"tiles", "animals", "birds", ""};
     Hooks& h = g.hooks;
