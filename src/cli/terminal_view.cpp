@@ -738,7 +738,7 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
   }
 
   std::string out;
-  auto label_line = [&] {
+  auto label_line = [&, x0 = x0, x1 = x1] {  // explicit: clang 14 cannot capture structured bindings
     std::vector<Glyph> line;
     put_text(line, "  y\\x");
     for (int x = x0; x <= x1; ++x) put_text(line, fmt::format("{:^5}", x));
@@ -2304,7 +2304,7 @@ ParsedChoice parse_safari_choice(std::string_view text, const State& s) {
     return r;
   }
   const auto [x, y] = *cell;
-  if (std::none_of(cands.begin(), cands.end(), [&](const Candidate& c) { return c.x == x && c.y == y; })) {
+  if (std::none_of(cands.begin(), cands.end(), [&, x = x, y = y](const Candidate& c) { return c.x == x && c.y == y; })) {
     if (s.placed_at(x, y) >= 0) r.error = fmt::format("{},{} holds a tile: the jeep goes on an empty cell", x, y);
     else if (jeep_at(s, x, y) >= 0) r.error = fmt::format("the other jeep stands at {},{}", x, y);
     else r.error = fmt::format("{},{} does not touch a placed tile edge-on (e.g. {})", x, y, example);
