@@ -523,3 +523,71 @@ TEST(RecordMeaning, ARecordWithoutGameIsABaseGame) {
 
 }  // namespace
 }  // namespace carc::test
+
+namespace carc::test {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// 15. Prepared positions and short piles: a puzzle, a rulebook example or a bug report is one record
+
+TEST(Prepared, EmptyShortPileScoresThePositionAtOnce) {
+  // tile D (city N, road W-E): red's follower on the road, scores 3 and 4, nothing left to draw
+  const json rec = json::parse(R"({"game": "base", "players": ["red", "blue"],
+    "setup": {"tiles": [{"tile": "D", "x": 0, "y": 0, "rot": 0}],
+              "pieces": [{"player": 0, "x": 0, "y": 0, "port": "W"}],
+              "scores": [3, 4], "pile": []},
+    "moves": []})");
+  const Game g = Game::replay(record_from_json(rec.dump(), "p.json"));
+  ASSERT_TRUE(g.over());
+  EXPECT_EQ(g.record().final_scores, (std::vector<int>{4, 4})) << "the unfinished road of 1 tile: 1 point";
+  const std::string out = record_to_json(g.record(), g.ruleset());
+  const Game again = Game::replay(record_from_json(out, "p2.json"));
+  EXPECT_EQ(record_to_json(again.record(), again.ruleset()), out) << "the setup travels with the record";
+}
+
+TEST(Prepared, ShortPileIsDrawnInOrderThenTheGameEnds) {
+  const json rec = json::parse(R"({"game": "base", "players": ["red", "blue"],
+    "setup": {"tiles": [{"tile": "D", "x": 0, "y": 0, "rot": 0}, {"tile": "V", "x": 1, "y": 0, "rot": 0}],
+              "pile": ["U", "U", "E"]},
+    "moves": []})");
+  Game g = Game::replay(record_from_json(rec.dump(), "p.json"));
+  EXPECT_EQ(g.state().tiles.size(), 2u);
+  EXPECT_EQ(g.state().pile + 1, 3) << "one tile in hand, two in the pile";
+  EXPECT_EQ(g.ruleset().tiles.types[g.state().in_hand].id, "U");
+  MoveList ml;
+  while (!g.over()) {
+    legal_moves(g.state(), ml);
+    ASSERT_FALSE(ml.empty());
+    g.play(ml[0]);
+  }
+  EXPECT_EQ(g.state().turn, 3);
+  const std::string out = record_to_json(g.record(), g.ruleset());
+  EXPECT_NO_THROW(Game::replay(record_from_json(out, "p2.json")));
+}
+
+TEST(Prepared, BadSetupsAreNamed) {
+  auto err = [](const std::string& setup, const std::vector<std::string>& parts, const std::string& game = "base") {
+    const std::string text = R"({"game": ")" + game + R"(", "players": ["red", "blue"], "moves": [], "setup": )" + setup + "}";
+    try {
+      (void)Game::replay(record_from_json(text, "p.json"));
+      ADD_FAILURE() << "accepted " << setup;
+    } catch (const InputError& e) {
+      for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what() << " lacks " << p;
+    }
+  };
+  err(R"({"tiles": [{"tile": "D", "x": 0, "y": 0, "rot": 0}, {"tile": "D", "x": 0, "y": -1, "rot": 0}], "pile": []})",
+      {"setup: tiles[1]", "edges"});
+  err(R"({"tiles": [{"tile": "D", "x": 0, "y": 0, "rot": 0}, {"tile": "D", "x": 5, "y": 5, "rot": 0}], "pile": []})",
+      {"setup: tiles[1]", "touches none"});
+  err(R"({"tiles": [{"tile": "C", "x": 0, "y": 0, "rot": 0}, {"tile": "C", "x": 1, "y": 0, "rot": 0}], "pile": []})",
+      {"setup: tiles[1]", "more copies"});
+  err(R"({"pieces": [{"player": 0, "x": 0, "y": 0, "port": "N"}, {"player": 0, "x": 0, "y": 0, "port": "C"}], "pile": []})",
+      {"setup: pieces[1]", "no feature"});
+  err(R"({"pieces": [{"player": 2, "x": 0, "y": 0, "port": "N"}], "pile": []})", {"pieces[0]", "player"});
+  err(R"({"pile": ["Q9"]})", {"setup: pile[0]", "Q9"});
+  err(R"({"scores": [1, 2, 3], "pile": []})", {"setup", "scores"});
+  err(R"({"pile": []})", {"not supported", "Amazonas"}, "amazonas");
+}
+
+}  // namespace
+}  // namespace carc::test

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 namespace carc {
@@ -337,6 +338,43 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
   g.rec_.tiles = tiles_override.empty() ? r.tiles : tiles_override;
   g.rec_.seed = r.seed;
   g.rec_.draws = r.draws;
+  if (r.setup) {
+    const TileSet& ts = g.rs_->tiles;
+    auto type_of = [&](const std::string& id, const std::string& where) {
+      const int t = ts.find(id);
+      if (t < 0) throw ReplayError(fmt::format("{}: unknown tile \"{}\"", where, id), 0, "bad_setup");
+      return t;
+    };
+    Prepared p;
+    for (std::size_t i = 0; i < r.setup->tiles.size(); ++i) {
+      const auto& t = r.setup->tiles[i];
+      p.board.push_back(StartCell{type_of(t.id, fmt::format("setup: tiles[{}]", i)), t.x, t.y, t.rot / 90});
+    }
+    for (std::size_t i = 0; i < r.setup->pieces.size(); ++i) {
+      const auto& pc = r.setup->pieces[i];
+      PreparedPiece pp{pc.player, pc.x, pc.y, pc.port, 0xFF};
+      if (!pc.piece.empty()) {
+        const auto& names = g.rs_->game->piece_names;
+        const auto it = std::find(names.begin(), names.end(), pc.piece);
+        if (it == names.end()) throw ReplayError(fmt::format("setup: pieces[{}]: \"{}\" is not a piece of this game", i, pc.piece), 0, "bad_setup");
+        const int k = static_cast<int>(it - names.begin());
+        pp.kind = static_cast<u8>(k);  // init_prepared: the feature's own kind, or its network's (a hut)
+      }
+      p.pieces.push_back(pp);
+    }
+    p.scores = r.setup->scores;
+    if (r.setup->pile) {
+      p.short_pile = true;
+      for (std::size_t i = 0; i < r.setup->pile->size(); ++i) p.pile.push_back(type_of((*r.setup->pile)[i], fmt::format("setup: pile[{}]", i)));
+    }
+    try {
+      init_prepared(g.state_, *g.rs_, static_cast<int>(r.players.size()), p);
+    } catch (const InputError& e) {
+      throw ReplayError(e.what(), 0, "bad_setup");
+    }
+    g.rec_.setup = r.setup;
+    if (r.setup->pile && r.draws.empty() && !r.seed) g.rec_.draws = *r.setup->pile;  // the pile's order
+  }
   g.rec_.draw_marks = r.draw_marks;
   g.rec_.chance = r.chance;
   g.planned_from_ = g.chance_planned_from_ = std::numeric_limits<std::size_t>::max();  // strict while replaying

@@ -56,12 +56,29 @@ struct RecordMove {
   bool partial = false;
 };
 
+// A record's prepared position (docs/record.md, "setup"): tiles by id, rotations in degrees.
+struct RecordSetup {
+  struct Tile {
+    std::string id;
+    int x = 0, y = 0, rot = 0;
+  };
+  struct Piece {
+    int player = 0, x = 0, y = 0;
+    std::string port, piece;  // piece: empty for the feature's own piece
+  };
+  std::vector<Tile> tiles;  // empty: the game's start board
+  std::vector<Piece> pieces;
+  std::vector<int> scores;
+  std::optional<std::vector<std::string>> pile;  // a short pile, in draw order
+};
+
 struct Record {
   std::string game = "base";
   std::map<std::string, std::string> options;
   std::vector<PlayerInfo> players;
   std::optional<u64> seed;
   std::string tiles;  // tile file used, if not the game's default (replay loads it)
+  std::optional<RecordSetup> setup;  // a prepared position instead of the start of a game
   std::string folder;  // the folder a read record came from: a relative `tiles` path is relative to it
   std::vector<std::string> draws;  // every tile drawn, in order, discarded ones included
   // Per draw, what the record states of it (kDraw* bits; kDrawUnmarked: nothing, as a plain id in

@@ -39,6 +39,24 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
     j["players"].push_back(jp);
   }
   if (!r.tiles.empty()) j["tiles"] = r.tiles;
+  if (r.setup) {
+    json su = json::object();
+    if (!r.setup->tiles.empty()) {
+      su["tiles"] = json::array();
+      for (const auto& t : r.setup->tiles) su["tiles"].push_back({{"tile", t.id}, {"x", t.x}, {"y", t.y}, {"rot", t.rot}});
+    }
+    if (!r.setup->pieces.empty()) {
+      su["pieces"] = json::array();
+      for (const auto& p : r.setup->pieces) {
+        json jp{{"player", p.player}, {"x", p.x}, {"y", p.y}, {"port", p.port}};
+        if (!p.piece.empty()) jp["piece"] = p.piece;
+        su["pieces"].push_back(jp);
+      }
+    }
+    if (!r.setup->scores.empty()) su["scores"] = r.setup->scores;
+    if (r.setup->pile) su["pile"] = *r.setup->pile;
+    j["setup"] = su;
+  }
   j["seed"] = r.seed ? json(*r.seed) : json(nullptr);
   j["draws"] = json::array();
   for (std::size_t i = 0; i < r.draws.size(); ++i) {
@@ -196,7 +214,52 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
     const json& chance = jin::array(*c, where, "chance", kMaxRecordArray);
     for (std::size_t i = 0; i < chance.size(); ++i) r.chance.push_back(jin::string(chance[i], where, fmt::format("chance[{}]", i), 40));
   }
-  if (!r.seed && r.draws.empty()) throw InputError(fmt::format("{}: a record needs a seed or the draw order", where));
+  if (const json* su = jin::opt(j, "setup")) {
+    const std::string sw = fmt::format("{}: setup", where);
+    jin::object(*su, where, "setup");
+    for (const auto& [k, v] : su->items())
+      if (k != "tiles" && k != "pieces" && k != "scores" && k != "pile") throw InputError(fmt::format("{}: unknown key \"{}\"", sw, printable(k)));
+    RecordSetup setup;
+    if (const json* ts = jin::opt(*su, "tiles")) {
+      const json& arr = jin::array(*ts, sw, "tiles", kMaxPlaced);
+      for (std::size_t i = 0; i < arr.size(); ++i) {
+        const std::string tw = fmt::format("{}: tiles[{}]", sw, i);
+        RecordSetup::Tile t;
+        t.id = jin::string(jin::need(arr[i], "tile", tw), tw, "tile", 6);
+        t.x = static_cast<int>(jin::integer(jin::need(arr[i], "x", tw), -128, 127, tw, "x"));
+        t.y = static_cast<int>(jin::integer(jin::need(arr[i], "y", tw), -128, 127, tw, "y"));
+        t.rot = static_cast<int>(jin::integer(jin::need(arr[i], "rot", tw), 0, 270, tw, "rot"));
+        if (t.rot % 90 != 0) throw InputError(fmt::format("{}: rot: must be 0, 90, 180 or 270", tw));
+        setup.tiles.push_back(t);
+      }
+    }
+    if (const json* ps = jin::opt(*su, "pieces")) {
+      const json& arr = jin::array(*ps, sw, "pieces", static_cast<std::size_t>(kMaxPlayers * kMaxPieces));
+      for (std::size_t i = 0; i < arr.size(); ++i) {
+        const std::string pw = fmt::format("{}: pieces[{}]", sw, i);
+        RecordSetup::Piece p;
+        p.player = static_cast<int>(jin::integer(jin::need(arr[i], "player", pw), 0, static_cast<long long>(r.players.size()) - 1, pw, "player"));
+        p.x = static_cast<int>(jin::integer(jin::need(arr[i], "x", pw), -128, 127, pw, "x"));
+        p.y = static_cast<int>(jin::integer(jin::need(arr[i], "y", pw), -128, 127, pw, "y"));
+        p.port = jin::string(jin::need(arr[i], "port", pw), pw, "port", 8);
+        if (!port_from_name(p.port)) throw InputError(fmt::format("{}: port: \"{}\" is not a port name", pw, p.port));
+        if (const json* k = jin::opt(arr[i], "piece")) p.piece = jin::string(*k, pw, "piece", 20);
+        setup.pieces.push_back(p);
+      }
+    }
+    if (const json* sc = jin::opt(*su, "scores")) {
+      const json& arr = jin::array(*sc, sw, "scores", r.players.size());
+      for (std::size_t i = 0; i < arr.size(); ++i) setup.scores.push_back(static_cast<int>(jin::integer(arr[i], 0, 10000, sw, fmt::format("scores[{}]", i))));
+    }
+    if (const json* pl = jin::opt(*su, "pile")) {
+      const json& arr = jin::array(*pl, sw, "pile", kMaxRecordArray);
+      setup.pile.emplace();
+      for (std::size_t i = 0; i < arr.size(); ++i) setup.pile->push_back(jin::string(arr[i], sw, fmt::format("pile[{}]", i), 6));
+    }
+    r.setup = std::move(setup);
+  }
+  if (!r.seed && r.draws.empty() && !(r.setup && r.setup->pile))
+    throw InputError(fmt::format("{}: a record needs a seed, the draw order or a short pile (setup.pile)", where));
   // the key of a turn's game-specific choice ("double" in Amazonas, "shaman" in Hunters)
   const std::string& ckey = gd->choice_key;
   const long long last_player = static_cast<long long>(r.players.size()) - 1;

@@ -340,6 +340,103 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
   if (rs.game->hooks.on_init) rs.game->hooks.on_init(s);
 }
 
+void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p) {
+  if (rs.game->hooks.on_init)
+    throw InputError(fmt::format("setup: prepared positions are not supported for {} yet (its own state: boats, tokens, jeeps)", rs.game->title));
+  init_state(s, rs, nplayers);
+  const auto& types = rs.tiles.types;
+  std::vector<int> box(types.size());  // copies still in the box, the start board's included
+  for (std::size_t t = 0; t < types.size(); ++t) box[t] = types[t].pile == kPileDraw || types[t].pile == kPileBonus || types[t].pile == kPileStart ? types[t].count : 0;
+  if (!p.board.empty()) {
+    s.tiles.clear();
+    s.pieces.clear();
+    s.frontier.clear();
+    s.open_points.clear();
+    s.graph.clear();
+    s.cells.clear();
+    for (std::size_t i = 0; i < p.board.size(); ++i) {
+      const StartCell& c = p.board[i];
+      const std::string where = fmt::format("setup: tiles[{}] ({} {},{} r{})", i, types[static_cast<std::size_t>(c.tile)].id, c.x, c.y, c.rot * 90);
+      if (!CellMap::in_range(c.x, c.y)) throw InputError(where + ": off the map");
+      if (--box[static_cast<std::size_t>(c.tile)] < 0) throw InputError(where + ": more copies than the box holds");
+      if (s.tiles.size() >= static_cast<std::size_t>(kMaxPlaced)) throw InputError(where + ": too many tiles");
+      const u16 v = s.cells.get(c.x, c.y);
+      if (i > 0) {
+        if (v != 0 && !(v & 0x8000)) throw InputError(where + ": the cell already holds a tile");
+        if (v == 0) throw InputError(where + ": it touches none of the tiles listed before it");
+        if (!fits(s, s.frontier[v & 0x7FFF], c.tile, c.rot)) throw InputError(where + ": its edges do not match its neighbours");
+      }
+      place_tile(s, c.tile, c.x, c.y, c.rot, 0xFF);
+    }
+  } else {
+    for (const StartCell& c : rs.tiles.side_for(nplayers).cells) --box[static_cast<std::size_t>(c.tile)];
+  }
+  // the piles: the listed tiles (a short pile), or what is left in the box
+  s.remaining.fill(0);
+  s.kind_left.fill(0);
+  s.pile = 0;
+  s.bonus_pile = 0;
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    if (types[t].pile == kPileBonus) {
+      s.remaining[t] = static_cast<u8>(box[t]);
+      s.bonus_pile = static_cast<u16>(s.bonus_pile + box[t]);
+    } else if (!p.short_pile && types[t].pile == kPileDraw) {
+      s.remaining[t] = static_cast<u8>(box[t]);
+    }
+  }
+  if (p.short_pile) {
+    for (std::size_t i = 0; i < p.pile.size(); ++i) {
+      const auto t = static_cast<std::size_t>(p.pile[i]);
+      if (types[t].pile != kPileDraw) throw InputError(fmt::format("setup: pile[{}]: tile {} is not a tile of the draw pile", i, types[t].id));
+      if (s.remaining[t] >= box[t]) throw InputError(fmt::format("setup: pile[{}]: more copies of tile {} than the box holds", i, types[t].id));
+      ++s.remaining[t];
+    }
+  }
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    if (types[t].pile == kPileBonus) continue;
+    s.pile = static_cast<u16>(s.pile + s.remaining[t]);
+    s.kind_left[types[t].kind & 7] = static_cast<u8>(s.kind_left[types[t].kind & 7] + s.remaining[t]);
+  }
+  // pieces, on features not yet completed
+  for (std::size_t i = 0; i < p.pieces.size(); ++i) {
+    const PreparedPiece& pc = p.pieces[i];
+    const std::string where = fmt::format("setup: pieces[{}]", i);
+    if (pc.player < 0 || pc.player >= nplayers) throw InputError(fmt::format("{}: player {} does not exist", where, pc.player));
+    const int ti = s.placed_at(pc.x, pc.y);
+    if (ti < 0) throw InputError(fmt::format("{}: no tile at {},{}", where, pc.x, pc.y));
+    const int f = feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], pc.port);
+    if (f < 0) throw InputError(fmt::format("{}: no feature at {} of the tile at {},{}", where, pc.port, pc.x, pc.y));
+    const int seg = s.tiles[static_cast<std::size_t>(ti)].seg0 + f;
+    const FeatureTypeDef& fd = rs.ftype(s.graph[seg].ftype);
+    const u8 pk = pc.kind != 0xFF && pc.kind != fd.network_kind && pc.kind == fd.piece_kind ? u8{0xFF} : pc.kind;
+    const u8 kind = pk != 0xFF ? pk : fd.piece_kind;
+    if (pk != 0xFF ? pk != fd.network_kind : !fd.claimable)
+      throw InputError(fmt::format("{}: that piece cannot stand on a {}", where, fd.name));
+    const Segment& root = s.graph[s.graph.find(seg)];
+    if (fd.cls != FClass::Field && root.open == 0) throw InputError(fmt::format("{}: the {} is completed (its pieces have gone home)", where, fd.name));
+    if (s.supply_of(kind, pc.player) == 0) throw InputError(fmt::format("{}: player {} has no such piece left", where, pc.player + 1));
+    Move m;
+    m.kind = MoveKind::Piece;
+    m.player = static_cast<u8>(pc.player);
+    m.x = static_cast<i8>(pc.x);
+    m.y = static_cast<i8>(pc.y);
+    m.feat = static_cast<u8>(f);
+    m.pk = pk;
+    if (pk != 0xFF) {
+      Segment& n = s.graph[s.graph.net_find(seg)];
+      ++n.net_pieces[m.player];
+      ++n.net_npieces;
+    } else {
+      Segment& r = s.graph[s.graph.find_compress(seg)];
+      ++r.pieces[m.player];
+      ++r.npieces;
+    }
+    --s.supply_of(kind, m.player);
+    s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, kind});
+  }
+  for (std::size_t i = 0; i < p.scores.size() && i < static_cast<std::size_t>(nplayers); ++i) s.score[i] = static_cast<i16>(p.scores[i]);
+}
+
 int sample_draw(const State& s, Rng& rng) {
   if (s.rs->game->hooks.sample_draw) return s.rs->game->hooks.sample_draw(s, rng);
   const auto& types = s.rs->tiles.types;

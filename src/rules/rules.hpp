@@ -306,6 +306,24 @@ inline bool quarter_usable(const State& s, int px, int py, int c) {
 // Set up a new game: start board placed, pile full, player 0 to draw.
 void init_state(State& s, const Ruleset& rs, int nplayers);
 
+// A prepared position (a rulebook example, a puzzle, a bug report): the board instead of the start
+// board (each tile touching and matching the ones before it), pieces on features not yet
+// completed, scores, and optionally a short pile (exactly these tiles, then the game ends).
+struct PreparedPiece {
+  int player = 0, x = 0, y = 0;
+  std::string port;
+  u8 kind = 0xFF;  // 0xFF: the feature's own piece; else that kind claiming its network (a hut)
+};
+struct Prepared {
+  std::vector<StartCell> board;  // empty: the game's start board
+  std::vector<PreparedPiece> pieces;
+  std::vector<int> scores;
+  bool short_pile = false;
+  std::vector<int> pile;  // tile types, in draw order
+};
+// Throws InputError naming the entry at fault.
+void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p);
+
 // Chance: the tile types with copies left, weighted by count.
 int sample_draw(const State& s, Rng& rng);
 // Apply a draw outcome. Returns false if the tile fits nowhere and was discarded (still Draw).
