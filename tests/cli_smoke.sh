@@ -121,6 +121,30 @@ for case in bad_cell:5 bad_tile:7 bad_port:3 bad_player:4 bad_rot:8; do
   [ "$RC" -ne 0 ] || fail "replay of $name exited 0"
   grep -q "move $move\b" "$TMP/$name.err" || fail "replay of $name: message does not name move $move: $(cat "$TMP/$name.err")"
 done
+# replay --json: the first error as JSON on stdout (move number, stable code, message), exit 2
+run bad_cell_json "$BIN" replay --json "$TMP/bad_cell.json"
+no_crash bad_cell_json
+[ "$RC" -eq 2 ] || fail "replay --json of bad_cell: exit $RC"
+python3 - "$TMP/bad_cell_json.out" <<'EOF2' || fail "replay --json error output: $(cat "$TMP/bad_cell_json.out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["ok"] is False and j["error"]["move"] == 5 and j["error"]["code"] == "illegal_placement", j
+assert "move 5" in j["error"]["message"]
+EOF2
+run notjson_json "$BIN" replay --json "$TMP"
+[ "$RC" -eq 2 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["error"]["code"]=="bad_record" and j["error"]["move"] is None' "$TMP/notjson_json.out" ||
+  fail "replay --json of a folder: exit $RC, $(cat "$TMP/notjson_json.out")"
+# replay --moves: every decision with its move, in text and in JSON
+run moves_text "$BIN" replay --moves "$first"
+[ "$RC" -eq 0 ] && grep -q "^move   1: .* place (one of [0-9]*): " "$TMP/moves_text.out" || fail "replay --moves: exit $RC, $(head -3 "$TMP/moves_text.out")"
+run moves_json "$BIN" replay --moves --json "$first"
+python3 - "$first" "$TMP/moves_json.out" <<'EOF2' || fail "replay --moves --json does not list every decision"
+import json, sys
+rec = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[2]))["decisions"]
+assert len([x for x in d if x["kind"] == "place"]) == len(rec["moves"]), (len(d), len(rec["moves"]))
+assert all(x["options"] >= 1 for x in d) and d[0]["move"] == 1
+EOF2
 # claimed results that disagree with the replay
 python3 - "$first" "$TMP/bad_scores.json" <<'EOF'
 import json, sys
