@@ -565,6 +565,35 @@ TEST(Prepared, ShortPileIsDrawnInOrderThenTheGameEnds) {
   EXPECT_NO_THROW(Game::replay(record_from_json(out, "p2.json")));
 }
 
+// Amazonas and Safari keep their start board (and their own state as in a new game): pieces,
+// scores and a short pile work there too.
+TEST(Prepared, ShortPilesOnTheStartBoardInEveryGame) {
+  for (const char* game : {"amazonas", "safari", "hunters"}) {
+    auto rs = load_ruleset(game, {});
+    // the pile: the first three draw-pile tile types of the set, in file order
+    json pile = json::array();
+    for (const TileType& t : rs->tiles.types)
+      if (t.pile == kPileDraw && pile.size() < 3) pile.push_back(t.id);
+    json rec = {{"game", game}, {"players", {"red", "blue"}}, {"seed", 7}, {"moves", json::array()},
+                {"setup", {{"scores", {10, 20}}, {"pile", pile}}}};
+    Game g = Game::replay(record_from_json(rec.dump(), "p.json"));
+    EXPECT_EQ(g.state().score[0], 10) << game;
+    EXPECT_EQ(g.state().score[1], 20) << game;
+    MoveList ml;
+    Rng rng(3);
+    for (int steps = 0; !g.over(); ++steps) {
+      ASSERT_LT(steps, 200) << game;
+      legal_moves(g.state(), ml);
+      ASSERT_FALSE(ml.empty()) << game;
+      g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
+    }
+    EXPECT_LE(g.state().turn, 3) << game << ": the game ends when the short pile is used up";
+    const std::string out = record_to_json(g.record(), g.ruleset());
+    const Game again = Game::replay(record_from_json(out, "p2.json"));
+    EXPECT_EQ(record_to_json(again.record(), again.ruleset()), out) << game;
+  }
+}
+
 TEST(Prepared, BadSetupsAreNamed) {
   auto err = [](const std::string& setup, const std::vector<std::string>& parts, const std::string& game = "base") {
     const std::string text = R"({"game": ")" + game + R"(", "players": ["red", "blue"], "moves": [], "setup": )" + setup + "}";
@@ -586,7 +615,7 @@ TEST(Prepared, BadSetupsAreNamed) {
   err(R"({"pieces": [{"player": 2, "x": 0, "y": 0, "port": "N"}], "pile": []})", {"pieces[0]", "player"});
   err(R"({"pile": ["Q9"]})", {"setup: pile[0]", "Q9"});
   err(R"({"scores": [1, 2, 3], "pile": []})", {"setup", "scores"});
-  err(R"({"pile": []})", {"not supported", "Amazonas"}, "amazonas");
+  err(R"({"tiles": [{"tile": "L01", "x": 0, "y": 0, "rot": 0}], "pile": []})", {"setup: tiles", "not supported", "Amazonas"}, "amazonas");
 }
 
 }  // namespace

@@ -341,8 +341,9 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
 }
 
 void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p) {
-  if (rs.game->hooks.on_init)
-    throw InputError(fmt::format("setup: prepared positions are not supported for {} yet (its own state: boats, tokens, jeeps)", rs.game->title));
+  if (rs.game->hooks.on_init && !p.board.empty())
+    throw InputError(fmt::format("setup: tiles: a board other than the start board is not supported for {} yet (its own state: "
+                                 "boats, river, tokens, jeeps); pieces, scores and a short pile are", rs.game->title));
   init_state(s, rs, nplayers);
   const auto& types = rs.tiles.types;
   std::vector<int> box(types.size());  // copies still in the box, the start board's included
