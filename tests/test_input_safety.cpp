@@ -545,6 +545,27 @@ TEST(Prepared, EmptyShortPileScoresThePositionAtOnce) {
   EXPECT_EQ(record_to_json(again.record(), again.ruleset()), out) << "the setup travels with the record";
 }
 
+// Supplies: a rulebook example where some followers are elsewhere (out of play)
+TEST(Prepared, SuppliesAreGivenOrFollowFromThePieces) {
+  const std::string head = R"({"game": "base", "players": ["red", "blue"], "moves": [], "setup": {"pile": ["U"],
+    "pieces": [{"player": 0, "x": 0, "y": 0, "port": "W"}])";
+  const Game a = Game::replay(record_from_json(head + "}}", "a.json"));
+  EXPECT_EQ(a.state().supply[0], 6);
+  EXPECT_EQ(a.state().supply[1], 7);
+  const Game b = Game::replay(record_from_json(head + R"(, "supplies": [[2, 0], [7, 0]]}})", "b.json"));
+  EXPECT_EQ(b.state().supply[0], 2);
+  EXPECT_EQ(b.state().supply[1], 7);
+  const std::string out = record_to_json(b.record(), b.ruleset());
+  EXPECT_NE(out.find("\"supplies\""), std::string::npos);
+  EXPECT_EQ(record_to_json(Game::replay(record_from_json(out, "c.json")).record(), b.ruleset()), out);
+  try {
+    (void)Game::replay(record_from_json(head + R"(, "supplies": [[7, 0]]}})", "d.json"));
+    ADD_FAILURE() << "7 followers in supply and 1 on the board were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("setup: supplies[0][0]"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Prepared, ShortPileIsDrawnInOrderThenTheGameEnds) {
   const json rec = json::parse(R"({"game": "base", "players": ["red", "blue"],
     "setup": {"tiles": [{"tile": "D", "x": 0, "y": 0, "rot": 0}, {"tile": "V", "x": 1, "y": 0, "rot": 0}],

@@ -69,6 +69,7 @@ struct RecordSetup {
   std::vector<Tile> tiles;  // empty: the game's start board
   std::vector<Piece> pieces;
   std::vector<int> scores;
+  std::vector<std::array<int, 2>> supplies;  // by seat: pieces of kind 0 and 1 in supply
   std::optional<std::vector<std::string>> pile;  // a short pile, in draw order
 };
 

@@ -54,6 +54,10 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       }
     }
     if (!r.setup->scores.empty()) su["scores"] = r.setup->scores;
+    if (!r.setup->supplies.empty()) {
+      su["supplies"] = json::array();
+      for (const auto& sp : r.setup->supplies) su["supplies"].push_back({sp[0], sp[1]});
+    }
     if (r.setup->pile) su["pile"] = *r.setup->pile;
     j["setup"] = su;
   }
@@ -218,7 +222,7 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
     const std::string sw = fmt::format("{}: setup", where);
     jin::object(*su, where, "setup");
     for (const auto& [k, v] : su->items())
-      if (k != "tiles" && k != "pieces" && k != "scores" && k != "pile") throw InputError(fmt::format("{}: unknown key \"{}\"", sw, printable(k)));
+      if (k != "tiles" && k != "pieces" && k != "scores" && k != "supplies" && k != "pile") throw InputError(fmt::format("{}: unknown key \"{}\"", sw, printable(k)));
     RecordSetup setup;
     if (const json* ts = jin::opt(*su, "tiles")) {
       const json& arr = jin::array(*ts, sw, "tiles", kMaxPlaced);
@@ -250,6 +254,16 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
     if (const json* sc = jin::opt(*su, "scores")) {
       const json& arr = jin::array(*sc, sw, "scores", r.players.size());
       for (std::size_t i = 0; i < arr.size(); ++i) setup.scores.push_back(static_cast<int>(jin::integer(arr[i], 0, 10000, sw, fmt::format("scores[{}]", i))));
+    }
+    if (const json* sp = jin::opt(*su, "supplies")) {
+      const json& arr = jin::array(*sp, sw, "supplies", r.players.size());
+      for (std::size_t i = 0; i < arr.size(); ++i) {
+        const std::string key = fmt::format("supplies[{}]", i);
+        const json& pair = jin::array(arr[i], sw, key, 2);
+        std::array<int, 2> v{0, 0};
+        for (std::size_t k = 0; k < pair.size(); ++k) v[k] = static_cast<int>(jin::integer(pair[k], 0, kMaxPieces, sw, fmt::format("{}[{}]", key, k)));
+        setup.supplies.push_back(v);
+      }
     }
     if (const json* pl = jin::opt(*su, "pile")) {
       const json& arr = jin::array(*pl, sw, "pile", kMaxRecordArray);

@@ -436,6 +436,17 @@ void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p)
     s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, kind});
   }
   for (std::size_t i = 0; i < p.scores.size() && i < static_cast<std::size_t>(nplayers); ++i) s.score[i] = static_cast<i16>(p.scores[i]);
+  for (std::size_t i = 0; i < p.supplies.size(); ++i) {
+    if (i >= static_cast<std::size_t>(nplayers)) throw InputError(fmt::format("setup: supplies[{}]: player {} does not exist", i, i + 1));
+    for (int k = 0; k < 2; ++k) {
+      const int have = s.supply_of(k, static_cast<int>(i));  // what the pieces on the board leave
+      const int want = p.supplies[i][static_cast<std::size_t>(k)];
+      if (want < 0 || want > have)
+        throw InputError(fmt::format("setup: supplies[{}][{}]: {} {}s in supply, but the pieces on the board leave at most {}", i, k, want,
+                                     rs.game->piece_names[static_cast<std::size_t>(k)], have));
+      s.supply_of(k, static_cast<int>(i)) = static_cast<u8>(want);
+    }
+  }
 }
 
 int sample_draw(const State& s, Rng& rng) {

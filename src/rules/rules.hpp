@@ -318,6 +318,9 @@ struct Prepared {
   std::vector<StartCell> board;  // empty: the game's start board
   std::vector<PreparedPiece> pieces;
   std::vector<int> scores;
+  // pieces in each player's supply by kind (followers..., camps/huts); empty: what the pieces on
+  // the board leave. At most the game's pieces minus those on the board (the rest are out of play).
+  std::vector<std::array<int, 2>> supplies;
   bool short_pile = false;
   std::vector<int> pile;  // tile types, in draw order
 };
