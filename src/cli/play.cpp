@@ -46,30 +46,6 @@ struct Opts {
   int width = 0;
 };
 
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// A typed line as a lower-case command word and its arguments.
-struct Words {
-  std::string cmd;
-  std::vector<std::string> args;
-};
-Words words(const std::string& line) {
-  const auto w = split(lower(line), ' ');
-  Words out{w.empty() ? std::string() : w[0], {}};
-  for (std::size_t i = 1; i < w.size(); ++i)
-    if (!w[i].empty()) out.args.push_back(w[i]);
-  return out;
-}
 
 bool is_human_spec(const std::string& s) {
   const std::string l = lower(s);

@@ -1,5 +1,6 @@
 // Small text helpers shared by the subcommands.
 #pragma once
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,31 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
     }
   }
   out.push_back(cur);
+  return out;
+}
+
+inline std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+inline std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// A typed line as a lower-case command word and its arguments (play, and its fuzzer).
+struct Words {
+  std::string cmd;
+  std::vector<std::string> args;
+};
+inline Words words(const std::string& line) {
+  const auto w = split(lower(line), ' ');
+  Words out{w.empty() ? std::string() : w[0], {}};
+  for (std::size_t i = 1; i < w.size(); ++i)
+    if (!w[i].empty()) out.args.push_back(w[i]);
   return out;
 }
 

@@ -340,6 +340,22 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
   if (rs.game->hooks.on_init) rs.game->hooks.on_init(s);
 }
 
+// A piece of `kind` from `player`'s supply on segment `seg`: on its feature, or claiming the
+// feature's network (a hut). The one way a piece reaches the board (moves and prepared positions).
+inline void put_piece(State& s, int seg, u8 player, u8 kind, bool on_network) {
+  if (on_network) {
+    Segment& n = s.graph[s.graph.net_find(seg)];
+    ++n.net_pieces[player];
+    ++n.net_npieces;
+  } else {
+    Segment& r = s.graph[s.graph.find_compress(seg)];
+    ++r.pieces[player];
+    ++r.npieces;
+  }
+  --s.supply_of(kind, player);
+  s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), player, kind});
+}
+
 void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p) {
   if (rs.game->hooks.on_init && !p.board.empty())
     throw InputError(fmt::format("setup: tiles: a board other than the start board is not supported for {} yet (its own state: "
@@ -416,24 +432,7 @@ void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p)
     const Segment& root = s.graph[s.graph.find(seg)];
     if (fd.cls != FClass::Field && root.open == 0) throw InputError(fmt::format("{}: the {} is completed (its pieces have gone home)", where, fd.name));
     if (s.supply_of(kind, pc.player) == 0) throw InputError(fmt::format("{}: player {} has no such piece left", where, pc.player + 1));
-    Move m;
-    m.kind = MoveKind::Piece;
-    m.player = static_cast<u8>(pc.player);
-    m.x = static_cast<i8>(pc.x);
-    m.y = static_cast<i8>(pc.y);
-    m.feat = static_cast<u8>(f);
-    m.pk = pk;
-    if (pk != 0xFF) {
-      Segment& n = s.graph[s.graph.net_find(seg)];
-      ++n.net_pieces[m.player];
-      ++n.net_npieces;
-    } else {
-      Segment& r = s.graph[s.graph.find_compress(seg)];
-      ++r.pieces[m.player];
-      ++r.npieces;
-    }
-    --s.supply_of(kind, m.player);
-    s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, kind});
+    put_piece(s, seg, static_cast<u8>(pc.player), kind, pk != 0xFF);
   }
   for (std::size_t i = 0; i < p.scores.size() && i < static_cast<std::size_t>(nplayers); ++i) s.score[i] = static_cast<i16>(p.scores[i]);
   for (std::size_t i = 0; i < p.supplies.size(); ++i) {
@@ -715,18 +714,7 @@ void apply_move(State& s, const Move& m, EventSink* ev) {
     const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
     const int seg = pt.seg0 + m.feat;
     const FeatureTypeDef& fd = rs.ftype(s.graph[seg].ftype);
-    const u8 kind = m.pk != 0xFF ? m.pk : fd.piece_kind;
-    if (m.pk != 0xFF) {  // claims the network (a hut)
-      Segment& n = s.graph[s.graph.net_find(seg)];
-      ++n.net_pieces[m.player];
-      ++n.net_npieces;
-    } else {
-      Segment& r = s.graph[s.graph.find_compress(seg)];
-      ++r.pieces[m.player];
-      ++r.npieces;
-    }
-    --s.supply_of(kind, m.player);
-    s.pieces.push_back(PieceOnBoard{static_cast<u16>(seg), m.player, kind});
+    put_piece(s, seg, m.player, m.pk != 0xFF ? m.pk : fd.piece_kind, m.pk != 0xFF);
   }
   if (m.kind == MoveKind::Act) hk.apply_action(s, m, ev);
   s.stage = 1;
