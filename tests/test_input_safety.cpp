@@ -636,7 +636,7 @@ TEST(Prepared, BadSetupsAreNamed) {
   err(R"({"pieces": [{"player": 2, "x": 0, "y": 0, "port": "N"}], "pile": []})", {"pieces[0]", "player"});
   err(R"({"pile": ["Q9"]})", {"setup: pile[0]", "Q9"});
   err(R"({"scores": [1, 2, 3], "pile": []})", {"setup", "scores"});
-  err(R"({"tiles": [{"tile": "L01", "x": 0, "y": 0, "rot": 0}], "pile": []})", {"setup: tiles", "not supported", "Amazonas"}, "amazonas");
+  err(R"({"tiles": [{"tile": "L01", "x": 0, "y": 0, "rot": 0}], "pile": []})", {"setup: tiles", "no Amazon cell"}, "amazonas");
 }
 
 }  // namespace

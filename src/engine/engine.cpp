@@ -364,6 +364,8 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
     }
     p.scores = r.setup->scores;
     p.supplies = r.setup->supplies;
+    p.game_keys = r.setup->game_keys;
+    p.to_move = r.setup->to_move;
     if (r.setup->pile) {
       p.short_pile = true;
       for (std::size_t i = 0; i < r.setup->pile->size(); ++i) p.pile.push_back(type_of((*r.setup->pile)[i], fmt::format("setup: pile[{}]", i)));

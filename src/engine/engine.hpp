@@ -71,7 +71,17 @@ struct RecordSetup {
   std::vector<int> scores;
   std::vector<std::array<int, 2>> supplies;  // by seat: pieces of kind 0 and 1 in supply
   std::optional<std::vector<std::string>> pile;  // a short pile, in draw order
+  std::string game_keys;  // the game's own keys (GameDef::setup_keys) as a JSON object's text; empty: none
+  int to_move = 0;        // the seat that draws first
 };
+
+// The position as a prepared-position setup that replays to the same state: the board in
+// placement order, pieces, scores, supplies, the game's own state (Hooks::export_keys), the seat
+// to move and the draw pile as a short pile (tile ids in type order; at a Place phase the tile in
+// hand is counted back in, so a record continuing from here draws it first). Only between turns
+// (Draw) or at the start of one (Place, nothing placed yet), and not in a Hunters bonus turn.
+// Throws InputError otherwise.
+RecordSetup position_setup(const State& s);
 
 struct Record {
   std::string game = "base";

@@ -59,6 +59,11 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       for (const auto& sp : r.setup->supplies) su["supplies"].push_back({sp[0], sp[1]});
     }
     if (r.setup->pile) su["pile"] = *r.setup->pile;
+    if (r.setup->to_move != 0) su["to_move"] = r.setup->to_move;
+    if (!r.setup->game_keys.empty()) {
+      const json keys = json::parse(r.setup->game_keys);
+      for (const auto& [k, v] : keys.items()) su[k] = v;
+    }
     j["setup"] = su;
   }
   j["seed"] = r.seed ? json(*r.seed) : json(nullptr);
@@ -221,9 +226,16 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
   if (const json* su = jin::opt(j, "setup")) {
     const std::string sw = fmt::format("{}: setup", where);
     jin::object(*su, where, "setup");
-    for (const auto& [k, v] : su->items())
-      if (k != "tiles" && k != "pieces" && k != "scores" && k != "supplies" && k != "pile") throw InputError(fmt::format("{}: unknown key \"{}\"", sw, printable(k)));
     RecordSetup setup;
+    json game_keys = json::object();  // the game's own keys, checked by its prepare hook
+    for (const auto& [k, v] : su->items()) {
+      if (k == "tiles" || k == "pieces" || k == "scores" || k == "supplies" || k == "pile" || k == "to_move") continue;
+      if (std::find(gd->setup_keys.begin(), gd->setup_keys.end(), k) == gd->setup_keys.end())
+        throw InputError(fmt::format("{}: unknown key \"{}\" (the keys: tiles, pieces, scores, supplies, pile, to_move{}{})", sw, printable(k),
+                                     gd->setup_keys.empty() ? "" : ", ", fmt::join(gd->setup_keys, ", ")));
+      game_keys[k] = v;
+    }
+    if (!game_keys.empty()) setup.game_keys = game_keys.dump();
     if (const json* ts = jin::opt(*su, "tiles")) {
       const json& arr = jin::array(*ts, sw, "tiles", kMaxPlaced);
       for (std::size_t i = 0; i < arr.size(); ++i) {
@@ -265,6 +277,8 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
         setup.supplies.push_back(v);
       }
     }
+    if (const json* tm = jin::opt(*su, "to_move"))
+      setup.to_move = static_cast<int>(jin::integer(*tm, 0, static_cast<long long>(r.players.size()) - 1, sw, "to_move"));
     if (const json* pl = jin::opt(*su, "pile")) {
       const json& arr = jin::array(*pl, sw, "pile", kMaxRecordArray);
       setup.pile.emplace();
@@ -389,6 +403,43 @@ Record load_record(const std::string& path) {
 void save_record(const Record& r, const Ruleset& rs, const std::string& path) {
   // checked writes, fsync, rename, fsync of the folder; on failure the old file is kept
   write_file_atomic(path, record_to_json(r, rs));
+}
+
+RecordSetup position_setup(const State& s) {
+  const Ruleset& rs = *s.rs;
+  if (s.phase != Phase::Draw && s.phase != Phase::Place)
+    throw InputError("a position is written as a setup only between turns or at the start of one");
+  if (s.in_extra || s.extra) throw InputError("a position in a bonus turn cannot be written as a setup");
+  RecordSetup su;
+  for (const PlacedTile& t : s.tiles) su.tiles.push_back({rs.tiles.types[t.type].id, t.x, t.y, t.rot * 90});
+  for (const PieceOnBoard& pc : s.pieces) {
+    std::size_t ti = 0;
+    while (ti + 1 < s.tiles.size() && s.tiles[ti + 1].seg0 <= pc.seg) ++ti;
+    const PlacedTile& t = s.tiles[ti];
+    const int f = pc.seg - t.seg0;
+    const TileType& tt = s.type_of(t);
+    int port = -1;
+    for (int q = 0; q < 13 && port < 0; ++q)
+      if (tt.rot[t.rot].port_feat[static_cast<std::size_t>(q)] == f) port = q;
+    if (port < 0) throw InputError(fmt::format("the piece on {} at {},{} stands on a feature without a port", tt.id, t.x, t.y));
+    const FeatureTypeDef& fd = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+    RecordSetup::Piece p{pc.player, t.x, t.y, std::string(kPortNames[static_cast<std::size_t>(port)]), ""};
+    if (pc.kind != fd.piece_kind) p.piece = rs.game->piece_names[pc.kind];
+    su.pieces.push_back(p);
+  }
+  for (int p = 0; p < s.nplayers; ++p) {
+    su.scores.push_back(s.score[static_cast<std::size_t>(p)]);
+    su.supplies.push_back({s.supply[static_cast<std::size_t>(p)], s.supply2[static_cast<std::size_t>(p)]});
+  }
+  su.pile.emplace();
+  for (std::size_t t = 0; t < rs.tiles.types.size(); ++t) {
+    if (rs.tiles.types[t].pile != kPileDraw) continue;
+    const int n = s.remaining[t] + (s.phase == Phase::Place && s.in_hand == t ? 1 : 0);
+    for (int i = 0; i < n; ++i) su.pile->push_back(rs.tiles.types[t].id);
+  }
+  if (rs.game->hooks.export_keys) su.game_keys = rs.game->hooks.export_keys(s);
+  su.to_move = s.current;
+  return su;
 }
 
 }  // namespace carc

@@ -357,13 +357,14 @@ inline void put_piece(State& s, int seg, u8 player, u8 kind, bool on_network) {
 }
 
 void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p) {
-  if (rs.game->hooks.on_init && !p.board.empty())
-    throw InputError(fmt::format("setup: tiles: a board other than the start board is not supported for {} yet (its own state: "
-                                 "boats, river, tokens, jeeps); pieces, scores and a short pile are", rs.game->title));
+  const Hooks& hooks = rs.game->hooks;
+  if (hooks.on_init && !hooks.prepare && !p.board.empty())
+    throw InputError(fmt::format("setup: tiles: {} accepts only its start board", rs.game->title));
+  if (!hooks.prepare && !p.game_keys.empty()) throw InputError(fmt::format("setup: {} has no setup keys of its own", rs.game->title));
   init_state(s, rs, nplayers);
   const auto& types = rs.tiles.types;
-  std::vector<int> box(types.size());  // copies still in the box, the start board's included
-  for (std::size_t t = 0; t < types.size(); ++t) box[t] = types[t].pile == kPileDraw || types[t].pile == kPileBonus || types[t].pile == kPileStart ? types[t].count : 0;
+  std::vector<int> box(types.size());  // copies in the box: every pile's, the start board's included
+  for (std::size_t t = 0; t < types.size(); ++t) box[t] = types[t].count;
   if (!p.board.empty()) {
     s.tiles.clear();
     s.pieces.clear();
@@ -381,9 +382,13 @@ void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p)
       if (i > 0) {
         if (v != 0 && !(v & 0x8000)) throw InputError(where + ": the cell already holds a tile");
         if (v == 0) throw InputError(where + ": it touches none of the tiles listed before it");
-        if (!fits(s, s.frontier[v & 0x7FFF], c.tile, c.rot)) throw InputError(where + ": its edges do not match its neighbours");
+        // edges only: the game's own placement rules see the whole board in Hooks::prepare
+        const FrontierCell& fc = s.frontier[v & 0x7FFF];
+        if (((types[static_cast<std::size_t>(c.tile)].rot[static_cast<std::size_t>(c.rot)].side_code ^ fc.req) & fc.mask) != 0)
+          throw InputError(where + ": its edges do not match its neighbours");
       }
       place_tile(s, c.tile, c.x, c.y, c.rot, 0xFF);
+      if (hooks.on_board_tile) hooks.on_board_tile(s, static_cast<int>(s.tiles.size()) - 1);
     }
   } else {
     for (const StartCell& c : rs.tiles.side_for(nplayers).cells) --box[static_cast<std::size_t>(c.tile)];
@@ -430,10 +435,14 @@ void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p)
     if (pk != 0xFF ? pk != fd.network_kind : !fd.claimable)
       throw InputError(fmt::format("{}: that piece cannot stand on a {}", where, fd.name));
     const Segment& root = s.graph[s.graph.find(seg)];
-    if (fd.cls != FClass::Field && root.open == 0) throw InputError(fmt::format("{}: the {} is completed (its pieces have gone home)", where, fd.name));
+    if (pk == 0xFF && fd.cls != FClass::Field && root.open == 0) throw InputError(fmt::format("{}: the {} is completed (its pieces have gone home)", where, fd.name));
     if (s.supply_of(kind, pc.player) == 0) throw InputError(fmt::format("{}: player {} has no such piece left", where, pc.player + 1));
     put_piece(s, seg, static_cast<u8>(pc.player), kind, pk != 0xFF);
   }
+  // the game's own state: derived from the board, then its setup keys (pieces it places itself)
+  if (hooks.prepare) hooks.prepare(s, p.game_keys, !p.board.empty());
+  if (p.to_move < 0 || p.to_move >= nplayers) throw InputError(fmt::format("setup: to_move: player {} does not exist", p.to_move));
+  s.current = static_cast<u8>(p.to_move);
   for (std::size_t i = 0; i < p.scores.size() && i < static_cast<std::size_t>(nplayers); ++i) s.score[i] = static_cast<i16>(p.scores[i]);
   for (std::size_t i = 0; i < p.supplies.size(); ++i) {
     if (i >= static_cast<std::size_t>(nplayers)) throw InputError(fmt::format("setup: supplies[{}]: player {} does not exist", i, i + 1));

@@ -37,6 +37,16 @@ using EventSink = std::vector<ScoreEvent>;
 struct Hooks {
   // After the start board is laid (game-specific state: tracks, boats, set-aside tiles).
   void (*on_init)(State&) = nullptr;
+  // A prepared position (init_prepared), after its board, piles and pieces: derive the game's own
+  // state from a board of its own (own_board) and apply the game's setup keys (GameDef::setup_keys;
+  // `keys` is a JSON object's text, empty if none). Throws InputError naming the key at fault.
+  // A game with on_init and no prepare accepts only its start board and no keys.
+  void (*prepare)(State&, const std::string& keys, bool own_board) = nullptr;
+  // A prepared board's tile has been laid (in the board's order, before the next): the lasting
+  // effects of its placement other than points (Hunters: a pit trap covers animals).
+  void (*on_board_tile)(State&, int placed_index) = nullptr;
+  // The game's own state as setup keys (a JSON object's text) that prepare turns back into it.
+  std::string (*export_keys)(const State&) = nullptr;
   // Chance: which tile type is drawn next (default: uniform over the pile's remaining tiles).
   int (*sample_draw)(const State&, Rng&) = nullptr;
   // May veto a placement the edges allow (e.g. Amazonas' river front).
@@ -99,6 +109,9 @@ struct GameDef {
   std::string choice_key = "double";  // record key of a turn's Choose decision
   // Choose decisions are recorded as a list of {player, choice} (several per turn, by any player)
   bool choices_listed = false;
+  // Keys a record's prepared position ("setup") may give for the game's own state (Amazonas:
+  // boats; Safari: jeeps, tokens, watering holes), applied by Hooks::prepare.
+  std::vector<std::string> setup_keys;
   // ScoreReason::Special events by cause (Hunters: 1 canoe, 2 pit_trap): the effect's name in
   // records and the keys of its tiles and attr fields (empty: not written).
   // `subject`: what the event is about in records ("feature"), when it is not a feature type of
@@ -323,6 +336,8 @@ struct Prepared {
   std::vector<std::array<int, 2>> supplies;
   bool short_pile = false;
   std::vector<int> pile;  // tile types, in draw order
+  std::string game_keys;  // the game's own setup keys as a JSON object's text (Hooks::prepare); empty: none
+  int to_move = 0;        // the seat that draws first
 };
 // Throws InputError naming the entry at fault.
 void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p);

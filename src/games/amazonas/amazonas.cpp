@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "games/games.hpp"
+#include "tiles/json_input.hpp"
 
 namespace carc::games {
 
@@ -15,6 +16,8 @@ std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);
 StaticVec<u8, 64> amazonas_aside_tiles(const State& s);
 
 namespace {
+
+using jin::json;
 
 enum TileKind : u8 { kLand = 0, kAmazon = 1, kBang = 2, kDouble = 3 };
 enum FType : u8 { kTributary = 0, kVillage = 1, kJungle = 2, kRiver = 3 };
@@ -63,6 +66,83 @@ void on_init(State& s) {
   int k = 0;
   for (const TileType& t : s.rs->tiles.types)
     if (t.pile == kPileAside) s.aside |= 1ull << k++;
+}
+
+// A prepared position: the river front, the boat track and the double tiles still set aside follow
+// from the board; a board of its own must be one play could reach: the Amazon a gapless run along
+// row 0, land only up to the river front, each double tile whole, each "!" tile followed by a
+// double tile while one is left. Key "boats": each player's boat space (default 1).
+void prepare(State& s, const std::string& keys, bool own_board) {
+  const auto& types = s.rs->tiles.types;
+  if (own_board) {
+    auto where = [&](const PlacedTile& t) { return fmt::format("setup: tiles: {} at {},{}", s.type_of(t).id, t.x, t.y); };
+    int lo = 127, hi = -128, cells = 0, added = 0, doubles_left = 0;
+    for (const TileType& t : types) doubles_left += t.pile == kPileAside ? t.count : 0;
+    for (const PlacedTile& t : s.tiles) {
+      const TileType& tt = s.type_of(t);
+      if (river_feature(tt) < 0) continue;
+      if (t.y != kRow) throw InputError(where(t) + ": the Amazon runs along row y=0");
+      if (tt.pile != kPileStart && t.rot != 0 && t.rot != 2) throw InputError(where(t) + ": an Amazon tile lies along the flow (rot 0 or 180)");
+      lo = std::min<int>(lo, t.x);
+      hi = std::max<int>(hi, t.x);
+      ++cells;
+      added += tt.pile != kPileStart;
+      doubles_left -= tt.pile == kPileAside;
+    }
+    if (cells == 0) throw InputError("setup: tiles: the board has no Amazon cell");
+    if (cells != hi - lo + 1) throw InputError(fmt::format("setup: tiles: the Amazon from x={} to x={} has a gap", lo, hi));
+    auto river_at = [&](int x) -> const PlacedTile* {
+      const int i = s.placed_at(x, kRow);
+      return i < 0 ? nullptr : &s.tiles[static_cast<std::size_t>(i)];
+    };
+    for (const PlacedTile& t : s.tiles) {
+      const TileType& tt = s.type_of(t);
+      if (river_feature(tt) < 0) {
+        if (t.x > hi) throw InputError(where(t) + fmt::format(": land lies only up to the river front (x <= {})", hi));
+        continue;
+      }
+      if (tt.pile == kPileAside && tt.east != 0xFF) {  // its downstream cell: east at rot 0, west at rot 180
+        const PlacedTile* o = river_at(t.rot == 0 ? t.x + 1 : t.x - 1);
+        if (!o || o->type != tt.east || o->rot != t.rot) throw InputError(where(t) + ": the double tile's other cell is missing");
+      }
+      if (tt.pile == kPilePart) {
+        const PlacedTile* o = river_at(t.rot == 0 ? t.x - 1 : t.x + 1);
+        if (!o || types[o->type].east != t.type || o->rot != t.rot) throw InputError(where(t) + ": half a double tile");
+      }
+      if (tt.kind == kBang && doubles_left > 0) {
+        const PlacedTile* o = river_at(t.x + 1);
+        const int pile = o ? static_cast<int>(types[o->type].pile) : static_cast<int>(kPileDraw);
+        if (!o || !((pile == kPileAside && o->rot == 0) || (pile == kPilePart && o->rot == 2)))
+          throw InputError(where(t) + ": a \"!\" tile is followed at once by a double tile");
+      }
+    }
+    const StartSide& side = s.rs->tiles.side_for(s.nplayers);
+    s.track_len = static_cast<u8>((side.track > 0 ? side.track : 16) + added);
+    s.front = static_cast<i8>(hi);
+    s.aside = 0;
+    int k = 0;
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      if (types[t].pile != kPileAside) continue;
+      bool placed = false;
+      for (const PlacedTile& pt : s.tiles) placed = placed || pt.type == t;
+      if (!placed) s.aside |= 1ull << k;
+      ++k;
+    }
+  }
+  if (keys.empty()) return;
+  const json j = jin::parse(keys, "setup");
+  if (const json* b = jin::opt(j, "boats")) {
+    const json& arr = jin::array(*b, "setup", "boats", static_cast<std::size_t>(s.nplayers));
+    if (arr.size() != s.nplayers) throw InputError(fmt::format("setup: boats: one space per player ({}), not {}", s.nplayers, arr.size()));
+    for (std::size_t p = 0; p < arr.size(); ++p)
+      s.track[p] = static_cast<u8>(jin::integer(arr[p], 1, s.track_len, "setup", fmt::format("boats[{}]", p)));
+  }
+}
+
+std::string export_keys(const State& s) {
+  json boats = json::array();
+  for (int p = 0; p < s.nplayers; ++p) boats.push_back(s.track[static_cast<std::size_t>(p)]);
+  return json{{"boats", boats}}.dump();
 }
 
 int pick_weighted(const State& s, Rng& rng, bool river, int total) {
@@ -363,7 +443,10 @@ const GameDef& amazonas() {
     g.min_players = 2;
     g.max_players = 5;
     g.farm_points_per_city = 0;
+    g.setup_keys = {"boats"};
     g.hooks.on_init = on_init;
+    g.hooks.prepare = prepare;
+    g.hooks.export_keys = export_keys;
     g.hooks.sample_draw = sample_draw;
     g.hooks.placement_allowed = placement_allowed;
     g.hooks.before_place = before_place;

@@ -98,6 +98,28 @@ int find_special(const State& s, int root, Special sp) {
   return -1;
 }
 
+// A pit trap's 3x3 area of its meadow is covered: its animals leave the meadow's tallies for good.
+void cover(State& s, int root, const StaticVec<u16, 9 * kMaxTileFeatures>& area) {
+  for (const u16 a : area) {
+    s.graph[a].covered = 1;
+    for (std::size_t k = 0; k < 4; ++k) s.graph[root].attr[k] = static_cast<u8>(s.graph[root].attr[k] - tfeat(s, a).attr[k]);
+  }
+}
+
+// A prepared board's pit traps cover their areas as they did when placed (the board is in
+// placement order); their points are in the setup's scores.
+void on_board_tile(State& s, int idx) {
+  const PlacedTile pt = s.tiles[static_cast<std::size_t>(idx)];
+  const TileType& tt = s.type_of(pt);
+  for (int f = 0; f < tt.nfeat; ++f) {
+    if (!has_special(tt.feats[static_cast<std::size_t>(f)], kPitTrap)) continue;
+    const int root = s.graph.find(pt.seg0 + f);
+    StaticVec<u16, 9 * kMaxTileFeatures> area;
+    (void)area_animals(s, root, pt.x, pt.y, &area);
+    cover(s, root, area);
+  }
+}
+
 int field_value(const State& s, int root) {
   const Segment& r = s.graph[root];
   const int deer = r.attr[kDeer], aurochs = r.attr[kAurochs], mammoth = r.attr[kMammoth];
@@ -135,10 +157,7 @@ void on_tile_placed(State& s, int idx, EventSink* ev) {
       s.score[s.current] = static_cast<i16>(s.score[s.current] + pts);
       push_event(s, ev, s.current, kMeadow, ScoreReason::Special, pts, kPitTrapCause,
                  static_cast<u8>(n[kDeer] + n[kAurochs] + n[kMammoth] + n[kTiger]), static_cast<u8>(eaten));
-      for (const u16 a : area) {  // cover them: they leave the meadow's tallies for good
-        s.graph[a].covered = 1;
-        for (std::size_t k = 0; k < 4; ++k) s.graph[root].attr[k] = static_cast<u8>(s.graph[root].attr[k] - tfeat(s, a).attr[k]);
-      }
+      cover(s, root, area);
     } else if (has_special(tf, kShaman)) {
       for (const PieceOnBoard& pc : s.pieces)
         if (pc.player == s.current && pc.kind == 0) {
@@ -297,6 +316,7 @@ const GameDef& hunters() {
     g.hooks.on_final_scoring = on_final_scoring;
     g.hooks.completion_bonus = completion_bonus;
     g.hooks.field_value = field_value;
+    g.hooks.on_board_tile = on_board_tile;
     g.describe = describe;
     g.special_effects = {{}, {"canoe", "lakes", "", ""}, {"pit_trap", "animals", "deer_eaten", ""}};
     return g;

@@ -15,10 +15,13 @@
 
 #include "core/io.hpp"
 #include "games/games.hpp"
+#include "tiles/json_input.hpp"
 
 namespace carc::games {
 
 namespace {
+
+using jin::json;
 
 constexpr int kTrail = 0, kBush = 1, kBaobab = 3;
 constexpr int kBird = 5;
@@ -121,6 +124,19 @@ void mark_spot_corners(State& s, int px, int py) {
     const int ti = s.placed_at(px - kCornerDx[static_cast<std::size_t>(c)], py - kCornerDy[static_cast<std::size_t>(c)]);
     if (ti >= 0) s.spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] |= 1ull << ((ti * 4 + c) & 63);
   }
+}
+// The watering hole at grid point (px, py), opened there if there is none yet.
+Spot& spot_at(State& s, int px, int py) {
+  int si = find_spot(s, px, py);
+  if (si < 0) {
+    Spot sp;
+    sp.x = static_cast<i8>(px);
+    sp.y = static_cast<i8>(py);
+    s.spots.push_back(sp);
+    si = static_cast<int>(s.spots.size()) - 1;
+    mark_spot_corners(s, px, py);
+  }
+  return s.spots[static_cast<std::size_t>(si)];
 }
 bool spot_at_corner(const State& s, int ti, int c) {
   return (s.spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] >> ((ti * 4 + c) & 63)) & 1u;
@@ -241,16 +257,7 @@ void apply_action(State& s, const Move& m, EventSink* ev) {
   const int c = m.rot;
   const int px = m.x + kCornerDx[static_cast<std::size_t>(c)], py = m.y + kCornerDy[static_cast<std::size_t>(c)];
   --s.tokens.hand[static_cast<std::size_t>(p)][m.feat];
-  int si = find_spot(s, px, py);
-  if (si < 0) {
-    Spot sp;
-    sp.x = static_cast<i8>(px);
-    sp.y = static_cast<i8>(py);
-    s.spots.push_back(sp);
-    si = static_cast<int>(s.spots.size()) - 1;
-    mark_spot_corners(s, px, py);
-  }
-  Spot& sp = s.spots[static_cast<std::size_t>(si)];
+  Spot& sp = spot_at(s, px, py);
   sp.token[static_cast<std::size_t>(c)] = m.feat;
   ++sp.ntokens;
   if (m.pk == 2) {  // found: +3, with a photographer
@@ -516,6 +523,138 @@ Move choice_parse(const State& s, std::string_view text) {
   return m;
 }
 
+// A prepared position's own keys:
+//   "jeeps": [[x, y] or null, [x, y] or null]: the two jeeps on empty cells next to the tiles, or
+//            out of the game (default: beside the start board, as at the start of a game);
+//   "watering_holes": [{"x", "y", "corner", "token", "player"}]: a token on quarter `corner` of a
+//            watering hole, seen from the tile at x,y (as in "found lion at 1,0 NE"); `player`
+//            (optional): the photographer there. Entries at one grid point make one watering hole;
+//            one with 4 tokens is completed and holds no photographer;
+//   "tokens": {"hands": [[monkey, elephant, giraffe, lion, zebra] per player], "discard": [...]}:
+//            the tokens dealt so far (the opening deal is then over). The face-down pile holds the
+//            rest of the 10 of each species. Without it the game opens with the usual deal.
+void prepare(State& s, const std::string& keys, bool own_board) {
+  const json j = keys.empty() ? json::object() : jin::parse(keys, "setup");
+  if (const json* jj = jin::opt(j, "jeeps")) {
+    const json& arr = jin::array(*jj, "setup", "jeeps", 2);
+    if (arr.size() != 2) throw InputError("setup: jeeps: two entries, each [x, y] or null");
+    s.markers = {std::array<i8, 2>{kOffBoard, kOffBoard}, std::array<i8, 2>{kOffBoard, kOffBoard}};
+    for (std::size_t k = 0; k < 2; ++k) {
+      if (arr[k].is_null()) continue;
+      const std::string key = fmt::format("jeeps[{}]", k);
+      const json& xy = jin::array(arr[k], "setup", key, 2);
+      if (xy.size() != 2) throw InputError(fmt::format("setup: {}: expected [x, y] or null", key));
+      const int x = static_cast<int>(jin::integer(xy[0], -128, 127, "setup", key + "[0]"));
+      const int y = static_cast<int>(jin::integer(xy[1], -128, 127, "setup", key + "[1]"));
+      s.markers[k] = {static_cast<i8>(x), static_cast<i8>(y)};
+    }
+  }
+  for (std::size_t k = 0; k < 2; ++k) {  // on an empty cell next to the tiles (the start places too, on a board of its own)
+    const auto [x, y] = s.markers[k];
+    if (x == kOffBoard) continue;
+    const bool free_cell = CellMap::in_range(x, y) && (s.cells.get(x, y) & 0x8000) != 0;
+    const bool other = k == 1 && s.markers[0] == s.markers[1];
+    if (!free_cell || other)
+      throw InputError(fmt::format("setup: jeeps[{}]: {},{} is not an empty cell next to the tiles{}{}", k, x, y, other ? " without a jeep" : "",
+                                   own_board && !jin::opt(j, "jeeps") ? " (the start places: give \"jeeps\")" : ""));
+  }
+  std::array<int, kTokenKinds> used{};  // tokens out of the face-down pile
+  if (const json* wh = jin::opt(j, "watering_holes")) {
+    const json& arr = jin::array(*wh, "setup", "watering_holes", static_cast<std::size_t>(kMaxSpots) * 4);
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      const std::string w = fmt::format("setup: watering_holes[{}]", i);
+      const json& e = jin::object(arr[i], "setup", fmt::format("watering_holes[{}]", i));
+      for (const auto& [k, v] : e.items())
+        if (k != "x" && k != "y" && k != "corner" && k != "token" && k != "player") throw InputError(fmt::format("{}: unknown key \"{}\"", w, printable(k)));
+      const int x = static_cast<int>(jin::integer(jin::need(e, "x", w), -128, 127, w, "x"));
+      const int y = static_cast<int>(jin::integer(jin::need(e, "y", w), -128, 127, w, "y"));
+      const std::string corner = jin::string(jin::need(e, "corner", w), w, "corner", 2);
+      const auto ci = std::find(kCornerNames.begin(), kCornerNames.end(), corner);
+      if (ci == kCornerNames.end()) throw InputError(fmt::format("{}: corner: \"{}\" is not NE, SE, SW or NW", w, corner));
+      const int c = static_cast<int>(ci - kCornerNames.begin());
+      int sp = -1;
+      try {
+        sp = parse_species(jin::string(jin::need(e, "token", w), w, "token", 10));
+      } catch (const InputError& err) {
+        throw InputError(fmt::format("{}: token: {}", w, err.what()));
+      }
+      const int px = x + kCornerDx[static_cast<std::size_t>(c)], py = y + kCornerDy[static_cast<std::size_t>(c)];
+      if (!quarter_usable(s, px, py, c)) throw InputError(fmt::format("{}: {} shows no savanna for a watering hole", w, cell_corner(x, y, c)));
+      if (find_spot(s, px, py) < 0 && s.spots.size() >= static_cast<std::size_t>(kMaxSpots))
+        throw InputError(fmt::format("{}: more than {} watering holes", w, kMaxSpots));
+      Spot& hole = spot_at(s, px, py);
+      if (hole.token[static_cast<std::size_t>(c)] != 0xFF) throw InputError(fmt::format("{}: {} already holds a token", w, cell_corner(x, y, c)));
+      for (int q = 0; q < 4; ++q)  // a species once, but for the founding exception (diagonally opposite quarters)
+        if (hole.token[static_cast<std::size_t>(q)] == sp && q != (c + 2) % 4)
+          throw InputError(fmt::format("{}: the watering hole already has a {} token", w, kSpecies[static_cast<std::size_t>(sp)]));
+      hole.token[static_cast<std::size_t>(c)] = static_cast<u8>(sp);
+      ++hole.ntokens;
+      ++used[static_cast<std::size_t>(sp)];
+      if (const json* pl = jin::opt(e, "player")) {
+        const int p = static_cast<int>(jin::integer(*pl, 0, s.nplayers - 1, w, "player"));
+        if (s.supply[static_cast<std::size_t>(p)] == 0) throw InputError(fmt::format("{}: player {} has no photographer left", w, p + 1));
+        --s.supply[static_cast<std::size_t>(p)];
+        hole.owner[static_cast<std::size_t>(c)] = static_cast<u8>(p);
+      }
+    }
+    for (Spot& hole : s.spots) {
+      if (hole.ntokens < 4) continue;
+      hole.closed = 1;
+      for (const u8 o : hole.owner)
+        if (o != 0xFF) throw InputError(fmt::format("setup: watering_holes: the completed watering hole at point {},{} holds a photographer (they go home)", hole.x, hole.y));
+    }
+  }
+  Tokens& t = s.tokens;
+  if (const json* tk = jin::opt(j, "tokens")) {
+    const std::string w = "setup: tokens";
+    const json& o = jin::object(*tk, "setup", "tokens");
+    for (const auto& [k, v] : o.items())
+      if (k != "hands" && k != "discard") throw InputError(fmt::format("{}: unknown key \"{}\"", w, printable(k)));
+    auto species_counts = [&](const json& v, const std::string& key) {
+      const json& arr = jin::array(v, w, key, kTokenKinds);
+      if (arr.size() != kTokenKinds) throw InputError(fmt::format("{}: {}: one count per species (monkey, elephant, giraffe, lion, zebra)", w, key));
+      std::array<u8, kTokenKinds> n{};
+      for (std::size_t k = 0; k < n.size(); ++k) n[k] = static_cast<u8>(jin::integer(arr[k], 0, 10, w, fmt::format("{}[{}]", key, k)));
+      return n;
+    };
+    const json& hands = jin::array(jin::need(o, "hands", w), w, "hands", static_cast<std::size_t>(s.nplayers));
+    if (hands.size() != s.nplayers) throw InputError(fmt::format("{}: hands: one per player ({}), not {}", w, s.nplayers, hands.size()));
+    for (std::size_t p = 0; p < hands.size(); ++p) t.hand[p] = species_counts(hands[p], fmt::format("hands[{}]", p));
+    t.discard = {};
+    if (const json* d = jin::opt(o, "discard")) t.discard = species_counts(*d, "discard");
+    for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) {
+      used[k] += t.discard[k];
+      for (std::size_t p = 0; p < hands.size(); ++p) used[k] += t.hand[p][k];
+    }
+    t.deal_left = 0;
+    s.phase = Phase::Draw;  // the opening deal is over
+  }
+  for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) {
+    if (used[k] > 10) throw InputError(fmt::format("setup: {} {} tokens in hands, discard and watering holes; the game has 10", used[k], kSpecies[k]));
+    t.pile[k] = static_cast<u8>(10 - used[k]);
+  }
+  if (s.phase == Phase::Chance) queue_deal(s, 0xFF, 2 * s.nplayers);  // the opening deal, from what is left
+}
+
+std::string export_keys(const State& s) {
+  json jeeps = json::array();
+  for (const auto& mk : s.markers) jeeps.push_back(mk[0] == kOffBoard ? json(nullptr) : json::array({mk[0], mk[1]}));
+  json holes = json::array();
+  for (const Spot& sp : s.spots)
+    for (int c = 0; c < 4; ++c) {
+      const auto ci = static_cast<std::size_t>(c);
+      if (sp.token[ci] == 0xFF) continue;
+      json e{{"x", sp.x - kCornerDx[ci]}, {"y", sp.y - kCornerDy[ci]}, {"corner", kCornerNames[ci]}, {"token", kSpecies[sp.token[ci]]}};
+      if (sp.owner[ci] != 0xFF) e["player"] = sp.owner[ci];
+      holes.push_back(e);
+    }
+  json hands = json::array();
+  for (int p = 0; p < s.nplayers; ++p) hands.push_back(s.tokens.hand[static_cast<std::size_t>(p)]);
+  json j{{"jeeps", jeeps}, {"tokens", {{"hands", hands}, {"discard", s.tokens.discard}}}};
+  if (!holes.empty()) j["watering_holes"] = holes;
+  return j.dump();
+}
+
 std::string with_article(const std::string& w) { return (w[0] == 'e' ? "an " : "a ") + w; }
 
 std::string describe(const State& s, const ScoreEvent& e) {
@@ -602,7 +741,10 @@ const GameDef& safari() {
     g.event_keys = {"tiles", "species", "birds", "token"};
     g.final_event_keys = {"tiles", "animals", "birds", ""};
     Hooks& h = g.hooks;
+    g.setup_keys = {"jeeps", "watering_holes", "tokens"};
     h.on_init = on_init;
+    h.prepare = prepare;
+    h.export_keys = export_keys;
     h.before_place = before_place;
     h.on_tile_placed = on_tile_placed;
     h.gen_actions = gen_actions;
