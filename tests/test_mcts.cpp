@@ -105,7 +105,7 @@ TEST(Mcts, PlaysOnlyLegalMovesInEveryGame) {
         const int who = to_move(s);
         const Move m = bots[static_cast<std::size_t>(who)]->choose(s, ml, rng);
         if (info[static_cast<std::size_t>(who)].bot.rfind("mcts", 0) == 0) ++kinds[static_cast<std::size_t>(m.kind)];
-        ASSERT_NO_THROW(g.play(m)) << id << ": " << move_text(s, m);
+        ASSERT_NO_THROW(g.play(m)) << id << ": " << notation(s, m);
       }
       EXPECT_GT(kinds[static_cast<std::size_t>(MoveKind::Place)], 20) << id;
       EXPECT_GT(kinds[static_cast<std::size_t>(MoveKind::Piece)] + kinds[static_cast<std::size_t>(MoveKind::Pass)], 20)

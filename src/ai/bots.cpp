@@ -86,9 +86,15 @@ class GreedyBot final : public Bot {
       }
       if (v > best - 1e-9) ties.push_back(static_cast<u16>(i));
     }
+    last_ = {fmt::format("best of {} moves by the greedy evaluation ({:.2f}: own score and potential minus the best opponent's)", legal.size(), best),
+             best, 0, 0};
     return legal[ties[rng.below(static_cast<u32>(ties.size()))]];
   }
   [[nodiscard]] std::string spec() const override { return "greedy"; }
+  [[nodiscard]] BotReport report() const override { return last_; }
+
+ private:
+  BotReport last_;
 };
 
 }  // namespace

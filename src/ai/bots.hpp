@@ -8,9 +8,18 @@
 
 namespace carc {
 
+// Why a bot chose its last move, for front ends and tools (the protocol's "bot" command).
+struct BotReport {
+  std::string summary;  // in words; "" when the bot has nothing to say (random)
+  double value = 0;     // greedy: its evaluation of the move; mcts: the share of root visits it got
+  long visits = 0;      // mcts: root visits of the chosen move, and of all moves
+  long total_visits = 0;
+};
+
 class Bot {
  public:
   virtual ~Bot() = default;
+  [[nodiscard]] virtual BotReport report() const { return {}; }
   // s is at a Place or Piece decision of the player to move; legal is legal_moves(s).
   virtual Move choose(const State& s, const MoveList& legal, Rng& rng) = 0;
   [[nodiscard]] virtual std::string spec() const = 0;

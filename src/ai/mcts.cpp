@@ -339,13 +339,19 @@ class MctsBot final : public Bot {
   explicit MctsBot(const MctsOptions& o) : o_(o) {}
 
   Move choose(const State& s, const MoveList& legal, Rng& rng) override {
-    if (legal.size() == 1) return legal[0];
+    if (legal.size() == 1) {
+      last_ = {"the only legal move", 1.0, 0, 0};
+      return legal[0];
+    }
     // the rest of a turn already searched (the piece after the tile): answer from that search
     // when it looked at this decision enough
     if (follow_ && fingerprint(s) == follow_fp_) {
       follow_ = false;
       const auto [i, v] = most_visited(legal, {follow_stats_});
-      if (v >= follow_min_) return legal[i];
+      if (v >= follow_min_) {
+        last_ = {fmt::format("the rest of the turn searched with the last move: {} visits", v), 0.0, static_cast<long>(v), 0};
+        return legal[i];
+      }
     }
     follow_ = false;
     const int threads = std::max(1, o_.threads);
@@ -373,7 +379,13 @@ class MctsBot final : public Bot {
       for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
       for (auto& th : pool) th.join();
     }
-    const Move best = legal[most_visited(legal, stats).first];
+    const auto [bi, bv] = most_visited(legal, stats);
+    const Move best = legal[bi];
+    long total = 0;
+    for (const auto& st : stats)
+      for (const auto& [mv, n] : st) total += n;
+    last_ = {fmt::format("most visited of {} moves: {} of {} root visits", legal.size(), bv, total), total > 0 ? static_cast<double>(bv) / static_cast<double>(total) : 0.0,
+             static_cast<long>(bv), total};
     // keep what the trees saw of the same player's next decision after `best`
     State t = s;
     apply_move(t, best);
@@ -387,6 +399,7 @@ class MctsBot final : public Bot {
     return best;
   }
 
+  [[nodiscard]] BotReport report() const override { return last_; }
   [[nodiscard]] std::string spec() const override {
     std::string out = "mcts:";
     out += o_.playouts > 0 ? fmt::format("playouts={}", o_.playouts) : fmt::format("ms={}", o_.ms);
@@ -404,6 +417,7 @@ class MctsBot final : public Bot {
   MctsOptions o_;
   bool follow_ = false;
   u32 follow_min_ = kFollowVisits;
+  BotReport last_;
   Fingerprint follow_fp_;
   std::vector<std::pair<Move, u32>> follow_stats_;
 };

@@ -9,4 +9,5 @@ void register_replay(CLI::App& app);
 void register_render(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_arena(CLI::App& app);
+void register_engine(CLI::App& app);
 }  // namespace carc::cli

@@ -1,4 +1,4 @@
-// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench, arena.
+// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench, arena, engine.
 #include <fmt/format.h>
 
 #include <csignal>
@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   carc::cli::register_render(app);
   carc::cli::register_bench(app);
   carc::cli::register_arena(app);
+  carc::cli::register_engine(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -50,7 +50,7 @@ void register_replay(CLI::App& app) {
       hook = [&decisions](const State& s, const Move& m, int move_index) {
         MoveList ml;
         legal_moves(s, ml);
-        decisions.push_back(Decision{move_index + 1, m.player, static_cast<int>(ml.size()), kind_name(m.kind), move_text(s, m)});
+        decisions.push_back(Decision{move_index + 1, m.player, static_cast<int>(ml.size()), kind_name(m.kind), notation(s, m)});
       };
     }
     std::optional<Game> game;

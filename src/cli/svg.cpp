@@ -1,6 +1,7 @@
 // SVG drawing of a board (see svg.hpp). Geometry is worked out in a unit tile (0..1, y down, in
 // board orientation) and scaled to pixels when written.
 #include "cli/svg.hpp"
+#include "view/tile_geometry.hpp"
 #include "core/io.hpp"
 
 #include "games/games.hpp"
@@ -15,23 +16,16 @@ namespace carc::cli {
 
 namespace {
 
-struct Pt {
-  double x = 0, y = 0;
-};
-
-// Rotate a unit-tile point r quarter turns clockwise about the centre (y grows down).
-Pt rot_pt(Pt p, int r) {
-  for (int i = 0; i < ((r % 4) + 4) % 4; ++i) p = Pt{1.0 - p.y, p.x};
-  return p;
-}
-
-// Where port p meets the tile edge (C: the centre).
-Pt port_pt(int p) {
-  if (p == kCentre) return {0.5, 0.5};
-  return rot_pt(Pt{(1.0 + 2.0 * (p % 3)) / 6.0, 0.0}, p / 3);
-}
-
-Pt toward_centre(Pt p, double k) { return {p.x + (0.5 - p.x) * k, p.y + (0.5 - p.y) * k}; }
+using Pt = view::Point;
+using view::rot_pt;
+using view::port_pt;
+using view::toward_centre;
+using view::piece_anchor;
+using view::Lake;
+using view::Lakes;
+using view::linked;
+using view::lakes_of;
+using view::piece_spot;
 
 std::string num(double v) {
   v = std::round(v * 100.0) / 100.0;
@@ -230,27 +224,6 @@ AreaShape area_shape(int mask, double t) {
   return a;
 }
 
-// Where a piece on local feature f of a tile stands (unit tile): at the port naming the feature
-// (a side's middle port first, as in records), pulled in from the edge.
-Pt piece_anchor(const RotatedTile& rt, int f, FClass cls) {
-  int port = -1;
-  for (int p = 1; p < kPorts && port < 0; p += 3)
-    if (rt.port_feat[static_cast<std::size_t>(p)] == f) port = p;
-  const bool middle = port >= 0;
-  for (int p = 0; p < 13 && port < 0; ++p)
-    if (rt.port_feat[static_cast<std::size_t>(p)] == f) port = p;
-  if (port < 0 || port == kCentre) return cls == FClass::Point ? Pt{0.5, 0.56} : Pt{0.5, 0.5};
-  const Pt p = port_pt(port);
-  switch (cls) {
-    case FClass::Area: return toward_centre(p, 0.3);
-    case FClass::Path: return toward_centre(p, 0.45);
-    case FClass::Field: return toward_centre(p, middle ? 0.3 : 0.35);
-    case FClass::Centre:
-    case FClass::Point: return {0.5, 0.56};
-  }
-  return toward_centre(p, 0.3);
-}
-
 // A meeple of height h centred on the origin (pixels).
 std::string meeple_d(double h) {
   static const std::array<Pt, 13> body = {{{-0.08, -0.18},
@@ -302,51 +275,6 @@ PathD path_line(const RotatedTile& rt, int f, double t, bool& to_centre) {
 // linked to (TileFeature::links) or, linked to none, stops at a spring on the tile.
 bool water_path(const FeatureTypeDef& ft) { return ft.cls == FClass::Path && ft.claimable && ft.network_kind != 0xFF; }
 constexpr double kWaterEdge = 0.2, kWaterFill = 0.14, kSpringR = 0.065;
-
-// A centre feature (a lake) of a placed tile: an oval in the unit tile.
-struct Lake {
-  Pt c{0.5, 0.5};
-  double rx = 0.22, ry = 0.16;
-};
-using Lakes = std::array<Lake, kMaxTileFeatures>;
-
-// Features f and g of a tile are joined on it (either names the other in its links).
-bool linked(const TileType& tt, int f, int g) {
-  return ((tt.feats[static_cast<std::size_t>(f)].links >> g) & 1u) != 0 ||
-         ((tt.feats[static_cast<std::size_t>(g)].links >> f) & 1u) != 0;
-}
-
-// Where the lakes of a placed tile lie: the only one at C; with several (tile data may give a lake
-// no port at all), each smaller and pulled toward the ports of the rivers linked to it.
-Lakes lakes_of(const Ruleset& rs, const TileType& tt, const RotatedTile& rt) {
-  Lakes L{};
-  std::vector<int> centres;
-  for (int f = 0; f < tt.nfeat; ++f)
-    if (rs.ftype(tt.feats[static_cast<std::size_t>(f)].type).cls == FClass::Centre) centres.push_back(f);
-  if (centres.size() < 2) return L;
-  for (std::size_t k = 0; k < centres.size(); ++k) {
-    const int c = centres[k];
-    Lake& l = L[static_cast<std::size_t>(c)];
-    l.rx = 0.15;
-    l.ry = 0.115;
-    Pt sum;
-    int n = 0;
-    for (int p = 0; p < kPorts; ++p) {
-      const int g = rt.port_feat[static_cast<std::size_t>(p)];
-      if (g == 0xFF || g == c || !linked(tt, c, g)) continue;
-      sum = {sum.x + port_pt(p).x, sum.y + port_pt(p).y};
-      ++n;
-    }
-    const Pt mean = n > 0 ? Pt{sum.x / n, sum.y / n} : Pt{0.5, 0.5};
-    if (std::hypot(mean.x - 0.5, mean.y - 0.5) > 0.1) {
-      l.c = toward_centre(mean, 0.25);
-    } else {  // linked all round (or to nothing): spread on a circle round the middle
-      const double a = 0.785398 + 6.283185 * static_cast<double>(k) / static_cast<double>(centres.size());
-      l.c = {0.5 + 0.17 * std::cos(a), 0.5 - 0.17 * std::sin(a)};
-    }
-  }
-  return L;
-}
 
 bool in_lake(const Lake& l, Pt p) {
   const double dx = (p.x - l.c.x) / l.rx, dy = (p.y - l.c.y) / l.ry;
@@ -407,15 +335,6 @@ WaterLine water_line(const Ruleset& rs, const TileType& tt, const RotatedTile& r
   }
   for (int g : into) w.d.M(mid).L(lakes[static_cast<std::size_t>(g)].c);
   return w;
-}
-
-// Where a piece on local feature f of a placed tile stands: piece_anchor, but on a lake (a hut) at
-// the lake's upper rim, clear of its fish.
-Pt piece_spot(const Ruleset& rs, const TileType& tt, const RotatedTile& rt, int f) {
-  const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
-  if (ft.cls != FClass::Centre) return piece_anchor(rt, f, ft.cls);
-  const Lake l = lakes_of(rs, tt, rt)[static_cast<std::size_t>(f)];
-  return {l.c.x, l.c.y - l.ry};
 }
 
 // Where n symbols of lake l go: a row across it, a little below its middle (a hut stands on its

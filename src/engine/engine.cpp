@@ -500,28 +500,5 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
   return g;
 }
 
-std::string move_text(const State& s, const Move& m) {
-  switch (m.kind) {
-    case MoveKind::Place:
-      return fmt::format("{} {},{} r{}", s.in_hand != 0xFF ? s.rs->tiles.types[s.in_hand].id : std::string("?"), m.x, m.y, m.rot * 90);
-    case MoveKind::Piece: {
-      const int ti = s.placed_at(m.x, m.y);
-      if (ti < 0) return "piece ?";
-      const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
-      const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[m.feat].type);
-      std::string at = ti == static_cast<int>(s.tiles.size()) - 1 ? std::string() : fmt::format(" at {},{}", pt.x, pt.y);
-      return fmt::format("{} {}{} ({})", s.rs->game->piece_names[fd.piece_kind], feature_port(s, pt, m.feat), at, fd.name);
-    }
-    case MoveKind::Pass:
-      return s.rs->game->pass_text;
-    case MoveKind::Act:
-      return s.rs->game->hooks.action_text(s, m);
-    case MoveKind::Choose:
-      if (s.rs->game->choices_listed) return s.rs->game->hooks.choice_text(s, m);
-      if (s.rs->game->hooks.choice_text) return fmt::format("{}: {}", s.rs->game->choice_key, s.rs->game->hooks.choice_text(s, m));
-      return fmt::format("choose {} r{}", s.rs->tiles.types[m.feat].id, m.rot * 90);
-  }
-  return {};
-}
 
 }  // namespace carc

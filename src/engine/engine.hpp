@@ -200,6 +200,18 @@ class Game {
   bool keep_undo_ = false;
 };
 
-std::string move_text(const State& s, const Move& m);  // "U 1,0 r90" / "follower N" / "pass"
+
+// A score event's reason as records name it ("completed", "final", "track", ...).
+const char* reason_name(ScoreReason r);
+
+// The engine's move notation (docs/engine-protocol.md): one decision as text, what front ends
+// send and show. Place "U 1,0 r90"; a piece "follower N", "camp S at 10,0" (a turn of several
+// tiles names the cell), "hut W" (a piece claiming the feature's network); "pass"; the game's
+// actions ("jeep from -2,0 to 1,1", "found lion at 2,1 NE") and choices ("double D2 r180",
+// "shaman N at 3,-1", "shaman none", Safari's "hand in lion", "none", "jeep to 3,1").
+std::string notation(const State& s, const Move& m);
+// The legal move of the decision now written `text` (letter case and spaces aside; a placement
+// may leave out the tile id and the "r"). Throws InputError saying why not.
+Move parse_notation(const State& s, std::string_view text);
 
 }  // namespace carc

@@ -11,7 +11,6 @@ namespace carc {
 
 using nlohmann::json;
 
-namespace {
 const char* reason_name(ScoreReason r) {
   switch (r) {
     case ScoreReason::Completed: return "completed";
@@ -25,7 +24,6 @@ const char* reason_name(ScoreReason r) {
   }
   return "?";
 }
-}  // namespace
 
 std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   json j;

@@ -94,6 +94,29 @@ struct Hooks {
   int (*chance_parse)(const State&, std::string_view text) = nullptr;  // -1: not a valid outcome
 };
 
+// A game's own panel of a position, as data for every front end (the presentation hook
+// GameDef::present): a title, named counters, a table and lines of text. Never drawing code.
+struct Panel {
+  std::string id, title;
+  std::vector<std::pair<std::string, std::string>> counters;  // name, value
+  std::vector<std::string> columns;                             // the table's header
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> lines;
+};
+
+// The presentation hooks of a game: how its own state is shown, as data (src/view builds the
+// rest of a view generically). Each game sets them in its folder's present.cpp.
+struct Presentation {
+  // The game's panels (Amazonas: the river; Hunters: the piles; Safari: tokens, jeeps, watering holes).
+  std::vector<Panel> (*panels)(const State&) = nullptr;
+  // What a player holds besides pieces, by name (Safari: tokens by species).
+  std::vector<std::pair<std::string, int>> (*hand)(const State&, int player) = nullptr;
+  // Neutral markers on cells (Safari: jeeps): name and cell; and sites at grid points (Safari:
+  // watering holes), written by the view generically from State::markers and State::spots.
+  std::string marker_name, site_name;
+  std::vector<std::string> site_tokens;  // names of a site's token kinds (Safari: species)
+};
+
 struct GameDef {
   std::string id;     // "base"
   std::string title;  // "Carcassonne"
@@ -130,6 +153,7 @@ struct GameDef {
   int min_players = 2, max_players = 5;
   int farm_points_per_city = 3;
   Hooks hooks;
+  Presentation present;
 };
 
 // A game definition with its tile set and chosen options: everything a State points to.

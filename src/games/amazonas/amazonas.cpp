@@ -387,6 +387,32 @@ std::string describe(const State&, const ScoreEvent& e) {
   }
 }
 
+// ---- presentation (as data: GameDef::present) ----
+
+std::vector<Panel> panels(const State& s) {
+  Panel river;
+  river.id = "river";
+  river.title = "The Amazon";
+  const auto ranks = amazonas_boat_ranks(s);
+  int amazon_left = 0;
+  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t)
+    if (river_tile(s.rs->tiles.types[t]) && s.rs->tiles.types[t].pile == kPileDraw) amazon_left += s.remaining[t];
+  std::vector<std::string> aside;
+  for (const u8 t : amazonas_aside_tiles(s)) aside.push_back(s.rs->tiles.types[t].id);
+  river.counters = {{"boat spaces", std::to_string(s.track_len)},
+                    {"river front (x)", std::to_string(s.front)},
+                    {"Amazon tiles in the pile", std::to_string(amazon_left)},
+                    {"double tiles set aside", aside.empty() ? "none" : fmt::format("{}", fmt::join(aside, ", "))}};
+  river.columns = {"seat", "boat space", "place"};
+  for (int p = 0; p < s.nplayers; ++p) {
+    const int r = ranks[static_cast<std::size_t>(p)];
+    river.rows.push_back({std::to_string(p), std::to_string(s.track[static_cast<std::size_t>(p)]), r > 0 ? std::to_string(r) : "-"});
+  }
+  river.lines = {fmt::format("Land tiles go at x <= {}; the next Amazon tile at {},{}.", s.front, s.front + 1, kRow),
+                 "Each Amazon tile placed: 1st place scores its caimans and piranhas, 2nd place its piranhas; a boat that scores nothing moves 1."};
+  return {river};
+}
+
 }  // namespace
 
 // Dense ranks of the boats: rank[p] = 1 for the furthest space, 2 for the next occupied one, ...
@@ -444,6 +470,7 @@ const GameDef& amazonas() {
     g.max_players = 5;
     g.farm_points_per_city = 0;
     g.setup_keys = {"boats"};
+    g.present.panels = panels;
     g.hooks.on_init = on_init;
     g.hooks.prepare = prepare;
     g.hooks.export_keys = export_keys;

@@ -284,6 +284,31 @@ std::string describe(const State&, const ScoreEvent& e) {
   }
 }
 
+// ---- presentation (as data: GameDef::present) ----
+
+std::vector<Panel> panels(const State& s) {
+  Panel piles;
+  piles.id = "piles";
+  piles.title = "Tiles and tribes";
+  const char* bonus = s.phase == Phase::Over ? "-" : s.in_extra ? "now (a forest with a menhir was completed)"
+                      : s.extra && s.bonus_pile > 0 ? "after this turn"
+                      : s.bonus_pile > 0 ? "none (completing a forest with a menhir earns one)" : "none (the bonus pile is empty)";
+  piles.counters = {{"regular tiles left", std::to_string(s.pile)}, {"bonus tiles left", std::to_string(s.bonus_pile)}, {"bonus turn", bonus}};
+  piles.columns = {"seat", "tribe members in supply", "huts in supply", "fishers", "gatherers", "hunters", "huts on the board"};
+  for (int p = 0; p < s.nplayers; ++p) {
+    std::array<int, 4> on{};  // by feature type of a tribe member: river, lake, forest, meadow; huts
+    int huts = 0;
+    for (const PieceOnBoard& pc : s.pieces) {
+      if (pc.player != p) continue;
+      if (pc.kind != 0) ++huts;
+      else ++on[std::min<std::size_t>(s.graph[pc.seg].ftype, 3)];
+    }
+    piles.rows.push_back({std::to_string(p), std::to_string(s.supply[static_cast<std::size_t>(p)]), std::to_string(s.supply2[static_cast<std::size_t>(p)]),
+                          std::to_string(on[kRiver]), std::to_string(on[kForest]), std::to_string(on[kMeadow]), std::to_string(huts)});
+  }
+  return {piles};
+}
+
 }  // namespace
 
 const GameDef& hunters() {
@@ -317,6 +342,7 @@ const GameDef& hunters() {
     g.hooks.completion_bonus = completion_bonus;
     g.hooks.field_value = field_value;
     g.hooks.on_board_tile = on_board_tile;
+    g.present.panels = panels;
     g.describe = describe;
     g.special_effects = {{}, {"canoe", "lakes", "", ""}, {"pit_trap", "animals", "deer_eaten", ""}};
     return g;

@@ -694,6 +694,55 @@ std::string describe(const State& s, const ScoreEvent& e) {
   }
 }
 
+// ---- presentation (as data: GameDef::present) ----
+
+std::vector<std::pair<std::string, int>> hand(const State& s, int p) {
+  std::vector<std::pair<std::string, int>> out;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) out.emplace_back(kSpecies[k], s.tokens.hand[static_cast<std::size_t>(p)][k]);
+  return out;
+}
+
+std::vector<Panel> panels(const State& s) {
+  Panel tokens;
+  tokens.id = "tokens";
+  tokens.title = "Tokens";
+  tokens.counters = {{"face-down pile", std::to_string(pile_total(s))}};
+  int discarded = 0;
+  for (const u8 k : s.tokens.discard) discarded += k;
+  tokens.counters.emplace_back("discard pile", std::to_string(discarded));
+  tokens.columns = {"seat"};
+  for (const auto& sp : kSpecies) tokens.columns.push_back(sp);
+  tokens.columns.push_back("photographers in supply");
+  for (int p = 0; p < s.nplayers; ++p) {
+    std::vector<std::string> row{std::to_string(p)};
+    for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) row.push_back(std::to_string(k));
+    row.push_back(std::to_string(s.supply[static_cast<std::size_t>(p)]));
+    tokens.rows.push_back(std::move(row));
+  }
+  Panel jeeps;
+  jeeps.id = "jeeps";
+  jeeps.title = "Jeeps";
+  for (std::size_t j = 0; j < s.markers.size(); ++j)
+    jeeps.lines.push_back(s.markers[j][0] == kOffBoard ? fmt::format("jeep {}: out of the game", j + 1)
+                                                       : fmt::format("jeep {} at {},{}: placing a tile there takes it (+3)", j + 1, s.markers[j][0], s.markers[j][1]));
+  Panel holes;
+  holes.id = "watering_holes";
+  holes.title = "Watering holes";
+  holes.columns = {"point", "tokens", "photographers", "next token scores"};
+  for (const Spot& sp : s.spots) {
+    std::vector<std::string> toks, who;
+    for (int c = 0; c < 4; ++c) {
+      const auto ci = static_cast<std::size_t>(c);
+      if (sp.token[ci] != 0xFF) toks.push_back(fmt::format("{} {}", kSpecies[sp.token[ci]], cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c)));
+      if (sp.owner[ci] != 0xFF) who.push_back(fmt::format("seat {}", sp.owner[ci]));
+    }
+    holes.rows.push_back({fmt::format("{},{}", sp.x, sp.y), fmt::format("{}", fmt::join(toks, ", ")), who.empty() ? "-" : fmt::format("{}", fmt::join(who, ", ")),
+                          sp.closed ? "completed" : std::to_string(sp.ntokens + 3)});
+  }
+  if (s.spots.empty()) holes.lines.push_back("none yet");
+  return {tokens, jeeps, holes};
+}
+
 }  // namespace
 
 // The species value of a feature for bots and views: what its majority would score if it were
@@ -742,6 +791,11 @@ const GameDef& safari() {
     g.final_event_keys = {"tiles", "animals", "birds", ""};
     Hooks& h = g.hooks;
     g.setup_keys = {"jeeps", "watering_holes", "tokens"};
+    g.present.panels = panels;
+    g.present.hand = hand;
+    g.present.marker_name = "jeep";
+    g.present.site_name = "watering_hole";
+    g.present.site_tokens = species;
     h.on_init = on_init;
     h.prepare = prepare;
     h.export_keys = export_keys;

@@ -1,0 +1,48 @@
+// protocol: the engine protocol (docs/engine-protocol.md). JSON lines: one request object per
+// line in, one reply object per line out, with the request's id. Several games at once, each by
+// its id. `carcassonne engine` runs it over stdin/stdout; the server and tests call it directly.
+//
+// A session never throws and never exits on bad input: every failure is a reply
+// {"id", "ok": false, "error": {"code", "message"}} with a stable code (docs/engine-protocol.md).
+#pragma once
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+
+#include "ai/bots.hpp"
+#include "engine/engine.hpp"
+
+namespace carc::view {
+
+struct ProtocolLimits {
+  std::size_t max_line = 4u << 20;  // bytes of one request (a record fits)
+  int max_games = 64;               // games open at once in one session
+  int max_bot_ms = 60000;           // an mcts bot's time per move
+};
+
+class EngineSession {
+ public:
+  explicit EngineSession(ProtocolLimits limits = {});
+  ~EngineSession();
+  EngineSession(const EngineSession&) = delete;
+  EngineSession& operator=(const EngineSession&) = delete;
+
+  // One request line (without its newline) in, one reply line (without a newline) out.
+  std::string handle(std::string_view line);
+  // A "quit" request was answered: the caller stops reading.
+  [[nodiscard]] bool done() const { return done_; }
+  [[nodiscard]] std::size_t open_games() const { return games_.size(); }
+
+ private:
+  struct Open;
+  std::map<std::string, std::unique_ptr<Open>> games_;
+  ProtocolLimits limits_;
+  long next_id_ = 1;
+  bool done_ = false;
+  std::mt19937_64 seeds_;
+  friend struct Dispatch;
+};
+
+}  // namespace carc::view

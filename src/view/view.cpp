@@ -1,0 +1,399 @@
+#include "view/view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/io.hpp"
+
+namespace carc::view {
+
+using nlohmann::json;
+
+namespace {
+
+std::string plural(int n, const std::string& one, const std::string& many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+
+std::string seat_name(const std::vector<PlayerInfo>& players, int p) {
+  return p >= 0 && static_cast<std::size_t>(p) < players.size() ? printable(players[static_cast<std::size_t>(p)].name) : fmt::format("player {}", p + 1);
+}
+
+const char* phase_name(Phase ph) {
+  switch (ph) {
+    case Phase::Place: return "place";
+    case Phase::Piece: return "piece";
+    case Phase::Choose: return "choose";
+    case Phase::Over: return "over";
+    default: return "waiting";
+  }
+}
+
+// The piece kind a move puts down, by name.
+std::string piece_of(const State& s, const Move& m, const FeatureTypeDef& fd) {
+  const u8 kind = m.pk != 0xFF ? m.pk : fd.piece_kind;
+  return s.rs->game->piece_names[std::min<std::size_t>(kind, 1)];
+}
+
+}  // namespace
+
+Worth worth_of(const State& s, int seg) {
+  Worth w;
+  const FeatureInfo fi = feature_info(s, seg);
+  const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
+  w.completed = fi.closed;
+  w.tiles = fi.tiles;
+  if (fd.cls == FClass::Field) {
+    if (s.rs->game->hooks.field_value) w.points = s.rs->game->hooks.field_value(s, fi.root);
+    else if (s.rs->game->farm_points_per_city > 0 && fd.final_per_attr == 0) w.points = s.rs->game->farm_points_per_city * field_cities(s, fi.root);
+    else w.points = feature_value(s, fi, false);
+  } else {
+    w.points = feature_value(s, fi, fi.closed);
+  }
+  int best = 0;
+  for (int p = 0; p < s.nplayers; ++p) {
+    w.pieces.push_back(fi.pieces[static_cast<std::size_t>(p)]);
+    best = std::max(best, fi.pieces[static_cast<std::size_t>(p)]);
+  }
+  for (int p = 0; best > 0 && p < s.nplayers; ++p)
+    if (fi.pieces[static_cast<std::size_t>(p)] == best) w.owners.push_back(p);
+  return w;
+}
+
+std::string spot_sentence(const State& s, const PlacedTile& t, int local, const std::vector<PlayerInfo>& players) {
+  const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(local)].type);
+  const Worth w = worth_of(s, t.seg0 + local);
+  std::string out;
+  if (w.completed) out = fmt::format("completes the {}: scores {} now", fd.name, w.points);
+  else if (fd.cls == FClass::Field) out = fmt::format("a {} worth {} at the end as it stands", fd.name, w.points);
+  else if (fd.cls == FClass::Point || fd.cls == FClass::Centre) out = fmt::format("a {} with {} of 9 tiles around it", fd.name, w.tiles);
+  else out = fmt::format("a {} of {}, open: {} at the end as it stands", fd.name, plural(w.tiles, "tile", "tiles"), w.points);
+  std::vector<std::string> with;
+  for (std::size_t p = 0; p < w.pieces.size(); ++p)
+    if (w.pieces[p] > 0) with.push_back(fmt::format("{} of {}'s", w.pieces[p], seat_name(players, static_cast<int>(p))));
+  if (!with.empty()) out += fmt::format("; joins {} pieces", fmt::join(with, ", "));
+  return out;
+}
+
+EventView event_view(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players) {
+  std::string text = describe_event(s, e);
+  for (int p = s.nplayers; p-- > 0;)  // "player 2" -> the name
+    if (static_cast<std::size_t>(p) < players.size()) {
+      const std::string key = fmt::format("player {}", p + 1);
+      for (auto pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + 1)) {
+        const auto end = pos + key.size();
+        if (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) continue;
+        text.replace(pos, key.size(), printable(players[static_cast<std::size_t>(p)].name));
+      }
+    }
+  return {e.turn, e.player, e.points, reason_name(e.reason), text};
+}
+
+json to_json(const EventView& e) {
+  return json{{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"reason", e.reason}, {"text", e.text}};
+}
+
+namespace {
+
+OptionView option_of(const State& s, const Move& m, const std::vector<PlayerInfo>& players) {
+  OptionView o;
+  o.notation = notation(s, m);
+  const GameDef& g = *s.rs->game;
+  switch (m.kind) {
+    case MoveKind::Piece: {
+      o.kind = "piece";
+      const PlacedTile& t = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+      const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[m.feat].type);
+      o.x = t.x;
+      o.y = t.y;
+      o.port = feature_port(s, t, m.feat);
+      o.piece = piece_of(s, m, fd);
+      o.feature = fd.name;
+      o.worth = worth_of(s, t.seg0 + m.feat);
+      o.text = fmt::format("{} on the {} ({}): {}", o.piece, fd.name, o.port, spot_sentence(s, t, m.feat, players));
+      if (m.pk != 0xFF) o.text = fmt::format("{} claiming the network of the {} ({})", o.piece, fd.name, o.port);
+      break;
+    }
+    case MoveKind::Pass:
+      o.kind = "pass";
+      o.text = g.pass_text == "pass" ? "no piece" : g.pass_text;
+      break;
+    case MoveKind::Act:
+      o.kind = "action";
+      o.text = o.notation;
+      break;
+    case MoveKind::Choose:
+      o.kind = "choice";
+      o.text = o.notation;
+      break;
+    case MoveKind::Place:
+      o.kind = "place";
+      o.x = m.x;
+      o.y = m.y;
+      o.rots = {m.rot * 90};
+      o.text = fmt::format("place {} at {},{} turned {}", s.rs->tiles.types[s.in_hand].id, m.x, m.y, m.rot * 90);
+      break;
+  }
+  return o;
+}
+
+std::vector<OptionView> options_of(const State& s, const std::vector<PlayerInfo>& players) {
+  std::vector<OptionView> out;
+  if (s.phase != Phase::Place && s.phase != Phase::Piece && s.phase != Phase::Choose) return out;
+  MoveList ml;
+  legal_moves(s, ml);
+  if (s.phase != Phase::Place) {
+    for (const Move& m : ml) out.push_back(option_of(s, m, players));
+    return out;
+  }
+  // placements by cell, in reading order
+  std::vector<Move> moves(ml.begin(), ml.end());
+  std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.y != b.y ? a.y < b.y : a.x != b.x ? a.x < b.x : a.rot < b.rot; });
+  for (const Move& m : moves) {
+    if (!out.empty() && out.back().x == m.x && out.back().y == m.y) {
+      out.back().rots.push_back(m.rot * 90);
+      out.back().notations.push_back(notation(s, m));
+      continue;
+    }
+    OptionView o = option_of(s, m, players);
+    o.notations = {o.notation};
+    o.notation.clear();
+    o.text = fmt::format("place {} at {},{}", s.rs->tiles.types[s.in_hand].id, m.x, m.y);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<OptionView> decision_options(const State& s) { return options_of(s, {}); }
+
+std::vector<OptionView> options_after(const Game& g, const Move& place) {
+  const State& s = g.state();
+  if (s.phase != Phase::Place || place.kind != MoveKind::Place || !is_legal(s, place)) throw InputError("not a legal placement now");
+  State t = s;
+  apply_move(t, place);
+  return options_of(t, g.record().players);
+}
+
+View build_view(const Game& g, const ViewOptions& o) {
+  const State& s = g.state();
+  const Ruleset& rs = *s.rs;
+  const GameDef& gd = *rs.game;
+  const auto& players = g.record().players;
+  View v;
+  v.game = gd.id;
+  v.title = gd.title;
+  v.turn = s.turn;
+  for (const PlacedTile& t : s.tiles) v.tiles.push_back({rs.tiles.types[t.type].id, t.x, t.y, t.rot * 90, t.player == 0xFF ? -1 : t.player});
+  for (const PieceOnBoard& pc : s.pieces) {
+    const Segment& sg = s.graph[pc.seg];
+    const PlacedTile& t = s.tiles[sg.tile];
+    const TileType& tt = s.type_of(t);
+    const FeatureTypeDef& fd = rs.ftype(tt.feats[sg.local].type);
+    PieceView p;
+    p.player = pc.player;
+    p.piece = gd.piece_names[std::min<std::size_t>(pc.kind, 1)];
+    p.x = t.x;
+    p.y = t.y;
+    p.port = feature_port(s, t, sg.local);
+    p.feature = fd.name;
+    const bool network = pc.kind != fd.piece_kind && fd.network_kind == pc.kind;
+    p.feature_id = network ? s.graph.net_find(pc.seg) : s.graph.find(pc.seg);
+    p.anchor = piece_spot(rs, tt, tt.rot[t.rot], sg.local);
+    v.pieces.push_back(p);
+  }
+  if (o.features) {
+    std::vector<int> index(s.graph.size(), -1);  // root -> features[] index
+    for (std::size_t ti = 0; ti < s.tiles.size(); ++ti) {
+      const PlacedTile& t = s.tiles[ti];
+      for (int f = 0; f < s.type_of(t).nfeat; ++f) {
+        const int root = s.graph.find(t.seg0 + f);
+        int& k = index[static_cast<std::size_t>(root)];
+        if (k < 0) {
+          k = static_cast<int>(v.features.size());
+          FeatureView fv;
+          fv.id = root;
+          fv.type = rs.ftype(s.graph[root].ftype).name;
+          fv.worth = worth_of(s, root);
+          v.features.push_back(std::move(fv));
+        }
+        auto& cells = v.features[static_cast<std::size_t>(k)].cells;
+        if (cells.empty() || cells.back() != std::pair<int, int>{t.x, t.y}) cells.emplace_back(t.x, t.y);
+      }
+    }
+  }
+  if (!gd.present.marker_name.empty())
+    for (std::size_t j = 0; j < s.markers.size(); ++j)
+      if (s.markers[j][0] != kOffBoard) v.markers.push_back({gd.present.marker_name, static_cast<int>(j), s.markers[j][0], s.markers[j][1]});
+  for (const Spot& sp : s.spots) {
+    SiteView site;
+    site.kind = gd.present.site_name;
+    site.x = sp.x;
+    site.y = sp.y;
+    site.completed = sp.closed != 0;
+    for (int c = 0; c < 4; ++c) {
+      const auto ci = static_cast<std::size_t>(c);
+      SiteView::Quarter q;
+      q.corner = std::string(kCornerNames[ci]);
+      q.tile_x = sp.x - kCornerDx[ci];
+      q.tile_y = sp.y - kCornerDy[ci];
+      if (sp.token[ci] != 0xFF)
+        q.token = sp.token[ci] < gd.present.site_tokens.size() ? gd.present.site_tokens[sp.token[ci]] : std::to_string(sp.token[ci]);
+      q.player = sp.owner[ci] == 0xFF ? -1 : sp.owner[ci];
+      site.quarters.push_back(q);
+    }
+    v.sites.push_back(std::move(site));
+  }
+  for (int p = 0; p < s.nplayers; ++p) {
+    PlayerView pv;
+    pv.seat = p;
+    if (static_cast<std::size_t>(p) < players.size()) {
+      pv.name = players[static_cast<std::size_t>(p)].name;
+      pv.bot = players[static_cast<std::size_t>(p)].bot;
+    }
+    pv.score = s.score[static_cast<std::size_t>(p)];
+    pv.supply.emplace_back(gd.piece_names[0], s.supply[static_cast<std::size_t>(p)]);
+    if (gd.pieces2_per_player > 0) pv.supply.emplace_back(gd.piece_names[1], s.supply2[static_cast<std::size_t>(p)]);
+    if (gd.present.hand) pv.hand = gd.present.hand(s, p);
+    if (!gd.track_name.empty()) pv.track = s.track[static_cast<std::size_t>(p)];
+    v.players.push_back(std::move(pv));
+  }
+  v.pile_left = s.pile;
+  v.bonus_left = s.bonus_pile;
+  for (std::size_t t = 0; t < rs.tiles.types.size(); ++t)
+    if (s.remaining[t] > 0) v.pile.emplace_back(rs.tiles.types[t].id, s.remaining[t]);
+  DecisionView& d = v.decision;
+  d.phase = phase_name(s.phase);
+  if (s.phase != Phase::Over) d.player = to_move(s);
+  if (s.phase == Phase::Place) d.tile = rs.tiles.types[s.in_hand].id;
+  if (o.options) d.options = options_of(s, players);
+  // the last finished turn's events (at the end: the last turn's and the final scoring)
+  const auto& events = g.record().events;
+  const int last = s.phase == Phase::Over ? s.turn : s.phase == Phase::Place ? s.turn - 1 : s.turn;
+  std::size_t first = events.size();
+  while (first > 0 && events[first - 1].turn >= last) --first;
+  for (std::size_t i = first; i < events.size(); ++i) v.last_turn.push_back(event_view(s, events[i], players));
+  if (gd.present.panels) v.panels = gd.present.panels(s);
+  v.over = s.phase == Phase::Over;
+  if (v.over) {
+    int best = -1;
+    for (int p = 0; p < s.nplayers; ++p) {
+      v.final_scores.push_back(s.score[static_cast<std::size_t>(p)]);
+      best = std::max<int>(best, s.score[static_cast<std::size_t>(p)]);
+    }
+    for (int p = 0; p < s.nplayers; ++p)
+      if (s.score[static_cast<std::size_t>(p)] == best) v.winners.push_back(p);
+  }
+  return v;
+}
+
+// ---- JSON ----
+
+json to_json(const Worth& w) {
+  return json{{"completed", w.completed}, {"tiles", w.tiles}, {"points", w.points}, {"pieces", w.pieces}, {"owners", w.owners}};
+}
+
+json to_json(const OptionView& o) {
+  json j{{"notation", o.notation}, {"text", o.text}, {"kind", o.kind}};
+  if (o.kind == "place") {
+    j["x"] = o.x;
+    j["y"] = o.y;
+    j["rots"] = o.rots;
+    j["notations"] = o.notations;
+    j.erase("notation");
+  }
+  if (o.kind == "piece") {
+    j["x"] = o.x;
+    j["y"] = o.y;
+    j["port"] = o.port;
+    j["piece"] = o.piece;
+    j["feature"] = o.feature;
+    if (o.worth) j["worth"] = to_json(*o.worth);
+  }
+  return j;
+}
+
+json to_json(const Panel& p) {
+  json j{{"id", p.id}, {"title", p.title}};
+  json counters = json::array();
+  for (const auto& [k, val] : p.counters) counters.push_back({{"name", k}, {"value", val}});
+  j["counters"] = counters;
+  j["columns"] = p.columns;
+  j["rows"] = p.rows;
+  j["lines"] = p.lines;
+  return j;
+}
+
+namespace {
+json named_counts(const std::vector<std::pair<std::string, int>>& v) {
+  json a = json::array();
+  for (const auto& [k, n] : v) a.push_back({{"name", k}, {"count", n}});
+  return a;
+}
+}  // namespace
+
+json to_json(const View& v) {
+  json j;
+  j["game"] = v.game;
+  j["title"] = v.title;
+  j["turn"] = v.turn;
+  json tiles = json::array();
+  for (const TileView& t : v.tiles) tiles.push_back({{"id", t.id}, {"x", t.x}, {"y", t.y}, {"rot", t.rot}, {"player", t.player}});
+  json pieces = json::array();
+  for (const PieceView& p : v.pieces)
+    pieces.push_back({{"player", p.player}, {"piece", p.piece}, {"x", p.x}, {"y", p.y}, {"port", p.port}, {"feature", p.feature},
+                      {"feature_id", p.feature_id}, {"anchor", {std::round(p.anchor.x * 1000) / 1000, std::round(p.anchor.y * 1000) / 1000}}});
+  json features = json::array();
+  for (const FeatureView& f : v.features) {
+    json cells = json::array();
+    for (const auto& [x, y] : f.cells) cells.push_back({x, y});
+    json fj = to_json(f.worth);
+    fj["id"] = f.id;
+    fj["type"] = f.type;
+    fj["cells"] = cells;
+    features.push_back(fj);
+  }
+  json markers = json::array();
+  for (const MarkerView& m : v.markers) markers.push_back({{"kind", m.kind}, {"index", m.index}, {"x", m.x}, {"y", m.y}});
+  json sites = json::array();
+  for (const SiteView& st : v.sites) {
+    json qs = json::array();
+    for (const auto& q : st.quarters)
+      qs.push_back({{"corner", q.corner}, {"tile", {q.tile_x, q.tile_y}}, {"token", q.token.empty() ? json(nullptr) : json(q.token)},
+                    {"player", q.player < 0 ? json(nullptr) : json(q.player)}});
+    sites.push_back({{"kind", st.kind}, {"x", st.x}, {"y", st.y}, {"completed", st.completed}, {"quarters", qs}});
+  }
+  j["board"] = {{"tiles", tiles}, {"pieces", pieces}, {"features", features}, {"markers", markers}, {"sites", sites}};
+  json players = json::array();
+  for (const PlayerView& p : v.players) {
+    json pj{{"seat", p.seat}, {"name", p.name}, {"bot", p.bot.empty() ? json(nullptr) : json(p.bot)}, {"score", p.score},
+            {"supply", named_counts(p.supply)}, {"hand", named_counts(p.hand)}};
+    if (p.track > 0) pj["track"] = p.track;
+    players.push_back(pj);
+  }
+  j["players"] = players;
+  j["pile"] = {{"left", v.pile_left}, {"bonus_left", v.bonus_left}, {"tiles", named_counts(v.pile)}};
+  json options = json::array();
+  for (const OptionView& o : v.decision.options) options.push_back(to_json(o));
+  j["decision"] = {{"phase", v.decision.phase},
+                   {"player", v.decision.player < 0 ? json(nullptr) : json(v.decision.player)},
+                   {"tile", v.decision.tile.empty() ? json(nullptr) : json(v.decision.tile)},
+                   {"options", options}};
+  json last = json::array();
+  for (const EventView& e : v.last_turn) last.push_back(to_json(e));
+  j["last_turn"] = last;
+  json panels = json::array();
+  for (const Panel& p : v.panels) panels.push_back(to_json(p));
+  j["panels"] = panels;
+  j["over"] = v.over;
+  if (v.over) {
+    j["final_scores"] = v.final_scores;
+    j["winners"] = v.winners;
+  }
+  return j;
+}
+
+}  // namespace carc::view

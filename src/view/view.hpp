@@ -1,0 +1,151 @@
+// view: a position as data for every front end (terminal, SVG, the engine protocol, the server,
+// the browser, Python). Built from a Game on demand, never on the search path. Its JSON form is
+// documented in docs/view.schema.json and returned by the protocol's "view" command.
+//
+// Front ends show this and send moves in the engine's notation (engine/notation); they hold no
+// rules of their own. Each game's own state reaches them as panels (GameDef::present), never as
+// game-specific code in a front end.
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "view/tile_geometry.hpp"
+
+namespace carc::view {
+
+struct TileView {
+  std::string id;
+  int x = 0, y = 0, rot = 0;  // rot in degrees clockwise
+  int player = -1;            // who placed it (-1: the start board or a prepared position)
+};
+
+// What a feature is worth now: completed (and scored), its tiles, the points its majority would
+// get now (completed features: what they scored or score now; open ones: at the end as it stands),
+// the pieces on it per seat and the seats holding the majority.
+struct Worth {
+  bool completed = false;
+  int tiles = 0;
+  int points = 0;
+  std::vector<int> pieces;  // by seat
+  std::vector<int> owners;  // seats with the most pieces (none: no piece)
+};
+
+struct PieceView {
+  int player = 0;
+  std::string piece;    // "follower", "camp", "hut", ...
+  int x = 0, y = 0;     // the tile's cell
+  std::string port;     // the feature's port on that tile, as in the notation
+  std::string feature;  // its type ("road")
+  int feature_id = 0;   // FeatureView::id of the feature (or the network a hut claims)
+  Point anchor;         // where to draw it inside the tile: (0,0) the north-west corner, (1,1) south-east
+};
+
+struct FeatureView {
+  int id = 0;  // stable while the feature lasts (its root segment)
+  std::string type;
+  Worth worth;
+  std::vector<std::pair<int, int>> cells;  // the tiles it spans
+};
+
+struct MarkerView {
+  std::string kind;  // "jeep"
+  int index = 0;
+  int x = 0, y = 0;
+};
+
+struct SiteView {
+  std::string kind;  // "watering_hole"
+  int x = 0, y = 0;  // the grid point: the north-west corner of cell (x, y)
+  bool completed = false;
+  struct Quarter {
+    std::string corner;  // NE, SE, SW, NW: the corner of the tile touching the point there
+    int tile_x = 0, tile_y = 0;
+    std::string token;  // "" empty
+    int player = -1;    // the photographer's seat, -1 none
+  };
+  std::vector<Quarter> quarters;
+};
+
+struct PlayerView {
+  int seat = 0;
+  std::string name, bot;  // bot: "" for a human
+  int score = 0;
+  std::vector<std::pair<std::string, int>> supply;  // pieces in supply by name
+  std::vector<std::pair<std::string, int>> hand;    // what else the player holds (Safari tokens)
+  int track = 0;                                    // space on the game's track (Amazonas' boat), 0 none
+};
+
+// One option of the decision now: its notation (what to send), a sentence, and for pieces where
+// it goes and what the feature is worth with it.
+struct OptionView {
+  std::string notation, text;
+  std::string kind;  // "place", "piece", "pass", "action", "choice"
+  int x = 0, y = 0;
+  std::vector<int> rots;  // place: the rotations that fit at the cell (degrees)
+  std::vector<std::string> notations;  // place: the move for each of rots ("U 1,0 r90"); notation is then empty
+  std::string port, piece, feature;
+  std::optional<Worth> worth;  // piece: the feature as it stands with the tile placed
+};
+
+struct DecisionView {
+  std::string phase;  // "place", "piece", "choose", "over", "waiting" (a draw no source can give)
+  int player = -1;    // who decides
+  std::string tile;   // the tile in hand (place)
+  std::vector<OptionView> options;  // place: one per cell (rots listed); others: one per move
+};
+
+struct EventView {
+  int turn = 0, player = 0, points = 0;
+  std::string reason;  // completed, final, track, amazon, mouth, special, ...
+  std::string text;    // in words
+};
+
+struct View {
+  std::string game, title;
+  int turn = 0;
+  std::vector<TileView> tiles;
+  std::vector<PieceView> pieces;
+  std::vector<FeatureView> features;
+  std::vector<MarkerView> markers;
+  std::vector<SiteView> sites;
+  std::vector<PlayerView> players;
+  int pile_left = 0, bonus_left = 0;
+  std::vector<std::pair<std::string, int>> pile;  // tiles left by id (draw and bonus piles)
+  DecisionView decision;
+  std::vector<EventView> last_turn;  // the events of the last finished turn (and the final scoring)
+  std::vector<Panel> panels;
+  bool over = false;
+  std::vector<int> final_scores, winners;
+};
+
+struct ViewOptions {
+  bool features = true;  // list every feature on the board
+  bool options = true;   // list the options of the decision now
+};
+
+View build_view(const Game& g, const ViewOptions& o = {});
+// What the options would be after the tentative placement `place` (a Place move of the decision
+// now): the piece spots with their worth, the actions and the pass. Throws InputError if illegal.
+std::vector<OptionView> options_after(const Game& g, const Move& place);
+// The options of the decision now.
+std::vector<OptionView> decision_options(const State& s);
+
+// What one piece spot is worth (the feature with the piece's tile placed).
+Worth worth_of(const State& s, int seg);
+// A sentence for a piece option: "completes the road: scores 3 now", "joins the city with 2 of
+// seat 1's pieces", "a road of 2 tiles, open".
+std::string spot_sentence(const State& s, const PlacedTile& t, int local, const std::vector<PlayerInfo>& players);
+
+// A score event in words, players by name.
+EventView event_view(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players);
+
+nlohmann::json to_json(const View& v);
+nlohmann::json to_json(const EventView& e);
+nlohmann::json to_json(const OptionView& o);
+nlohmann::json to_json(const Worth& w);
+nlohmann::json to_json(const Panel& p);
+
+}  // namespace carc::view

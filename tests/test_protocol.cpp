@@ -1,0 +1,284 @@
+// The engine's move notation, the view and the engine protocol (docs/engine-protocol.md):
+// every legal move's notation reads back as that move; whole games of all four games played
+// through the protocol alone replay from their records to the same scores; malformed requests
+// get error replies with stable codes and the session goes on.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/engine.hpp"
+#include "protocol/protocol.hpp"
+#include "view/view.hpp"
+
+namespace carc::test {
+namespace {
+
+using nlohmann::json;
+
+const std::vector<std::string> kGames = {"base", "amazonas", "hunters", "safari"};
+
+bool same_move(const Move& a, const Move& b) {
+  return a.kind == b.kind && a.x == b.x && a.y == b.y && a.rot == b.rot && a.feat == b.feat && a.pk == b.pk && a.player == b.player;
+}
+
+TEST(Notation, EveryLegalMoveReadsBackAsItself) {
+  long checked = 0;
+  for (const std::string& game : kGames)
+    for (u64 seed = 1; seed <= 6; ++seed) {
+      Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}, {"c", ""}}, seed);
+      Rng rng(seed);
+      MoveList ml;
+      while (!g.over()) {
+        legal_moves(g.state(), ml);
+        for (const Move& m : ml) {
+          const std::string text = notation(g.state(), m);
+          Move back;
+          ASSERT_NO_THROW(back = parse_notation(g.state(), text)) << game << " " << text;
+          EXPECT_TRUE(same_move(back, m)) << game << " seed " << seed << ": " << text << " read back as " << notation(g.state(), back);
+          ++checked;
+        }
+        g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
+      }
+    }
+  EXPECT_GT(checked, 10000);
+}
+
+TEST(Notation, ForgivingForms) {
+  Game g(load_ruleset("base", {}), {{"a", ""}, {"b", ""}}, 3);
+  MoveList ml;
+  legal_moves(g.state(), ml);
+  const Move& m = ml[0];
+  const std::string id = g.ruleset().tiles.types[g.state().in_hand].id;
+  for (const std::string& t : {fmt::format("{} {},{} r{}", id, m.x, m.y, m.rot * 90), fmt::format("{},{} r{}", m.x, m.y, m.rot * 90),
+                               fmt::format("  {},{}   {} ", m.x, m.y, m.rot * 90), fmt::format("{} {} {}", m.x, m.y, m.rot * 90)})
+    EXPECT_TRUE(same_move(parse_notation(g.state(), t), m)) << t;
+  for (const std::string& bad : {std::string("Z 0,0 r0"), std::string("0,0 r45"), std::string("99999,0 r0"), std::string("follower N"), std::string("\x1b[2J"),
+                                 std::string(300, 'x'), std::string("")}) {
+    try {
+      (void)parse_notation(g.state(), bad);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const InputError& e) {
+      EXPECT_FALSE(std::string(e.what()).empty());
+      EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos) << "control characters are not echoed";
+    }
+  }
+  g.play(m);
+  legal_moves(g.state(), ml);
+  for (const Move& pm : ml)
+    if (pm.kind == MoveKind::Piece) {
+      const std::string full = notation(g.state(), pm);  // "follower N": "N" alone names it too
+      EXPECT_TRUE(same_move(parse_notation(g.state(), full.substr(full.find(' ') + 1)), pm)) << full;
+    }
+  EXPECT_EQ(parse_notation(g.state(), "none").kind, MoveKind::Pass);
+}
+
+// One request through a session; the reply parsed.
+json ask(view::EngineSession& s, const json& req) {
+  const std::string line = s.handle(req.dump());
+  EXPECT_EQ(line.find('\n'), std::string::npos) << "one reply, one line";
+  return json::parse(line);
+}
+
+TEST(Protocol, WholeGamesOfEveryGameThroughTheProtocolReplayFromTheirRecords) {
+  for (std::size_t gi = 0; gi < kGames.size(); ++gi)
+    for (u64 seed = 1; seed <= 3; ++seed) {
+      const std::string& game = kGames[gi];
+      const std::string ctx = fmt::format("{} seed {}", game, seed);
+      view::EngineSession s;
+      const json created = ask(s, {{"id", 1}, {"cmd", "new"}, {"game", game}, {"players", {"ann", {{"name", "bob"}, {"bot", "greedy"}}, "cy"}}, {"seed", seed}});
+      ASSERT_TRUE(created["ok"]) << ctx << created.dump();
+      const std::string id = created["game"];
+      Rng rng(seed * 101 + gi);
+      int n = 0, undos = 0;
+      json status = created;
+      while (!status["over"].get<bool>()) {
+        ASSERT_LT(++n, 2000) << ctx;
+        json req = {{"id", n}, {"game", id}};
+        if (n % 7 == 0) {  // a bot move, by the seat's own bot or greedy
+          req["cmd"] = "bot";
+          req["play"] = true;
+        } else {
+          const json legal = ask(s, {{"id", n}, {"cmd", "legal"}, {"game", id}});
+          ASSERT_TRUE(legal["ok"]) << ctx << legal.dump();
+          const json& options = legal["options"];
+          ASSERT_FALSE(options.empty()) << ctx;
+          const json& o = options[rng.below(static_cast<u32>(options.size()))];
+          std::string mv;
+          if (o["kind"] == "place") {
+            const json& ns = o["notations"];
+            mv = ns[rng.below(static_cast<u32>(ns.size()))];
+            if (n % 5 == 0) {  // what the piece spots would be: a tentative placement
+              const json after = ask(s, {{"id", n}, {"cmd", "legal"}, {"game", id}, {"after", mv}});
+              ASSERT_TRUE(after["ok"]) << ctx << after.dump();
+              EXPECT_FALSE(after["options"].empty()) << ctx << ": a pass at least";
+            }
+          } else {
+            mv = o["notation"];
+          }
+          req["cmd"] = "play";
+          req["move"] = mv;
+        }
+        const json r = ask(s, req);
+        ASSERT_TRUE(r["ok"]) << ctx << " " << req.dump() << " -> " << r.dump();
+        status = r;
+        if (n % 40 == 0 && !status["over"].get<bool>() && undos < 2) {  // take a turn back now and then
+          const json u = ask(s, {{"id", n}, {"cmd", "undo"}, {"game", id}});
+          if (u["ok"]) {
+            ++undos;
+            status = u;
+          } else {
+            EXPECT_EQ(u["error"]["code"], "no_undo") << u.dump();
+          }
+        }
+        if (n % 25 == 0) {
+          const json v = ask(s, {{"id", n}, {"cmd", "view"}, {"game", id}});
+          ASSERT_TRUE(v["ok"]) << ctx;
+          EXPECT_EQ(v["view"]["players"].size(), 3u);
+          for (std::size_t p = 0; p < 3; ++p) EXPECT_EQ(v["view"]["players"][p]["score"], status["scores"][p]) << ctx;
+        }
+      }
+      const json v = ask(s, {{"id", 0}, {"cmd", "view"}, {"game", id}});
+      EXPECT_TRUE(v["view"]["over"]);
+      EXPECT_EQ(v["view"]["final_scores"], status["scores"]);
+      // the record replays to the same end
+      const json rec = ask(s, {{"id", 0}, {"cmd", "record"}, {"game", id}});
+      ASSERT_TRUE(rec["ok"]);
+      const Game again = Game::replay(record_from_json(rec["record"].dump(), "protocol"));
+      ASSERT_TRUE(again.over()) << ctx;
+      for (std::size_t p = 0; p < 3; ++p) EXPECT_EQ(again.state().score[p], status["scores"][p].get<int>()) << ctx;
+      // and loads into the protocol again
+      const json loaded = ask(s, {{"id", 0}, {"cmd", "load"}, {"record", rec["record"]}});
+      ASSERT_TRUE(loaded["ok"]) << loaded.dump();
+      EXPECT_TRUE(loaded["over"]);
+      EXPECT_EQ(ask(s, {{"id", 0}, {"cmd", "games"}})["games"].size(), 2u);
+    }
+}
+
+TEST(Protocol, MalformedRequestsGetCodesAndTheSessionGoesOn) {
+  view::EngineSession s;
+  const json created = ask(s, {{"id", "a"}, {"cmd", "new"}, {"players", {"x", "y"}}, {"seed", 5}});
+  ASSERT_TRUE(created["ok"]) << created.dump();
+  EXPECT_EQ(created["id"], "a");
+  const std::string id = created["game"];
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "bad_json"},
+      {"{", "bad_json"},
+      {"[1,2]", "bad_json"},
+      {"nan", "bad_json"},
+      {"{\"id\":1}", "bad_request"},
+      {"{\"id\":1,\"cmd\":7}", "bad_request"},
+      {"{\"id\":[1],\"cmd\":\"games\"}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"fly\"}", "unknown_command"},
+      {"{\"id\":1,\"cmd\":\"view\",\"game\":\"g99\"}", "unknown_game"},
+      {"{\"id\":1,\"cmd\":\"view\"}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"view\",\"game\":\"" + id + "\",\"colour\":true}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"new\",\"game\":\"chess\",\"players\":[\"a\",\"b\"]}", "bad_input"},
+      {"{\"id\":1,\"cmd\":\"new\",\"players\":[\"a\"]}", "bad_input"},
+      {"{\"id\":1,\"cmd\":\"new\",\"players\":[\"a\",\"b\"],\"seed\":-1}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"new\",\"players\":[\"a\",\"b\"],\"seed\":1e99999}", "bad_json"},
+      {"{\"id\":1,\"cmd\":\"new\",\"players\":[{\"name\":\"a\",\"bot\":\"genius\"},\"b\"]}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"new\",\"players\":[\"a\",\"b\"],\"options\":{\"farmers\":\"maybe\"}}", "bad_input"},
+      {"{\"id\":1,\"cmd\":\"new\",\"players\":[\"a\",\"b\"],\"setup\":{\"tiles\":[{\"tile\":\"Q9\",\"x\":0,\"y\":0,\"rot\":0}]}}", "bad_input"},
+      {"{\"id\":1,\"cmd\":\"load\",\"record\":{\"players\":[\"a\",\"b\"]}}", "bad_record"},
+      {"{\"id\":1,\"cmd\":\"load\",\"record\":\"{\"}", "bad_record"},
+      {"{\"id\":1,\"cmd\":\"play\",\"game\":\"" + id + "\",\"move\":\"follower N\"}", "illegal_move"},
+      {"{\"id\":1,\"cmd\":\"play\",\"game\":\"" + id + "\",\"move\":\"A 99,99 r0\"}", "illegal_move"},
+      {"{\"id\":1,\"cmd\":\"play\",\"game\":\"" + id + "\",\"move\":{\"kind\":\"place\",\"x\":300,\"y\":0,\"rot\":0}}", "illegal_move"},
+      {"{\"id\":1,\"cmd\":\"play\",\"game\":\"" + id + "\",\"move\":{\"kind\":\"jump\"}}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"play\",\"game\":\"" + id + "\",\"move\":17}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"play\",\"game\":\"" + id + "\"}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"legal\",\"game\":\"" + id + "\",\"after\":\"pass\"}", "illegal_move"},
+      {"{\"id\":1,\"cmd\":\"bot\",\"game\":\"" + id + "\",\"bot\":\"mcts:ms=999999999\"}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"bot\",\"game\":\"" + id + "\",\"bot\":\"mcts:fast=1\"}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"undo\",\"game\":\"" + id + "\"}", "no_undo"},
+      {"{\"id\":1,\"cmd\":\"undo\",\"game\":\"" + id + "\",\"player\":9}", "bad_request"},
+      {"{\"id\":1,\"cmd\":\"close\",\"game\":\"g99\"}", "unknown_game"},
+      {std::string(200, '[') + std::string(200, ']'), "bad_json"},
+  };
+  for (const auto& [line, code] : cases) {
+    const json r = json::parse(s.handle(line));
+    EXPECT_FALSE(r["ok"]) << line;
+    EXPECT_EQ(r["error"]["code"], code) << line << " -> " << r.dump();
+    EXPECT_FALSE(r["error"]["message"].get<std::string>().empty());
+  }
+  EXPECT_EQ(json::parse(s.handle("{\"id\":\"\\u001b]0;owned\\u0007\",\"cmd\":\"fly\"}"))["error"]["message"].get<std::string>().find('\x1b'), std::string::npos)
+      << "messages carry no control characters";
+  view::ProtocolLimits small;
+  small.max_line = 100;
+  small.max_games = 2;
+  view::EngineSession t(small);
+  EXPECT_EQ(json::parse(t.handle(std::string(101, ' ')))["error"]["code"], "too_long");
+  EXPECT_TRUE(ask(t, {{"cmd", "new"}, {"players", {"a", "b"}}})["ok"]);
+  EXPECT_TRUE(ask(t, {{"cmd", "new"}, {"players", {"a", "b"}}})["ok"]);
+  EXPECT_EQ(ask(t, {{"cmd", "new"}, {"players", {"a", "b"}}})["error"]["code"], "too_many_games");
+  EXPECT_TRUE(ask(t, {{"cmd", "close"}, {"game", "g1"}})["ok"]);
+  EXPECT_TRUE(ask(t, {{"cmd", "new"}, {"players", {"a", "b"}}})["ok"]);
+  // after all that the first session still plays
+  const json legal = ask(s, {{"id", 2}, {"cmd", "legal"}, {"game", id}});
+  ASSERT_TRUE(legal["ok"]);
+  EXPECT_TRUE(ask(s, {{"id", 3}, {"cmd", "play"}, {"game", id}, {"move", legal["options"][0]["notations"][0]}})["ok"]);
+  EXPECT_TRUE(ask(s, {{"id", 4}, {"cmd", "undo"}, {"game", id}})["ok"]) << "the placement taken back";
+  EXPECT_TRUE(ask(s, {{"id", 5}, {"cmd", "quit"}})["ok"]);
+  EXPECT_TRUE(s.done());
+}
+
+TEST(Protocol, PreparedPositionsAndStructuredMoves) {
+  view::EngineSession s;
+  const json created = ask(s, {{"cmd", "new"}, {"game", "amazonas"}, {"players", {"a", "b"}}, {"seed", 4}, {"setup", {{"boats", {5, 2}}, {"scores", {7, 1}}}}});
+  ASSERT_TRUE(created["ok"]) << created.dump();
+  EXPECT_EQ(created["scores"], json({7, 1}));
+  const json v = ask(s, {{"cmd", "view"}, {"game", created["game"]}, {"features", false}});
+  EXPECT_EQ(v["view"]["players"][0]["track"], 5);
+  ASSERT_EQ(v["view"]["panels"].size(), 1u);
+  EXPECT_EQ(v["view"]["panels"][0]["id"], "river");
+  const json& o = v["view"]["decision"]["options"][0];
+  const json played = ask(s, {{"cmd", "play"}, {"game", created["game"]}, {"move", {{"kind", "place"}, {"x", o["x"]}, {"y", o["y"]}, {"rot", o["rots"][0]}}}});
+  ASSERT_TRUE(played["ok"]) << played.dump();
+  EXPECT_EQ(played["phase"], "piece");
+  const json pass = ask(s, {{"cmd", "play"}, {"game", created["game"]}, {"move", {{"kind", "pass"}}}});
+  ASSERT_TRUE(pass["ok"]) << pass.dump();
+}
+
+TEST(View, PanelsPiecesAndSitesAreData) {
+  // a Safari game a few turns in: the view lists jeeps, tokens in hand and the game's panels
+  Game g(load_ruleset("safari", {}), {{"a", ""}, {"b", "greedy"}}, 9);
+  Rng rng(2);
+  MoveList ml;
+  for (int i = 0; i < 40 && !g.over(); ++i) {
+    legal_moves(g.state(), ml);
+    g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
+  }
+  const view::View v = view::build_view(g);
+  EXPECT_EQ(v.game, "safari");
+  EXPECT_EQ(v.tiles.size(), g.state().tiles.size());
+  EXPECT_EQ(v.pieces.size(), g.state().pieces.size());
+  for (const auto& p : v.pieces) {
+    EXPECT_GT(p.anchor.x, 0.0);
+    EXPECT_LT(p.anchor.x, 1.0);
+    EXPECT_GT(p.anchor.y, 0.0);
+    EXPECT_LT(p.anchor.y, 1.0);
+  }
+  ASSERT_EQ(v.players.size(), 2u);
+  EXPECT_EQ(v.players[1].bot, "greedy");
+  EXPECT_EQ(v.players[0].hand.size(), 5u) << "tokens by species";
+  std::vector<std::string> ids;
+  for (const Panel& p : v.panels) ids.push_back(p.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"tokens", "jeeps", "watering_holes"}));
+  const json j = view::to_json(v);
+  EXPECT_EQ(j["board"]["tiles"].size(), v.tiles.size());
+  EXPECT_TRUE(j["decision"].contains("options"));
+  // every feature's cells are placed tiles, and the piece counts add up
+  int pieces = 0;
+  for (const auto& f : v.features) {
+    for (const int k : f.worth.pieces) pieces += k;
+    for (const auto& [x, y] : f.cells) EXPECT_GE(g.state().placed_at(x, y), 0);
+  }
+  int network_pieces = 0;
+  for (const auto& p : v.pieces) network_pieces += p.piece == "hut";
+  EXPECT_EQ(pieces + network_pieces, static_cast<int>(v.pieces.size()));
+}
+
+}  // namespace
+}  // namespace carc::test
