@@ -6,6 +6,7 @@
 fuzz_record: selfplay records of the four games (a whole record, one without the engine-written
 fields, one cut to its first moves) and a few tiny hand-written ones. fuzz_tiles: the four tile
 files (byte 0 = '0'..'3' picks the game) and small subsets. fuzz_play_commands: typed sessions.
+fuzz_engine_protocol: protocol sessions of the four games.
 """
 import json
 import os
@@ -116,10 +117,51 @@ def play():
     write("fuzz_play_commands", "safari-bots.txt", "7F\n" + ".\n" * 12 + "a\nN\n")
 
 
+def protocol(binary):
+    """fuzz_engine_protocol: sessions of the four games recorded from the real engine, a record
+    loaded back, and malformed lines."""
+    import random
+    out_dir = os.path.join(OUT, "fuzz_engine_protocol")
+    os.makedirs(out_dir, exist_ok=True)
+    BIN = binary
+    for gi, game in enumerate(["base", "amazonas", "hunters", "safari"]):
+        p = subprocess.Popen([BIN, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        lines = []
+        def ask(req):
+            s = json.dumps(req, separators=(",", ":"))
+            lines.append(s)
+            p.stdin.write(s + "\n"); p.stdin.flush()
+            return json.loads(p.stdout.readline())
+        rnd = random.Random(gi)
+        r = ask({"id": 1, "cmd": "new", "game": game, "players": ["a", {"name": "b", "bot": "greedy"}], "seed": 3 + gi})
+        gid = r["game"]
+        for n in range(30):
+            lg = ask({"id": n, "cmd": "legal", "game": gid})
+            o = rnd.choice(lg["options"])
+            mv = rnd.choice(o["notations"]) if o["kind"] == "place" else o["notation"]
+            if n == 5 and o["kind"] == "place":
+                ask({"id": n, "cmd": "legal", "game": gid, "after": mv})
+            ask({"id": n, "cmd": "play", "game": gid, "move": mv})
+        ask({"id": 90, "cmd": "bot", "game": gid, "play": True})
+        ask({"id": 91, "cmd": "undo", "game": gid})
+        ask({"id": 92, "cmd": "view", "game": gid, "features": False})
+        rec = ask({"id": 93, "cmd": "record", "game": gid})
+        p.stdin.close(); p.wait()
+        open(f"{out_dir}/{game}-session.txt", "w").write("\n".join(lines) + "\n")
+        open(f"{out_dir}/{game}-load.txt", "w").write(json.dumps({"id": 1, "cmd": "load", "record": rec["record"]}, separators=(",", ":")) + "\n" +
+            json.dumps({"id": 2, "cmd": "legal", "game": "g1"}) + "\n" + json.dumps({"id": 3, "cmd": "bot", "game": "g1", "bot": "mcts:playouts=50", "play": True}) + "\n")
+    open(f"{out_dir}/errors.txt", "w").write("\n".join([
+        '{"id":1,"cmd":"new","players":["a","b"],"seed":1,"setup":{"scores":[3,4],"pile":["U","E"]}}',
+        '{"id":2,"cmd":"play","game":"g1","move":{"kind":"place","x":1,"y":0,"rot":90}}',
+        '{"id":3,"cmd":"play","game":"g1","move":{"kind":"piece","x":1,"y":0,"port":"N"}}',
+        '{"id":4,"cmd":"fly"}', 'nope', '{"id":5,"cmd":"close","game":"g1"}', '{"id":6,"cmd":"games"}', '{"id":7,"cmd":"quit"}']) + "\n")
+
+
 if __name__ == "__main__":
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "carcassonne")
-    for t in ("fuzz_record", "fuzz_tiles", "fuzz_play_commands"):
+    for t in ("fuzz_record", "fuzz_tiles", "fuzz_play_commands", "fuzz_engine_protocol"):
         shutil.rmtree(os.path.join(OUT, t), ignore_errors=True)
     records(binary)
     tiles()
     play()
+    protocol(binary)

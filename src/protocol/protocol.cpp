@@ -308,6 +308,7 @@ struct Dispatch {
         if (spec.rfind("mcts", 0) == 0) {
           const MctsOptions mo = parse_mcts_spec(spec);
           if (mo.playouts == 0 && mo.ms > ses.limits_.max_bot_ms) throw InputError(fmt::format("bot: at most {} ms per move", ses.limits_.max_bot_ms));
+          if (mo.playouts > ses.limits_.max_bot_playouts) throw InputError(fmt::format("bot: at most {} playouts per move", ses.limits_.max_bot_playouts));
         }
       } catch (const InputError& e) {
         throw ProtocolError("bad_request", e.what());
@@ -359,7 +360,7 @@ struct Dispatch {
   }
 };
 
-EngineSession::EngineSession(ProtocolLimits limits) : limits_(limits), seeds_(std::random_device{}()) {}
+EngineSession::EngineSession(ProtocolLimits limits, std::optional<u64> seed) : limits_(limits), seeds_(seed ? *seed : std::random_device{}()) {}
 EngineSession::~EngineSession() = default;
 
 std::string EngineSession::handle(std::string_view line) {

@@ -6,6 +6,7 @@
 // {"id", "ok": false, "error": {"code", "message"}} with a stable code (docs/engine-protocol.md).
 #pragma once
 #include <map>
+#include <optional>
 #include <memory>
 #include <random>
 #include <string>
@@ -20,11 +21,13 @@ struct ProtocolLimits {
   std::size_t max_line = 4u << 20;  // bytes of one request (a record fits)
   int max_games = 64;               // games open at once in one session
   int max_bot_ms = 60000;           // an mcts bot's time per move
+  int max_bot_playouts = 1000000;   // an mcts bot's playouts per move
 };
 
 class EngineSession {
  public:
-  explicit EngineSession(ProtocolLimits limits = {});
+  // seed: where the seeds of games started without one come from (default: random).
+  explicit EngineSession(ProtocolLimits limits = {}, std::optional<u64> seed = std::nullopt);
   ~EngineSession();
   EngineSession(const EngineSession&) = delete;
   EngineSession& operator=(const EngineSession&) = delete;

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Another program plays whole games of all four games through `carcassonne engine` alone.
+
+Usage: engine_protocol.py path/to/carcassonne
+
+Over a real process's stdin/stdout: new games, legal options, moves picked at random (seeded),
+bot moves, a tentative placement, an undo, malformed lines between them; then each game's record
+is written and checked with `carcassonne replay --json` (it must replay to the same final scores).
+Bounded: 4 games, each to its end (about 200 requests), and a timeout on every reply.
+"""
+import json
+import os
+import random
+import select
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = os.path.abspath(sys.argv[1])
+GAMES = ["base", "amazonas", "hunters", "safari"]
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg, file=sys.stderr)
+
+
+class Engine:
+    def __init__(self):
+        self.p = subprocess.Popen([BIN, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.n = 0
+
+    def line(self, text):
+        self.p.stdin.write(text + "\n")
+        self.p.stdin.flush()
+        ready, _, _ = select.select([self.p.stdout], [], [], 60)
+        if not ready:
+            raise RuntimeError("no reply within 60 s to: " + text[:200])
+        out = self.p.stdout.readline()
+        if not out:
+            raise RuntimeError("the engine closed its output after: " + text[:200])
+        return json.loads(out)
+
+    def ask(self, cmd, **kw):
+        self.n += 1
+        req = dict(id=self.n, cmd=cmd, **kw)
+        r = self.line(json.dumps(req))
+        if r.get("id") != self.n:
+            fail(f"reply id {r.get('id')} to request {self.n}")
+        return r
+
+
+def play_game(eng, game, seed, tmp):
+    rnd = random.Random(seed)
+    r = eng.ask("new", game=game, players=["ann", {"name": "bob", "bot": "greedy"}], seed=seed)
+    if not r["ok"]:
+        fail(f"{game}: new: {r}")
+        return
+    gid = r["game"]
+    status, steps, undone = r, 0, False
+    while not status["over"]:
+        steps += 1
+        if steps > 1500:
+            fail(f"{game}: no end after 1500 requests")
+            return
+        if status["to_move"] == 1:  # bob's seat plays its bot
+            status = eng.ask("bot", game=gid, play=True)
+        else:
+            legal = eng.ask("legal", game=gid)
+            if not legal["ok"] or not legal["options"]:
+                fail(f"{game}: legal: {legal}")
+                return
+            o = rnd.choice(legal["options"])
+            move = rnd.choice(o["notations"]) if o["kind"] == "place" else o["notation"]
+            if o["kind"] == "place" and steps % 9 == 0:
+                after = eng.ask("legal", game=gid, after=move)
+                if not after["ok"]:
+                    fail(f"{game}: legal after {move}: {after}")
+            status = eng.ask("play", game=gid, move=move)
+            if status["ok"] and not undone and steps > 30 and status["phase"] == "piece":
+                u = eng.ask("undo", game=gid)  # take the placement back, then go on
+                undone = True
+                if not u["ok"]:
+                    fail(f"{game}: undo: {u}")
+                status = u
+        if not status["ok"]:
+            fail(f"{game}: {status}")
+            return
+        if steps % 50 == 0:  # garbage between requests changes nothing
+            bad = eng.line('{"id": "x", "cmd": "play", "game": "' + gid + '", "move": "no such move"}')
+            if bad["ok"] or bad["error"]["code"] != "illegal_move":
+                fail(f"{game}: a bad move was answered {bad}")
+            bad = eng.line("this is not json")
+            if bad["ok"] or bad["error"]["code"] != "bad_json":
+                fail(f"{game}: garbage was answered {bad}")
+    rec = eng.ask("record", game=gid)
+    path = os.path.join(tmp, f"{game}.json")
+    with open(path, "w") as f:
+        json.dump(rec["record"], f)
+    out = subprocess.run([BIN, "replay", "--json", path], capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        fail(f"{game}: replay exit {out.returncode}: {out.stdout[:300]} {out.stderr[:300]}")
+        return
+    res = json.loads(out.stdout)
+    if res.get("final_scores") != status["scores"]:
+        fail(f"{game}: replay gives {res.get('final_scores')}, the protocol {status['scores']}")
+    print(f"{game}: {steps} steps, final scores {status['scores']}, replayed")
+
+
+def main():
+    start = time.time()
+    eng = Engine()
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, g in enumerate(GAMES):
+            play_game(eng, g, 11 + i, tmp)
+    r = eng.ask("quit")
+    if not r["ok"]:
+        fail(f"quit: {r}")
+    try:
+        code = eng.p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        eng.p.kill()
+        code = None
+    if code != 0:
+        fail(f"the engine exited {code} after quit")
+    # end of input also ends it, cleanly
+    p = subprocess.run([BIN, "engine"], input='{"id":1,"cmd":"games"}\n{"id":2,', capture_output=True, text=True, timeout=30)
+    lines = p.stdout.splitlines()
+    if p.returncode != 0 or len(lines) != 2 or json.loads(lines[1])["error"]["code"] != "bad_json":
+        fail(f"end of input: exit {p.returncode}, {lines}")
+    print(f"{'FAILED' if failures else 'ok'} in {time.time() - start:.1f} s")
+    sys.exit(1 if failures else 0)
+
+
+main()
