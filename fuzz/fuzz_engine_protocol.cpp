@@ -16,7 +16,7 @@ using namespace carc;
 using carc::fuzz::bug;
 using nlohmann::json;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   view::ProtocolLimits limits;
   limits.max_line = 65536;
   limits.max_games = 4;
@@ -58,6 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (again.state().score[p] != g["scores"][p].get<int>()) bug("a game's record replays to other scores");
     }
   } catch (const fuzz::KnownBug&) {
+    throw;
   } catch (const InputError& e) {
     bug(std::string("the session let an InputError out: ") + e.what());
   } catch (const std::exception& e) {

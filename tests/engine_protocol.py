@@ -6,6 +6,8 @@ Usage: engine_protocol.py path/to/carcassonne
 Over a real process's stdin/stdout: new games, legal options, moves picked at random (seeded),
 bot moves, a tentative placement, an undo, malformed lines between them; then each game's record
 is written and checked with `carcassonne replay --json` (it must replay to the same final scores).
+Every reply is checked against docs/engine-protocol.schema.json (views against
+docs/view.schema.json, records against docs/record.schema.json).
 Bounded: 4 games, each to its end (about 200 requests), and a timeout on every reply.
 """
 import json
@@ -17,7 +19,25 @@ import sys
 import tempfile
 import time
 
+import jsonschema
+
 BIN = os.path.abspath(sys.argv[1])
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+with open(os.path.join(DOCS, "engine-protocol.schema.json")) as f:
+    PROTO = json.load(f)
+RESOLVER = jsonschema.RefResolver(base_uri="file://" + os.path.abspath(DOCS) + "/engine-protocol.schema.json", referrer=PROTO)
+checked = {"replies": 0}
+
+
+def check_schema(cmd, reply):
+    part = PROTO["$defs"]["replies"].get(cmd) if reply.get("ok") else PROTO["$defs"]["error"]
+    if part is None:
+        return
+    try:
+        jsonschema.Draft202012Validator(part, resolver=RESOLVER).validate(reply)
+        checked["replies"] += 1
+    except jsonschema.ValidationError as e:
+        fail(f"{cmd} reply does not match the schema: {e.message} at {list(e.absolute_path)}")
 GAMES = ["base", "amazonas", "hunters", "safari"]
 failures = []
 
@@ -47,6 +67,7 @@ class Engine:
         self.n += 1
         req = dict(id=self.n, cmd=cmd, **kw)
         r = self.line(json.dumps(req))
+        check_schema(cmd, r)
         if r.get("id") != self.n:
             fail(f"reply id {r.get('id')} to request {self.n}")
         return r
@@ -66,7 +87,7 @@ def play_game(eng, game, seed, tmp):
             fail(f"{game}: no end after 1500 requests")
             return
         if status["to_move"] == 1:  # bob's seat plays its bot
-            status = eng.ask("bot", game=gid, play=True)
+            status = eng.ask("bot", game=gid, play=True, view=(steps % 40 == 1))
         else:
             legal = eng.ask("legal", game=gid)
             if not legal["ok"] or not legal["options"]:
@@ -130,6 +151,7 @@ def main():
     lines = p.stdout.splitlines()
     if p.returncode != 0 or len(lines) != 2 or json.loads(lines[1])["error"]["code"] != "bad_json":
         fail(f"end of input: exit {p.returncode}, {lines}")
+    print(f"{checked['replies']} replies matched the schema")
     print(f"{'FAILED' if failures else 'ok'} in {time.time() - start:.1f} s")
     sys.exit(1 if failures else 0)
 

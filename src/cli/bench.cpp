@@ -1,6 +1,8 @@
 // bench: fixed seeded random games -> a deterministic signature (changes only when behaviour
 // changes), then throughput measured with Google Benchmark on one core.
 #include <benchmark/benchmark.h>
+
+#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -9,6 +11,8 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "games/games.hpp"
+#include "protocol/protocol.hpp"
+#include "view/view.hpp"
 
 namespace carc::cli {
 
@@ -132,6 +136,56 @@ void run(const Opts& o) {
       *b = *a;
       benchmark::DoNotOptimize(b->turn);
     }
+  });
+  // Front ends: the view of a mid-game position (built and written as JSON), and the engine
+  // protocol's legal + play requests, per pair, averaged over whole games (text in, text out).
+  const std::string game_id = o.game;
+  benchmark::RegisterBenchmark(fmt::format("View/{}/midgame", o.game).c_str(), [game_id, players](benchmark::State& bs) {
+    std::vector<PlayerInfo> ps;
+    for (int p = 0; p < players; ++p) ps.push_back({fmt::format("p{}", p + 1), ""});
+    Game g(load_ruleset(game_id, {}), ps, 5);
+    Rng rng(5);
+    MoveList ml2;
+    while (g.state().turn < 35 && !g.over()) {
+      legal_moves(g.state(), ml2);
+      g.play(ml2[rng.below(static_cast<u32>(ml2.size()))]);
+    }
+    std::size_t bytes = 0;
+    for (auto _ : bs) {
+      const std::string text = view::to_json(view::build_view(g)).dump();
+      bytes = text.size();
+      benchmark::DoNotOptimize(text.data());
+    }
+    bs.counters["bytes"] = static_cast<double>(bytes);
+  });
+  benchmark::RegisterBenchmark(fmt::format("ProtocolLegalPlay/{}/whole-games", o.game).c_str(), [game_id, players](benchmark::State& bs) {
+    view::EngineSession ses({}, 1);
+    std::string players_json;
+    for (int p = 0; p < players; ++p) players_json += fmt::format("{}\"p{}\"", p ? "," : "", p + 1);
+    const std::string new_req = fmt::format(R"({{"cmd":"new","game":"{}","players":[{}],"seed":1}})", game_id, players_json);
+    std::string id;
+    bool over = true;
+    long games = 0;
+    for (auto _ : bs) {
+      if (over) {
+        bs.PauseTiming();
+        if (!id.empty()) ses.handle(R"({"cmd":"close","game":")" + id + R"("})");
+        const std::string r = ses.handle(new_req);
+        id = r.substr(r.find(R"("game":")") + 8);
+        id = id.substr(0, id.find('"'));
+        ++games;
+        bs.ResumeTiming();
+      }
+      const std::string legal = ses.handle(R"({"cmd":"legal","game":")" + id + R"("})");
+      // the first option's (first) notation, cut from the reply text as a client would read it
+      const auto k = legal.find(R"("notation)");
+      const auto q = legal.find('"', legal.find(':', k));
+      const std::string mv = legal.substr(q + 1, legal.find('"', q + 1) - q - 1);
+      const std::string played = ses.handle(R"({"cmd":"play","game":")" + id + R"(","move":")" + mv + R"("})");
+      over = played.find(R"("over":true)") != std::string::npos;
+      benchmark::DoNotOptimize(played.data());
+    }
+    bs.counters["games"] = static_cast<double>(games);
   });
   // MCTS: playouts (policy games to the end) from the opening position, and one search of 2000
   // playouts from the mid-game position, single-threaded (its playouts/s counts whole iterations:

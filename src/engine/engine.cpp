@@ -220,6 +220,7 @@ void Game::play_unchecked(const Move& m) {
     rec_.moves.back().choice = rs_->game->hooks.choice_text ? rs_->game->hooks.choice_text(state_, m) : rs_->tiles.types[m.feat].id;
     rec_.moves.back().choice_rot = m.rot * 90;
   }
+  if (m.kind == MoveKind::Piece || m.kind == MoveKind::Act || m.kind == MoveKind::Pass) rec_.moves.back().decided = true;
   apply_move(state_, m, &rec_.events);
   advance();
   rec_.moves.back().partial = state_.phase == Phase::Piece || state_.phase == Phase::Choose;
@@ -435,7 +436,7 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
       if (g.rs_->game->choices_listed) {
         if (rm.partial && ci >= rm.choices.size() && g.state_.phase == Phase::Choose) continue;
         listed_choices();
-        if (rm.partial && !rm.action && !rm.follower) {
+        if (rm.partial && !rm.decided) {
           if (ci != rm.choices.size()) throw InputError(fmt::format("the record gives {} choices but the turn took {}", rm.choices.size(), ci));
           continue;
         }
@@ -461,7 +462,7 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
         throw InputError("a choice is given but this turn has none");
       }
       step = "illegal_piece";
-      if (rm.partial && !rm.follower) continue;
+      if (rm.partial && !rm.decided) continue;
       if (g.state_.phase == Phase::Piece || rm.follower) {
         if (g.state_.phase != Phase::Piece) throw InputError("a follower is given but the turn is over");
         play(piece());

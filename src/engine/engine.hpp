@@ -54,6 +54,9 @@ struct RecordMove {
   // The turn is not finished (a record saved mid-turn, only ever its last move): the decisions it
   // lists are made and the next one is pending; without it a missing piece decision is a pass.
   bool partial = false;
+  // A partial turn past its piece decision: the piece, the action or the pass (a "follower" key,
+  // null for a pass) is made; what is pending comes after it (Safari: the taken jeep's new cell).
+  bool decided = false;
 };
 
 // A record's prepared position (docs/record.md, "setup"): tiles by id, rotations in degrees.

@@ -95,7 +95,7 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
     if (m.follower_at) jm["follower_at"] = {m.follower_at->first, m.follower_at->second};
     if (m.partial) {
       jm["partial"] = true;
-      jm.erase("follower");  // not decided yet (null would be a pass)
+      if (!m.decided) jm.erase("follower");  // not decided yet (null is a pass)
     }
     j["moves"].push_back(jm);
   }
@@ -338,6 +338,8 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
       m.follower_at = std::pair<int, int>(static_cast<int>(fx), static_cast<int>(fy));
     }
     if (const json* pa = jin::opt(jm, "partial")) m.partial = jin::boolean(*pa, ctx, "partial");
+    // a partial turn states its piece decision by a "follower" key (null: a pass) or an action
+    m.decided = !m.partial || jm.contains("follower") || m.action.has_value();
     r.moves.push_back(m);
   }
   // What the record states about its results; Game::replay checks it against the replay.

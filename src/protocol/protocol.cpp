@@ -32,9 +32,10 @@ namespace {
 const json* opt(const json& o, const char* k) { return jin::opt(o, k); }
 
 void only_keys(const json& req, std::initializer_list<const char*> keys) {
-  for (const auto& [k, v] : req.items()) {
+  for (auto it = req.begin(); it != req.end(); ++it) {
+    const std::string& k = it.key();
     if (k == "id" || k == "cmd") continue;
-    if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
+    if (std::none_of(keys.begin(), keys.end(), [&k](const char* a) { return k == a; }))
       throw ProtocolError("bad_request", fmt::format("unknown key \"{}\" (this command takes: {})", printable(k), fmt::join(keys, ", ")));
   }
 }

@@ -1,0 +1,110 @@
+import json
+S = lambda **k: k
+INT = {"type": "integer"}
+STR = {"type": "string"}
+BOOL = {"type": "boolean"}
+NULLABLE = lambda t: {"oneOf": [t, {"type": "null"}]}
+def obj(props, required=None, extra=False, desc=None):
+    o = {"type": "object", "properties": props, "required": required if required is not None else list(props.keys())}
+    if not extra: o["additionalProperties"] = False
+    if desc: o["description"] = desc
+    return o
+named_count = obj({"name": STR, "count": INT})
+worth = obj({"completed": BOOL, "tiles": INT, "points": INT, "pieces": {"type": "array", "items": INT, "description": "pieces on the feature by seat"},
+             "owners": {"type": "array", "items": INT, "description": "seats holding the majority (empty: no piece)"}},
+            desc="what a feature is worth now: completed features what they score (or scored), open ones their value at the end as they stand")
+option = {"type": "object", "required": ["kind", "text"], "additionalProperties": False, "properties": {
+    "kind": {"enum": ["place", "piece", "pass", "action", "choice"]},
+    "notation": {"type": "string", "description": "the move to send (all kinds but place)"},
+    "notations": {"type": "array", "items": STR, "description": "place: one move per rotation in rots"},
+    "rots": {"type": "array", "items": {"enum": [0, 90, 180, 270]}},
+    "text": {"type": "string", "description": "a sentence for a person"},
+    "x": INT, "y": INT, "port": STR, "piece": STR, "feature": STR, "worth": worth}}
+event = obj({"turn": INT, "player": INT, "points": INT, "reason": {"enum": ["completed", "final", "farm", "track", "amazon", "mouth", "special", "network"]}, "text": STR})
+panel = obj({"id": STR, "title": STR, "counters": {"type": "array", "items": obj({"name": STR, "value": STR})},
+             "columns": {"type": "array", "items": STR}, "rows": {"type": "array", "items": {"type": "array", "items": STR}},
+             "lines": {"type": "array", "items": STR}}, desc="a game's own panel, as data: counters, a table (the first column of a per-player table is the seat), lines")
+view = obj({
+    "game": STR, "title": STR, "turn": INT,
+    "board": obj({
+        "tiles": {"type": "array", "items": obj({"id": STR, "x": INT, "y": INT, "rot": {"enum": [0, 90, 180, 270]}, "player": {"type": "integer", "description": "who placed it; -1 the start board or a prepared position"}})},
+        "pieces": {"type": "array", "items": obj({"player": INT, "piece": STR, "x": INT, "y": INT, "port": STR, "feature": STR, "feature_id": INT,
+                                                    "anchor": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "where to draw it in the tile: (0,0) north-west corner, (1,1) south-east"}})},
+        "features": {"type": "array", "description": "every feature on the board: its id, type, the cells it spans, and what it is worth now",
+                     "items": obj({"id": INT, "type": STR, "cells": {"type": "array", "items": {"type": "array", "items": INT}}, **worth["properties"]})},
+        "markers": {"type": "array", "items": obj({"kind": STR, "index": INT, "x": INT, "y": INT}), "description": "neutral markers on cells (Safari: jeeps)"},
+        "sites": {"type": "array", "description": "sites at grid points (Safari: watering holes); x,y is the north-west corner of cell x,y",
+                  "items": obj({"kind": STR, "x": INT, "y": INT, "completed": BOOL, "quarters": {"type": "array", "items": obj({
+                      "corner": {"enum": ["NE", "SE", "SW", "NW"]}, "tile": {"type": "array", "items": INT}, "token": NULLABLE(STR), "player": NULLABLE(INT)})}})}}),
+    "players": {"type": "array", "items": {"type": "object", "required": ["seat", "name", "bot", "score", "supply", "hand"], "additionalProperties": False, "properties": {
+        "seat": INT, "name": STR, "bot": NULLABLE(STR), "score": INT, "supply": {"type": "array", "items": named_count},
+        "hand": {"type": "array", "items": named_count, "description": "what else the player holds (Safari: tokens by species)"},
+        "track": {"type": "integer", "description": "space on the game's track (Amazonas: the boat)"}}}},
+    "pile": obj({"left": INT, "bonus_left": INT, "tiles": {"type": "array", "items": named_count}}),
+    "decision": obj({"phase": {"enum": ["place", "piece", "choose", "over", "waiting"]}, "player": NULLABLE(INT), "tile": NULLABLE(STR), "options": {"type": "array", "items": option}}),
+    "last_turn": {"type": "array", "items": event, "description": "the score events of the last finished turn (at the end: with the final scoring)"},
+    "panels": {"type": "array", "items": panel},
+    "over": BOOL,
+    "final_scores": {"type": "array", "items": INT},
+    "winners": {"type": "array", "items": INT}},
+    required=["game", "title", "turn", "board", "players", "pile", "decision", "last_turn", "panels", "over"])
+view_schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+               "title": "A position as data: what the protocol's view command returns (src/view/view.hpp)", **view}
+json.dump(view_schema, open("docs/view.schema.json", "w"), indent=1)
+open("docs/view.schema.json", "a").write("\n")
+
+status = {"phase": {"enum": ["place", "piece", "choose", "over", "waiting"]}, "to_move": NULLABLE(INT), "tile": NULLABLE(STR), "turn": INT, "over": BOOL, "scores": {"type": "array", "items": INT}}
+ID = {"oneOf": [INT, {"type": "string", "maxLength": 100}, {"type": "null"}]}
+players = {"type": "array", "minItems": 2, "maxItems": 5, "items": {"oneOf": [STR, obj({"name": STR, "bot": STR}, required=["name"])]}}
+move = {"oneOf": [STR, {"type": "object", "required": ["kind"], "additionalProperties": False, "properties": {
+    "kind": {"enum": ["place", "piece", "pass", "action", "choice"]}, "x": INT, "y": INT, "rot": {"enum": [0, 90, 180, 270]}, "port": STR, "piece": STR, "text": STR}}]}
+def req(cmd, props, required):
+    return obj({"id": ID, "cmd": {"const": cmd}, **props}, required=["cmd"] + required)
+def rep(props, with_status=True):
+    p = {"id": ID, "ok": {"const": True}, **props}
+    if with_status: p.update(status)
+    return obj(p, required=["id", "ok"] + list(props.keys()) + (list(status.keys()) if with_status else []))
+requests = {
+    "new": req("new", {"game": STR, "players": players, "options": {"type": "object", "additionalProperties": STR}, "seed": {"type": "integer", "minimum": 0, "maximum": 18446744073709551615},
+                       "setup": {"$ref": "record.schema.json#/properties/setup"}, "view": BOOL}, ["players"]),
+    "load": req("load", {"record": {"oneOf": [{"$ref": "record.schema.json"}, STR]}, "seed": {"type": "integer", "minimum": 0}, "view": BOOL}, ["record"]),
+    "view": req("view", {"game": STR, "features": BOOL, "options": BOOL}, ["game"]),
+    "legal": req("legal", {"game": STR, "after": move}, ["game"]),
+    "play": req("play", {"game": STR, "move": move, "view": BOOL}, ["game", "move"]),
+    "undo": req("undo", {"game": STR, "player": INT}, ["game"]),
+    "bot": req("bot", {"game": STR, "bot": STR, "play": BOOL, "view": BOOL}, ["game"]),
+    "record": req("record", {"game": STR}, ["game"]),
+    "close": req("close", {"game": STR}, ["game"]),
+    "games": req("games", {}, []),
+    "quit": req("quit", {}, []),
+}
+VIEW = {"$ref": "view.schema.json"}
+EVENTS = {"type": "array", "items": event}
+replies = {
+    "new": rep({"game": STR, "seed": INT}) | {},
+    "load": rep({"game": STR}),
+    "view": rep({"view": VIEW}, False),
+    "legal": rep({"options": {"type": "array", "items": option}}),
+    "play": rep({"played": STR, "player": INT, "events": EVENTS}),
+    "undo": rep({}),
+    "bot": rep({"bot": STR, "move": STR, "player": INT, "played": BOOL, "report": obj({"summary": STR, "value": {"type": "number"}, "visits": INT, "total_visits": INT})}),
+    "record": rep({"record": {"$ref": "record.schema.json"}}, False),
+    "close": rep({"closed": STR}, False),
+    "games": rep({"games": {"type": "array", "items": obj({"game": STR, "kind": STR, **status})}}, False),
+    "quit": rep({}, False),
+}
+# optional reply keys
+replies["new"]["properties"]["view"] = VIEW
+replies["load"]["properties"]["view"] = VIEW
+replies["play"]["properties"]["view"] = VIEW
+replies["bot"]["properties"]["view"] = VIEW
+replies["bot"]["properties"]["events"] = EVENTS
+replies["legal"]["properties"]["after"] = STR
+error = obj({"id": ID, "ok": {"const": False}, "error": obj({"code": {"enum": ["bad_json", "too_long", "bad_request", "unknown_command", "unknown_game", "bad_input", "bad_record",
+                                                                              "illegal_move", "game_over", "waiting", "no_undo", "too_many_games", "internal"]}, "message": STR})})
+proto = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "carcassonne-engine-protocol/1",
+         "title": "The engine protocol (docs/engine-protocol.md): one request object per line, one reply per line",
+         "$defs": {"requests": requests, "replies": replies, "error": error},
+         "description": "A request is one of $defs.requests (by cmd); its reply is the same command's $defs.replies entry, or $defs.error."}
+json.dump(proto, open("docs/engine-protocol.schema.json", "w"), indent=1)
+open("docs/engine-protocol.schema.json", "a").write("\n")
