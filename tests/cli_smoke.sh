@@ -534,6 +534,32 @@ for cmd in selfplay arena; do
   done
 done
 
+
+# ---------------------------------------------------------------------------------------------
+# tiles: every tile's picture and an index a browser can draw boards from; pictures are XML
+for g in base amazonas hunters safari; do
+  run "tiles_$g" "$BIN" tiles --game "$g" -o "$TMP/tiles-$g" --px 64
+  no_crash "tiles_$g"
+  [ "$RC" -eq 0 ] || fail "tiles --game $g exited $RC: $(cat "$TMP/tiles_$g.err")"
+done
+python3 - "$TMP" <<'EOF2' || fail "tiles: the index or the pictures are not as documented"
+import json, os, sys, xml.dom.minidom
+tmp = sys.argv[1]
+for g in ["base", "amazonas", "hunters", "safari"]:
+    d = os.path.join(tmp, "tiles-" + g)
+    idx = json.load(open(os.path.join(d, "index.json")))
+    assert idx["format"] == "carcassonne-tiles/1" and idx["game"] == g and idx["px"] == 64, g
+    files = [t["file"] for t in idx["tiles"]]
+    assert len(set(files)) == len(files), g + ": file names collide"
+    for t in idx["tiles"]:
+        doc = xml.dom.minidom.parse(os.path.join(d, t["file"]))
+        assert doc.documentElement.getAttribute("width") == "64", t["file"]
+        for f in t["features"]:
+            assert len(f["anchors"]) == 4 and all(0 < a < 1 for xy in f["anchors"] for a in xy), (g, t["id"], f)
+EOF2
+run tiles_bad_game "$BIN" tiles --game chess -o "$TMP/tiles-x"
+[ "$RC" -eq 2 ] || fail "tiles --game chess: exit $RC (2 expected)"
+
 if [ "$FAILS" -ne 0 ]; then
   echo "cli_smoke: $FAILS failure(s)" >&2
   exit 1

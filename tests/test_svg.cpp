@@ -14,15 +14,15 @@
 #include <vector>
 
 #include "ai/driver.hpp"
-#include "cli/svg.hpp"
+#include "view/svg.hpp"
 #include "scenario.hpp"
 
 namespace carc {
 namespace {
 
-using cli::render_svg;
-using cli::replay_prefix;
-using cli::SvgOptions;
+using view::render_svg;
+using view::replay_prefix;
+using view::SvgOptions;
 
 struct Pt2 {
   double x = 0, y = 0;
@@ -162,7 +162,7 @@ TEST(Svg, TurnCutsTheGameShort) {
   EXPECT_EQ(count(s_start, "<g class=\"tile\""), 1);
   EXPECT_EQ(count(s_start, "class=\"last\""), 0);  // the start tile is nobody's move
   EXPECT_NE(s_ten.find(fmt::format("next: tile {} for player", r.draws[10])), std::string::npos);
-  const cli::SvgOptions o = cli::record_svg_options(r, ten, 10, "game.json");
+  const view::SvgOptions o = view::record_svg_options(r, ten, 10, "game.json");
   EXPECT_NE(render_svg(ten.state(), o).find(fmt::format("turn 10 of {}", r.moves.size())), std::string::npos);
 }
 
@@ -225,9 +225,9 @@ TEST(Svg, NamesAreEscapedAndSeatsColoured) {
   EXPECT_NE(svg.find("&lt;Bob &amp; co&gt;"), std::string::npos);
   EXPECT_NE(svg.find("a &lt;b&gt; &amp; &quot;c&quot;"), std::string::npos);
   EXPECT_NE(svg.find("player 5"), std::string::npos);  // a missing name
-  for (std::size_t p = 0; p < 5; ++p) EXPECT_NE(svg.find(std::string(cli::kSeatColours[p])), std::string::npos);
-  EXPECT_EQ(cli::kSeatColourNames[0], "red");
-  EXPECT_EQ(cli::kSeatColourNames[1], "blue");
+  for (std::size_t p = 0; p < 5; ++p) EXPECT_NE(svg.find(std::string(view::kSeatColours[p])), std::string::npos);
+  EXPECT_EQ(view::kSeatColourNames[0], "red");
+  EXPECT_EQ(view::kSeatColourNames[1], "blue");
 }
 
 
@@ -380,7 +380,7 @@ int check_amazonas_svg(const State& s, const std::string& svg) {
     const std::string& e = pieces[i];
     const PieceOnBoard& pc = s.pieces[i];
     EXPECT_NE(e.find(fmt::format("data-player=\"{}\"", pc.player)), std::string::npos) << e;
-    EXPECT_NE(e.find(fmt::format("fill=\"{}\"", cli::kSeatColours[pc.player])), std::string::npos) << e;
+    EXPECT_NE(e.find(fmt::format("fill=\"{}\"", view::kSeatColours[pc.player])), std::string::npos) << e;
     if (pc.kind == 1) {
       EXPECT_NE(e.find("class=\"follower camp\" data-player"), std::string::npos) << e;
       EXPECT_NE(e.find("data-feature=\"jungle\""), std::string::npos) << e;
@@ -674,7 +674,7 @@ int check_hunters_svg(const State& s, const std::string& svg) {
     const PlacedTile& pt = s.tiles[seg.tile];
     const FeatureTypeDef& ft = s.rs->ftype(s.type_of(pt).feats[seg.local].type);
     EXPECT_NE(e.find(fmt::format("data-player=\"{}\" data-feature=\"{}\" fill=\"{}\"", pc.player, ft.name,
-                                 cli::kSeatColours[pc.player])),
+                                 view::kSeatColours[pc.player])),
               std::string::npos)
         << e;
     if (pc.kind == 1) {
@@ -1060,7 +1060,7 @@ int check_safari_svg(const State& s, const std::string& svg) {
     const PlacedTile& pt = s.tiles[seg.tile];
     const std::string& name = s.rs->ftype(s.type_of(pt).feats[seg.local].type).name;
     EXPECT_NE(on_features[i].find(fmt::format("data-player=\"{}\" data-feature=\"{}\" fill=\"{}\"", pc.player, name,
-                                              cli::kSeatColours[pc.player])),
+                                              view::kSeatColours[pc.player])),
               std::string::npos)
         << on_features[i];
     EXPECT_NE(on_features[i].find("class=\"camera\""), std::string::npos);
@@ -1130,7 +1130,7 @@ int check_safari_svg(const State& s, const std::string& svg) {
       EXPECT_EQ(count(h, fmt::format("<path class=\"claim\" data-quarter=\"{}\"", c)), o == 0xFF ? 0 : 1) << c;
       if (o != 0xFF && ph.size() == 1) {
         ++hole_photographers;
-        EXPECT_NE(ph[0].find(fmt::format("fill=\"{}\"", cli::kSeatColours[o])), std::string::npos);
+        EXPECT_NE(ph[0].find(fmt::format("fill=\"{}\"", view::kSeatColours[o])), std::string::npos);
         const Pt2 p = translate_of(ph[0]);
         EXPECT_EQ(p.x > 0, off.x > 0);
         EXPECT_EQ(p.y > 0, off.y > 0);
@@ -1335,10 +1335,10 @@ TEST(SvgXml, ControlCharactersAndMarkupInNamesGiveWellFormedXml) {
   auto rs = base_rules();
   State s;
   init_state(s, *rs, 2);
-  cli::SvgOptions o;
+  view::SvgOptions o;
   o.title = "t\x01itle <&>";
   o.player_names = {"evil\x1b]0;x\x07\x1b[2J\x0c", "b\xff\xfe\"'<tag>"};
-  const std::string svg = cli::render_svg(s, o);
+  const std::string svg = view::render_svg(s, o);
   EXPECT_EQ(svg.find('\x1b'), std::string::npos);
   EXPECT_EQ(svg.find('\x07'), std::string::npos);
   const auto path = std::filesystem::temp_directory_path() / ("carc_xml_" + std::to_string(::getpid()) + ".svg");

@@ -1,3 +1,6 @@
+#!/usr/bin/env python3
+"""Writes docs/view.schema.json and docs/engine-protocol.schema.json (run from the repository root).
+The schemas are checked against every reply of a real engine by tests/engine_protocol.py."""
 import json
 S = lambda **k: k
 INT = {"type": "integer"}
@@ -102,7 +105,7 @@ replies["bot"]["properties"]["events"] = EVENTS
 replies["legal"]["properties"]["after"] = STR
 error = obj({"id": ID, "ok": {"const": False}, "error": obj({"code": {"enum": ["bad_json", "too_long", "bad_request", "unknown_command", "unknown_game", "bad_input", "bad_record",
                                                                               "illegal_move", "game_over", "waiting", "no_undo", "too_many_games", "internal"]}, "message": STR})})
-proto = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "carcassonne-engine-protocol/1",
+proto = {"$schema": "https://json-schema.org/draft/2020-12/schema",
          "title": "The engine protocol (docs/engine-protocol.md): one request object per line, one reply per line",
          "$defs": {"requests": requests, "replies": replies, "error": error},
          "description": "A request is one of $defs.requests (by cmd); its reply is the same command's $defs.replies entry, or $defs.error."}

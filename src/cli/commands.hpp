@@ -10,4 +10,5 @@ void register_render(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_arena(CLI::App& app);
 void register_engine(CLI::App& app);
+void register_tiles(CLI::App& app);
 }  // namespace carc::cli

@@ -1,4 +1,4 @@
-// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench, arena, engine.
+// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench, arena, engine, tiles.
 #include <fmt/format.h>
 
 #include <csignal>
@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   carc::cli::register_bench(app);
   carc::cli::register_arena(app);
   carc::cli::register_engine(app);
+  carc::cli::register_tiles(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -8,9 +8,14 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/svg.hpp"
+#include "view/svg.hpp"
 
 namespace carc::cli {
+
+using view::record_svg_options;
+using view::render_svg;
+using view::replay_prefix;
+using view::SvgOptions;
 
 namespace {
 // The output must name an SVG file (the only format written), or be "-" for standard output.

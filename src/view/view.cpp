@@ -290,6 +290,53 @@ View build_view(const Game& g, const ViewOptions& o) {
   return v;
 }
 
+std::string tile_file_stem(const std::string& id, int index) {
+  const bool safe = !id.empty() && id.size() <= 40 &&
+                    std::all_of(id.begin(), id.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
+  return safe ? id : fmt::format("tile-{}", index);
+}
+
+json tile_catalog(const Ruleset& rs, const std::vector<std::string>& files) {
+  static const char* const kPiles[] = {"draw", "aside", "part", "start", "bonus"};
+  static const char* const kClasses[] = {"path", "area", "field", "point", "centre"};
+  const GameDef& g = *rs.game;
+  json types = json::array();
+  for (const FeatureTypeDef& f : rs.game->ftypes)
+    types.push_back({{"name", f.name}, {"class", kClasses[static_cast<int>(f.cls)]}, {"claimable", f.claimable}, {"symbols", f.attrs},
+                     {"piece", g.piece_names[std::min<std::size_t>(f.piece_kind, 1)]},
+                     {"network_piece", f.network_kind == 0xFF ? json(nullptr) : json(g.piece_names[std::min<std::size_t>(f.network_kind, 1)])}});
+  json tiles = json::array();
+  for (std::size_t i = 0; i < rs.tiles.types.size(); ++i) {
+    const TileType& tt = rs.tiles.types[i];
+    json feats = json::array();
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+      const FeatureTypeDef& fd = rs.ftype(tf.type);
+      json ports = json::array();
+      for (int p = 0; p < 13; ++p)
+        if ((tf.ports >> p) & 1u) ports.push_back(kPortNames[static_cast<std::size_t>(p)]);
+      json anchors = json::array();
+      for (int r = 0; r < 4; ++r) {
+        const Point a = piece_spot(rs, tt, tt.rot[static_cast<std::size_t>(r)], f);
+        anchors.push_back({std::round(a.x * 1000) / 1000, std::round(a.y * 1000) / 1000});
+      }
+      json symbols = json::object();
+      for (std::size_t k = 0; k < fd.attrs.size() && k < tf.attr.size(); ++k)
+        if (tf.attr[k]) symbols[fd.attrs[k]] = tf.attr[k];
+      json fj{{"feature", f}, {"type", fd.name}, {"ports", ports}, {"anchors", anchors}, {"symbols", symbols}};
+      if (tf.special > 0 && tf.special <= g.specials.size()) fj["special"] = g.specials[tf.special - 1];
+      feats.push_back(fj);
+    }
+    json tj{{"id", tt.id}, {"file", i < files.size() ? json(files[i]) : json(nullptr)}, {"count", tt.count}, {"pile", kPiles[std::min<int>(tt.pile, 4)]},
+            {"kind", tt.kind < g.tile_kinds.size() ? g.tile_kinds[tt.kind] : std::string("land")}, {"features", feats}};
+    if (tt.east != 0xFF) tj["east"] = rs.tiles.types[tt.east].id;
+    tiles.push_back(tj);
+  }
+  return json{{"format", "carcassonne-tiles/1"}, {"game", g.id}, {"title", g.title}, {"feature_types", types},
+              {"piece_names", g.piece_names}, {"tiles", tiles},
+              {"note", "anchors: where a piece on the feature stands, in the unit tile ((0,0) north-west, (1,1) south-east), for rotations 0, 90, 180, 270 (the picture turned clockwise about its centre)"}};
+}
+
 // ---- JSON ----
 
 json to_json(const Worth& w) {

@@ -142,6 +142,15 @@ std::string spot_sentence(const State& s, const PlacedTile& t, int local, const 
 // A score event in words, players by name.
 EventView event_view(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players);
 
+// The tile set as a browser needs it to draw boards with the engine's own pictures
+// (`carcassonne tiles`, docs/view.md): per tile type its id, picture file (file_of), copies and
+// pile, and per feature its type, ports (rotation 0) and where a piece on it stands in each of the
+// four rotations (anchors, unit tile). Plus the feature types, piece names and seat colours.
+nlohmann::json tile_catalog(const Ruleset& rs, const std::vector<std::string>& files);
+// A file name for a tile id: the id itself when it is safe in a path ([A-Za-z0-9_-], at most 40),
+// else "tile-<index>".
+std::string tile_file_stem(const std::string& id, int index);
+
 nlohmann::json to_json(const View& v);
 nlohmann::json to_json(const EventView& e);
 nlohmann::json to_json(const OptionView& o);

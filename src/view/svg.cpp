@@ -1,6 +1,6 @@
-// SVG drawing of a board (see svg.hpp). Geometry is worked out in a unit tile (0..1, y down, in
+// view/svg: SVG drawing of a board and of single tiles (see svg.hpp). Geometry is worked out in a unit tile (0..1, y down, in
 // board orientation) and scaled to pixels when written.
-#include "cli/svg.hpp"
+#include "view/svg.hpp"
 #include "view/tile_geometry.hpp"
 #include "core/io.hpp"
 
@@ -12,20 +12,11 @@
 #include <cctype>
 #include <cmath>
 
-namespace carc::cli {
+namespace carc::view {
 
 namespace {
 
-using Pt = view::Point;
-using view::rot_pt;
-using view::port_pt;
-using view::toward_centre;
-using view::piece_anchor;
-using view::Lake;
-using view::Lakes;
-using view::linked;
-using view::lakes_of;
-using view::piece_spot;
+using Pt = Point;
 
 std::string num(double v) {
   v = std::round(v * 100.0) / 100.0;
@@ -934,18 +925,12 @@ void draw_panel(std::string& out, const State& s, const std::vector<std::string>
   out += "</g>\n";
 }
 
-void draw_tile(std::string& out, const State& s, int index, double t, double ox, double oy, bool coords) {
-  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(index)];
-  const TileType& tt = s.type_of(pt);
-  const RotatedTile& rt = tt.rot[pt.rot];
-  const Ruleset& rs = *s.rs;
+}  // namespace
+
+void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, double t, u32 covered_feats) {
+  const TileType& tt = rs.tiles.types[static_cast<std::size_t>(type)];
+  const RotatedTile& rt = tt.rot[static_cast<std::size_t>(rot)];
   const GameDef& game = *rs.game;
-  const double X = ox + pt.x * t, Y = oy + pt.y * t;
-  const std::string kind =
-      tt.kind != 0 && tt.kind < game.tile_kinds.size() ? fmt::format(R"~( data-kind="{}")~", esc(game.tile_kinds[tt.kind])) : "";
-  out += fmt::format(R"~(<g class="tile" id="tile-{}" data-tile="{}" data-x="{}" data-y="{}" data-rot="{}"{} transform="translate({},{})">)~",
-                     index, esc(tt.id), pt.x, pt.y, pt.rot * 90, kind, num(X), num(Y));
-  out += "\n";
   // fields: the background, in the colour of the tile's first field-like feature
   Palette bg{"#8fc46b", "#6fa24e"};
   for (int f = 0; f < tt.nfeat; ++f)
@@ -1128,7 +1113,7 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
             : symbol_spots(*layout, f, static_cast<int>(names.size()), avoid, piece_anchor(rt, f, ft.cls),
                            ft.cls == FClass::Path,
                            river_band(ft) ? std::min(0.2, 0.85 / static_cast<double>(names.size())) : 0.16);
-    const bool covered = s.graph[pt.seg0 + f].covered != 0;
+    const bool covered = ((covered_feats >> f) & 1u) != 0;
     for (std::size_t k = 0; k < names.size(); ++k)
       draw_symbol(out, names[k], static_cast<int>(k), f, at[k].x * t, at[k].y * t, t, covered);
   }
@@ -1138,6 +1123,24 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
         R"~(<g class="bang"><circle cx="{0}" cy="{1}" r="{2}" fill="#ffd500" stroke="#1b1b1b" stroke-width="1.2"/><text x="{0}" y="{3}" font-size="{4}" font-weight="bold" text-anchor="middle" fill="#1b1b1b">!</text></g>)~",
         num(0.86 * t), num(0.14 * t), num(std::max(6.0, 0.1 * t)), num(0.14 * t + std::max(6.0, 0.1 * t) * 0.55),
         num(std::max(9.0, 0.16 * t)));
+}
+
+namespace {
+
+void draw_tile(std::string& out, const State& s, int index, double t, double ox, double oy, bool coords) {
+  const PlacedTile& pt = s.tiles[static_cast<std::size_t>(index)];
+  const TileType& tt = s.type_of(pt);
+  const GameDef& game = *s.rs->game;
+  const double X = ox + pt.x * t, Y = oy + pt.y * t;
+  const std::string kind =
+      tt.kind != 0 && tt.kind < game.tile_kinds.size() ? fmt::format(R"~( data-kind="{}")~", esc(game.tile_kinds[tt.kind])) : "";
+  out += fmt::format(R"~(<g class="tile" id="tile-{}" data-tile="{}" data-x="{}" data-y="{}" data-rot="{}"{} transform="translate({},{})">)~",
+                     index, esc(tt.id), pt.x, pt.y, pt.rot * 90, kind, num(X), num(Y));
+  out += "\n";
+  u32 covered = 0;  // features whose symbols a pit trap covered
+  for (int f = 0; f < tt.nfeat; ++f)
+    if (s.graph[pt.seg0 + f].covered) covered |= 1u << f;
+  draw_tile_art(out, *s.rs, pt.type, pt.rot, t, covered);
   if (coords)
     out += fmt::format(
         R"~(<text class="coord" x="2" y="{}" font-size="{}" fill="#1b1b1b" fill-opacity="0.75" stroke="#ffffff" stroke-opacity="0.6" stroke-width="2" paint-order="stroke">{},{}</text>)~",
@@ -1146,6 +1149,16 @@ void draw_tile(std::string& out, const State& s, int index, double t, double ox,
 }
 
 }  // namespace
+
+std::string tile_svg(const Ruleset& rs, int type, int px) {
+  const double t = px;
+  std::string out = fmt::format(R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{0}" viewBox="0 0 {0} {0}" data-tile="{1}">)~", px,
+                                esc(rs.tiles.types[static_cast<std::size_t>(type)].id));
+  out += "\n";
+  draw_tile_art(out, rs, type, 0, t, 0);
+  out += "</svg>\n";
+  return out;
+}
 
 std::string render_svg(const State& s, const SvgOptions& o) {
   const double t = std::clamp(o.tile_px, 16, 512);
@@ -1446,4 +1459,4 @@ SvgOptions record_svg_options(const Record& r, const Game& g, std::optional<int>
   return o;
 }
 
-}  // namespace carc::cli
+}  // namespace carc::view

@@ -55,7 +55,7 @@
 
 #include "engine/engine.hpp"
 
-namespace carc::cli {
+namespace carc::view {
 
 // Seat colours: red, blue, yellow, green, black.
 inline constexpr std::array<std::string_view, kMaxPlayers> kSeatColours = {"#d62728", "#1f5fd6", "#f2c200", "#1a9a3a",
@@ -73,6 +73,14 @@ struct SvgOptions {
   bool key = true;                        // a key to the symbols (games with specials: Hunters)
 };
 
+// One tile type's picture at rotation `rot` in a t x t box at the origin (SVG elements, no
+// document): fields, paths, areas, symbols and specials, as the board draws it. covered_feats: bit
+// f set when feature f's symbols are covered (Hunters' pit trap).
+void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, double t, u32 covered_feats = 0);
+// One tile type at rotation 0 as a standalone SVG document px pixels square (`carcassonne tiles`,
+// the browser's pictures). Rotate it about its centre for the other rotations.
+std::string tile_svg(const Ruleset& rs, int type, int px = 96);
+
 // The whole board of `s` as a standalone SVG document (starts with "<svg", ends with "</svg>\n").
 std::string render_svg(const State& s, const SvgOptions& o);
 
@@ -84,4 +92,4 @@ Game replay_prefix(const Record& r, std::optional<int> moves, const std::string&
 // Heading options for a record replayed up to `moves` moves (nullopt: all of them).
 SvgOptions record_svg_options(const Record& r, const Game& g, std::optional<int> moves, const std::string& where);
 
-}  // namespace carc::cli
+}  // namespace carc::view
