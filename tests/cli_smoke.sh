@@ -560,6 +560,38 @@ EOF2
 run tiles_bad_game "$BIN" tiles --game chess -o "$TMP/tiles-x"
 [ "$RC" -eq 2 ] || fail "tiles --game chess: exit $RC (2 expected)"
 
+
+# ---------------------------------------------------------------------------------------------
+# play on a short terminal (--rows 24 --width 80) and a big one (60 x 200): every turn's screen,
+# from its header to the prompt, fits, and shows places for the tile by their letters
+mkdir -p "$TMP/fit"
+for g in base amazonas hunters safari; do
+  for size in "24 80" "60 200"; do
+    set -- $size
+    (for i in $(seq 1 12); do printf 'a 0\na 90\na 180\na 270\nnone\n\n'; done; echo quit) |
+      (cd "$TMP/fit" && "$BIN" play --game "$g" --seats human,greedy --seed 3 --rows "$1" --width "$2" --autosave "fit-$g.json" --overwrite) \
+        >"$TMP/fit/$g-$1.out" 2>&1
+    python3 - "$TMP/fit/$g-$1.out" "$1" "$2" <<'EOF2' || fail "play --rows $1 --width $2 ($g): a screen does not fit"
+import re, sys
+rows, cols = int(sys.argv[2]), int(sys.argv[3])
+screens, cur = [], None
+for line in open(sys.argv[1], encoding="utf-8").read().split("\n"):
+    if line.startswith("── Turn"):
+        cur = [line]
+    elif cur is not None:
+        cur.append(line)
+        if "place tile" in line and ">" in line:
+            screens.append(cur)
+            cur = None
+assert len(screens) >= 3, f"only {len(screens)} screens"
+for s in screens:
+    assert len(s) <= rows, f"{len(s)} lines:\n" + "\n".join(s)
+    assert max(len(l) for l in s[:-1]) <= cols, "too wide:\n" + "\n".join(s)
+    assert re.search(r"│ [a-zA-Z] │", "\n".join(s)), "no place letter on the board:\n" + "\n".join(s)
+EOF2
+  done
+done
+
 if [ "$FAILS" -ne 0 ]; then
   echo "cli_smoke: $FAILS failure(s)" >&2
   exit 1

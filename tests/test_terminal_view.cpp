@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <sstream>
 
 #include "ai/driver.hpp"
@@ -110,6 +111,30 @@ TEST(TerminalView, TilePicturesShowMonasteryCrossingAndShield) {
   const auto c = cli::tile_picture(sc.s, sc.rs->tiles.find("C"), 0, false);  // all city, shield
   EXPECT_EQ(c[1], "▒▒◆▒▒");
   EXPECT_EQ(c[0], "▒▒▒▒▒");
+}
+
+TEST(TerminalView, AFollowerBesideItsMonasteryAndSeparateCurvesDoNotCross) {
+  Scenario sc;
+  sc.place("B", 0, 1, 0, 0, "C");  // a monastery with Ann's follower on it: both stay visible
+  const std::string b = cli::render_board(sc.s, ViewOptions{});
+  EXPECT_NE(b.find("M1"), std::string::npos) << b;
+  // Hunters: tiles with two separate river curves show no crossing in the middle
+  const auto rs = load_ruleset("hunters", {});
+  State hs;
+  init_state(hs, *rs, 2);
+  int curved = 0;
+  for (std::size_t t = 0; t < rs->tiles.types.size(); ++t) {
+    const TileType& tt = rs->tiles.types[t];
+    int paths = 0;
+    for (int f = 0; f < tt.nfeat; ++f)
+      paths += rs->ftype(tt.feats[static_cast<std::size_t>(f)].type).cls == FClass::Path &&
+               std::popcount(static_cast<unsigned>(tt.rot[0].feat_sides[static_cast<std::size_t>(f)] & 15)) == 2;
+    if (paths != 2 || tt.centre != 0xFF) continue;
+    ++curved;
+    const auto pic = cli::tile_picture(hs, static_cast<int>(t), 0, false);
+    EXPECT_EQ(pic[1].find("┼"), std::string::npos) << tt.id << ":\n" << pic[0] << "\n" << pic[1] << "\n" << pic[2];
+  }
+  EXPECT_GT(curved, 0);
 }
 
 TEST(TerminalView, PlacedTilesAndFollowersAppearAtTheirCoordinates) {

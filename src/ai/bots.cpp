@@ -152,7 +152,7 @@ double greedy_eval(const State& s, int player) {
 }
 
 bool is_bot_spec(std::string_view spec) {
-  return spec == "random" || spec == "greedy" || spec == "mcts" || spec.substr(0, 5) == "mcts:";
+  return spec == "random" || spec == "greedy" || spec == "mcts" || spec.substr(0, 5) == "mcts:" || !bot_level_spec(spec).empty();
 }
 
 std::vector<std::string> split_bot_list(std::string_view list) {
@@ -171,11 +171,32 @@ std::vector<std::string> split_bot_list(std::string_view list) {
   return out;
 }
 
+std::string bot_level_spec(std::string_view level) {
+  if (level == "easy") return "mcts:playouts=300,threads=1";
+  if (level == "normal") return "mcts:ms=1000,threads=2";
+  if (level == "hard") return "mcts:ms=4000,threads=2";
+  return "";
+}
+
+std::vector<std::string> bot_labels(const std::vector<std::string>& specs) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    int same = 0, nth = 0;
+    for (std::size_t j = 0; j < specs.size(); ++j) {
+      same += specs[j] == specs[i];
+      nth += j <= i && specs[j] == specs[i];
+    }
+    out.push_back(same > 1 ? fmt::format("{} #{}", specs[i], nth) : specs[i]);
+  }
+  return out;
+}
+
 std::unique_ptr<Bot> make_bot(std::string_view spec) {
+  if (const std::string lv = bot_level_spec(spec); !lv.empty()) return make_bot(lv);
   if (spec == "random") return std::make_unique<RandomBot>();
   if (spec == "greedy") return std::make_unique<GreedyBot>();
   if (spec == "mcts" || spec.substr(0, 5) == "mcts:") return make_mcts_bot(parse_mcts_spec(spec));
-  throw InputError(fmt::format("unknown bot \"{}\" (bots: random, greedy, mcts[:playouts=N|ms=N,threads=N])", spec));
+  throw InputError(fmt::format("unknown bot \"{}\" (bots: random, greedy, easy, normal, hard, mcts[:playouts=N|ms=N,threads=N])", spec));
 }
 
 }  // namespace carc

@@ -25,9 +25,16 @@ class Bot {
   [[nodiscard]] virtual std::string spec() const = 0;
 };
 
-// Throws InputError for an unknown spec.
+// Throws InputError for an unknown spec. The levels easy, normal and hard name mcts bots of that
+// strength (bot_level_spec), in every command alike.
 std::unique_ptr<Bot> make_bot(std::string_view spec);
 bool is_bot_spec(std::string_view spec);
+// The mcts spec of a strength level: easy answers at once (300 playouts), normal in about a
+// second, hard in about four (two threads). Empty for a word that is not a level.
+std::string bot_level_spec(std::string_view level);
+// Labels that tell seats apart: each spec, and "#k" after a spec that occurs more than once
+// ("greedy #1", "greedy #2").
+std::vector<std::string> bot_labels(const std::vector<std::string>& specs);
 
 // Splits a comma-separated list of bots, keeping a bot's own options together:
 // "mcts:ms=500,threads=1,greedy" is {"mcts:ms=500,threads=1", "greedy"} (a part with '=' that

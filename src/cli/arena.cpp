@@ -64,6 +64,7 @@ void run(const Opts& o) {
                                  rs->game->max_players, n));
   check_seed_range(o.seed, (static_cast<u64>(o.games) - 1) / n + 1, fmt::format("{} games of {} seats", o.games, n));
   for (const auto& sp : specs) make_bot(sp);  // validate early
+  const std::vector<std::string> labels = bot_labels(specs);  // two equal bots told apart
   if (!o.records.empty()) prepare_output_folder(o.records, "--records");  // before any game is played
   std::vector<double> wins(n), score(n), margin(n), margin_sq(n);
   std::vector<std::vector<double>> pair(n, std::vector<double>(n, 0.0));
@@ -103,7 +104,7 @@ void run(const Opts& o) {
         if (s.score[seat] > s.score[q]) pair[b][bot_at[q]] += 1.0;
         else if (s.score[seat] == s.score[q]) pair[b][bot_at[q]] += 0.5;
       }
-      line += fmt::format("{}{} {}", seat ? ", " : "", specs[b], s.score[seat]);
+      line += fmt::format("{}{} {}", seat ? ", " : "", labels[b], s.score[seat]);
     }
     if (!o.quiet && !o.json) fmt::print("game {:3} (seed {}): {}\n", k + 1, seed, line);
     if (!o.records.empty()) save_record(g.record(), *rs, fmt::format("{}/arena-{:05}.json", o.records, k + 1));
@@ -124,7 +125,8 @@ void run(const Opts& o) {
     const double half = z / (1 + z2 / N) * std::sqrt(std::max(p * (1 - p), 0.0) / N + z2 / (4 * N * N));
     const double mm = margin[b] / N;
     const double msd = N > 1 ? std::sqrt(std::max(0.0, (margin_sq[b] - N * mm * mm) / (N - 1))) : 0.0;
-    j["bots"].push_back({{"bot", specs[b]},
+    j["bots"].push_back({{"bot", labels[b]},
+                         {"spec", specs[b]},
                          {"win_share", p},
                          {"win_share_ci95", {std::max(0.0, centre - half), std::min(1.0, centre + half)}},
                          {"mean_score", score[b] / N},
@@ -154,7 +156,7 @@ void register_arena(CLI::App& app) {
   auto* c = app.add_subcommand("arena", "Bots against each other: win shares with 95% confidence intervals, margins, Elo");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
   c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default");
-  c->add_option("--bots", o->bots, "Comma-separated bots, one per seat (random, greedy, mcts[:playouts=N|ms=N,threads=N])")->required();
+  c->add_option("--bots", o->bots, "Comma-separated bots, one per seat (random, greedy, easy, normal, hard, mcts[:playouts=N|ms=N,threads=N])")->required();
   add_int_option(c, "--games", o->games, 1, 100000000,
                  "Number of games (seats rotate each game; each deal is played from every seat)");
   add_seed_option(c, "--seed", o->seed, "Seed of the first deal");

@@ -4,12 +4,15 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -44,12 +47,24 @@ struct Opts {
   bool overwrite = false;  // --overwrite: a new game may replace an existing --autosave file
   bool no_color = false;
   int width = 0;
+  int rows = 0;  // terminal lines to draw for (0: the terminal's; none: no fitting)
 };
 
 
 bool is_human_spec(const std::string& s) {
   const std::string l = lower(s);
   return l == "human" || l == "you" || l == "me" || l == "h";
+}
+
+// Set by SIGWINCH: the terminal was resized (read_line draws the screen again).
+volatile std::sig_atomic_t g_resized = 0;
+extern "C" void on_resize(int) { g_resized = 1; }
+void watch_resizes() {
+  struct sigaction sa {};
+  sa.sa_handler = on_resize;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: the blocked read returns, and the screen is redrawn
+  sigaction(SIGWINCH, &sa, nullptr);
 }
 
 u64 clock_seed() {
@@ -60,12 +75,7 @@ u64 clock_seed() {
 
 // The mcts bot of a strength level: easy answers at once, normal in about a second, hard in about
 // four (root-parallel over two cores). Empty for a word that is not a level.
-std::string level_bot(std::string_view level) {
-  if (level == "easy") return "mcts:playouts=300,threads=1";
-  if (level == "normal") return "mcts:ms=1000,threads=2";
-  if (level == "hard") return "mcts:ms=4000,threads=2";
-  return "";
-}
+std::string level_bot(std::string_view level) { return bot_level_spec(level); }
 
 // The seats of a new game from --players / --seats / --level / --name. A seat may name a level
 // (easy, normal, hard) for the mcts bot of that strength; default: you against mcts at `level`.
@@ -261,6 +271,8 @@ class Session {
   std::optional<Outcome> take_back_tile(const std::string& cmd, int p);
   Outcome end_of_input(int p);
   void show_turn();
+  // The terminal's size (columns into view_.width, lines into rows_), again after a resize.
+  void measure_terminal();
   void finish();
   [[nodiscard]] bool is_bot(int p) const { return bots_[static_cast<std::size_t>(p)] != nullptr; }
   [[nodiscard]] const std::vector<PlayerInfo>& players() const { return g_->record().players; }
@@ -281,6 +293,8 @@ class Session {
   ViewOptions view_;
   bool echo_ = false;  // stdin is not a terminal: echo what was read, so transcripts read well
   bool out_tty_ = false;  // stdout is a terminal
+  int rows_ = 0;          // terminal lines each turn's screen must fit in (0: no limit)
+  std::function<void()> redraw_;  // what a resize draws again before the prompt is repeated
   bool any_human_ = false;
   bool legend_shown_ = false;  // games other than the base game: the board legend, once (and in help)
   Tokens turn_tokens_{};  // Safari: the hands when the turn began (news: the tokens drawn)
@@ -288,9 +302,40 @@ class Session {
   std::vector<std::string> shown_news_;  // what that board listed (shown again by `board`)
 };
 
+void Session::measure_terminal() {
+  view_.width = 80;
+  view_.max_rows = 10;
+  rows_ = 0;
+  if (out_tty_) {
+    winsize ws{};
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+      view_.width = std::clamp<int>(ws.ws_col, 40, 300);
+      if (ws.ws_row > 0) {
+        rows_ = std::max<int>(ws.ws_row, 16);
+        view_.max_rows = std::clamp((ws.ws_row - 16) / 3, 5, 25);
+      }
+    }
+  }
+  if (o_.width > 0) view_.width = std::max(o_.width, 30);
+  if (o_.rows > 0) rows_ = o_.rows;
+}
+
 bool Session::read_line(const std::string& prompt, std::string& line) {
   say(prompt);
-  if (!std::cin || !std::getline(std::cin, line)) {
+  // a resized terminal interrupts the read (no SA_RESTART): the screen is drawn again for the
+  // new size and the prompt repeated; what was typed so far stays in the terminal's line
+  for (;;) {
+    errno = 0;
+    if (std::cin && std::getline(std::cin, line)) break;
+    if (g_resized != 0 && errno == EINTR) {
+      g_resized = 0;
+      std::cin.clear();
+      clearerr(stdin);
+      measure_terminal();
+      if (redraw_) redraw_();
+      say(prompt);
+      continue;
+    }
     say("\n");
     return false;
   }
@@ -401,16 +446,8 @@ void Session::run() {
   const char* term = std::getenv("TERM");
   view_.color = !o_.no_color && out_tty && !(nc && *nc) && !(term && std::string(term) == "dumb");
   echo_ = isatty(STDIN_FILENO) == 0;
-  view_.width = 80;
-  view_.max_rows = 10;
-  if (out_tty) {
-    winsize ws{};
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-      view_.width = std::clamp<int>(ws.ws_col, 40, 300);
-      if (ws.ws_row > 0) view_.max_rows = std::clamp((ws.ws_row - 16) / 3, 5, 25);
-    }
-  }
-  if (o_.width > 0) view_.width = std::max(o_.width, 30);
+  measure_terminal();
+  watch_resizes();
 
   interactive_ = isatty(STDIN_FILENO) != 0;
 
@@ -479,14 +516,6 @@ void Session::run() {
                     g_->record().moves.size()));
   else
     say(fmt::format("New game of {} (seed {}).\n", g_->ruleset().game->title, fresh));
-  // the river panel (games with a track) takes a header, a line per boat and three more
-  if (out_tty && !game().track_name.empty())
-    view_.max_rows = std::max(5, view_.max_rows - (4 + static_cast<int>(players().size()) + 2) / 3);
-  // the piles panel (games with a bonus pile: Hunters) takes two lines and a line per player
-  if (out_tty && g_->ruleset().tiles.bonus_total > 0)
-    view_.max_rows = std::max(5, view_.max_rows - (2 + static_cast<int>(players().size()) + 2) / 3);
-  // the Safari panel: two headers, a line per player, the piles, the jeeps and a few watering holes
-  if (out_tty && safari()) view_.max_rows = std::max(5, view_.max_rows - (8 + static_cast<int>(players().size()) + 2) / 3);
   g_->enable_undo(true);
   bot_rng_ = Rng(g_->record().seed.value_or(fresh) ^ 0xB07B07B07ULL);
   std::vector<std::string> seats;
@@ -560,9 +589,9 @@ Outcome Session::bot_turn() {
 }
 
 void Session::show_turn() {
+  redraw_ = [this] { show_turn(); };
   const State& s = g_->state();
   const auto cands = placement_candidates(s);
-  std::string out = "\n";
   const bool bonus_piles = g_->ruleset().tiles.bonus_total > 0;
   const std::string head =
       bonus_piles ? fmt::format(" Turn {} · {} to play{} · {} regular + {} bonus tiles left ", s.turn,
@@ -570,37 +599,93 @@ void Session::show_turn() {
                                 s.bonus_pile)
                   : fmt::format(" Turn {} · {} to play · {} {} left in the pile ", s.turn,
                                 player_name(players(), s.current, false), s.pile, s.pile == 1 ? "tile" : "tiles");
-  const int w = std::min(view_.width, 80);
-  out += "──" + head;
-  for (int i = 2 + display_width(head); i < w; ++i) out += "─";
-  out += "\n";
+  std::string header = "──" + head;
+  for (int i = 2 + display_width(head); i < std::min(view_.width, 80); ++i) header += "─";
+  header += "\n";
   if (s.in_extra) {  // Hunters: a menhir earned this turn
     const bool you = players()[static_cast<std::size_t>(s.current)].name == "You";
-    out += fmt::format("*** Menhir! {} a bonus tile and {} again. ***\n",
-                       name(s.current) + (you ? " draw" : " draws"), you ? "play" : "plays");
+    header += fmt::format("*** Menhir! {} a bonus tile and {} again. ***\n",
+                          name(s.current) + (you ? " draw" : " draws"), you ? "play" : "plays");
   }
-  out += render_board(s, view_, cands);
-  if (view_.centre)
-    out += fmt::format("(view centred on {},{}; type 'view' to follow the play)\n", view_.centre->first,
-                       view_.centre->second);
-  if (game().id != "base" && !legend_shown_) {
-    out += board_legend(game());
-    legend_shown_ = true;
-  }
-  out += render_river(s, players(), view_.color);  // games with a track (Amazonas): the boats
-  out += render_piles(s, players(), view_.color);  // games with a bonus pile (Hunters): piles, supplies
-  out += render_scores(s, players(), view_.color);
-  out += render_safari(s, players(), view_.color);  // Safari: tokens, jeeps, watering holes
+  // what is read once: the news since the last board, the legend, the game's panels, the scores
+  std::string info;
   if (!news_.empty()) {
     shown_news_ = std::move(news_);
     news_.clear();
   }
   if (!shown_news_.empty()) {
-    out += "Since your last turn:\n";
-    for (const auto& n : shown_news_) out += "  " + n;
+    info += "Since your last turn:\n";
+    for (const auto& n : shown_news_) info += "  " + n;
   }
-  out += render_hand(s, cands, view_);
-  out += render_placements(cands, view_.width);
+  if (game().id != "base" && !legend_shown_) {
+    info += board_legend(game());
+    legend_shown_ = true;
+  }
+  info += render_river(s, players(), view_.color);  // games with a track (Amazonas): the boats
+  info += render_piles(s, players(), view_.color);  // games with a bonus pile (Hunters): piles, supplies
+  info += render_scores(s, players(), view_.color);
+  info += render_safari(s, players(), view_.color);  // Safari: tokens, jeeps, watering holes
+  // what the decision needs in view: the tile in hand and where it fits
+  const bool fit = rows_ > 0;
+  const bool compact = fit && rows_ < 45;
+  const std::string hand = render_hand(s, cands, view_);
+  auto lines_of = [](const std::string& t) {
+    std::vector<std::string> v;
+    std::size_t i = 0;
+    while (i < t.size()) {
+      const std::size_t j = std::min(t.find('\n', i), t.size());
+      v.push_back(t.substr(i, j - i));
+      i = j + 1;
+    }
+    return v;
+  };
+  const auto count = [](const std::string& t) { return static_cast<int>(std::count(t.begin(), t.end(), '\n')); };
+  ViewOptions v = view_;
+  std::string decide = hand + render_placements(cands, view_.width);
+  if (compact) {
+    // a short terminal: the board gets the lines. Below it only the tile in hand, and beside it
+    // the letters of the places shown on the board with their rotations ('moves' lists all)
+    v.bottom_axis = false;
+    auto hl = lines_of(render_hand(s, cands, view_, true));
+    const std::string title = hl.empty() ? std::string() : hl.front();  // "In hand: tile U (...)"
+    if (!hl.empty()) hl.erase(hl.begin());
+    int hw = 0;
+    for (const auto& l : hl) hw = std::max(hw, display_width(l));
+    const int right = view_.width - hw - 2;
+    const int left = rows_ - count(header) - 1 - 1 - static_cast<int>(hl.size()) - 1 - 1 - (view_.centre ? 1 : 0);
+    v.max_rows = std::clamp(left / 3, 1, 25);
+    if (right >= 24) {
+      const auto [x0, x1, y0, y1] = board_window(s, v, cands);
+      std::vector<Candidate> shown;
+      for (const Candidate& c : cands)
+        if (c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1) shown.push_back(c);
+      auto pl = lines_of(render_placements(shown, right, true));
+      const std::size_t room = std::max<std::size_t>(hl.size(), 2);
+      if (shown.size() < cands.size() || pl.size() > room) {
+        if (pl.size() > room - 1) pl.resize(room - 1);
+        pl.push_back(fmt::format("  {} places in all: 'moves' lists them", cands.size()));
+      }
+      if (!pl.empty()) pl.front() = shown.size() < cands.size() ? "On the board (letter [rotation]):" : pl.front();
+      decide = title + "\n";
+      for (std::size_t i = 0; i < std::max(hl.size(), pl.size()); ++i) {
+        const std::string l = i < hl.size() ? hl[i] : std::string();
+        std::string row = l + std::string(static_cast<std::size_t>(std::max(0, hw + 2 - display_width(l))), ' ') + (i < pl.size() ? pl[i] : std::string());
+        while (!row.empty() && row.back() == ' ') row.pop_back();
+        decide += row + "\n";
+      }
+    }
+  } else if (fit) {
+    const int left = rows_ - count(header) - count(decide) - 2 - 1 - 1 - (view_.centre ? 1 : 0);
+    v.max_rows = std::clamp(left / 3, 1, 25);
+  }
+  std::string out = "\n";
+  if (fit)  // what is read once scrolls away above the board
+    out += info + header + render_board(s, v, cands);
+  else
+    out += header + render_board(s, v, cands) + info;
+  if (view_.centre)
+    out += fmt::format("(view centred on {},{}; type 'view' to follow the play)\n", view_.centre->first, view_.centre->second);
+  out += decide;
   say(out);
 }
 
@@ -789,6 +874,7 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
   bool first = true;
   for (;;) {
     if (first) {
+      redraw_ = intro;
       intro();
       first = false;
     }
@@ -944,8 +1030,11 @@ Outcome Session::piece_phase() {
               : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
       for (;;) {
         if (first) {
-          say(small_board());
-          say(render_piece_options(g_->state(), players(), view_.color));
+          redraw_ = [this] {
+            say(small_board());
+            say(render_piece_options(g_->state(), players(), view_.color));
+          };
+          redraw_();
           first = false;
         }
         std::string line;
@@ -1099,6 +1188,8 @@ void register_play(CLI::App& app) {
   c->add_flag("--overwrite", o->overwrite, "Let --autosave replace an existing file (a game in progress included) without asking");
   c->add_flag("--no-color", o->no_color, "No ANSI colours (also off when NO_COLOR is set or output is not a terminal)");
   add_int_option(c, "--width", o->width, 30, 1000, "Terminal width to draw for (default: the terminal's, or 80)", false);
+  add_int_option(c, "--rows", o->rows, 16, 1000,
+                 "Terminal height to fit each turn's screen in (default: the terminal's; piped output: no fitting)", false);
   c->callback([o] { run(*o); });
 }
 

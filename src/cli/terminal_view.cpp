@@ -297,7 +297,15 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot, u16 covered = 0) 
       const int f = feat(3 * sd + 1);
       centre_own = centre_own == -1 ? f : (centre_own == f ? f : -2);
     }
-    if (centre_own < 0) centre_own = -1;  // separate roads meet at a crossing
+    if (centre_own < 0) {
+      // separate paths: a crossing only where the tile has one (a centre feature joins them);
+      // two separate curves (N-E and S-W) meet nowhere: the middle is the field between them
+      bool curves = true;
+      for (int sd = 0; sd < 4; ++sd)
+        if ((mask & (1u << sd)) && sides(feat(3 * sd + 1)) != 2) curves = false;
+      if (curves) centre = Glyph{"·", St::Field};
+      centre_own = -1;
+    }
   } else {
     for (int f = 0; f < tt.nfeat; ++f)
       if (feature_class(rs, tt, f) == FClass::Area && sides(f) >= 2) {
@@ -692,8 +700,12 @@ std::vector<std::string> tile_picture(const State& s, int type, int rot_quarters
   return out;
 }
 
-std::string render_board(const State& s, const ViewOptions& o, const std::vector<Candidate>& cands) {
-  if (s.tiles.empty()) return "(the board is empty)\n";
+namespace {
+struct Window {
+  int x0, x1, y0, y1;     // shown
+  int bx0, bx1, by0, by1;  // the whole board
+};
+Window window_of(const State& s, const ViewOptions& o, const std::vector<Candidate>& cands) {
   int bx0 = 1 << 20, bx1 = -(1 << 20), by0 = 1 << 20, by1 = -(1 << 20);
   auto grow = [&](int x, int y) {
     bx0 = std::min(bx0, x);
@@ -709,14 +721,39 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
   if (o.max_cols > 0) ncols = std::min(ncols, o.max_cols);
   const int nrows = std::max(1, o.max_rows);
   const auto focus = o.centre.value_or(std::pair<int, int>{s.last_placed().x, s.last_placed().y});
-  auto window = [](int lo, int hi, int n, int f) {
+  // a window of n cells on [lo, hi] round f; when following the play, the one that shows the most
+  // places for the tile in hand (their letters are what the player types), nearest f on a tie
+  auto window = [&](int lo, int hi, int n, int f, bool vertical) {
     if (hi - lo + 1 <= n) return std::pair{lo, hi};
-    int a = f - (n - 1) / 2;
-    a = std::clamp(a, lo, hi - n + 1);
-    return std::pair{a, a + n - 1};
+    int best = std::clamp(f - (n - 1) / 2, lo, hi - n + 1);
+    if (!o.centre && !cands.empty()) {
+      auto shown = [&](int a) {
+        int k = 0;
+        for (const Candidate& c : cands) k += (vertical ? c.y : c.x) >= a && (vertical ? c.y : c.x) < a + n;
+        return k;
+      };
+      const int centred = best;
+      for (int a = lo; a <= hi - n + 1; ++a)
+        if (shown(a) > shown(best) || (shown(a) == shown(best) && std::abs(a - centred) < std::abs(best - centred))) best = a;
+    }
+    return std::pair{best, best + n - 1};
   };
-  const auto [x0, x1] = window(bx0, bx1, ncols, focus.first);
-  const auto [y0, y1] = window(by0, by1, nrows, focus.second);
+  const auto [x0, x1] = window(bx0, bx1, ncols, focus.first, false);
+  const auto [y0, y1] = window(by0, by1, nrows, focus.second, true);
+  return {x0, x1, y0, y1, bx0, bx1, by0, by1};
+}
+}  // namespace
+
+std::array<int, 4> board_window(const State& s, const ViewOptions& o, const std::vector<Candidate>& cands) {
+  if (s.tiles.empty()) return {0, 0, 0, 0};
+  const Window w = window_of(s, o, cands);
+  return {w.x0, w.x1, w.y0, w.y1};
+}
+
+std::string render_board(const State& s, const ViewOptions& o, const std::vector<Candidate>& cands) {
+  if (s.tiles.empty()) return "(the board is empty)\n";
+  const Window win = window_of(s, o, cands);
+  const int x0 = win.x0, x1 = win.x1, y0 = win.y0, y1 = win.y1, bx0 = win.bx0, bx1 = win.bx1, by0 = win.by0, by1 = win.by1;
 
   std::map<std::pair<int, int>, const Candidate*> slot;
   for (const Candidate& c : cands) slot[{c.x, c.y}] = &c;
@@ -764,7 +801,8 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
           for (auto& g : row) g.shade = shade;
         if (const auto it = pieces.find(ti); it != pieces.end())
           for (const auto& [port, player, kind] : it->second) {
-            const auto [col, row] = kPortPos[static_cast<std::size_t>(port)];
+            auto [col, row] = kPortPos[static_cast<std::size_t>(port)];
+            if (port == kCentre) col = 3;  // beside what stands at C (a monastery's M, a baobab's B, a lake's fish)
             c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] =
                 Glyph{piece_mark(player, kind), St::Piece, shade, static_cast<u8>(player)};
           }
@@ -796,7 +834,7 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
     }
     for (auto& l : lines) out += emit(l, o.color) + "\n";
   }
-  label_line();
+  if (o.bottom_axis) label_line();
   if (x0 != bx0 || x1 != bx1 || y0 != by0 || y1 != by1)
     out += wrap(fmt::format("(showing x {}..{} of {}..{}, y {}..{} of {}..{}; 'view X Y' to move)", x0, x1, bx0, bx1,
                             y0, y1, by0, by1),
@@ -804,10 +842,24 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
   return out;
 }
 
-std::string render_hand(const State& s, const std::vector<Candidate>& cands, const ViewOptions& o) {
+std::string render_hand(const State& s, const std::vector<Candidate>& cands, const ViewOptions& o, bool compact) {
   if (s.in_hand == 0xFF) return "";
   const TileType& tt = s.rs->tiles.types[s.in_hand];
   std::string out = wrap(fmt::format("In hand: tile {} ({})", printable(tt.id), printable(tt.description)), 80);
+  if (compact) {  // one line: the pictures say the rest
+    std::string title = fmt::format("In hand: tile {} ({})", printable(tt.id), printable(tt.description));
+    if (display_width(title) > std::min(o.width, 80)) {
+      std::string cut;
+      for (std::size_t i = 0; i < title.size();) {
+        const auto n = static_cast<std::size_t>(title[i] & 0x80 ? ((title[i] & 0xE0) == 0xC0 ? 2 : (title[i] & 0xF0) == 0xE0 ? 3 : 4) : 1);
+        if (display_width(cut) + 3 > std::min(o.width, 80)) break;
+        cut += title.substr(i, n);
+        i += n;
+      }
+      title = cut + "…)";
+    }
+    out = title + "\n";
+  }
   std::array<bool, 4> fits{};
   for (const Candidate& c : cands)
     for (int r : c.rots) fits[static_cast<std::size_t>(r / 90) & 3] = true;
@@ -828,26 +880,30 @@ std::string render_hand(const State& s, const std::vector<Candidate>& cands, con
   }
   out += "  " + emit(labels, false) + "\n";
   for (auto& r : rows) out += "  " + emit(r, o.color) + "\n";
-  if (some_unfit) out += "  (a rotation in brackets fits nowhere now)\n";
+  if (some_unfit && !compact) out += "  (a rotation in brackets fits nowhere now)\n";
   return out;
 }
 
-std::string render_placements(const std::vector<Candidate>& cands, int width) {
+std::string render_placements(const std::vector<Candidate>& cands, int width, bool compact) {
   if (cands.empty()) return "The tile fits nowhere.\n";
   std::size_t total = 0;
   std::vector<std::string> items;
   for (const Candidate& c : cands) {
     std::string rots;
-    for (int r : c.rots) rots += fmt::format(" r{}", r);
-    items.push_back(fmt::format("{:<2}{},{}:{}{}", c.label.empty() ? "" : c.label, c.x, c.y, rots, c.jeep ? " jeep" : ""));
+    for (int r : c.rots) rots += compact ? fmt::format("{}{}", rots.empty() ? " r" : "/", r) : fmt::format(" r{}", r);
+    if (compact && !c.label.empty())
+      items.push_back(fmt::format("{}{}{}", c.label, rots, c.jeep ? " jeep" : ""));
+    else
+      items.push_back(fmt::format("{:<2}{},{}:{}{}", c.label.empty() ? "" : c.label, c.x, c.y, rots, c.jeep ? " jeep" : ""));
     total += c.rots.size();
   }
   std::size_t w = 0;
   for (const auto& it : items) w = std::max(w, it.size());
   const std::size_t per_line =
       std::max<std::size_t>(1, (static_cast<std::size_t>(std::max(width, 20)) - 2 + 3) / (w + 3));
-  std::string out = fmt::format("It fits at {} ({}):\n", plural(static_cast<int>(cands.size()), "cell", "cells"),
-                                plural(static_cast<int>(total), "placement", "placements"));
+  std::string out = compact ? fmt::format("Fits at {} (letter [rotation]):\n", plural(static_cast<int>(cands.size()), "cell", "cells"))
+                            : fmt::format("It fits at {} ({}):\n", plural(static_cast<int>(cands.size()), "cell", "cells"),
+                                          plural(static_cast<int>(total), "placement", "placements"));
   for (std::size_t i = 0; i < items.size(); ++i) {
     const bool end = (i + 1) % per_line == 0 || i + 1 == items.size();
     out += (i % per_line == 0 ? "  " : "") + (end ? items[i] : fmt::format("{:<{}}   ", items[i], w));
@@ -1557,8 +1613,17 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     const bool to_move = p == s.current && s.phase != Phase::Over;
-    const std::string kind =
-        pi < players.size() && !players[pi].bot.empty() ? "bot " + players[pi].bot : "human";
+    // the seat's kind in a word or two: "human", "bot greedy", "bot mcts"; nothing more when the
+    // name says it ("Bot 2 (easy)"); a player line stays within 80 columns
+    std::string kind = "human";
+    if (pi < players.size() && !players[pi].bot.empty()) {
+      const std::string& b = players[pi].bot;
+      const std::string shown = b.rfind("mcts:", 0) == 0 ? "mcts" : b;
+      const std::string& nm = players[pi].name;
+      const bool said = nm.find("(easy)") != std::string::npos || nm.find("(normal)") != std::string::npos ||
+                        nm.find("(hard)") != std::string::npos || nm.find(shown) != std::string::npos;
+      kind = said ? "bot" : "bot " + shown;
+    }
     if (!extra) {
       out += fmt::format(" {} {} {} {:>4} points   {} in supply: {}/{}   ({})\n", to_move ? "▶" : " ",
                          badge(p, color), pad(player_name(players, p, color), static_cast<int>(w)), s.score[pi],

@@ -26,6 +26,7 @@
 // point, the token there as a capital letter ("L": a lion token) or "○" (a free savanna quarter),
 // with the digit of the photographer on that token beside it.
 #pragma once
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -43,8 +44,10 @@ struct ViewOptions {
   int width = 80;     // terminal columns available
   int max_rows = 10;  // at most this many rows of tiles on the board
   int max_cols = 0;   // at most this many columns of tiles (0: as many as fit in width)
-  // Keep this cell in view (default: the last placed tile).
+  // Keep this cell in view (default: the last placed tile, with as many places for the tile in
+  // hand as the window can show).
   std::optional<std::pair<int, int>> centre;
+  bool bottom_axis = true;  // the column numbers under the board too (off on a short terminal)
 };
 
 // A cell where the tile in hand fits, with the rotations (degrees) that fit there.
@@ -64,14 +67,19 @@ std::vector<Candidate> placement_candidates(const State& s);
 // window that fits (width, max_rows) around ViewOptions::centre or the last placed tile.
 std::string render_board(const State& s, const ViewOptions& o, const std::vector<Candidate>& cands = {});
 
+// The cells render_board shows: x0, x1, y0, y1.
+std::array<int, 4> board_window(const State& s, const ViewOptions& o, const std::vector<Candidate>& cands = {});
+
 // The three lines of one tile drawn alone.
 std::vector<std::string> tile_picture(const State& s, int type, int rot_quarters, bool color);
 
 // The tile in hand drawn in each of its distinct rotations, each labelled with the rotation.
-std::string render_hand(const State& s, const std::vector<Candidate>& cands, const ViewOptions& o);
+// compact: the title on one line (cut short), no note under the pictures.
+std::string render_hand(const State& s, const std::vector<Candidate>& cands, const ViewOptions& o, bool compact = false);
 
-// "a  3,-1: r0 r90" entries, several per line within `width` columns.
-std::string render_placements(const std::vector<Candidate>& cands, int width);
+// "a  3,-1: r0 r90" entries, several per line within `width` columns. Compact (a short terminal,
+// where the letters are on the board): "a r0/90" entries.
+std::string render_placements(const std::vector<Candidate>& cands, int width, bool compact = false);
 
 // After a tile is placed: the legal follower spots (port, feature type, what the feature is worth
 // now), "none", and the features of the tile already taken. In a game with two piece kinds

@@ -1453,9 +1453,13 @@ SvgOptions record_svg_options(const Record& r, const Game& g, std::optional<int>
   o.title = fmt::format("{} \u2014 {}", g.ruleset().game->title, where);
   const std::size_t done = moves ? static_cast<std::size_t>(*moves) : r.moves.size();
   o.subtitle = fmt::format("turn {} of {}", done, r.moves.size());
-  for (const PlayerInfo& p : r.players) o.player_names.push_back(p.bot.empty() || p.name.find(p.bot) != std::string::npos
-                                                                     ? p.name
-                                                                     : fmt::format("{} ({})", p.name, p.bot));
+  // a bot's seat: its name, and what bot it is unless the name says so ("Bot (normal)")
+  for (const PlayerInfo& p : r.players) {
+    const std::string label = p.bot.rfind("mcts:", 0) == 0 ? "mcts" : p.bot;
+    bool said = p.bot.empty() || p.name.find(label) != std::string::npos;
+    for (const char* lv : {"(easy)", "(normal)", "(hard)"}) said = said || p.name.find(lv) != std::string::npos;
+    o.player_names.push_back(said ? p.name : fmt::format("{} ({})", p.name, label));
+  }
   return o;
 }
 
