@@ -57,11 +57,10 @@ struct Driver {
     const State& s = g.state();
     if (cmd == "help" || cmd == "?") return out(help_text(game())), true;
     if (cmd == "scores" || cmd == "score") {
-      out(render_river(s, players(), view.color) + render_piles(s, players(), view.color) +
-          render_scores(s, players(), view.color) + render_safari(s, players(), view.color));
+      out(render_scores(s, players(), view.color) + render_panels(s, players(), view.color));
       return true;
     }
-    if (cmd == "tokens" || cmd == "jeeps") return out(render_safari(s, players(), view.color)), true;
+    if (cmd == "tokens" || cmd == "jeeps") return out(render_panels(s, players(), view.color)), true;
     if (cmd == "actions") return out(render_actions(s, true, 100)), true;
     if (cmd == "board") return out(render_board(s, view, placement_candidates(s))), true;
     if (cmd == "moves" || cmd == "list") {

@@ -416,7 +416,7 @@ TEST(TerminalViewAmazonas, RiverPanelShowsBoatsPlacesFrontAndDoubleTiles) {
   g.play(g.piece_at_port("none"));
   const State& s = g.state();
   EXPECT_EQ(s.track[0], 2);
-  const std::string r = cli::render_river(s, kAmz, false);
+  const std::string r = cli::render_panels(s, kAmz, false);
   const auto ls = lines_of(r);
   ASSERT_GE(ls.size(), 5u) << r;
   EXPECT_EQ(ls[0], "River: 16 spaces for the boats, from 1 (source) to 16 (mouth)") << r;
@@ -429,7 +429,7 @@ TEST(TerminalViewAmazonas, RiverPanelShowsBoatsPlacesFrontAndDoubleTiles) {
   EXPECT_LE(widest(r), 80) << r;
   // the base game has no river
   Scenario sc;
-  EXPECT_EQ(cli::render_river(sc.s, kPlayers, false), "");
+  EXPECT_EQ(cli::render_panels(sc.s, kPlayers, false), "");
   // places: dense, and with 2 players a 2nd boat not directly behind the 1st has none (0)
   State t = s;
   t.track = {9, 7, 7, 0, 0};
@@ -439,7 +439,7 @@ TEST(TerminalViewAmazonas, RiverPanelShowsBoatsPlacesFrontAndDoubleTiles) {
   init_state(two, *rs, 2);
   two.track = {6, 4, 0, 0, 0};
   EXPECT_EQ(cli::track_places(two), (std::vector<int>{1, 0}));
-  EXPECT_NE(cli::render_river(two, {{"a", ""}, {"b", ""}}, false).find("at 4  2nd, not directly behind the 1st: scores nothing"),
+  EXPECT_NE(cli::render_panels(two, {{"a", ""}, {"b", ""}}, false).find("at 4  2nd, not directly behind the 1st: scores nothing"),
             std::string::npos);
   two.track = {6, 5, 0, 0, 0};
   EXPECT_EQ(cli::track_places(two), (std::vector<int>{1, 2}));
@@ -497,7 +497,7 @@ TEST(TerminalViewAmazonas, ChooseListsTheDoubleTilesAndATypedChoiceParses) {
   EXPECT_EQ(g.record().moves.back().choice, "D3");
   EXPECT_EQ(g.record().moves.back().choice_rot, 180);
   EXPECT_EQ(cli::render_choices(g.state(), false), "");  // not at Choose any more
-  EXPECT_NE(cli::render_river(g.state(), kAmz, false).find("Double tiles set aside: D1 (2c1p), D2 (2c2p), D4 (1c1p).\n"),
+  EXPECT_NE(cli::render_panels(g.state(), kAmz, false).find("Double tiles set aside: D1 (2c1p), D2 (2c2p), D4 (1c1p).\n"),
             std::string::npos);
 }
 
@@ -628,7 +628,7 @@ TEST(TerminalViewAmazonas, BotGameThroughPlayTurnsFinishes) {
       ViewOptions o;
       const auto cs = cli::placement_candidates(g.state());
       EXPECT_LE(widest(cli::render_board(g.state(), o, cs)), 80);
-      EXPECT_LE(widest(cli::render_river(g.state(), pl, false)), 80);
+      EXPECT_LE(widest(cli::render_panels(g.state(), pl, false)), 80);
       EXPECT_LE(widest(cli::render_scores(g.state(), pl, false)), 80);
       EXPECT_LE(widest(cli::render_hand(g.state(), cs, o)), 80);
     }
@@ -752,7 +752,7 @@ TEST(TerminalViewHunters, PitTrapScoresAndItsAnimalsAreShownCovered) {
 
 TEST(TerminalViewHunters, PilesPanelShowsTilesBonusTurnsAndSupplies) {
   Game g = hunt::scripted_hunters({"7", "12"});
-  const std::string p0 = cli::render_piles(g.state(), hunt::kHunt, false);
+  const std::string p0 = cli::render_panels(g.state(), hunt::kHunt, false);
   const auto ls = lines_of(p0);
   ASSERT_EQ(ls.size(), 5u) << p0;
   EXPECT_EQ(ls[0], "Tiles: 77 regular left (the game ends when none are left), 16 bonus left") << p0;
@@ -763,25 +763,25 @@ TEST(TerminalViewHunters, PilesPanelShowsTilesBonusTurnsAndSupplies) {
   // Ann: tile 7 with a hut on its river system
   g.play(g.placement(0, -1, 270));
   g.play(g.piece_at(0, -1, "W", "hut"));
-  const std::string p1 = cli::render_piles(g.state(), hunt::kHunt, false);
+  const std::string p1 = cli::render_panels(g.state(), hunt::kHunt, false);
   EXPECT_NE(p1.find("   1 Ann     5 members, 2 huts  1 hut\n"), std::string::npos) << p1;
   EXPECT_NE(p1.find(" ▶ 2 greedy"), std::string::npos) << p1;
   EXPECT_NE(p1.find("76 regular left"), std::string::npos) << p1;
   // a bonus turn in progress
   State t = g.state();
   t.in_extra = 1;
-  EXPECT_NE(cli::render_piles(t, hunt::kHunt, false).find("  Bonus turn now: greedy plays a bonus tile"), std::string::npos);
+  EXPECT_NE(cli::render_panels(t, hunt::kHunt, false).find("  Bonus turn now: a bonus tile for greedy"), std::string::npos);
   t.current = 0;
-  EXPECT_NE(cli::render_piles(t, {{"You", ""}, {"greedy", "greedy"}}, false).find("Bonus turn now: You play a bonus tile"),
+  EXPECT_NE(cli::render_panels(t, {{"You", ""}, {"greedy", "greedy"}}, false).find("Bonus turn now: a bonus tile for You"),
             std::string::npos);
   EXPECT_LE(widest(p1), 80) << p1;
   // games without a bonus pile have no such panel
   Scenario sc;
-  EXPECT_EQ(cli::render_piles(sc.s, kPlayers, false), "");
+  EXPECT_EQ(cli::render_panels(sc.s, kPlayers, false), "");
   const auto amz_rules = amazonas_rules();  // the state points into it: keep it alive
   State amz;
   init_state(amz, *amz_rules, 3);
-  EXPECT_EQ(cli::render_piles(amz, kAmz, false), "");
+  EXPECT_EQ(cli::render_panels(amz, kAmz, false).find("bonus"), std::string::npos);
   // the scores show both supplies
   EXPECT_NE(cli::render_scores(g.state(), hunt::kHunt, false).find("tribe members 5/5  huts 2/3"), std::string::npos);
 }
@@ -906,7 +906,7 @@ TEST(TerminalViewHunters, ShamanListsYourTribeMembersAndATypedChoiceParses) {
   EXPECT_NE(opts.find("Menhir! This tile completes a forest with a menhir: after this turn you draw a\nbonus tile"),
             std::string::npos)
       << opts;
-  EXPECT_NE(cli::render_piles(g.state(), pl, false).find("Bonus turn due: Ann plays a bonus tile after this turn"),
+  EXPECT_NE(cli::render_panels(g.state(), pl, false).find("Bonus turn due: a bonus tile for Ann after this turn"),
             std::string::npos);
   // a hunter (tribe members in meadows stay to the end)
   MoveList ml;
@@ -1014,13 +1014,13 @@ TEST(TerminalViewHunters, BotGameThroughPlayTurnsFinishes) {
       EXPECT_EQ(sum.find("fishs"), std::string::npos) << sum;
       if (sum.find("Menhir! ") != std::string::npos) {
         EXPECT_TRUE(g.state().in_extra || g.over());
-        EXPECT_NE(cli::render_piles(g.state(), pl, false).find("Bonus turn now: "), std::string::npos);
+        EXPECT_NE(cli::render_panels(g.state(), pl, false).find("Bonus turn now: "), std::string::npos);
       }
       if (++turns % 10 == 0 && !g.over()) {
         ViewOptions o;
         const auto cs = cli::placement_candidates(g.state());
         EXPECT_LE(widest(cli::render_board(g.state(), o, cs)), 80);
-        EXPECT_LE(widest(cli::render_piles(g.state(), pl, false)), 80);
+        EXPECT_LE(widest(cli::render_panels(g.state(), pl, false)), 80);
         EXPECT_LE(widest(cli::render_scores(g.state(), pl, false)), 80);
         EXPECT_LE(widest(cli::render_hand(g.state(), cs, o)), 80);
       }
@@ -1039,7 +1039,7 @@ TEST(TerminalViewHunters, BotGameThroughPlayTurnsFinishes) {
       }
     }
     EXPECT_NE(cli::render_final(g.state(), pl, false).find("Final scores:"), std::string::npos);
-    EXPECT_EQ(cli::render_piles(g.state(), pl, false).find("Bonus turn"), std::string::npos) << "nothing due at the end";
+    EXPECT_EQ(cli::render_panels(g.state(), pl, false).find("Bonus turn"), std::string::npos) << "nothing due at the end";
     // the record replays to the same scores
     const Game r = Game::replay(g.record());
     EXPECT_TRUE(r.over());
@@ -1119,7 +1119,7 @@ TEST(TerminalViewSafari, BoardShowsJeepsAndAWateringHoleAndThePanelShowsIt) {
   for (const char* w : {"jeep: a jeep on an empty cell", "M E G L Z", "○ its free savanna quarters", "m monkey", "v bird", "▪ a dead end"})
     EXPECT_NE(legend.find(w), std::string::npos) << w << "\n" << legend;
   // the panel: the hands (face up), the pile, the jeeps, the watering hole with its token and photographer
-  const std::string panel = cli::render_safari(s, saf::kSafari, false);
+  const std::string panel = cli::render_panels(s, saf::kSafari, false);
   EXPECT_LE(widest(panel), 80) << panel;
   for (const char* w : {"monkey elephant giraffe lion zebra", "Face-down pile: 46 tokens", "discard pile: 0", "Jeeps: at ",
                         "Watering holes (point X,Y is the NW corner of cell X,Y):", "photographers"})

@@ -26,7 +26,8 @@ option = {"type": "object", "required": ["kind", "text"], "additionalProperties"
 event = obj({"turn": INT, "player": INT, "points": INT, "reason": {"enum": ["completed", "final", "farm", "track", "amazon", "mouth", "special", "network"]}, "text": STR})
 panel = obj({"id": STR, "title": STR, "counters": {"type": "array", "items": obj({"name": STR, "value": STR})},
              "columns": {"type": "array", "items": STR}, "rows": {"type": "array", "items": {"type": "array", "items": STR}},
-             "lines": {"type": "array", "items": STR}}, desc="a game's own panel, as data: counters, a table (the first column of a per-player table is the seat), lines")
+             "lines": {"type": "array", "items": STR}, "track": INT},
+            desc="a game's own panel, as data: counters, a table (a first column 'seat' holds the seat of each row's player), lines; {p0}..{p4} in any text stand for the players' names; track > 0: each seat row stands on a track of that many spaces at its 'space' column")
 view = obj({
     "game": STR, "title": STR, "turn": INT,
     "board": obj({

@@ -621,10 +621,8 @@ void Session::show_turn() {
     info += board_legend(game());
     legend_shown_ = true;
   }
-  info += render_river(s, players(), view_.color);  // games with a track (Amazonas): the boats
-  info += render_piles(s, players(), view_.color);  // games with a bonus pile (Hunters): piles, supplies
   info += render_scores(s, players(), view_.color);
-  info += render_safari(s, players(), view_.color);  // Safari: tokens, jeeps, watering holes
+  info += render_panels(s, players(), view_.color, view_.width);  // the game's own: boats, piles, tokens...
   // what the decision needs in view: the tile in hand and where it fits
   const bool fit = rows_ > 0;
   const bool compact = fit && rows_ < 45;
@@ -695,14 +693,12 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
     return true;
   }
   if (cmd == "scores" || cmd == "score") {
-    say(render_river(g_->state(), players(), view_.color));
-    say(render_piles(g_->state(), players(), view_.color));
     say(render_scores(g_->state(), players(), view_.color));
-    say(render_safari(g_->state(), players(), view_.color));
+    say(render_panels(g_->state(), players(), view_.color, view_.width));
     return true;
   }
   if (safari() && (cmd == "tokens" || cmd == "token" || cmd == "safari" || cmd == "holes" || cmd == "jeeps")) {
-    say(render_safari(g_->state(), players(), view_.color));
+    say(render_panels(g_->state(), players(), view_.color, view_.width));
     return true;
   }
   if (safari() && (cmd == "actions" || cmd == "action")) {
@@ -711,7 +707,7 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
     return true;
   }
   if (cmd == "river" && !game().track_name.empty()) {
-    say(render_river(g_->state(), players(), view_.color));
+    say(render_panels(g_->state(), players(), view_.color, view_.width));
     return true;
   }
   if (cmd == "view") {
@@ -976,7 +972,7 @@ Outcome Session::choose_phase() {
         small.max_rows = 3;
         small.centre = std::pair{bang.x + 1, bang.y};
         say(render_board(s, small, {Candidate{bang.x + 1, bang.y, "", {}}, Candidate{bang.x + 2, bang.y, "", {}}}));
-        say(render_river(g_->state(), players(), view_.color));
+        say(render_panels(g_->state(), players(), view_.color, view_.width));
         say(render_choices(g_->state(), view_.color));
       },
       "which double tile? (e.g. D2 180; undo takes back the tile)",
@@ -1141,9 +1137,7 @@ void Session::finish() {
   v.max_rows = std::max(v.max_rows, 30);  // the whole height: the terminal scrolls
   out += "\nThe game is over. Final board:\n";
   out += render_board(s, v);
-  out += render_river(s, players(), view_.color);
-  out += render_piles(s, players(), view_.color);
-  out += render_safari(s, players(), view_.color);
+  out += render_panels(s, players(), view_.color, view_.width);
   out += "Final scoring:\n";
   bool any = false;
   for (const ScoreEvent& e : g_->record().events)

@@ -586,10 +586,6 @@ int jeep_at(const State& s, int x, int y) {
   return -1;
 }
 
-// The cell whose corner c touches point (px, py).
-std::pair<int, int> quarter_cell(int px, int py, int c) {
-  return {px - kCornerDx[static_cast<std::size_t>(c)], py - kCornerDy[static_cast<std::size_t>(c)]};
-}
 
 std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]); }
 
@@ -1647,12 +1643,6 @@ std::vector<int> track_places(const State& s) {
 
 namespace {
 
-std::string ordinal(int r) {
-  if (r == 1) return "1st";
-  if (r == 2) return "2nd";
-  if (r == 3) return "3rd";
-  return fmt::format("{}th", r);
-}
 
 // Creature counts (by the water feature's slots) of a tile type and, for a multi-cell tile, its parts.
 std::array<int, kAttrs> creatures(const Ruleset& rs, int type) {
@@ -1674,13 +1664,6 @@ std::string creature_text(const FeatureTypeDef& wd, const std::array<int, kAttrs
   return parts.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-// "2c1p"
-std::string creature_short(const FeatureTypeDef& wd, const std::array<int, kAttrs>& n) {
-  std::string out;
-  for (std::size_t k = 0; k < wd.attrs.size() && k < kAttrs; ++k)
-    if (n[k] > 0) out += fmt::format("{}{}", n[k], wd.attrs[k].empty() ? '?' : wd.attrs[k][0]);
-  return out.empty() ? "-" : out;
-}
 
 // The most downstream water cell (the Amazon's end), if any.
 std::optional<std::pair<int, int>> river_end(const State& s) {
@@ -1836,189 +1819,104 @@ ParsedChoice parse_shaman(std::string_view text, const State& s) {
 
 }  // namespace
 
-std::string render_river(const State& s, const std::vector<PlayerInfo>& players, bool color) {
-  const GameDef& g = *s.rs->game;
-  if (g.track_name.empty()) return "";
-  const int len = std::max<int>(1, s.track_len);
-  const auto place = track_places(s);
-  std::size_t w = 4;
-  for (int p = 0; p < s.nplayers; ++p) w = std::max<std::size_t>(w, strip_ansi(player_name(players, p, false)).size());
-  std::string out = fmt::format("River: {} spaces for the {}s, from 1 (source) to {} (mouth)\n", len, g.track_name, len);
-  for (int p = 0; p < s.nplayers; ++p) {
-    const auto pi = static_cast<std::size_t>(p);
-    const bool to_move = p == s.current && s.phase != Phase::Over;
-    std::vector<Glyph> line;
-    for (int k = 1; k <= len; ++k) {
-      if (k == s.track[pi])
-        line.push_back(Glyph{std::to_string(p + 1), St::Piece, 0, static_cast<u8>(p)});
-      else
-        line.push_back(Glyph{"≈", St::Water});
-    }
-    const int r = place[pi];
-    std::string rank = r == 0 ? "2nd, not directly behind the 1st: scores nothing" : ordinal(r);
-    out += fmt::format(" {} {} {}  {}  at {:<2} {}\n", to_move ? "▶" : " ", badge(p, color),
-                       pad(player_name(players, p, color), static_cast<int>(w)), emit(line, color), s.track[pi], rank);
+namespace {
+// "{p0}" ... "{p4}" in a panel's text: the players' names
+std::string with_names(std::string t, const std::vector<PlayerInfo>& players, bool color) {
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    const std::string key = fmt::format("{{p{}}}", p);
+    for (auto at = t.find(key); at != std::string::npos; at = t.find(key)) t.replace(at, key.size(), player_name(players, p, color));
   }
-  // where tiles may go
-  if (const auto end = river_end(s))
-    out += fmt::format("  Front: x = {}. Land tiles only at x <= {}; the next Amazon tile goes at {},{}.\n", s.front,
-                       s.front, end->first + 1, end->second);
-  // what is left
-  int river_left = 0, bang_left = 0;
-  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
-    const TileType& tt = s.rs->tiles.types[t];
-    if (tt.kind == 0 || tt.pile != kPileDraw) continue;
-    river_left += s.remaining[t];
-    if (tt.kind < g.tile_kinds.size() && g.tile_kinds[tt.kind].find('!') != std::string::npos) bang_left += s.remaining[t];
-  }
-  std::vector<std::string> aside;
-  const FeatureTypeDef* wd = water_type(g);
-  for (const u8 t : games::amazonas_aside_tiles(s)) {
-    const std::string id = printable(s.rs->tiles.types[static_cast<std::size_t>(t)].id);
-    aside.push_back(wd ? fmt::format("{} ({})", id, creature_short(*wd, creatures(*s.rs, t))) : id);
-  }
-  out += fmt::format("  Amazon tiles in the pile: {}{}\n", river_left,
-                     bang_left > 0 ? fmt::format(" ({} with \"!\")", bang_left) : std::string());
-  out += aside.empty() ? "  Double tiles set aside: none left.\n"
-                       : fmt::format("  Double tiles set aside: {}.\n", fmt::join(aside, ", "));
-  return out;
+  return t;
 }
+}  // namespace
 
-std::string render_piles(const State& s, const std::vector<PlayerInfo>& players, bool color) {
-  const GameDef& g = *s.rs->game;
-  if (s.rs->tiles.bonus_total == 0) return "";
-  std::string out = fmt::format("Tiles: {} regular left (the game ends when none are left), {} bonus left\n",
-                                s.pile, s.bonus_pile);
-  const int p = s.current;
-  if (s.phase == Phase::Over) {
-    // nothing is due any more
-  } else if (s.in_extra) {
-    out += fmt::format("  Bonus turn now: {} a bonus tile (a forest with a menhir was completed).\n",
-                       subject(players, p, color, "play", "plays"));
-  } else if (s.phase == Phase::Piece && completes_menhir_forest(s) && s.bonus_pile > 0) {
-    out += fmt::format("  Bonus turn due: {} a bonus tile after this turn (a forest with a menhir is complete).\n",
-                       subject(players, p, color, "play", "plays"));
-  } else {
-    out += s.bonus_pile > 0 ? "  Bonus turn: none due (completing a forest with a menhir earns one)\n"
-                            : "  Bonus turn: none (the bonus pile is empty)\n";
-  }
-  std::size_t w = 4;
-  for (int q = 0; q < s.nplayers; ++q) w = std::max<std::size_t>(w, strip_ansi(player_name(players, q, false)).size());
-  const std::string& n0 = g.piece_names[0];
-  const std::string& n1 = g.piece_names[1];
-  const std::string member = n0.substr(n0.rfind(' ') + 1);  // "member"
-  const int sw = static_cast<int>(fmt::format("{} {}, {} {}", 5, plural_of(member), 3, plural_of(n1)).size());
-  out += fmt::format("{:<{}}  {:<{}}  on the board\n", "", 5 + static_cast<int>(w), "in supply", sw);
-  for (int q = 0; q < s.nplayers; ++q) {
-    const auto qi = static_cast<std::size_t>(q);
-    // on the board: tribe members by role (fisher, gatherer, hunter), then huts
-    std::vector<std::string> roles;
-    std::vector<int> counts;
-    int huts = 0;
-    for (const PieceOnBoard& pc : s.pieces) {
-      if (pc.player != q) continue;
-      if (pc.kind != 0) {
-        ++huts;
-        continue;
-      }
-      const std::string role = role_of(s.rs->ftype(s.graph[pc.seg].ftype).name, n0);
-      const auto it = std::find(roles.begin(), roles.end(), role);
-      if (it == roles.end()) {
-        roles.push_back(role);
-        counts.push_back(1);
-      } else {
-        ++counts[static_cast<std::size_t>(it - roles.begin())];
-      }
+std::string render_panel(const State& s, const Panel& panel, const std::vector<PlayerInfo>& players, bool color, int width) {
+  const int wrap_at = std::min(width, 80);
+  const std::string title = with_names(panel.title, players, color);
+  std::string out;
+  if (panel.rows.empty()) {  // a note: its counters on a line each, or its title and lines
+    if (panel.lines.empty()) {
+      for (const auto& [k, v] : panel.counters) out += wrap_hang("  " + k + ": ", with_names(v, players, color), 4, wrap_at);
+      return out;
     }
-    std::vector<std::string> on;
-    for (std::size_t i = 0; i < roles.size(); ++i) on.push_back(count_of(counts[i], roles[i]));
-    if (huts > 0) on.push_back(count_of(huts, n1));
-    const bool to_move = q == s.current && s.phase != Phase::Over;
-    const std::string supply = fmt::format("{}, {}", count_of(s.supply[qi], member), count_of(s.supply2[qi], n1));
-    out += fmt::format(" {} {} {}  {}  {}\n", to_move ? "▶" : " ", badge(q, color),
-                       pad(player_name(players, q, color), static_cast<int>(w)), pad(supply, sw),
-                       on.empty() ? std::string("-") : fmt::format("{}", fmt::join(on, ", ")));
-  }
-  return out;
-}
-
-std::string render_safari(const State& s, const std::vector<PlayerInfo>& players, bool color) {
-  if (!is_safari(*s.rs->game)) return "";
-  const GameDef& g = *s.rs->game;
-  std::size_t w = 4;
-  for (int p = 0; p < s.nplayers; ++p) w = std::max<std::size_t>(w, strip_ansi(player_name(players, p, false)).size());
-  w = std::min<std::size_t>(w, 16);
-  std::string head;
-  for (int k = 0; k < kTokenKinds; ++k) head += " " + species_name(k);
-  std::string out = "Safari: the tokens in every hand (face up) and the photographers\n";
-  out += fmt::format("{:<{}}{}  {}\n", "", 5 + w, head, "photographers");
-  for (int p = 0; p < s.nplayers; ++p) {
-    const auto pi = static_cast<std::size_t>(p);
-    const bool decides = p == to_move(s) && s.phase != Phase::Over;
-    std::string counts;
-    for (int k = 0; k < kTokenKinds; ++k)
-      counts += fmt::format(" {:>{}}", s.tokens.hand[pi][static_cast<std::size_t>(k)], species_name(k).size());
-    int on_holes = 0;
-    for (const Spot& sp : s.spots)
-      for (const u8 o : sp.owner) on_holes += o == p;
-    std::string where = fmt::format("{} in supply", s.supply[pi]);
-    if (on_holes) where += fmt::format(", {} at holes", on_holes);
-    out += fmt::format(" {} {} {}{}  {}\n", decides ? "▶" : " ", badge(p, color), pad(player_name(players, p, color), static_cast<int>(w)),
-                       counts, where);
-  }
-  int pile = 0, discard = 0;
-  for (int k = 0; k < kTokenKinds; ++k) {
-    pile += s.tokens.pile[static_cast<std::size_t>(k)];
-    discard += s.tokens.discard[static_cast<std::size_t>(k)];
-  }
-  std::vector<std::string> disc;
-  for (int k = 0; k < kTokenKinds; ++k)
-    if (s.tokens.discard[static_cast<std::size_t>(k)])
-      disc.push_back(fmt::format("{} {}", s.tokens.discard[static_cast<std::size_t>(k)], species_name(k)));
-  out += wrap_hang("  ", fmt::format("Face-down pile: {}; discard pile: {}{} (reshuffled when the pile is empty). Tokens "
-                          "left in hand score 1 each at the end.",
-                          plural(pile, "token", "tokens"), discard,
-                          disc.empty() ? std::string() : fmt::format(" ({})", fmt::join(disc, ", "))),
-              4, 80);
-  std::vector<std::string> jeeps;
-  for (const auto& mk : s.markers)
-    if (mk[0] != kOffBoard) jeeps.push_back(fmt::format("{},{}", mk[0], mk[1]));
-  std::string jt = jeeps.empty() ? "none on the board" : fmt::format("at {}", fmt::join(jeeps, " and "));
-  if (s.marker_taken) jt += " (the jeep taken this turn goes back after scoring)";
-  else if (jeeps.size() < 2) jt += " (the other has left the game)";
-  out += wrap_hang("  ", fmt::format("Jeeps: {}. A tile placed on a jeep's cell takes it: +3.", jt), 4, 80);
-  if (s.spots.empty()) {
-    out += "  Watering holes: none yet (found one: a token and a photographer on a savanna corner, +3).\n";
+    out += "  " + title + ":\n";
+    for (const auto& [k, v] : panel.counters) out += wrap_hang("    " + k + ": ", with_names(v, players, color), 6, wrap_at);
+    for (const auto& l : panel.lines) out += wrap_hang("    ", with_names(l, players, color), 6, wrap_at);
     return out;
   }
-  out += "  Watering holes (point X,Y is the NW corner of cell X,Y):\n";
-  for (const Spot& sp : s.spots) {
-    std::vector<std::string> toks, free;
-    int unplaced = 0;  // quarters whose tile is not placed yet
-    for (int c = 0; c < 4; ++c) {
-      const auto cc = static_cast<std::size_t>(c);
-      const auto [qx, qy] = quarter_cell(sp.x, sp.y, c);
-      unplaced += s.placed_at(qx, qy) < 0;
-      if (sp.token[cc] != 0xFF) {
-        std::string t = fmt::format("{} at {}", species_name(sp.token[cc]), cell_corner(qx, qy, c));
-        if (sp.owner[cc] != 0xFF) t += fmt::format(" (photographer of {})", player_name(players, sp.owner[cc], color));
-        toks.push_back(t);
-      } else if (corner_usable(s, qx, qy, c)) {
-        free.push_back(cell_corner(qx, qy, c));
-      }
-    }
-    std::string line = fmt::format("point {},{}: {}", sp.x, sp.y, fmt::join(toks, ", "));
-    if (sp.closed) {
-      line += "; complete";
-    } else {
-      line += fmt::format("; explore +{} with a species not there", sp.ntokens + 3);
-      line += !free.empty() ? fmt::format(" at {}", fmt::join(free, ", "))
-              : unplaced    ? std::string(" (no free savanna quarter now; not all of its tiles are placed)")
-                            : std::string(" (no free savanna quarter: it cannot be completed)");
-    }
-    out += wrap_hang("    ", line, 6, 80);
+  out += wrap(title, wrap_at);
+  for (const auto& [k, v] : panel.counters) out += wrap_hang("  " + k + ": ", with_names(v, players, color), 4, wrap_at);
+  const bool seats = !panel.columns.empty() && panel.columns[0] == "seat";
+  const std::size_t first = seats ? 1 : 0;
+  const std::size_t ncols = panel.columns.size();
+  std::vector<int> cw(ncols, 0);  // column widths (the header's too, unless a track shows the table)
+  for (std::size_t c = first; c < ncols; ++c) {
+    if (panel.track == 0) cw[c] = display_width(panel.columns[c]);
+    for (const auto& r : panel.rows)
+      if (c < r.size()) cw[c] = std::max(cw[c], display_width(with_names(r[c], players, false)));
   }
-  (void)g;
+  auto numeric = [&](std::size_t c) {
+    for (const auto& r : panel.rows)
+      if (c < r.size() && (r[c].empty() || r[c].find_first_not_of("0123456789") != std::string::npos)) return false;
+    return true;
+  };
+  int w = 4;  // the names' column
+  if (seats)
+    for (int p = 0; p < s.nplayers; ++p) w = std::max(w, display_width(strip_ansi(player_name(players, p, false))));
+  w = std::min(w, 16);
+  std::size_t space_col = ncols;
+  for (std::size_t c = first; c < ncols; ++c)
+    if (panel.columns[c] == "space") space_col = c;
+  if (panel.track == 0) {  // the header
+    std::string head = seats ? std::string(static_cast<std::size_t>(5 + w), ' ') : std::string("  ");
+    for (std::size_t c = first; c < ncols; ++c) {
+      const bool last = c + 1 == ncols;
+      head += (c > first || seats ? (numeric(c) ? " " : "  ") : "") +
+              (numeric(c) ? fmt::format("{:>{}}", panel.columns[c], cw[c]) : last ? panel.columns[c] : pad(panel.columns[c], cw[c]));
+    }
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    out += head + "\n";
+  }
+  for (const auto& r : panel.rows) {
+    std::string line;
+    if (seats) {
+      long long seat = -1;
+      if (!r.empty()) (void)parse_int(r[0], 0, kMaxPlayers - 1, seat);
+      const int p = static_cast<int>(seat);
+      const bool decides = p == to_move(s) && s.phase != Phase::Over;
+      line = fmt::format(" {} {} {}", decides ? "▶" : " ", p >= 0 ? badge(p, color) : "?", pad(p >= 0 ? player_name(players, p, color) : "?", w));
+      if (panel.track > 0 && space_col < r.size()) {
+        long long at = 0;
+        (void)parse_int(r[space_col], 0, 255, at);
+        std::vector<Glyph> track;
+        for (int k = 1; k <= panel.track; ++k)
+          track.push_back(k == at ? Glyph{std::to_string(p + 1), St::Piece, 0, static_cast<u8>(std::max(p, 0))} : Glyph{"≈", St::Water});
+        line += "  " + emit(track, color) + fmt::format("  at {:<2}", at);
+      }
+    } else {
+      line = " ";
+    }
+    bool after_track = panel.track > 0;  // "at 2  1st": the track's space is padded already
+    for (std::size_t c = first; c < ncols && c < r.size(); ++c) {
+      if (c == space_col && panel.track > 0) continue;
+      const std::string v = with_names(r[c], players, color);
+      const bool last = c + 1 == ncols;
+      // numbers in narrow columns one space apart (token counts under species names), text two
+      line += (after_track || numeric(c) ? " " : "  ") + (numeric(c) ? fmt::format("{:>{}}", v, cw[c]) : last ? v : pad(v, cw[c]));
+      after_track = false;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  for (const auto& l : panel.lines) out += wrap_hang("  ", with_names(l, players, color), 4, wrap_at);
+  return out;
+}
+
+std::string render_panels(const State& s, const std::vector<PlayerInfo>& players, bool color, int width) {
+  const auto make = s.rs->game->present.panels;
+  if (!make) return "";
+  std::string out;
+  for (const Panel& p : make(s)) out += render_panel(s, p, players, color, width);
   return out;
 }
 

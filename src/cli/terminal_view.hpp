@@ -92,23 +92,15 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
 // piece kind or a track show each kind in supply (by GameDef::piece_names) and the track space.
 std::string render_scores(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
-// Games with a per-player track (Amazonas: "boat"; "" for the others): the river panel. The track
-// from space 1 to s.track_len with each player's boat and place (1st, 2nd, ...), the front (land
-// tiles only at x <= front; the next Amazon tile east of it), the Amazon tiles left in the pile and
-// the double tiles set aside. Empty for a game without a track.
-std::string render_river(const State& s, const std::vector<PlayerInfo>& players, bool color);
-
-// Games with a bonus pile (Hunters & Gatherers; "" for the others): the piles panel. Regular and
-// bonus tiles left, whether a bonus turn is due (now, or after this turn when the tile just placed
-// completes a forest with a menhir), and per player the tribe members and huts in supply and what
-// stands on the board (fishers, gatherers, hunters, huts).
-std::string render_piles(const State& s, const std::vector<PlayerInfo>& players, bool color);
-
-// Safari ("" for the other games): the Safari panel. Every player's tokens in hand by species (they
-// are face up) and photographers in supply, the face-down pile and the discard pile, the jeeps'
-// cells, and each watering hole: its tokens and photographers by quarter (cell and corner), its free
-// savanna quarters, and what exploring it scores next.
-std::string render_safari(const State& s, const std::vector<PlayerInfo>& players, bool color);
+// Each game's own panels (GameDef::present: data from the game's folder), drawn the same way for
+// every game: a panel with a table starts with its title, then its counters ("  name: value"),
+// the table (a "seat" table as a line per player: ▶ for the player who decides, the seat's badge
+// and name, the track when the panel has one, the other columns) and its lines, indented; a panel
+// without a table is a note: its counters ("  name: value"), or "  Title:" and its lines further in. "{pN}" in
+// any text is seat N's name. "" for a game without panels (the base game).
+std::string render_panels(const State& s, const std::vector<PlayerInfo>& players, bool color, int width = 80);
+// One panel, as render_panels draws it.
+std::string render_panel(const State& s, const Panel& panel, const std::vector<PlayerInfo>& players, bool color, int width = 80);
 
 // Safari, at the Piece decision: the actions besides a photographer. Found (by point: the free
 // savanna corners), explore (by watering hole: its free quarters, the species that may go there and

@@ -96,12 +96,17 @@ struct Hooks {
 
 // A game's own panel of a position, as data for every front end (the presentation hook
 // GameDef::present): a title, named counters, a table and lines of text. Never drawing code.
+// A table whose first column is "seat" has a row per player, the seat number (from 0) in that
+// column: front ends show the player there. In any text, "{p0}" ... "{p4}" stand for a player's
+// name. `track` > 0: each seat's row also stands on a track of that many spaces, at the space its
+// "space" column gives (Amazonas' boats).
 struct Panel {
   std::string id, title;
   std::vector<std::pair<std::string, std::string>> counters;  // name, value
   std::vector<std::string> columns;                             // the table's header
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> lines;
+  int track = 0;
 };
 
 // The presentation hooks of a game: how its own state is shown, as data (src/view builds the

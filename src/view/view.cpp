@@ -371,6 +371,7 @@ json to_json(const Panel& p) {
   j["columns"] = p.columns;
   j["rows"] = p.rows;
   j["lines"] = p.lines;
+  j["track"] = p.track;
   return j;
 }
 

@@ -392,24 +392,42 @@ std::string describe(const State&, const ScoreEvent& e) {
 std::vector<Panel> panels(const State& s) {
   Panel river;
   river.id = "river";
-  river.title = "The Amazon";
+  const int len = std::max<int>(1, s.track_len);
+  river.title = fmt::format("River: {} spaces for the boats, from 1 (source) to {} (mouth)", len, len);
+  river.track = len;
   const auto ranks = amazonas_boat_ranks(s);
-  int amazon_left = 0;
-  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t)
-    if (river_tile(s.rs->tiles.types[t]) && s.rs->tiles.types[t].pile == kPileDraw) amazon_left += s.remaining[t];
-  std::vector<std::string> aside;
-  for (const u8 t : amazonas_aside_tiles(s)) aside.push_back(s.rs->tiles.types[t].id);
-  river.counters = {{"boat spaces", std::to_string(s.track_len)},
-                    {"river front (x)", std::to_string(s.front)},
-                    {"Amazon tiles in the pile", std::to_string(amazon_left)},
-                    {"double tiles set aside", aside.empty() ? "none" : fmt::format("{}", fmt::join(aside, ", "))}};
-  river.columns = {"seat", "boat space", "place"};
+  river.columns = {"seat", "space", "place"};
   for (int p = 0; p < s.nplayers; ++p) {
     const int r = ranks[static_cast<std::size_t>(p)];
-    river.rows.push_back({std::to_string(p), std::to_string(s.track[static_cast<std::size_t>(p)]), r > 0 ? std::to_string(r) : "-"});
+    const char* const kOrd[] = {"", "1st", "2nd", "3rd", "4th", "5th"};
+    river.rows.push_back({std::to_string(p), std::to_string(s.track[static_cast<std::size_t>(p)]),
+                          r == 0 ? "2nd, not directly behind the 1st: scores nothing" : kOrd[std::min(r, 5)]});
   }
-  river.lines = {fmt::format("Land tiles go at x <= {}; the next Amazon tile at {},{}.", s.front, s.front + 1, kRow),
-                 "Each Amazon tile placed: 1st place scores its caimans and piranhas, 2nd place its piranhas; a boat that scores nothing moves 1."};
+  river.lines.push_back(fmt::format("Front: x = {}. Land tiles only at x <= {}; the next Amazon tile goes at {},{}.", s.front, s.front, s.front + 1, kRow));
+  int amazon_left = 0, bang_left = 0;
+  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
+    const TileType& tt = s.rs->tiles.types[t];
+    if (!river_tile(tt) || tt.pile != kPileDraw) continue;
+    amazon_left += s.remaining[t];
+    if (tt.kind == kBang) bang_left += s.remaining[t];
+  }
+  river.lines.push_back(fmt::format("Amazon tiles in the pile: {}{}", amazon_left, bang_left > 0 ? fmt::format(" ({} with \"!\")", bang_left) : std::string()));
+  std::vector<std::string> aside;
+  for (const u8 t : amazonas_aside_tiles(s)) {
+    std::array<int, kAttrs> n{};  // caimans and piranhas of both cells
+    for (int u = t, guard = 0; u >= 0 && u < static_cast<int>(s.rs->tiles.types.size()) && guard < 4; ++guard) {
+      const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(u)];
+      const int f = river_feature(tt);
+      if (f >= 0)
+        for (std::size_t k = 0; k < kAttrs; ++k) n[k] += tt.feats[static_cast<std::size_t>(f)].attr[k];
+      u = tt.east == 0xFF ? -1 : tt.east;
+    }
+    std::string c;
+    if (n[kCaiman]) c += fmt::format("{}c", n[kCaiman]);
+    if (n[kPiranha]) c += fmt::format("{}p", n[kPiranha]);
+    aside.push_back(fmt::format("{} ({})", s.rs->tiles.types[t].id, c.empty() ? "-" : c));
+  }
+  river.lines.push_back(aside.empty() ? std::string("Double tiles set aside: none left.") : fmt::format("Double tiles set aside: {}.", fmt::join(aside, ", ")));
   return {river};
 }
 

@@ -236,18 +236,25 @@ Move choice_parse(const State& s, std::string_view text) {
   throw InputError(fmt::format("shaman: none of your tribe members stands at {} of the tile at {},{}", port, x, y));
 }
 
-// Menhir: a regular tile that completed a forest with a menhir earns an extra turn.
-void on_scoring(State& s, EventSink*) {
-  if (s.in_extra) return;
+// This turn's tiles complete a forest with a menhir (scored already, when scored_only): a bonus
+// turn follows, if this is a regular turn and the bonus pile has tiles.
+bool completes_menhir_forest(const State& s, bool scored_only) {
   for (std::size_t i = s.turn_first; i < s.tiles.size(); ++i) {
     const PlacedTile& pt = s.tiles[i];
     const TileType& tt = s.type_of(pt);
     for (int f = 0; f < tt.nfeat; ++f) {
       if (tt.feats[static_cast<std::size_t>(f)].type != kForest) continue;
       const Segment& r = s.graph[s.graph.find(pt.seg0 + f)];
-      if (r.open == 0 && r.scored && r.attr[kMenhir] > 0) s.extra = 1;
+      if (r.open == 0 && (r.scored || !scored_only) && r.attr[kMenhir] > 0) return true;
     }
   }
+  return false;
+}
+
+// Menhir: a regular tile that completed a forest with a menhir earns an extra turn.
+void on_scoring(State& s, EventSink*) {
+  if (s.in_extra) return;
+  if (completes_menhir_forest(s, true)) s.extra = 1;
 }
 
 // River systems: each system's hut majority scores 1 per fish in it (+1 per lake with the raft).
@@ -286,25 +293,38 @@ std::string describe(const State&, const ScoreEvent& e) {
 
 // ---- presentation (as data: GameDef::present) ----
 
+std::string count_of(int n, const std::string& noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
 std::vector<Panel> panels(const State& s) {
   Panel piles;
   piles.id = "piles";
-  piles.title = "Tiles and tribes";
-  const char* bonus = s.phase == Phase::Over ? "-" : s.in_extra ? "now (a forest with a menhir was completed)"
-                      : s.extra && s.bonus_pile > 0 ? "after this turn"
-                      : s.bonus_pile > 0 ? "none (completing a forest with a menhir earns one)" : "none (the bonus pile is empty)";
-  piles.counters = {{"regular tiles left", std::to_string(s.pile)}, {"bonus tiles left", std::to_string(s.bonus_pile)}, {"bonus turn", bonus}};
-  piles.columns = {"seat", "tribe members in supply", "huts in supply", "fishers", "gatherers", "hunters", "huts on the board"};
-  for (int p = 0; p < s.nplayers; ++p) {
-    std::array<int, 4> on{};  // by feature type of a tribe member: river, lake, forest, meadow; huts
+  piles.title = fmt::format("Tiles: {} regular left (the game ends when none are left), {} bonus left", s.pile, s.bonus_pile);
+  const int p = s.current;
+  if (s.phase == Phase::Over) {
+    // nothing is due any more
+  } else if (s.in_extra) {
+    piles.counters.emplace_back("Bonus turn now", fmt::format("a bonus tile for {{p{}}} (a forest with a menhir was completed)", p));
+  } else if (s.phase == Phase::Piece && completes_menhir_forest(s, false) && s.bonus_pile > 0) {
+    piles.counters.emplace_back("Bonus turn due", fmt::format("a bonus tile for {{p{}}} after this turn (a forest with a menhir is complete)", p));
+  } else {
+    piles.counters.emplace_back("Bonus turn", s.bonus_pile > 0 ? "none due (completing a forest with a menhir earns one)" : "none (the bonus pile is empty)");
+  }
+  piles.columns = {"seat", "in supply", "on the board"};
+  for (int q = 0; q < s.nplayers; ++q) {
+    std::array<int, 4> on{};  // tribe members by role: fishers (rivers), gatherers (forests), hunters (meadows); huts
     int huts = 0;
     for (const PieceOnBoard& pc : s.pieces) {
-      if (pc.player != p) continue;
+      if (pc.player != q) continue;
       if (pc.kind != 0) ++huts;
       else ++on[std::min<std::size_t>(s.graph[pc.seg].ftype, 3)];
     }
-    piles.rows.push_back({std::to_string(p), std::to_string(s.supply[static_cast<std::size_t>(p)]), std::to_string(s.supply2[static_cast<std::size_t>(p)]),
-                          std::to_string(on[kRiver]), std::to_string(on[kForest]), std::to_string(on[kMeadow]), std::to_string(huts)});
+    std::vector<std::string> where;
+    if (on[kRiver]) where.push_back(count_of(on[kRiver], "fisher"));
+    if (on[kForest]) where.push_back(count_of(on[kForest], "gatherer"));
+    if (on[kMeadow]) where.push_back(count_of(on[kMeadow], "hunter"));
+    if (huts) where.push_back(count_of(huts, "hut"));
+    piles.rows.push_back({std::to_string(q), fmt::format("{}, {}", count_of(s.supply[static_cast<std::size_t>(q)], "member"), count_of(s.supply2[static_cast<std::size_t>(q)], "hut")),
+                          where.empty() ? std::string("-") : fmt::format("{}", fmt::join(where, ", "))});
   }
   return {piles};
 }

@@ -705,41 +705,69 @@ std::vector<std::pair<std::string, int>> hand(const State& s, int p) {
 std::vector<Panel> panels(const State& s) {
   Panel tokens;
   tokens.id = "tokens";
-  tokens.title = "Tokens";
-  tokens.counters = {{"face-down pile", std::to_string(pile_total(s))}};
-  int discarded = 0;
-  for (const u8 k : s.tokens.discard) discarded += k;
-  tokens.counters.emplace_back("discard pile", std::to_string(discarded));
+  tokens.title = "Safari: the tokens in every hand (face up) and the photographers";
   tokens.columns = {"seat"};
   for (const auto& sp : kSpecies) tokens.columns.push_back(sp);
-  tokens.columns.push_back("photographers in supply");
+  tokens.columns.push_back("photographers");
   for (int p = 0; p < s.nplayers; ++p) {
     std::vector<std::string> row{std::to_string(p)};
     for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) row.push_back(std::to_string(k));
-    row.push_back(std::to_string(s.supply[static_cast<std::size_t>(p)]));
+    int at_holes = 0;
+    for (const Spot& sp : s.spots)
+      for (const u8 o : sp.owner) at_holes += o == p;
+    row.push_back(fmt::format("{} in supply{}", s.supply[static_cast<std::size_t>(p)], at_holes ? fmt::format(", {} at holes", at_holes) : std::string()));
     tokens.rows.push_back(std::move(row));
   }
+  int discard = 0;
+  std::vector<std::string> disc;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) {
+    discard += s.tokens.discard[k];
+    if (s.tokens.discard[k]) disc.push_back(fmt::format("{} {}", s.tokens.discard[k], kSpecies[k]));
+  }
+  const int pile = pile_total(s);
+  tokens.lines.push_back(fmt::format("Face-down pile: {} token{}; discard pile: {}{} (reshuffled when the pile is empty). Tokens left in hand score 1 each at the end.",
+                                     pile, pile == 1 ? "" : "s", discard, disc.empty() ? std::string() : fmt::format(" ({})", fmt::join(disc, ", "))));
   Panel jeeps;
   jeeps.id = "jeeps";
   jeeps.title = "Jeeps";
-  for (std::size_t j = 0; j < s.markers.size(); ++j)
-    jeeps.lines.push_back(s.markers[j][0] == kOffBoard ? fmt::format("jeep {}: out of the game", j + 1)
-                                                       : fmt::format("jeep {} at {},{}: placing a tile there takes it (+3)", j + 1, s.markers[j][0], s.markers[j][1]));
+  std::vector<std::string> at;
+  for (const auto& mk : s.markers)
+    if (mk[0] != kOffBoard) at.push_back(fmt::format("{},{}", mk[0], mk[1]));
+  std::string jt = at.empty() ? "none on the board" : fmt::format("at {}", fmt::join(at, " and "));
+  if (s.marker_taken) jt += " (the jeep taken this turn goes back after scoring)";
+  else if (at.size() < 2) jt += " (the other has left the game)";
+  jeeps.counters.emplace_back("Jeeps", jt + ". A tile placed on a jeep's cell takes it: +3.");
   Panel holes;
   holes.id = "watering_holes";
   holes.title = "Watering holes";
-  holes.columns = {"point", "tokens", "photographers", "next token scores"};
+  if (s.spots.empty()) holes.counters.emplace_back("Watering holes", "none yet (found one: a token and a photographer on a savanna corner, +3).");
+  else holes.title = "Watering holes (point X,Y is the NW corner of cell X,Y)";
   for (const Spot& sp : s.spots) {
-    std::vector<std::string> toks, who;
+    std::vector<std::string> toks, free;
+    int unplaced = 0;  // quarters whose tile is not placed yet
     for (int c = 0; c < 4; ++c) {
-      const auto ci = static_cast<std::size_t>(c);
-      if (sp.token[ci] != 0xFF) toks.push_back(fmt::format("{} {}", kSpecies[sp.token[ci]], cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c)));
-      if (sp.owner[ci] != 0xFF) who.push_back(fmt::format("seat {}", sp.owner[ci]));
+      const auto cc = static_cast<std::size_t>(c);
+      const int qx = sp.x - kCornerDx[cc], qy = sp.y - kCornerDy[cc];
+      unplaced += s.placed_at(qx, qy) < 0;
+      if (sp.token[cc] != 0xFF) {
+        std::string t = fmt::format("{} at {}", kSpecies[sp.token[cc]], cell_corner(qx, qy, c));
+        if (sp.owner[cc] != 0xFF) t += fmt::format(" (photographer of {{p{}}})", sp.owner[cc]);
+        toks.push_back(t);
+      } else if (corner_usable(s, qx, qy, c)) {
+        free.push_back(cell_corner(qx, qy, c));
+      }
     }
-    holes.rows.push_back({fmt::format("{},{}", sp.x, sp.y), fmt::format("{}", fmt::join(toks, ", ")), who.empty() ? "-" : fmt::format("{}", fmt::join(who, ", ")),
-                          sp.closed ? "completed" : std::to_string(sp.ntokens + 3)});
+    std::string line = fmt::format("point {},{}: {}", sp.x, sp.y, fmt::join(toks, ", "));
+    if (sp.closed) {
+      line += "; complete";
+    } else {
+      line += fmt::format("; explore +{} with a species not there", sp.ntokens + 3);
+      line += !free.empty() ? fmt::format(" at {}", fmt::join(free, ", "))
+              : unplaced    ? std::string(" (no free savanna quarter now; not all of its tiles are placed)")
+                            : std::string(" (no free savanna quarter: it cannot be completed)");
+    }
+    holes.lines.push_back(line);
   }
-  if (s.spots.empty()) holes.lines.push_back("none yet");
   return {tokens, jeeps, holes};
 }
 
