@@ -318,3 +318,28 @@ TEST(Records, WrittenMidTurnReplaysToTheSamePosition) {
 
 }  // namespace
 }  // namespace carc::test
+
+namespace carc::test {
+namespace {
+
+// The protocol writes options straight to text: the same JSON as to_json, option by option.
+TEST(View, OptionsWrittenDirectlyAreTheSameJson) {
+  for (const std::string& game : kGames) {
+    Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}}, 23);
+    Rng rng(6);
+    MoveList ml;
+    for (int i = 0; i < 120 && !g.over(); ++i) {
+      const auto opts = view::decision_options(g.state());
+      std::string text;
+      view::append_options_json(text, opts);
+      json expected = json::array();
+      for (const auto& o : opts) expected.push_back(view::to_json(o));
+      ASSERT_EQ(json::parse(text), expected) << game << " decision " << i;
+      legal_moves(g.state(), ml);
+      g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace carc::test

@@ -81,6 +81,7 @@ struct Opts {
   u64 seed = 1;
   std::vector<std::string> options;
   double min_time = 2.0;
+  std::string filter;  // Google Benchmark cases whose name matches (a regex); empty: all
   bool no_gbench = false;
 };
 
@@ -187,6 +188,35 @@ void run(const Opts& o) {
     }
     bs.counters["games"] = static_cast<double>(games);
   });
+  // The legal request alone at a mid-game tile placement and at the piece decision after it
+  for (const char* phase : {"place", "piece"}) {
+    const std::string ph = phase;
+    benchmark::RegisterBenchmark(fmt::format("ProtocolLegal/{}/midgame-{}", o.game, ph).c_str(), [game_id, players, ph](benchmark::State& bs) {
+      view::EngineSession ses({}, 1);
+      std::string players_json;
+      for (int p = 0; p < players; ++p) players_json += fmt::format("{}\"p{}\"", p ? "," : "", p + 1);
+      ses.handle(fmt::format(R"({{"cmd":"new","game":"{}","players":[{}],"seed":5}})", game_id, players_json));
+      for (int k = 0; k < 400; ++k) {  // greedy play to turn 35, then (piece) the first placement
+        const std::string listing = ses.handle(R"({"cmd":"games"})");
+        const bool at_place = listing.find(R"("phase":"place")") != std::string::npos;
+        const auto tp = listing.find(R"("turn":)");
+        if (at_place && tp != std::string::npos && std::stoi(listing.substr(tp + 7)) >= 35) break;
+        ses.handle(R"({"cmd":"bot","game":"g1","bot":"greedy","play":true})");
+      }
+      if (ph == "piece") {
+        const std::string legal = ses.handle(R"({"cmd":"legal","game":"g1"})");
+        const auto q = legal.find('"', legal.find(':', legal.find(R"("notation)")));
+        ses.handle(R"({"cmd":"play","game":"g1","move":")" + legal.substr(q + 1, legal.find('"', q + 1) - q - 1) + R"("})");
+      }
+      std::size_t bytes = 0;
+      for (auto _ : bs) {
+        const std::string r = ses.handle(R"({"cmd":"legal","game":"g1"})");
+        bytes = r.size();
+        benchmark::DoNotOptimize(r.data());
+      }
+      bs.counters["bytes"] = static_cast<double>(bytes);
+    });
+  }
   // MCTS: playouts (policy games to the end) from the opening position, and one search of 2000
   // playouts from the mid-game position, single-threaded (its playouts/s counts whole iterations:
   // selection, the prior's evaluations, the playout to the game's horizon)
@@ -218,7 +248,9 @@ void run(const Opts& o) {
   })->Unit(benchmark::kMillisecond);
   std::string mt = fmt::format("--benchmark_min_time={}", o.min_time);
   std::string prog = "carcassonne-bench";
+  std::string fl = "--benchmark_filter=" + o.filter;
   std::vector<char*> argv = {prog.data(), mt.data()};
+  if (!o.filter.empty()) argv.push_back(fl.data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
   benchmark::RunSpecifiedBenchmarks();
@@ -236,6 +268,7 @@ void register_bench(CLI::App& app) {
   add_seed_option(c, "--seed", o->seed, "First seed");
   c->add_option("--option", o->options, "Rule option name=value; repeatable");
   add_double_option(c, "--min-time", o->min_time, 0.01, 3600, "Seconds per Google Benchmark case");
+  c->add_option("--filter", o->filter, "Only the Google Benchmark cases whose name matches this regular expression (e.g. View|Protocol)");
   c->add_flag("--no-gbench", o->no_gbench, "Only the signature run");
   c->callback([o] { run(*o); });
 }

@@ -144,6 +144,8 @@ void Game::play(const Move& m) {
     // a planned deal may be cut short by the move: keep it whole
     std::optional<std::vector<std::string>> draws_all, chance_all;
   };
+  // a long game keeps the starts of its last kMaxUndo turns (snapshots are whole states)
+  if (keep_undo_ && m.kind == MoveKind::Place && undo_.size() >= kMaxUndo) undo_.pop_front();
   const Saved sv{state_, rec_.moves.size(), rec_.events.size(), rec_.draws.size(), rec_.chance.size(), scripted_, chance_scripted_,
                  undo_.size(), rec_.moves.empty() ? std::nullopt : std::optional<RecordMove>(rec_.moves.back()), rng_,
                  rec_.finished, rec_.final_scores, rec_.draw_marks, plans_dropped_,

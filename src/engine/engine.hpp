@@ -2,6 +2,7 @@
 // source (seeded generator or a scripted draw order) and the game record; it checks every move,
 // applies it, records it and can take back the last decisions (snapshots: State is a flat value).
 #pragma once
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -199,7 +200,8 @@ class Game {
     std::vector<u8> draw_marks;
     std::optional<Rng> rng;
   };
-  std::vector<Snapshot> undo_;
+  std::deque<Snapshot> undo_;  // the last kMaxUndo turn starts
+  static constexpr std::size_t kMaxUndo = 64;
   bool keep_undo_ = false;
 };
 

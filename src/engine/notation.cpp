@@ -116,6 +116,17 @@ Move parse_notation(const State& s, std::string_view text_raw) {
     return m;
   }
   if (s.phase != Phase::Piece && s.phase != Phase::Choose) throw InputError(fmt::format("no move can be made now: the game waits for {}", decision_name(s)));
+  // the game's own parser first (Safari's actions: hundreds of options), checked for legality and
+  // for being written exactly so; else the notation of every legal move
+  const auto& hooks = s.rs->game->hooks;
+  if (s.phase == Phase::Piece && hooks.action_parse) {
+    try {
+      const Move m = hooks.action_parse(s, text);
+      if (is_legal(s, m) && normal(notation(s, m)) == text) return m;
+    } catch (const InputError&) {
+      // not an action: a piece or a pass, listed below
+    }
+  }
   legal_moves(s, ml);
   for (const Move& m : ml)
     if (normal(notation(s, m)) == text) return m;

@@ -157,6 +157,7 @@ std::vector<PlayerInfo> players_field(const json& req) {
 
 struct Dispatch {
   EngineSession& ses;
+  std::string raw;  // legal: the options array, spliced into the reply as "options"
 
   EngineSession::Open& open(const json& req) {
     const std::string id = str_field(req, "game", 40);
@@ -242,17 +243,16 @@ struct Dispatch {
     only_keys(req, {"game", "after"});
     const Game& g = *open(req).game;
     add_status(reply, g);
-    json options = json::array();
+    // the options are written straight into the reply's text (Dispatch::raw), not as JSON objects
     if (const json* after = opt(req, "after")) {
       if (g.state().phase != Phase::Place) throw ProtocolError("illegal_move", "after: there is no tile to place now");
       const Move place = move_of(g, *after);
       if (place.kind != MoveKind::Place) throw ProtocolError("illegal_move", "after: expected a placement");
-      for (const OptionView& o : options_after(g, place)) options.push_back(to_json(o));
+      append_options_json(raw, options_after(g, place));
       reply["after"] = notation(g.state(), place);
     } else {
-      for (const OptionView& o : decision_options(g.state())) options.push_back(to_json(o));
+      append_options_json(raw, decision_options(g.state()));
     }
-    reply["options"] = options;
   }
 
   void play(const json& req, json& reply) {
@@ -384,13 +384,17 @@ std::string EngineSession::handle(std::string_view line) {
       return fail("bad_request", "id: a whole number or a string of at most 100 characters");
     reply["id"] = *it;
   }
+  std::string d_raw;
   try {
     const std::string cmd = str_field(req, "cmd", 20);
-    Dispatch d{*this};
+    Dispatch d{*this, {}};
     if (cmd == "new") d.new_game(req, reply);
     else if (cmd == "load") d.load(req, reply);
     else if (cmd == "view") d.view(req, reply);
-    else if (cmd == "legal") d.legal(req, reply);
+    else if (cmd == "legal") {
+      d.legal(req, reply);
+      d_raw = std::move(d.raw);
+    }
     else if (cmd == "play") d.play(req, reply);
     else if (cmd == "undo") d.undo(req, reply);
     else if (cmd == "bot") d.bot(req, reply);
@@ -414,7 +418,14 @@ std::string EngineSession::handle(std::string_view line) {
     return fail("internal", e.what());
   }
   reply["ok"] = true;
-  return reply.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out = reply.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (!d_raw.empty()) {  // ,"options":[...] before the closing brace
+    out.pop_back();
+    out += R"(,"options":)";
+    out += d_raw;
+    out += '}';
+  }
+  return out;
 }
 
 }  // namespace carc::view

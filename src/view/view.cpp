@@ -339,6 +339,67 @@ json tile_catalog(const Ruleset& rs, const std::vector<std::string>& files) {
 
 // ---- JSON ----
 
+namespace {
+void put_string(std::string& out, std::string_view v) {
+  out += '"';
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto c = static_cast<unsigned char>(v[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(v.substr(from, i - from));
+    from = i + 1;
+    if (c == '"') out += "\\\"";
+    else if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else out += fmt::format("\\u{:04x}", c);
+  }
+  out.append(v.substr(from));
+  out += '"';
+}
+}  // namespace
+
+void append_options_json(std::string& out, const std::vector<OptionView>& options) {
+  out += '[';
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const OptionView& o = options[i];
+    if (i) out += ',';
+    out += R"({"kind":)";
+    put_string(out, o.kind);
+    if (o.kind == "place") {
+      out += R"(,"notations":[)";
+      for (std::size_t k = 0; k < o.notations.size(); ++k) {
+        if (k) out += ',';
+        put_string(out, o.notations[k]);
+      }
+      out += R"(],"rots":[)";
+      for (std::size_t k = 0; k < o.rots.size(); ++k) fmt::format_to(std::back_inserter(out), "{}{}", k ? "," : "", o.rots[k]);
+      out += ']';
+    } else {
+      out += R"(,"notation":)";
+      put_string(out, o.notation);
+    }
+    out += R"(,"text":)";
+    put_string(out, o.text);
+    if (o.kind == "place" || o.kind == "piece") fmt::format_to(std::back_inserter(out), R"(,"x":{},"y":{})", o.x, o.y);
+    if (o.kind == "piece") {
+      out += R"(,"port":)";
+      put_string(out, o.port);
+      out += R"(,"piece":)";
+      put_string(out, o.piece);
+      out += R"(,"feature":)";
+      put_string(out, o.feature);
+      if (o.worth) {
+        const Worth& w = *o.worth;
+        fmt::format_to(std::back_inserter(out), R"(,"worth":{{"completed":{},"tiles":{},"points":{},"pieces":[{}],"owners":[{}]}})", w.completed, w.tiles,
+                       w.points, fmt::join(w.pieces, ","), fmt::join(w.owners, ","));
+      }
+    }
+    out += '}';
+  }
+  out += ']';
+}
+
 json to_json(const Worth& w) {
   return json{{"completed", w.completed}, {"tiles", w.tiles}, {"points", w.points}, {"pieces", w.pieces}, {"owners", w.owners}};
 }

@@ -154,6 +154,9 @@ std::string tile_file_stem(const std::string& id, int index);
 nlohmann::json to_json(const View& v);
 nlohmann::json to_json(const EventView& e);
 nlohmann::json to_json(const OptionView& o);
+// The options as a JSON array appended to `out`: the same as an array of to_json(o), written
+// directly (the protocol's legal replies, where building JSON objects cost more than the rules).
+void append_options_json(std::string& out, const std::vector<OptionView>& options);
 nlohmann::json to_json(const Worth& w);
 nlohmann::json to_json(const Panel& p);
 
