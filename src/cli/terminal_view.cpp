@@ -963,55 +963,12 @@ int attr_slot(const FeatureTypeDef& fd, std::string_view name) {
   return -1;
 }
 
-// Whether a member of the feature `root` carries the named special (fire, big trap, ...).
-bool feature_has_special(const State& s, int root, std::string_view name) {
-  const auto& sp = s.rs->game->specials;
-  int m = root;
-  do {
-    const Segment& sg = s.graph[m];
-    const u8 k = s.type_of(s.tiles[sg.tile]).feats[sg.local].special;
-    if (k != 0 && k <= sp.size() && sp[k - 1u] == name) return true;
-    m = sg.next;
-  } while (m != root);
-  return false;
-}
-
 // Whether the network (river system) rooted at `net` carries the named special (raft).
 bool network_has_special(const State& s, int net, std::string_view name) {
   const auto& sp = s.rs->game->specials;
   for (std::size_t k = 0; k < sp.size() && k < 8; ++k)
     if (sp[k] == name) return (s.graph[net].net_flags >> k) & 1u;
   return false;
-}
-
-// A meadow's animals ("3 deer, 1 mammoth, 2 tigers") and what the tigers do, from its root.
-struct Animals {
-  std::string list;   // "" when there are none
-  std::string tigers; // "the tigers eat 2 deer", "fire: the tigers eat nothing", ""
-};
-Animals meadow_animals(const State& s, int root) {
-  const Segment& r = s.graph[root];
-  const FeatureTypeDef& fd = s.rs->ftype(r.ftype);
-  Animals a;
-  std::vector<std::string> parts;
-  for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
-    if (r.attr[k] > 0) parts.push_back(count_of(r.attr[k], fd.attrs[k]));
-  a.list = fmt::format("{}", fmt::join(parts, ", "));
-  const int deer = attr_slot(fd, "deer") >= 0 ? r.attr[static_cast<std::size_t>(attr_slot(fd, "deer"))] : 0;
-  const int tigers = attr_slot(fd, "tiger") >= 0 ? r.attr[static_cast<std::size_t>(attr_slot(fd, "tiger"))] : 0;
-  if (tigers > 0 && feature_has_special(s, root, "fire"))
-    a.tigers = "fire: tigers eat nothing";
-  else if (tigers > 0 && deer > 0)
-    a.tigers = fmt::format("tigers eat {} deer", std::min(tigers, deer));
-  if (feature_has_special(s, root, "big_trap"))
-    a.tigers += std::string(a.tigers.empty() ? "" : "; ") + "big trap: its 3x3 area counts twice";
-  return a;
-}
-
-// What a meadow is worth to its hunters at the end, as things stand.
-int meadow_value(const State& s, int root) {
-  const auto hook = s.rs->game->hooks.field_value;
-  return hook ? hook(s, root) : 0;
 }
 
 // A river system: "5 fish, 2 lakes so far" (+ the raft).
@@ -1050,47 +1007,6 @@ bool completes_menhir_forest(const State& s) {
   return false;
 }
 
-// A free spot for a tribe member in Hunters & Gatherers: the role and what the feature is worth.
-std::string hunters_spot_info(const State& s, const PlacedTile& pt, int local) {
-  const GameDef& g = *s.rs->game;
-  const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
-  const FeatureInfo fi = feature_info(s, pt.seg0 + local);
-  const Segment& root = s.graph[fi.root];
-  std::string info;
-  switch (fd.cls) {
-    case FClass::Path: {  // a river: tiles, its fish, the fish in the lakes at its ends
-      const int lake_fish = g.hooks.completion_bonus ? g.hooks.completion_bonus(s, fi.root) : 0;
-      std::string fish = fi.attr > 0 ? ", " + count_of(fi.attr, "fish") : "";
-      if (lake_fish > 0) fish += fmt::format("{}{} in its lakes", fi.attr > 0 ? " + " : ", ", count_of(lake_fish, "fish"));
-      if (fi.closed)
-        info = fmt::format("completed now: scores {} ({}{})", feature_value(s, fi, true), plural(fi.tiles, "tile", "tiles"),
-                           fish);
-      else
-        info = fmt::format("{} so far, open{}", plural(fi.tiles, "tile", "tiles"), fish);
-      break;
-    }
-    case FClass::Area: {  // a forest: tiles, mushroom glades, menhirs
-      info = fi.closed ? fmt::format("completed now: scores {}", feature_value(s, fi, true))
-                       : fmt::format("{} so far, open", plural(fi.tiles, "tile", "tiles"));
-      for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
-        if (root.attr[k] > 0) info += ", " + count_of(root.attr[k], symbol_noun(fd.attrs[k]));
-      break;
-    }
-    case FClass::Field: {  // a meadow: its animals and their value after the tigers
-      const Animals a = meadow_animals(s, fi.root);
-      info = a.list.empty() ? "no animals" : a.list;
-      if (!a.tigers.empty()) info += " (" + a.tigers + ")";
-      info += fmt::format(" = {} so far (at the end)", plural(meadow_value(s, fi.root), "point", "points"));
-      break;
-    }
-    case FClass::Centre:
-    case FClass::Point:
-      info = fmt::format("{} so far", plural(fi.tiles, "tile", "tiles"));
-      break;
-  }
-  return info;
-}
-
 // The local features of a tile type that are water (the Amazon), or -1.
 int water_of(const Ruleset& rs, const TileType& tt) {
   for (int f = 0; f < tt.nfeat; ++f)
@@ -1111,25 +1027,6 @@ std::string who_verb(const std::vector<PlayerInfo>& players, int p, bool color, 
                      std::string_view verb) {
   const bool you = p >= 0 && static_cast<std::size_t>(p) < players.size() && players[static_cast<std::size_t>(p)].name == "You";
   return fmt::format("{} {}", player_name(players, p, color), you ? you_verb : verb);
-}
-
-// A free photographer spot in Safari: a trail's or bush's animals and what it would score, or a
-// baobab's tokens.
-std::string safari_spot_info(const State& s, const PlacedTile& pt, int local) {
-  const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
-  const FeatureInfo fi = feature_info(s, pt.seg0 + local);
-  if (fd.cls == FClass::Point || fd.cls == FClass::Centre)
-    return fi.closed ? "surrounded: 2 tokens now and 2 more as the photographer comes back"
-                     : fmt::format("2 tokens now, 2 more when surrounded ({} of 9 tiles placed)", fi.tiles);
-  const unsigned sp = feature_species(s, fi.root);
-  const int n = std::popcount(sp), birds = feature_birds(s, fi.root);
-  const int value = games::safari_completed_value(s, fi.root);
-  std::string info = fi.closed ? fmt::format("completed by this tile: scores {} now", value)
-                               : fmt::format("{} so far, open", plural(fi.tiles, "tile", "tiles"));
-  info += n ? fmt::format(": {} ({} species)", species_list(sp), n) : ": no animals";
-  if (birds) info += ", " + plural(birds, "bird", "birds");
-  if (!fi.closed) info += fmt::format("; worth {} if completed now", value);
-  return info;
 }
 
 // Lines of items (each kept whole) separated by `sep`, each line starting with `indent` spaces.
@@ -1384,8 +1281,7 @@ std::string render_jeep_choice(const State& s, const std::vector<PlayerInfo>& pl
 // What a free spot is worth now and what taking it does.
 std::string spot_info(const State& s, const PlacedTile& pt, int local) {
   const GameDef& g = *s.rs->game;
-  if (has_networks(g)) return hunters_spot_info(s, pt, local);
-  if (is_safari(g)) return safari_spot_info(s, pt, local);
+  if (g.present.spot_text) return g.present.spot_text(s, pt, local);  // the game's own words
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
   const FeatureInfo fi = feature_info(s, pt.seg0 + local);
   const Segment& root = s.graph[fi.root];
@@ -1702,7 +1598,7 @@ std::vector<ShamanOption> shaman_options(const State& s) {
     o.move = m;
     o.place = fmt::format("{} at {},{}", feature_port(s, pt, m.feat), m.x, m.y);
     o.type = s.rs->ftype(s.type_of(pt).feats[m.feat].type).name;
-    o.info = hunters_spot_info(s, pt, m.feat);
+    o.info = s.rs->game->present.spot_text ? s.rs->game->present.spot_text(s, pt, m.feat) : spot_info(s, pt, m.feat);
     out.push_back(std::move(o));
   }
   return out;
@@ -2401,50 +2297,9 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
   return r;
 }
 
-namespace {
-
-// Hunters & Gatherers: the engine's sentence with what it leaves out (the fish in a completed
-// river's lakes, a meadow's animals and tigers, who scores a river system); "" for the others.
-std::string hunters_event_text(const State& s, const ScoreEvent& e) {
-  if (e.ftype >= s.rs->game->ftypes.size()) return "";
-  const FeatureTypeDef& fd = s.rs->ftype(e.ftype);
-  const int p = e.player + 1;
-  switch (e.reason) {
-    case ScoreReason::Completed: {
-      std::vector<std::string> parts = {plural(e.tiles, "tile", "tiles")};
-      if (fd.cls == FClass::Path) {
-        const int lake_fish = e.points - fd.completed_per_tile * e.tiles - fd.completed_per_attr * e.attr;
-        if (e.attr > 0) parts.push_back(count_of(e.attr, "fish"));
-        if (lake_fish > 0) parts.push_back(fmt::format("{} in its lakes", count_of(lake_fish, "fish")));
-      } else if (e.attr > 0 && !fd.attrs.empty()) {
-        parts.push_back(count_of(e.attr, symbol_noun(fd.attrs[0])));
-      }
-      std::string what = parts[0];
-      for (std::size_t i = 1; i < parts.size(); ++i) what += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
-      return fmt::format("player {} scores {} for a completed {} of {}", p, e.points, fd.name, what);
-    }
-    case ScoreReason::Farm: {
-      if (e.feature >= s.graph.size() || s.graph[e.feature].ftype != e.ftype) return "";
-      const Animals a = meadow_animals(s, e.feature);
-      return fmt::format("player {} scores {} for a {} with {}{}", p, e.points, fd.name,
-                         a.list.empty() ? std::string("no animals") : a.list,
-                         a.tigers.empty() ? std::string() : " (" + a.tigers + ")");
-    }
-    case ScoreReason::Network:
-      return fmt::format("player {} scores {} for the hut majority on a river system with {}{}", p, e.points,
-                         count_of(e.tiles, "fish"),
-                         e.cause ? fmt::format(" and {} (raft: +1 per lake)", count_of(e.attr, "lake")) : "");
-    default:
-      return "";
-  }
-}
-
-}  // namespace
-
 std::string describe_event_named(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players,
                                  bool color) {
-  std::string text = has_networks(*s.rs->game) ? hunters_event_text(s, e) : std::string();
-  if (text.empty()) text = describe_event(s, e);
+  std::string text = describe_event(s, e);  // the game's own words first (GameDef::describe)
   for (std::size_t at; (at = text.find(" fishs")) != std::string::npos;) text.replace(at, 6, " fish");
   const std::string prefix = fmt::format("player {} ", e.player + 1);
   const std::string possessive = fmt::format("player {}'s ", e.player + 1);

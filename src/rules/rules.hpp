@@ -21,6 +21,7 @@ namespace carc {
 struct State;
 struct Move;
 struct ScoreEvent;
+struct PlacedTile;
 // Every legal move of one decision: placements (frontier cells x 4), pieces, or a game's own
 // actions and choices (Safari: jeep moves and watering-hole actions; bounded by the tile loader).
 using MoveList = StaticVec<Move, 4096>;
@@ -114,6 +115,9 @@ struct Panel {
 struct Presentation {
   // The game's panels (Amazonas: the river; Hunters: the piles; Safari: tokens, jeeps, watering holes).
   std::vector<Panel> (*panels)(const State&) = nullptr;
+  // What a free spot for a piece is worth, in words (the view's piece options, the terminal's
+  // spot list); nullptr: the generic words (view::spot_sentence).
+  std::string (*spot_text)(const State&, const PlacedTile&, int local) = nullptr;
   // What a player holds besides pieces, by name (Safari: tokens by species).
   std::vector<std::pair<std::string, int>> (*hand)(const State&, int player) = nullptr;
   // Neutral markers on cells (Safari: jeeps): name and cell; and sites at grid points (Safari:

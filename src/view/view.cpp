@@ -66,7 +66,8 @@ std::string spot_sentence(const State& s, const PlacedTile& t, int local, const 
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(local)].type);
   const Worth w = worth_of(s, t.seg0 + local);
   std::string out;
-  if (w.completed) out = fmt::format("completes the {}: scores {} now", fd.name, w.points);
+  if (s.rs->game->present.spot_text) out = s.rs->game->present.spot_text(s, t, local);  // the game's own words
+  else if (w.completed) out = fmt::format("completes the {}: scores {} now", fd.name, w.points);
   else if (fd.cls == FClass::Field) out = fmt::format("a {} worth {} at the end as it stands", fd.name, w.points);
   else if (fd.cls == FClass::Point || fd.cls == FClass::Centre) out = fmt::format("a {} with {} of 9 tiles around it", fd.name, w.tiles);
   else out = fmt::format("a {} of {}, open: {} at the end as it stands", fd.name, plural(w.tiles, "tile", "tiles"), w.points);

@@ -135,8 +135,9 @@ std::vector<OptionView> decision_options(const State& s);
 
 // What one piece spot is worth (the feature with the piece's tile placed).
 Worth worth_of(const State& s, int seg);
-// A sentence for a piece option: "completes the road: scores 3 now", "joins the city with 2 of
-// seat 1's pieces", "a road of 2 tiles, open".
+// A sentence for a piece option: "completes the road: scores 3 now", "a road of 2 tiles, open:
+// 2 at the end as it stands" (or the game's own words, Presentation::spot_text), and who else is
+// on it ("; joins 1 of Ann's pieces").
 std::string spot_sentence(const State& s, const PlacedTile& t, int local, const std::vector<PlayerInfo>& players);
 
 // A score event in words, players by name.

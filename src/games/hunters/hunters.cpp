@@ -275,8 +275,48 @@ void on_final_scoring(State& s, EventSink* ev) {
   }
 }
 
-std::string describe(const State&, const ScoreEvent& e) {
+std::string count_of(int n, const std::string& noun) { return fmt::format("{} {}", n, n == 1 ? noun : plural_noun(noun)); }
+
+// A meadow's animals ("3 deer, 1 mammoth, 2 tigers") and what its tigers do ("tigers eat 2 deer",
+// "fire: tigers eat nothing", the big trap).
+std::pair<std::string, std::string> meadow_animals(const State& s, int root) {
+  const Segment& r = s.graph[root];
+  const FeatureTypeDef& fd = s.rs->ftype(r.ftype);
+  std::vector<std::string> parts;
+  for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
+    if (r.attr[k] > 0) parts.push_back(count_of(r.attr[k], fd.attrs[k]));
+  std::string tigers;
+  if (r.attr[kTiger] > 0 && find_special(s, root, kFire) >= 0) tigers = "fire: tigers eat nothing";
+  else if (r.attr[kTiger] > 0 && r.attr[kDeer] > 0) tigers = fmt::format("tigers eat {} deer", std::min(r.attr[kTiger], r.attr[kDeer]));
+  if (find_special(s, root, kBigTrap) >= 0) tigers += std::string(tigers.empty() ? "" : "; ") + "big trap: its 3x3 area counts twice";
+  return {fmt::format("{}", fmt::join(parts, ", ")), tigers};
+}
+
+// The engine's sentences with what the generic ones leave out: the fish in a completed river's
+// lakes, a meadow's animals and tigers, who scores a river system, the canoe, the pit trap.
+std::string describe(const State& s, const ScoreEvent& e) {
+  const FeatureTypeDef* fd = e.ftype < s.rs->game->ftypes.size() ? &s.rs->ftype(e.ftype) : nullptr;
   switch (e.reason) {
+    case ScoreReason::Completed: {
+      if (!fd) return {};
+      std::vector<std::string> parts = {fmt::format("{} tile{}", e.tiles, e.tiles == 1 ? "" : "s")};
+      if (fd->cls == FClass::Path) {
+        const int lake_fish = e.points - fd->completed_per_tile * e.tiles - fd->completed_per_attr * e.attr;
+        if (e.attr > 0) parts.push_back(count_of(e.attr, "fish"));
+        if (lake_fish > 0) parts.push_back(fmt::format("{} in its lakes", count_of(lake_fish, "fish")));
+      } else if (e.attr > 0 && !fd->attrs.empty()) {
+        parts.push_back(count_of(e.attr, fd->attrs[0] == "mushroom" ? "mushroom glade" : fd->attrs[0]));
+      }
+      std::string what = parts[0];
+      for (std::size_t i = 1; i < parts.size(); ++i) what += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+      return fmt::format("player {} scores {} for a completed {} of {}", e.player + 1, e.points, fd->name, what);
+    }
+    case ScoreReason::Farm: {
+      if (!fd || e.feature >= s.graph.size() || s.graph[e.feature].ftype != e.ftype) return {};
+      const auto [animals, tigers] = meadow_animals(s, e.feature);
+      return fmt::format("player {} scores {} for a {} with {}{}", e.player + 1, e.points, fd->name, animals.empty() ? std::string("no animals") : animals,
+                         tigers.empty() ? std::string() : " (" + tigers + ")");
+    }
     case ScoreReason::Special:
       if (e.cause == kCanoeCause)
         return fmt::format("player {} scores {} with the canoe: 2 per lake, {} lake{} in the river system", e.player + 1,
@@ -284,8 +324,8 @@ std::string describe(const State&, const ScoreEvent& e) {
       return fmt::format("player {} scores {} with the pit trap ({} animal{} in its 3x3 area, {} deer eaten by tigers); those animals are covered",
                          e.player + 1, e.points, e.tiles, e.tiles == 1 ? "" : "s", e.attr);
     case ScoreReason::Network:
-      return fmt::format("player {} scores {} for a river system with {} fish{}", e.player + 1, e.points, e.tiles,
-                         e.cause ? fmt::format(" and {} lake{} (raft)", e.attr, e.attr == 1 ? "" : "s") : std::string());
+      return fmt::format("player {} scores {} for the hut majority on a river system with {}{}", e.player + 1, e.points, count_of(e.tiles, "fish"),
+                         e.cause ? fmt::format(" and {} (raft: +1 per lake)", count_of(e.attr, "lake")) : "");
     default:
       return {};
   }
@@ -293,7 +333,38 @@ std::string describe(const State&, const ScoreEvent& e) {
 
 // ---- presentation (as data: GameDef::present) ----
 
-std::string count_of(int n, const std::string& noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+// What a free spot for a tribe member is worth: a river's tiles and fish (and its lakes'), a
+// forest's tiles and symbols, a meadow's animals and their value after the tigers.
+std::string spot_text(const State& s, const PlacedTile& pt, int local) {
+  const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
+  const FeatureInfo fi = feature_info(s, pt.seg0 + local);
+  const Segment& root = s.graph[fi.root];
+  const std::string tiles = fmt::format("{} tile{}", fi.tiles, fi.tiles == 1 ? "" : "s");
+  switch (fd.cls) {
+    case FClass::Path: {
+      const int lake_fish = completion_bonus(s, fi.root);
+      std::string fish = fi.attr > 0 ? ", " + count_of(fi.attr, "fish") : "";
+      if (lake_fish > 0) fish += fmt::format("{}{} in its lakes", fi.attr > 0 ? " + " : ", ", count_of(lake_fish, "fish"));
+      return fi.closed ? fmt::format("completed now: scores {} ({}{})", feature_value(s, fi, true), tiles, fish)
+                       : fmt::format("{} so far, open{}", tiles, fish);
+    }
+    case FClass::Area: {
+      std::string info = fi.closed ? fmt::format("completed now: scores {}", feature_value(s, fi, true)) : fmt::format("{} so far, open", tiles);
+      for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
+        if (root.attr[k] > 0) info += ", " + count_of(root.attr[k], fd.attrs[k] == "mushroom" ? "mushroom glade" : fd.attrs[k]);
+      return info;
+    }
+    case FClass::Field: {
+      const auto [animals, tigers] = meadow_animals(s, fi.root);
+      std::string info = animals.empty() ? "no animals" : animals;
+      if (!tigers.empty()) info += " (" + tigers + ")";
+      const int v = field_value(s, fi.root);
+      return info + fmt::format(" = {} point{} so far (at the end)", v, v == 1 ? "" : "s");
+    }
+    default:
+      return tiles + " so far";
+  }
+}
 
 std::vector<Panel> panels(const State& s) {
   Panel piles;
@@ -363,6 +434,7 @@ const GameDef& hunters() {
     g.hooks.field_value = field_value;
     g.hooks.on_board_tile = on_board_tile;
     g.present.panels = panels;
+    g.present.spot_text = spot_text;
     g.describe = describe;
     g.special_effects = {{}, {"canoe", "lakes", "", ""}, {"pit_trap", "animals", "deer_eaten", ""}};
     return g;

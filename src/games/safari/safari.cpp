@@ -696,6 +696,29 @@ std::string describe(const State& s, const ScoreEvent& e) {
 
 // ---- presentation (as data: GameDef::present) ----
 
+// What a free photographer spot is worth: a trail's or bush's animals and what it would score,
+// or a baobab's tokens.
+std::string spot_text(const State& s, const PlacedTile& pt, int local) {
+  const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
+  const FeatureInfo fi = feature_info(s, pt.seg0 + local);
+  if (fd.cls == FClass::Point || fd.cls == FClass::Centre)
+    return fi.closed ? "surrounded: 2 tokens now and 2 more as the photographer comes back"
+                     : fmt::format("2 tokens now, 2 more when surrounded ({} of 9 tiles placed)", fi.tiles);
+  const u8 present = species_mask(s.graph[fi.root]);
+  std::vector<std::string> names;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if ((present >> k) & 1u) names.push_back(kSpecies[static_cast<std::size_t>(k)]);
+  const int n = static_cast<int>(names.size());
+  const int birds = fd.cls == FClass::Area ? s.graph[fi.root].attr[kBird] : 0;
+  const int value = safari_completed_value(s, fi.root);
+  std::string info = fi.closed ? fmt::format("completed by this tile: scores {} now", value)
+                               : fmt::format("{} tile{} so far, open", fi.tiles, fi.tiles == 1 ? "" : "s");
+  info += n ? fmt::format(": {} ({} species)", fmt::join(names, ", "), n) : std::string(": no animals");
+  if (birds) info += fmt::format(", {} bird{}", birds, birds == 1 ? "" : "s");
+  if (!fi.closed) info += fmt::format("; worth {} if completed now", value);
+  return info;
+}
+
 std::vector<std::pair<std::string, int>> hand(const State& s, int p) {
   std::vector<std::pair<std::string, int>> out;
   for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) out.emplace_back(kSpecies[k], s.tokens.hand[static_cast<std::size_t>(p)][k]);
@@ -821,6 +844,7 @@ const GameDef& safari() {
     g.setup_keys = {"jeeps", "watering_holes", "tokens"};
     g.present.panels = panels;
     g.present.hand = hand;
+    g.present.spot_text = spot_text;
     g.present.marker_name = "jeep";
     g.present.site_name = "watering_hole";
     g.present.site_tokens = species;
