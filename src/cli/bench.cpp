@@ -262,7 +262,7 @@ void register_bench(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("bench", "Deterministic signature and throughput of seeded random games");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
-  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
+  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected reconstruction)");
   add_int_option(c, "--players", o->players, 2, 5, "Players");
   add_int_option(c, "--games", o->games, 1, 100000000, "Games in the signature run");
   add_seed_option(c, "--seed", o->seed, "First seed");

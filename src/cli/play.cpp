@@ -1165,7 +1165,7 @@ void register_play(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("play", "Play a game in the terminal against bots or other people (hot seat)");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
-  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
+  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected reconstruction)");
   add_int_option(c, "--players", o->players, 2, 5, "Number of seats: you against mcts bots (default 2)", false);
   c->add_option("--seats", o->seats,
                 "Comma-separated seats: human, easy, normal, hard (mcts bots of that strength), mcts[:...], greedy or "

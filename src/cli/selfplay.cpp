@@ -101,7 +101,7 @@ void register_selfplay(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* c = app.add_subcommand("selfplay", "Play games between bots and print aggregate statistics");
   c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
-  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected Amazonas set)");
+  c->add_option("--tiles", o->tiles, "Tile file to use instead of the game's default (e.g. a corrected reconstruction)");
   add_int_option(c, "--players", o->players, 2, 5, "Number of players (2-5)");
   c->add_option("--bots", o->bots, "Comma-separated bot per seat (random, greedy), or one for all")->capture_default_str();
   add_int_option(c, "--games", o->games, 1, 100000000, "Number of games");

@@ -711,8 +711,8 @@ Window window_of(const State& s, const ViewOptions& o, const std::vector<Candida
   };
   for (const PlacedTile& t : s.tiles) grow(t.x, t.y);
   for (const Candidate& c : cands) grow(c.x, c.y);
-  for (const auto& mk : s.markers)  // Safari's jeeps (on empty cells next to the tiles)
-    if (is_safari(*s.rs->game) && mk[0] != kOffBoard) grow(mk[0], mk[1]);
+  for (const auto& mk : s.markers)  // a game's markers on empty cells next to the tiles (jeeps)
+    if (!s.rs->game->present.marker_name.empty() && mk[0] != kOffBoard) grow(mk[0], mk[1]);
   int ncols = std::max(1, (o.width - kLeft) / kCellW);
   if (o.max_cols > 0) ncols = std::min(ncols, o.max_cols);
   const int nrows = std::max(1, o.max_rows);
