@@ -709,9 +709,18 @@ std::string house(double h) {
 
 std::string photographer(double h);
 
-// Carcassonne: Safari (jeeps, watering holes, animal tokens in hand).
-bool is_safari(const GameDef& game) { return game.id == "safari"; }
+// A game's markers on cells and sites at grid points (GameDef::present: Safari's jeeps and
+// watering holes), drawn from the state's generic fields; and a side panel when players hold
+// things besides pieces (Presentation::hand: Safari's tokens).
+bool has_markers_or_sites(const GameDef& game) { return !game.present.marker_name.empty() || !game.present.site_name.empty(); }
+bool has_hands(const GameDef& game) { return game.present.hand != nullptr; }
 constexpr std::string_view kPondFill = "#4aa3df", kPondEdge = "#1d5f8f";
+// "watering hole" for the site name "watering_hole"
+std::string site_label(const GameDef& game) {
+  std::string l = game.present.site_name;
+  std::replace(l.begin(), l.end(), '_', ' ');
+  return l;
+}
 
 // One entry of the key under the scores: a glyph (drawn round the origin) and its label.
 struct KeyItem {
@@ -746,12 +755,13 @@ std::vector<KeyItem> key_items(const GameDef& game) {
       std::any_of(game.ftypes.begin(), game.ftypes.end(), [](const FeatureTypeDef& ft) { return ft.network_kind == 1; }))
     add(game.piece_names[1],
         fmt::format(R"~(<g fill="#a0a0a0" stroke="#111111" stroke-width="1" stroke-linejoin="round">{}</g>)~", house(14)));
-  if (is_safari(game)) {
-    add("baobab", fmt::format(R"~(<g transform="translate(0,1) scale(0.42)">{}</g>)~", kBaobab));
-    add("jeep", fmt::format(R"~(<g transform="translate(-0.5,-0.5) scale(0.3)">{}</g>)~", kJeep));
-    add("watering hole", fmt::format(R"~(<circle r="7" fill="{}" stroke="{}" stroke-width="1.2"/><path d="M-7,0 L7,0 M0,-7 L0,7" stroke="#ffffff" stroke-opacity="0.7" stroke-width="0.8"/>)~",
-                                     kPondFill, kPondEdge));
-  }
+  // glyphs drawn by name: a point feature named baobab, the game's markers and sites
+  for (const FeatureTypeDef& ft : game.ftypes)
+    if (ft.cls == FClass::Point && ft.name == "baobab") add("baobab", fmt::format(R"~(<g transform="translate(0,1) scale(0.42)">{}</g>)~", kBaobab));
+  if (game.present.marker_name == "jeep") add("jeep", fmt::format(R"~(<g transform="translate(-0.5,-0.5) scale(0.3)">{}</g>)~", kJeep));
+  if (!game.present.site_name.empty())
+    add(site_label(game), fmt::format(R"~(<circle r="7" fill="{}" stroke="{}" stroke-width="1.2"/><path d="M-7,0 L7,0 M0,-7 L0,7" stroke="#ffffff" stroke-opacity="0.7" stroke-width="0.8"/>)~",
+                                      kPondFill, kPondEdge));
   return out;
 }
 
@@ -790,13 +800,13 @@ std::string quarter_name(int x, int y, int c) {
 // its tile missing or bush at that corner, only a dashed outline), each token in its quarter and
 // each photographer beside it, outside the pond, on that quarter's tile; a complete hole ringed.
 void draw_holes(std::string& out, const State& s, double t, double ox, double oy) {
-  const auto& species = games::safari_species();
+  const auto& species = s.rs->game->present.site_tokens;
   const double R = kPondR * t;
   for (const Spot& sp : s.spots) {
     std::string what;
     for (int c = 0; c < 4; ++c) {
       const u8 k = sp.token[static_cast<std::size_t>(c)];
-      if (k == 0xFF || k >= kTokenKinds) continue;
+      if (k == 0xFF || k >= species.size()) continue;
       what += fmt::format("{}{} at {}", what.empty() ? "" : ", ", species[k], quarter_name(sp.x, sp.y, c));
       if (sp.owner[static_cast<std::size_t>(c)] != 0xFF)
         what += fmt::format(" (photographer of player {})", sp.owner[static_cast<std::size_t>(c)] + 1);
@@ -821,7 +831,7 @@ void draw_holes(std::string& out, const State& s, double t, double ox, double oy
     }
     for (int c = 0; c < 4; ++c) {
       const u8 k = sp.token[static_cast<std::size_t>(c)];
-      if (k == 0xFF || k >= kTokenKinds) continue;
+      if (k == 0xFF || k >= species.size()) continue;
       out += fmt::format(R"~(<g class="token {}" data-quarter="{}" transform="translate({},{})"><title>{} token at {}</title>{}</g>)~",
                          esc(species[k]), c, num(quarter_dx(c) * kTokenOff * t), num(quarter_dy(c) * kTokenOff * t),
                          esc(species[k]), quarter_name(sp.x, sp.y, c), token_disc(species[k], kTokenR * t));
@@ -862,7 +872,6 @@ constexpr double kPanelW = 226, kPanelRow = 66;
 double panel_height(const State& s) { return 30 + kPanelRow * s.nplayers + 62; }
 
 void draw_panel(std::string& out, const State& s, const std::vector<std::string>& names, double x0, double y0) {
-  const auto& species = games::safari_species();
   const GameDef& game = *s.rs->game;
   out += fmt::format(R"~(<g class="panel"><rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="#ebe4d3" stroke="#b9ab8a" stroke-width="1"/>)~",
                      num(x0), num(y0), num(kPanelW), num(panel_height(s)));
@@ -891,13 +900,14 @@ void draw_panel(std::string& out, const State& s, const std::vector<std::string>
     out += fmt::format(R"~(</g><text x="{}" y="{}" font-size="10" fill="#555">{} {}{} in supply</text>)~",
                        num(x0 + 16 + 10 * std::max<int>(1, s.supply[sp])), num(by + 27), s.supply[sp], esc(game.piece_names[0]),
                        s.supply[sp] == 1 ? "" : "s");
-    for (int k = 0; k < kTokenKinds; ++k) {
-      const int n = s.tokens.hand[sp][static_cast<std::size_t>(k)];
-      const double cx = x0 + 20 + 42 * k, cy = by + 46;
+    // what the player holds besides pieces (Presentation::hand), each kind with its count
+    const auto held = game.present.hand(s, p);
+    for (std::size_t k = 0; k < held.size(); ++k) {
+      const auto& [what, n] = held[k];
+      const double cx = x0 + 20 + 42 * static_cast<double>(k), cy = by + 46;
       out += fmt::format(
           R"~(<g class="hand-token {0}" data-species="{0}" data-count="{1}"{2}><title>{0}: {1} in hand</title><g transform="translate({3},{4})">{5}</g><text x="{6}" y="{7}" font-size="11" font-weight="bold" fill="#222">&#215;{1}</text></g>)~",
-          esc(species[static_cast<std::size_t>(k)]), n, n == 0 ? R"~( opacity="0.3")~" : "", num(cx), num(cy),
-          token_disc(species[static_cast<std::size_t>(k)], 9), num(cx + 10.5), num(cy + 4));
+          esc(what), n, n == 0 ? R"~( opacity="0.3")~" : "", num(cx), num(cy), token_disc(what, 9), num(cx + 10.5), num(cy + 4));
     }
     out += "</g>\n";
   }
@@ -1176,9 +1186,10 @@ std::string render_svg(const State& s, const SvgOptions& o) {
   }
   const GameDef& game = *s.rs->game;
   // Safari: the board takes in the jeeps' cells, and room round the watering holes on its edge
-  const bool safari = is_safari(game);
+  const bool sites = has_markers_or_sites(game);
+  const bool hands = has_hands(game);
   double pad_l = 0, pad_r = 0, pad_t = 0, pad_b = 0;
-  if (safari && !s.tiles.empty()) {
+  if (sites && !s.tiles.empty()) {
     for (const auto& m : s.markers) {
       if (m[0] == kOffBoard) continue;
       minx = std::min<int>(minx, m[0]);
@@ -1216,7 +1227,7 @@ std::string render_svg(const State& s, const SvgOptions& o) {
   if (track) height = track_row + 13 * sc + 12;
   // Safari: a side panel right of the board (scores, tokens in hand, piles, jeeps, watering holes)
   const double panel_x = left + cols * t + right + 10, panel_y = top - pad_t;
-  if (safari) height = std::max(height, panel_y + panel_height(s) + 14);
+  if (hands) height = std::max(height, panel_y + panel_height(s) + 14);
 
   // heading: one column per player with the score and the pieces left (both kinds, if the game
   // has two: then the columns are as wide as the longest entry)
@@ -1254,7 +1265,7 @@ std::string render_svg(const State& s, const SvgOptions& o) {
   // wide enough for the heading (rough text widths: the picture is not clipped by the viewer)
   const double width = std::max({left + cols * t + right, 40.0 + col * s.nplayers, 24.0 + 10.0 * text_len(title),
                                  24.0 + 7.0 * text_len(status), track ? left + 16 * sc + s.track_len * space_w + right : 0.0,
-                                 key.empty() ? 0.0 : key_w, safari ? panel_x + kPanelW + 14 : 0.0});
+                                 key.empty() ? 0.0 : key_w, hands ? panel_x + kPanelW + 14 : 0.0});
 
   std::string out = fmt::format(
       R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif">)~",
@@ -1340,7 +1351,7 @@ std::string render_svg(const State& s, const SvgOptions& o) {
   }
 
   // Safari: the jeeps on their cells and the watering holes (their tokens and photographers)
-  if (safari) {
+  if (sites) {
     draw_jeeps(out, s, t, ox, oy);
     draw_holes(out, s, t, ox, oy);
   }
@@ -1425,7 +1436,7 @@ std::string render_svg(const State& s, const SvgOptions& o) {
     }
     out += "</g>\n";
   }
-  if (safari) draw_panel(out, s, names, panel_x, panel_y);
+  if (hands) draw_panel(out, s, names, panel_x, panel_y);
   out += "</svg>\n";
   return out;
 }
