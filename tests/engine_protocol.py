@@ -136,6 +136,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for i, g in enumerate(GAMES):
             play_game(eng, g, 11 + i, tmp)
+    # a line over the 4 MiB limit is refused, and the engine goes on
+    big = eng.line('{"id": 1, "cmd": "games", "pad": "' + "x" * (5 << 20) + '"}')
+    if big.get("ok") or big["error"]["code"] != "too_long":
+        fail(f"a 5 MiB line was answered {str(big)[:200]}")
+    if not eng.ask("games")["ok"]:
+        fail("the engine did not go on after a too long line")
     r = eng.ask("quit")
     if not r["ok"]:
         fail(f"quit: {r}")
