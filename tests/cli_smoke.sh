@@ -592,6 +592,13 @@ EOF2
   done
 done
 
+
+# play takes the engine's notation at its prompts too (as the view and the protocol write moves)
+mkdir -p "$TMP/notation"
+printf 'U -1,0 r90\nfollower E\n\nquit\n' | (cd "$TMP/notation" && "$BIN" play --game base --seats human,greedy --seed 3 --autosave n.json) \
+  >"$TMP/notation.out" 2>&1
+grep -q "You placed U at -1,0 r90, follower on road (E)" "$TMP/notation.out" || fail "play: the engine's notation at the prompts: $(tail -5 "$TMP/notation.out")"
+
 if [ "$FAILS" -ne 0 ]; then
   echo "cli_smoke: $FAILS failure(s)" >&2
   exit 1

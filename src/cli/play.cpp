@@ -271,6 +271,9 @@ class Session {
   std::optional<Outcome> take_back_tile(const std::string& cmd, int p);
   Outcome end_of_input(int p);
   void show_turn();
+  // The engine's notation typed at a prompt (what the view, the protocol and records write:
+  // "U 1,0 r90", "follower N", "double D2 r180"...): the move, if it is one of `kinds` and legal now.
+  [[nodiscard]] std::optional<Move> notation_move(const std::string& line, std::initializer_list<MoveKind> kinds) const;
   // The terminal's size (columns into view_.width, lines into rows_), again after a resize.
   void measure_terminal();
   void finish();
@@ -301,6 +304,17 @@ class Session {
   std::vector<std::string> news_;        // turns since the last board a human saw
   std::vector<std::string> shown_news_;  // what that board listed (shown again by `board`)
 };
+
+std::optional<Move> Session::notation_move(const std::string& line, std::initializer_list<MoveKind> kinds) const {
+  try {
+    const Move m = parse_notation(g_->state(), line);
+    for (const MoveKind k : kinds)
+      if (m.kind == k) return m;
+  } catch (const InputError&) {
+    // not the notation of a legal move: the prompt's own message stands
+  }
+  return std::nullopt;
+}
 
 void Session::measure_terminal() {
   view_.width = 80;
@@ -800,6 +814,11 @@ Outcome Session::place_phase() {
     const auto cands = placement_candidates(g_->state());
     const ParsedPlacement pp = parse_placement(line, cands);
     if (!pp.error.empty()) {
+      if (const auto m = notation_move(line, {MoveKind::Place})) {  // "U 1,0 r90"
+        g_->forget_undo();
+        g_->play(*m);
+        return Outcome::Done;
+      }
       say(pp.error + "\n");
       continue;
     }
@@ -900,6 +919,15 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
     if (common_command(cmd, args)) continue;
     const ParsedChoice pc = parse_choice(line, g_->state());
     if (!pc.error.empty()) {
+      if (const auto m = notation_move(line, {MoveKind::Choose})) {  // "double D2 r180", "shaman none"
+        ParsedChoice n;
+        n.move = *m;
+        n.option = notation(g_->state(), *m);
+        if (n.option.rfind(game().choice_key + " ", 0) == 0) n.option = n.option.substr(game().choice_key.size() + 1);
+        g_->play(*m);
+        chosen(n);
+        return Outcome::Done;
+      }
       say(pc.error + "\n");
       continue;
     }
@@ -1065,6 +1093,10 @@ Outcome Session::piece_phase() {
         }
         const ParsedPort pp = parse_port(line, g_->state());
         if (!pp.error.empty()) {
+          if (const auto m = notation_move(line, {MoveKind::Piece, MoveKind::Pass, MoveKind::Act})) {  // "follower N", "hut W"
+            g_->play(*m);
+            break;
+          }
           say(pp.error + "\n");
           continue;
         }

@@ -2503,6 +2503,8 @@ const char* kHelpPlace =
     "  x grows to the east (right), y grows to the SOUTH (down).\n";
 
 const char* kHelpAnyTime =
+    "Every move may also be typed as records and the engine protocol write it:\n"
+    "  \"U 1,0 r90\", \"follower N\", \"camp S at 10,0\", \"pass\", \"double D2 r180\".\n"
     "Any time:\n"
     "  board        show the board again       moves   list where the tile fits\n"
     "  view X Y     centre the board on X,Y    view    follow the play again\n"
