@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.hpp"
@@ -290,8 +292,16 @@ namespace {
 // piece decision too, while Safari's taken jeep waits for its cell) replays to the same position.
 // Found by fuzz_engine_protocol: a partial turn lost its piece decision.
 TEST(Records, WrittenMidTurnReplaysToTheSamePosition) {
-  for (const std::string& game : kGames) {
-    Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}}, 17);
+  // and Safari with three players, where several scorers hand in tokens one after another (a
+  // record saved between two hand-ins: found by fuzz_engine_protocol)
+  std::vector<std::pair<std::string, int>> runs;
+  for (const std::string& game : kGames) runs.emplace_back(game, 2);
+  runs.emplace_back("safari", 3);
+  runs.emplace_back("safari", 4);
+  for (const auto& [game, seats] : runs) {
+    std::vector<PlayerInfo> ps;
+    for (int p = 0; p < seats; ++p) ps.push_back({fmt::format("p{}", p + 1), ""});
+    Game g(load_ruleset(game, {}), ps, 17 + static_cast<u64>(seats));
     Rng rng(4);
     MoveList ml;
     int n = 0, mid = 0;
@@ -339,6 +349,39 @@ TEST(View, OptionsWrittenDirectlyAreTheSameJson) {
       g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
     }
   }
+}
+
+}  // namespace
+}  // namespace carc::test
+
+namespace carc::test {
+namespace {
+
+// The engine-protocol fuzzer's saved inputs, as unit tests: every line answered, and every open
+// game's record replays to the scores the session reports (fuzz/regressions/fuzz_engine_protocol).
+TEST(Protocol, FuzzRegressionSessionsReplay) {
+  const std::filesystem::path dir = std::filesystem::path(CARC_SOURCE_DATA_DIR) / ".." / "fuzz" / "regressions" / "fuzz_engine_protocol";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    std::ifstream in(entry.path(), std::ios::binary);
+    view::ProtocolLimits limits;
+    limits.max_games = 4;
+    limits.max_bot_ms = 5;
+    limits.max_bot_playouts = 200;
+    view::EngineSession s(limits, 1);
+    for (std::string line; std::getline(in, line) && !s.done();) {
+      const json r = json::parse(s.handle(line));
+      ASSERT_TRUE(r.contains("ok")) << entry.path();
+    }
+    const json games = json::parse(s.handle(R"({"cmd":"games"})"));
+    for (const json& g : games["games"]) {
+      const json rec = json::parse(s.handle(json{{"cmd", "record"}, {"game", g["game"]}}.dump()));
+      const Game again = Game::replay(record_from_json(rec["record"].dump(), entry.path().string()));
+      for (std::size_t p = 0; p < g["scores"].size(); ++p) EXPECT_EQ(again.state().score[p], g["scores"][p].get<int>()) << entry.path();
+    }
+  }
+  EXPECT_GE(files, 2);
 }
 
 }  // namespace

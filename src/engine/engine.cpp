@@ -418,6 +418,7 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
       auto listed_choices = [&] {
         while (g.state_.phase == Phase::Choose) {
           step = "illegal_choice";
+          if (rm.partial && ci >= rm.choices.size()) return;  // a turn saved mid-turn: this decision is pending
           if (ci >= rm.choices.size())
             throw InputError(fmt::format("player {} has a decision to make and the record's choices end here", to_move(g.state_) + 1));
           const auto& [who, text] = rm.choices[ci];
