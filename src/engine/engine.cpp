@@ -250,18 +250,20 @@ bool Game::undo_turn(int player) {
   return false;
 }
 
-Move Game::placement(int x, int y, int rot_degrees) const {
+Move placement_move(const State& s, int x, int y, int rot_degrees) {
   if (rot_degrees % 90 != 0 || rot_degrees < 0 || rot_degrees > 270)
     throw InputError(fmt::format("rotation {} is not 0, 90, 180 or 270", rot_degrees));
   if (!CellMap::in_range(x, y)) throw InputError(fmt::format("cell {},{} is off the map", x, y));
   Move m;
   m.kind = MoveKind::Place;
-  m.player = state_.current;
+  m.player = s.current;
   m.x = static_cast<i8>(x);
   m.y = static_cast<i8>(y);
   m.rot = static_cast<u8>(rot_degrees / 90);
   return m;
 }
+
+Move Game::placement(int x, int y, int rot_degrees) const { return placement_move(state_, x, y, rot_degrees); }
 
 Move Game::piece_at_port(std::string_view port) const {
   Move m;

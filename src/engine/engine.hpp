@@ -209,6 +209,10 @@ class Game {
 // A score event's reason as records name it ("completed", "final", "track", ...).
 const char* reason_name(ScoreReason r);
 
+// The placement of the tile in hand at x,y turned rot_degrees, for the player to move; not
+// checked for legality (InputError for a rotation or cell that is not one).
+Move placement_move(const State& s, int x, int y, int rot_degrees);
+
 // The engine's move notation (docs/engine-protocol.md): one decision as text, what front ends
 // send and show. Place "U 1,0 r90"; a piece "follower N", "camp S at 10,0" (a turn of several
 // tiles names the cell), "hut W" (a piece claiming the feature's network); "pass"; the game's

@@ -106,12 +106,7 @@ Move parse_notation(const State& s, std::string_view text_raw) {
     if (!parse_int(xs, -128, 127, x) || !parse_int(ys, -128, 127, y))
       throw InputError(fmt::format("\"{}\": the cell is two whole numbers from -128 to 127", printable(std::string(text_raw))));
     if (!parse_int(rs, 0, 270, r) || r % 90 != 0) throw InputError(fmt::format("\"{}\": the rotation is 0, 90, 180 or 270", printable(std::string(text_raw))));
-    Move m;
-    m.kind = MoveKind::Place;
-    m.player = s.current;
-    m.x = static_cast<i8>(x);
-    m.y = static_cast<i8>(y);
-    m.rot = static_cast<u8>(r / 90);
+    const Move m = placement_move(s, static_cast<int>(x), static_cast<int>(y), static_cast<int>(r));
     if (!is_legal(s, m)) throw InputError(fmt::format("{} does not fit at {},{} r{}", s.rs->tiles.types[s.in_hand].id, x, y, r));
     return m;
   }
