@@ -217,7 +217,7 @@ run hg_play "$BIN" play --game hunters --seats greedy,random,greedy,random --see
 no_crash hg_play
 [ "$RC" -eq 0 ] || fail "all-bot play --game hunters exited $RC: $(cat "$TMP/hg_play.err")"
 grep -q "^Final scores:" "$TMP/hg_play.out" || fail "all-bot play --game hunters printed no final scores"
-grep -q "Menhir! .* draws a bonus tile and plays again" "$TMP/hg_play.out" &&
+grep -q "Menhir! A bonus tile and an extra turn for " "$TMP/hg_play.out" &&
   grep -q " placed bonus tile " "$TMP/hg_play.out" || fail "all-bot play --game hunters: no bonus turn"
 grep -q "hut on the river system" "$TMP/hg_play.out" || fail "all-bot play --game hunters: no hut placed"
 grep -q "for the hut majority on a river system with" "$TMP/hg_play.out" &&

@@ -76,6 +76,44 @@ TEST(Notation, ForgivingForms) {
   EXPECT_EQ(parse_notation(g.state(), "none").kind, MoveKind::Pass);
 }
 
+// The games' shorthands (Presentation::parse_alias) read through the notation: every legal choice
+// of Amazonas, Hunters and Safari and every Safari action in the short form a player types.
+TEST(Notation, GamesShorthandsReadAsTheirMoves) {
+  int choices = 0, actions = 0;
+  for (const std::string game : {"amazonas", "hunters", "safari"}) {
+    Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}, {"c", ""}}, 5);
+    Rng rng(7);
+    MoveList ml;
+    for (int i = 0; i < 400 && !g.over(); ++i) {
+      const State& s = g.state();
+      legal_moves(s, ml);
+      const auto opts = view::decision_options(s);
+      for (std::size_t k = 0; k < ml.size() && k < opts.size() && (s.phase == Phase::Choose || s.phase == Phase::Piece); ++k) {
+        const auto& o = opts[k];
+        std::string said;
+        if (o.target == "token") said = o.token.substr(0, 1);                               // "l": hand in a lion
+        if (o.target == "cell" && o.kind == "choice") said = fmt::format("{} {}", o.x, o.y);  // the jeep's new cell
+        if (o.target == "tile") said = fmt::format("{} {}", o.tile, o.rot);                  // "D2 180"
+        if (o.target == "piece") said = fmt::format("{} {} {}", o.port, o.x, o.y);           // "N 3 -1": the shaman
+        if (o.kind == "action" && k % 7 == 0) {  // "found lion at 2,1 NE" -> "f l 2,1 ne"
+          const std::string& n = o.notation;
+          if (n.rfind("jeep from ", 0) == 0) said = "j " + n.substr(10);
+          else said = fmt::format("{} {}", n[0] == 'f' ? "f" : "x", n.substr(n.find(' ') + 1, 1)) + n.substr(n.find(" at ") + 3);
+        }
+        if (said.empty()) continue;
+        Move back;
+        ASSERT_NO_THROW(back = parse_notation(s, said)) << game << ": " << said << " for " << o.notation;
+        EXPECT_EQ(back, ml[k]) << game << ": " << said << " for " << o.notation;
+        (o.kind == "action" ? actions : choices) += 1;
+      }
+      if (is_chance(s)) break;
+      g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
+    }
+  }
+  EXPECT_GT(choices, 20);
+  EXPECT_GT(actions, 20);
+}
+
 // One request through a session; the reply parsed.
 json ask(view::EngineSession& s, const json& req) {
   const std::string line = s.handle(req.dump());
@@ -241,6 +279,35 @@ TEST(Protocol, PreparedPositionsAndStructuredMoves) {
   EXPECT_EQ(played["phase"], "piece");
   const json pass = ask(s, {{"cmd", "play"}, {"game", created["game"]}, {"move", {{"kind", "pass"}}}});
   ASSERT_TRUE(pass["ok"]) << pass.dump();
+}
+
+TEST(Protocol, PlayTakesTheGamesShorthands) {
+  view::EngineSession s;
+  const json created = ask(s, {{"cmd", "new"}, {"game", "safari"}, {"players", {"a", "b"}}, {"seed", 2}});
+  ASSERT_TRUE(created["ok"]) << created.dump();
+  const json id = created["game"];
+  const json legal = ask(s, {{"cmd", "legal"}, {"game", id}});
+  ASSERT_TRUE(ask(s, {{"cmd", "play"}, {"game", id}, {"move", legal["options"][0]["notations"][0]}})["ok"]);
+  // a typed jeep move that names no jeep while two are on the board: the game says which is wrong
+  const json vague = ask(s, {{"cmd", "play"}, {"game", id}, {"move", "j 1,1"}});
+  ASSERT_FALSE(vague["ok"]);
+  EXPECT_NE(vague["error"]["message"].get<std::string>().find("two jeeps are on the board"), std::string::npos) << vague.dump();
+  // the view's actions carry a sentence and their cell; one played in its short form
+  const json v = ask(s, {{"cmd", "view"}, {"game", id}, {"features", false}});
+  std::string jeep;
+  for (const auto& o : v["view"]["decision"]["options"])
+    if (o["kind"] == "action" && o["notation"].get<std::string>().rfind("jeep from ", 0) == 0) {
+      EXPECT_EQ(o["target"], "cell");
+      EXPECT_NE(o["text"], o["notation"]);
+      jeep = o["notation"].get<std::string>();
+      break;
+    }
+  ASSERT_FALSE(jeep.empty());
+  EXPECT_EQ(v["view"]["decision"]["panels"][0]["id"], "actions");
+  const json played = ask(s, {{"cmd", "play"}, {"game", id}, {"move", "J " + jeep.substr(10)}});
+  ASSERT_TRUE(played["ok"]) << played.dump();
+  const json rec = ask(s, {{"cmd", "record"}, {"game", id}});
+  EXPECT_EQ(rec["record"]["moves"][0]["action"], jeep) << rec.dump();
 }
 
 TEST(View, PanelsPiecesAndSitesAreData) {

@@ -22,7 +22,10 @@ option = {"type": "object", "required": ["kind", "text"], "additionalProperties"
     "notations": {"type": "array", "items": STR, "description": "place: one move per rotation in rots"},
     "rots": {"type": "array", "items": {"enum": [0, 90, 180, 270]}},
     "text": {"type": "string", "description": "a sentence for a person"},
-    "x": INT, "y": INT, "port": STR, "piece": STR, "feature": STR, "worth": worth}}
+    "x": INT, "y": INT, "port": STR, "piece": STR, "feature": STR, "worth": worth,
+    "target": {"enum": ["cell", "piece", "tile", "token"], "description": "action, choice: what the option names (cell: x, y; piece: x, y, port, piece, feature; tile: tile, rot; token: token)"},
+    "tile": {"type": "string", "description": "target tile: the tile id"}, "rot": {"enum": [0, 90, 180, 270], "description": "target tile: its rotation"},
+    "token": {"type": "string", "description": "target token: the kind of token"}}}
 event = obj({"turn": INT, "player": INT, "points": INT, "reason": {"enum": ["completed", "final", "farm", "track", "amazon", "mouth", "special", "network"]}, "text": STR})
 panel = obj({"id": STR, "title": STR, "counters": {"type": "array", "items": obj({"name": STR, "value": STR})},
              "columns": {"type": "array", "items": STR}, "rows": {"type": "array", "items": {"type": "array", "items": STR}},
@@ -45,7 +48,8 @@ view = obj({
         "hand": {"type": "array", "items": named_count, "description": "what else the player holds (Safari: tokens by species)"},
         "track": {"type": "integer", "description": "space on the game's track (Amazonas: the boat)"}}}},
     "pile": obj({"left": INT, "bonus_left": INT, "tiles": {"type": "array", "items": named_count}}),
-    "decision": obj({"phase": {"enum": ["place", "piece", "choose", "over", "waiting"]}, "player": NULLABLE(INT), "tile": NULLABLE(STR), "options": {"type": "array", "items": option}}),
+    "decision": obj({"phase": {"enum": ["place", "piece", "choose", "over", "waiting"]}, "player": NULLABLE(INT), "tile": NULLABLE(STR), "options": {"type": "array", "items": option},
+                     "panels": {"type": "array", "items": panel, "description": "the game's explanation of the decision: the actions beside a piece, what a choice's options score"}}),
     "last_turn": {"type": "array", "items": event, "description": "the score events of the last finished turn (at the end: with the final scoring)"},
     "panels": {"type": "array", "items": panel},
     "over": BOOL,

@@ -28,6 +28,7 @@
 #include "cli/text.hpp"
 #include "cli/terminal_view.hpp"
 #include "engine/engine.hpp"
+#include "view/view.hpp"
 
 namespace carc::cli {
 
@@ -249,22 +250,17 @@ class Session {
   // game flow
   Outcome human_turn();
   Outcome place_phase();
-  Outcome choose_phase();
-  Outcome shaman_phase();
-  // decider: who decides (-1: the current player); another player (Safari's hand-ins off turn)
-  // cannot take the turn back, and quitting takes back the turn in progress.
-  Outcome choice_loop(const std::function<void()>& intro, const std::string& prompt, const std::string& hint,
-                      const std::function<void(const ParsedChoice&)>& chosen, int decider = -1);
   Outcome piece_phase();
   Outcome bot_turn();
-  // Safari: the decisions after the piece or action (token hand-ins by any scorer, the taken jeep's
-  // new cell), each by the player who decides it: bots at once, humans at a prompt.
+  // The decisions after the piece or action (a game's choices by any player: token hand-ins, a
+  // marker's new cell), each by the player who decides it: bots at once, humans at a prompt.
   Outcome rest_of_turn(int turn_player);
-  // Safari: a token hand-in or the jeep's new cell, asked of human `d` (on `turn_player`'s turn).
-  Outcome safari_choice(int d, int turn_player);
+  // A Choose decision of any game, asked of human `d` on `turn_player`'s turn: the game's
+  // explanation and the options (render_choices), answered by number, label, shorthand or notation.
+  // Another player than the turn's cannot take the turn back; quitting takes back the turn in progress.
+  Outcome choose(int d, int turn_player);
   // Quitting (or end of input) while another player's turn is in progress: that turn is taken back.
   Outcome quit_off_turn(int turn_player, const std::string& why);
-  [[nodiscard]] bool safari() const { return game().id == "safari"; }
   void after_turn(std::size_t events_before);
   bool common_command(const std::string& cmd, const std::vector<std::string>& args);
   // With the tile placed and the turn unfinished: "quit"/"exit" and "undo" take the tile back.
@@ -300,7 +296,7 @@ class Session {
   std::function<void()> redraw_;  // what a resize draws again before the prompt is repeated
   bool any_human_ = false;
   bool legend_shown_ = false;  // games other than the base game: the board legend, once (and in help)
-  Tokens turn_tokens_{};  // Safari: the hands when the turn began (news: the tokens drawn)
+  Hands turn_hands_;  // what the players held when the turn began (news: what they drew)
   std::vector<std::string> news_;        // turns since the last board a human saw
   std::vector<std::string> shown_news_;  // what that board listed (shown again by `board`)
 };
@@ -539,10 +535,10 @@ void Session::run() {
   say(fmt::format("Players: {}\n", fmt::join(seats, ", ")));
   say(fmt::format("The game is saved after every turn to {}\n", printable(save_path_)));
   if (any_human_) say("Type help at any prompt for the commands.\n");
-  if (safari() && g_->record().moves.empty()) {  // the opening deal: 2 face-up tokens each
-    std::string deal = tokens_drawn(Tokens{}, g_->state(), players(), view_.color);
+  if (g_->record().moves.empty()) {  // what the players hold before the first turn (a game's opening deal)
+    std::string deal = hand_news({}, g_->state(), players(), view_.color);
     for (std::size_t at; (at = deal.find("    ")) != std::string::npos;) deal.replace(at, 4, "  ");
-    if (!deal.empty()) say("Opening deal (tokens are face up):\n" + deal);
+    if (!deal.empty()) say("Opening deal:\n" + deal);
   }
 
   try {
@@ -567,10 +563,9 @@ void Session::run() {
 }
 
 void Session::after_turn(std::size_t events_before) {
-  // the move, then its completed features, boat moves and Amazon scorings (final scoring: at the end);
-  // Safari: the tokens drawn (a baobab's)
+  // the move, then its events (final scoring: at the end), then what the players drew
   news_.push_back(turn_summary(g_->state(), g_->record(), events_before, players(), view_.color) +
-                  tokens_drawn(turn_tokens_, g_->state(), players(), view_.color));
+                  hand_news(turn_hands_, g_->state(), players(), view_.color));
   save();
 }
 
@@ -578,10 +573,10 @@ Outcome Session::bot_turn() {
   const int p = g_->state().current;
   const int turn = g_->state().turn;
   const std::size_t ev0 = g_->record().events.size();
-  turn_tokens_ = g_->state().tokens;
+  turn_hands_ = hands_of(g_->state());
   g_->forget_undo();  // a new player acts: earlier turns can no longer be taken back
-  // the tile, a double tile if it asks for one, then a piece or none; each decision by the bot of
-  // the player who makes it, and a human's (Safari: a token hand-in off turn) at a prompt
+  // the tile, a choice if it asks for one, then a piece or none; each decision by the bot of the
+  // player who makes it, and a human's (a game's choice off turn) at a prompt
   const auto bot_of = [this](int q) { return bots_[static_cast<std::size_t>(q)].get(); };
   // a searching bot takes a moment: say so on a terminal, then clear the line
   const bool thinking = any_human_ && out_tty_;
@@ -589,7 +584,7 @@ Outcome Session::bot_turn() {
   while (!play_bot_turn(*g_, bot_of, bot_rng_)) {
     const State& s = g_->state();
     if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;  // the turn is over
-    const Outcome o = safari_choice(to_move(s), p);
+    const Outcome o = choose(to_move(s), p);
     if (o == Outcome::Quit) return o;
     if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;
   }
@@ -616,11 +611,7 @@ void Session::show_turn() {
   std::string header = "──" + head;
   for (int i = 2 + display_width(head); i < std::min(view_.width, 80); ++i) header += "─";
   header += "\n";
-  if (s.in_extra) {  // Hunters: a menhir earned this turn
-    const bool you = players()[static_cast<std::size_t>(s.current)].name == "You";
-    header += fmt::format("*** Menhir! {} a bonus tile and {} again. ***\n",
-                          name(s.current) + (you ? " draw" : " draws"), you ? "play" : "plays");
-  }
+  if (s.in_extra) header += "*** " + extra_turn_text(s, players(), view_.color) + " ***\n";  // a bonus turn
   // what is read once: the news since the last board, the legend, the game's panels, the scores
   std::string info;
   if (!news_.empty()) {
@@ -653,7 +644,7 @@ void Session::show_turn() {
   };
   const auto count = [](const std::string& t) { return static_cast<int>(std::count(t.begin(), t.end(), '\n')); };
   ViewOptions v = view_;
-  std::string decide = hand + render_placements(cands, view_.width);
+  std::string decide = hand + render_placements(s, cands, view_.width);
   if (compact) {
     // a short terminal: the board gets the lines. Below it only the tile in hand, and beside it
     // the letters of the places shown on the board with their rotations ('moves' lists all)
@@ -671,7 +662,7 @@ void Session::show_turn() {
       std::vector<Candidate> shown;
       for (const Candidate& c : cands)
         if (c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1) shown.push_back(c);
-      auto pl = lines_of(render_placements(shown, right, true));
+      auto pl = lines_of(render_placements(s, shown, right, true));
       const std::size_t room = std::max<std::size_t>(hl.size(), 2);
       if (shown.size() < cands.size() || pl.size() > room) {
         if (pl.size() > room - 1) pl.resize(room - 1);
@@ -703,7 +694,7 @@ void Session::show_turn() {
 
 bool Session::common_command(const std::string& cmd, const std::vector<std::string>& args) {
   if (cmd == "help" || cmd == "?") {
-    say(help_text(game()));
+    say(help_text(g_->state()));
     return true;
   }
   if (cmd == "scores" || cmd == "score") {
@@ -711,19 +702,28 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
     say(render_panels(g_->state(), players(), view_.color, view_.width));
     return true;
   }
-  if (safari() && (cmd == "tokens" || cmd == "token" || cmd == "safari" || cmd == "holes" || cmd == "jeeps")) {
+  if (cmd == "panels" || cmd == "panel") {
     say(render_panels(g_->state(), players(), view_.color, view_.width));
     return true;
   }
-  if (safari() && (cmd == "actions" || cmd == "action")) {
-    const std::string a = render_actions(g_->state(), true, std::min(view_.width, 100));
-    say(a.empty() ? "Actions (found, explore, jeep) come after you place your tile, instead of a photographer.\n" : a);
-    return true;
-  }
-  if (cmd == "river" && !game().track_name.empty()) {
-    say(render_panels(g_->state(), players(), view_.color, view_.width));
-    return true;
-  }
+  // a panel by its id ("tokens", "river"; a plural id also in the singular), the game's panels of
+  // the decision in full ("actions")
+  const State& st = g_->state();
+  auto named = [&](const std::string& id) {  // a word alone: "jeep 3,1" is a move
+    return args.empty() && (cmd == id || (id.size() > 1 && id.back() == 's' && cmd == id.substr(0, id.size() - 1)));
+  };
+  if (const auto make = game().present.decision_panels; make && (st.phase == Phase::Piece || st.phase == Phase::Choose))
+    for (const Panel& p : make(st, true))
+      if (named(p.id)) {
+        say(render_panel(st, p, players(), view_.color, std::min(view_.width, 100)));
+        return true;
+      }
+  if (const auto make = game().present.panels)
+    for (const Panel& p : make(st))
+      if (named(p.id)) {
+        say(render_panel(st, p, players(), view_.color, view_.width));
+        return true;
+      }
   if (cmd == "view") {
     if (args.empty() || args[0] == "last" || args[0] == "auto") {
       view_.centre.reset();
@@ -753,12 +753,13 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
 
 Outcome Session::human_turn() {
   for (;;) {
-    turn_tokens_ = g_->state().tokens;
+    turn_hands_ = hands_of(g_->state());
+    const int p = g_->state().current;
     const Outcome r = place_phase();
     if (r == Outcome::Quit) return r;
     if (r == Outcome::Undone) return r;  // another player's turn was taken back: the main loop decides
-    if (g_->state().phase == Phase::Choose && !safari()) {  // an Amazon "!" tile (which double tile), the shaman
-      const Outcome c = game().choice_key == "shaman" ? shaman_phase() : choose_phase();
+    if (g_->state().phase == Phase::Choose) {  // a choice the tile asks for (which double tile, the shaman)
+      const Outcome c = rest_of_turn(p);
       if (c == Outcome::Undone) continue;  // the tile was taken back: place it again
       if (c == Outcome::Quit) return c;
     }
@@ -793,7 +794,7 @@ Outcome Session::place_phase() {
       continue;
     }
     if (cmd == "moves" || cmd == "list") {
-      say(render_placements(placement_candidates(g_->state()), view_.width));
+      say(render_placements(g_->state(), placement_candidates(g_->state()), view_.width));
       continue;
     }
     if (cmd == "undo") {
@@ -880,12 +881,38 @@ Outcome Session::end_of_input(int p) {
   return Outcome::Quit;
 }
 
-// The prompt loop shared by the Choose decisions (the double tile, the shaman): the common
-// commands, undo/quit (which take the placed tile back), parsing and playing the choice.
-Outcome Session::choice_loop(const std::function<void()>& intro, const std::string& prompt, const std::string& hint,
-                             const std::function<void(const ParsedChoice&)>& chosen, int decider) {
-  const int p = g_->state().current;
-  const int d = decider < 0 ? p : decider;
+Outcome Session::choose(int d, int turn_player) {
+  const int p = turn_player;
+  const bool own = d == p;
+  const std::string undo = own ? "; undo takes back the tile" : "";
+  const auto intro = [this, d, p, own] {
+    const State& s = g_->state();
+    if (!own)  // a decision on another player's turn: what happened so far
+      say(fmt::format("\n── {} decision on {}'s turn ──\n{}\n",
+                      players()[static_cast<std::size_t>(d)].name == "You" ? std::string("Your") : name(d) + "'s", name(p),
+                      describe_record_move(s, g_->record().moves.back(), players(), view_.color)));
+    const auto cells = choice_cells(s);
+    const auto opts = view::decision_options(s);
+    const bool pieces = std::any_of(opts.begin(), opts.end(), [](const view::OptionView& o) { return o.target == "piece"; });
+    if (!cells.empty() || pieces) {  // cells to label, or pieces anywhere on the board: the whole board
+      ViewOptions v = view_;
+      v.centre.reset();
+      say(render_board(s, v, cells));
+    } else {
+      say(small_board());
+    }
+    say(render_choices(s, players(), view_.color));
+  };
+  const auto opts = view::decision_options(g_->state());
+  const bool cells = !choice_cells(g_->state()).empty();
+  const bool tiles = !opts.empty() && std::all_of(opts.begin(), opts.end(), [](const view::OptionView& o) { return o.target == "tile"; });
+  const std::string example = tiles ? fmt::format("e.g. {} {}", opts[0].tile, opts[opts.size() > 1 ? 1 : 0].rot) : std::string();
+  const std::string prompt = cells ? fmt::format("which cell? (boxed letter or X,Y{})", undo)
+                             : tiles ? fmt::format("which tile? ({}{})", example, undo)
+                                     : fmt::format("which option? (a number from the list{})", undo);
+  const std::string hint = cells ? "Type a boxed letter from the board or a cell X,Y, or help."
+                           : tiles ? fmt::format("Type a tile and its rotation, {}, or help.", example)
+                                   : "Type a number from the list, an option as listed, or help.";
   bool first = true;
   for (;;) {
     if (first) {
@@ -894,16 +921,14 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
       first = false;
     }
     std::string line;
-    if (!read_line(fmt::format("{}, {}> ", name(d), prompt), line)) {
-      return d == p ? end_of_input(p) : quit_off_turn(p, "End of input.");
-    }
+    if (!read_line(fmt::format("{}, {}> ", name(d), prompt), line)) return own ? end_of_input(p) : quit_off_turn(p, "End of input.");
     if (line.empty()) {
       say(hint + "\n");
       continue;
     }
     const auto [cmd, args] = words(line);
-    if (d != p && (cmd == "quit" || cmd == "exit")) return quit_off_turn(p, "");
-    if (d != p && cmd == "undo") {
+    if (!own && (cmd == "quit" || cmd == "exit")) return quit_off_turn(p, "");
+    if (!own && cmd == "undo") {
       say(fmt::format("Nothing to undo: this is {}'s turn (quit saves the game as it was before it).\n", name(p)));
       continue;
     }
@@ -919,21 +944,12 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
     if (common_command(cmd, args)) continue;
     const ParsedChoice pc = parse_choice(line, g_->state());
     if (!pc.error.empty()) {
-      if (const auto m = notation_move(line, {MoveKind::Choose})) {  // "double D2 r180", "shaman none"
-        ParsedChoice n;
-        n.move = *m;
-        n.option = notation(g_->state(), *m);
-        if (n.option.rfind(game().choice_key + " ", 0) == 0) n.option = n.option.substr(game().choice_key.size() + 1);
-        g_->play(*m);
-        chosen(n);
-        return Outcome::Done;
-      }
-      say(pc.error + "\n");
+      say(printable_lines(pc.error) + "\n");
       continue;
     }
     try {
       g_->play(pc.move);
-      chosen(pc);
+      if (!own) say(fmt::format("{} chose {}.\n", name(d), pc.option));
       return Outcome::Done;
     } catch (const InputError& e) {
       say(fmt::format("Not possible: {}.\n", printable_lines(e.what())));
@@ -942,7 +958,7 @@ Outcome Session::choice_loop(const std::function<void()>& intro, const std::stri
 }
 
 Outcome Session::rest_of_turn(int turn_player) {
-  while (g_->state().phase == Phase::Choose && safari()) {
+  while (g_->state().phase == Phase::Choose) {
     const int d = to_move(g_->state());
     if (is_bot(d)) {
       MoveList ml;
@@ -950,75 +966,10 @@ Outcome Session::rest_of_turn(int turn_player) {
       g_->play(bots_[static_cast<std::size_t>(d)]->choose(g_->state(), ml, bot_rng_));
       continue;
     }
-    const Outcome o = safari_choice(d, turn_player);
+    const Outcome o = choose(d, turn_player);
     if (o != Outcome::Done) return o;
   }
   return Outcome::Done;
-}
-
-Outcome Session::safari_choice(int d, int turn_player) {
-  const bool handin = g_->state().pend_root != 0xFFFF;
-  const bool own = d == turn_player;
-  const std::string undo = own ? "; undo takes back the tile" : "";
-  return choice_loop(
-      [this, d, turn_player, handin, own] {
-        const State& s = g_->state();
-        if (!own)  // a decision on another player's turn: what happened so far
-          say(fmt::format("\n── {} decision on {}'s turn ──\n{}\n",
-                          players()[static_cast<std::size_t>(d)].name == "You" ? std::string("Your") : name(d) + "'s", name(turn_player),
-                          describe_record_move(s, g_->record().moves.back(), players(), view_.color)));
-        if (handin) {
-          say(small_board());
-        } else {
-          ViewOptions v = view_;
-          v.centre.reset();
-          say(render_board(s, v, jeep_candidates(s)));
-        }
-        say(render_choices(s, players(), view_.color));
-      },
-      handin ? fmt::format("hand in a token? (SPECIES or none{})", undo)
-             : fmt::format("where does the jeep go? (boxed letter or X,Y{})", undo),
-      handin ? std::string("Type the species of a token to hand in (e.g. lion or l), or none.")
-             : std::string("Type a boxed letter from the board or a cell X,Y for the jeep."),
-      [this, d, handin](const ParsedChoice& pc) {
-        if (handin && pc.option != "none")
-          say(fmt::format("{} {} {} token.\n", name(d), players()[static_cast<std::size_t>(d)].name == "You" ? "hand in a" : "hands in a",
-                          pc.option.substr(pc.option.rfind(' ') + 1)));
-      },
-      d);
-}
-
-// Amazonas: after a "!" tile, which double tile goes downstream, and which way round.
-Outcome Session::choose_phase() {
-  return choice_loop(
-      [this] {
-        // the board east of the "!" tile, with the two cells the double tile will cover boxed
-        const State& s = g_->state();
-        const PlacedTile& bang = s.tiles.back();
-        ViewOptions small = view_;
-        small.max_cols = 5;
-        small.max_rows = 3;
-        small.centre = std::pair{bang.x + 1, bang.y};
-        say(render_board(s, small, {Candidate{bang.x + 1, bang.y, "", {}}, Candidate{bang.x + 2, bang.y, "", {}}}));
-        say(render_panels(g_->state(), players(), view_.color, view_.width));
-        say(render_choices(g_->state(), view_.color));
-      },
-      "which double tile? (e.g. D2 180; undo takes back the tile)",
-      "Type a double tile and its rotation, e.g. \"D2 180\", or help.", [](const ParsedChoice&) {});
-}
-
-// The shaman (Hunters' bonus tile): send one of your tribe members home from anywhere, or none.
-Outcome Session::shaman_phase() {
-  return choice_loop(
-      [this] {
-        say(render_board(g_->state(), view_));
-        say(render_choices(g_->state(), view_.color));
-      },
-      "shaman: send a tribe member home? (number, PORT at X,Y or none; undo takes back the tile)",
-      "Type the number of a tribe member from the list, its place (e.g. \"N at 3,-1\"), or none.",
-      [this](const ParsedChoice& pc) {
-        if (pc.option != "none") say(fmt::format("The shaman sends your tribe member at {} home.\n", pc.option));
-      });
 }
 
 Outcome Session::piece_phase() {
@@ -1030,28 +981,26 @@ Outcome Session::piece_phase() {
   const std::string& n1 = game().piece_names[1];
   if (g_->state().phase == Phase::Piece) {
     MoveList ml;
-    if (safari())
-      legal_moves(g_->state(), ml);  // photographers and the actions (found, explore, jeep)
-    else
-      gen_pieces(g_->state(), ml);
+    legal_moves(g_->state(), ml);  // pieces, the game's actions, the pass
+    const bool actions = game().hooks.gen_actions != nullptr;
     bool first = true;
     if (ml.size() == 1) {
       say(render_piece_options(g_->state(), players(), view_.color));
-      if (safari())
-        say("No photographer or action is possible: passing.\n");
+      if (actions)
+        say(fmt::format("No {} or action is possible: passing.\n", n0));
       else if (two)
         say(fmt::format("No {} or {} can go on this turn's tiles: passing.\n", n0, n1));
       else
         say("No follower can go on this tile: passing.\n");
       g_->play(ml[0]);
     } else {
-      const bool huts = game().choice_key == "shaman";  // Hunters: "hut PORT" for a hut
+      bool huts = false;  // a piece that claims networks: "hut PORT"
+      for (const FeatureTypeDef& fd : game().ftypes) huts |= fd.network_kind != 0xFF;
       const std::string prompt =
-          huts  ? fmt::format("{}, {} or {}? (PORT, {} PORT or none; undo takes back the tile)> ", name(p), n0, n1, n1)
-          : two ? fmt::format("{}, {} or {}? (port [at X,Y], type or none; undo takes back the tile)> ", name(p), n0, n1)
-          : safari()
-              ? fmt::format("{}, photographer or action? (PORT, found/explore/jeep ..., or none)> ", name(p))
-              : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
+          huts      ? fmt::format("{}, {} or {}? (PORT, {} PORT or none; undo takes back the tile)> ", name(p), n0, n1, n1)
+          : two     ? fmt::format("{}, {} or {}? (port [at X,Y], type or none; undo takes back the tile)> ", name(p), n0, n1)
+          : actions ? fmt::format("{}, {} or action? (PORT, an action or none; undo takes back the tile)> ", name(p), n0)
+                    : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
       for (;;) {
         if (first) {
           redraw_ = [this] {
@@ -1073,26 +1022,21 @@ Outcome Session::piece_phase() {
           continue;
         }
         if (common_command(cmd, args)) continue;
-        if (safari() && line.empty()) {
-          say("Type a port for a photographer (e.g. N), an action (e.g. \"found lion 2,1 NE\"), none, or help.\n");
+        if (actions && line.empty()) {
+          say(fmt::format("Type a port for a {} (e.g. N), an action (see the list), none, or help.\n", n0));
           continue;
-        }
-        if (safari() && is_action_text(line, g_->state())) {  // found, explore, jeep
-          const ParsedAction pa = parse_action(line, g_->state());
-          if (!pa.error.empty()) {
-            say(pa.error + "\n");
-            continue;
-          }
-          try {
-            g_->play(pa.move);
-            break;
-          } catch (const InputError& e) {
-            say(fmt::format("Not possible: {}.\n", printable_lines(e.what())));
-            continue;
-          }
         }
         const ParsedPort pp = parse_port(line, g_->state());
         if (!pp.error.empty()) {
+          try {  // the game's shorthand ("f l 2,1 ne"): its own message when it is of its forms but wrong
+            if (const auto m = parse_alias(g_->state(), line)) {
+              g_->play(*m);
+              break;
+            }
+          } catch (const InputError& e) {
+            say(printable_lines(e.what()) + "\n");
+            continue;
+          }
           if (const auto m = notation_move(line, {MoveKind::Piece, MoveKind::Pass, MoveKind::Act})) {  // "follower N", "hut W"
             g_->play(*m);
             break;
@@ -1115,7 +1059,7 @@ Outcome Session::piece_phase() {
       }
     }
   }
-  // Safari: token hand-ins (yours, and other players' even if human) and the taken jeep's new cell
+  // the game's choices after the piece, by any player (token hand-ins, a marker's new cell)
   if (const Outcome r = rest_of_turn(p); r != Outcome::Done) return r;
   after_turn(ev0);
   say(news_.back());

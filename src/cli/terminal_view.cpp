@@ -1,6 +1,7 @@
 #include "cli/terminal_view.hpp"
 
 #include "core/io.hpp"
+#include "view/view.hpp"
 
 #include <fmt/format.h>
 
@@ -137,11 +138,11 @@ std::string point_letter(const FeatureTypeDef& fd) {
 
 // A path nobody can claim is water (the Amazon).
 bool is_water(const FeatureTypeDef& fd) { return fd.cls == FClass::Path && !fd.claimable; }
-// A claimable path joined into networks (Hunters' rivers, through lakes): drawn like a road, in blue.
+// A claimable path joined into networks (rivers through lakes): drawn like a road, in blue.
 bool is_river(const FeatureTypeDef& fd) { return fd.cls == FClass::Path && fd.claimable && fd.network_kind != 0xFF; }
-// A centre feature nobody claims (Hunters' lakes): "(2)" across the middle of the tile, its fish inside.
+// A centre feature nobody claims (a lake): "(2)" across the middle of the tile, its first symbol's count inside.
 bool is_lake(const FeatureTypeDef& fd) { return fd.cls == FClass::Centre && !fd.claimable; }
-// An area that is a forest (Hunters) is drawn with trees, not city walls.
+// An area named forest is drawn with trees, not city walls.
 bool is_forest(const FeatureTypeDef& fd) { return fd.cls == FClass::Area && fd.name == "forest"; }
 
 Glyph area_glyph(const FeatureTypeDef& fd) { return is_forest(fd) ? Glyph{"♣", St::Forest} : Glyph{"▒", St::Area}; }
@@ -184,7 +185,7 @@ SymbolGlyph symbol_glyph(std::string_view name) {
   if (name == "fruit") return {"●", 208};
   if (name == "boat") return {"▲", 226};
   if (name == "animal") return {"∴", 223};
-  // Hunters & Gatherers: fish and animals as letters, forest marks, and the bonus tiles' specials
+  // fish and animals as letters, forest marks, and bonus tiles' specials
   if (name == "fish") return {"f", 226};
   if (name == "deer") return {"d", 223};
   if (name == "aurochs") return {"a", 216};
@@ -199,7 +200,7 @@ SymbolGlyph symbol_glyph(std::string_view name) {
   if (name == "fire") return {"^", 202};
   if (name == "raft") return {"#", 229};
   if (name == "covered") return {"×", 246};
-  // Safari: animals by species letter, birds "v"
+  // animals by their initial, birds "v"
   if (name == "monkey") return {"m", 180};
   if (name == "elephant") return {"e", 252};
   if (name == "giraffe") return {"g", 221};
@@ -495,37 +496,14 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-std::vector<std::string> words(std::string_view s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (!cur.empty()) out.push_back(std::move(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  return out;
-}
-
-// A typed whole number, range-checked before it is narrowed: far beyond any cell, list number or
-// rotation, and far from int overflow in what is computed from it (cells must still be checked
-// against the map: CellMap::in_range).
-std::optional<int> to_int(std::string_view t) {
-  if (!t.empty() && t[0] == '+') t.remove_prefix(1);
-  long long v = 0;
-  if (!parse_int(t, -1000000, 1000000, v)) return std::nullopt;
-  return static_cast<int>(v);
-}
+std::vector<std::string> words(std::string_view s) { return split_words(s, " \t\n\r\f\v"); }
 
 // "90", "r90", "R90", "90°", "90deg" -> 90; anything else -> nullopt.
 std::optional<int> to_rotation(std::string_view t) {
   if (!t.empty() && (t[0] == 'r' || t[0] == 'R')) t.remove_prefix(1);
   for (std::string_view suffix : {std::string_view("\xC2\xB0"), std::string_view("deg")})
     if (t.size() > suffix.size() && t.substr(t.size() - suffix.size()) == suffix) t.remove_suffix(suffix.size());
-  const auto v = to_int(t);
+  const auto v = typed_int(t);
   if (!v || (*v != 0 && *v != 90 && *v != 180 && *v != 270)) return std::nullopt;
   return v;
 }
@@ -571,78 +549,35 @@ bool is_word(std::string_view t) {
          std::all_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
 }
 
-// ---- Safari: jeeps on empty cells, watering holes at grid points ------------------------------
-
-bool is_safari(const GameDef& g) { return g.id == "safari"; }
+// ---- Markers on cells and sites at grid points (GameDef::present) ------------------------------
 
 // Corners and grid points: kCornerDx/kCornerDy and kCornerNames (rules.hpp).
-// Where a corner is drawn in a cell {row, column}, and the glyph beside it (a photographer there).
+// Where a corner is drawn in a cell {row, column}, and the glyph beside it (a piece there).
 constexpr std::array<std::array<int, 2>, 4> kCornerGlyph = {{{0, 4}, {2, 4}, {2, 0}, {0, 0}}};
 constexpr std::array<std::array<int, 2>, 4> kCornerBeside = {{{0, 3}, {2, 3}, {2, 1}, {0, 1}}};
 
-int jeep_at(const State& s, int x, int y) {
+int marker_at(const State& s, int x, int y) {
+  if (s.rs->game->present.marker_name.empty()) return -1;
   for (std::size_t j = 0; j < s.markers.size(); ++j)
     if (s.markers[j][0] != kOffBoard && s.markers[j][0] == x && s.markers[j][1] == y) return static_cast<int>(j);
   return -1;
 }
 
-
-std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]); }
-
-const std::string& species_name(int k) { return games::safari_species()[static_cast<std::size_t>(k)]; }
-std::string species_upper(int k) { return std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(species_name(k)[0])))); }
-
-// A species by name, plural or first letter (any case); -1 if none.
-int species_from(std::string_view w) {
-  std::string l(w);
-  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (int k = 0; k < kTokenKinds; ++k) {
-    const std::string& n = species_name(k);
-    if (l == n || l == n + "s" || (l.size() == 1 && l[0] == n[0])) return k;
-  }
-  return -1;
+// A marker's name in the 4 columns of a cell's line ("jeep").
+std::string marker_word(const State& s) {
+  std::string w = s.rs->game->present.marker_name.substr(0, 4);
+  return w + std::string(4 - w.size(), ' ');
 }
 
-// "lion, zebra" from a bit per species ("" when none); last_sep " or ": "monkey, lion or zebra".
-std::string species_list(unsigned mask, std::string_view last_sep = ", ") {
-  std::vector<std::string> names;
-  for (int k = 0; k < kTokenKinds; ++k)
-    if ((mask >> k) & 1u) names.push_back(species_name(k));
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? std::string(last_sep) : std::string(", ")) + names[i];
-  return out;
+// A site token drawn as the capital initial of its kind ("L": a lion token).
+std::string token_initial(const State& s, int k) {
+  const auto& names = s.rs->game->present.site_tokens;
+  const std::string n = k >= 0 && static_cast<std::size_t>(k) < names.size() && !names[static_cast<std::size_t>(k)].empty()
+                            ? names[static_cast<std::size_t>(k)]
+                            : std::string("?");
+  return std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(n[0]))));
 }
 
-unsigned hand_species(const State& s, int p) {
-  unsigned m = 0;
-  for (int k = 0; k < kTokenKinds; ++k)
-    if (s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)]) m |= 1u << k;
-  return m;
-}
-
-// The species on a trail or bush (bit per species), from its root.
-unsigned feature_species(const State& s, int root) {
-  unsigned m = 0;
-  for (int k = 0; k < kTokenKinds; ++k)
-    if (s.graph[root].attr[static_cast<std::size_t>(k)]) m |= 1u << k;
-  return m;
-}
-
-// Birds on a bush (0 on a trail).
-int feature_birds(const State& s, int root) {
-  const FeatureTypeDef& fd = s.rs->ftype(s.graph[root].ftype);
-  for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
-    if (fd.attrs[k] == "bird") return s.graph[root].attr[k];
-  return 0;
-}
-
-unsigned spot_species(const Spot& sp) {
-  unsigned m = 0;
-  for (const u8 t : sp.token)
-    if (t != 0xFF) m |= 1u << t;
-  return m;
-}
 
 }  // namespace
 
@@ -682,7 +617,7 @@ std::vector<Candidate> placement_candidates(const State& s) {
     std::sort(rots.begin(), rots.end());
     rots.erase(std::unique(rots.begin(), rots.end()), rots.end());
     c.rots = rots;
-    c.jeep = jeep_at(s, c.x, c.y) >= 0;
+    c.marker = marker_at(s, c.x, c.y) >= 0;
     if (out.size() < kLabels.size()) c.label = std::string(1, kLabels[out.size()]);
     out.push_back(std::move(c));
   }
@@ -711,7 +646,7 @@ Window window_of(const State& s, const ViewOptions& o, const std::vector<Candida
   };
   for (const PlacedTile& t : s.tiles) grow(t.x, t.y);
   for (const Candidate& c : cands) grow(c.x, c.y);
-  for (const auto& mk : s.markers)  // a game's markers on empty cells next to the tiles (jeeps)
+  for (const auto& mk : s.markers)  // a game's markers on empty cells next to the tiles
     if (!s.rs->game->present.marker_name.empty() && mk[0] != kOffBoard) grow(mk[0], mk[1]);
   int ncols = std::max(1, (o.width - kLeft) / kCellW);
   if (o.max_cols > 0) ncols = std::min(ncols, o.max_cols);
@@ -802,7 +737,7 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
             c[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] =
                 Glyph{piece_mark(player, kind), St::Piece, shade, static_cast<u8>(player)};
           }
-        // Safari: the watering holes at this tile's corners (a token as a capital letter, a free
+        // the sites at this tile's corners (a token as a capital letter, a free
         // savanna quarter as "○", a photographer's digit beside its token)
         for (int k = 0; k < 4 && !s.spots.empty(); ++k) {
           const auto kk = static_cast<std::size_t>(k);
@@ -811,7 +746,7 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
           const Spot& sp = s.spots[static_cast<std::size_t>(si)];
           Glyph& g = c[static_cast<std::size_t>(kCornerGlyph[kk][0])][static_cast<std::size_t>(kCornerGlyph[kk][1])];
           if (sp.token[kk] != 0xFF) {
-            g = Glyph{species_upper(sp.token[kk]), St::Hole, shade};
+            g = Glyph{token_initial(s, sp.token[kk]), St::Hole, shade};
             if (sp.owner[kk] != 0xFF)
               c[static_cast<std::size_t>(kCornerBeside[kk][0])][static_cast<std::size_t>(kCornerBeside[kk][1])] =
                   Glyph{piece_mark(sp.owner[kk], 0), St::Piece, shade, sp.owner[kk]};
@@ -821,10 +756,10 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
         }
       } else if (const auto it = slot.find({x, y}); it != slot.end()) {
         c = slot_cell(it->second->label);
-        if (jeep_at(s, x, y) >= 0)  // the tile in hand may go on a jeep's cell: it takes the jeep
-          for (std::size_t i = 1; i < kCellW; ++i) c[2][i] = Glyph{std::string(1, "jeep"[i - 1]), St::Jeep};
-      } else if (jeep_at(s, x, y) >= 0) {
-        for (std::size_t i = 1; i < kCellW; ++i) c[1][i] = Glyph{std::string(1, "jeep"[i - 1]), St::Jeep};
+        if (marker_at(s, x, y) >= 0)  // the tile in hand may go on a marker's cell: it takes the marker
+          for (std::size_t i = 1; i < kCellW; ++i) c[2][i] = Glyph{std::string(1, marker_word(s)[i - 1]), St::Jeep};
+      } else if (marker_at(s, x, y) >= 0) {
+        for (std::size_t i = 1; i < kCellW; ++i) c[1][i] = Glyph{std::string(1, marker_word(s)[i - 1]), St::Jeep};
       }
       for (std::size_t r = 0; r < kCellH; ++r) lines[r].insert(lines[r].end(), c[r].begin(), c[r].end());
     }
@@ -880,7 +815,8 @@ std::string render_hand(const State& s, const std::vector<Candidate>& cands, con
   return out;
 }
 
-std::string render_placements(const std::vector<Candidate>& cands, int width, bool compact) {
+std::string render_placements(const State& s, const std::vector<Candidate>& cands, int width, bool compact) {
+  const std::string& mname = s.rs->game->present.marker_name;
   if (cands.empty()) return "The tile fits nowhere.\n";
   std::size_t total = 0;
   std::vector<std::string> items;
@@ -888,9 +824,9 @@ std::string render_placements(const std::vector<Candidate>& cands, int width, bo
     std::string rots;
     for (int r : c.rots) rots += compact ? fmt::format("{}{}", rots.empty() ? " r" : "/", r) : fmt::format(" r{}", r);
     if (compact && !c.label.empty())
-      items.push_back(fmt::format("{}{}{}", c.label, rots, c.jeep ? " jeep" : ""));
+      items.push_back(fmt::format("{}{}{}", c.label, rots, c.marker ? " " + mname : ""));
     else
-      items.push_back(fmt::format("{:<2}{},{}:{}{}", c.label.empty() ? "" : c.label, c.x, c.y, rots, c.jeep ? " jeep" : ""));
+      items.push_back(fmt::format("{:<2}{},{}:{}{}", c.label.empty() ? "" : c.label, c.x, c.y, rots, c.marker ? " " + mname : ""));
     total += c.rots.size();
   }
   std::size_t w = 0;
@@ -905,8 +841,8 @@ std::string render_placements(const std::vector<Candidate>& cands, int width, bo
     out += (i % per_line == 0 ? "  " : "") + (end ? items[i] : fmt::format("{:<{}}   ", items[i], w));
     if (end) out += "\n";
   }
-  if (std::any_of(cands.begin(), cands.end(), [](const Candidate& c) { return c.jeep; }))
-    out += "  (jeep: a tile placed there takes the jeep: +3, then you put it on another empty cell)\n";
+  if (std::any_of(cands.begin(), cands.end(), [](const Candidate& c) { return c.marker; }) && !s.rs->game->present.marker_text.empty())
+    out += wrap_hang("  ", fmt::format("({}: {})", mname, s.rs->game->present.marker_text), 3, std::max(width, 40));
   return out;
 }
 
@@ -941,45 +877,40 @@ std::string symbol_noun(const std::string& name) {
 
 std::string count_of(int n, const std::string& noun) { return plural(n, noun, plural_of(noun)); }
 
-// ---- Hunters & Gatherers (rivers and lakes joined in river systems claimed by huts) ----------
+// ---- Networks: features joined through others, claimed by a second kind of piece -------------
 
-// A game whose features join networks claimed by a second kind of piece (Hunters: huts).
+// A game whose features join networks claimed by a second kind of piece (huts).
 bool has_networks(const GameDef& g) {
   return std::any_of(g.ftypes.begin(), g.ftypes.end(), [](const FeatureTypeDef& fd) { return fd.network_kind != 0xFF; });
 }
 
-// What a tribe member is called on a feature type: fisher, gatherer, hunter (else the piece name).
-std::string role_of(const std::string& ftype_name, const std::string& piece) {
-  if (ftype_name == "river") return "fisher";
-  if (ftype_name == "forest") return "gatherer";
-  if (ftype_name == "meadow") return "hunter";
-  return piece;
-}
 
-// The slot of a named symbol of a feature type, or -1.
-int attr_slot(const FeatureTypeDef& fd, std::string_view name) {
-  for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
-    if (fd.attrs[k] == name) return static_cast<int>(k);
-  return -1;
-}
-
-// Whether the network (river system) rooted at `net` carries the named special (raft).
-bool network_has_special(const State& s, int net, std::string_view name) {
-  const auto& sp = s.rs->game->specials;
-  for (std::size_t k = 0; k < sp.size() && k < 8; ++k)
-    if (sp[k] == name) return (s.graph[net].net_flags >> k) & 1u;
-  return false;
-}
-
-// A river system: "5 fish, 2 lakes so far" (+ the raft).
+// A network: its first symbol and its unclaimable centre features ("5 fish, 2 lakes"), and the
+// specials it carries ("with the raft").
 std::string network_text(const State& s, int net) {
+  const GameDef& g = *s.rs->game;
   const Segment& n = s.graph[net];
-  std::string t = fmt::format("{}, {}", count_of(n.net_attr, "fish"), count_of(n.net_centres, "lake"));
-  if (network_has_special(s, net, "raft")) t += " (raft: +1 per lake)";
+  std::string symbol = "symbol", centre = "centre";
+  for (const FeatureTypeDef& fd : g.ftypes) {
+    if (fd.network_kind == 0xFF) continue;
+    if (!fd.attrs.empty() && symbol == "symbol") symbol = fd.attrs[0];
+    if (fd.cls == FClass::Centre) centre = fd.name;
+  }
+  std::string t = fmt::format("{}, {}", count_of(n.net_attr, symbol), count_of(n.net_centres, centre));
+  for (std::size_t k = 0; k < g.specials.size() && k < 8; ++k)
+    if ((n.net_flags >> k) & 1u) t += " (with the " + symbol_noun(g.specials[k]) + ")";
   return t;
 }
 
-// The players with huts on a river system: "Ann, greedy" ("" when none).
+// The feature types a piece of kind k claims networks through: "river or lake".
+std::string network_types(const GameDef& g, int k) {
+  std::vector<std::string> on;
+  for (const FeatureTypeDef& fd : g.ftypes)
+    if (fd.network_kind == k) on.push_back(fd.name);
+  return fmt::format("{}", fmt::join(on, " or "));
+}
+
+// The players with pieces on a network: "Ann, greedy" ("" when none).
 std::string network_owners(const State& s, int net, const std::vector<PlayerInfo>& players, bool color) {
   std::vector<std::string> who;
   for (int p = 0; p < s.nplayers; ++p) {
@@ -989,38 +920,7 @@ std::string network_owners(const State& s, int net, const std::vector<PlayerInfo
   return fmt::format("{}", fmt::join(who, ", "));
 }
 
-// Does this turn's tile complete a forest with a menhir (a bonus turn follows, if this is a
-// regular turn and the bonus pile has tiles)?
-bool completes_menhir_forest(const State& s) {
-  if (s.tiles.empty()) return false;
-  for (std::size_t i = s.turn_first; i < s.tiles.size(); ++i) {
-    const PlacedTile& pt = s.tiles[i];
-    const TileType& tt = s.type_of(pt);
-    for (int f = 0; f < tt.nfeat; ++f) {
-      const FeatureTypeDef& fd = s.rs->ftype(tt.feats[static_cast<std::size_t>(f)].type);
-      const int k = attr_slot(fd, "menhir");
-      if (fd.cls != FClass::Area || k < 0) continue;
-      const Segment& r = s.graph[s.graph.find(pt.seg0 + f)];
-      if (r.open == 0 && r.attr[static_cast<std::size_t>(k)] > 0) return true;
-    }
-  }
-  return false;
-}
-
-// The local features of a tile type that are water (the Amazon), or -1.
-int water_of(const Ruleset& rs, const TileType& tt) {
-  for (int f = 0; f < tt.nfeat; ++f)
-    if (water_feature(rs, tt, f)) return f;
-  return -1;
-}
-
-const FeatureTypeDef* water_type(const GameDef& g) {
-  for (const auto& fd : g.ftypes)
-    if (is_water(fd)) return &fd;
-  return nullptr;
-}
-
-// ---- Safari: photographer spots, actions, hand-ins ------------------------------------------
+// ---- Layout helpers ----------------------------------------------------------------------------
 
 // "Ann scores" / "You score": a player's name and the verb agreeing with it.
 std::string who_verb(const std::vector<PlayerInfo>& players, int p, bool color, std::string_view you_verb,
@@ -1040,241 +940,6 @@ std::string pack(const std::vector<std::string>& items, int indent, int width, s
     line += (line.empty() ? "" : std::string(sep)) + it;
   }
   if (!line.empty()) out += std::string(static_cast<std::size_t>(indent), ' ') + line + "\n";
-  return out;
-}
-
-// The actions of a Safari Piece decision, grouped.
-struct Quarter {
-  int x = 0, y = 0, c = 0;  // the cell and its corner
-  bool operator==(const Quarter&) const = default;
-};
-struct SafariActions {
-  std::map<std::pair<int, int>, std::vector<Quarter>> found;  // point (y, x) -> free savanna corners
-  unsigned found_species = 0;
-  struct Hole {
-    int spot = 0;
-    std::vector<Quarter> quarters;
-    unsigned species = 0;
-  };
-  std::vector<Hole> explore;
-  struct Jeep {
-    int x = 0, y = 0;
-    std::vector<std::pair<int, int>> to;
-  };
-  std::vector<Jeep> jeeps;
-  std::vector<Move> moves;
-};
-
-SafariActions safari_actions(const State& s) {
-  SafariActions a;
-  if (s.phase != Phase::Piece) return a;
-  MoveList ml;
-  legal_moves(s, ml);
-  for (const Move& m : ml) {
-    if (m.kind != MoveKind::Act) continue;
-    a.moves.push_back(m);
-    if (m.pk == 1) {
-      const auto& mk = s.markers[m.rot & 1];
-      auto it = std::find_if(a.jeeps.begin(), a.jeeps.end(), [&](const SafariActions::Jeep& j) { return j.x == mk[0] && j.y == mk[1]; });
-      if (it == a.jeeps.end()) {
-        a.jeeps.push_back({mk[0], mk[1], {}});
-        it = a.jeeps.end() - 1;
-      }
-      it->to.push_back({m.x, m.y});
-      continue;
-    }
-    const Quarter q{m.x, m.y, m.rot};
-    const int px = m.x + kCornerDx[m.rot & 3u], py = m.y + kCornerDy[m.rot & 3u];
-    if (m.pk == 2) {
-      auto& v = a.found[{py, px}];
-      if (std::find(v.begin(), v.end(), q) == v.end()) v.push_back(q);
-      a.found_species |= 1u << m.feat;
-      continue;
-    }
-    const int si = find_spot(s, px, py);
-    auto it = std::find_if(a.explore.begin(), a.explore.end(), [&](const SafariActions::Hole& h) { return h.spot == si; });
-    if (it == a.explore.end()) {
-      a.explore.push_back({si, {}, 0});
-      it = a.explore.end() - 1;
-    }
-    if (std::find(it->quarters.begin(), it->quarters.end(), q) == it->quarters.end()) it->quarters.push_back(q);
-    it->species |= 1u << m.feat;
-  }
-  for (auto& j : a.jeeps) std::sort(j.to.begin(), j.to.end(), [](auto p, auto q) { return std::pair{p.second, p.first} < std::pair{q.second, q.first}; });
-  return a;
-}
-
-std::string quarters_text(const std::vector<Quarter>& qs) {
-  std::vector<std::string> parts;
-  for (const Quarter& q : qs) parts.push_back(cell_corner(q.x, q.y, q.c));
-  return fmt::format("{}", fmt::join(parts, " · "));
-}
-
-// The species first in a bit set.
-int first_species(unsigned mask) { return mask ? std::countr_zero(mask) : 0; }
-
-std::string render_safari_actions(const State& s, bool full, int width) {
-  const SafariActions a = safari_actions(s);
-  const int p = s.current;
-  const unsigned hand = hand_species(s, p);
-  std::string out = full ? "Actions (instead of a photographer; one per turn):\n" : " Or one action instead of a photographer:\n";
-  // found
-  std::size_t corners = 0;
-  for (const auto& [pt, qs] : a.found) corners += qs.size();
-  if (!hand) {
-    out += "  found    no: you have no tokens (a baobab's photographer brings 2)\n";
-  } else if (s.supply[static_cast<std::size_t>(p)] == 0) {
-    out += "  found    no: no photographer left in supply\n";
-  } else if (a.found.empty()) {
-    out += "  found    no free savanna corner at a point without tokens\n";
-  } else {
-    out += wrap_hang("  found    ",
-                     fmt::format("+3: a token ({}) with a photographer on a savanna corner of a point with no "
-                                 "tokens: {} at {}{}",
-                                 species_list(a.found_species, " or "), plural(static_cast<int>(corners), "corner", "corners"),
-                                 plural(static_cast<int>(a.found.size()), "point", "points"), full ? ":" : ""),
-                     11, width);
-    // compact: the points at this turn's tile's corners
-    std::vector<std::string> items;
-    const PlacedTile& t = s.tiles[std::min<std::size_t>(s.piece_from, s.tiles.size() - 1)];
-    std::size_t shown = 0;
-    for (const auto& [pt, qs] : a.found) {
-      const int px = pt.second, py = pt.first;
-      const bool near = px >= t.x && px <= t.x + 1 && py >= t.y && py <= t.y + 1;
-      if (!full && !near) continue;
-      items.push_back(fmt::format("point {},{}: {}", px, py, quarters_text(qs)));
-      ++shown;
-    }
-    if (!full && !items.empty()) out += "           around this tile:\n";
-    out += pack(items, 11, width);
-    if (!full && shown < a.found.size())
-      out += fmt::format("           ({} more {}: type 'actions')\n", a.found.size() - shown,
-                         a.found.size() - shown == 1 ? "point" : "points");
-  }
-  // explore
-  if (!a.explore.empty()) {
-    for (const auto& h : a.explore) {
-      const Spot& sp = s.spots[static_cast<std::size_t>(h.spot)];
-      out += wrap_hang("  explore  ",
-                       fmt::format("point {},{} ({} there): +{} with {} at {}", sp.x, sp.y, species_list(spot_species(sp)),
-                                   sp.ntokens + 3, species_list(h.species, " or "), quarters_text(h.quarters)),
-                       11, width);
-    }
-  } else if (std::any_of(s.spots.begin(), s.spots.end(), [](const Spot& sp) { return !sp.closed; })) {
-    out += hand ? "  explore  no: no free savanna quarter of a watering hole takes a species you hold\n"
-                : "  explore  no: you have no tokens\n";
-  }
-  // jeeps
-  if (s.marker_taken) {
-    out += "  jeep     no move: you took a jeep this turn\n";
-  } else if (!a.jeeps.empty()) {
-    std::vector<std::string> from;
-    std::size_t cells = 0;
-    for (const auto& j : a.jeeps) {
-      from.push_back(fmt::format("{},{}", j.x, j.y));
-      cells = std::max(cells, j.to.size());
-    }
-    out += wrap_hang("  jeep     ",
-                     fmt::format("move the jeep at {} to an empty cell next to the tiles ({}){}", fmt::join(from, " or "),
-                                 plural(static_cast<int>(cells), "cell", "cells"), full ? ":" : ""),
-                     11, width);
-    if (full) {
-      std::vector<std::string> to;
-      for (const auto& [x, y] : a.jeeps[0].to) to.push_back(fmt::format("{},{}", x, y));
-      // the other jeep's cell is a target of the first jeep only
-      for (std::size_t j = 1; j < a.jeeps.size(); ++j)
-        for (const auto& [x, y] : a.jeeps[j].to)
-          if (std::find(a.jeeps[0].to.begin(), a.jeeps[0].to.end(), std::pair{x, y}) == a.jeeps[0].to.end())
-            to.push_back(fmt::format("{},{} (the jeep at {},{} only)", x, y, a.jeeps[j].x, a.jeeps[j].y));
-      out += pack(to, 11, width, "  ");
-    }
-  }
-  // examples from the real options
-  std::vector<std::string> ex;
-  for (const int kind : {2, 3, 1}) {
-    const auto it = std::find_if(a.moves.begin(), a.moves.end(), [&](const Move& m) { return m.pk == kind; });
-    if (it == a.moves.end()) continue;
-    if (kind == 1) {
-      ex.push_back(fmt::format("\"jeep {},{} to {},{}\"", s.markers[it->rot & 1][0], s.markers[it->rot & 1][1], it->x, it->y));
-    } else {
-      ex.push_back(fmt::format("\"{} {} {}\"", kind == 2 ? "found" : "explore", species_name(it->feat), cell_corner(it->x, it->y, it->rot)));
-    }
-  }
-  if (!ex.empty() && !full)
-    out += wrap_hang("  ", fmt::format("Type e.g. {} ('actions' lists every corner and cell; help explains)", fmt::join(ex, ", ")),
-                     2, width);
-  return out;
-}
-
-// The completed trail or bush waiting for hand-ins: where it lies (its tiles' cells).
-std::string feature_cells(const State& s, int root, std::size_t most = 6) {
-  std::vector<std::pair<int, int>> cells;
-  int m = root;
-  do {
-    const PlacedTile& t = s.tiles[s.graph[m].tile];
-    if (std::find(cells.begin(), cells.end(), std::pair<int, int>{t.x, t.y}) == cells.end()) cells.push_back({t.x, t.y});
-    m = s.graph[m].next;
-  } while (m != root);
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < cells.size() && i < most; ++i) parts.push_back(fmt::format("{},{}", cells[i].first, cells[i].second));
-  if (cells.size() > most) parts.push_back("...");
-  return fmt::format("{}", fmt::join(parts, " "));
-}
-
-std::string render_handin(const State& s, const std::vector<PlayerInfo>& players, bool color) {
-  const int root = s.pend_root;
-  const int d = s.decider == 0xFF ? s.current : s.decider;
-  const FeatureTypeDef& fd = s.rs->ftype(s.graph[root].ftype);
-  const unsigned sp = feature_species(s, root);
-  const int n = std::popcount(sp), birds = feature_birds(s, root);
-  const FeatureInfo fi = feature_info(s, root);
-  std::string animals = n ? fmt::format("{} ({} species)", species_list(sp), n) : std::string("no animals");
-  if (birds) animals += ", " + plural(birds, "bird", "birds");
-  std::string out = wrap(fmt::format("A {} is complete: {} at {}; {}.", fd.name, plural(fi.tiles, "tile", "tiles"),
-                                     feature_cells(s, root), animals),
-                         80);
-  out += wrap(fmt::format("{} it (most photographers on it). Before it scores, {} may hand in one token of a species "
-                          "not on it: it counts only for {} and goes to the discard pile. Species score 1, 3, 6, 10, 15 "
-                          "for 1 to 5 species{}.",
-                          who_verb(players, d, color, "score", "scores"),
-                          players.size() > static_cast<std::size_t>(d) && players[static_cast<std::size_t>(d)].name == "You" ? "you" : player_name(players, d, color),
-                          players.size() > static_cast<std::size_t>(d) && players[static_cast<std::size_t>(d)].name == "You" ? "you" : "them",
-                          fd.name == "bush" ? ", + 1 per bird" : ""),
-              80);
-  auto value = [&](int k) { return games::safari_species_points(k) + birds; };
-  out += fmt::format("  {:<9} scores {}\n", "none", value(n));
-  const unsigned can = hand_species(s, d) & ~sp;
-  for (int k = 0; k < kTokenKinds; ++k)
-    if ((can >> k) & 1u)
-      out += fmt::format("  {:<9} scores {} ({} species; you have {})\n", species_name(k), value(n + 1), n + 1,
-                         s.tokens.hand[static_cast<std::size_t>(d)][static_cast<std::size_t>(k)]);
-  // the other scorers
-  int best = 0;
-  for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, fi.pieces[static_cast<std::size_t>(p)]);
-  std::vector<std::string> others;
-  for (int p = 0; p < s.nplayers; ++p) {
-    if (p == d || fi.pieces[static_cast<std::size_t>(p)] != best) continue;
-    const u8 pick = s.pend_pick[static_cast<std::size_t>(p)];
-    std::string what = pick != 0xFF ? "handed in " + article(species_name(pick)) + " " + species_name(pick)
-                       : ((s.pend_mask >> p) & 1u) ? std::string("decides next")
-                                                     : std::string("no hand-in");
-    others.push_back(fmt::format("{} ({})", player_name(players, p, color), what));
-  }
-  if (!others.empty()) out += wrap(fmt::format("Also scoring: {}.", fmt::join(others, ", ")), 80);
-  return out;
-}
-
-std::string render_jeep_choice(const State& s, const std::vector<PlayerInfo>& players, bool color) {
-  const auto cands = jeep_candidates(s);
-  const PlacedTile& t = s.tiles[std::min<std::size_t>(s.turn_first, s.tiles.size() - 1)];
-  std::string out = wrap(fmt::format("{} the jeep at {},{} this turn (+3). Put it on an empty cell next to the tiles, "
-                                     "not the other jeep's: a boxed letter on the board, or X,Y ({}):",
-                                     who_verb(players, s.current, color, "took", "took"), t.x, t.y,
-                                     plural(static_cast<int>(cands.size()), "cell", "cells")),
-                         80);
-  std::vector<std::string> items;
-  for (const Candidate& c : cands) items.push_back(fmt::format("{:<2}{},{}", c.label, c.x, c.y));
-  out += pack(items, 2, 80);
   return out;
 }
 
@@ -1379,11 +1044,11 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
     r.type = fd.name;
     r.info = spot_info(s, t, m.feat);
     r.kind = std::min<int>(fd.piece_kind, 1);
-    if (m.pk != 0xFF) {  // a hut on the river system through this feature: typed "hut N"
+    if (m.pk != 0xFF) {  // a piece on the network through this feature: typed "hut N"
       const int net = s.graph.net_find(t.seg0 + m.feat);
       r.kind = std::min<int>(m.pk, 1);
       r.label = g.piece_names[r.kind] + " " + r.label;
-      r.info = "its river system: " + network_text(s, net) + " so far, no " + plural_of(g.piece_names[r.kind]) + " yet";
+      r.info = "its " + g.present.network_name + ": " + network_text(s, net) + " so far, no " + plural_of(g.piece_names[r.kind]) + " yet";
     }
     w = std::max(w, r.label.size());
     tw = std::max(tw, r.type.size());
@@ -1410,7 +1075,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       taken.push_back(std::move(r));
     }
   }
-  // river systems through this turn's tiles that already have huts
+  // networks through this turn's tiles that already have pieces
   std::vector<int> nets;
   for (std::size_t i = from; i < s.tiles.size(); ++i) {
     const PlacedTile& t = s.tiles[i];
@@ -1424,7 +1089,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       Row r;
       r.label = feature_port(s, t, f) + (multi ? " at " + cell(t) : "");
       r.type = fd.name;
-      r.info = fmt::format("its river system: {} of {} ({} so far)",
+      r.info = fmt::format("its {}: {} of {} ({} so far)", g.present.network_name,
                            plural_of(g.piece_names[std::min<std::size_t>(fd.network_kind, 1)]),
                            network_owners(s, net, players, color), network_text(s, net));
       w = std::max(w, r.label.size());
@@ -1434,7 +1099,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
   }
   auto row_text = [&](const Row& r) {
     std::string line = fmt::format("  {:<{}} {:<{}} {}", r.label, w, r.type, tw, r.info);
-    if ((has_networks(g) || is_safari(g)) && display_width(line) > 80) {  // long rows go on under the info column
+    if (display_width(line) > 80) {  // long rows go on under the info column
       const std::size_t indent = 2 + w + 1 + tw + 1;
       std::string text, cur = fmt::format("  {:<{}} {:<{}}", r.label, w, r.type, tw);
       for (const auto& word : words(r.info)) {
@@ -1466,33 +1131,31 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
         out += fmt::format(" {}: none left in supply\n", capitalized(plural_of(pn)));
         continue;
       }
-      std::string roles;  // Hunters: what a tribe member is called where it stands
-      if (has_networks(g) && k == 0 && n > 0) {  // "river: fisher, meadow: hunter" for the types listed
+      std::string roles;  // what a piece is called where it stands (FeatureTypeDef::role)
+      if (k == 0 && n > 0) {  // "river: fisher, meadow: hunter" for the types listed
         std::vector<std::string> seen_types, parts;
         for (const Row& r : rows)
-          if (r.kind == 0 && std::find(seen_types.begin(), seen_types.end(), r.type) == seen_types.end()) {
-            seen_types.push_back(r.type);
-            parts.push_back(r.type + ": " + role_of(r.type, n0));
-          }
-        roles = fmt::format(" {}", fmt::join(parts, ", "));
+          for (const FeatureTypeDef& fd : g.ftypes)
+            if (r.kind == 0 && fd.name == r.type && !fd.role.empty() &&
+                std::find(seen_types.begin(), seen_types.end(), r.type) == seen_types.end()) {
+              seen_types.push_back(r.type);
+              parts.push_back(r.type + ": " + fd.role);
+            }
+        if (!parts.empty()) roles = fmt::format(" {}", fmt::join(parts, ", "));
       }
-      if (has_networks(g) && k == 1 && n > 0) roles = " on a river or lake: the whole river system, to the end";
+      if (k == 1 && n > 0 && has_networks(g)) {  // "on a river or lake: the whole river system, to the end"
+        roles = fmt::format(" on a {}: the whole {}, to the end", network_types(g, k), g.present.network_name);
+      }
       out += fmt::format(" {} ({} in supply){}{}\n", capitalized(plural_of(pn)), left,
                          n == 0 ? fmt::format(": no free spot on {}", these) : ":", roles);
       for (const Row& r : rows)
         if (r.kind == k) out += row_text(r);
     }
   }
-  if (is_safari(g)) out += render_safari_actions(s, false, 80);  // found, explore, jeep
+  if (g.present.decision_panels) out += render_decision(s, players, color, false, 80);  // the game's: actions, notes
   const std::string none = g.pass_text == "pass" ? fmt::format("(keep your {})", plural_of(n0)) : g.pass_text;
   out += fmt::format("  {:<{}} {}\n", "none", w, none);
   for (const Row& r : taken) out += row_text(r);
-  // Hunters: a forest with a menhir completed by a regular tile earns a bonus turn
-  if (has_networks(g) && !s.in_extra && completes_menhir_forest(s))
-    out += s.bonus_pile > 0
-               ? "Menhir! This tile completes a forest with a menhir: after this turn you draw a\n"
-                 "bonus tile and play again.\n"
-               : "This tile completes a forest with a menhir, but the bonus pile is empty.\n";
   return out;
 }
 
@@ -1532,188 +1195,6 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
   return out;
 }
 
-std::vector<int> track_places(const State& s) {
-  const auto ranks = games::amazonas_boat_ranks(s);  // the game's own ranking, not a copy of it
-  return std::vector<int>(ranks.begin(), ranks.begin() + s.nplayers);
-}
-
-namespace {
-
-
-// Creature counts (by the water feature's slots) of a tile type and, for a multi-cell tile, its parts.
-std::array<int, kAttrs> creatures(const Ruleset& rs, int type) {
-  std::array<int, kAttrs> n{};
-  for (int t = type, guard = 0; t >= 0 && t < static_cast<int>(rs.tiles.types.size()) && guard < 4; ++guard) {
-    const TileType& tt = rs.tiles.types[static_cast<std::size_t>(t)];
-    const int f = water_of(rs, tt);
-    if (f >= 0)
-      for (std::size_t k = 0; k < kAttrs; ++k) n[k] += tt.feats[static_cast<std::size_t>(f)].attr[k];
-    t = tt.east == 0xFF ? -1 : tt.east;
-  }
-  return n;
-}
-
-// "2 caimans, 1 piranha" from a creature count.
-std::string creature_text(const FeatureTypeDef& wd, const std::array<int, kAttrs>& n) {
-  std::vector<std::string> parts;
-  for (std::size_t k = 0; k < wd.attrs.size() && k < kAttrs; ++k) parts.push_back(count_of(n[k], wd.attrs[k]));
-  return parts.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(parts, ", "));
-}
-
-
-// The most downstream water cell (the Amazon's end), if any.
-std::optional<std::pair<int, int>> river_end(const State& s) {
-  std::optional<std::pair<int, int>> end;
-  for (const PlacedTile& t : s.tiles)
-    if (water_of(*s.rs, s.type_of(t)) >= 0 && (!end || t.x > end->first)) end = std::pair{t.x, t.y};
-  return end;
-}
-
-// "You play" / "Ann plays": a sentence about a player.
-std::string subject(const std::vector<PlayerInfo>& players, int p, bool color, std::string_view you_verb,
-                    std::string_view verb) {
-  const bool you = p >= 0 && static_cast<std::size_t>(p) < players.size() && players[static_cast<std::size_t>(p)].name == "You";
-  return fmt::format("{} {}", player_name(players, p, color), you ? you_verb : verb);
-}
-
-// Shaman (Phase Choose in Hunters): the player's tribe members on the board, numbered 1, 2, ...
-// (the order of gen_choices), each with the move that sends it home; none first.
-struct ShamanOption {
-  Move move;
-  std::string place;  // "N at 3,-1"
-  std::string type;   // "river"
-  std::string info;   // "fisher: 3 tiles so far, open, 1 fish"
-};
-std::vector<ShamanOption> shaman_options(const State& s) {
-  std::vector<ShamanOption> out;
-  if (s.phase != Phase::Choose) return out;
-  MoveList ml;
-  legal_moves(s, ml);
-  for (const Move& m : ml) {
-    if (m.kind != MoveKind::Choose || m.feat == 0xFF) continue;
-    const int ti = s.placed_at(m.x, m.y);
-    if (ti < 0) continue;
-    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
-    ShamanOption o;
-    o.move = m;
-    o.place = fmt::format("{} at {},{}", feature_port(s, pt, m.feat), m.x, m.y);
-    o.type = s.rs->ftype(s.type_of(pt).feats[m.feat].type).name;
-    o.info = s.rs->game->present.spot_text ? s.rs->game->present.spot_text(s, pt, m.feat) : spot_info(s, pt, m.feat);
-    out.push_back(std::move(o));
-  }
-  return out;
-}
-
-Move shaman_none(const State& s) {
-  Move m;
-  m.kind = MoveKind::Choose;
-  m.player = s.current;
-  return m;
-}
-
-std::string render_shaman(const State& s) {
-  const auto opts = shaman_options(s);
-  std::string out = wrap(
-      "Shaman: before you place a piece you may send one of your tribe members home, from anywhere on the board "
-      "(not a hut). It goes back to your supply and scores nothing. Type its number or its place, or none:",
-      80);
-  std::size_t w = 4, tw = 6;
-  for (const auto& o : opts) {
-    w = std::max(w, o.place.size());
-    tw = std::max(tw, o.type.size());
-  }
-  for (std::size_t i = 0; i < opts.size(); ++i)
-    out += fmt::format("  {:<4}  {:<{}}  {:<{}} {}\n", i + 1, opts[i].place, w, opts[i].type, tw, opts[i].info);
-  out += "  none  keep them all where they are\n";
-  return out;
-}
-
-ParsedChoice parse_shaman(std::string_view text, const State& s) {
-  ParsedChoice r;
-  const auto opts = shaman_options(s);
-  if (s.phase != Phase::Choose) {
-    r.error = "there is no shaman choice to make now";
-    return r;
-  }
-  std::string t(text);
-  for (char& c : t)
-    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
-  auto w = words(t);
-  const std::string place = opts.empty() ? std::string("\"N at 3,-1\"") : "\"" + opts[0].place + "\"";
-  const std::string example = opts.empty() ? std::string("none") : "1 or " + place;
-  if (w.empty()) {
-    r.error = fmt::format("type the number of a tribe member from the list (e.g. {}) or none", example);
-    return r;
-  }
-  const std::string lo = lower(w[0]);
-  if (w.size() == 1 && (lo == "none" || lo == "no" || lo == "pass" || lo == "-" || lo == "skip" || lo == "keep")) {
-    r.option = "none";
-    r.move = shaman_none(s);
-    return r;
-  }
-  if (w.size() == 1 && to_int(w[0])) {
-    const int k = *to_int(w[0]);
-    if (k < 1 || k > static_cast<int>(opts.size())) {
-      r.error = opts.empty() ? std::string("you have no tribe member on the board: type none")
-                             : fmt::format("{} is not on the list: type 1..{} or none", k, opts.size());
-      return r;
-    }
-    r.option = opts[static_cast<std::size_t>(k - 1)].place;
-    r.move = opts[static_cast<std::size_t>(k - 1)].move;
-    return r;
-  }
-  // a place: "N at 3,-1", "N 3 -1", "3,-1 N", "3,-1" (one member there), or a role / type ("fisher")
-  std::optional<std::pair<int, int>> cell;
-  std::vector<std::string> rest, nums;
-  for (const auto& x : w) {
-    if (lower(x) == "at" || lower(x) == "on") continue;
-    if (to_int(x)) nums.push_back(x);
-    else rest.push_back(x);
-  }
-  if (nums.size() == 2) cell = std::pair{*to_int(nums[0]), *to_int(nums[1])};
-  if ((!nums.empty() && !cell) || rest.size() > 1) {
-    r.error = fmt::format("type a number from the list, a place such as {}, or none", place);
-    return r;
-  }
-  const std::string word = rest.empty() ? std::string() : lower(rest[0]);
-  const bool is_port = !word.empty() && port_from_name(upper(word)).has_value();
-  std::vector<const ShamanOption*> hits;
-  for (const auto& o : opts) {
-    const int ti = s.placed_at(o.move.x, o.move.y);
-    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
-    if (cell && (o.move.x != cell->first || o.move.y != cell->second)) continue;
-    if (is_port) {
-      if (feature_at_port(s, pt, upper(word)) != o.move.feat) continue;
-    } else if (!word.empty()) {
-      const std::string role = role_of(o.type, "");
-      if (word != o.type && word != plural_of(o.type) && word != role && word != plural_of(role)) continue;
-    }
-    hits.push_back(&o);
-  }
-  if (hits.size() == 1) {
-    r.option = hits[0]->place;
-    r.move = hits[0]->move;
-    return r;
-  }
-  if (!word.empty() && !is_port && !cell) {
-    bool known = false;
-    for (const auto& fd : s.rs->game->ftypes) known |= word == fd.name || word == role_of(fd.name, "");
-    if (!known) {
-      r.error = fmt::format("{} is not a number from the list, a place such as {}, or none", quote(rest[0]), place);
-      return r;
-    }
-  }
-  std::vector<std::string> places;
-  for (const auto* o : hits) places.push_back("\"" + o->place + "\"");
-  const std::string what = cell ? fmt::format("{}{},{}", is_port ? upper(word) + " at " : std::string(), cell->first, cell->second)
-                                : (is_port ? upper(word) : word);
-  r.error = hits.empty() ? fmt::format("none of your tribe members stands at {} (see the list)", what)
-                         : fmt::format("{} of your tribe members match {}: type {}", hits.size(), what,
-                                       fmt::join(places, " or "));
-  return r;
-}
-
-}  // namespace
 
 namespace {
 // "{p0}" ... "{p4}" in a panel's text: the players' names
@@ -1735,7 +1216,8 @@ std::string render_panel(const State& s, const Panel& panel, const std::vector<P
       for (const auto& [k, v] : panel.counters) out += wrap_hang("  " + k + ": ", with_names(v, players, color), 4, wrap_at);
       return out;
     }
-    out += "  " + title + ":\n";
+    const bool said = !title.empty() && std::string_view(".:!?").find(title.back()) != std::string_view::npos;
+    out += wrap_hang("  ", title + (said ? "" : ":"), 4, wrap_at);
     for (const auto& [k, v] : panel.counters) out += wrap_hang("    " + k + ": ", with_names(v, players, color), 6, wrap_at);
     for (const auto& l : panel.lines) out += wrap_hang("    ", with_names(l, players, color), 6, wrap_at);
     return out;
@@ -1763,7 +1245,8 @@ std::string render_panel(const State& s, const Panel& panel, const std::vector<P
   std::size_t space_col = ncols;
   for (std::size_t c = first; c < ncols; ++c)
     if (panel.columns[c] == "space") space_col = c;
-  if (panel.track == 0) {  // the header
+  const bool header = std::any_of(panel.columns.begin() + static_cast<long>(first), panel.columns.end(), [](const std::string& c) { return !c.empty(); });
+  if (panel.track == 0 && header) {  // the header
     std::string head = seats ? std::string(static_cast<std::size_t>(5 + w), ' ') : std::string("  ");
     for (std::size_t c = first; c < ncols; ++c) {
       const bool last = c + 1 == ncols;
@@ -1793,19 +1276,33 @@ std::string render_panel(const State& s, const Panel& panel, const std::vector<P
       line = " ";
     }
     bool after_track = panel.track > 0;  // "at 2  1st": the track's space is padded already
+    std::string last_text;  // a long text in the last column goes on under itself
     for (std::size_t c = first; c < ncols && c < r.size(); ++c) {
       if (c == space_col && panel.track > 0) continue;
       const std::string v = with_names(r[c], players, color);
       const bool last = c + 1 == ncols;
-      // numbers in narrow columns one space apart (token counts under species names), text two
-      line += (after_track || numeric(c) ? " " : "  ") + (numeric(c) ? fmt::format("{:>{}}", v, cw[c]) : last ? v : pad(v, cw[c]));
+      // numbers in narrow columns one space apart (counts under names), text two
+      line += after_track || numeric(c) ? " " : "  ";
+      if (last && !numeric(c)) last_text = v;
+      else line += numeric(c) ? fmt::format("{:>{}}", v, cw[c]) : pad(v, cw[c]);
       after_track = false;
     }
+    if (display_width(line) + display_width(last_text) > wrap_at && display_width(line) < wrap_at - 20) {
+      out += wrap_hang(line, last_text, display_width(line), wrap_at);
+      continue;
+    }
+    line += last_text;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
   for (const auto& l : panel.lines) out += wrap_hang("  ", with_names(l, players, color), 4, wrap_at);
   return out;
+}
+
+std::string extra_turn_text(const State& s, const std::vector<PlayerInfo>& players, bool color) {
+  std::string t = s.rs->game->present.extra_turn.empty() ? std::string("An extra turn for {p}.") : s.rs->game->present.extra_turn;
+  for (auto at = t.find("{p}"); at != std::string::npos; at = t.find("{p}")) t.replace(at, 3, player_name(players, s.current, color));
+  return with_names(t, players, color);
 }
 
 std::string render_panels(const State& s, const std::vector<PlayerInfo>& players, bool color, int width) {
@@ -1816,19 +1313,119 @@ std::string render_panels(const State& s, const std::vector<PlayerInfo>& players
   return out;
 }
 
-std::string render_actions(const State& s, bool full, int width) {
-  if (!is_safari(*s.rs->game) || s.phase != Phase::Piece) return "";
-  return render_safari_actions(s, full, width);
+std::string render_decision(const State& s, const std::vector<PlayerInfo>& players, bool color, bool full, int width) {
+  const auto make = s.rs->game->present.decision_panels;
+  if (!make || (s.phase != Phase::Piece && s.phase != Phase::Choose)) return "";
+  std::string out;
+  for (const Panel& p : make(s, full)) out += render_panel(s, p, players, color, width);
+  return out;
 }
 
-std::vector<Candidate> jeep_candidates(const State& s) {
-  std::vector<Candidate> out;
-  if (!is_safari(*s.rs->game) || s.phase != Phase::Choose || s.pend_root != 0xFFFF || !s.marker_taken) return out;
+namespace {
+
+// The options of a Choose decision as listed: those naming something first, the one naming
+// nothing ("none") last, each with its move.
+struct Listed {
+  view::OptionView view;
+  Move move;
+};
+std::vector<Listed> listed_choices(const State& s) {
+  std::vector<Listed> out;
+  if (s.phase != Phase::Choose) return out;
   MoveList ml;
   legal_moves(s, ml);
+  const auto opts = view::decision_options(s);  // one per legal move, in the same order
+  for (std::size_t i = 0; i < opts.size() && i < ml.size(); ++i) out.push_back({opts[i], ml[i]});
+  std::stable_partition(out.begin(), out.end(), [](const Listed& l) { return !l.view.target.empty(); });
+  return out;
+}
+
+// What an option names, as a player may type it: "lion", "N at 3,-1", "3,1", "D2 r180"; else its
+// notation without the game's record key ("shaman none" -> "none").
+std::string choice_label(const State& s, const view::OptionView& o) {
+  if (o.target == "token") return o.token;
+  if (o.target == "piece") return fmt::format("{} at {},{}", o.port, o.x, o.y);
+  if (o.target == "cell") return fmt::format("{},{}", o.x, o.y);
+  if (o.target == "tile") return fmt::format("{} r{}", o.tile, o.rot);
+  const std::string& key = s.rs->game->choice_key;
+  if (o.notation.rfind(key + " ", 0) == 0) return o.notation.substr(key.size() + 1);
+  return o.notation;
+}
+
+bool all_target(const std::vector<Listed>& v, std::string_view t) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [&](const Listed& l) { return l.view.target == t; });
+}
+
+// Tiles offered in rotations: each tile drawn once per rotation offered (a multi-cell tile with
+// its other cells, in the order they lie from west to east), with the option's sentence.
+std::string render_tile_choices(const State& s, const std::vector<Listed>& opts, bool color) {
+  std::vector<std::string> ids;
+  for (const Listed& l : opts)
+    if (std::find(ids.begin(), ids.end(), l.view.tile) == ids.end()) ids.push_back(l.view.tile);
+  std::vector<int> rots;  // the rotations offered for the first tile (the columns)
+  for (const Listed& l : opts)
+    if (l.view.tile == ids[0]) rots.push_back(l.view.rot);
+  std::string head = "        ";
+  for (const int r : rots) head += fmt::format("{:<14}", fmt::format("r{}", r));
+  while (!head.empty() && head.back() == ' ') head.pop_back();
+  std::string out = head + "\n";
+  for (const std::string& id : ids) {
+    const int t = s.rs->tiles.find(id);
+    if (t < 0) continue;
+    const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(t)];
+    const int e = tt.east == 0xFF ? -1 : tt.east;
+    std::array<std::vector<Glyph>, kCellH> rows;
+    std::string text, forms;
+    for (const Listed& l : opts) {
+      if (l.view.tile != id) continue;
+      const int q = (l.view.rot / 90) & 3;
+      // a multi-cell tile lies west to east: turned 180, its east part comes first
+      std::vector<std::pair<int, int>> cells = {{t, q}};
+      if (e >= 0 && q == 0) cells.push_back({e, 0});
+      if (e >= 0 && q == 2) cells = {{e, 2}, {t, 2}};
+      for (std::size_t i = 0; i < kCellH; ++i) put_text(rows[i], "  ");
+      for (const auto& [type, rot] : cells) {
+        const Cell c = tile_cell(*s.rs, s.rs->tiles.types[static_cast<std::size_t>(type)], rot);
+        for (std::size_t i = 0; i < kCellH; ++i) rows[i].insert(rows[i].end(), c[i].begin(), c[i].end());
+      }
+      for (std::size_t i = 0; i < kCellH; ++i) {
+        for (std::size_t k = cells.size(); k < 2; ++k) put_text(rows[i], "     ");
+        put_text(rows[i], "  ");
+      }
+      if (text.empty() && l.view.text != l.view.notation) text = l.view.text;
+      forms += fmt::format("{}\"{} {}\"", forms.empty() ? "type " : " or ", printable(id), l.view.rot);
+    }
+    const int used = 6 + display_width(emit(rows[0], false)) + 2;
+    std::vector<std::string> side;  // the sentence's parts ("; ") on lines of their own, wrapped
+    for (std::size_t at = 0; at < text.size() && side.size() < 2;) {
+      const std::size_t semi = std::min(text.find("; ", at), text.size());
+      const std::string wrapped = wrap(text.substr(at, semi - at), std::max(20, 80 - used));
+      for (std::size_t i = 0; i < wrapped.size() && side.size() < 2;) {
+        const std::size_t j = wrapped.find('\n', i);
+        side.push_back(wrapped.substr(i, j - i));
+        i = j + 1;
+      }
+      at = semi + 2;
+    }
+    side.resize(2);
+    side.push_back(forms);
+    for (std::size_t i = 0; i < kCellH; ++i) {
+      std::string line = fmt::format("  {:<4}", i == 0 ? printable(id) : "") + emit(rows[i], color) + "  " + side[i];
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Candidate> choice_cells(const State& s) {
+  std::vector<Candidate> out;
+  const auto opts = listed_choices(s);
+  if (!all_target(opts, "cell")) return out;
   std::vector<std::pair<int, int>> cells;  // (y, x)
-  for (const Move& m : ml)
-    if (m.kind == MoveKind::Choose) cells.push_back({m.y, m.x});
+  for (const Listed& l : opts) cells.emplace_back(l.view.y, l.view.x);
   std::sort(cells.begin(), cells.end());
   cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
   static constexpr std::string_view kLabels = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -1842,460 +1439,127 @@ std::vector<Candidate> jeep_candidates(const State& s) {
   return out;
 }
 
-std::string tokens_drawn(const Tokens& before, const State& after, const std::vector<PlayerInfo>& players, bool color) {
-  std::string out;
-  for (int p = 0; p < after.nplayers; ++p) {
-    const auto pi = static_cast<std::size_t>(p);
-    std::vector<std::string> got;
-    int n = 0;
-    for (int k = 0; k < kTokenKinds; ++k) {
-      const auto kk = static_cast<std::size_t>(k);
-      const int d = after.tokens.hand[pi][kk] - before.hand[pi][kk];
-      for (int i = 0; i < d; ++i) got.push_back(species_name(k));
-      n += std::max(d, 0);
-    }
-    if (n > 0)
-      out += fmt::format("    {} {}: {}\n", who_verb(players, p, color, "draw", "draws"), plural(n, "token", "tokens"),
-                         fmt::join(got, ", "));
-  }
+Hands hands_of(const State& s) {
+  Hands out;
+  const auto hand = s.rs->game->present.hand;
+  if (!hand) return out;
+  for (int p = 0; p < s.nplayers; ++p) out.push_back(hand(s, p));
   return out;
 }
 
-namespace {
-
-// Why a found or explore at cell (x, y), corner c, with `sp` is not possible (the first reason).
-std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp) {
-  const int p = s.current;
-  const int px = x + kCornerDx[static_cast<std::size_t>(c)], py = y + kCornerDy[static_cast<std::size_t>(c)];
-  const std::string where = cell_corner(x, y, c);
-  if (found && s.supply[static_cast<std::size_t>(p)] == 0) return "you have no photographer left in supply (explore needs none)";
-  if (!s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(sp)]) {
-    const unsigned h = hand_species(s, p);
-    return h ? fmt::format("you have no {} token (yours: {})", species_name(sp), species_list(h))
-             : std::string("you have no tokens");
+std::string hand_news(const Hands& before, const State& after, const std::vector<PlayerInfo>& players, bool color) {
+  const Hands now = hands_of(after);
+  const std::string& noun = after.rs->game->present.hand_noun.empty() ? std::string("item") : after.rs->game->present.hand_noun;
+  std::string out;
+  for (std::size_t p = 0; p < now.size(); ++p) {
+    std::vector<std::string> got;
+    for (std::size_t k = 0; k < now[p].size(); ++k) {
+      const int was = p < before.size() && k < before[p].size() ? before[p][k].second : 0;
+      for (int i = was; i < now[p][k].second; ++i) got.push_back(now[p][k].first);
+    }
+    if (!got.empty())
+      out += fmt::format("    {} {}: {}\n", who_verb(players, static_cast<int>(p), color, "draw", "draws"),
+                         plural(static_cast<int>(got.size()), noun, plural_of(noun)), fmt::join(got, ", "));
   }
-  if (s.placed_at(x, y) < 0) return fmt::format("there is no tile at {},{}", x, y);
-  if (!corner_usable(s, x, y, c)) return fmt::format("the {} corner of the tile at {},{} is not savanna (a watering hole needs savanna)", kCornerNames[static_cast<std::size_t>(c)], x, y);
-  const int si = find_spot(s, px, py);
-  if (found) {
-    if (si < 0) return "not possible now";
-    const Spot& h = s.spots[static_cast<std::size_t>(si)];
-    if (h.closed) return fmt::format("the watering hole at point {},{} is complete", px, py);
-    if (h.token[static_cast<std::size_t>(c)] != 0xFF)
-      return fmt::format("{} already holds {} {} token", where, article(species_name(h.token[static_cast<std::size_t>(c)])), species_name(h.token[static_cast<std::size_t>(c)]));
-    return fmt::format("point {},{} already has a watering hole: explore it instead (a second founder may only take the quarter "
-                       "diagonally opposite its only token)",
-                       px, py);
-  }
-  if (si < 0) return fmt::format("there is no watering hole at point {},{} (the {} corner of {},{}): found one there instead", px, py, kCornerNames[static_cast<std::size_t>(c)], x, y);
-  const Spot& h = s.spots[static_cast<std::size_t>(si)];
-  if (h.closed) return fmt::format("the watering hole at point {},{} is complete", px, py);
-  if (h.token[static_cast<std::size_t>(c)] != 0xFF)
-    return fmt::format("{} already holds {} {} token", where, article(species_name(h.token[static_cast<std::size_t>(c)])), species_name(h.token[static_cast<std::size_t>(c)]));
-  if ((spot_species(h) >> sp) & 1u)
-    return fmt::format("a {} token is already at that watering hole: explore with a species not there", species_name(sp));
-  return "not possible now";
+  return out;
 }
-
-bool is_filler(const std::string& w) {
-  static const std::array<std::string_view, 12> kFill = {"at", "on", "to", "from", "the", "token", "an", "of", "with", "cell", "corner", "in"};
-  return std::find(kFill.begin(), kFill.end(), w) != kFill.end();
-}
-
-std::optional<int> corner_from(const std::string& w) {
-  for (int c = 0; c < 4; ++c)
-    if (upper(w) == kCornerNames[static_cast<std::size_t>(c)]) return c;
-  return std::nullopt;
-}
-
-std::string action_cmd(const std::string& w) {
-  const std::string l = lower(w);
-  if (l == "jeep" || l == "j" || l == "move") return "jeep";
-  if (l == "found" || l == "f" || l == "fo" || l == "founds") return "found";
-  if (l == "explore" || l == "x" || l == "ex" || l == "exp" || l == "explores") return "explore";
-  return "";
-}
-
-}  // namespace
-
-bool is_action_text(std::string_view text, const State& s) {
-  if (!s.rs->game->hooks.action_parse) return false;
-  std::string t(text);
-  for (char& c : t)
-    if (c == ',') c = ' ';
-  const auto w = words(t);
-  return !w.empty() && !action_cmd(w[0]).empty();
-}
-
-ParsedAction parse_action(std::string_view text, const State& s) {
-  ParsedAction r;
-  const GameDef& g = *s.rs->game;
-  if (!g.hooks.action_parse || s.phase != Phase::Piece) {
-    r.error = "there is no action to take now";
-    return r;
-  }
-  std::string t = lower(text);
-  for (char& c : t)
-    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
-  const auto w = words(t);
-  const std::string cmd = w.empty() ? std::string() : action_cmd(w[0]);
-  if (cmd.empty()) {
-    r.error = "an action starts with jeep, found or explore (or j, f, x): e.g. \"found lion 2,1 NE\"";
-    return r;
-  }
-  std::vector<int> nums;
-  std::vector<std::string> rest;
-  for (std::size_t i = 1; i < w.size(); ++i) {
-    if (is_filler(w[i]) || (cmd == "jeep" && w[i] == "jeep")) continue;
-    if (const auto v = to_int(w[i])) nums.push_back(*v);
-    else rest.push_back(w[i]);
-  }
-  for (const int v : nums)
-    if (v < -128 || v > 127) {
-      r.error = fmt::format("{} is off the map: columns and rows run from -128 to 127", v);
-      return r;
-    }
-  const SafariActions a = safari_actions(s);
-  auto finish = [&](const std::string& canon) {
-    try {
-      r.move = g.hooks.action_parse(s, canon);
-      r.text = canon;
-      if (!is_legal(s, r.move)) r.error = "not possible now";
-    } catch (const InputError& e) {
-      r.error = e.what();
-    }
-  };
-  if (cmd == "jeep") {
-    std::vector<std::pair<int, int>> on;
-    for (const auto& mk : s.markers)
-      if (mk[0] != kOffBoard) on.push_back({mk[0], mk[1]});
-    const std::string example = on.empty() ? std::string("jeep -2,0 to 3,1") : fmt::format("jeep {},{} to X,Y", on[0].first, on[0].second);
-    if (!rest.empty() || (nums.size() != 2 && nums.size() != 4)) {
-      r.error = fmt::format("type the jeep's cell and where it goes, e.g. \"{}\"", example);
-      return r;
-    }
-    if (s.marker_taken) {
-      r.error = "you took a jeep this turn: no jeep may move (you put the one you took back after scoring)";
-      return r;
-    }
-    std::pair<int, int> from, to{nums[nums.size() - 2], nums[nums.size() - 1]};
-    if (nums.size() == 4) {
-      from = {nums[0], nums[1]};
-      if (jeep_at(s, from.first, from.second) < 0) {
-        std::vector<std::string> cells;
-        for (const auto& [x, y] : on) cells.push_back(fmt::format("{},{}", x, y));
-        r.error = cells.empty() ? std::string("no jeep is on the board")
-                                : fmt::format("no jeep stands at {},{} (jeeps: {})", from.first, from.second, fmt::join(cells, " and "));
-        return r;
-      }
-    } else if (on.size() == 1) {
-      from = on[0];
-    } else if (on.empty()) {
-      r.error = "no jeep is on the board";
-      return r;
-    } else {
-      r.error = fmt::format("two jeeps are on the board: say which, e.g. \"jeep {},{} to {},{}\" or \"jeep {},{} to {},{}\"", on[0].first,
-                            on[0].second, to.first, to.second, on[1].first, on[1].second, to.first, to.second);
-      return r;
-    }
-    if (s.placed_at(to.first, to.second) >= 0) {
-      r.error = fmt::format("{},{} holds a tile: a jeep goes on an empty cell next to the tiles", to.first, to.second);
-      return r;
-    }
-    if (jeep_at(s, to.first, to.second) >= 0) {
-      r.error = fmt::format("a jeep already stands at {},{}", to.first, to.second);
-      return r;
-    }
-    if (!CellMap::in_range(to.first, to.second) || !(s.cells.get(to.first, to.second) & 0x8000)) {
-      r.error = fmt::format("{},{} does not touch a placed tile edge-on", to.first, to.second);
-      return r;
-    }
-    finish(fmt::format("jeep from {},{} to {},{}", from.first, from.second, to.first, to.second));
-    return r;
-  }
-  // found / explore
-  const bool found = cmd == "found";
-  int sp = -1;
-  std::optional<int> corner;
-  for (const auto& x : rest) {
-    if (const auto c = corner_from(x)) {
-      corner = c;
-    } else if (species_from(x) >= 0 && sp < 0) {
-      sp = species_from(x);
-    } else {
-      r.error = fmt::format("{} is not a species (monkey elephant giraffe lion zebra, or m e g l z), a cell or a corner "
-                            "(NE SE SW NW)",
-                            quote(x));
-      return r;
-    }
-  }
-  const std::string example = found ? "found lion 2,1 NE" : "explore zebra 1,1 SE";
-  if (nums.size() != 2) {
-    r.error = fmt::format("give the cell and its corner, e.g. \"{}\"", example);
-    return r;
-  }
-  const int x = nums[0], y = nums[1];
-  const u8 pk = found ? 2 : 3;
-  // what fits at that cell (corner, species) among the legal moves
-  unsigned corners = 0, kinds = 0;
-  for (const Move& m : a.moves) {
-    if (m.pk != pk || m.x != x || m.y != y) continue;
-    if (corner && m.rot != *corner) continue;
-    if (sp >= 0 && m.feat != sp) continue;
-    corners |= 1u << m.rot;
-    kinds |= 1u << m.feat;
-  }
-  if (!corner) {
-    if (std::popcount(corners) == 1) {
-      corner = std::countr_zero(corners);
-    } else if (corners) {
-      std::vector<std::string> cs;
-      for (int c = 0; c < 4; ++c)
-        if ((corners >> c) & 1u) cs.push_back(cell_corner(x, y, c));
-      r.error = fmt::format("which corner of {},{}? {}", x, y, fmt::join(cs, " or "));
-      return r;
-    } else {
-      r.error = fmt::format("no {} is possible at any corner of {},{}{}", found ? "found" : "explore", x, y,
-                            s.placed_at(x, y) < 0 ? fmt::format(" (no tile there)") : std::string(" (see the list: 'actions')"));
-      return r;
-    }
-  }
-  if (sp < 0) {
-    if (std::popcount(kinds) == 1) {
-      sp = std::countr_zero(kinds);
-    } else if (kinds) {
-      r.error = fmt::format("with which token? {} (e.g. \"{} {} {}\")", species_list(kinds, " or "), found ? "found" : "explore",
-                            species_name(first_species(kinds)), cell_corner(x, y, *corner));
-      return r;
-    } else {
-      const unsigned h = hand_species(s, s.current);
-      r.error = hole_reason(s, found, x, y, *corner, h ? first_species(h) : 0);
-      return r;
-    }
-  }
-  const std::string canon = fmt::format("{} {} at {}", found ? "found" : "explore", species_name(sp), cell_corner(x, y, *corner));
-  finish(canon);
-  if (!r.error.empty() && r.error == "not possible now") r.error = hole_reason(s, found, x, y, *corner, sp);
-  return r;
-}
-
-namespace {
-
-ParsedChoice parse_safari_choice(std::string_view text, const State& s) {
-  ParsedChoice r;
-  const GameDef& g = *s.rs->game;
-  if (s.phase != Phase::Choose) {
-    r.error = "there is no choice to make now";
-    return r;
-  }
-  std::string t = lower(text);
-  for (char& c : t)
-    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
-  auto play = [&](const std::string& option) {
-    try {
-      r.move = g.hooks.choice_parse(s, option);
-      r.option = option;
-      if (!is_legal(s, r.move)) r.error = "that option is not available";
-    } catch (const InputError& e) {
-      r.error = e.what();
-    }
-  };
-  if (s.pend_root != 0xFFFF) {  // a token hand-in
-    const int d = s.decider == 0xFF ? s.current : s.decider;
-    const unsigned on = feature_species(s, s.pend_root), hand = hand_species(s, d);
-    const std::string name = s.rs->ftype(s.graph[s.pend_root].ftype).name;
-    std::vector<std::string> w;
-    for (const auto& x : words(t))
-      if (x != "hand" && x != "in" && x != "give" && x != "a" && x != "an" && x != "token") w.push_back(x);
-    const std::string can = species_list(hand & ~on, ", ");
-    const std::string hint = can.empty() ? std::string("none") : fmt::format("{} or none", can);
-    if (w.size() != 1) {
-      r.error = fmt::format("type the species of the token to hand in, or none ({})", hint);
-      return r;
-    }
-    static const std::array<std::string_view, 8> kNone = {"none", "no", "keep", "pass", "-", "skip", "nothing", "n"};
-    if (std::find(kNone.begin(), kNone.end(), w[0]) != kNone.end()) {
-      play("none");
-      return r;
-    }
-    const int k = species_from(w[0]);
-    if (k < 0) {
-      r.error = fmt::format("{} is not a species: type {}", quote(w[0]), hint);
-      return r;
-    }
-    if ((on >> k) & 1u) {
-      r.error = fmt::format("the {} already has {} {}: hand in a species not on it ({})", name, article(species_name(k)), species_name(k), hint);
-      return r;
-    }
-    if (!((hand >> k) & 1u)) {
-      r.error = fmt::format("no {} token in hand: type {}", species_name(k), hint);
-      return r;
-    }
-    play("hand in " + species_name(k));
-    return r;
-  }
-  // the taken jeep's new cell: a label, "X,Y", "X Y", "jeep to X,Y"
-  const auto cands = jeep_candidates(s);
-  std::string orig(text);  // labels keep their case ("a" and "A" are different cells)
-  for (char& c : orig)
-    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
-  std::vector<std::string> w;
-  for (const auto& x : words(orig)) {
-    const std::string l = lower(x);
-    if (l != "jeep" && l != "to" && l != "at" && l != "on" && l != "put" && l != "cell") w.push_back(x);
-  }
-  const std::string example = cands.empty() ? std::string("3,1") : fmt::format("{},{}", cands[0].x, cands[0].y);
-  std::optional<std::pair<int, int>> cell;
-  if (w.size() == 1 && is_word(w[0])) {
-    for (const Candidate& c : cands)
-      if (c.label == w[0]) cell = std::pair{c.x, c.y};
-    if (!cell && cands.size() <= 26)
-      for (const Candidate& c : cands)
-        if (c.label == lower(w[0])) cell = std::pair{c.x, c.y};
-    if (!cell) {
-      r.error = fmt::format("{} is not a boxed letter on the board: type a letter or a cell X,Y (e.g. {})", quote(w[0]), example);
-      return r;
-    }
-  } else if (w.size() == 2 && to_int(w[0]) && to_int(w[1])) {
-    cell = std::pair{*to_int(w[0]), *to_int(w[1])};
-  } else {
-    r.error = fmt::format("type the jeep's new cell: a boxed letter on the board or X,Y (e.g. {})", example);
-    return r;
-  }
-  const auto [x, y] = *cell;
-  if (std::none_of(cands.begin(), cands.end(), [&, x = x, y = y](const Candidate& c) { return c.x == x && c.y == y; })) {
-    if (s.placed_at(x, y) >= 0) r.error = fmt::format("{},{} holds a tile: the jeep goes on an empty cell", x, y);
-    else if (jeep_at(s, x, y) >= 0) r.error = fmt::format("the other jeep stands at {},{}", x, y);
-    else r.error = fmt::format("{},{} does not touch a placed tile edge-on (e.g. {})", x, y, example);
-    return r;
-  }
-  play(fmt::format("jeep to {},{}", x, y));
-  return r;
-}
-
-}  // namespace
 
 std::string render_choices(const State& s, const std::vector<PlayerInfo>& players, bool color) {
   if (s.phase != Phase::Choose) return "";
-  if (!is_safari(*s.rs->game)) return render_choices(s, color);
-  return s.pend_root != 0xFFFF ? render_handin(s, players, color) : render_jeep_choice(s, players, color);
+  std::string out = render_decision(s, players, color, false);
+  const auto opts = listed_choices(s);
+  if (all_target(opts, "tile")) return out + render_tile_choices(s, opts, color);
+  if (all_target(opts, "cell")) {
+    std::vector<std::string> items;
+    for (const Candidate& c : choice_cells(s)) items.push_back(fmt::format("{:<2}{},{}", c.label, c.x, c.y));
+    out += fmt::format("A boxed letter on the board, or X,Y ({}):\n", plural(static_cast<int>(items.size()), "cell", "cells"));
+    return out + pack(items, 2, 80);
+  }
+  Panel list;  // numbered: what each option names, then what it does
+  list.columns = {"", "", ""};
+  const bool pieces = std::any_of(opts.begin(), opts.end(), [](const Listed& l) { return l.view.target == "piece"; });
+  if (pieces) list.columns.emplace_back();
+  for (std::size_t i = 0; i < opts.size(); ++i) {
+    const auto& o = opts[i].view;
+    std::vector<std::string> row{std::to_string(i + 1), choice_label(s, o)};
+    if (pieces) row.push_back(o.feature);
+    row.push_back(o.text != o.notation ? o.text : std::string());
+    list.rows.push_back(std::move(row));
+  }
+  return out + render_panel(s, list, players, color, 80);
 }
 
-std::string render_choices(const State& s, bool color) {
-  if (s.phase != Phase::Choose) return "";
-  const GameDef& g = *s.rs->game;
-  if (is_safari(g)) return render_choices(s, {}, color);
-  if (g.choice_key == "shaman") return render_shaman(s);
-  MoveList ml;
-  legal_moves(s, ml);
-  std::vector<int> types;
-  for (const Move& m : ml)
-    if (m.kind == MoveKind::Choose && std::find(types.begin(), types.end(), m.feat) == types.end()) types.push_back(m.feat);
-  const FeatureTypeDef* wd = water_type(g);
-  std::string out;
-  const auto end = river_end(s);
-  const int x = s.front + 1, y = end ? end->second : 0;
-  out += wrap(fmt::format("The \"!\" tile lets you place one of the {} double tiles set aside. It goes on the Amazon "
-                          "at {},{} and {},{}, turned 0 or 180 degrees, and scores as one Amazon tile: the 1st boat "
-                          "scores its caimans + piranhas, the 2nd boat its piranhas.",
-                          types.size(), x, y, x + 1, y),
-              80);
-  out += fmt::format("{:<8}{:<14}{}\n", "", "r0", "r180");
-  for (const int t : types) {
-    const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(t)];
-    const int e = tt.east == 0xFF ? -1 : tt.east;
-    // rotation 0: this cell then its east part; 180: the east part turned, then this cell turned
-    std::vector<std::pair<int, int>> r0 = {{t, 0}}, r180 = {{t, 2}};
-    if (e >= 0) {
-      r0.push_back({e, 0});
-      r180 = {{e, 2}, {t, 2}};
-    }
-    std::array<std::vector<Glyph>, kCellH> rows;
-    for (const auto* pic : {&r0, &r180}) {
-      for (std::size_t i = 0; i < kCellH; ++i) put_text(rows[i], "  ");
-      for (const auto& [type, rot] : *pic) {
-        const Cell c = tile_cell(*s.rs, s.rs->tiles.types[static_cast<std::size_t>(type)], rot);
-        for (std::size_t i = 0; i < kCellH; ++i) rows[i].insert(rows[i].end(), c[i].begin(), c[i].end());
-      }
-      for (std::size_t i = 0; i < kCellH; ++i)
-        for (std::size_t k = pic->size(); k < 2; ++k) put_text(rows[i], "     ");
-      for (std::size_t i = 0; i < kCellH; ++i) put_text(rows[i], "  ");
-    }
-    std::array<std::string, kCellH> side;
-    if (wd) {
-      const auto n = creatures(*s.rs, t);
-      side[0] = creature_text(*wd, n);
-      const int all = n[0] + (wd->attrs.size() > 1 ? n[1] : 0);
-      const int second = wd->attrs.size() > 1 ? n[1] : 0;
-      side[1] = fmt::format("1st boat +{}, 2nd boat +{}", all, second);
-    }
-    const std::string id = printable(tt.id);
-    side[2] = fmt::format("type \"{} 0\" or \"{} 180\"", id, id);
-    for (std::size_t i = 0; i < kCellH; ++i) {
-      out += fmt::format("  {:<4}", i == 0 ? id : "");
-      out += emit(rows[i], color) + "  " + side[i] + "\n";
-    }
-  }
-  return out;
-}
+std::string render_choices(const State& s, bool color) { return render_choices(s, {}, color); }
 
 ParsedChoice parse_choice(std::string_view text, const State& s) {
-  if (s.rs->game->choice_key == "shaman") return parse_shaman(text, s);
-  if (is_safari(*s.rs->game)) return parse_safari_choice(text, s);
   ParsedChoice r;
+  const auto opts = listed_choices(s);
+  if (opts.empty()) {
+    r.error = "there is no choice to make now";
+    return r;
+  }
+  auto pick = [&](const Listed& l) {
+    r.move = l.move;
+    r.option = choice_label(s, l.view);
+    return r;
+  };
+  const std::string example = choice_label(s, opts[0].view);
   std::string t(text);
   for (char& c : t)
     if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
   const auto w = words(t);
-  MoveList ml;
-  if (s.phase == Phase::Choose) legal_moves(s, ml);
-  std::vector<std::string> ids;
-  for (const Move& m : ml) {
-    const std::string& id = s.rs->tiles.types[m.feat].id;
-    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-  }
-  const std::string avail = printable(fmt::format("{}", fmt::join(ids, ", ")));
-  if (s.phase != Phase::Choose || ml.empty()) {
-    r.error = "there is no double tile to choose now";
-    return r;
-  }
   if (w.empty()) {
-    r.error = fmt::format("type a double tile and its rotation, e.g. \"{} 180\" (set aside: {})", ids[0], avail);
+    r.error = fmt::format("type a number from the list or an option as listed (e.g. \"{}\")", example);
     return r;
   }
-  const int type = s.rs->tiles.find(upper(w[0]));
-  bool listed = false;
-  for (const Move& m : ml) listed |= type >= 0 && m.feat == type;
-  if (!listed) {
-    r.error = type >= 0 ? fmt::format("{} is not one of the double tiles set aside ({})", upper(w[0]), avail)
-                        : fmt::format("{} is not a double tile set aside ({}); type e.g. \"{} 180\"", quote(w[0]),
-                                      avail, ids[0]);
+  const bool cells = all_target(opts, "cell"), tiles = all_target(opts, "tile");
+  if (w.size() == 1 && typed_int(w[0]) && !cells && !tiles) {  // the list's number
+    const int k = *typed_int(w[0]);
+    if (k >= 1 && k <= static_cast<int>(opts.size())) return pick(opts[static_cast<std::size_t>(k - 1)]);
+    r.error = fmt::format("{} is not on the list: type 1..{}", k, opts.size());
     return r;
   }
-  r.option = s.rs->tiles.types[static_cast<std::size_t>(type)].id;
-  if (w.size() == 1) {
-    r.error = fmt::format("add the rotation: \"{} 0\" or \"{} 180\"", printable(r.option), printable(r.option));
+  if (w.size() == 1 && cells && is_word(w[0])) {  // a boxed letter on the board ("a" and "A" differ)
+    const auto labels = choice_cells(s);
+    std::optional<std::pair<int, int>> cell;
+    for (const Candidate& c : labels)
+      if (c.label == w[0]) cell = std::pair{c.x, c.y};
+    if (!cell && labels.size() <= 26)
+      for (const Candidate& c : labels)
+        if (c.label == lower(w[0])) cell = std::pair{c.x, c.y};
+    if (cell)
+      for (const Listed& l : opts)
+        if (l.view.x == cell->first && l.view.y == cell->second) return pick(l);
+  }
+  const std::string typed = lower(fmt::format("{}", fmt::join(w, " ")));
+  for (const Listed& l : opts) {  // an option as listed
+    std::string label = choice_label(s, l.view);
+    for (char& c : label)
+      if (c == ',') c = ' ';
+    if (lower(fmt::format("{}", fmt::join(words(label), " "))) == typed) return pick(l);
+  }
+  auto found = [&](const Move& m) {
+    for (const Listed& l : opts)
+      if (l.move == m) return pick(l);
+    r.error = "that option is not available";
+    return r;
+  };
+  try {  // the game's shorthand: its own message when the text is of its forms but wrong
+    if (const auto m = parse_alias(s, text)) return found(*m);
+  } catch (const InputError& e) {
+    r.error = e.what();
     return r;
   }
-  if (w.size() > 2) {
-    r.error = fmt::format("too much: expected a double tile and a rotation, e.g. \"{} 180\"", printable(r.option));
-    return r;
+  try {  // the engine's notation
+    return found(parse_notation(s, text));
+  } catch (const InputError&) {
+    r.error = cells   ? fmt::format("{} is not a boxed letter on the board or a cell X,Y of the list (e.g. {})", quote(text), example)
+              : tiles ? fmt::format("{} is not a tile as listed: type a tile and its rotation (e.g. \"{}\")", quote(text), example)
+                      : fmt::format("{} is not a number from the list or an option as listed (e.g. \"{}\")", quote(text), example);
   }
-  const auto rot = to_rotation(w[1]);
-  if (!rot || (*rot != 0 && *rot != 180)) {
-    r.error = fmt::format("{} is not a rotation a double tile can take: 0 or 180 (it lies along the Amazon)",
-                          quote(w[1]));
-    return r;
-  }
-  r.rot = *rot;
-  for (const Move& m : ml)
-    if (m.feat == type && m.rot * 90 == r.rot) {
-      r.move = m;
-      return r;
-    }
-  r.error = fmt::format("{} cannot be placed turned {}", r.option, r.rot);
   return r;
 }
+
 
 std::string describe_event_named(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players,
                                  bool color) {
@@ -2317,30 +1581,18 @@ std::string describe_event_named(const State& s, const ScoreEvent& e, const std:
 std::string describe_record_move(const State& s, const RecordMove& m, const std::vector<PlayerInfo>& players,
                                  bool color) {
   const GameDef& g = *s.rs->game;
-  const bool hunters = has_networks(g);
   const int type_id = s.rs->tiles.find(m.tile);
   const bool bonus = type_id >= 0 && s.rs->tiles.types[static_cast<std::size_t>(type_id)].pile == kPileBonus;
   std::string out = fmt::format("{} placed {}{} at {},{} r{}", player_name(players, m.player, color),
                                 bonus ? "bonus tile " : "", printable(m.tile), m.x, m.y, m.rot);
-  if (m.choice && g.choice_key == "shaman") {
-    // "N at 3,-1": which of the player's tribe members the shaman sent home (the tile says its role)
-    std::string role = g.piece_names[0];
-    const auto at = m.choice->find(" at ");
-    long long cx = 0, cy = 0;
-    const std::string cell = at == std::string::npos ? std::string() : m.choice->substr(at + 4);
-    const auto comma = cell.find(',');
-    if (comma != std::string::npos && parse_int(std::string_view(cell).substr(0, comma), -128, 127, cx) &&
-        parse_int(std::string_view(cell).substr(comma + 1), -128, 127, cy)) {
-      const int ti = s.placed_at(static_cast<int>(cx), static_cast<int>(cy));
-      const int f = ti < 0 ? -1 : feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], m.choice->substr(0, at));
-      if (f >= 0)
-        role = role_of(s.rs->ftype(s.type_of(s.tiles[static_cast<std::size_t>(ti)]).feats[static_cast<std::size_t>(f)].type).name,
-                       role);
-    }
-    out += *m.choice == "none" ? ", the shaman sends nobody home"
-                               : fmt::format(", the shaman sends a {} home ({})", role, printable(*m.choice));
-  } else if (m.choice) {
-    out += fmt::format(", then the double tile {} r{}", printable(*m.choice), m.choice_rot);
+  // a game's action or choice in its own words (Presentation::told), else its record text
+  auto told = [&](MoveKind kind, const std::string& text) {
+    if (g.present.told) return g.present.told(s, kind, text, m.x, m.y);
+    return kind == MoveKind::Choose ? fmt::format("then {} {}", g.choice_key, printable(text)) : printable(text);
+  };
+  if (m.choice) {  // a turn's one choice, recorded with its rotation when it is a tile's
+    const std::string text = s.rs->tiles.find(*m.choice) >= 0 ? fmt::format("{} r{}", *m.choice, m.choice_rot) : *m.choice;
+    if (const std::string t = told(MoveKind::Choose, text); !t.empty()) out += ", " + t;
   }
   if (m.follower && *m.follower != "none") {
     std::string type = "?", piece = g.piece_names[0];
@@ -2353,29 +1605,17 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
         const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(f)].type);
         type = fd.name;
         piece = g.piece_names[std::min<std::size_t>(fd.piece_kind, 1)];
-        if (hunters) piece = role_of(fd.name, piece);
+        if (!fd.role.empty() && fd.piece_kind == 0) piece = fd.role;  // "fisher"
         if (m.piece && *m.piece != piece) {  // a piece claiming the feature's network: a hut
           piece = *m.piece;
-          type = "the river system";
+          type = "the " + g.present.network_name;
         }
       }
     }
     const std::string at = m.follower_at ? fmt::format(" at {},{}", cx, cy) : "";
     out += fmt::format(", {} on {} ({}{})", piece, type, printable(*m.follower), at);
-  } else if (m.action) {  // Safari: a jeep moved, a watering hole founded or explored
-    const std::string a = printable(*m.action);  // from a record
-    auto rest = [&](std::size_t n) { return a.size() > n ? a.substr(n) : std::string(); };
-    if (a.rfind("jeep ", 0) == 0) {
-      out += ", moved a " + a;  // "jeep from -2,0 to 3,1"
-    } else if (a.rfind("found ", 0) == 0 || a.rfind("explore ", 0) == 0) {
-      const bool found = a[0] == 'f';
-      const std::string r = rest(found ? 6 : 8);  // "lion at 2,1 NE"
-      const auto sp = r.find(' ');
-      out += fmt::format(", {} a watering hole with {} {} token{}", found ? "founded" : "explored", article(r.substr(0, sp)),
-                         r.substr(0, sp), sp == std::string::npos ? std::string() : r.substr(sp));
-    } else {
-      out += ", " + a;
-    }
+  } else if (m.action) {
+    out += ", " + told(MoveKind::Act, *m.action);
   } else if (g.pieces2_per_player > 0) {
     out += fmt::format(", no {} or {}", g.piece_names[0], g.piece_names[1]);
   } else if (g.hooks.gen_actions) {
@@ -2383,10 +1623,8 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
   } else {
     out += fmt::format(", no {}", g.piece_names[0]);
   }
-  // Safari: the jeep taken by the tile, put back on another cell
-  for (const auto& [who, text] : m.choices)
-    if (text.rfind("jeep to ", 0) == 0)
-      out += fmt::format(", took the jeep at {},{} and put it on {}", m.x, m.y, printable(text.substr(8)));
+  for (const auto& [who, text] : m.choices)  // the turn's choices by any player, in order
+    if (const std::string t = told(MoveKind::Choose, text); !t.empty()) out += ", " + t;
   return out;
 }
 
@@ -2397,8 +1635,8 @@ bool is_final_event(const ScoreEvent& e) {
 
 bool is_final_event(const State& s, const ScoreEvent& e) {
   if (is_final_event(e)) return true;
-  const auto& fx = s.rs->game->special_effects;  // Safari: "tokens_in_hand", scored at the end
-  return e.reason == ScoreReason::Special && e.cause < fx.size() && fx[e.cause].name == "tokens_in_hand";
+  const auto& fx = s.rs->game->special_effects;  // the game's effects scored at the end
+  return e.reason == ScoreReason::Special && e.cause < fx.size() && fx[e.cause].at_end;
 }
 
 std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
@@ -2414,17 +1652,15 @@ std::string turn_summary(const State& s, const Record& rec, std::size_t events_b
     text += "    " + describe_event_named(s, e, players, color) + "\n";
   }
   if (!any) text += "\n";
-  // Hunters: a regular tile that completed a forest with a menhir: the same player plays a bonus tile
+  // a regular tile that earned an extra turn: the same player plays a bonus tile
   const RecordMove& m = rec.moves.back();
   const int t = s.rs->tiles.find(m.tile);
   if (s.rs->tiles.bonus_total > 0 && s.in_extra && s.current == m.player && s.phase != Phase::Over && t >= 0 &&
       s.rs->tiles.types[static_cast<std::size_t>(t)].pile != kPileBonus)
-    text += fmt::format("    Menhir! {} a bonus tile and {} again.\n", subject(players, m.player, color, "draw", "draws"),
-                        players.size() > static_cast<std::size_t>(m.player) && players[static_cast<std::size_t>(m.player)].name == "You"
-                            ? "play"
-                            : "plays");
+    text += "    " + extra_turn_text(s, players, color) + "\n";
   return text;
 }
+
 
 void play_bot_turn(Game& g, Bot& bot, Rng& rng) {
   MoveList ml;
@@ -2445,7 +1681,7 @@ bool play_bot_turn(Game& g, const std::function<Bot*(int)>& bot_of, Rng& rng) {
     legal_moves(g.state(), ml);
     g.play(b->choose(g.state(), ml, rng));
   }
-  // the rest of the turn: each decision by the bot of the player who makes it (Safari: a scorer's
+  // the rest of the turn: each decision by the bot of the player who makes it (a scorer's
   // token hand-in, even off turn)
   while (g.state().phase == Phase::Choose || g.state().phase == Phase::Piece) {
     Bot* b = bot_of(to_move(g.state()));
@@ -2551,7 +1787,7 @@ std::string board_legend(const GameDef& g) {
           items.push_back(fmt::format("≈ the {}{}", capitalized(fd.name),
                                       example.empty() ? "" : " (" + example + ": " + words_ + ")"));
         } else {
-          items.push_back("─│┌┼ " + plural_of(fd.name) + (is_safari(g) ? " (▪ a dead end)" : " (▪ a rock where one ends)"));
+          items.push_back("─│┌┼ " + plural_of(fd.name) + " (▪ a dead end)");
         }
         break;
       case FClass::Centre:
@@ -2572,7 +1808,7 @@ std::string board_legend(const GameDef& g) {
       if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
     }
   }
-  // Hunters: animals covered by the pit trap, and the bonus tiles' specials
+  // symbols covered by a special (the pit trap), and the bonus tiles' specials
   if (animals) items.push_back("× covered by the pit trap");
   for (const std::string& sp : g.specials) items.push_back(symbol_glyph(sp).ch + " " + symbol_noun(sp));
   std::string pieces = fmt::format("digits: {} of that player", plural_of(g.piece_names[0]));
@@ -2583,11 +1819,15 @@ std::string board_legend(const GameDef& g) {
                          plural_of(g.piece_names[1]));
   }
   items.push_back(pieces);
-  if (is_safari(g)) {
-    items.push_back("jeep: a jeep on an empty cell");
-    items.push_back("M E G L Z in a tile's corner: a watering hole's tokens");
-    items.push_back("○ its free savanna quarters");
-    items.push_back("a digit beside a token: its photographer");
+  const Presentation& pr = g.present;  // the game's markers and sites
+  if (!pr.marker_name.empty()) items.push_back(fmt::format("{}: {} {} on an empty cell", pr.marker_name, article(pr.marker_name), pr.marker_name));
+  if (!pr.site_tokens.empty()) {
+    std::string initials, site = pr.site_name;
+    std::replace(site.begin(), site.end(), '_', ' ');
+    for (const auto& t : pr.site_tokens) initials += (initials.empty() ? "" : " ") + std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(t[0]))));
+    items.push_back(fmt::format("{} in a tile's corner: {} {}'s tokens", initials, article(site), site));
+    items.push_back("○ its free quarters");
+    items.push_back(fmt::format("a digit beside a token: its {}", g.piece_names[0]));
   }
   items.push_back("boxed letters: where the tile in hand fits");
   // items kept whole, two spaces apart, lines of at most 80 columns
@@ -2605,120 +1845,59 @@ std::string board_legend(const GameDef& g) {
 
 namespace {
 
-// Safari: photographers, the actions (found, explore, jeep), token hand-ins and the jeep's new cell.
-std::string safari_help(const GameDef& g) {
-  std::string out = kHelpPlace;
-  out +=
-      "  A tile placed on a jeep's cell takes the jeep: +3 after scoring, then you put\n"
-      "  the jeep on another empty cell next to the tiles.\n"
-      "After the tile, ONE of these (or none):\n"
-      "  PORT         a photographer on the trail, bush or baobab at that port\n"
-      "               (N E S W C NNE ...; see below); a baobab gives 2 tokens at once\n"
-      "  trail, bush, baobab   the free spot of that type, if there is just one\n"
-      "  found SPECIES X,Y CORNER\n"
-      "               found a watering hole: a token from your hand and a photographer\n"
-      "               on corner CORNER (NE SE SW NW) of the tile at X,Y, which must be\n"
-      "               savanna, at a point with no tokens yet: +3\n"
-      "  explore SPECIES X,Y CORNER\n"
-      "               a token of a species not yet there on a free savanna quarter of\n"
-      "               a watering hole: +4, +5, +6 for its 2nd, 3rd, 4th token; the 4th\n"
-      "               completes it: 3 to each player with a photographer there\n"
-      "  jeep X,Y to X,Y\n"
-      "               move the jeep at X,Y to an empty cell next to the tiles (not on a\n"
-      "               turn when you took a jeep)\n"
-      "  Short forms: f = found, x = explore, j = jeep; species by name or first\n"
-      "  letter (m e g l z); \"at\", \"from\", \"to\" may be left out; the species or the\n"
-      "  corner when only one fits: \"f l 2,1 ne\", \"x z 1,1 se\", \"j -2,0 3,1\".\n"
-      "  A watering hole sits at a grid point where up to 4 tiles meet; point X,Y is\n"
-      "  the NW corner of cell X,Y, so \"2,1 NW\", \"1,1 NE\", \"1,0 SE\" and \"2,0 SW\" are\n"
-      "  its four quarters.\n"
-      "  actions      list every corner where you may found or explore, and jeep cells\n";
-  out += fmt::format("  none         {}\n", g.pass_text);
-  out +=
-      "When a trail or bush you score is completed (also on another player's turn):\n"
-      "  SPECIES      hand in a token of a species not on it (\"lion\" or \"l\"): it\n"
-      "               counts for you only; species score 1 3 6 10 15 for 1..5 kinds,\n"
-      "               a bush +1 per bird\n"
-      "  none         hand in nothing\n"
-      "After taking a jeep:\n"
-      "  a, X,Y       the jeep's new cell: a boxed letter on the board, or X,Y\n";
-  out += kHelpAnyTime;
-  out +=
-      "  tokens       the Safari panel: tokens in hand, pile, jeeps, watering holes\n"
-      "  undo         take back your turn (until the next player acts; at the\n"
-      "               photographer or jeep prompt it takes back the tile)\n"
-      "  quit         save and exit (continue later with --resume FILE)\n"
-      "Ports of a tile:\n" +
-      port_diagram() + board_legend(g);
-  return out;
+// One row of a help section: what to type, then what it does (wrapped, hanging at column 15); a
+// form wider than the column gets a line of its own.
+std::string help_row(const std::string& form, const std::string& what) {
+  if (display_width(form) <= 12) return wrap_hang(fmt::format("  {:<12} ", form), what, 15, 80);
+  return "  " + form + "\n" + wrap_hang(std::string(15, ' '), what, 15, 80);
 }
 
-// Hunters & Gatherers: bonus turns, the shaman, tribe members and huts.
-std::string hunters_help(const GameDef& g) {
-  const std::string& n0 = g.piece_names[0];
-  const std::string& n1 = g.piece_names[1];
-  std::string out = kHelpPlace;
-  out +=
-      "  The game ends when the regular pile is empty. A regular tile that completes a\n"
-      "  forest with a menhir earns a bonus turn: draw a bonus tile and play again.\n"
-      "The shaman (a bonus tile): first you may send one of your tribe members home:\n"
-      "  2            the tribe member numbered 2 in the list shown\n"
-      "  N at 3,-1    the one at port N of the tile at 3,-1\n"
-      "  none         keep them all\n";
-  out += fmt::format("Placing a {} or a {} (after the tile):\n", n0, n1);
-  out +=
-      "  PORT         a tribe member on the feature at that port: N E S W NNE ENE ...\n"
-      "               (see below): a fisher on a river, a gatherer in a forest, a\n"
-      "               hunter in a meadow; never on a lake\n"
-      "  hut PORT     a hut on the river system through the river or lake at that port\n"
-      "               (also \"PORT hut\"); huts stay to the end: 1 point per fish in the\n"
-      "               whole system for the most huts there\n"
-      "  river, forest, meadow, fisher, gatherer, hunter, hut\n"
-      "               the free spot of that type (or for that piece), if just one\n";
-  out += fmt::format("  none         {}\n", g.pass_text);
-  out += kHelpAnyTime;
-  out +=
-      "  undo         take back your turn (until the next player acts; at the shaman or\n"
-      "               piece prompt it takes back the tile)\n"
-      "  quit         save and exit (continue later with --resume FILE)\n"
-      "Ports of a tile:\n" +
-      port_diagram() + board_legend(g);
+std::string help_section(const Panel& p) {
+  std::string out = p.title.empty() ? std::string() : p.title + "\n";
+  for (const auto& r : p.rows) out += help_row(r.empty() ? std::string() : r[0], r.size() > 1 ? r[1] : std::string());
+  for (const auto& l : p.lines) out += wrap_hang("  ", l, 2, 80);
   return out;
 }
 
 }  // namespace
 
-std::string help_text(const GameDef& g) {
-  if (is_safari(g)) return safari_help(g);
-  if (g.pieces2_per_player == 0 && g.track_name.empty() && g.tile_kinds.size() <= 1) return help_text();
-  if (has_networks(g)) return hunters_help(g);
+std::string help_text(const State& s) {
+  const GameDef& g = *s.rs->game;
+  const Presentation& pr = g.present;
+  if (g.pieces2_per_player == 0 && g.track_name.empty() && g.tile_kinds.size() <= 1 && pr.help.empty() && !pr.panels) return help_text();
   const std::string& n0 = g.piece_names[0];
   const std::string& n1 = g.piece_names[1];
-  std::vector<std::string> types;
-  for (const FeatureTypeDef& fd : g.ftypes)
-    if (fd.claimable) types.push_back(fd.name);
   std::string out = kHelpPlace;
-  out +=
-      "  Amazon tiles go only at the east end of the Amazon (row 0), at r0 or r180;\n"
-      "  land tiles only at x <= the front (see the river panel).\n"
-      "Choosing a double tile (after an Amazon tile with \"!\"):\n"
-      "  D2 180       the double tile D2 turned 180 degrees (0 or 180); the list\n"
-      "               shows each double tile both ways\n";
-  out += fmt::format("Placing an {} or a {} (after the tile):\n", n0, n1);
-  out +=
-      "  PORT         the feature touching that port: N E S W NNE ENE ... (see below)\n"
-      "  PORT at X,Y  on a turn with a double tile: that port of the cell X,Y,\n"
-      "               e.g. \"N at 9,0\" (or \"N 9,0\")\n";
-  out += fmt::format("  {}, {}, {}\n", fmt::join(types, ", "), n0, n1);
-  out += "               the free spot of that type (or for that piece), if just one\n";
-  out += fmt::format("  none         {}\n", g.pass_text);
+  bool piece = false;
+  for (const Panel& p : pr.help) {
+    piece |= p.id == "piece";
+    out += help_section(p);
+  }
+  if (!piece) {  // the generic section on pieces: by port, by type or piece, or none
+    std::vector<std::string> types;
+    for (const FeatureTypeDef& fd : g.ftypes)
+      if (fd.claimable) types.push_back(fd.name);
+    const bool two = g.pieces2_per_player > 0;
+    Panel p;
+    p.title = two ? fmt::format("Placing {} {} or {} {} (after the tile):", article(n0), n0, article(n1), n1)
+                  : fmt::format("Placing {} {} (after the tile):", article(n0), n0);
+    p.rows.push_back({"PORT", "the feature touching that port: N E S W NNE ENE ... (see below)"});
+    if (g.hooks.gen_choices)  // a turn may lay several tiles
+      p.rows.push_back({"PORT at X,Y", "e.g. \"N at 9,0\" (or \"N 9,0\"): that port of the cell X,Y, on a turn with several tiles"});
+    p.rows.push_back({fmt::format("{}{}", fmt::join(types, ", "), two ? fmt::format(", {}, {}", n0, n1) : std::string()),
+                      fmt::format("the free spot of that type{}, if just one", two ? " (or for that piece)" : "")});
+    p.rows.push_back({"none", g.pass_text == "pass" ? fmt::format("no {} this turn", n0) : g.pass_text});
+    out += help_section(p);
+  }
   out += kHelpAnyTime;
-  out +=
-      "  undo         take back your turn (until the next player acts; at the double\n"
-      "               tile or piece prompt it takes back the tile)\n"
-      "  quit         save and exit (continue later with --resume FILE)\n"
-      "Ports of a tile:\n" +
-      port_diagram() + board_legend(g);
+  std::vector<std::string> names;  // the game's panels, each by its id
+  if (pr.panels)
+    for (const Panel& p : pr.panels(s)) names.push_back(p.id);
+  if (!names.empty())
+    out += help_row("panels", fmt::format("the game's panels (each also by its name: {})", fmt::join(names, ", ")));
+  out += help_row("undo", "take back your turn (until the next player acts; at a later prompt of your turn it takes back the tile)");
+  out += help_row("quit", "save and exit (continue later with --resume FILE)");
+  out += "Ports of a tile:\n" + port_diagram() + board_legend(g);
   return out;
 }
 
@@ -2749,7 +1928,7 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
       r.error = "give the column and the row, then the rotation: e.g. \"3 -1 90\"";
       return r;
     }
-    const auto x = to_int(w[0]), y = to_int(w[1]);
+    const auto x = typed_int(w[0]), y = typed_int(w[1]);
     if (!x || !y) {
       r.error = fmt::format("{} is not a cell: give two whole numbers, column then row (e.g. \"3 -1 90\")",
                             quote(w[0] + " " + w[1]));
@@ -2798,7 +1977,7 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
   auto w = words(t);
   const GameDef& g = *s.rs->game;
-  // Hunters: a piece that claims the feature's network, named with the port: "hut N", "N hut"; the
+  // a piece that claims the feature's network, named with the port: "hut N", "N hut"; the
   // tribe member by its name's last word too ("member")
   auto piece_kind_named = [&](const std::string& word) -> std::optional<int> {
     if (g.pieces2_per_player == 0) return std::nullopt;
@@ -2834,11 +2013,11 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     std::vector<std::string> nums;
     for (const auto& x : w) {
       if (lower(x) == "at" || lower(x) == "on") continue;
-      if (to_int(x)) nums.push_back(x);
+      if (typed_int(x)) nums.push_back(x);
       else rest.push_back(x);
     }
     if (nums.size() == 2 && rest.size() == 1) {
-      cell = std::pair{*to_int(nums[0]), *to_int(nums[1])};
+      cell = std::pair{*typed_int(nums[0]), *typed_int(nums[1])};
       w = rest;
     }
   }
@@ -2877,7 +2056,7 @@ ParsedPort parse_port(std::string_view text, const State& s) {
   };
   const std::string up = upper(w[0]);
   if (port_from_name(up) && has_networks(g) && s.phase == Phase::Piece && !multi) {
-    // Hunters: a tribe member on the feature at that port, or ("hut N") a hut on its river system
+    // a piece on the feature at that port, or ("hut N") a piece on its network
     r.port = up;
     const PlacedTile& pt = s.tiles[from];
     const int f = feature_at_port(s, pt, up);
@@ -2898,21 +2077,21 @@ ParsedPort parse_port(std::string_view text, const State& s) {
       const std::string& hut = g.piece_names[static_cast<std::size_t>(*net_kind)];
       r.piece = hut;
       if (fd.network_kind != *net_kind)
-        r.error = fmt::format("{} {} cannot go on a {}: only on a river or a lake (its river system)", article(hut), hut,
-                              fd.name);
+        r.error = fmt::format("{} {} cannot go on a {}: only on a {} (its {})", article(hut), hut, fd.name, network_types(g, *net_kind),
+                              g.present.network_name);
       else if (s.supply_of(*net_kind, s.current) == 0)
         r.error = fmt::format("you have no {} left in supply", hut);
       else if (!net)
-        r.error = fmt::format("the river system at {} already has {} {}", up, article(hut), hut);
+        r.error = fmt::format("the {} at {} already has {} {}", g.present.network_name, up, article(hut), hut);
       return r;
     }
     if (!own && net) {  // a lake, or a river already taken: only a hut can go there
       const std::string& hut = g.piece_names[std::min<std::size_t>(fd.network_kind, 1)];
       r.error = fd.claimable ? fmt::format("no {} can go on the {} at {} (taken, or none in supply); for {} {} on its "
-                                           "river system type \"{} {}\"",
-                                           g.piece_names[0], fd.name, up, article(hut), hut, hut, up)
-                             : fmt::format("no {} can stand on a {}; for {} {} on its river system type \"{} {}\"",
-                                           g.piece_names[0], fd.name, article(hut), hut, hut, up);
+                                           "{} type \"{} {}\"",
+                                           g.piece_names[0], fd.name, up, article(hut), hut, g.present.network_name, hut, up)
+                             : fmt::format("no {} can stand on a {}; for {} {} on its {} type \"{} {}\"",
+                                           g.piece_names[0], fd.name, article(hut), hut, g.present.network_name, hut, up);
     }
     return r;
   }
@@ -2945,9 +2124,9 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     std::optional<int> kind;
     std::string name;
     for (std::size_t t2 = 0; t2 < g.ftypes.size(); ++t2) {
-      const std::string role = role_of(g.ftypes[t2].name, "");  // Hunters: "fisher" for a river...
+      const std::string& role = g.ftypes[t2].role;  // what a piece there is called: "fisher" for a river
       if (lo == g.ftypes[t2].name || lo == plural_of(g.ftypes[t2].name) ||
-          (has_networks(g) && !role.empty() && (lo == role || lo == plural_of(role)))) {
+          (!role.empty() && (lo == role || lo == plural_of(role)))) {
         ftype = t2;
         name = g.ftypes[t2].name;
       }

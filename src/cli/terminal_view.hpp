@@ -7,24 +7,22 @@
 // the centre shows a centre feature (monastery: "M") or how the roads meet. Glyphs: field "·",
 // city "▒", shield "◆", roads "─ │ ┌ ┼ …", a follower is its player's number.
 //
-// Other games use the same shapes by feature class (Amazonas: tributaries like roads, villages like
-// cities, jungle like fields) plus: a path that cannot be claimed is water ("≈", the Amazon) with its
+// Other games use the same shapes by feature class (tributaries like roads, villages like cities,
+// jungle like fields) plus: a path that cannot be claimed is water ("≈", the Amazon) with its
 // creatures as counts ("2c1p": 2 caimans, 1 piranha); symbols on features by name (fruit "●", boat
 // icon "▲", animal "∴", shield "◆"); a path ending in the open is a rock "▪"; a piece of the second
 // kind (camp) is a circled player number "①".. "⑤". board_legend() says it in words.
 //
-// Hunters & Gatherers: rivers like roads on blue ("▪": a spring), a lake as "(2)" across the middle
-// (2 fish; "(1#": with the raft's mark; a second lake without a port "≋"), forests "♣", meadows "·";
-// fish "f", deer "d", aurochs "a", mammoth "m", tiger "t" (covered by the pit trap: "×"), mushroom
-// glade "♠", menhir "▮"; specials canoe "∪", pit trap "⊙", shaman "@", big trap "⊠", fire "^",
-// raft "#"; a tribe member is its player's number, a hut the circled number.
+// Networks: paths joined into networks are drawn like roads on blue ("▪": a spring), an unclaimed
+// centre feature as "(2)" across the middle (its first symbol's count; a special's mark after it; a
+// second one without a port "≋"); an area named "forest" with trees "♣"; symbols and specials as
+// letters and marks of their own (symbols covered by a special: "×"); a piece of the second kind is
+// the circled number.
 //
-// Safari: trails like roads ("▪": a dead end), bushes "▒", savanna "·", baobabs "B"; animals by
-// species letter (monkey "m", elephant "e", giraffe "g", lion "l", zebra "z"), birds "v"; a
-// photographer is its player's number. An empty cell holding a jeep reads "jeep". A watering hole
-// sits at a grid point, where up to four tiles meet: each of those tiles shows, in its corner at the
-// point, the token there as a capital letter ("L": a lion token) or "○" (a free savanna quarter),
-// with the digit of the photographer on that token beside it.
+// Markers and sites (GameDef::present): an empty cell holding a marker reads its name ("jeep"). A
+// site sits at a grid point, where up to four tiles meet: each of those tiles shows, in its corner
+// at the point, the token there as the capital initial of its kind or "○" (a free quarter), with
+// the digit of the piece on that token beside it.
 #pragma once
 #include <array>
 #include <functional>
@@ -55,7 +53,7 @@ struct Candidate {
   int x = 0, y = 0;
   std::string label;  // "a".."z", "A".."Z"; "" once those run out
   std::vector<int> rots;
-  bool jeep = false;  // Safari: a jeep stands there (placing the tile takes it: +3)
+  bool marker = false;  // a game's marker stands there (placing the tile takes it: Presentation::marker_text)
 };
 
 // The legal placements of the tile in hand grouped by cell, in reading order (top row first,
@@ -79,11 +77,12 @@ std::string render_hand(const State& s, const std::vector<Candidate>& cands, con
 
 // "a  3,-1: r0 r90" entries, several per line within `width` columns. Compact (a short terminal,
 // where the letters are on the board): "a r0/90" entries.
-std::string render_placements(const std::vector<Candidate>& cands, int width, bool compact = false);
+// A cell holding a game's marker says so, and a note says what taking it does (marker_text).
+std::string render_placements(const State& s, const std::vector<Candidate>& cands, int width, bool compact = false);
 
 // After a tile is placed: the legal follower spots (port, feature type, what the feature is worth
 // now), "none", and the features of the tile already taken. In a game with two piece kinds
-// (Amazonas: explorers and camps) each spot names its piece, tributaries say how far the boat
+// (explorers and camps) each spot names its piece, tributaries say how far the boat
 // moves, jungles count their animals, and "none" says what a pass does (GameDef::pass_text). On a
 // turn with several tiles (a double tile) each spot names its cell: "N at 9,0".
 std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& players, bool color);
@@ -102,110 +101,91 @@ std::string render_panels(const State& s, const std::vector<PlayerInfo>& players
 // One panel, as render_panels draws it.
 std::string render_panel(const State& s, const Panel& panel, const std::vector<PlayerInfo>& players, bool color, int width = 80);
 
-// Safari, at the Piece decision: the actions besides a photographer. Found (by point: the free
-// savanna corners), explore (by watering hole: its free quarters, the species that may go there and
-// the points), jeep moves (from which cell, how many target cells). Compact: only the points around
-// this turn's tile and counts; full: every corner and every jeep cell. "" when there are none.
-std::string render_actions(const State& s, bool full, int width = 80);
+// The game's explanation of the decision now (Presentation::decision_panels), each panel drawn
+// as render_panel draws it: at the Piece decision the actions beside a piece (compact: what fits
+// beside the spots; full: everything), at a Choose what its options do. "" when there is none.
+std::string render_decision(const State& s, const std::vector<PlayerInfo>& players, bool color, bool full, int width = 80);
 
-// What a player typed at the Piece prompt of Safari as an action: the engine's forms ("jeep from
-// -2,0 to 3,1", "found lion at 2,1 NE", "explore zebra at 1,1 SE") and shorthands: "j", "f", "x" for
-// jeep, found, explore; species by name, plural or first letter (m e g l z); "from", "to", "at"
-// optional; "2,1" or "2 1"; "jeep 3,1" when one jeep is on the board; the species may be left out
-// when only one of your tokens fits, the corner when only one corner of that cell fits. `text` is the
-// engine's form; on failure `error` says what is wrong (why the action is not possible).
-struct ParsedAction {
-  Move move;
-  std::string text;
-  std::string error;
-};
-ParsedAction parse_action(std::string_view text, const State& s);
-// Whether a typed line is meant as an action (starts with jeep/found/explore or a shorthand).
-bool is_action_text(std::string_view text, const State& s);
+// The cells the options of a Choose decision name (OptionInfo target "cell", e.g. a jeep's new
+// cell), labelled a, b, c, ... like placement candidates (rots empty).
+std::vector<Candidate> choice_cells(const State& s);
 
-// Safari, after a jeep was taken: the empty cells it may go back on, labelled a, b, c, ... like
-// placement candidates (rots empty).
-std::vector<Candidate> jeep_candidates(const State& s);
+// What each player holds besides pieces (Presentation::hand), by seat; and the news of what each
+// drew since `before` (empty: nothing before, the opening deal), one indented line per player:
+// "    Ann draws 2 tokens: lion, zebra" (Presentation::hand_noun). "" if none.
+using Hands = std::vector<std::vector<std::pair<std::string, int>>>;
+Hands hands_of(const State& s);
+std::string hand_news(const Hands& before, const State& after, const std::vector<PlayerInfo>& players, bool color);
 
-// The tokens each player drew since `before` (Safari: a baobab's deal), one indented line per
-// player: "    Ann draws 2 tokens: lion, zebra". "" if none.
-std::string tokens_drawn(const Tokens& before, const State& after, const std::vector<PlayerInfo>& players, bool color);
-
-// Dense places of the boats on the track: 1 for the furthest space, 2 for the next occupied one...
-// With 2 players a 2nd boat not directly behind the 1st gets 0 (it scores nothing). RULES.md §2.
-std::vector<int> track_places(const State& s);
-
-// Phase Choose (after an Amazon "!" tile): the double tiles set aside, each drawn in both
-// orientations (rotation 0 and 180, two cells each) with its caimans and piranhas and what the 1st
-// and 2nd boat would score, and where it goes. Empty unless the state is at Choose.
-// Hunters (the shaman, GameDef::choice_key "shaman"): the player's tribe members on the board,
-// numbered 1, 2, ... with where each stands ("N at 3,-1") and what its feature is worth, and none.
+// Phase Choose, for any game: the game's explanation (render_decision), then its options as the
+// view lists them: tiles drawn in each rotation offered (a multi-cell tile with its other cells)
+// with the option's sentence; cells as the labels of choice_cells; anything else as a numbered
+// list (what the option names, then its sentence), the option naming nothing last. "" unless the
+// state is at Choose.
+std::string render_choices(const State& s, const std::vector<PlayerInfo>& players, bool color);
 std::string render_choices(const State& s, bool color);
 
-// What a player typed at the Choose prompt: "D2 180", "d2 r0", "D2,180". `move` is the legal
-// Choose move; on failure `error` says what is wrong (unknown tile, not set aside, no rotation...).
+// What a player typed at the Choose prompt: a number from render_choices' list, a label of
+// choice_cells, what an option names as listed ("lion", "N at 3,-1"), the game's shorthand
+// (parse_alias: "D2 180", "l", "3 1") or the engine's notation. `move` is the legal Choose move
+// and `option` its text as listed; on failure `error` says what is wrong.
 struct ParsedChoice {
-  std::string option;  // tile id, e.g. "D2"
-  int rot = 0;         // degrees: 0 or 180
+  std::string option;
   Move move;
   std::string error;
 };
-// Shaman: "2" (the list's number), "N at 3,-1", "N 3 -1", "3,-1" (one member there), "fisher" (the
-// only one), or "none"; `option` is then "N at 3,-1" or "none" (the record's text).
-// Safari: a token hand-in ("lion", "l", "hand in lion", "none") or the taken jeep's new cell ("3,1",
-// "3 1", "jeep to 3,1", or a label of jeep_candidates); `option` is then the engine's text.
 ParsedChoice parse_choice(std::string_view text, const State& s);
-// render_choices with the players' names (Safari's hand-in names who decides and who else scores;
-// it lists each token that may be handed in and what the feature would then score).
-std::string render_choices(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
 // A player's name (in the player's colour when color is set).
 std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color);
 
-// carc::describe_event with the player's name instead of "player N". Hunters adds what the engine's
-// sentence leaves out: the fish in a completed river's lakes, a meadow's animals and what its tigers
-// eat, and that a river system scores for its hut majority.
+// carc::describe_event (the game's own words, GameDef::describe) with the player's name instead
+// of "player N".
 std::string describe_event_named(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players,
                                  bool color);
 
 // "greedy placed V at 2,0 r90, follower on road (S)". `s` is any state after the move was made.
-// Amazonas: "greedy placed X1 at 8,0 r0, then double tile D2 r180, camp on jungle (S at 10,0)".
-// Hunters: "Ann placed bonus tile 88 at 2,1 r0, the shaman sends a fisher home (N at 0,-1), hunter on
-// meadow (E)"; a hut: "hut on the river system (W)".
+// A game's choices and actions in its words (Presentation::told): "greedy placed X1 at 8,0 r0,
+// then the double tile D2 r180, camp on jungle (S at 10,0)"; a piece by its role ("hunter on
+// meadow (E)"); a piece claiming a network: "hut on the river system (W)".
 std::string describe_record_move(const State& s, const RecordMove& m, const std::vector<PlayerInfo>& players,
                                  bool color);
 
 // One finished turn as `play` reports it: the move, then each event of the turn that is not final
-// scoring (completed features; boat moves and Amazon scorings; canoe and pit trap) on its own
-// indented line; Hunters: "Menhir! Ann draws a bonus tile and plays again." when a bonus turn follows. `s` is the
-// state after the turn, `events_before` the number of record events before the turn began.
+// scoring (completed features, a game's own events) on its own indented line; the game's
+// extra-turn sentence (Presentation::extra_turn) when a bonus turn follows. `s` is the state after
+// the turn, `events_before` the number of record events before the turn began.
 std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
                          const std::vector<PlayerInfo>& players, bool color);
 
 // Whether a final-scoring event (shown once at the end, not in a turn summary): unfinished features,
-// fields/meadows, the river mouth, river systems (huts).
+// fields/meadows, the river mouth, networks (huts).
 bool is_final_event(const ScoreEvent& e);
-// The same, knowing the game: Safari's tokens left in hand are scored at the end too.
+// The same, knowing the game: its special effects scored at the end (GameDef::Effect::at_end).
 bool is_final_event(const State& s, const ScoreEvent& e);
 
 // Plays the whole turn of the player to move with `bot`: the tile, the double tile if the tile asks
 // for one (Phase::Choose), then the piece or pass. `play` uses this for every bot seat.
 void play_bot_turn(Game& g, Bot& bot, Rng& rng);
-// The same with each decision made by the bot of the player who decides it (to_move: Safari's
+// The same with each decision made by the bot of the player who decides it (to_move: a game's
 // token hand-ins belong to any scorer). Plays from the current state (the tile if it is still to
 // be placed) while that player has a bot (bot_of returns nullptr for a human). Returns true when
 // the turn is over, false when a human must decide (then call again after that decision).
 bool play_bot_turn(Game& g, const std::function<Bot*(int)>& bot_of, Rng& rng);
+
+// An extra turn in progress (Presentation::extra_turn, the player by name).
+std::string extra_turn_text(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
 // Final standings, best first, and the winner(s).
 std::string render_final(const State& s, const std::vector<PlayerInfo>& players, bool color);
 
 // The twelve ports and C around a tile.
 std::string port_diagram();
-// The base game's help; help_text(g) is the same for the base game and adds a game's own decisions
-// (Amazonas: double tiles, explorers and camps on a named cell) and its board legend.
+// The base game's help; help_text(s) is the same for the base game and adds a game's own sections
+// (Presentation::help: its choices, actions and notes; the piece section for two kinds of piece or
+// a cell to name), its panels by name and its board legend.
 std::string help_text();
-std::string help_text(const GameDef& g);
+std::string help_text(const State& s);
 // What the board's glyphs mean in this game, built from its feature types (a few lines).
 std::string board_legend(const GameDef& g);
 
@@ -219,14 +199,14 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
 
 // What a player typed at the follower prompt: a port name (any case), "none"/"pass"/"-", or a
 // feature type name ("road") when exactly one free spot has that type. `port` is "none" for a pass.
-// On a turn with several tiles (Amazonas double tile) a cell may follow: "N at 9,0", "N 9,0",
+// On a turn with several tiles (a double tile) a cell may follow: "N at 9,0", "N 9,0",
 // "N 9 0"; `at` is then that cell (also when only one of the turn's tiles has a free spot at the
 // port). In a game with two piece kinds, a piece name ("camp", "explorer") picks its only free spot.
 //
-// Hunters & Gatherers: "hut N" or "N hut" puts a hut on the river system through the feature at N
-// (`piece` is then "hut"; pass it to Game::piece_at); "hut" alone picks the only hut spot; "N" alone
-// is a tribe member (a lake takes none: the error says to type "hut C"); the roles "fisher",
-// "gatherer", "hunter" name the free river, forest or meadow.
+// A game with networks: "hut N" or "N hut" puts a piece claiming the network through the feature
+// at N (`piece` is then "hut"; pass it to Game::piece_at); "hut" alone picks the only such spot;
+// "N" alone is a piece of the first kind (an unclaimable feature takes none: the error says to type
+// "hut C"); a role (FeatureTypeDef::role: "fisher") names the free feature of its type.
 struct ParsedPort {
   std::string port;
   std::optional<std::pair<int, int>> at;  // the tile's cell, when the player must or did name it

@@ -166,6 +166,30 @@ bool parse_int(std::string_view text, long long lo, long long hi, long long& out
   return true;
 }
 
+std::vector<std::string> typed_words(std::string_view text) { return split_words(text, " \t,();"); }
+
+std::vector<std::string> split_words(std::string_view text, std::string_view seps) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (const char c : text) {
+    if (seps.find(c) != std::string_view::npos) {
+      if (!cur.empty()) out.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+std::optional<int> typed_int(std::string_view text) {
+  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  long long v = 0;
+  if (!parse_int(text, -1000000, 1000000, v)) return std::nullopt;
+  return static_cast<int>(v);
+}
+
 bool parse_u64(std::string_view text, u64& out) {
   if (text.empty() || text[0] == '-' || text[0] == '+') return false;
   u64 v = 0;

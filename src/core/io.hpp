@@ -2,8 +2,10 @@
 // Everything here throws InputError naming the file; nothing quotes a file's content.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/core.hpp"
 
@@ -35,5 +37,14 @@ std::string printable(std::string_view s);
 // Returns false if the text is not such a number (out of range included).
 bool parse_int(std::string_view text, long long lo, long long hi, long long& out);
 bool parse_u64(std::string_view text, u64& out);
+
+// What a person typed, in words: split at spaces, tabs and the separators , ( ) ; ("N at 3,-1"
+// reads as N at 3 -1).
+std::vector<std::string> typed_words(std::string_view text);
+// text split into words at any of the characters in seps (empty words dropped).
+std::vector<std::string> split_words(std::string_view text, std::string_view seps);
+// A typed whole number ("+3" too) from -1000000 to 1000000, or nullopt: range-checked before it is
+// narrowed, far from overflow in what is computed from it (cells must still be checked).
+std::optional<int> typed_int(std::string_view text);
 
 }  // namespace carc

@@ -220,7 +220,12 @@ Move placement_move(const State& s, int x, int y, int rot_degrees);
 // "shaman N at 3,-1", "shaman none", Safari's "hand in lion", "none", "jeep to 3,1").
 std::string notation(const State& s, const Move& m);
 // The legal move of the decision now written `text` (letter case and spaces aside; a placement
-// may leave out the tile id and the "r"). Throws InputError saying why not.
+// may leave out the tile id and the "r"), or in the game's own shorthand (parse_alias). Throws
+// InputError saying why not.
 Move parse_notation(const State& s, std::string_view text);
+// The game's typed shorthand for the decision now (Presentation::parse_alias: "f l 2,1 ne",
+// "lion", "D2 180", "N 3 -1"): the legal move, nullopt when the text is not of the game's forms.
+// Throws InputError saying what is wrong with a text of its forms (not legal now included).
+std::optional<Move> parse_alias(const State& s, std::string_view text);
 
 }  // namespace carc

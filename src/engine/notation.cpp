@@ -135,10 +135,22 @@ Move parse_notation(const State& s, std::string_view text_raw) {
   if (text == "none" || text == "pass")
     for (const Move& m : ml)
       if (m.kind == MoveKind::Pass) return m;
+  if (const auto m = parse_alias(s, text)) return *m;  // the game's shorthand
   std::vector<std::string> some;
   for (std::size_t i = 0; i < ml.size() && some.size() < 4; ++i) some.push_back("\"" + notation(s, ml[i]) + "\"");
   throw InputError(fmt::format("\"{}\" is not a legal move now (the decision: {}; e.g. {})", printable(std::string(text_raw)), decision_name(s),
                                fmt::join(some, ", ")));
+}
+
+std::optional<Move> parse_alias(const State& s, std::string_view text_raw) {
+  const auto alias = s.rs->game->present.parse_alias;
+  if (!alias || (s.phase != Phase::Piece && s.phase != Phase::Choose)) return std::nullopt;
+  if (text_raw.size() > 200 || has_control_chars(text_raw)) return std::nullopt;
+  const std::string text = normal(text_raw);
+  if (text.empty()) return std::nullopt;
+  const auto m = alias(s, text);
+  if (m && !is_legal(s, *m)) throw InputError(fmt::format("\"{}\" is not possible now", printable(std::string(text_raw))));
+  return m;
 }
 
 }  // namespace carc

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,7 @@ namespace carc {
 
 struct State;
 struct Move;
+enum class MoveKind : u8;
 struct ScoreEvent;
 struct PlacedTile;
 // Every legal move of one decision: placements (frontier cells x 4), pieces, or a game's own
@@ -110,6 +112,19 @@ struct Panel {
   int track = 0;
 };
 
+// What one option of a Choose or Act decision is, for front ends (Presentation::option_info): a
+// sentence in the game's words and what the option names, so that a front end can show it without
+// knowing the game (a cell to label on the board, a piece to point at, a tile to draw, a token).
+struct OptionInfo {
+  enum class Target : u8 { None, Cell, Piece, Tile, Token };
+  std::string text;  // "" for none: the front end shows the notation
+  Target target = Target::None;
+  int x = 0, y = 0;        // Cell, Piece: the cell (Piece: of the tile the piece stands on)
+  int local = -1;          // Piece: the local feature of that tile
+  int tile = -1, rot = 0;  // Tile: the tile type and its quarter turns (a multi-cell tile: its first cell)
+  int token = -1;          // Token: the token kind (Presentation::site_tokens names it)
+};
+
 // The presentation hooks of a game: how its own state is shown, as data (src/view builds the
 // rest of a view generically). Each game sets them in its folder's present.cpp.
 struct Presentation {
@@ -124,6 +139,32 @@ struct Presentation {
   // watering holes), written by the view generically from State::markers and State::spots.
   std::string marker_name, site_name;
   std::vector<std::string> site_tokens;  // names of a site's token kinds (Safari: species)
+  // What a player's hand holds, one of it ("token"); what taking a marker's cell does ("" none);
+  // what a network of features is called (Hunters: "river system").
+  std::string hand_noun, marker_text, network_name = "network";
+
+  // The game's explanation of the decision now (phases Piece and Choose), as panels: the actions
+  // beside a piece, what each option of a choice scores, who else is concerned. "{pN}" stands for
+  // seat N's name. full: everything (a player asked for it); else what fits beside the options.
+  // A panel's id is also its name for a player asking for it in full.
+  std::vector<Panel> (*decision_panels)(const State&, bool full) = nullptr;
+  // One option of a Choose or Act decision: its sentence and target (nullptr: the notation only).
+  OptionInfo (*option_info)(const State&, const Move&) = nullptr;
+  // The game's typed shorthands for the decision now ("f l 2,1 ne", "lion", "D2 180", "N 3 -1"),
+  // given lower case with single spaces: the move (the caller checks that it is legal), nullopt
+  // when the text is not of the game's forms, or InputError saying what is wrong with a text that
+  // is. Tried by parse_notation after the exact notation, so every front end accepts them.
+  std::optional<Move> (*parse_alias)(const State&, std::string_view text) = nullptr;
+  // The game's sections of a player's help: title, rows {what to type, what it does}, lines of
+  // notes (a section without title adds notes to the one before). A section with id "piece"
+  // replaces the generic section on placing a piece.
+  std::vector<Panel> help;
+  // An extra turn in progress (State::in_extra), as a sentence: "{p}" is the player.
+  std::string extra_turn;
+  // A recorded action or choice in the game's words, as a turn's summary tells it after "placed
+  // the tile at x,y" (past tense: "moved a jeep from -2,0 to 3,1"); "" to leave it out, nullptr for
+  // the generic words. `text` is the record's text of the move.
+  std::string (*told)(const State&, MoveKind kind, std::string_view text, int x, int y) = nullptr;
 };
 
 struct GameDef {
@@ -150,6 +191,7 @@ struct GameDef {
   // the game (Safari: a watering hole, a jeep, tokens); such events carry no feature_id.
   struct Effect {
     std::string name, tiles_key, attr_key, subject;
+    bool at_end = false;  // scored in final scoring (Safari: the tokens left in hand)
   };
   std::vector<Effect> special_effects;
   // Completed/Final events: record keys for the tiles, attr, moved and cause fields when the game

@@ -34,6 +34,9 @@ struct FeatureTypeDef {
   // Features with a network kind join networks (Hunters' river systems: rivers joined through
   // lakes); a piece of that kind claims the whole network (a hut), independently of piece_kind.
   u8 network_kind = 0xFF;
+  // What a piece of kind 0 on this type is called, when the game names it by where it stands
+  // (Hunters: a fisher on a river, a gatherer in a forest, a hunter in a meadow); "" the piece's name.
+  std::string role = {};
 };
 
 inline constexpr int kMaxTileFeatures = 16;

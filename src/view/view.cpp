@@ -98,6 +98,45 @@ json to_json(const EventView& e) {
 
 namespace {
 
+// A game's sentence and target for an action or a choice (Presentation::option_info).
+void target_of(const State& s, const OptionInfo& info, OptionView& o) {
+  if (!info.text.empty()) o.text = info.text;
+  switch (info.target) {
+    case OptionInfo::Target::None:
+      break;
+    case OptionInfo::Target::Cell:
+      o.target = "cell";
+      o.x = info.x;
+      o.y = info.y;
+      break;
+    case OptionInfo::Target::Piece: {
+      const int ti = s.placed_at(info.x, info.y);
+      if (ti < 0 || info.local < 0 || info.local >= s.type_of(s.tiles[static_cast<std::size_t>(ti)]).nfeat) break;
+      const PlacedTile& t = s.tiles[static_cast<std::size_t>(ti)];
+      const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(info.local)].type);
+      o.target = "piece";
+      o.x = info.x;
+      o.y = info.y;
+      o.port = feature_port(s, t, info.local);
+      o.feature = fd.name;
+      o.piece = s.rs->game->piece_names[std::min<std::size_t>(fd.piece_kind, 1)];
+      break;
+    }
+    case OptionInfo::Target::Tile:
+      if (info.tile < 0 || info.tile >= static_cast<int>(s.rs->tiles.types.size())) break;
+      o.target = "tile";
+      o.tile = s.rs->tiles.types[static_cast<std::size_t>(info.tile)].id;
+      o.rot = (info.rot & 3) * 90;
+      break;
+    case OptionInfo::Target::Token: {
+      const auto& names = s.rs->game->present.site_tokens;
+      o.target = "token";
+      o.token = info.token >= 0 && static_cast<std::size_t>(info.token) < names.size() ? names[static_cast<std::size_t>(info.token)] : std::to_string(info.token);
+      break;
+    }
+  }
+}
+
 OptionView option_of(const State& s, const Move& m, const std::vector<PlayerInfo>& players) {
   OptionView o;
   o.notation = notation(s, m);
@@ -122,12 +161,10 @@ OptionView option_of(const State& s, const Move& m, const std::vector<PlayerInfo
       o.text = g.pass_text == "pass" ? "no piece" : g.pass_text;
       break;
     case MoveKind::Act:
-      o.kind = "action";
-      o.text = o.notation;
-      break;
     case MoveKind::Choose:
-      o.kind = "choice";
+      o.kind = m.kind == MoveKind::Act ? "action" : "choice";
       o.text = o.notation;
+      if (g.present.option_info) target_of(s, g.present.option_info(s, m), o);
       break;
     case MoveKind::Place:
       o.kind = "place";
@@ -271,6 +308,7 @@ View build_view(const Game& g, const ViewOptions& o) {
   if (s.phase != Phase::Over) d.player = to_move(s);
   if (s.phase == Phase::Place) d.tile = rs.tiles.types[s.in_hand].id;
   if (o.options) d.options = options_of(s, players);
+  if (gd.present.decision_panels && (s.phase == Phase::Piece || s.phase == Phase::Choose)) d.panels = gd.present.decision_panels(s, false);
   // the last finished turn's events (at the end: the last turn's and the final scoring)
   const auto& events = g.record().events;
   const int last = s.phase == Phase::Over ? s.turn : s.phase == Phase::Place ? s.turn - 1 : s.turn;
@@ -382,8 +420,22 @@ void append_options_json(std::string& out, const std::vector<OptionView>& option
     }
     out += R"(,"text":)";
     put_string(out, o.text);
-    if (o.kind == "place" || o.kind == "piece") fmt::format_to(std::back_inserter(out), R"(,"x":{},"y":{})", o.x, o.y);
-    if (o.kind == "piece") {
+    if (o.kind == "place" || o.kind == "piece" || o.target == "cell" || o.target == "piece")
+      fmt::format_to(std::back_inserter(out), R"(,"x":{},"y":{})", o.x, o.y);
+    if (!o.target.empty()) {
+      out += R"(,"target":)";
+      put_string(out, o.target);
+    }
+    if (o.target == "tile") {
+      out += R"(,"tile":)";
+      put_string(out, o.tile);
+      fmt::format_to(std::back_inserter(out), R"(,"rot":{})", o.rot);
+    }
+    if (o.target == "token") {
+      out += R"(,"token":)";
+      put_string(out, o.token);
+    }
+    if (o.kind == "piece" || o.target == "piece") {
       out += R"(,"port":)";
       put_string(out, o.port);
       out += R"(,"piece":)";
@@ -414,7 +466,17 @@ json to_json(const OptionView& o) {
     j["notations"] = o.notations;
     j.erase("notation");
   }
-  if (o.kind == "piece") {
+  if (!o.target.empty()) j["target"] = o.target;
+  if (o.target == "cell") {
+    j["x"] = o.x;
+    j["y"] = o.y;
+  }
+  if (o.target == "tile") {
+    j["tile"] = o.tile;
+    j["rot"] = o.rot;
+  }
+  if (o.target == "token") j["token"] = o.token;
+  if (o.kind == "piece" || o.target == "piece") {
     j["x"] = o.x;
     j["y"] = o.y;
     j["port"] = o.port;
@@ -492,6 +554,9 @@ json to_json(const View& v) {
                    {"player", v.decision.player < 0 ? json(nullptr) : json(v.decision.player)},
                    {"tile", v.decision.tile.empty() ? json(nullptr) : json(v.decision.tile)},
                    {"options", options}};
+  json dpanels = json::array();
+  for (const Panel& p : v.decision.panels) dpanels.push_back(to_json(p));
+  j["decision"]["panels"] = dpanels;
   json last = json::array();
   for (const EventView& e : v.last_turn) last.push_back(to_json(e));
   j["last_turn"] = last;

@@ -79,7 +79,10 @@ struct PlayerView {
 };
 
 // One option of the decision now: its notation (what to send), a sentence, and for pieces where
-// it goes and what the feature is worth with it.
+// it goes and what the feature is worth with it. A game's actions and choices say what they name
+// (`target`, from the game's Presentation::option_info): "cell" (x, y: a cell to point at, e.g.
+// a jeep's new cell), "piece" (x, y, port, piece, feature: a piece on the board), "tile" (tile,
+// rot: a tile to draw), "token" (token: a kind of token), "" nothing.
 struct OptionView {
   std::string notation, text;
   std::string kind;  // "place", "piece", "pass", "action", "choice"
@@ -88,6 +91,9 @@ struct OptionView {
   std::vector<std::string> notations;  // place: the move for each of rots ("U 1,0 r90"); notation is then empty
   std::string port, piece, feature;
   std::optional<Worth> worth;  // piece: the feature as it stands with the tile placed
+  std::string target;          // action, choice: "cell", "piece", "tile", "token" or ""
+  std::string tile, token;     // target "tile": the tile id (rot: degrees); "token": its kind's name
+  int rot = 0;
 };
 
 struct DecisionView {
@@ -95,6 +101,9 @@ struct DecisionView {
   int player = -1;    // who decides
   std::string tile;   // the tile in hand (place)
   std::vector<OptionView> options;  // place: one per cell (rots listed); others: one per move
+  // The game's explanation of the decision (Presentation::decision_panels, not in full): the
+  // actions beside a piece, what a choice's options score, who else is concerned.
+  std::vector<Panel> panels;
 };
 
 struct EventView {

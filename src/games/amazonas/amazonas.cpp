@@ -14,6 +14,7 @@ namespace carc::games {
 
 std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);
 StaticVec<u8, 64> amazonas_aside_tiles(const State& s);
+void present_amazonas(GameDef& g);  // present.cpp
 
 namespace {
 
@@ -489,6 +490,7 @@ const GameDef& amazonas() {
     g.farm_points_per_city = 0;
     g.setup_keys = {"boats"};
     g.present.panels = panels;
+    present_amazonas(g);
     g.hooks.on_init = on_init;
     g.hooks.prepare = prepare;
     g.hooks.export_keys = export_keys;

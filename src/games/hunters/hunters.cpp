@@ -13,6 +13,8 @@
 
 namespace carc::games {
 
+void present_hunters(GameDef& g);  // present.cpp
+
 namespace {
 
 enum FType : u8 { kRiver = 0, kLake = 1, kForest = 2, kMeadow = 3 };
@@ -402,6 +404,9 @@ std::vector<Panel> panels(const State& s) {
 
 }  // namespace
 
+// This turn's tiles complete a forest with a menhir (a bonus turn follows a regular turn).
+bool hunters_completes_menhir(const State& s) { return completes_menhir_forest(s, false); }
+
 const GameDef& hunters() {
   static const GameDef def = [] {
     GameDef g;
@@ -409,10 +414,10 @@ const GameDef& hunters() {
     g.title = "Carcassonne: Hunters & Gatherers";
     //                name     class          terrain claim done/tile done/attr final/tile final/attr symbols                       piece network
     g.ftypes = {
-        {"river", FClass::Path, 1, true, 1, 1, 0, 0, {"fish"}, 0, 1},
+        {"river", FClass::Path, 1, true, 1, 1, 0, 0, {"fish"}, 0, 1, "fisher"},
         {"lake", FClass::Centre, 0, false, 0, 0, 0, 0, {"fish"}, 0, 1},
-        {"forest", FClass::Area, 2, true, 2, 3, 0, 0, {"mushroom", "menhir"}, 0},
-        {"meadow", FClass::Field, 3, true, 0, 0, 0, 0, {"deer", "aurochs", "mammoth", "tiger"}, 0},
+        {"forest", FClass::Area, 2, true, 2, 3, 0, 0, {"mushroom", "menhir"}, 0, 0xFF, "gatherer"},
+        {"meadow", FClass::Field, 3, true, 0, 0, 0, 0, {"deer", "aurochs", "mammoth", "tiger"}, 0, 0xFF, "hunter"},
     };
     g.specials = {"canoe", "pit_trap", "shaman", "big_trap", "fire", "raft"};
     g.pieces_per_player = 5;
@@ -435,6 +440,7 @@ const GameDef& hunters() {
     g.hooks.on_board_tile = on_board_tile;
     g.present.panels = panels;
     g.present.spot_text = spot_text;
+    present_hunters(g);
     g.describe = describe;
     g.special_effects = {{}, {"canoe", "lakes", "", ""}, {"pit_trap", "animals", "deer_eaten", ""}};
     return g;

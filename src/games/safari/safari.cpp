@@ -19,6 +19,8 @@
 
 namespace carc::games {
 
+void present_safari(GameDef& g);  // present.cpp
+
 namespace {
 
 using jin::json;
@@ -837,7 +839,7 @@ const GameDef& safari() {
                          {"explore", "tokens_at_hole", "", "watering_hole"},
                          {"watering_hole", "", "", "watering_hole"},
                          {"jeep", "", "", "jeep"},
-                         {"tokens_in_hand", "tokens", "", "tokens"}};
+                         {"tokens_in_hand", "tokens", "", "tokens", true}};
     g.event_keys = {"tiles", "species", "birds", "token"};
     g.final_event_keys = {"tiles", "animals", "birds", ""};
     Hooks& h = g.hooks;
@@ -848,6 +850,7 @@ const GameDef& safari() {
     g.present.marker_name = "jeep";
     g.present.site_name = "watering_hole";
     g.present.site_tokens = species;
+    present_safari(g);
     h.on_init = on_init;
     h.prepare = prepare;
     h.export_keys = export_keys;

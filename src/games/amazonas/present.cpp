@@ -1,0 +1,143 @@
+// Carcassonne: Amazonas, its presentation as data (GameDef::present): the double tile's choice
+// explained as a panel, each option's tile and what it scores, the shorthands a player may type
+// for it ("D2 180"), the help sections and the words of a turn's double tile. Front ends draw
+// these; nothing here draws.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/io.hpp"
+#include "games/games.hpp"
+
+namespace carc::games {
+
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+std::string count_of(int n, const std::string& noun) {
+  return fmt::format("{} {}", n, n == 1 ? noun : plural_noun(noun));
+}
+
+// The Amazon: the feature type nobody claims that carries the creatures.
+const FeatureTypeDef* water_type(const GameDef& g) {
+  for (const auto& fd : g.ftypes)
+    if (fd.cls == FClass::Path && !fd.claimable) return &fd;
+  return nullptr;
+}
+
+// Creatures (by the Amazon's slots) of a tile type and, for a double tile, its second cell.
+std::array<int, kAttrs> creatures(const Ruleset& rs, int type) {
+  std::array<int, kAttrs> n{};
+  for (int t = type, guard = 0; t >= 0 && t < static_cast<int>(rs.tiles.types.size()) && guard < 4; ++guard) {
+    const TileType& tt = rs.tiles.types[static_cast<std::size_t>(t)];
+    for (int f = 0; f < tt.nfeat; ++f) {
+      const FeatureTypeDef& fd = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
+      if (fd.cls == FClass::Path && !fd.claimable)
+        for (std::size_t k = 0; k < kAttrs; ++k) n[k] += tt.feats[static_cast<std::size_t>(f)].attr[k];
+    }
+    t = tt.east == 0xFF ? -1 : tt.east;
+  }
+  return n;
+}
+
+std::vector<Panel> decision_panels(const State& s, bool) {
+  if (s.phase != Phase::Choose) return {};
+  const int n = static_cast<int>(amazonas_aside_tiles(s).size());
+  const int x = s.front + 1;
+  Panel p;
+  p.id = "double_tile";
+  p.counters.emplace_back(
+      "Double tile",
+      fmt::format("the \"!\" tile lets you place one of the {} double tiles set aside. It goes on the Amazon at "
+                  "{},0 and {},0, turned 0 or 180 degrees, and scores as one Amazon tile: the 1st boat "
+                  "scores its caimans + piranhas, the 2nd boat its piranhas.",
+                  n, x, x + 1));
+  return {p};
+}
+
+OptionInfo option_info(const State& s, const Move& m) {
+  OptionInfo o;
+  if (m.kind != MoveKind::Choose) return o;
+  o.target = OptionInfo::Target::Tile;
+  o.tile = m.feat;
+  o.rot = m.rot;
+  const FeatureTypeDef* wd = water_type(*s.rs->game);
+  if (!wd) return o;
+  const auto n = creatures(*s.rs, m.feat);
+  std::vector<std::string> parts;
+  for (std::size_t k = 0; k < wd->attrs.size() && k < kAttrs; ++k) parts.push_back(count_of(n[k], wd->attrs[k]));
+  const int second = wd->attrs.size() > 1 ? n[1] : 0;
+  o.text = fmt::format("{}; 1st boat +{}, 2nd boat +{}", fmt::join(parts, ", "), n[0] + second, second);
+  return o;
+}
+
+std::optional<int> to_rotation(std::string_view t) {
+  if (!t.empty() && t[0] == 'r') t.remove_prefix(1);
+  long long v = 0;
+  if (!parse_int(t, 0, 270, v) || v % 90 != 0) return std::nullopt;
+  return static_cast<int>(v);
+}
+
+// "D2 180", "d2 r180", "D2,0" (any case); "D2" alone asks for the rotation.
+std::optional<Move> parse_alias(const State& s, std::string_view text) {
+  if (s.phase != Phase::Choose) return std::nullopt;
+  const std::vector<std::string> w = typed_words(text);
+  int type = -1;  // the tile id in any case ("d1b": D1b)
+  for (std::size_t t = 0; t < s.rs->tiles.types.size() && !w.empty(); ++t)
+    if (upper(s.rs->tiles.types[t].id) == upper(w[0])) type = static_cast<int>(t);
+  if (type < 0) return std::nullopt;  // not a tile id
+  std::vector<std::string> ids;
+  for (const u8 t : amazonas_aside_tiles(s)) ids.push_back(s.rs->tiles.types[t].id);
+  const std::string& id = s.rs->tiles.types[static_cast<std::size_t>(type)].id;
+  if (std::find(ids.begin(), ids.end(), id) == ids.end())
+    throw InputError(fmt::format("{} is not a double tile set aside ({})", printable(id),
+                                 printable(fmt::format("{}", fmt::join(ids, ", ")))));
+  if (w.size() > 2)
+    throw InputError(fmt::format("too much: a double tile and its rotation, e.g. \"{} 180\"", printable(id)));
+  if (w.size() == 1)
+    throw InputError(fmt::format("add the rotation: \"{} 0\" or \"{} 180\"", printable(id), printable(id)));
+  const auto rot = to_rotation(w[1]);
+  if (!rot || (*rot != 0 && *rot != 180))
+    throw InputError(fmt::format("\"{}\" is not a rotation a double tile can take: 0 or 180 (it lies along the Amazon)",
+                                 printable(w[1])));
+  Move m;
+  m.kind = MoveKind::Choose;
+  m.player = s.current;
+  m.feat = static_cast<u8>(type);
+  m.rot = static_cast<u8>(*rot / 90);
+  return m;
+}
+
+std::string told(const State&, MoveKind kind, std::string_view text, int, int) {
+  return kind == MoveKind::Choose ? fmt::format("then the double tile {}", printable(std::string(text)))
+                                  : printable(std::string(text));
+}
+
+std::vector<Panel> help() {
+  Panel place;
+  place.lines = {
+      "Amazon tiles go only at the east end of the Amazon (row 0), at r0 or r180; land tiles only at x <= the front "
+      "(see the river panel)."};
+  Panel choose;
+  choose.title = "Choosing a double tile (after an Amazon tile with \"!\"):";
+  choose.rows = {
+      {"D2 180", "the double tile D2 turned 180 degrees (0 or 180); the list shows each double tile both ways"}};
+  return {place, choose};
+}
+
+}  // namespace
+
+void present_amazonas(GameDef& g) {
+  Presentation& p = g.present;
+  p.decision_panels = decision_panels;
+  p.option_info = option_info;
+  p.parse_alias = parse_alias;
+  p.told = told;
+  p.help = help();
+}
+
+}  // namespace carc::games

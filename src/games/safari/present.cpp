@@ -1,0 +1,674 @@
+// Carcassonne: Safari, its presentation as data (GameDef::present): the actions beside a
+// photographer and the choices by any scorer explained as panels, each option's sentence and
+// target, the shorthands a player may type for them, the help section and the words of a turn's
+// actions. Front ends draw these; nothing here draws.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+#include "core/io.hpp"
+#include "games/games.hpp"
+
+namespace carc::games {
+
+namespace {
+
+constexpr int kBush = 1;
+constexpr int kBirdSlot = 5;
+
+const std::string& species_name(int k) { return safari_species()[static_cast<std::size_t>(k)]; }
+
+std::string article(const std::string& noun) {
+  return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
+}
+std::string plural(int n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+std::string cell_corner(int x, int y, int c) {
+  return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]);
+}
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A species by name, plural or first letter (lower case); -1 if none.
+int species_from(std::string_view w) {
+  for (int k = 0; k < kTokenKinds; ++k) {
+    const std::string& n = species_name(k);
+    if (w == n || w == n + "s" || (w.size() == 1 && w[0] == n[0])) return k;
+  }
+  return -1;
+}
+
+// "lion, zebra" from a bit per species; last_sep " or ": "monkey, lion or zebra".
+std::string species_list(unsigned mask, std::string_view last_sep = ", ") {
+  std::vector<std::string> names;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if ((mask >> k) & 1u) names.push_back(species_name(k));
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? std::string(last_sep) : std::string(", ")) + names[i];
+  return out;
+}
+
+unsigned hand_species(const State& s, int p) {
+  unsigned m = 0;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)]) m |= 1u << k;
+  return m;
+}
+unsigned feature_species(const State& s, int root) {
+  unsigned m = 0;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (s.graph[root].attr[static_cast<std::size_t>(k)]) m |= 1u << k;
+  return m;
+}
+int feature_birds(const State& s, int root) { return s.graph[root].ftype == kBush ? s.graph[root].attr[kBirdSlot] : 0; }
+unsigned spot_species(const Spot& sp) {
+  unsigned m = 0;
+  for (const u8 t : sp.token)
+    if (t != 0xFF) m |= 1u << t;
+  return m;
+}
+int first_species(unsigned mask) { return mask ? std::countr_zero(mask) : 0; }
+int jeep_at(const State& s, int x, int y) {
+  for (std::size_t j = 0; j < s.markers.size(); ++j)
+    if (s.markers[j][0] != kOffBoard && s.markers[j][0] == x && s.markers[j][1] == y) return static_cast<int>(j);
+  return -1;
+}
+std::string quote(std::string_view t) {
+  std::string out = printable(std::string(t.substr(0, 24)));
+  if (t.size() > 24) out += "...";
+  return "\"" + out + "\"";
+}
+
+// ---- the actions of a Piece decision, grouped ----
+
+struct Quarter {
+  int x = 0, y = 0, c = 0;  // the cell and its corner
+  bool operator==(const Quarter&) const = default;
+};
+struct Actions {
+  std::map<std::pair<int, int>, std::vector<Quarter>> found;  // point (y, x) -> free savanna corners
+  unsigned found_species = 0;
+  struct Hole {
+    int spot = 0;
+    std::vector<Quarter> quarters;
+    unsigned species = 0;
+  };
+  std::vector<Hole> explore;
+  struct Jeep {
+    int x = 0, y = 0;
+    std::vector<std::pair<int, int>> to;
+  };
+  std::vector<Jeep> jeeps;
+  std::vector<Move> moves;
+};
+
+Actions actions_of(const State& s) {
+  Actions a;
+  if (s.phase != Phase::Piece) return a;
+  MoveList ml;
+  legal_moves(s, ml);
+  for (const Move& m : ml) {
+    if (m.kind != MoveKind::Act) continue;
+    a.moves.push_back(m);
+    if (m.pk == 1) {
+      const auto& mk = s.markers[m.rot & 1];
+      auto it = std::find_if(a.jeeps.begin(), a.jeeps.end(),
+                             [&](const Actions::Jeep& j) { return j.x == mk[0] && j.y == mk[1]; });
+      if (it == a.jeeps.end()) {
+        a.jeeps.push_back({mk[0], mk[1], {}});
+        it = a.jeeps.end() - 1;
+      }
+      it->to.emplace_back(m.x, m.y);
+      continue;
+    }
+    const Quarter q{m.x, m.y, m.rot};
+    const int px = m.x + kCornerDx[m.rot & 3u], py = m.y + kCornerDy[m.rot & 3u];
+    if (m.pk == 2) {
+      auto& v = a.found[{py, px}];
+      if (std::find(v.begin(), v.end(), q) == v.end()) v.push_back(q);
+      a.found_species |= 1u << m.feat;
+      continue;
+    }
+    const int si = find_spot(s, px, py);
+    auto it = std::find_if(a.explore.begin(), a.explore.end(), [&](const Actions::Hole& h) { return h.spot == si; });
+    if (it == a.explore.end()) {
+      a.explore.push_back({si, {}, 0});
+      it = a.explore.end() - 1;
+    }
+    if (std::find(it->quarters.begin(), it->quarters.end(), q) == it->quarters.end()) it->quarters.push_back(q);
+    it->species |= 1u << m.feat;
+  }
+  for (auto& j : a.jeeps)
+    std::sort(j.to.begin(), j.to.end(), [](auto p, auto q) {
+      return std::pair{p.second, p.first} < std::pair{q.second, q.first};
+    });
+  return a;
+}
+
+std::string quarters_text(const std::vector<Quarter>& qs) {
+  std::vector<std::string> parts;
+  for (const Quarter& q : qs) parts.push_back(cell_corner(q.x, q.y, q.c));
+  return fmt::format("{}", fmt::join(parts, " · "));
+}
+
+// The actions besides a photographer: found (by point), explore (by watering hole), jeep moves.
+// Not full: only the points around this turn's tile, counts for the rest, and examples to type.
+Panel actions_panel(const State& s, bool full) {
+  const Actions a = actions_of(s);
+  const int p = s.current;
+  const unsigned hand = hand_species(s, p);
+  Panel out;
+  out.id = "actions";
+  out.title = full ? "Actions (instead of a photographer; one per turn):" : "Or one action instead of a photographer:";
+  out.columns = {"", ""};
+  auto row = [&](std::string a1, std::string a2) { out.rows.push_back({std::move(a1), std::move(a2)}); };
+  std::size_t corners = 0;
+  for (const auto& [pt, qs] : a.found) corners += qs.size();
+  if (!hand) {
+    row("found", "no: you have no tokens (a baobab's photographer brings 2)");
+  } else if (s.supply[static_cast<std::size_t>(p)] == 0) {
+    row("found", "no: no photographer left in supply");
+  } else if (a.found.empty()) {
+    row("found", "no free savanna corner at a point without tokens");
+  } else {
+    row("found",
+        fmt::format("+3: a token ({}) with a photographer on a savanna corner of a point with no tokens: {} at {}{}",
+                    species_list(a.found_species, " or "), plural(static_cast<int>(corners), "corner", "corners"),
+                    plural(static_cast<int>(a.found.size()), "point", "points"), full ? ":" : ""));
+    const PlacedTile& t = s.tiles[std::min<std::size_t>(s.piece_from, s.tiles.size() - 1)];
+    std::size_t shown = 0;
+    for (const auto& [pt, qs] : a.found) {
+      const int px = pt.second, py = pt.first;
+      const bool near = px >= t.x && px <= t.x + 1 && py >= t.y && py <= t.y + 1;
+      if (!full && !near) continue;
+      if (!full && shown == 0) row("", "around this tile:");
+      row("", fmt::format("point {},{}: {}", px, py, quarters_text(qs)));
+      ++shown;
+    }
+    if (!full && shown < a.found.size())
+      row("", fmt::format("({} more {}: type 'actions')", a.found.size() - shown,
+                          a.found.size() - shown == 1 ? "point" : "points"));
+  }
+  if (!a.explore.empty()) {
+    for (const auto& h : a.explore) {
+      const Spot& sp = s.spots[static_cast<std::size_t>(h.spot)];
+      row("explore",
+          fmt::format("point {},{} ({} there): +{} with {} at {}", sp.x, sp.y, species_list(spot_species(sp)),
+                      sp.ntokens + 3, species_list(h.species, " or "), quarters_text(h.quarters)));
+    }
+  } else if (std::any_of(s.spots.begin(), s.spots.end(), [](const Spot& sp) { return !sp.closed; })) {
+    row("explore",
+        hand ? "no: no free savanna quarter of a watering hole takes a species you hold" : "no: you have no tokens");
+  }
+  if (s.marker_taken) {
+    row("jeep", "no move: you took a jeep this turn");
+  } else if (!a.jeeps.empty()) {
+    std::vector<std::string> from;
+    std::size_t cells = 0;
+    for (const auto& j : a.jeeps) {
+      from.push_back(fmt::format("{},{}", j.x, j.y));
+      cells = std::max(cells, j.to.size());
+    }
+    row("jeep", fmt::format("move the jeep at {} to an empty cell next to the tiles ({}){}", fmt::join(from, " or "),
+                            plural(static_cast<int>(cells), "cell", "cells"), full ? ":" : ""));
+    if (full) {
+      std::vector<std::string> to;
+      for (const auto& [x, y] : a.jeeps[0].to) to.push_back(fmt::format("{},{}", x, y));
+      for (std::size_t j = 1; j < a.jeeps.size(); ++j)  // the other jeep's cell is a target of the first jeep only
+        for (const auto& [x, y] : a.jeeps[j].to)
+          if (std::find(a.jeeps[0].to.begin(), a.jeeps[0].to.end(), std::pair{x, y}) == a.jeeps[0].to.end())
+            to.push_back(fmt::format("{},{} (the jeep at {},{} only)", x, y, a.jeeps[j].x, a.jeeps[j].y));
+      row("", fmt::format("{}", fmt::join(to, "  ")));
+    }
+  }
+  std::vector<std::string> ex;  // examples from the real options
+  for (const int kind : {2, 3, 1}) {
+    const auto it = std::find_if(a.moves.begin(), a.moves.end(), [&](const Move& m) { return m.pk == kind; });
+    if (it == a.moves.end()) continue;
+    if (kind == 1)
+      ex.push_back(
+          fmt::format("\"jeep {},{} to {},{}\"", s.markers[it->rot & 1][0], s.markers[it->rot & 1][1], it->x, it->y));
+    else
+      ex.push_back(fmt::format("\"{} {} {}\"", kind == 2 ? "found" : "explore", species_name(it->feat),
+                               cell_corner(it->x, it->y, it->rot)));
+  }
+  if (!ex.empty() && !full)
+    out.lines.push_back(
+        fmt::format("Type e.g. {} ('actions' lists every corner and cell; help explains)", fmt::join(ex, ", ")));
+  return out;
+}
+
+// The completed trail or bush waiting for hand-ins: where it lies (its tiles' cells).
+std::string feature_cells(const State& s, int root, std::size_t most = 6) {
+  std::vector<std::pair<int, int>> cells;
+  int m = root;
+  do {
+    const PlacedTile& t = s.tiles[s.graph[m].tile];
+    if (std::find(cells.begin(), cells.end(), std::pair<int, int>{t.x, t.y}) == cells.end())
+      cells.emplace_back(t.x, t.y);
+    m = s.graph[m].next;
+  } while (m != root);
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < cells.size() && i < most; ++i)
+    parts.push_back(fmt::format("{},{}", cells[i].first, cells[i].second));
+  if (cells.size() > most) parts.emplace_back("...");
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+int decider(const State& s) { return s.decider == 0xFF ? s.current : s.decider; }
+
+// A token hand-in: the feature, who scores it, the rule, and what the other scorers did.
+Panel handin_panel(const State& s) {
+  const int root = s.pend_root;
+  const int d = decider(s);
+  const FeatureTypeDef& fd = s.rs->ftype(s.graph[root].ftype);
+  const unsigned sp = feature_species(s, root);
+  const int n = std::popcount(sp), birds = feature_birds(s, root);
+  const FeatureInfo fi = feature_info(s, root);
+  std::string animals = n ? fmt::format("{} ({} species)", species_list(sp), n) : std::string("no animals");
+  if (birds) animals += ", " + plural(birds, "bird", "birds");
+  Panel out;
+  out.id = "hand_in";
+  out.title = fmt::format("A {} is complete: {} at {}; {}.", fd.name, plural(fi.tiles, "tile", "tiles"),
+                          feature_cells(s, root), animals);
+  out.lines.push_back(fmt::format(
+      "Scoring it: {{p{}}} (the most photographers on it). Before it scores, {{p{}}} may hand in one token of a "
+      "species not on it: it counts for that player only and goes to the discard pile. Species score 1, 3, "
+      "6, 10, 15 for 1 to 5 species{}.",
+      d, d, fd.cls == FClass::Area ? ", + 1 per bird" : ""));
+  int best = 0;
+  for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, fi.pieces[static_cast<std::size_t>(p)]);
+  std::vector<std::string> others;
+  for (int p = 0; p < s.nplayers; ++p) {
+    if (p == d || fi.pieces[static_cast<std::size_t>(p)] != best) continue;
+    const u8 pick = s.pend_pick[static_cast<std::size_t>(p)];
+    const std::string what = pick != 0xFF ? "handed in " + article(species_name(pick)) + " " + species_name(pick)
+                             : ((s.pend_mask >> p) & 1u) ? std::string("decides next")
+                                                         : std::string("no hand-in");
+    others.push_back(fmt::format("{{p{}}} ({})", p, what));
+  }
+  if (!others.empty()) out.lines.push_back(fmt::format("Also scoring: {}.", fmt::join(others, ", ")));
+  return out;
+}
+
+// The jeep taken this turn goes back on an empty cell.
+Panel jeep_panel(const State& s) {
+  MoveList ml;
+  legal_moves(s, ml);
+  const PlacedTile& t = s.tiles[std::min<std::size_t>(s.turn_first, s.tiles.size() - 1)];
+  Panel out;
+  out.id = "jeep";
+  out.title = "The jeep";
+  out.lines.push_back(fmt::format(
+      "{{p{}}} took the jeep at {},{} this turn (+3). It goes back on an empty cell next to the tiles, not the "
+      "other jeep's ({}).",
+      s.current, t.x, t.y, plural(static_cast<int>(ml.size()), "cell", "cells")));
+  return out;
+}
+
+std::vector<Panel> decision_panels(const State& s, bool full) {
+  if (s.phase == Phase::Piece) return {actions_panel(s, full)};
+  if (s.phase != Phase::Choose) return {};
+  return {s.pend_root != 0xFFFF ? handin_panel(s) : jeep_panel(s)};
+}
+
+OptionInfo option_info(const State& s, const Move& m) {
+  OptionInfo o;
+  if (m.kind == MoveKind::Act) {
+    o.target = OptionInfo::Target::Cell;
+    o.x = m.x;
+    o.y = m.y;
+    if (m.pk == 1)
+      o.text =
+          fmt::format("move the jeep at {},{} to {},{}", s.markers[m.rot & 1][0], s.markers[m.rot & 1][1], m.x, m.y);
+    else if (m.pk == 2)
+      o.text = fmt::format("found a watering hole with {} {} token and a photographer at {}: +3",
+                           article(species_name(m.feat)), species_name(m.feat), cell_corner(m.x, m.y, m.rot));
+    else {
+      const int si = find_spot(s, m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
+      const int pts = si < 0 ? 4 : s.spots[static_cast<std::size_t>(si)].ntokens + 3;
+      o.text = fmt::format("explore a watering hole with {} {} token at {}: +{}", article(species_name(m.feat)),
+                           species_name(m.feat), cell_corner(m.x, m.y, m.rot), pts);
+    }
+    return o;
+  }
+  if (m.kind != MoveKind::Choose) return o;
+  if (s.pend_root == 0xFFFF) {  // the taken jeep's new cell
+    o.target = OptionInfo::Target::Cell;
+    o.x = m.x;
+    o.y = m.y;
+    o.text = fmt::format("put the jeep on {},{}", m.x, m.y);
+    return o;
+  }
+  const int root = s.pend_root, d = decider(s);
+  const int n = std::popcount(feature_species(s, root)), birds = feature_birds(s, root);
+  if (m.feat == 0xFF) {
+    o.text = fmt::format("scores {}", safari_species_points(n) + birds);
+    return o;
+  }
+  o.target = OptionInfo::Target::Token;
+  o.token = m.feat;
+  o.text = fmt::format("scores {} ({} species; you have {})", safari_species_points(n + 1) + birds, n + 1,
+                       s.tokens.hand[static_cast<std::size_t>(d)][m.feat]);
+  return o;
+}
+
+// ---- what a player types ----
+
+// Why a found or explore at cell (x, y), corner c, with species `sp` is not possible (the first reason).
+std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp) {
+  const int p = s.current;
+  const int px = x + kCornerDx[static_cast<std::size_t>(c)], py = y + kCornerDy[static_cast<std::size_t>(c)];
+  const std::string where = cell_corner(x, y, c);
+  if (found && s.supply[static_cast<std::size_t>(p)] == 0)
+    return "you have no photographer left in supply (explore needs none)";
+  if (!s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(sp)]) {
+    const unsigned h = hand_species(s, p);
+    return h ? fmt::format("you have no {} token (yours: {})", species_name(sp), species_list(h))
+             : std::string("you have no tokens");
+  }
+  if (s.placed_at(x, y) < 0) return fmt::format("there is no tile at {},{}", x, y);
+  const std::string_view corner = kCornerNames[static_cast<std::size_t>(c)];
+  if (!corner_usable(s, x, y, c))
+    return fmt::format("the {} corner of the tile at {},{} is not savanna (a watering hole needs savanna)", corner, x,
+                       y);
+  const int si = find_spot(s, px, py);
+  auto taken = [&](const Spot& h) {
+    const u8 t = h.token[static_cast<std::size_t>(c)];
+    return fmt::format("{} already holds {} {} token", where, article(species_name(t)), species_name(t));
+  };
+  if (found) {
+    if (si < 0) return "not possible now";
+    const Spot& h = s.spots[static_cast<std::size_t>(si)];
+    if (h.closed) return fmt::format("the watering hole at point {},{} is complete", px, py);
+    if (h.token[static_cast<std::size_t>(c)] != 0xFF) return taken(h);
+    return fmt::format(
+        "point {},{} already has a watering hole: explore it instead (a second founder may only take the quarter "
+        "diagonally opposite its only token)",
+        px, py);
+  }
+  if (si < 0)
+    return fmt::format("there is no watering hole at point {},{} (the {} corner of {},{}): found one there instead", px,
+                       py, corner, x, y);
+  const Spot& h = s.spots[static_cast<std::size_t>(si)];
+  if (h.closed) return fmt::format("the watering hole at point {},{} is complete", px, py);
+  if (h.token[static_cast<std::size_t>(c)] != 0xFF) return taken(h);
+  if ((spot_species(h) >> sp) & 1u)
+    return fmt::format("a {} token is already at that watering hole: explore with a species not there",
+                       species_name(sp));
+  return "not possible now";
+}
+
+bool is_filler(const std::string& w) {
+  static const std::array<std::string_view, 12> kFill = {"at", "on", "to",   "from", "the",    "token",
+                                                         "an", "of", "with", "cell", "corner", "in"};
+  return std::find(kFill.begin(), kFill.end(), w) != kFill.end();
+}
+std::optional<int> corner_from(const std::string& w) {
+  for (int c = 0; c < 4; ++c)
+    if (upper(w) == kCornerNames[static_cast<std::size_t>(c)]) return c;
+  return std::nullopt;
+}
+std::string action_cmd(const std::string& l) {
+  if (l == "jeep" || l == "j" || l == "move") return "jeep";
+  if (l == "found" || l == "f" || l == "fo" || l == "founds") return "found";
+  if (l == "explore" || l == "x" || l == "ex" || l == "exp" || l == "explores") return "explore";
+  return "";
+}
+
+// The engine's text of an action, parsed and checked (InputError: why not).
+Move action(const State& s, const std::string& canon) {
+  const Move m = s.rs->game->hooks.action_parse(s, canon);
+  if (!is_legal(s, m)) throw InputError("not possible now");
+  return m;
+}
+
+// At the Piece decision: "found lion at 2,1 NE", "f l 2,1 ne", "x z 1,1 se", "j -2,0 3,1",
+// "jeep 3,1" (one jeep on the board); the species or the corner may be left out when only one fits.
+std::optional<Move> parse_action(const State& s, std::string_view text) {
+  const auto w = typed_words(text);
+  const std::string cmd = w.empty() ? std::string() : action_cmd(w[0]);
+  if (cmd.empty()) return std::nullopt;
+  std::vector<int> nums;
+  std::vector<std::string> rest;
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    if (is_filler(w[i]) || (cmd == "jeep" && w[i] == "jeep")) continue;
+    if (const auto v = typed_int(w[i]))
+      nums.push_back(*v);
+    else
+      rest.push_back(w[i]);
+  }
+  for (const int v : nums)
+    if (v < -128 || v > 127)
+      throw InputError(fmt::format("{} is off the map: columns and rows run from -128 to 127", v));
+  if (cmd == "jeep") {
+    std::vector<std::pair<int, int>> on;
+    for (const auto& mk : s.markers)
+      if (mk[0] != kOffBoard) on.emplace_back(mk[0], mk[1]);
+    const std::string example =
+        on.empty() ? std::string("jeep -2,0 to 3,1") : fmt::format("jeep {},{} to X,Y", on[0].first, on[0].second);
+    if (!rest.empty() || (nums.size() != 2 && nums.size() != 4))
+      throw InputError(fmt::format("type the jeep's cell and where it goes, e.g. \"{}\"", example));
+    if (s.marker_taken)
+      throw InputError("you took a jeep this turn: no jeep may move (you put the one you took back after scoring)");
+    std::pair<int, int> from;
+    const std::pair<int, int> to{nums[nums.size() - 2], nums[nums.size() - 1]};
+    if (nums.size() == 4) {
+      from = {nums[0], nums[1]};
+      if (jeep_at(s, from.first, from.second) < 0) {
+        std::vector<std::string> cells;
+        for (const auto& [x, y] : on) cells.push_back(fmt::format("{},{}", x, y));
+        throw InputError(cells.empty() ? std::string("no jeep is on the board")
+                                       : fmt::format("no jeep stands at {},{} (jeeps: {})", from.first, from.second,
+                                                     fmt::join(cells, " and ")));
+      }
+    } else if (on.size() == 1) {
+      from = on[0];
+    } else if (on.empty()) {
+      throw InputError("no jeep is on the board");
+    } else {
+      throw InputError(
+          fmt::format("two jeeps are on the board: say which, e.g. \"jeep {},{} to {},{}\" or \"jeep {},{} to {},{}\"",
+                      on[0].first, on[0].second, to.first, to.second, on[1].first, on[1].second, to.first, to.second));
+    }
+    if (s.placed_at(to.first, to.second) >= 0)
+      throw InputError(
+          fmt::format("{},{} holds a tile: a jeep goes on an empty cell next to the tiles", to.first, to.second));
+    if (jeep_at(s, to.first, to.second) >= 0)
+      throw InputError(fmt::format("a jeep already stands at {},{}", to.first, to.second));
+    if (!CellMap::in_range(to.first, to.second) || !(s.cells.get(to.first, to.second) & 0x8000))
+      throw InputError(fmt::format("{},{} does not touch a placed tile edge-on", to.first, to.second));
+    return action(s, fmt::format("jeep from {},{} to {},{}", from.first, from.second, to.first, to.second));
+  }
+  const bool found = cmd == "found";
+  int sp = -1;
+  std::optional<int> corner;
+  for (const auto& x : rest) {
+    if (const auto c = corner_from(x))
+      corner = c;
+    else if (species_from(x) >= 0 && sp < 0)
+      sp = species_from(x);
+    else
+      throw InputError(fmt::format(
+          "{} is not a species (monkey elephant giraffe lion zebra, or m e g l z), a cell or a corner (NE SE SW NW)",
+          quote(x)));
+  }
+  if (nums.size() != 2)
+    throw InputError(
+        fmt::format("give the cell and its corner, e.g. \"{}\"", found ? "found lion 2,1 NE" : "explore zebra 1,1 SE"));
+  const int x = nums[0], y = nums[1];
+  const u8 pk = found ? 2 : 3;
+  unsigned corners = 0, kinds = 0;  // what fits at that cell (corner, species) among the legal actions
+  for (const Move& m : actions_of(s).moves) {
+    if (m.pk != pk || m.x != x || m.y != y || (corner && m.rot != *corner) || (sp >= 0 && m.feat != sp)) continue;
+    corners |= 1u << m.rot;
+    kinds |= 1u << m.feat;
+  }
+  if (!corner) {
+    if (std::popcount(corners) == 1) {
+      corner = std::countr_zero(corners);
+    } else if (corners) {
+      std::vector<std::string> cs;
+      for (int c = 0; c < 4; ++c)
+        if ((corners >> c) & 1u) cs.push_back(cell_corner(x, y, c));
+      throw InputError(fmt::format("which corner of {},{}? {}", x, y, fmt::join(cs, " or ")));
+    } else {
+      throw InputError(fmt::format(
+          "no {} is possible at any corner of {},{}{}", found ? "found" : "explore", x, y,
+          s.placed_at(x, y) < 0 ? std::string(" (no tile there)") : std::string(" (see the list: 'actions')")));
+    }
+  }
+  if (sp < 0) {
+    if (std::popcount(kinds) == 1) {
+      sp = std::countr_zero(kinds);
+    } else if (kinds) {
+      throw InputError(fmt::format("with which token? {} (e.g. \"{} {} {}\")", species_list(kinds, " or "),
+                                   found ? "found" : "explore", species_name(first_species(kinds)),
+                                   cell_corner(x, y, *corner)));
+    } else {
+      const unsigned h = hand_species(s, s.current);
+      throw InputError(hole_reason(s, found, x, y, *corner, h ? first_species(h) : 0));
+    }
+  }
+  try {
+    return action(
+        s, fmt::format("{} {} at {}", found ? "found" : "explore", species_name(sp), cell_corner(x, y, *corner)));
+  } catch (const InputError& e) {
+    throw InputError(std::string_view(e.what()) == "not possible now" ? hole_reason(s, found, x, y, *corner, sp)
+                                                                      : std::string(e.what()));
+  }
+}
+
+Move choice(const State& s, const std::string& canon) {
+  const Move m = s.rs->game->hooks.choice_parse(s, canon);
+  if (!is_legal(s, m)) throw InputError("that option is not available");
+  return m;
+}
+
+// At a hand-in: "lion", "l", "lions", "hand in lion", "none"; at the jeep's relocation: "3,1",
+// "3 1", "jeep to 3,1".
+std::optional<Move> parse_choice(const State& s, std::string_view text) {
+  if (s.pend_root != 0xFFFF) {
+    const int d = decider(s);
+    const unsigned on = feature_species(s, s.pend_root), hand = hand_species(s, d);
+    std::vector<std::string> w;
+    for (const auto& x : typed_words(text))
+      if (x != "hand" && x != "in" && x != "give" && x != "a" && x != "an" && x != "token") w.push_back(x);
+    if (w.size() != 1) return std::nullopt;
+    const std::string can = species_list(hand & ~on, ", ");
+    const std::string hint = can.empty() ? std::string("none") : fmt::format("{} or none", can);
+    static const std::array<std::string_view, 8> kNone = {"none", "no", "keep", "pass", "-", "skip", "nothing", "n"};
+    if (std::find(kNone.begin(), kNone.end(), w[0]) != kNone.end()) return choice(s, "none");
+    const int k = species_from(w[0]);
+    if (k < 0) throw InputError(fmt::format("{} is not a species: type {}", quote(w[0]), hint));
+    const std::string name = s.rs->ftype(s.graph[s.pend_root].ftype).name;
+    if ((on >> k) & 1u)
+      throw InputError(fmt::format("the {} already has {} {}: hand in a species not on it ({})", name,
+                                   article(species_name(k)), species_name(k), hint));
+    if (!((hand >> k) & 1u)) throw InputError(fmt::format("no {} token in hand: type {}", species_name(k), hint));
+    return choice(s, "hand in " + species_name(k));
+  }
+  std::vector<std::string> w;
+  for (const auto& x : typed_words(text))
+    if (x != "jeep" && x != "to" && x != "at" && x != "on" && x != "put" && x != "cell") w.push_back(x);
+  if (w.size() != 2 || !typed_int(w[0]) || !typed_int(w[1])) return std::nullopt;
+  const int x = *typed_int(w[0]), y = *typed_int(w[1]);
+  MoveList ml;
+  legal_moves(s, ml);
+  if (std::none_of(ml.begin(), ml.end(), [&](const Move& m) { return m.x == x && m.y == y; })) {
+    const std::string example = ml.empty() ? std::string("3,1") : fmt::format("{},{}", ml[0].x, ml[0].y);
+    if (s.placed_at(x, y) >= 0)
+      throw InputError(fmt::format("{},{} holds a tile: the jeep goes on an empty cell", x, y));
+    if (jeep_at(s, x, y) >= 0) throw InputError(fmt::format("the other jeep stands at {},{}", x, y));
+    throw InputError(fmt::format("{},{} does not touch a placed tile edge-on (e.g. {})", x, y, example));
+  }
+  return choice(s, fmt::format("jeep to {},{}", x, y));
+}
+
+std::optional<Move> parse_alias(const State& s, std::string_view text) {
+  if (s.phase == Phase::Piece) return parse_action(s, text);
+  if (s.phase == Phase::Choose) return parse_choice(s, text);
+  return std::nullopt;
+}
+
+// A recorded action or choice, as a turn's summary tells it.
+std::string told(const State&, MoveKind kind, std::string_view text, int x, int y) {
+  const std::string a = printable(std::string(text));
+  if (kind == MoveKind::Choose) {
+    if (a.rfind("jeep to ", 0) == 0) return fmt::format("took the jeep at {},{} and put it on {}", x, y, a.substr(8));
+    return "";  // a hand-in: its score event says it
+  }
+  if (a.rfind("jeep ", 0) == 0) return "moved a " + a;  // "jeep from -2,0 to 3,1"
+  const bool found = a.rfind("found ", 0) == 0;
+  if (!found && a.rfind("explore ", 0) != 0) return a;
+  const std::string r = a.substr(found ? 6 : 8);  // "lion at 2,1 NE"
+  const auto sp = r.find(' ');
+  return fmt::format("{} a watering hole with {} {} token{}", found ? "founded" : "explored", article(r.substr(0, sp)),
+                     r.substr(0, sp), sp == std::string::npos ? std::string() : r.substr(sp));
+}
+
+std::vector<Panel> help(const std::string& pass_text) {
+  Panel place;
+  place.lines = {
+      "A tile placed on a jeep's cell takes the jeep: +3 after scoring, then you put the jeep on another empty cell "
+      "next to the tiles."};
+  Panel piece;
+  piece.id = "piece";
+  piece.title = "After the tile, ONE of these (or none):";
+  piece.rows = {
+      {"PORT",
+       "a photographer on the trail, bush or baobab at that port (N E S W C NNE ...; see below); a baobab gives 2 "
+       "tokens at once"},
+      {"trail, bush, baobab", "the free spot of that type, if there is just one"},
+      {"found SPECIES X,Y CORNER",
+       "found a watering hole: a token from your hand and a photographer on corner CORNER (NE SE SW NW) of the "
+       "tile at X,Y, which must be savanna, at a point with no tokens yet: +3"},
+      {"explore SPECIES X,Y CORNER",
+       "a token of a species not yet there on a free savanna quarter of a watering hole: +4, +5, +6 for its "
+       "2nd, 3rd, 4th token; the 4th completes it: 3 to each player with a photographer there"},
+      {"jeep X,Y to X,Y",
+       "move the jeep at X,Y to an empty cell next to the tiles (not on a turn when you took a jeep)"},
+      {"actions", "list every corner where you may found or explore, and jeep cells"},
+      {"none", pass_text},
+  };
+  piece.lines = {
+      "Short forms: f = found, x = explore, j = jeep; species by name or first letter (m e g l z); \"at\", \"from\", "
+      "\"to\" may be "
+      "left out; the species or the corner when only one fits: \"f l 2,1 ne\", \"x z 1,1 se\", \"j -2,0 3,1\".",
+      "A watering hole sits at a grid point where up to 4 tiles meet; point X,Y is the NW corner of cell X,Y, so \"2,1 "
+      "NW\", "
+      "\"1,1 NE\", \"1,0 SE\" and \"2,0 SW\" are its four quarters."};
+  Panel handin;
+  handin.title = "When a trail or bush you score is completed (also on another player's turn):";
+  handin.rows = {
+      {"SPECIES",
+       "hand in a token of a species not on it (\"lion\" or \"l\"): it counts for you only; species score 1 3 6 10 15 "
+       "for 1..5 kinds, a bush +1 per bird"},
+      {"none", "hand in nothing"}};
+  Panel jeep;
+  jeep.title = "After taking a jeep:";
+  jeep.rows = {{"X,Y", "the jeep's new cell (or its letter on the board)"}};
+  return {place, piece, handin, jeep};
+}
+
+}  // namespace
+
+void present_safari(GameDef& g) {
+  Presentation& p = g.present;
+  p.hand_noun = "token";
+  p.marker_text = "a tile placed there takes the jeep: +3, then you put it on another empty cell";
+  p.decision_panels = decision_panels;
+  p.option_info = option_info;
+  p.parse_alias = parse_alias;
+  p.told = told;
+  p.help = help(g.pass_text);
+}
+
+}  // namespace carc::games
