@@ -1222,7 +1222,7 @@ std::string render_panel(const State& s, const Panel& panel, const std::vector<P
     for (const auto& l : panel.lines) out += wrap_hang("    ", with_names(l, players, color), 6, wrap_at);
     return out;
   }
-  out += wrap(title, wrap_at);
+  if (!title.empty()) out += wrap(title, wrap_at);
   for (const auto& [k, v] : panel.counters) out += wrap_hang("  " + k + ": ", with_names(v, players, color), 4, wrap_at);
   const bool seats = !panel.columns.empty() && panel.columns[0] == "seat";
   const std::size_t first = seats ? 1 : 0;

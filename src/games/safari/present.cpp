@@ -279,10 +279,10 @@ Panel handin_panel(const State& s) {
   out.title = fmt::format("A {} is complete: {} at {}; {}.", fd.name, plural(fi.tiles, "tile", "tiles"),
                           feature_cells(s, root), animals);
   out.lines.push_back(fmt::format(
-      "Scoring it: {{p{}}} (the most photographers on it). Before it scores, {{p{}}} may hand in one token of a "
-      "species not on it: it counts for that player only and goes to the discard pile. Species score 1, 3, "
-      "6, 10, 15 for 1 to 5 species{}.",
-      d, d, fd.cls == FClass::Area ? ", + 1 per bird" : ""));
+      "Scoring it: {{p{}}} (the most photographers on it). First a token of a species not on it may be handed in: "
+      "it counts for that player only and goes to the discard pile. Species score 1, 3, 6, 10, 15 for 1 to 5 "
+      "species{}.",
+      d, fd.cls == FClass::Area ? ", + 1 per bird" : ""));
   int best = 0;
   for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, fi.pieces[static_cast<std::size_t>(p)]);
   std::vector<std::string> others;
