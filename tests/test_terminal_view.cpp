@@ -726,7 +726,7 @@ TEST(TerminalViewHunters, BoardShowsRiversLakesForestsAnimalsAndSpecials) {
   // the legend names them
   const std::string leg = cli::board_legend(*rs->game);
   for (const char* w : {"─│┌┼ rivers (▪ a spring where one ends)", "(2) a lake with 2 fish", "♣ forest", "· meadow",
-                        "f fish", "d deer", "a aurochs", "m mammoth", "t tiger", "× covered by the pit trap",
+                        "f fish", "d deer", "a aurochs", "m mammoth", "t tiger", "× covered (no longer counted)",
                         "♠ mushroom glade", "▮ menhir", "∪ canoe", "⊙ pit trap", "@ shaman", "⊠ big trap", "^ fire",
                         "# raft", "1..5: tribe members of that player, ①②③④⑤: huts"})
     EXPECT_NE(leg.find(w), std::string::npos) << w << "\n" << leg;

@@ -622,7 +622,7 @@ void Session::show_turn() {
     info += "Since your last turn:\n";
     for (const auto& n : shown_news_) info += "  " + n;
   }
-  if (game().id != "base" && !legend_shown_) {
+  if (!legend_shown_ && help_text(s) != help_text()) {  // a game with more than the plain help's board
     info += board_legend(game());
     legend_shown_ = true;
   }

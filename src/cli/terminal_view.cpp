@@ -142,10 +142,14 @@ bool is_water(const FeatureTypeDef& fd) { return fd.cls == FClass::Path && !fd.c
 bool is_river(const FeatureTypeDef& fd) { return fd.cls == FClass::Path && fd.claimable && fd.network_kind != 0xFF; }
 // A centre feature nobody claims (a lake): "(2)" across the middle of the tile, its first symbol's count inside.
 bool is_lake(const FeatureTypeDef& fd) { return fd.cls == FClass::Centre && !fd.claimable; }
-// An area named forest is drawn with trees, not city walls.
-bool is_forest(const FeatureTypeDef& fd) { return fd.cls == FClass::Area && fd.name == "forest"; }
 
-Glyph area_glyph(const FeatureTypeDef& fd) { return is_forest(fd) ? Glyph{"♣", St::Forest} : Glyph{"▒", St::Area}; }
+// An area type with a mark of its own (a forest's trees) is drawn in it, the rest as city walls.
+Glyph area_glyph(const GameDef& g, const FeatureTypeDef& fd) {
+  const Presentation::Mark* m = nullptr;
+  for (const auto& mk : g.present.marks)
+    if (mk.name == fd.name && !mk.mark.empty()) m = &mk;
+  return m ? Glyph{m->mark, St::Forest} : Glyph{"▒", St::Area};
+}
 St path_style(const FeatureTypeDef& fd) { return is_river(fd) ? St::River : St::Path; }
 
 Glyph feature_glyph(const Ruleset& rs, const TileType& tt, int f, bool vertical) {
@@ -155,7 +159,7 @@ Glyph feature_glyph(const Ruleset& rs, const TileType& tt, int f, bool vertical)
     case FClass::Field:
       return Glyph{"·", St::Field};
     case FClass::Area:
-      return area_glyph(fd);
+      return area_glyph(*rs.game, fd);
     case FClass::Path:
       if (is_water(fd)) return Glyph{"≈", St::Water};
       return Glyph{vertical ? "│" : "─", path_style(fd)};
@@ -175,41 +179,42 @@ bool water_feature(const Ruleset& rs, const TileType& tt, int f) {
   return f >= 0 && f < tt.nfeat && is_water(rs.ftype(tt.feats[static_cast<std::size_t>(f)].type));
 }
 
-// How a symbol is drawn on a feature: shields as in the base game, the rest in a colour of their own.
+// A game's mark for a symbol, special or feature type name (Presentation::marks), or nullptr.
+const Presentation::Mark* mark_of(const GameDef& g, std::string_view name) {
+  for (const auto& m : g.present.marks)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+// How a symbol is drawn on a feature: the game's mark (its initial if none) in a colour by the mark
+// (a diamond in the shield style: bold on the feature's background), letters by the symbol's slot.
 struct SymbolGlyph {
   std::string ch;
-  u8 fg = 0;  // 0: the base game's shield style
+  u8 fg = 0;  // 0: the shield style
 };
-SymbolGlyph symbol_glyph(std::string_view name) {
-  if (name == "shield") return {"◆", 0};
-  if (name == "fruit") return {"●", 208};
-  if (name == "boat") return {"▲", 226};
-  if (name == "animal") return {"∴", 223};
-  // fish and animals as letters, forest marks, and bonus tiles' specials
-  if (name == "fish") return {"f", 226};
-  if (name == "deer") return {"d", 223};
-  if (name == "aurochs") return {"a", 216};
-  if (name == "mammoth") return {"m", 231};
-  if (name == "tiger") return {"t", 208};
-  if (name == "mushroom") return {"♠", 203};
-  if (name == "menhir") return {"▮", 252};
-  if (name == "canoe") return {"∪", 229};
-  if (name == "pit_trap") return {"⊙", 229};
-  if (name == "shaman") return {"@", 219};
-  if (name == "big_trap") return {"⊠", 229};
-  if (name == "fire") return {"^", 202};
-  if (name == "raft") return {"#", 229};
-  if (name == "covered") return {"×", 246};
-  // animals by their initial, birds "v"
-  if (name == "monkey") return {"m", 180};
-  if (name == "elephant") return {"e", 252};
-  if (name == "giraffe") return {"g", 221};
-  if (name == "lion") return {"l", 214};
-  if (name == "zebra") return {"z", 231};
-  if (name == "bird") return {"v", 117};
-  if (name.empty()) return {"*", 231};
-  return {std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])))), 231};
+SymbolGlyph symbol_glyph(const GameDef& g, std::string_view name, int slot) {
+  static constexpr std::array<std::pair<std::string_view, u8>, 13> kColour = {{{"◆", 0},
+                                                                              {"●", 208},
+                                                                              {"▲", 226},
+                                                                              {"∴", 223},
+                                                                              {"♠", 203},
+                                                                              {"▮", 252},
+                                                                              {"@", 219},
+                                                                              {"^", 202},
+                                                                              {"∪", 229},
+                                                                              {"⊙", 229},
+                                                                              {"⊠", 229},
+                                                                              {"#", 229},
+                                                                              {"×", 246}}};
+  static constexpr std::array<u8, 6> kSlotColour = {226, 223, 216, 208, 214, 117};  // letters by slot
+  const Presentation::Mark* m = mark_of(g, name);
+  std::string ch = m && !m->mark.empty() ? m->mark : name.empty() ? std::string("*") : std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[0]))));
+  for (const auto& [glyph, fg] : kColour)
+    if (glyph == ch) return {ch, fg};
+  return {ch, slot >= 0 ? kSlotColour[static_cast<std::size_t>(slot) % kSlotColour.size()] : u8{231}};
 }
+// Symbols no longer counted (covered by a special): "×".
+const SymbolGlyph kCovered{"×", 246};
 
 // The type of local feature f of a tile type.
 const FeatureTypeDef& ftype_at(const Ruleset& rs, const TileType& tt, int f) {
@@ -271,7 +276,7 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot, u16 covered = 0) 
       g = Glyph{"─", path_style(ftype_at(rs, tt, f))};
       o = f;
     } else if (feature_class(rs, tt, f) == FClass::Area && sides(f) >= 2) {
-      g = area_glyph(ftype_at(rs, tt, f));
+      g = area_glyph(*rs.game, ftype_at(rs, tt, f));
       o = f;
     }
     c[1][static_cast<std::size_t>(col)] = g;
@@ -310,7 +315,7 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot, u16 covered = 0) 
   } else {
     for (int f = 0; f < tt.nfeat; ++f)
       if (feature_class(rs, tt, f) == FClass::Area && sides(f) >= 2) {
-        centre = area_glyph(ftype_at(rs, tt, f));
+        centre = area_glyph(*rs.game, ftype_at(rs, tt, f));
         centre_feat = f;
         centre_own = f;
         break;
@@ -337,7 +342,7 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot, u16 covered = 0) 
       c[1][2] = Glyph{n < 10 ? std::to_string(n) : std::string("+"), St::Lake};
       c[1][3] = Glyph{")", St::Lake};
       if (tf.special != 0 && tf.special <= rs.game->specials.size()) {  // canoe, raft: "(1#"
-        const SymbolGlyph sg = symbol_glyph(rs.game->specials[tf.special - 1u]);
+        const SymbolGlyph sg = symbol_glyph(*rs.game, rs.game->specials[tf.special - 1u], -1);
         c[1][3] = Glyph{sg.ch, St::Lake, 0, 0, sg.fg};
       }
       for (int col = 1; col <= 3; ++col) own[1][static_cast<std::size_t>(col)] = f;
@@ -407,10 +412,10 @@ Cell tile_cell(const Ruleset& rs, const TileType& tt, int rot, u16 covered = 0) 
     };
     // a bonus tile's special (pit trap, shaman, ...) first, then the symbols; animals covered by
     // the pit trap as "×"
-    if (tf.special != 0 && tf.special <= rs.game->specials.size()) put(symbol_glyph(rs.game->specials[tf.special - 1u]));
+    if (tf.special != 0 && tf.special <= rs.game->specials.size()) put(symbol_glyph(*rs.game, rs.game->specials[tf.special - 1u], -1));
     const bool hidden = (covered >> f) & 1u;
     for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k) {
-      const SymbolGlyph sg = symbol_glyph(hidden ? std::string_view("covered") : std::string_view(fd.attrs[k]));
+      const SymbolGlyph sg = hidden ? kCovered : symbol_glyph(*rs.game, fd.attrs[k], static_cast<int>(k));
       for (int n = 0; n < tf.attr[k]; ++n) put(sg);
     }
   }
@@ -472,11 +477,7 @@ std::string plural(int n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-std::string plural_of(const std::string& noun) {
-  if (noun == "fish" || noun == "deer" || noun == "aurochs") return noun;  // the same in the plural
-  if (!noun.empty() && noun.back() == 'y') return noun.substr(0, noun.size() - 1) + "ies";
-  return noun + "s";
-}
+std::string plural_of(const std::string& noun) { return plural_noun(noun); }  // English, by rules
 
 std::string badge(int p, bool color) {
   const std::string d = std::to_string(p + 1);
@@ -866,11 +867,11 @@ std::string capitalized(std::string w) {
   return w;
 }
 
-// How a symbol is named in text: "boat" is a boat icon on a tile, the rest by its own name.
-std::string symbol_noun(const std::string& name) {
-  if (name == "boat") return "boat icon";
-  if (name == "mushroom") return "mushroom glade";
-  std::string out = name;  // specials: "pit_trap" -> "pit trap"
+// How a symbol is named in text: the game's noun for it ("boat icon"), else its name ("pit_trap":
+// "pit trap").
+std::string symbol_noun(const GameDef& g, const std::string& name) {
+  if (const Presentation::Mark* m = mark_of(g, name); m && !m->noun.empty()) return m->noun;
+  std::string out = name;
   std::replace(out.begin(), out.end(), '_', ' ');
   return out;
 }
@@ -898,7 +899,7 @@ std::string network_text(const State& s, int net) {
   }
   std::string t = fmt::format("{}, {}", count_of(n.net_attr, symbol), count_of(n.net_centres, centre));
   for (std::size_t k = 0; k < g.specials.size() && k < 8; ++k)
-    if ((n.net_flags >> k) & 1u) t += " (with the " + symbol_noun(g.specials[k]) + ")";
+    if ((n.net_flags >> k) & 1u) t += " (with the " + symbol_noun(g, g.specials[k]) + ")";
   return t;
 }
 
@@ -950,7 +951,7 @@ std::string spot_info(const State& s, const PlacedTile& pt, int local) {
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
   const FeatureInfo fi = feature_info(s, pt.seg0 + local);
   const Segment& root = s.graph[fi.root];
-  const std::string attr_name = fd.attrs.empty() ? std::string("attribute") : symbol_noun(fd.attrs[0]);
+  const std::string attr_name = fd.attrs.empty() ? std::string("attribute") : symbol_noun(g, fd.attrs[0]);
   std::string area_name = "city";
   for (const auto& d : g.ftypes)
     if (d.cls == FClass::Area) {
@@ -969,10 +970,10 @@ std::string spot_info(const State& s, const PlacedTile& pt, int local) {
       for (std::size_t k = 1; k < fd.attrs.size() && k < kAttrs; ++k) {
         const int n = root.attr[k];
         const bool track = !g.track_name.empty() && fd.attrs[k] == g.track_name && fd.piece_kind == 0;
-        if (n > 0) info += fmt::format(", {}", count_of(n, symbol_noun(fd.attrs[k])));
+        if (n > 0) info += fmt::format(", {}", count_of(n, symbol_noun(g, fd.attrs[k])));
         if (track)
           info += n > 0 ? fmt::format(" (your {} moves {})", g.track_name, n)
-                        : fmt::format(", no {} (your {} stays)", plural_of(symbol_noun(fd.attrs[k])), g.track_name);
+                        : fmt::format(", no {} (your {} stays)", plural_of(symbol_noun(g, fd.attrs[k])), g.track_name);
       }
       break;
     case FClass::Centre:
@@ -1564,7 +1565,6 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
 std::string describe_event_named(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players,
                                  bool color) {
   std::string text = describe_event(s, e);  // the game's own words first (GameDef::describe)
-  for (std::size_t at; (at = text.find(" fishs")) != std::string::npos;) text.replace(at, 6, " fish");
   const std::string prefix = fmt::format("player {} ", e.player + 1);
   const std::string possessive = fmt::format("player {}'s ", e.player + 1);
   if (text.rfind(prefix, 0) == 0 && static_cast<std::size_t>(e.player) < players.size()) {
@@ -1772,7 +1772,7 @@ std::string board_legend(const GameDef& g) {
         items.push_back("· " + fd.name);
         break;
       case FClass::Area:
-        items.push_back(area_glyph(fd).ch + " " + fd.name);
+        items.push_back(area_glyph(g, fd).ch + " " + fd.name);
         break;
       case FClass::Path:
         if (is_river(fd)) {
@@ -1804,13 +1804,13 @@ std::string board_legend(const GameDef& g) {
     if (is_water(fd) || is_lake(fd)) continue;
     animals |= fd.cls == FClass::Field && !g.specials.empty() && !fd.attrs.empty();
     for (const std::string& a : fd.attrs) {
-      const std::string item = symbol_glyph(a).ch + " " + symbol_noun(a);
+      const std::string item = symbol_glyph(g, a, 0).ch + " " + symbol_noun(g, a);
       if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
     }
   }
   // symbols covered by a special (the pit trap), and the bonus tiles' specials
-  if (animals) items.push_back("× covered by the pit trap");
-  for (const std::string& sp : g.specials) items.push_back(symbol_glyph(sp).ch + " " + symbol_noun(sp));
+  if (animals) items.push_back("× covered (no longer counted)");
+  for (const std::string& sp : g.specials) items.push_back(symbol_glyph(g, sp, -1).ch + " " + symbol_noun(g, sp));
   std::string pieces = fmt::format("digits: {} of that player", plural_of(g.piece_names[0]));
   if (g.pieces2_per_player > 0) {
     std::string circled;

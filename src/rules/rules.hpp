@@ -139,6 +139,13 @@ struct Presentation {
   // watering holes), written by the view generically from State::markers and State::spots.
   std::string marker_name, site_name;
   std::vector<std::string> site_tokens;  // names of a site's token kinds (Safari: species)
+  // How a text front end marks a symbol, a special or a feature type on a tile (one character)
+  // and names it in sentences: {"boat", "▲", "boat icon"}; an area type with a mark is drawn in it
+  // (a forest's trees). A symbol without one: its initial and its own name.
+  struct Mark {
+    std::string name, mark, noun;
+  };
+  std::vector<Mark> marks;
   // What a player's hand holds, one of it ("token"); what taking a marker's cell does ("" none);
   // what a network of features is called (Hunters: "river system").
   std::string hand_noun, marker_text, network_name = "network";

@@ -133,6 +133,7 @@ std::vector<Panel> help() {
 
 void present_amazonas(GameDef& g) {
   Presentation& p = g.present;
+  p.marks = {{"fruit", "●", ""}, {"boat", "▲", "boat icon"}, {"animal", "∴", ""}};
   p.decision_panels = decision_panels;
   p.option_info = option_info;
   p.parse_alias = parse_alias;

@@ -662,6 +662,7 @@ std::vector<Panel> help(const std::string& pass_text) {
 
 void present_safari(GameDef& g) {
   Presentation& p = g.present;
+  p.marks = {{"bird", "v", ""}};
   p.hand_noun = "token";
   p.marker_text = "a tile placed there takes the jeep: +3, then you put it on another empty cell";
   p.decision_panels = decision_panels;
