@@ -4,9 +4,9 @@
 //
 // play's Session (src/cli/play.cpp) reads std::cin and has no entry point for given input, so this
 // harness drives the same pieces the way Session does: the typed-line parsers and renderers of
-// src/cli/terminal_view.hpp (parse_placement, parse_choice, parse_port, parse_action, the view
+// src/cli/terminal_view.hpp (parse_placement, parse_choice, parse_port, the games' shorthands, the view
 // command's coordinates, every panel) and the Game calls they lead to (placement, piece_at,
-// choice, action, play, undo_turn). Extra harness commands: "." lets a random bot play the turn.
+// play, undo_turn). Extra harness commands: "." lets a random bot play the turn.
 // An InputError (a move that is not possible) is the expected answer; anything else is a bug, and
 // the record play would autosave at the end must replay to the same game.
 #include <cstddef>
@@ -49,22 +49,21 @@ struct Driver {
 
   [[nodiscard]] const std::vector<PlayerInfo>& players() const { return g.record().players; }
   [[nodiscard]] const GameDef& game() const { return *g.ruleset().game; }
-  [[nodiscard]] bool safari() const { return game().id == "safari"; }
   void out(const std::string& s) { sink += s; }
 
   // play.cpp's common_command: help, scores, panels, view.
   bool common(const std::string& cmd, const std::vector<std::string>& args) {
     const State& s = g.state();
-    if (cmd == "help" || cmd == "?") return out(help_text(game())), true;
+    if (cmd == "help" || cmd == "?") return out(help_text(s)), true;
     if (cmd == "scores" || cmd == "score") {
       out(render_scores(s, players(), view.color) + render_panels(s, players(), view.color));
       return true;
     }
-    if (cmd == "tokens" || cmd == "jeeps") return out(render_panels(s, players(), view.color)), true;
-    if (cmd == "actions") return out(render_actions(s, true, 100)), true;
+    if (cmd == "panels") return out(render_panels(s, players(), view.color)), true;
+    if (cmd == "actions") return out(render_decision(s, players(), view.color, true, 100)), true;
     if (cmd == "board") return out(render_board(s, view, placement_candidates(s))), true;
     if (cmd == "moves" || cmd == "list") {
-      out(s.phase == Phase::Place ? render_placements(placement_candidates(s), view.width)
+      out(s.phase == Phase::Place ? render_placements(s, placement_candidates(s), view.width)
                                   : render_choices(s, players(), view.color));
       if (s.phase == Phase::Piece) out(render_piece_options(s, players(), view.color));
       return true;
@@ -134,13 +133,14 @@ struct Driver {
       if (!pc.error.empty()) return;
       fuzz::expect_input_ok("choose", [&] { g.play(pc.move); });
     } else if (s.phase == Phase::Piece) {
-      if (safari() && is_action_text(l, s)) {
-        const ParsedAction pa = parse_action(l, s);
-        if (!pa.error.empty()) return;
-        fuzz::expect_input_ok("action", [&] { g.play(pa.move); });
+      const ParsedPort pp = parse_port(l, s);
+      if (!pp.error.empty()) {
+        // as play: the game's shorthand ("f l 2,1 ne"), else the engine's notation
+        std::optional<Move> m;
+        if (!fuzz::expect_input_ok("alias", [&] { m = parse_alias(s, l); })) return;
+        if (!m && !fuzz::expect_input_ok("notation", [&] { m = parse_notation(s, l); })) return;
+        if (m) fuzz::expect_input_ok("action", [&] { g.play(*m); });
       } else {
-        const ParsedPort pp = parse_port(l, s);
-        if (!pp.error.empty()) return;
         fuzz::expect_input_ok("piece", [&] {
           if (!pp.piece.empty()) {
             const PlacedTile& t = s.tiles[s.piece_from];

@@ -11,4 +11,6 @@ void register_bench(CLI::App& app);
 void register_arena(CLI::App& app);
 void register_engine(CLI::App& app);
 void register_tiles(CLI::App& app);
+void register_serve(CLI::App& app);
+void register_worker(CLI::App& app);
 }  // namespace carc::cli

@@ -1,4 +1,4 @@
-// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench, arena, engine, tiles.
+// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench, arena, engine, tiles, serve, worker.
 #include <fmt/format.h>
 
 #include <csignal>
@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   carc::cli::register_arena(app);
   carc::cli::register_engine(app);
   carc::cli::register_tiles(app);
+  carc::cli::register_serve(app);
+  carc::cli::register_worker(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

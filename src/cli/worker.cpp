@@ -1,0 +1,71 @@
+// worker: takes bots' turns from a game server (`carcassonne serve`) and sends their moves back,
+// through the same exactly-once path as a person's (docs/server-protocol.md, "Bot workers").
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/commands.hpp"
+#include "core/core.hpp"
+#include "server/bot_turn.hpp"
+#include "server/http_client.hpp"
+
+namespace carc::cli {
+
+void register_worker(CLI::App& app) {
+  auto* cmd = app.add_subcommand("worker", "Play bots' turns for a game server (carcassonne serve)");
+  auto server = std::make_shared<std::string>();
+  auto key = std::make_shared<std::string>();
+  auto jobs = std::make_shared<int>(0);
+  auto quiet = std::make_shared<bool>(false);
+  cmd->add_option("--server", *server, "the server, e.g. http://127.0.0.1:8080")->required();
+  cmd->add_option("--key", *key, "the server's --worker-key");
+  cmd->add_option("--jobs", *jobs, "stop after this many jobs (0: run until stopped)")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--quiet", *quiet, "no log lines");
+  cmd->callback([server, key, jobs, quiet] {
+    using nlohmann::json;
+    const std::vector<std::pair<std::string, std::string>> headers = {{"X-Worker-Key", *key}};
+    int done = 0, failures = 0;
+    while (*jobs == 0 || done < *jobs) {
+      server::HttpReply take;
+      try {
+        take = server::http_call(*server, "POST", "/api/jobs/take", "{}", headers);
+        failures = 0;
+      } catch (const std::exception& e) {
+        if (++failures == 1 && !*quiet) std::cerr << fmt::format("worker: {} (retrying)\n", e.what());
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min(5000, 200 * failures)));
+        continue;
+      }
+      if (take.status == 204) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
+      if (take.status != 200) throw InputError(fmt::format("--server: the server refused: {} {}", take.status, take.body));
+      const json j = json::parse(take.body);
+      const std::string game = j.at("game").get<std::string>();
+      const std::int64_t seq = j.at("seq").get<std::int64_t>();
+      const int seat = j.at("seat").get<int>();
+      std::vector<std::string> moves;
+      try {
+        const std::uint64_t seed = std::hash<std::string>{}(game) ^ static_cast<std::uint64_t>(seq) * 0x9E3779B97F4A7C15ULL;
+        moves = server::bot_decisions(j.at("record").dump(), seat, j.at("spec").get<std::string>(), seed);
+      } catch (const InputError& e) {
+        if (!*quiet) std::cerr << fmt::format("worker: game {} seq {}: {}\n", game, seq, e.what());
+        continue;
+      }
+      const json result{{"game", game}, {"seq", seq}, {"seat", seat}, {"lease", j.at("lease")}, {"moves", moves}};
+      try {
+        const auto r = server::http_call(*server, "POST", "/api/jobs/done", result.dump(), headers);
+        if (!*quiet) std::cout << fmt::format("game {} seq {} seat {}: {} -> {}", game, seq, seat, fmt::join(moves, ", "), r.body) << std::endl;
+      } catch (const std::exception& e) {
+        // the lease runs out and the job is taken again; the move's cid keeps it from counting twice
+        if (!*quiet) std::cerr << fmt::format("worker: {}\n", e.what());
+      }
+      ++done;
+    }
+  });
+}
+
+}  // namespace carc::cli

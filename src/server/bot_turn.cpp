@@ -1,0 +1,29 @@
+#include "server/bot_turn.hpp"
+
+#include <fmt/format.h>
+
+#include "ai/bots.hpp"
+#include "engine/engine.hpp"
+
+namespace carc::server {
+
+std::vector<std::string> bot_decisions(const std::string& record_json, int seat, const std::string& spec, std::uint64_t seed) {
+  Game g = Game::replay(record_from_json(record_json, "job"));
+  auto bot = make_bot(spec);
+  Rng rng(seed);
+  std::vector<std::string> out;
+  const std::size_t d0 = g.record().draws.size(), c0 = g.record().chance.size();
+  while (!g.over() && !is_chance(g.state()) && to_move(g.state()) == seat && g.record().draws.size() == d0 &&
+         g.record().chance.size() == c0) {
+    MoveList ml;
+    legal_moves(g.state(), ml);
+    if (ml.empty()) throw InputError("the bot has no legal move");
+    const Move m = bot->choose(g.state(), ml, rng);
+    out.push_back(notation(g.state(), m));
+    g.play(m);
+  }
+  if (out.empty()) throw InputError(fmt::format("seat {} does not decide now", seat));
+  return out;
+}
+
+}  // namespace carc::server

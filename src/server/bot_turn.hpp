@@ -1,0 +1,14 @@
+// server/bot_turn: a bot's decisions for one turn of a game on the server (what a worker sends
+// for a job): from the game's record (without its seed: replayed up to the decision now), every
+// decision of `seat` up to the next draw or the next player's decision, in the engine's notation.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace carc::server {
+
+// Throws InputError if the record does not replay or `seat` does not decide now.
+std::vector<std::string> bot_decisions(const std::string& record_json, int seat, const std::string& spec, std::uint64_t seed);
+
+}  // namespace carc::server

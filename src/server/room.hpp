@@ -1,0 +1,152 @@
+// server/room: one game on the server, as a state machine without I/O (docs/server-protocol.md).
+//
+// The room's state is the replay of its committed event log. A client command is checked against
+// that state and, if good, becomes events that go to the store; the room is then busy until the
+// commit is done (`committed`), and only then are the command acknowledged and the events
+// broadcast. A command that cannot be applied gets an explicit reject with the current seq;
+// nothing is dropped silently. Each seat's client ids (cid) are remembered: a repeated cid gets
+// the original answer and is never applied twice.
+//
+// Time comes in as an argument (ms since the epoch), so tests drive it with a fake clock.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "server/store.hpp"
+
+namespace carc::server {
+
+// How a game is set up, from the create request (POST /api/games), stored in GameMeta::settings.
+struct SeatConf {
+  std::string name;
+  std::string bot;         // "" a human; else the bot spec ("greedy", "mcts:playouts=300")
+  std::string token_hash;  // humans: SHA-256 of the invite token
+};
+struct Settings {
+  std::vector<std::pair<std::string, std::string>> options;  // the game's options
+  std::vector<SeatConf> seats;
+  // clock: "none"; "realtime" (bank_ms + increment_ms per move); "days" (move_ms per move)
+  std::string clock = "none";
+  std::int64_t bank_ms = 0, increment_ms = 0, move_ms = 0;
+  // absence: a human to move who has no connection for grace_ms; then "wait" or "bot" (the bot
+  // `stand_in` plays the seat until the player is back)
+  std::int64_t grace_ms = 60000;
+  std::string absence = "wait";
+  std::string stand_in = "greedy";
+};
+
+// A new game from a create request: its meta (settings, seed), first events (created, the first
+// draws) and each human seat's invite token (only its hash is stored). Throws InputError naming
+// the field for a bad request.
+struct Created {
+  GameMeta meta;
+  Append first;
+  std::vector<std::string> tokens;  // by seat; "" for bots
+};
+Created create_game(const nlohmann::json& req, const std::string& id, std::int64_t now);
+
+// A message for one connection, or (conn 0) for everyone in the room. kNobody: no one waits for it.
+constexpr std::uint64_t kNobody = ~std::uint64_t{0};
+struct Out {
+  std::uint64_t conn = 0;
+  std::string text;
+};
+
+// What the room wants done: messages to send now, and events to commit; once the commit is done
+// `committed` must be called (`failed` if it failed), which gives the messages to send then.
+struct Step {
+  std::vector<Out> now;
+  std::optional<Append> commit;
+};
+
+class Room {
+ public:
+  // Replays the log (the events in order from seq 1). Throws InputError if it does not replay.
+  Room(GameMeta meta, const std::vector<Event>& log);
+  ~Room();
+  Room(const Room&) = delete;
+  Room& operator=(const Room&) = delete;
+
+  [[nodiscard]] const std::string& id() const { return meta_.id; }
+  [[nodiscard]] std::int64_t seq() const;
+  [[nodiscard]] bool busy() const { return pending_ != nullptr; }
+  [[nodiscard]] bool over() const;
+  [[nodiscard]] const Settings& settings() const { return settings_; }
+  [[nodiscard]] const Game& game() const;
+  [[nodiscard]] const std::vector<Event>& log() const { return log_; }
+  // The seat a token opens (-1 none).
+  [[nodiscard]] int seat_of_token(const std::string& token) const;
+
+  // A connection joins (seat -1: a spectator) and asks for every event after `since`. Welcome,
+  // the events, and presence for all; a seat whose player is back from a stand-in bot is given
+  // back (an event to commit).
+  Step hello(std::uint64_t conn, int seat, std::int64_t since, bool views, std::int64_t now);
+  void leave(std::uint64_t conn, std::vector<Out>& out, std::int64_t now);
+  // A command of a connection ("play", "resign", "abort", "view"; see docs/server-protocol.md).
+  Step command(std::uint64_t conn, const nlohmann::json& msg, std::int64_t now);
+  // A bot's decisions for `seat` at `at` (a job's result): the same path as a person's play;
+  // `conn` gets the answer.
+  Step bot_play(std::uint64_t conn, int seat, const std::string& cid, std::int64_t at, const std::vector<std::string>& moves, std::int64_t now);
+  // Clock expiry and absence: what is due at `now`.
+  Step tick(std::int64_t now);
+  // When tick has something to do next (0: nothing scheduled).
+  [[nodiscard]] std::int64_t deadline() const;
+
+  void committed(std::vector<Out>& out);
+  // The commit failed (fenced or the store broke): the pending command is rejected and the room
+  // keeps its committed state; `reload` is then the caller's business if fenced.
+  void failed(const std::string& why, std::vector<Out>& out);
+
+  // The game's record as `replay` takes it; the seed only once the game is over.
+  [[nodiscard]] std::string record_json() const;
+  // Remaining clock per seat at `now` (ms; -1 no clock).
+  [[nodiscard]] std::vector<std::int64_t> clocks(std::int64_t now) const;
+  [[nodiscard]] nlohmann::json summary(std::int64_t now) const;
+
+  struct Live;  // the state a log replays to
+
+ private:
+  Step apply(std::uint64_t conn, int seat, const std::string& cid, const std::string& type, std::int64_t at,
+             const std::vector<std::string>& moves, bool by_bot, std::int64_t now);
+  // Starts the commit of `evs` leading to state `n`; `conn` and `cid` get the ack when it is done.
+  void begin(Step& st, std::unique_ptr<Live> n, std::vector<Event> evs, const std::string& status, std::uint64_t conn,
+             const std::string& cid, int seat);
+  // The options after tentative moves of `seat` (the "legal" message): {"type": "options", ...}.
+  std::string legal(int seat, const nlohmann::json& msg) const;
+  // A seat resigned or out of time: it cannot win, a stand-in plays its tiles; with one seat
+  // left the game ends (an end event). Returns the game's new status ("" unchanged).
+  std::string seat_out(Live& n, int seat, const std::string& reason, std::vector<Event>& evs, std::int64_t now) const;
+  std::string reject(const std::string& cid, const std::string& code, const std::string& msg) const;
+  std::string presence(std::int64_t now) const;
+  std::vector<Out> views() const;
+  void replay_event(Live& l, const Event& e) const;
+
+  GameMeta meta_;
+  Settings settings_;
+  std::shared_ptr<const Ruleset> rs_;
+  std::vector<Event> log_;
+  std::unique_ptr<Live> live_;
+  std::unique_ptr<Live> pending_;  // the state after the commit in flight
+  std::vector<Event> pending_events_;
+  std::vector<Out> pending_after_;
+  std::uint64_t pending_conn_ = 0;
+  std::string pending_cid_;
+  int pending_seat_ = -1;
+  struct Conn {
+    int seat = -1;
+    bool views = false;
+  };
+  std::map<std::uint64_t, Conn> conns_;
+  std::vector<std::int64_t> away_since_;  // per seat: when its last connection left (0: connected or never)
+};
+
+// The JSON form of an event as clients get it: {"seq", "type", "seat", "time", "data"}.
+nlohmann::json event_json(const Event& e);
+
+}  // namespace carc::server

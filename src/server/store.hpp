@@ -1,0 +1,99 @@
+// server/store: the game server's storage. The per-game event log is the only source of truth: a
+// game's state is the replay of its log (server/room). One interface, run on SQLite (the default,
+// one file in WAL mode) and PostgreSQL (libpq), and in memory for tests; one conformance suite
+// runs against all of them (tests/test_server_store.cpp).
+//
+// Fencing: events are keyed (game, seq). An append whose first seq is taken fails as a conflict,
+// so two writers (two `serve` processes, or a process that lost a game to another) can never both
+// extend a game.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace carc::server {
+
+// One entry of a game's log. `body` is the event's own fields as a JSON object text
+// (docs/server-protocol.md lists them per type).
+struct Event {
+  std::int64_t seq = 0;   // 1, 2, 3, ... without gaps
+  std::string type;       // created, draw, chance, turn, resign, abort, timeout, seat_bot, seat_back, end
+  int seat = -1;          // the seat that made it (-1: the server)
+  std::string cid;        // the client id of the command that made it ("" none)
+  std::int64_t time = 0;  // server time (ms since the epoch) when it was made
+  std::string body = "{}";
+  bool operator==(const Event&) const = default;
+};
+
+// What a game is, fixed at creation. The seed is secret until the game ends (its hash is published
+// in the first event). Seat tokens are stored only as their SHA-256 hashes.
+struct GameMeta {
+  std::string id;
+  std::string game;             // "base", "amazonas", ...
+  std::string settings = "{}";  // creation request as JSON: options, seats (with token hashes), clock, absence
+  std::string seed;             // decimal
+  std::int64_t created = 0;     // ms since the epoch
+  std::string status = "active";  // active, finished, aborted
+  bool operator==(const GameMeta&) const = default;
+};
+
+// A bot's turn waiting for a worker: the seat to move at `seq` (the last seq when it became due).
+struct Job {
+  std::string game;
+  std::int64_t seq = 0;
+  int seat = 0;
+  std::string spec;             // bot spec ("mcts:playouts=300", "greedy")
+  std::string lease;            // "" free; else the holder's lease id
+  std::int64_t lease_until = 0; // ms since the epoch; a lease past it may be taken again
+  bool operator==(const Job&) const = default;
+};
+
+// One game's part of a group commit: its new events (seq must follow the stored log), the job it
+// makes due (if any), the jobs it settles, and the status it moves to ("" unchanged).
+struct Append {
+  std::string game;
+  std::vector<Event> events;
+  std::optional<Job> job;
+  std::vector<std::int64_t> done_jobs;  // seqs of this game's jobs that are finished
+  std::string status;
+};
+
+// A store operation that failed for a reason other than a fenced append (I/O, a broken database).
+struct StoreError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  [[nodiscard]] virtual std::string kind() const = 0;  // "memory", "sqlite", "postgresql"
+  // Creates the game with its first events. Throws StoreError if the id exists.
+  virtual void create(const GameMeta& meta, const Append& first) = 0;
+  // Commits many games' appends in one transaction (group commit). Per append: true if committed,
+  // false if fenced (its game's log does not end just before its first event; nothing of it is
+  // written). Throws StoreError if the transaction as a whole failed (then nothing is written).
+  virtual std::vector<bool> commit(const std::vector<Append>& batch) = 0;
+  [[nodiscard]] virtual std::optional<GameMeta> game(const std::string& id) = 0;
+  // The events with seq > since, in order.
+  [[nodiscard]] virtual std::vector<Event> events(const std::string& id, std::int64_t since) = 0;
+  // Games with status "active", oldest first.
+  [[nodiscard]] virtual std::vector<std::string> active() = 0;
+  // Games by status (all when empty), newest first, at most `limit`.
+  [[nodiscard]] virtual std::vector<GameMeta> list(const std::string& status, int limit) = 0;
+  // Takes the oldest job that is free or whose lease ended before `now`: gives it `lease` until
+  // now + lease_ms and returns it.
+  virtual std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms) = 0;
+  [[nodiscard]] virtual std::vector<Job> jobs() = 0;
+};
+
+// "memory", "sqlite:FILE" (or a path ending in .db/.sqlite), "postgresql://..." (or "postgres://").
+// Throws StoreError when it cannot be opened.
+std::unique_ptr<Store> open_store(const std::string& url);
+std::unique_ptr<Store> make_memory_store();
+std::unique_ptr<Store> make_sqlite_store(const std::string& path);
+std::unique_ptr<Store> make_pg_store(const std::string& conninfo);
+
+}  // namespace carc::server

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The store conformance suite on a real PostgreSQL: a temporary cluster started by scripts/pg.sh
+# (as the postgres user under root), the PostgreSQL cases of carc_tests run against it, stopped.
+#   tests/pg_store.sh BUILD/carc_tests
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(mktemp -d /tmp/carc-pg.XXXXXX)
+port=$((20000 + RANDOM % 20000))
+trap 'bash "$here/scripts/pg.sh" stop "$dir"' EXIT
+url=$(bash "$here/scripts/pg.sh" start "$dir" "$port")
+out=$(CARC_TEST_PG=$url "$1" --gtest_filter='Stores/StoreContract.*/postgresql' 2>&1) || { echo "$out"; exit 1; }
+echo "$out" | tail -4
+# every case ran (none skipped for want of the cluster)
+echo "$out" | grep -q "SKIPPED" && { echo "pg_store: cases were skipped"; exit 1; }
+echo "$out" | grep -Eq "PASSED  \] [3-9] tests" || { echo "pg_store: the PostgreSQL cases did not run"; exit 1; }

@@ -1,0 +1,329 @@
+#!/usr/bin/python3
+"""`carcassonne serve` over real sockets on loopback: two people and a bot play whole games through
+HTTP and WebSocket, the server is SIGKILLed mid-game and restarted, and nothing acknowledged is
+lost. Also: bad messages, a stale `at`, a repeated `cid`, spectators, the revealed seed.
+
+usage: server_loopback.py BUILD/carcassonne
+"""
+import asyncio
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+import jsonschema
+import websockets
+
+BIN = sys.argv[1]
+TMP = tempfile.mkdtemp(prefix="carc-serve-")
+DB = os.path.join(TMP, "games.db")
+SCHEMA = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "server-protocol.schema.json")))
+CHECKED = {"client": 0, "server": 0, "http": 0}
+
+
+def check(kind, msg, name=None):
+    """Every message, both ways, against docs/server-protocol.schema.json."""
+    sub = SCHEMA["$defs"][kind]
+    schema = dict(sub["$defs"][name] if name else sub, **{"$defs": SCHEMA["$defs"]})
+    if name is None:
+        schema = {"$defs": SCHEMA["$defs"], "oneOf": [{"$ref": f"#/$defs/{kind}/$defs/{k}"} for k in sub["$defs"]]}
+    try:
+        jsonschema.validate(msg, schema)
+    except jsonschema.ValidationError as e:
+        fail(f"{kind} message {json.dumps(msg)[:300]} does not fit the schema: {e.message}")
+    CHECKED[kind] += 1
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+class Server:
+    def __init__(self, port=0, db=DB, extra=()):
+        self.proc = subprocess.Popen([BIN, "serve", "--listen", f"127.0.0.1:{port}", "--db", f"sqlite:{db}", "--allow-seed", "--quiet", *extra],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
+        if not m:
+            fail(f"serve did not start: {line!r} {self.proc.stderr.read()}")
+        self.port = int(m.group(1))
+        self.line = line
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            fail("serve did not stop on SIGTERM")
+        if self.proc.returncode != 0:
+            fail(f"serve exited {self.proc.returncode}: {self.proc.stderr.read()}")
+
+
+def http(server, method, path, body=None, headers=None):
+    req = urllib.request.Request(server.url(path), method=method, data=None if body is None else json.dumps(body).encode(), headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            st, body = r.status, json.loads(r.read() or b"null")
+            if path == "/api/jobs/take" and st == 200:
+                check("http", body, "job")
+    except urllib.error.HTTPError as e:
+        st, body = e.code, json.loads(e.read())
+        check("http", body, "problem")
+    if st == 201:
+        check("http", body, "create_response")
+    elif st == 200 and path.startswith("/api/games/") and path.count("/") == 3:
+        check("http", body, "summary")
+    return st, body
+
+
+class Client:
+    """One seat's (or a spectator's) connection: keeps the events it saw and its unacknowledged commands."""
+
+    def __init__(self, name, game, token=""):
+        self.name, self.game, self.token = name, game, token
+        self.seq, self.events, self.seat = 0, {}, None
+        self.acked = {}  # cid -> seq
+        self.n = 0
+
+    async def connect(self, server):
+        self.ws = await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/{self.game}", max_size=None)
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token, "since": self.seq}))
+        while True:
+            m = await self.recv()
+            if m["type"] == "events":
+                return
+
+    async def recv(self):
+        m = json.loads(await asyncio.wait_for(self.ws.recv(), 20))
+        check("server", m)
+        if m["type"] == "welcome":
+            self.seat = m["seat"]
+        elif m["type"] == "events":
+            for e in m["events"]:
+                if e["seq"] in self.events and self.events[e["seq"]] != e:
+                    fail(f"{self.name}: event {e['seq']} changed: {self.events[e['seq']]} then {e}")
+                if e["seq"] > self.seq + 1 and e["seq"] not in self.events:
+                    fail(f"{self.name}: a gap: {self.seq} then {e['seq']}")
+                self.events[e["seq"]] = e
+                self.seq = max(self.seq, e["seq"])
+        return m
+
+    async def request(self, msg, want):
+        check("client", msg)
+        await self.ws.send(json.dumps(msg))
+        while True:
+            m = await self.recv()
+            if m["type"] in want:
+                return m
+
+    async def drain(self, seconds=0.05):
+        try:
+            while True:
+                await asyncio.wait_for(self.recv(), seconds)
+        except asyncio.TimeoutError:
+            pass
+
+    def cid(self):
+        self.n += 1
+        return f"{self.name}-{self.n}"
+
+    async def turn(self):
+        """The first legal option at every decision of this seat's turn, sent whole."""
+        moves = []
+        for _ in range(8):
+            o = await self.request({"type": "legal", "moves": moves}, ("options", "error"))
+            if o["type"] == "error":
+                fail(f"{self.name}: legal: {o}")
+            if o["complete"]:
+                break
+            opt = o["options"][0]
+            moves.append(opt["notations"][0] if opt["kind"] == "place" else opt["notation"])
+        cid = self.cid()
+        r = await self.request({"type": "play", "cid": cid, "at": self.seq, "moves": moves}, ("ack", "reject"))
+        if r["type"] == "ack":
+            self.acked[cid] = r["seq"]
+        return r, cid, moves
+
+
+def to_move(view):
+    return view["decision"]["player"] if not view["over"] else -1
+
+
+async def whole_game(server, kill_at=None):
+    st, g = http(server, "POST", "/api/games", {"game": "base", "seed": 9, "seats": [{"name": "Ann"}, {"name": "Bob"}, {"bot": "greedy"}]})
+    if st != 201:
+        fail(f"create: {st} {g}")
+    gid = g["id"]
+    seed_hash = g["seed_hash"]
+    ann, bob = Client("ann", gid, g["seats"][0]["token"]), Client("bob", gid, g["seats"][1]["token"])
+    watcher = Client("watch", gid)
+    for c in (ann, bob, watcher):
+        await c.connect(server)
+    if (ann.seat, bob.seat, watcher.seat) != (0, 1, -1):
+        fail(f"seats: {ann.seat} {bob.seat} {watcher.seat}")
+    players = {0: ann, 1: bob}
+    turns, killed = 0, False
+    while True:
+        st, summary = http(server, "GET", f"/api/games/{gid}")
+        if summary["status"] != "active":
+            break
+        p = summary["to_move"]
+        if p not in players:  # the bot's turn: the worker inside the server plays it
+            await asyncio.sleep(0.02)
+            continue
+        c = players[p]
+        await c.drain(0.01)
+        r, cid, moves = await c.turn()
+        if r["type"] == "reject":
+            if r["code"] != "stale":
+                fail(f"{c.name}: rejected: {r}")
+            continue
+        turns += 1
+        if kill_at is not None and turns == kill_at and not killed:
+            # SIGKILL right after an ack; a new server on the same store and port
+            port = server.port
+            server.kill()
+            server = Server(port)
+            killed = True
+            for x in (ann, bob, watcher):
+                await x.connect(server)
+    for c in (ann, bob, watcher):
+        await c.drain(0.2)
+    log = {e["seq"]: e for e in http(server, "GET", f"/api/games/{gid}/events?since=0")[1]}
+    if sorted(log) != list(range(1, len(log) + 1)):
+        fail("the log has gaps")
+    # every acknowledged command is in the log exactly once, at the seq its ack named
+    for c in (ann, bob):
+        for cid, seq in c.acked.items():
+            if log[seq]["type"] != "turn" or log[seq]["seat"] != c.seat:
+                fail(f"{c.name}: ack {cid} at {seq} is not its turn: {log[seq]}")
+        turns_logged = [e for e in log.values() if e["type"] == "turn" and e["seat"] == c.seat]
+        if len(turns_logged) != len(c.acked):
+            fail(f"{c.name}: {len(c.acked)} acks but {len(turns_logged)} turns in the log")
+    # every client's view of the log is the server's
+    for c in (ann, bob, watcher):
+        if c.seq != len(log) or any(c.events[s] != log[s] for s in log):
+            fail(f"{c.name}: saw {c.seq} events, the server has {len(log)}")
+    end = log[len(log)]
+    if end["type"] != "end" or end["data"]["reason"] != "finished":
+        fail(f"the game did not end: {end}")
+    if hashlib.sha256(end["data"]["seed"].encode()).hexdigest() != seed_hash:
+        fail("the revealed seed does not match the published hash")
+    # the record replays to the same scores
+    st, rec = http(server, "GET", f"/api/games/{gid}/record")
+    path = os.path.join(TMP, f"{gid}.json")
+    with open(path, "w") as f:
+        json.dump(rec, f)
+    out = subprocess.run([BIN, "replay", "--json", path], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"replay: {out.stderr}")
+    if json.loads(out.stdout)["final_scores"] != end["data"]["scores"]:
+        fail("replay gives other scores")
+    for c in (ann, bob, watcher):
+        await c.ws.close()
+    return server, turns, killed
+
+
+async def bad_input(server):
+    st, g = http(server, "POST", "/api/games", {"game": "base", "seeds": 1, "seats": [{"name": "A"}, {"name": "B"}]})
+    if st != 400 or "unknown field \"seeds\"" not in g["message"]:
+        fail(f"create with a bad field: {st} {g}")
+    st, g = http(server, "GET", "/api/games/nosuchgame")
+    if st != 404:
+        fail(f"unknown game: {st}")
+    st, g = http(server, "POST", "/api/games", {"game": "base", "seed": 3, "seats": [{"name": "A"}, {"name": "B"}]})
+    gid = g["id"]
+    async with websockets.connect(f"ws://127.0.0.1:{server.port}/ws/{gid}") as ws:
+        async def say(text):
+            await ws.send(text)
+            return json.loads(await asyncio.wait_for(ws.recv(), 5))
+        if (await say('{"type":"play"}'))["code"] != "no_hello":
+            fail("a command before hello")
+        if (await say("not json"))["code"] != "bad_json":
+            fail("bad json")
+        if (await say(json.dumps({"type": "hello", "token": "0" * 32})))["code"] != "bad_token":
+            fail("a wrong token")
+        if (await say('{"type":"ping"}'))["type"] != "pong":
+            fail("ping")
+    a = Client("a", gid, g["seats"][0]["token"])
+    await a.connect(server)
+    stale = await a.request({"type": "play", "cid": "s1", "at": a.seq - 1, "moves": ["pass"]}, ("reject",))
+    if stale["code"] != "stale" or stale["seq"] != a.seq:
+        fail(f"stale: {stale}")
+    r, cid, moves = await a.turn()
+    if r["type"] != "ack":
+        fail(f"a turn: {r}")
+    again = await a.request({"type": "play", "cid": cid, "at": 0, "moves": moves}, ("ack", "reject"))
+    if again["type"] != "ack" or again["seq"] != r["seq"]:
+        fail(f"a repeated cid: {again}")
+    async with websockets.connect(f"ws://127.0.0.1:{server.port}/ws/nope") as ws:
+        await ws.send('{"type":"hello"}')
+        if json.loads(await ws.recv())["code"] != "unknown_game":
+            fail("unknown game over ws")
+    await a.ws.close()
+
+
+def outside_workers():
+    """Bots played by `carcassonne worker` processes; a job whose worker died is taken again once its lease ends."""
+    import time
+    server = Server(db=os.path.join(TMP, "workers.db"), extra=("--workers", "0", "--worker-key", "k3y", "--lease-ms", "800"))
+    st, g = http(server, "POST", "/api/games", {"game": "hunters", "seed": 4, "seats": [{"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}]})
+    key = {"X-Worker-Key": "k3y"}
+    if http(server, "POST", "/api/jobs/take", {}, {"X-Worker-Key": "nope"})[0] != 403:
+        fail("a worker without the key was let in")
+    st, job = http(server, "POST", "/api/jobs/take", {}, key)  # a worker that takes the job and dies
+    if st != 200 or job["seat"] != 0:
+        fail(f"take: {st} {job}")
+    if http(server, "POST", "/api/jobs/take", {}, key)[0] != 204:
+        fail("a leased job was given out twice")
+    t0 = time.monotonic()
+    w = subprocess.Popen([BIN, "worker", "--server", f"http://127.0.0.1:{server.port}", "--key", "k3y", "--quiet"])
+    while http(server, "GET", f"/api/games/{g['id']}")[1]["status"] == "active":
+        if time.monotonic() - t0 > 120:
+            fail("the bots' game did not finish")
+        time.sleep(0.05)
+    w.send_signal(signal.SIGKILL)
+    w.wait()
+    log = http(server, "GET", f"/api/games/{g['id']}/events?since=0")[1]
+    first_turn = next(e for e in log if e["type"] == "turn")
+    if first_turn["time"] - log[0]["time"] < 700:
+        fail("the dead worker's job was taken again before its lease ended")
+    # the dead worker's result arriving late: the job's cid was used by the worker that retook it,
+    # so it gets that answer and changes nothing
+    st, r = http(server, "POST", "/api/jobs/done", {"game": g["id"], "seq": job["seq"], "seat": 0, "lease": job["lease"], "moves": ["pass"]}, key)
+    if st != 200 or r.get("type") != "ack" or not r.get("repeat") or r["seq"] != first_turn["seq"]:
+        fail(f"a late job result: {st} {r}")
+    if len(http(server, "GET", f"/api/games/{g['id']}/events?since=0")[1]) != len(log):
+        fail("a late job result changed the log")
+    server.stop()
+    return sum(e["type"] == "turn" for e in log)
+
+
+async def main():
+    bot_turns = outside_workers()
+    server = Server()
+    await bad_input(server)
+    server, turns, killed = await whole_game(server, kill_at=5)
+    if not killed:
+        fail("the server was not killed")
+    server, turns2, _ = await whole_game(server)
+    st, stats = http(server, "GET", "/api/stats")
+    server.stop()
+    print(f"ok: a game of three bots played by a `carcassonne worker` ({bot_turns} turns, one job retaken after its lease), two whole games ({turns} + {turns2} human turns), one with a SIGKILL and restart; "
+          f"{stats['commits']} commits after the restart, largest batch {stats['max_batch']}; messages checked against the schema: {CHECKED}")
+
+
+asyncio.run(main())
