@@ -39,8 +39,14 @@ def check(kind, msg, name=None):
     CHECKED[kind] += 1
 
 
+SERVERS = []
+
+
 def fail(msg):
     print("FAIL:", msg)
+    for p in SERVERS:  # no server outlives the test
+        if p.poll() is None:
+            p.kill()
     sys.exit(1)
 
 
@@ -48,6 +54,7 @@ class Server:
     def __init__(self, port=0, db=DB, extra=()):
         self.proc = subprocess.Popen([BIN, "serve", "--listen", f"127.0.0.1:{port}", "--db", f"sqlite:{db}", "--allow-seed", "--quiet", *extra],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        SERVERS.append(self.proc)
         line = self.proc.stdout.readline()
         m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
         if not m:

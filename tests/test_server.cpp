@@ -225,6 +225,7 @@ TEST(ServerRoom, HelloResyncsFromAnySeqWithEverythingAfterIt) {
   }
   const auto log = t.store->events("g1", 0);
   ASSERT_EQ(static_cast<std::int64_t>(log.size()), t.room->seq());
+  for (const Event& e : log) EXPECT_EQ(json::parse(event_text(e)), event_json(e)) << "the fast writer says the same";
   for (std::int64_t since = 0; since <= t.room->seq(); ++since) {
     t.sent.clear();
     t.hello(9, -1, since);

@@ -615,8 +615,9 @@ TEST(TerminalViewAmazonas, HelpNamesTheNewDecisionsAndFits) {
   for (const char* w : {"D2 180", "PORT at X,Y", "N at 9,0", "camp", "explorer", "no explorer or camp (boat moves 1)",
                         "≈ the Amazon", "undo", "quit"})
     EXPECT_NE(h.find(w), std::string::npos) << w;
+  const auto brs = base_rules();  // the state points into it: kept alive
   State base;
-  init_state(base, *base_rules(), 2);
+  init_state(base, *brs, 2);
   EXPECT_EQ(cli::help_text(base), cli::help_text());  // the base game's help is unchanged
 }
 

@@ -10,7 +10,7 @@ def obj(props, req, extra=False):
 const = lambda v: {"const": v}
 seq = I(minimum=0)
 event = obj({"seq": I(minimum=1), "type": {"enum": ["created", "draw", "chance", "turn", "resign", "abort", "timeout", "seat_bot", "seat_back", "end"]},
-             "seat": I(minimum=-1, maximum=4), "time": I(), "data": {"type": "object"}}, ["seq", "type", "seat", "time", "data"])
+             "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": {"type": "object"}}, ["seq", "type", "seat", "time", "data"])
 client = {
   "hello": obj({"type": const("hello"), "token": S(maxLength=64), "since": seq, "views": B}, ["type"]),
   "play": obj({"type": const("play"), "cid": S(minLength=1, maxLength=64), "at": seq, "moves": {"type": "array", "items": S(maxLength=200), "minItems": 1, "maxItems": 16}}, ["type", "cid", "at", "moves"]),
@@ -23,7 +23,7 @@ client = {
 seatinfo = obj({"seat": I(minimum=0), "name": S(), "bot": S()}, ["seat", "name", "bot"])
 server = {
   "welcome": obj({"type": const("welcome"), "game": S(), "kind": S(), "seat": I(minimum=-1), "seq": seq, "seats": {"type": "array", "items": seatinfo}}, ["type", "game", "kind", "seat", "seq", "seats"]),
-  "events": obj({"type": const("events"), "events": {"type": "array", "items": {"$ref": "#/$defs/event"}}}, ["type", "events"]),
+  "events": obj({"type": const("events"), "events": {"type": "array", "items": {"$ref": "#/$defs/event"}}, "seq": seq, "to_move": I(minimum=-1, maximum=4)}, ["type", "events", "seq", "to_move"]),
   "ack": obj({"type": const("ack"), "cid": S(), "seq": I(minimum=1), "repeat": B}, ["type", "cid", "seq"]),
   "reject": obj({"type": const("reject"), "cid": S(), "code": {"enum": ["stale", "not_your_turn", "illegal_move", "bad_turn", "incomplete_turn", "time", "over", "started", "resigned", "spectator", "bad_message", "store"]}, "message": S(), "seq": seq}, ["type", "cid", "code", "message", "seq"]),
   "options": obj({"type": const("options"), "seq": seq, "moves": {"type": "array", "items": S()}, "complete": B, "options": {"type": "array", "items": {"type": "object"}}}, ["type", "seq", "moves", "complete", "options"]),

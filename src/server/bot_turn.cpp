@@ -8,7 +8,10 @@
 namespace carc::server {
 
 std::vector<std::string> bot_decisions(const std::string& record_json, int seat, const std::string& spec, std::uint64_t seed) {
-  Game g = Game::replay(record_from_json(record_json, "job"));
+  return bot_decisions(Game::replay(record_from_json(record_json, "job")), seat, spec, seed);
+}
+
+std::vector<std::string> bot_decisions(Game g, int seat, const std::string& spec, std::uint64_t seed) {
   auto bot = make_bot(spec);
   Rng rng(seed);
   std::vector<std::string> out;

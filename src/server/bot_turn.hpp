@@ -6,9 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "engine/engine.hpp"
+
 namespace carc::server {
 
 // Throws InputError if the record does not replay or `seat` does not decide now.
 std::vector<std::string> bot_decisions(const std::string& record_json, int seat, const std::string& spec, std::uint64_t seed);
+// The same from a copy of the game (a worker inside the server: no record to read).
+std::vector<std::string> bot_decisions(Game g, int seat, const std::string& spec, std::uint64_t seed);
 
 }  // namespace carc::server

@@ -183,7 +183,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 struct Host {
   std::unique_ptr<Room> room;
   std::deque<std::function<void()>> waiting;  // what came while a commit was in flight, in order
-  std::set<std::uint64_t> conns;
+  std::set<std::uint64_t> greeted;  // said hello (its answer may still wait for a commit)
+  std::set<std::uint64_t> conns;    // get the room's broadcasts
   std::unique_ptr<net::steady_timer> timer;
   std::int64_t armed = 0;
 };
@@ -446,11 +447,17 @@ void Server::ws_message(std::uint64_t conn, const std::string& game, const std::
       error("bad_token", "this invite token opens no seat of the game");
       return;
     }
-    h->conns.insert(conn);
-    when_free(*h, [this, h, conn, seat, since, views] { run_step(*h, h->room->hello(conn, seat, since, views, now_ms())); });
+    // broadcasts reach the connection only from its hello's answer on, so that it never sees an
+    // event before the ones it asked for
+    h->greeted.insert(conn);
+    when_free(*h, [this, h, conn, seat, since, views] {
+      if (!h->greeted.count(conn)) return;  // gone meanwhile
+      h->conns.insert(conn);
+      run_step(*h, h->room->hello(conn, seat, since, views, now_ms()));
+    });
     return;
   }
-  if (!h->conns.count(conn)) {
+  if (!h->greeted.count(conn)) {
     error("no_hello", "say hello first (with your seat's token, or none to watch)");
     return;
   }
@@ -462,6 +469,7 @@ void Server::ws_gone(std::uint64_t conn, const std::string& game) {
   const auto it = hosts_.find(game);
   if (it == hosts_.end()) return;
   Host& h = *it->second;
+  h.greeted.erase(conn);
   if (!h.conns.erase(conn)) return;
   std::vector<Out> out;
   h.room->leave(conn, out, now_ms());
@@ -554,27 +562,27 @@ void Server::worker_loop(int index) {
       wcv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return wstop_; });
       continue;
     }
-    // the position, from the room (on the io thread)
-    auto rec = std::make_shared<std::promise<std::string>>();
-    auto fut = rec->get_future();
-    net::post(ioc_, [this, g = job->game, rec] {
+    // the position: a copy of the room's game (on the io thread)
+    auto got = std::make_shared<std::promise<std::optional<Game>>>();
+    auto fut = got->get_future();
+    net::post(ioc_, [this, g = job->game, seq = job->seq, got] {
       try {
         Host* h = host(g);
-        rec->set_value(h ? h->room->record_json() : std::string());
+        got->set_value(h && h->room->seq() == seq && !h->room->busy() ? std::optional<Game>(h->room->game()) : std::nullopt);
       } catch (const std::exception&) {
-        rec->set_value(std::string());
+        got->set_value(std::nullopt);
       }
     });
     while (fut.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
       const std::lock_guard lock(wmu_);
       if (wstop_) return;
     }
-    const std::string record = fut.get();
-    if (record.empty()) continue;
+    std::optional<Game> game = fut.get();
+    if (!game) continue;  // settled, or about to be: the room clears it
     std::vector<std::string> moves;
     try {
       const std::uint64_t seed = std::hash<std::string>{}(job->game) ^ static_cast<std::uint64_t>(job->seq) * 0x9E3779B97F4A7C15ULL;
-      moves = bot_decisions(record, job->seat, job->spec, seed);
+      moves = bot_decisions(std::move(*game), job->seat, job->spec, seed);
     } catch (const std::exception& e) {
       log(fmt::format("worker: game {} seq {}: {}", job->game, job->seq, e.what()));  // stale (the game went on): its job is settled by the room
       continue;
@@ -790,6 +798,8 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
 void Server::accept() {
   acceptor_.async_accept(net::make_strand(ioc_), [this](beast::error_code ec, tcp::socket s) {
     if (ec) return;
+    beast::error_code ignored;
+    s.set_option(tcp::no_delay(true), ignored);  // small frames go at once (no Nagle delay)
     std::make_shared<HttpSession>(std::move(s), *this, o_.idle_ms)->start();
     accept();
   });

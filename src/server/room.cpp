@@ -92,8 +92,19 @@ void add_event(std::vector<Event>& out, std::int64_t& seq, std::string type, int
 
 }  // namespace
 
+std::string event_text(const Event& e) {
+  // written directly (the body is JSON text already): the same as event_json(e).dump()
+  std::string out = "{";
+  if (!e.cid.empty()) out += "\"cid\":" + json(e.cid).dump() + ",";
+  out += "\"data\":" + e.body + ",\"seat\":" + std::to_string(e.seat) + ",\"seq\":" + std::to_string(e.seq) +
+         ",\"time\":" + std::to_string(e.time) + ",\"type\":" + json(e.type).dump() + "}";
+  return out;
+}
+
 json event_json(const Event& e) {
-  return {{"seq", e.seq}, {"type", e.type}, {"seat", e.seat}, {"time", e.time}, {"data", json::parse(e.body)}};
+  json j{{"seq", e.seq}, {"type", e.type}, {"seat", e.seat}, {"time", e.time}, {"data", json::parse(e.body)}};
+  if (!e.cid.empty()) j["cid"] = e.cid;
+  return j;
 }
 
 // ---- the replayed state --------------------------------------------------------------------
@@ -432,6 +443,18 @@ std::string Room::record_json() const {
 
 // ---- commands ------------------------------------------------------------------------------
 
+std::string Room::events_message(std::int64_t since) const {
+  std::string out = "{\"events\":[";
+  bool first = true;
+  for (auto it = std::lower_bound(log_.begin(), log_.end(), since + 1, [](const Event& e, std::int64_t s) { return e.seq < s; }); it != log_.end(); ++it) {
+    if (!first) out += ',';
+    first = false;
+    out += event_text(*it);
+  }
+  out += "],\"seq\":" + std::to_string(live_->seq) + ",\"to_move\":" + std::to_string(decider(*live_)) + ",\"type\":\"events\"}";
+  return out;
+}
+
 Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wanted, std::int64_t now) {
   Step st;
   conns_[conn] = {seat, views_wanted};
@@ -440,10 +463,7 @@ Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wa
   for (std::size_t i = 0; i < settings_.seats.size(); ++i) seats.push_back({{"seat", i}, {"name", settings_.seats[i].name}, {"bot", settings_.seats[i].bot}});
   st.now.push_back({conn, json{{"type", "welcome"}, {"game", meta_.id}, {"kind", meta_.game}, {"seat", seat}, {"seq", live_->seq}, {"seats", seats}}.dump()});
   if (since < 0 || since > live_->seq) since = 0;
-  json evs = json::array();
-  for (const Event& e : log_)
-    if (e.seq > since) evs.push_back(event_json(e));
-  st.now.push_back({conn, json{{"type", "events"}, {"events", evs}}.dump()});
+  st.now.push_back({conn, events_message(since)});
   if (views_wanted) {
     st.now.push_back({conn, json{{"type", "state"}, {"seq", live_->seq}, {"view", view::to_json(view::build_view(live_->game))}, {"clocks", clocks(now)}}.dump()});
   }
@@ -705,13 +725,10 @@ std::int64_t Room::deadline() const {
 void Room::committed(std::vector<Out>& out) {
   if (!pending_) return;
   live_ = std::move(pending_);
-  json evs = json::array();
-  for (Event& e : pending_events_) {
-    evs.push_back(event_json(e));
-    log_.push_back(std::move(e));
-  }
+  const std::int64_t since = log_.empty() ? 0 : log_.back().seq;
+  for (Event& e : pending_events_) log_.push_back(std::move(e));
   pending_events_.clear();
-  out.push_back({0, json{{"type", "events"}, {"events", evs}}.dump()});
+  out.push_back({0, events_message(since)});
   for (Out& o : views()) out.push_back(std::move(o));
   if (!pending_cid_.empty() && pending_conn_ != 0)
     out.push_back({pending_conn_, json{{"type", "ack"}, {"cid", pending_cid_}, {"seq", live_->cids.at({pending_seat_, pending_cid_})}}.dump()});

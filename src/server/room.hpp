@@ -124,6 +124,8 @@ class Room {
   std::string seat_out(Live& n, int seat, const std::string& reason, std::vector<Event>& evs, std::int64_t now) const;
   std::string reject(const std::string& cid, const std::string& code, const std::string& msg) const;
   std::string presence(std::int64_t now) const;
+  // {"type": "events"} with every committed event after `since`, the seq and who decides next.
+  std::string events_message(std::int64_t since) const;
   std::vector<Out> views() const;
   void replay_event(Live& l, const Event& e) const;
 
@@ -146,7 +148,9 @@ class Room {
   std::vector<std::int64_t> away_since_;  // per seat: when its last connection left (0: connected or never)
 };
 
-// The JSON form of an event as clients get it: {"seq", "type", "seat", "time", "data"}.
+// The JSON form of an event as clients get it: {"seq", "type", "seat", "time", "data"} and the
+// command's "cid"; event_text is the same as text, written without building JSON objects.
 nlohmann::json event_json(const Event& e);
+std::string event_text(const Event& e);
 
 }  // namespace carc::server

@@ -67,10 +67,11 @@ class Conn {
                                  : PQexecParams(c_, sql, static_cast<int>(p.size()), nullptr, p.data(), nullptr, nullptr, 0);
     const auto st = PQresultStatus(r);
     if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return Result(r);
-    const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    const char* code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    const std::string state = code ? code : "";  // copied: it lives in r
     const std::string why = PQresultErrorMessage(r);
     PQclear(r);
-    if (unique && state && std::string(state) == "23505") {
+    if (unique && state == "23505") {
       *unique = true;
       return Result(nullptr);
     }
