@@ -2,6 +2,7 @@
 // photographer and the choices by any scorer explained as panels, each option's sentence and
 // target, the shorthands a player may type for them, the help section and the words of a turn's
 // actions. Front ends draw these; nothing here draws.
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -325,18 +326,23 @@ OptionInfo option_info(const State& s, const Move& m) {
     o.target = OptionInfo::Target::Cell;
     o.x = m.x;
     o.y = m.y;
-    if (m.pk == 1)
-      o.text =
-          fmt::format("move the jeep at {},{} to {},{}", s.markers[m.rot & 1][0], s.markers[m.rot & 1][1], m.x, m.y);
-    else if (m.pk == 2)
-      o.text = fmt::format("found a watering hole with {} {} token and a photographer at {}: +3",
-                           article(species_name(m.feat)), species_name(m.feat), cell_corner(m.x, m.y, m.rot));
-    else {
-      const int si = find_spot(s, m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
-      const int pts = si < 0 ? 4 : s.spots[static_cast<std::size_t>(si)].ntokens + 3;
-      o.text = fmt::format("explore a watering hole with {} {} token at {}: +{}", article(species_name(m.feat)),
-                           species_name(m.feat), cell_corner(m.x, m.y, m.rot), pts);
+    // written into one buffer: a legal list holds hundreds of these (the protocol's legal reply)
+    fmt::memory_buffer b;
+    const auto corner = kCornerNames[static_cast<std::size_t>(m.rot) & 3];
+    if (m.pk == 1) {
+      fmt::format_to(std::back_inserter(b), FMT_COMPILE("move the jeep at {},{} to {},{}"), s.markers[m.rot & 1][0], s.markers[m.rot & 1][1], m.x, m.y);
+    } else {
+      const std::string& sp = species_name(m.feat);
+      const char* a = std::string_view("aeiou").find(sp[0]) != std::string_view::npos ? "an" : "a";
+      if (m.pk == 2) {
+        fmt::format_to(std::back_inserter(b), FMT_COMPILE("found a watering hole with {} {} token and a photographer at {},{} {}: +3"), a, sp, m.x, m.y, corner);
+      } else {
+        const int si = find_spot(s, m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
+        const int pts = si < 0 ? 4 : s.spots[static_cast<std::size_t>(si)].ntokens + 3;
+        fmt::format_to(std::back_inserter(b), FMT_COMPILE("explore a watering hole with {} {} token at {},{} {}: +{}"), a, sp, m.x, m.y, corner, pts);
+      }
     }
+    o.text.assign(b.data(), b.size());
     return o;
   }
   if (m.kind != MoveKind::Choose) return o;

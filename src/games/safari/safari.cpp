@@ -8,6 +8,7 @@
 // a taken jeep scores 3 and must be put back on an empty cell (a Choose move by the current
 // player). Token draws are chance events (phase Chance): uniform over the face-down pile, which
 // is refilled from the discard pile when it runs out.
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -428,9 +429,11 @@ void on_final_scoring(State& s, EventSink* ev) {
 std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c)]); }
 
 std::string action_text(const State& s, const Move& m) {
+  // compiled formats: a legal list writes hundreds of these
   if (m.pk == 1)
-    return fmt::format("jeep from {},{} to {},{}", s.markers[m.rot][0], s.markers[m.rot][1], m.x, m.y);
-  return fmt::format("{} {} at {}", m.pk == 2 ? "found" : "explore", kSpecies[m.feat], cell_corner(m.x, m.y, m.rot));
+    return fmt::format(FMT_COMPILE("jeep from {},{} to {},{}"), s.markers[m.rot][0], s.markers[m.rot][1], m.x, m.y);
+  return fmt::format(FMT_COMPILE("{} {} at {},{} {}"), m.pk == 2 ? "found" : "explore", kSpecies[m.feat], m.x, m.y,
+                     kCornerNames[static_cast<std::size_t>(m.rot) & 3]);
 }
 
 // A board coordinate: a whole number on the map (-128 to 127), never wrapped onto another cell.
