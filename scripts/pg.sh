@@ -2,6 +2,8 @@
 # A temporary PostgreSQL cluster on loopback for tests (Debian's postgresql package).
 #   scripts/pg.sh start DIR PORT   initdb in DIR and start it on 127.0.0.1:PORT; prints the URL
 #   scripts/pg.sh stop DIR         stop it and remove DIR
+#   scripts/pg.sh with CMD ARGS... a cluster on a free port for the time of CMD, its URL in
+#                                  CARC_PG_URL; CMD's exit status
 # PostgreSQL refuses to run as root: as root (CI) the cluster runs as the `postgres` user.
 set -euo pipefail
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -26,8 +28,17 @@ case "${1:-}" in
     as_pg "$PGBIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$dir"
     ;;
+  with)
+    shift
+    dir=$(mktemp -d /tmp/carc-pg.XXXXXX)
+    port=$((20000 + RANDOM % 20000))
+    trap 'bash "$0" stop "$dir"' EXIT
+    CARC_PG_URL=$(bash "$0" start "$dir" "$port")
+    export CARC_PG_URL
+    "$@"
+    ;;
   *)
-    echo "usage: scripts/pg.sh start DIR PORT | stop DIR" >&2
+    echo "usage: scripts/pg.sh start DIR PORT | stop DIR | with CMD..." >&2
     exit 2
     ;;
 esac

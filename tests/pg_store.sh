@@ -4,11 +4,8 @@
 #   tests/pg_store.sh BUILD/carc_tests
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d /tmp/carc-pg.XXXXXX)
-port=$((20000 + RANDOM % 20000))
-trap 'bash "$here/scripts/pg.sh" stop "$dir"' EXIT
-url=$(bash "$here/scripts/pg.sh" start "$dir" "$port")
-out=$(CARC_TEST_PG=$url "$1" --gtest_filter='Stores/StoreContract.*/postgresql' 2>&1) || { echo "$out"; exit 1; }
+out=$(bash "$here/scripts/pg.sh" with bash -c 'CARC_TEST_PG=$CARC_PG_URL "$0" --gtest_filter="Stores/StoreContract.*/postgresql"' "$1" 2>&1) ||
+  { echo "$out"; exit 1; }
 echo "$out" | tail -4
 # every case ran (none skipped for want of the cluster)
 echo "$out" | grep -q "SKIPPED" && { echo "pg_store: cases were skipped"; exit 1; }

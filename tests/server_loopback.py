@@ -310,7 +310,7 @@ def outside_workers():
         fail("the dead worker's job was taken again before its lease ended")
     # the dead worker's result arriving late: the job's cid was used by the worker that retook it,
     # so it gets that answer and changes nothing
-    st, r = http(server, "POST", "/api/jobs/done", {"game": g["id"], "seq": job["seq"], "seat": 0, "lease": job["lease"], "moves": ["pass"]}, key)
+    st, r = http(server, "POST", f"/api/games/{g['id']}/job", {"seq": job["seq"], "seat": 0, "lease": job["lease"], "moves": ["pass"]}, key)
     if st != 200 or r.get("type") != "ack" or not r.get("repeat") or r["seq"] != first_turn["seq"]:
         fail(f"a late job result: {st} {r}")
     if len(http(server, "GET", f"/api/games/{g['id']}/events?since=0")[1]) != len(log):

@@ -40,7 +40,7 @@ http = {
   "create_response": obj({"id": S(), "seed_hash": S(pattern="^[0-9a-f]{64}$"), "seats": {"type": "array", "items": obj({"seat": I(), "name": S(), "bot": S(), "token": S(pattern="^[0-9a-f]{32}$"), "invite": S()}, ["seat", "name", "bot"])}}, ["id", "seats", "seed_hash"]),
   "summary": obj({"id": S(), "game": S(), "seq": seq, "status": {"enum": ["active", "finished", "aborted"]}, "seats": {"type": "array", "items": seatinfo}, "to_move": I(minimum=-1), "clocks": {"type": "array", "items": I(minimum=-1)}, "clock": S(), "created": I(), "scores": {"type": "array", "items": I()}}, ["id", "game", "seq", "status", "seats", "to_move", "scores"]),
   "job": obj({"game": S(), "seq": seq, "seat": I(minimum=0), "spec": S(), "lease": S(), "lease_until": I(), "record": {"type": "object"}}, ["game", "seq", "seat", "spec", "lease", "record"]),
-  "job_result": obj({"game": S(), "seq": seq, "seat": I(minimum=0), "lease": S(), "moves": {"type": "array", "items": S(), "minItems": 1, "maxItems": 16}}, ["game", "seq", "seat", "moves"]),
+  "job_result": obj({"seq": seq, "seat": I(minimum=0), "lease": S(), "moves": {"type": "array", "items": S(), "minItems": 1, "maxItems": 16}}, ["seq", "seat", "moves"]),
   "problem": obj({"code": S(), "message": S()}, ["code", "message"]),
 }
 doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "carcassonne serve: the WebSocket and HTTP messages",

@@ -21,6 +21,7 @@
 #include <boost/beast.hpp>
 #include <chrono>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -48,17 +49,91 @@ namespace {
 struct Options {
   std::string bin, db, server, extra;
   int games = 200, minutes = 2, kills = 3, max_turns = 0;
+  double kill_every = 1.5;  // seconds between SIGKILLs
   unsigned seed = 1;
   double drop = 0.02, dup = 0.02, reload = 0.01;
   bool fresh = false;
+  int servers = 1;
 };
 
-pid_t g_server = 0;  // the server to stop if the soak fails
+std::set<pid_t> g_procs;  // the servers and nginx, stopped if the soak fails
 
 [[noreturn]] void die(const std::string& what) {
   std::cerr << "soak: FAIL: " << what << std::endl;
-  if (g_server > 0) kill(g_server, SIGKILL);
+  for (const pid_t p : g_procs) kill(p, SIGKILL);
   std::exit(1);
+}
+
+pid_t spawn(const std::vector<std::string>& args, int out_fd) {
+  std::vector<std::string> a = args;
+  std::vector<char*> argv;
+  for (auto& x : a) argv.push_back(x.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (out_fd >= 0) posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, a[0].c_str(), &fa, nullptr, argv.data(), environ) != 0) die("cannot start " + a[0]);
+  posix_spawn_file_actions_destroy(&fa);
+  g_procs.insert(pid);
+  return pid;
+}
+
+// A free loopback port (bound and released).
+int free_port() {
+  net::io_context io;
+  tcp::acceptor a(io, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+// nginx in front of the servers, each game routed to one of them by its id (docs/deploy.md).
+pid_t start_nginx(const std::string& dir, int port, const std::vector<int>& backends) {
+  std::string ups;
+  for (const int b : backends) ups += fmt::format("    server 127.0.0.1:{} max_fails=0;\n", b);
+  std::ofstream(dir + "/nginx.conf") << fmt::format(R"(worker_processes 1;
+pid {0}/nginx.pid;
+error_log {0}/error.log;
+events {{ worker_connections 16384; }}
+http {{
+  access_log off;
+  client_body_temp_path {0}/body;
+  proxy_temp_path {0}/proxy;
+  map $uri $carc_game {{
+    ~^/ws/(?<ws_game>[0-9a-f]+)$ $ws_game;
+    ~^/api/games/(?<api_game>[0-9a-f]+) $api_game;
+    default $request_id;
+  }}
+  map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+  upstream carc {{
+    hash $carc_game consistent;
+{1}  }}
+  server {{
+    listen 127.0.0.1:{2};
+    location / {{
+      proxy_pass http://carc;
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_read_timeout 3600s;
+      proxy_connect_timeout 2s;
+      proxy_next_upstream error timeout non_idempotent;
+    }}
+  }}
+}}
+)",
+                                                    dir, ups, port);
+  const pid_t pid = spawn({"/usr/sbin/nginx", "-p", dir, "-c", dir + "/nginx.conf", "-g", "daemon off;"}, -1);
+  for (int i = 0; i < 100; ++i) {  // until it listens
+    try {
+      net::io_context io;
+      tcp::socket sock(io);
+      sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
+      return pid;
+    } catch (const std::exception&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  die("nginx did not start: see " + dir + "/error.log");
 }
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
@@ -83,22 +158,13 @@ ServerProc start_server(const Options& o, int port) {
   std::vector<std::string> args = {o.bin, "serve", "--listen", fmt::format("127.0.0.1:{}", port), "--db", o.db, "--allow-seed", "--quiet"};
   std::istringstream extra(o.extra);
   for (std::string a; extra >> a;) args.push_back(a);
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-  posix_spawn_file_actions_addclose(&fa, fds[0]);
   ServerProc p;
-  if (posix_spawn(&p.pid, o.bin.c_str(), &fa, nullptr, argv.data(), environ) != 0) die("cannot start " + o.bin);
-  posix_spawn_file_actions_destroy(&fa);
+  p.pid = spawn(args, fds[1]);
   close(fds[1]);
   std::string line;
   char c = 0;
   while (read(fds[0], &c, 1) == 1 && c != '\n') line += c;
   close(fds[0]);
-  g_server = p.pid;
   const auto at = line.find("http://127.0.0.1:");
   if (at == std::string::npos) die("the server did not start: " + line);
   p.port = std::stoi(line.substr(at + 17));
@@ -108,6 +174,7 @@ ServerProc start_server(const Options& o, int port) {
 void kill_server(ServerProc& p) {
   kill(p.pid, SIGKILL);
   waitpid(p.pid, nullptr, 0);
+  g_procs.erase(p.pid);
 }
 
 // ---- scripted clients ----------------------------------------------------------------------
@@ -125,9 +192,15 @@ struct Seat : std::enable_shared_from_this<Seat> {
   std::string game, token;
   int seat = 0;
   std::mt19937_64 rng;
-  std::unique_ptr<websocket::stream<beast::tcp_stream>> ws;
-  beast::flat_buffer buf;
-  std::deque<std::string> outq;
+  // one connection's stream, buffer and send queue: a reconnect makes a new one, and callbacks
+  // of an old one find it is no longer the seat's and stop
+  struct Link {
+    explicit Link(net::io_context& io) : ws(io) {}
+    websocket::stream<beast::tcp_stream> ws;
+    beast::flat_buffer buf;
+    std::deque<std::string> outq;
+  };
+  std::shared_ptr<Link> link;
   bool open = false, connecting = false, over = false, building = false;
   std::map<std::int64_t, json> events;
   std::int64_t seq = 0;
@@ -148,9 +221,9 @@ struct Seat : std::enable_shared_from_this<Seat> {
   bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
   void connect(std::int64_t since);
   void on_open(std::int64_t since);
-  void read();
+  void read(std::shared_ptr<Link> l);
   void send(const json& m);
-  void write_next();
+  void write_next(std::shared_ptr<Link> l);
   void closed();
   void drop();
   void on_message(const std::string& text);
@@ -178,28 +251,25 @@ void Seat::connect(std::int64_t since) {
   connecting = true;
   open = false;
   building = false;
-  ws = std::make_unique<websocket::stream<beast::tcp_stream>>(soak.ioc);
-  ws->read_message_max(64u << 20);
+  auto l = std::make_shared<Link>(soak.ioc);
+  link = l;
+  l->ws.read_message_max(64u << 20);
   auto self = shared_from_this();
-  beast::get_lowest_layer(*ws).expires_after(std::chrono::seconds(5));
+  auto retry = [self, since] {
+    self->connecting = false;
+    auto t = std::make_shared<net::steady_timer>(self->soak.ioc, std::chrono::milliseconds(100));
+    t->async_wait([self, t, since](beast::error_code) { self->connect(since); });
+  };
+  beast::get_lowest_layer(l->ws).expires_after(std::chrono::seconds(5));
   const tcp::endpoint ep(net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(soak.port));
-  beast::get_lowest_layer(*ws).async_connect(ep, [self, since](beast::error_code ec) {
-    if (ec) {
-      self->connecting = false;
-      auto t = std::make_shared<net::steady_timer>(self->soak.ioc, std::chrono::milliseconds(100));
-      t->async_wait([self, t, since](beast::error_code) { self->connect(since); });
-      return;
-    }
-    beast::get_lowest_layer(*self->ws).expires_never();
+  beast::get_lowest_layer(l->ws).async_connect(ep, [self, l, since, retry](beast::error_code ec) {
+    if (ec) return retry();
+    beast::get_lowest_layer(l->ws).expires_never();
     beast::error_code ignored;
-    beast::get_lowest_layer(*self->ws).socket().set_option(tcp::no_delay(true), ignored);
-    self->ws->async_handshake("127.0.0.1", "/ws/" + self->game, [self, since](beast::error_code ec2) {
+    beast::get_lowest_layer(l->ws).socket().set_option(tcp::no_delay(true), ignored);
+    l->ws.async_handshake("127.0.0.1", "/ws/" + self->game, [self, l, since, retry](beast::error_code ec2) {
+      if (ec2) return retry();
       self->connecting = false;
-      if (ec2) {
-        auto t = std::make_shared<net::steady_timer>(self->soak.ioc, std::chrono::milliseconds(100));
-        t->async_wait([self, t, since](beast::error_code) { self->connect(since); });
-        return;
-      }
       self->on_open(since);
     });
   });
@@ -207,8 +277,7 @@ void Seat::connect(std::int64_t since) {
 
 void Seat::on_open(std::int64_t since) {
   open = true;
-  outq.clear();
-  read();
+  read(link);
   send({{"type", "hello"}, {"token", token}, {"since", since}});
   // a command whose ack was lost: sent again with its cid (applied once, whatever happened)
   if (pending) {
@@ -217,33 +286,33 @@ void Seat::on_open(std::int64_t since) {
   }
 }
 
-void Seat::read() {
+void Seat::read(std::shared_ptr<Link> l) {
   auto self = shared_from_this();
-  ws->async_read(buf, [self](beast::error_code ec, std::size_t) {
+  l->ws.async_read(l->buf, [self, l](beast::error_code ec, std::size_t) {
+    if (l != self->link) return;  // an old connection
     if (ec) {
       self->closed();
       return;
     }
-    const std::string text = beast::buffers_to_string(self->buf.data());
-    self->buf.consume(self->buf.size());
+    const std::string text = beast::buffers_to_string(l->buf.data());
+    l->buf.consume(l->buf.size());
     self->on_message(text);
-    if (self->open) self->read();
+    if (self->open && l == self->link) self->read(l);
   });
 }
 
 void Seat::send(const json& m) {
   if (!open) return;
-  outq.push_back(m.dump());
-  if (outq.size() == 1) write_next();
+  link->outq.push_back(m.dump());
+  if (link->outq.size() == 1) write_next(link);
 }
 
-void Seat::write_next() {
-  auto self = shared_from_this();
-  ws->text(true);
-  ws->async_write(net::buffer(outq.front()), [self](beast::error_code ec, std::size_t) {
+void Seat::write_next(std::shared_ptr<Link> l) {
+  l->ws.text(true);
+  l->ws.async_write(net::buffer(l->outq.front()), [self = shared_from_this(), l](beast::error_code ec, std::size_t) {
     if (ec) return;  // the read side sees the close
-    if (!self->outq.empty()) self->outq.pop_front();
-    if (!self->outq.empty() && self->open) self->write_next();
+    l->outq.pop_front();
+    if (!l->outq.empty()) self->write_next(l);
   });
 }
 
@@ -262,7 +331,7 @@ void Seat::drop() {
   if (!open) return;
   ++soak.st.drops;
   beast::error_code ec;
-  beast::get_lowest_layer(*ws).socket().close(ec);
+  beast::get_lowest_layer(link->ws).socket().close(ec);
 }
 
 void Seat::on_message(const std::string& text) {
@@ -270,7 +339,7 @@ void Seat::on_message(const std::string& text) {
   try {
     m = json::parse(text);
   } catch (const std::exception& e) {
-    die("a message is not JSON: " + text.substr(0, 200));
+    die(std::string("a message is not JSON (") + e.what() + "): " + text.substr(0, 200) + " ... " + text.substr(text.size() > 300 ? text.size() - 300 : 0));
   }
   const std::string type = m.value("type", "");
   if (type == "events") {
@@ -329,7 +398,12 @@ void Seat::on_message(const std::string& text) {
     }
     act();
   } else if (type == "error") {
-    if (m["code"] != "moved") die(fmt::format("game {} seat {}: error: {}", game, seat, text));
+    // another process took the game over, or this one reloaded it: say hello again
+    if (m["code"] == "moved" || m["code"] == "no_hello") {
+      drop();
+      return;
+    }
+    die(fmt::format("game {} seat {}: error: {}", game, seat, text));
   }
 }
 
@@ -367,12 +441,16 @@ int main(int argc, char** argv) {
   app.add_option("--games", o.games, "games at once")->capture_default_str();
   app.add_option("--minutes", o.minutes, "at most this long")->capture_default_str();
   app.add_option("--max-turns", o.max_turns, "stop after this many turns in all (0: none)");
-  app.add_option("--kills", o.kills, "SIGKILL and restart the server this many times")->capture_default_str();
+  app.add_option("--kills", o.kills, "SIGKILL and restart a server this many times")->capture_default_str();
+  app.add_option("--kill-every", o.kill_every, "seconds between SIGKILLs")->capture_default_str();
   app.add_option("--seed", o.seed)->capture_default_str();
   app.add_option("--drop", o.drop, "chance a client drops its socket before a turn")->capture_default_str();
   app.add_option("--dup", o.dup, "chance a client sends an acknowledged command again")->capture_default_str();
   app.add_option("--reload", o.reload, "chance a client reloads the whole log before a turn")->capture_default_str();
   app.add_flag("--fresh", o.fresh, "start from an empty SQLite file");
+  app.add_option("--servers", o.servers, "serve processes on the one store; more than one: behind nginx, games routed by id")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 8));
   CLI11_PARSE(app, argc, argv);
   if (o.bin.empty() || o.db.empty()) die("--bin and --db are needed");
   if (o.fresh && o.db.rfind("sqlite:", 0) == 0)
@@ -380,10 +458,32 @@ int main(int argc, char** argv) {
 
   Soak s;
   s.o = o;
-  ServerProc server = start_server(o, 0);
-  s.port = server.port;
+  // several processes: bots' turns by a `carcassonne worker` through nginx, so that each job's
+  // result reaches the process that holds its game (docs/deploy.md)
+  if (o.servers > 1) o.extra += " --workers 0 --worker-key soak";
+  s.o = o;
+  std::vector<ServerProc> servers;
+  for (int i = 0; i < o.servers; ++i) servers.push_back(start_server(o, 0));
+  std::string nginx_dir;
+  pid_t nginx = 0, worker = 0;
+  if (o.servers > 1) {
+    char tmpl[] = "/tmp/carc-nginx.XXXXXX";
+    nginx_dir = mkdtemp(tmpl);
+    std::vector<int> ports;
+    for (const auto& sv : servers) ports.push_back(sv.port);
+    s.port = free_port();
+    nginx = start_nginx(nginx_dir, s.port, ports);
+    worker = spawn({o.bin, "worker", "--server", fmt::format("http://127.0.0.1:{}", s.port), "--key", "soak", "--quiet"}, -1);
+  } else {
+    s.port = servers[0].port;
+  }
   const std::string base = fmt::format("http://127.0.0.1:{}", s.port);
-  const long rss0 = server.rss_kb();
+  auto rss = [&] {
+    long kb = 0;
+    for (const auto& sv : servers) kb += sv.rss_kb();
+    return kb;
+  };
+  const long rss0 = rss();
   std::mt19937_64 rng(o.seed);
   const char* kGames[] = {"base", "amazonas", "hunters", "safari"};
   std::vector<std::string> ids;
@@ -423,18 +523,20 @@ int main(int argc, char** argv) {
     tick.expires_after(std::chrono::milliseconds(100));
     tick.async_wait([&](beast::error_code) {
       const auto el = Clock::now() - t0;
-      if (rss_loaded == 0 && el > std::chrono::seconds(2)) rss_loaded = server.rss_kb();
+      if (rss_loaded == 0 && el > std::chrono::seconds(2)) rss_loaded = rss();
       long turns = s.st.moves_acked;
       const bool bounded = (o.max_turns > 0 && turns >= o.max_turns) || el > limit;
       if (s.all_over() || bounded) {
         s.ioc.stop();
         return;
       }
-      const auto every = limit / (o.kills + 1);
-      if (kills_done < o.kills && el > every * (kills_done + 1) && el < every * (kills_done + 1) + std::chrono::seconds(1)) {
-        stats_before_kill.push_back(stats_of(s.port));
-        kill_server(server);
-        server = start_server(o, s.port);
+      const auto every = std::chrono::duration<double>(o.kill_every);
+      if (kills_done < o.kills && el > every * (kills_done + 1)) {
+        ServerProc& victim = servers[static_cast<std::size_t>(kills_done) % servers.size()];
+        stats_before_kill.push_back(stats_of(victim.port));
+        const int port = victim.port;
+        kill_server(victim);
+        victim = start_server(o, port);
         ++kills_done;
       }
       on_tick();
@@ -455,7 +557,7 @@ int main(int argc, char** argv) {
     s.ioc.stop();
   });
   s.ioc.run();
-  stats_before_kill.push_back(stats_of(s.port));
+  for (const auto& sv : servers) stats_before_kill.push_back(stats_of(sv.port));
 
   // ---- the checks ----
   long turns = 0, bot_turns = 0, finished = 0;
@@ -526,9 +628,21 @@ int main(int argc, char** argv) {
                  {"rss_kb_empty", rss0},
                  {"rss_kb_loaded", rss_loaded},
                  {"kb_per_game", rss_loaded > rss0 ? static_cast<double>(rss_loaded - rss0) / o.games : 0.0},
-                 {"store", o.db.substr(0, o.db.find(':'))}};
-  kill(server.pid, SIGTERM);
-  waitpid(server.pid, nullptr, 0);
+                 {"store", o.db.substr(0, o.db.find(':'))},
+                 {"servers", o.servers}};
+  for (auto& sv : servers) {
+    kill(sv.pid, SIGTERM);
+    waitpid(sv.pid, nullptr, 0);
+  }
+  if (worker) {
+    kill(worker, SIGTERM);
+    waitpid(worker, nullptr, 0);
+  }
+  if (nginx) {
+    kill(nginx, SIGQUIT);
+    waitpid(nginx, nullptr, 0);
+    std::filesystem::remove_all(nginx_dir);
+  }
   std::cout << out.dump(1) << std::endl;
   std::cout << "soak: ok: 0 acknowledged moves lost, 0 applied twice, every record replays, every client's log is the server's" << std::endl;
   return 0;

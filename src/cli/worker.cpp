@@ -42,6 +42,11 @@ void register_worker(CLI::App& app) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         continue;
       }
+      if (take.status >= 500) {  // the server (or the proxy before it) is down for now: again later
+        if (++failures == 1 && !*quiet) std::cerr << fmt::format("worker: the server answered {} (retrying)\n", take.status);
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min(5000, 200 * failures)));
+        continue;
+      }
       if (take.status != 200) throw InputError(fmt::format("--server: the server refused: {} {}", take.status, take.body));
       const json j = json::parse(take.body);
       const std::string game = j.at("game").get<std::string>();
@@ -55,9 +60,9 @@ void register_worker(CLI::App& app) {
         if (!*quiet) std::cerr << fmt::format("worker: game {} seq {}: {}\n", game, seq, e.what());
         continue;
       }
-      const json result{{"game", game}, {"seq", seq}, {"seat", seat}, {"lease", j.at("lease")}, {"moves", moves}};
+      const json result{{"seq", seq}, {"seat", seat}, {"lease", j.at("lease")}, {"moves", moves}};
       try {
-        const auto r = server::http_call(*server, "POST", "/api/jobs/done", result.dump(), headers);
+        const auto r = server::http_call(*server, "POST", fmt::format("/api/games/{}/job", game), result.dump(), headers);
         if (!*quiet) std::cout << fmt::format("game {} seq {} seat {}: {} -> {}", game, seq, seat, fmt::join(moves, ", "), r.body) << std::endl;
       } catch (const std::exception& e) {
         // the lease runs out and the job is taken again; the move's cid keeps it from counting twice

@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 #include "games/games.hpp"
 
@@ -31,10 +33,25 @@ std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::ve
   if (!g) throw InputError(fmt::format("unknown game \"{}\" (games: {})", game, fmt::join(game_ids(), ", ")));
   const auto opts = resolve_options(*g, settings);
   const std::string path = tiles_path.empty() ? fmt::format("{}/tiles/{}.tiles.json", data_dir(), g->id) : tiles_path;
+  // the shipped tile files are read once per process and options (a server replays many games);
+  // a tile file given by path is read every time (it may change between calls)
+  static std::mutex mu;
+  static std::map<std::pair<std::string, std::vector<std::string>>, std::shared_ptr<const Ruleset>> cache;
+  std::vector<std::string> key_opts;
+  for (const auto& [k, v] : opts) key_opts.push_back(fmt::format("{}={}", k, v));
+  const auto key = std::pair{path, key_opts};
+  if (tiles_path.empty()) {
+    const std::lock_guard lock(mu);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  }
   TileSet ts = load_tileset(path, g->ftypes, g->tile_kinds, g->specials);
   if (ts.game != g->id) throw InputError(fmt::format("{}: tile file is for game \"{}\", not \"{}\"", path, ts.game, g->id));
   auto rs = make_ruleset(*g, std::move(ts), opts);
   rs->tiles_file = tiles_path;
+  if (tiles_path.empty()) {
+    const std::lock_guard lock(mu);
+    cache.emplace(key, rs);
+  }
   return rs;
 }
 

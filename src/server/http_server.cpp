@@ -220,7 +220,17 @@ class Server {
   void arm(Host& h);
   void commit_loop();
   void worker_loop(int index);
+  // Drops a room whose log another process has extended: its clients are told to reconnect
+  // ("moved") and the next access loads it again from the store.
+  void reload(const std::string& id);
+  // host(id), reloaded first if the store holds events it has not (another process extended the
+  // game: several processes share one PostgreSQL).
+  Host* fresh(const std::string& id);
   void accept();
+  // Several processes on one store: rooms with clients whose log another process extended are
+  // reloaded (their clients told to say hello again), so that nobody waits on a stale room.
+  void watch_heads();
+  std::unique_ptr<net::steady_timer> heads_timer_;
 
   ServeOptions o_;
   net::io_context ioc_{1};
@@ -233,7 +243,7 @@ class Server {
   // group commit
   std::mutex cmu_;
   std::condition_variable ccv_;
-  std::vector<Append> cq_;
+  std::vector<Append> cq_;  // rooms' appends (each with events) and settled jobs (none)
   bool cstop_ = false;
   // workers
   std::condition_variable wcv_;
@@ -406,7 +416,7 @@ void Server::arm(Host& h) {
 void Server::ws_message(std::uint64_t conn, const std::string& game, const std::string& text) {
   Host* h = nullptr;
   try {
-    h = host(game);
+    h = text.find("\"hello\"") != std::string::npos ? fresh(game) : host(game);  // a hello sees the latest log
   } catch (const std::exception& e) {
     log(fmt::format("game {}: does not load: {}", game, e.what()));
   }
@@ -477,6 +487,45 @@ void Server::ws_gone(std::uint64_t conn, const std::string& game) {
   arm(h);
 }
 
+Host* Server::fresh(const std::string& id) {
+  Host* h = host(id);
+  if (h && !h->room->busy() && h->waiting.empty() && !store_->events(id, h->room->seq()).empty()) {
+    reload(id);
+    h = host(id);
+  }
+  return h;
+}
+
+void Server::reload(const std::string& id) {
+  const auto it = hosts_.find(id);
+  if (it == hosts_.end()) return;
+  for (const std::uint64_t c : it->second->greeted)
+    if (const auto sk = sinks_.find(c); sk != sinks_.end())
+      sk->second(json{{"type", "error"}, {"code", "moved"}, {"message", "the game went on elsewhere: say hello again"}}.dump());
+  for (auto& f : it->second->waiting) (void)f;  // dropped: their clients resend after the hello
+  hosts_.erase(it);
+}
+
+void Server::watch_heads() {
+  heads_timer_->expires_after(std::chrono::milliseconds(300));
+  heads_timer_->async_wait([this](beast::error_code ec) {
+    if (ec) return;
+    std::vector<std::string> ids;
+    for (const auto& [id, h] : hosts_)
+      if (!h->conns.empty() && !h->room->busy() && h->waiting.empty() && !h->room->over()) ids.push_back(id);
+    try {
+      if (!ids.empty())
+        for (const auto& [id, seq] : store_->heads(ids)) {
+          const auto it = hosts_.find(id);
+          if (it != hosts_.end() && !it->second->room->busy() && seq > it->second->room->seq()) reload(id);
+        }
+    } catch (const std::exception& e) {
+      log(fmt::format("heads: {}", e.what()));
+    }
+    watch_heads();
+  });
+}
+
 // ---- group commit --------------------------------------------------------------------------
 
 void Server::commit_loop() {
@@ -508,6 +557,7 @@ void Server::commit_loop() {
       for (std::size_t i = 0; i < batch.size(); ++i) {
         stats_.events += batch[i].events.size();
         jobs |= ok[i] && batch[i].job.has_value();
+        if (batch[i].events.empty()) continue;  // a job settled aside (a room's commit always has events)
         const auto it = hosts_.find(batch[i].game);
         if (it == hosts_.end()) continue;
         Host& h = *it->second;
@@ -519,13 +569,9 @@ void Server::commit_loop() {
           ++stats_.failed;
           h.room->failed(why.empty() ? "another server extended this game" : why, out);
           send(h, out);
-          if (why.empty()) {  // fenced: another process owns the game now; reload its log
+          if (why.empty()) {  // fenced: another process extended the game; reload its log
             log(fmt::format("game {}: fenced by another writer; reloading", batch[i].game));
-            auto conns = h.conns;
-            for (const std::uint64_t c : conns)
-              if (const auto s = sinks_.find(c); s != sinks_.end())
-                s->second(json{{"type", "error"}, {"code", "moved"}, {"message", "the game moved to another server: reconnect"}}.dump());
-            hosts_.erase(it);
+            reload(batch[i].game);
             continue;
           }
         }
@@ -562,23 +608,42 @@ void Server::worker_loop(int index) {
       wcv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return wstop_; });
       continue;
     }
-    // the position: a copy of the room's game (on the io thread)
-    auto got = std::make_shared<std::promise<std::optional<Game>>>();
-    auto fut = got->get_future();
-    net::post(ioc_, [this, g = job->game, seq = job->seq, got] {
-      try {
-        Host* h = host(g);
-        got->set_value(h && h->room->seq() == seq && !h->room->busy() ? std::optional<Game>(h->room->game()) : std::nullopt);
-      } catch (const std::exception&) {
-        got->set_value(std::nullopt);
+    // the position: a copy of the room's game (on the io thread). A room another process has
+    // extended is reloaded from the store first; a job the game has moved past is settled.
+    std::optional<Game> game;
+    for (int tries = 0; tries < 50 && !game; ++tries) {
+      auto got = std::make_shared<std::promise<int>>();  // 0 got it, 1 busy: again, 2 stale
+      auto fut = got->get_future();
+      net::post(ioc_, [this, j = *job, got, &game] {
+        try {
+          Host* h = fresh(j.game);
+          if (!h || (!h->room->busy() && h->room->seq() > j.seq)) {
+            Append settle;  // the game went on without this job
+            settle.game = j.game;
+            settle.done_jobs = {j.seq};
+            const std::lock_guard lock(cmu_);
+            cq_.push_back(std::move(settle));
+            ccv_.notify_one();
+            got->set_value(2);
+          } else if (h->room->busy() || h->room->seq() != j.seq) {
+            got->set_value(1);
+          } else {
+            game.emplace(h->room->game());
+            got->set_value(0);
+          }
+        } catch (const std::exception&) {
+          got->set_value(2);
+        }
+      });
+      while (fut.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+        const std::lock_guard lock(wmu_);
+        if (wstop_) return;
       }
-    });
-    while (fut.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
-      const std::lock_guard lock(wmu_);
-      if (wstop_) return;
+      const int r = fut.get();
+      if (r == 2) break;
+      if (r == 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    std::optional<Game> game = fut.get();
-    if (!game) continue;  // settled, or about to be: the room clears it
+    if (!game) continue;
     std::vector<std::string> moves;
     try {
       const std::uint64_t seed = std::hash<std::string>{}(job->game) ^ static_cast<std::uint64_t>(job->seq) * 0x9E3779B97F4A7C15ULL;
@@ -665,7 +730,11 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
       respond(http::status::ok, out.dump());
       return;
     }
-    if ((target == "/api/jobs/take" || target == "/api/jobs/done") && method == http::verb::post) {
+    // a job's result goes to /api/games/ID/job, so that a proxy routes it to the game's process
+    std::string job_game;
+    if (target.rfind("/api/games/", 0) == 0 && target.size() > 15 && target.substr(target.size() - 4) == "/job")
+      job_game = target.substr(11, target.size() - 15);
+    if ((target == "/api/jobs/take" || !job_game.empty()) && method == http::verb::post) {
       // bot workers outside the server: only with the server's --worker-key
       if (o_.worker_key.empty() || req["X-Worker-Key"] != o_.worker_key) {
         problem(http::status::forbidden, "bad_key", "workers need the server's --worker-key (X-Worker-Key)");
@@ -675,7 +744,7 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
         for (int tries = 0; tries < 8; ++tries) {
           const auto job = store_->take_job(fmt::format("{}-http-{}", lease_prefix_, ++conn_ids_), now_ms(), o_.lease_ms);
           if (!job) break;
-          Host* h = host(job->game);
+          Host* h = fresh(job->game);
           if (!h || h->room->seq() != job->seq || h->room->busy()) continue;  // settled or about to be: the room clears it
           respond(http::status::ok, json{{"game", job->game}, {"seq", job->seq}, {"seat", job->seat}, {"spec", job->spec}, {"lease", job->lease},
                                          {"lease_until", job->lease_until}, {"record", json::parse(h->room->record_json())}}
@@ -694,7 +763,7 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
       std::vector<std::string> moves;
       try {
         body = json::parse(req.body());
-        game = jin::string(jin::need(body, "game", "request"), "request", "game", 40);
+        game = job_game;
         seq = jin::integer(jin::need(body, "seq", "request"), 0, std::int64_t{1} << 50, "request", "seq");
         seat = static_cast<int>(jin::integer(jin::need(body, "seat", "request"), 0, kMaxPlayers - 1, "request", "seat"));
         const json& mv = jin::array(jin::need(body, "moves", "request"), "request", "moves", 16);
@@ -834,6 +903,10 @@ int Server::run(std::atomic<bool>* stop) {
   std::cout << fmt::format("listening on http://{}:{} (store: {}, {} active games loaded)", addr.to_string(), acceptor_.local_endpoint().port(),
                            store_->kind(), loaded)
             << std::endl;
+  if (store_->kind() == "postgresql") {  // other processes may share it
+    heads_timer_ = std::make_unique<net::steady_timer>(ioc_);
+    watch_heads();
+  }
   std::thread committer([this] { commit_loop(); });
   std::vector<std::thread> workers;
   for (int i = 0; i < o_.workers; ++i) workers.emplace_back([this, i] { worker_loop(i); });

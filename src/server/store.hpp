@@ -87,6 +87,15 @@ class Store {
   // now + lease_ms and returns it.
   virtual std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms) = 0;
   [[nodiscard]] virtual std::vector<Job> jobs() = 0;
+  // The last seq of each of these games (several processes: who else extended them).
+  [[nodiscard]] virtual std::vector<std::pair<std::string, std::int64_t>> heads(const std::vector<std::string>& ids) {
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    for (const auto& id : ids) {
+      const auto e = events(id, 0);
+      out.emplace_back(id, e.empty() ? 0 : e.back().seq);
+    }
+    return out;
+  }
 };
 
 // "memory", "sqlite:FILE" (or a path ending in .db/.sqlite), "postgresql://..." (or "postgres://").

@@ -191,6 +191,17 @@ class PgStore final : public Store {
     return job_of(q, 0);
   }
 
+  std::vector<std::pair<std::string, std::int64_t>> heads(const std::vector<std::string>& ids) override {
+    std::string arr = "{";
+    for (std::size_t i = 0; i < ids.size(); ++i) arr += (i ? "," : "") + ids[i];  // ids are hex
+    arr += "}";
+    const std::lock_guard lock(rmu_);
+    const Result q = r_.run("SELECT game, MAX(seq) FROM events WHERE game = ANY($1::text[]) GROUP BY game", {arr});
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    for (int i = 0; i < q.rows(); ++i) out.emplace_back(q.text(i, 0), q.i64(i, 1));
+    return out;
+  }
+
   std::vector<Job> jobs() override {
     const std::lock_guard lock(rmu_);
     const Result q = r_.run("SELECT game, seq, seat, spec, lease, lease_until FROM jobs ORDER BY made, game, seq");
