@@ -79,7 +79,7 @@ function send(moves) {
 function show() {
   if (!view) return;
   $('head').textContent = `${view.title}, turn ${view.turn}` + (seat >= 0 ? `, you are seat ${seat}` : ', watching');
-  $('status').innerHTML = view.players.map((p) => `${p.name}: ${p.score}`).join(' · ') + `<br>${view.pile_left} tiles left` +
+  $('status').innerHTML = view.players.map((p) => `${p.name}: ${p.score}`).join(' · ') + `<br>${view.pile.left} tiles left` +
       (view.over ? '<br><b>Game over</b>' : `<br>Decides: ${view.players[view.decision.player].name} (${view.decision.phase}${view.decision.tile ? ' ' + view.decision.tile : ''})`);
   const box = $('opts');
   box.innerHTML = '';
@@ -484,6 +484,12 @@ void Server::ws_gone(std::uint64_t conn, const std::string& game) {
   std::vector<Out> out;
   h.room->leave(conn, out, now_ms());
   send(h, out);
+  // a finished game nobody watches leaves memory (it loads again from the store when asked for)
+  if (h.room->over() && h.conns.empty() && h.greeted.empty() && !h.room->busy() && h.waiting.empty()) {
+    h.timer->cancel();
+    hosts_.erase(it);
+    return;
+  }
   arm(h);
 }
 
