@@ -99,6 +99,7 @@ function connect() {
   ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/${game}`);
   ws.onopen = () => ws.send(JSON.stringify({type: 'hello', token: q.get('token') || '', since: seq, views: true}));
   ws.onmessage = (ev) => {
+    heard = Date.now();
     const m = JSON.parse(ev.data);
     if (m.type === 'welcome') seat = m.seat;
     else if (m.type === 'events') for (const e of m.events) { seq = e.seq; log(`#${e.seq} ${e.type} ${JSON.stringify(e.data)}`); }
@@ -110,8 +111,14 @@ function connect() {
     else if (m.type === 'error') log('error: ' + m.message);
   };
   ws.onclose = () => setTimeout(connect, 1000);
-  setInterval(() => ws.readyState === 1 && ws.send('{"type":"ping"}'), 15000);
 }
+// ping every 15 s; nothing heard for 30 s: the connection is dead, open another (hello with the last seq)
+let heard = Date.now();
+setInterval(() => {
+  if (!ws || ws.readyState !== 1) return;
+  if (Date.now() - heard > 30000) { ws.close(); return; }
+  ws.send('{"type":"ping"}');
+}, 15000);
 $('send').onclick = () => pick($('move').value);
 connect();
 </script></body></html>
