@@ -319,7 +319,37 @@ def outside_workers():
     return sum(e["type"] == "turn" for e in log)
 
 
+async def silence():
+    """A connection silent past --idle-ms is closed by the server; one that pings stays; the closed
+    one comes back with hello since its last seq and misses nothing."""
+    server = Server(db=os.path.join(TMP, "idle.db"), extra=("--idle-ms", "1000"))
+    st, g = http(server, "POST", "/api/games", {"game": "base", "seed": 2, "seats": [{"name": "A"}, {"name": "B"}]})
+    quiet, busy = Client("quiet", g["id"], g["seats"][1]["token"]), Client("busy", g["id"], g["seats"][0]["token"])
+    await quiet.connect(server)
+    await busy.connect(server)
+    for _ in range(5):  # 2 s: the pinging client keeps its connection
+        await asyncio.sleep(0.4)
+        await busy.request({"type": "ping"}, ("pong",))
+    try:
+        while True:
+            await asyncio.wait_for(quiet.recv(), 1)
+    except websockets.ConnectionClosed:
+        pass
+    except asyncio.TimeoutError:
+        fail("a silent connection was not closed")
+    r, cid, moves = await busy.turn()
+    if r["type"] != "ack":
+        fail(f"a turn: {r}")
+    await quiet.connect(server)  # hello since its last seq: the turn it missed
+    if quiet.seq != busy.seq:
+        fail(f"after reconnecting the quiet client holds seq {quiet.seq}, the game is at {busy.seq}")
+    await busy.ws.close()
+    await quiet.ws.close()
+    server.stop()
+
+
 async def main():
+    await silence()
     bot_turns = outside_workers()
     server = Server()
     await bad_input(server)
