@@ -473,9 +473,6 @@ std::string pad(const std::string& s, int w) {
   return dw >= w ? s : s + std::string(static_cast<std::size_t>(w - dw), ' ');
 }
 
-std::string plural(int n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
 
 std::string plural_of(const std::string& noun) { return plural_noun(noun); }  // English, by rules
 
@@ -486,16 +483,6 @@ std::string badge(int p, bool color) {
   return sgr(g) + d + "\x1b[0m";
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::vector<std::string> words(std::string_view s) { return split_words(s, " \t\n\r\f\v"); }
 
@@ -858,9 +845,6 @@ std::string player_name(const std::vector<PlayerInfo>& players, int p, bool colo
 
 namespace {
 
-std::string article(const std::string& noun) {
-  return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
-}
 
 std::string capitalized(std::string w) {
   if (!w.empty()) w[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(w[0])));

@@ -32,11 +32,6 @@ inline std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-inline std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // A typed line as a lower-case command word and its arguments (play, and its fuzzer).
 struct Words {
   std::string cmd;

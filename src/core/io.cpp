@@ -206,4 +206,24 @@ namespace carc {
 void capacity_exceeded(std::size_t capacity) {
   throw CapacityError(fmt::format("engine capacity of {} exceeded (a validation gap: please report the input)", capacity));
 }
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string plural(int n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string article(std::string_view noun) {
+  return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
+}
+
 }  // namespace carc

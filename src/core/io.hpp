@@ -47,4 +47,12 @@ std::vector<std::string> split_words(std::string_view text, std::string_view sep
 // narrowed, far from overflow in what is computed from it (cells must still be checked).
 std::optional<int> typed_int(std::string_view text);
 
+// Words for text shown to people, shared by the games' presentation and the front ends.
+std::string lower(std::string_view s);  // ASCII letters only
+std::string upper(std::string_view s);
+// "1 tile", "3 tiles"
+std::string plural(int n, std::string_view one, std::string_view many);
+// "an" before a vowel, else "a" ("an elephant", "a lion")
+std::string article(std::string_view noun);
+
 }  // namespace carc

@@ -15,7 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string plural(int n, const std::string& one, const std::string& many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
 
 std::string seat_name(const std::vector<PlayerInfo>& players, int p) {
   return p >= 0 && static_cast<std::size_t>(p) < players.size() ? printable(players[static_cast<std::size_t>(p)].name) : fmt::format("player {}", p + 1);

@@ -13,11 +13,6 @@ namespace carc::games {
 
 namespace {
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 std::string count_of(int n, const std::string& noun) {
   return fmt::format("{} {}", n, n == 1 ? noun : plural_noun(noun));
 }

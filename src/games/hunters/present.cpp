@@ -15,12 +15,6 @@ bool hunters_completes_menhir(const State& s);  // hunters.cpp
 
 namespace {
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // The feature type of a shaman option's tribe member (nullptr for none).
 const FeatureTypeDef* member_type(const State& s, const Move& m) {
   const int ti = s.placed_at(m.x, m.y);

@@ -14,6 +14,8 @@
 
 namespace carc::games {
 
+std::string cell_corner(int x, int y, int c);  // safari.cpp
+
 namespace {
 
 constexpr int kBush = 1;
@@ -21,20 +23,6 @@ constexpr int kBirdSlot = 5;
 
 const std::string& species_name(int k) { return safari_species()[static_cast<std::size_t>(k)]; }
 
-std::string article(const std::string& noun) {
-  return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
-}
-std::string plural(int n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-std::string cell_corner(int x, int y, int c) {
-  return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]);
-}
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // A species by name, plural or first letter (lower case); -1 if none.
 int species_from(std::string_view w) {

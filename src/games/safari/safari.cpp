@@ -22,6 +22,9 @@ namespace carc::games {
 
 void present_safari(GameDef& g);  // present.cpp
 
+// "2,1 NE": a cell and one of its corners, as the notation writes them (also present.cpp).
+std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]); }
+
 namespace {
 
 using jin::json;
@@ -426,7 +429,6 @@ void on_final_scoring(State& s, EventSink* ev) {
   }
 }
 
-std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c)]); }
 
 std::string action_text(const State& s, const Move& m) {
   // compiled formats: a legal list writes hundreds of these
