@@ -3,13 +3,16 @@
 #   scripts/setup.sh [--fuzz]   --fuzz: also what the fuzz build needs (clang)
 set -euo pipefail
 PKGS=(g++ cmake ninja-build pkg-config python3 python3-jsonschema libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-      libboost1.81-dev libsqlite3-dev libssl-dev libpq-dev postgresql python3-websockets nginx-light)
+      libboost1.81-dev libsqlite3-dev libssl-dev libpq-dev postgresql python3-websockets nginx-light
+      chromium)
 # --fuzz: also clang and its libFuzzer/sanitizer runtimes (scripts/fuzz.sh, docs/fuzzing.md)
 if [ "${1:-}" = "--fuzz" ]; then PKGS+=(clang-14 libclang-rt-14-dev); fi
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+# Node.js and npm for the browser client (web/): Debian's, unless a node with npm is already there
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then missing+=(nodejs npm); fi
 if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -15,6 +15,7 @@
 #include "server/crypto.hpp"
 #include "server/room.hpp"
 #include "server/store.hpp"
+#include "server/web_api.hpp"
 
 using namespace carc;
 using namespace carc::server;
@@ -611,4 +612,80 @@ TEST(ServerBots, ABudgetCapsSearchTimeButNotAFixedNumberOfPlayouts) {
   Game g = Game::replay(record_from_json(rec, "test"));
   for (const auto& m : moves) g.play(parse_notation(g.state(), m));
   EXPECT_THROW(bot_decisions(rec, 1, "greedy", 9), InputError) << "seat 1 does not decide now";
+}
+
+// ---- what browsers read besides games (server/web_api) ----------------------------------------
+
+namespace {
+// A whole random game of `game` and its record as JSON.
+std::string random_record(const std::string& game, std::uint64_t seed) {
+  carc::Game g(carc::load_ruleset(game, {}), {{"a", "random"}, {"b", "random"}}, seed);
+  carc::Rng rng(seed);
+  auto bot = carc::make_bot("random");
+  while (!g.over()) {
+    carc::MoveList ml;
+    carc::legal_moves(g.state(), ml);
+    g.play(bot->choose(g.state(), ml, rng));
+  }
+  return carc::record_to_json(g.record(), g.ruleset());
+}
+}  // namespace
+
+TEST(WebApi, CatalogListsEveryGameWithItsOptionsAndColours) {
+  const auto j = nlohmann::json::parse(carc::server::catalog_json());
+  std::vector<std::string> ids;
+  for (const auto& g : j.at("games")) ids.push_back(g.at("id"));
+  EXPECT_EQ(ids, carc::game_ids());
+  EXPECT_EQ(j.at("games")[0].at("options")[0].at("name"), "farmers");
+  EXPECT_EQ(j.at("bots").size(), 3u);
+  EXPECT_EQ(j.at("seat_colours").size(), static_cast<std::size_t>(carc::kMaxPlayers));
+}
+
+TEST(WebApi, TilesCarryTheirPictures) {
+  for (const std::string& game : carc::game_ids()) {
+    const auto j = nlohmann::json::parse(carc::server::tiles_json(game));
+    EXPECT_EQ(j.at("game"), game);
+    ASSERT_FALSE(j.at("tiles").empty());
+    for (const auto& t : j.at("tiles")) EXPECT_EQ(t.at("svg").get<std::string>().rfind("<svg", 0), 0u) << game << " " << t.at("id");
+  }
+  EXPECT_THROW(carc::server::tiles_json("chess"), carc::InputError);
+}
+
+TEST(WebApi, ReplayGivesTheViewAtEveryTurn) {
+  for (const std::string& game : carc::game_ids()) {
+    const std::string rec = random_record(game, 7);
+    const auto whole = nlohmann::json::parse(carc::server::replay_json(R"({"record":)" + rec + "}"));
+    const int steps = whole.at("steps");
+    EXPECT_EQ(whole.at("step"), steps);
+    EXPECT_TRUE(whole.at("view").at("over").get<bool>()) << game;
+    EXPECT_EQ(whole.at("view").at("final_scores"), nlohmann::json::parse(rec).at("final_scores")) << game;
+    const auto start = nlohmann::json::parse(carc::server::replay_json(R"({"step":0,"record":)" + rec + "}"));
+    const auto one = nlohmann::json::parse(carc::server::replay_json(R"({"step":1,"record":)" + rec + "}"));
+    EXPECT_FALSE(start.at("view").at("over").get<bool>());
+    EXPECT_EQ(start.at("view").at("decision").at("phase"), "place") << game;
+    EXPECT_EQ(one.at("view").at("board").at("tiles").size(), start.at("view").at("board").at("tiles").size() + 1) << game;
+  }
+}
+
+TEST(WebApi, ReplayRefusesWhatItCannotShow) {
+  const std::string rec = random_record("base", 3);
+  auto refused = [](const std::string& body, const std::string& says) {
+    try {
+      carc::server::replay_json(body);
+      ADD_FAILURE() << "accepted: " << body.substr(0, 80);
+    } catch (const carc::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  refused("not json", "not JSON");
+  refused("[]", "\"record\"");
+  refused(R"({"record":)" + rec + R"(,"step":-1})", "step");
+  refused(R"({"record":)" + rec + R"(,"step":100000})", "step");
+  refused(R"({"record":)" + rec + R"(,"turn":1})", "unknown key");
+  auto j = nlohmann::json::parse(rec);
+  j["tiles"] = "/etc/passwd";
+  refused(nlohmann::json{{"record", j}}.dump(), "tiles");
+  j = nlohmann::json::parse(rec);
+  j["moves"][3]["x"] = 90;
+  refused(nlohmann::json{{"record", j}, {"step", 5}}.dump(), "move");
 }

@@ -23,10 +23,13 @@ option = {"type": "object", "required": ["kind", "text"], "additionalProperties"
     "rots": {"type": "array", "items": {"enum": [0, 90, 180, 270]}},
     "text": {"type": "string", "description": "a sentence for a person"},
     "x": INT, "y": INT, "port": STR, "piece": STR, "feature": STR, "worth": worth,
+    "anchor": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "piece: where the piece would stand in its tile, (0,0) north-west, (1,1) south-east"},
     "target": {"enum": ["cell", "piece", "tile", "token"], "description": "action, choice: what the option names (cell: x, y; piece: x, y, port, piece, feature; tile: tile, rot; token: token)"},
     "tile": {"type": "string", "description": "target tile: the tile id"}, "rot": {"enum": [0, 90, 180, 270], "description": "target tile: its rotation"},
     "token": {"type": "string", "description": "target token: the kind of token"}}}
-event = obj({"turn": INT, "player": INT, "points": INT, "reason": {"enum": ["completed", "final", "farm", "track", "amazon", "mouth", "special", "network"]}, "text": STR})
+event = obj({"turn": INT, "player": INT, "points": INT, "reason": {"enum": ["completed", "final", "farm", "track", "amazon", "mouth", "special", "network"]}, "text": STR,
+             "feature": {"type": "string", "description": "the feature type scored (completed, final, farm, network); absent for a game's own event"}},
+            required=["turn", "player", "points", "reason", "text"])
 panel = obj({"id": STR, "title": STR, "counters": {"type": "array", "items": obj({"name": STR, "value": STR})},
              "columns": {"type": "array", "items": STR}, "rows": {"type": "array", "items": {"type": "array", "items": STR}},
              "lines": {"type": "array", "items": STR}, "track": INT},

@@ -26,6 +26,7 @@
 #include "server/room.hpp"
 #include "server/server.hpp"
 #include "server/store.hpp"
+#include "server/web_api.hpp"
 #include "tiles/json_input.hpp"
 
 namespace carc::server {
@@ -256,6 +257,14 @@ class Server {
   std::condition_variable wcv_;
   std::mutex wmu_;
   bool wstop_ = false;
+  std::uint64_t wake_ = 0;  // bumped (under wmu_) when jobs may be due: idle workers look again
+  void wake_workers() {
+    {
+      const std::lock_guard lock(wmu_);
+      ++wake_;
+    }
+    wcv_.notify_all();
+  }
   std::string lease_prefix_ = "srv-" + random_hex(6);
 };
 
@@ -596,7 +605,7 @@ void Server::commit_loop() {
         }
         arm(h);
       }
-      if (jobs) wcv_.notify_all();
+      if (jobs) wake_workers();
     });
   }
 }
@@ -606,9 +615,11 @@ void Server::commit_loop() {
 void Server::worker_loop(int index) {
   const std::string lease = fmt::format("{}-{}", lease_prefix_, index);
   for (;;) {
+    std::uint64_t seen = 0;  // wake_ before looking for a job: a commit after it wakes us
     {
       std::unique_lock lock(wmu_);
       if (wstop_) return;
+      seen = wake_;
     }
     std::optional<Job> job;
     try {
@@ -617,8 +628,9 @@ void Server::worker_loop(int index) {
       log(fmt::format("worker: {}", e.what()));
     }
     if (!job) {
+      // wait for a commit that makes a job due (or 200 ms: jobs of other processes, leases ending)
       std::unique_lock lock(wmu_);
-      wcv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return wstop_; });
+      wcv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return wstop_ || wake_ != seen; });
       continue;
     }
     // the position: a copy of the room's game (on the io thread). A room another process has
@@ -721,7 +733,7 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
       const std::string id = random_hex(6);
       Created c = create_game(body, id, now_ms());
       store_->create(c.meta, c.first);
-      if (c.first.job) wcv_.notify_all();
+      if (c.first.job) wake_workers();
       Host* h = host(id);
       json seats = json::array();
       const auto& st = h->room->settings();
@@ -807,6 +819,22 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
       when_free(*h, [this, h, conn, seat, seq, moves] { run_step(*h, h->room->bot_play(conn, seat, fmt::format("job:{}", seq), seq, moves, now_ms())); });
       return;
     }
+    if (target == "/api/catalog" && method == http::verb::get) {
+      respond(http::status::ok, catalog_json());
+      return;
+    }
+    if (target.rfind("/api/tiles/", 0) == 0 && method == http::verb::get) {
+      try {
+        respond(http::status::ok, tiles_json(target.substr(11)));
+      } catch (const InputError& e) {
+        problem(http::status::not_found, "unknown_game", e.what());
+      }
+      return;
+    }
+    if (target == "/api/replay" && method == http::verb::post) {
+      respond(http::status::ok, replay_json(req.body()));
+      return;
+    }
     if (target == "/api/stats" && method == http::verb::get) {
       std::vector<double> ms = stats_.commit_ms;
       std::sort(ms.begin(), ms.end());
@@ -851,7 +879,9 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
       // the browser client's files, or the placeholder page
       namespace fs = std::filesystem;
       if (!o_.web_root.empty()) {
-        fs::path p = fs::path(o_.web_root) / (target == "/" || target.rfind("/play/", 0) == 0 ? std::string("index.html") : target.substr(1));
+        // the client's own paths (/, /play/ID, /replay...) are its page; files have an extension
+        const std::string last = target.substr(target.rfind('/') + 1);
+        fs::path p = fs::path(o_.web_root) / (last.find('.') == std::string::npos ? std::string("index.html") : target.substr(1));
         const auto canon = fs::weakly_canonical(p);
         const auto root = fs::weakly_canonical(fs::path(o_.web_root));
         const bool inside = canon.string().rfind(root.string(), 0) == 0;
@@ -916,6 +946,10 @@ int Server::run(std::atomic<bool>* stop) {
   std::cout << fmt::format("listening on http://{}:{} (store: {}, {} active games loaded)", addr.to_string(), acceptor_.local_endpoint().port(),
                            store_->kind(), loaded)
             << std::endl;
+  if (!o_.web_root.empty())
+    std::cout << fmt::format("open http://{}:{}/ in a browser: one click starts a game against a bot (Ctrl-C stops the server)",
+                             addr.is_unspecified() ? std::string("127.0.0.1") : addr.to_string(), acceptor_.local_endpoint().port())
+              << std::endl;
   if (store_->kind() == "postgresql") {  // other processes may share it
     heads_timer_ = std::make_unique<net::steady_timer>(ioc_);
     watch_heads();

@@ -88,11 +88,24 @@ EventView event_view(const State& s, const ScoreEvent& e, const std::vector<Play
         text.replace(pos, key.size(), printable(players[static_cast<std::size_t>(p)].name));
       }
     }
-  return {e.turn, e.player, e.points, reason_name(e.reason), text};
+  std::string feature;
+  switch (e.reason) {
+    case ScoreReason::Completed:
+    case ScoreReason::Final:
+    case ScoreReason::Farm:
+    case ScoreReason::Network:
+      if (e.ftype < s.rs->game->ftypes.size()) feature = s.rs->ftype(e.ftype).name;
+      break;
+    default:
+      break;
+  }
+  return {e.turn, e.player, e.points, reason_name(e.reason), text, feature};
 }
 
 json to_json(const EventView& e) {
-  return json{{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"reason", e.reason}, {"text", e.text}};
+  json j{{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"reason", e.reason}, {"text", e.text}};
+  if (!e.feature.empty()) j["feature"] = e.feature;
+  return j;
 }
 
 namespace {
@@ -151,6 +164,7 @@ OptionView option_of(const State& s, const Move& m, const std::vector<PlayerInfo
       o.piece = piece_of(s, m, fd);
       o.feature = fd.name;
       o.worth = worth_of(s, t.seg0 + m.feat);
+      o.anchor = piece_spot(*s.rs, s.type_of(t), s.type_of(t).rot[t.rot], m.feat);
       o.text = fmt::format("{} on the {} ({}): {}", o.piece, fd.name, o.port, spot_sentence(s, t, m.feat, players));
       if (m.pk != 0xFF) o.text = fmt::format("{} claiming the network of the {} ({})", o.piece, fd.name, o.port);
       break;
@@ -446,6 +460,7 @@ void append_options_json(std::string& out, const std::vector<OptionView>& option
         fmt::format_to(std::back_inserter(out), R"(,"worth":{{"completed":{},"tiles":{},"points":{},"pieces":[{}],"owners":[{}]}})", w.completed, w.tiles,
                        w.points, fmt::join(w.pieces, ","), fmt::join(w.owners, ","));
       }
+      if (o.kind == "piece") fmt::format_to(std::back_inserter(out), R"(,"anchor":[{},{}])", std::round(o.anchor.x * 1000) / 1000, std::round(o.anchor.y * 1000) / 1000);
     }
     out += '}';
   }
@@ -482,6 +497,7 @@ json to_json(const OptionView& o) {
     j["piece"] = o.piece;
     j["feature"] = o.feature;
     if (o.worth) j["worth"] = to_json(*o.worth);
+    if (o.kind == "piece") j["anchor"] = {std::round(o.anchor.x * 1000) / 1000, std::round(o.anchor.y * 1000) / 1000};
   }
   return j;
 }

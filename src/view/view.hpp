@@ -91,6 +91,7 @@ struct OptionView {
   std::vector<std::string> notations;  // place: the move for each of rots ("U 1,0 r90"); notation is then empty
   std::string port, piece, feature;
   std::optional<Worth> worth;  // piece: the feature as it stands with the tile placed
+  Point anchor;                // piece: where the piece would stand in its tile (as PieceView::anchor)
   std::string target;          // action, choice: "cell", "piece", "tile", "token" or ""
   std::string tile, token;     // target "tile": the tile id (rot: degrees); "token": its kind's name
   int rot = 0;
@@ -110,6 +111,7 @@ struct EventView {
   int turn = 0, player = 0, points = 0;
   std::string reason;  // completed, final, track, amazon, mouth, special, ...
   std::string text;    // in words
+  std::string feature;  // the feature type scored (road, city, ...); "" for a game's own event
 };
 
 struct View {

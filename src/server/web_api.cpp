@@ -1,0 +1,85 @@
+#include "server/web_api.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "ai/bots.hpp"
+#include "core/io.hpp"
+#include "engine/engine.hpp"
+#include "games/games.hpp"
+#include "view/svg.hpp"
+#include "view/view.hpp"
+
+namespace carc::server {
+
+using json = nlohmann::json;
+
+std::string catalog_json() {
+  json games = json::array();
+  for (const std::string& id : game_ids()) {
+    const GameDef* g = find_game(id);
+    if (!g) continue;
+    json options = json::array();
+    for (const OptionDef& o : g->options) options.push_back({{"name", o.name}, {"values", o.values}, {"help", o.help}});
+    games.push_back({{"id", g->id}, {"title", g->title}, {"min_players", g->min_players}, {"max_players", g->max_players}, {"options", options}});
+  }
+  json bots = json::array();
+  for (const char* level : {"easy", "normal", "hard"}) bots.push_back({{"level", level}, {"spec", bot_level_spec(level)}});
+  json colours = json::array();
+  for (const auto c : view::kSeatColours) colours.push_back(std::string(c));
+  return json{{"games", games}, {"bots", bots}, {"seat_colours", colours}}.dump();
+}
+
+std::string tiles_json(const std::string& game) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> cache;
+  std::lock_guard lock(mu);
+  if (const auto it = cache.find(game); it != cache.end()) return it->second;
+  if (!find_game(game)) throw InputError(fmt::format("no game \"{}\" (games: {})", printable(game), fmt::join(game_ids(), ", ")));
+  const auto rs = load_ruleset(game, {});
+  constexpr int kPx = 96;
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < rs->tiles.types.size(); ++i)
+    files.push_back(view::tile_file_stem(rs->tiles.types[i].id, static_cast<int>(i)) + ".svg");
+  json index = view::tile_catalog(*rs, files);
+  index["px"] = kPx;
+  for (std::size_t i = 0; i < rs->tiles.types.size(); ++i) index["tiles"][i]["svg"] = view::tile_svg(*rs, static_cast<int>(i), kPx);
+  return cache.emplace(game, index.dump()).first->second;
+}
+
+std::string replay_json(const std::string& body) {
+  if (body.size() > kMaxRecordBytes + 1024) throw InputError(fmt::format("request: larger than {} bytes", kMaxRecordBytes));
+  json req;
+  try {
+    req = json::parse(body);
+  } catch (const json::exception& e) {
+    throw InputError(std::string("request: not JSON: ") + e.what());
+  }
+  if (!req.is_object() || !req.contains("record")) throw InputError("request: an object with \"record\" (and \"step\") is expected");
+  for (const auto& [k, v] : req.items())
+    if (k != "record" && k != "step") throw InputError(fmt::format("request: unknown key \"{}\" (keys: record, step)", printable(k)));
+  const json& rj = req["record"];
+  Record r = record_from_json(rj.is_string() ? rj.get<std::string>() : rj.dump(), "record");
+  if (!r.tiles.empty()) throw InputError("record: tiles: the server replays games with their own tile sets only (no \"tiles\" file)");
+  const int total = static_cast<int>(r.moves.size());
+  int step = total;
+  if (const auto it = req.find("step"); it != req.end()) {
+    if (!it->is_number_integer() || it->get<long long>() < 0 || it->get<long long>() > total)
+      throw InputError(fmt::format("request: step: a whole number from 0 to {} (the record's turns) is expected", total));
+    step = it->get<int>();
+  }
+  r.moves.resize(static_cast<std::size_t>(step));
+  if (step < total && !r.moves.empty()) r.moves.back().partial = false;
+  r.events.clear();
+  r.final_scores.clear();
+  r.finished = false;
+  r.stated_events.reset();
+  r.stated_status.reset();
+  const Game g = Game::replay(r);
+  return json{{"steps", total}, {"step", step}, {"view", view::to_json(view::build_view(g))}}.dump();
+}
+
+}  // namespace carc::server

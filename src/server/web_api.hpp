@@ -1,0 +1,22 @@
+// web_api: the HTTP resources the browser client reads besides the games themselves
+// (docs/server-protocol.md, "For browsers"): the catalog of games, each game's tile pictures and
+// index, and the position view at any step of a record. No I/O and no Beast here.
+#pragma once
+#include <string>
+
+namespace carc::server {
+
+// GET /api/catalog: every game (id, title, seats, options with their values and help) and the
+// bot levels a lobby offers.
+std::string catalog_json();
+
+// GET /api/tiles/GAME: the game's tile index (carc::view::tile_catalog) with each tile's SVG
+// picture inline ("svg"), built once per process. Throws InputError for an unknown game.
+std::string tiles_json(const std::string& game);
+
+// POST /api/replay with {"record": RECORD, "step": N}: the record replayed up to its N-th turn
+// (default: all of them) as {"steps", "step", "view"}. Records naming a tile file of their own are
+// refused: the server replays only the shipped tile sets. Throws InputError naming what is wrong.
+std::string replay_json(const std::string& body);
+
+}  // namespace carc::server

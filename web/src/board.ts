@@ -1,0 +1,262 @@
+// The board: an SVG composed from the engine's tile pictures (GET /api/tiles/GAME), placed at
+// their cells and turned clockwise about their centres, with pieces at the anchors the view gives.
+// Pan and zoom by mouse drag, wheel, keyboard and touch (drag, pinch) change only the viewBox.
+import { s } from "./util";
+import type { TileIndex, View, OptionView } from "./types";
+
+export const CELL = 100;
+
+export interface BoardHandlers {
+  cell(x: number, y: number): void;          // a highlighted cell (a placement or a cell target)
+  option(o: OptionView): void;               // a piece spot or a piece target
+  rotate(dir: 1 | -1): void;                 // wheel over the tentative tile
+  cellOptions(key: string): void;            // a cell several options name: show those
+}
+
+export interface Overlay {
+  fits: OptionView[];                        // placement cells
+  tentative: { tile: string; x: number; y: number; rot: number } | null;
+  spots: OptionView[];                       // piece options (anchors)
+  cellTargets: OptionView[];                 // actions/choices naming a cell
+  pieceTargets: OptionView[];                // actions/choices naming a piece on the board
+  cellFilter: string | null;                 // the cell whose options the turn bar lists
+  colours: string[];
+}
+
+const MEEPLE = "M0,-13 C5,-13 6,-9 5,-6 C9,-5 13,-3 13,1 C13,3 10,3 7,2 L9,12 L2,12 L0,7 L-2,12 L-9,12 L-7,2 C-10,3 -13,3 -13,1 C-13,-3 -9,-5 -5,-6 C-6,-9 -5,-13 0,-13 Z";
+const HOUSE = "M-10,11 L-10,-2 L0,-11 L10,-2 L10,11 Z";
+
+export class Board {
+  readonly svg: SVGSVGElement;
+  private urls = new Map<string, string>();
+  private vb = { x: -250, y: -250, w: 500, h: 500 };
+  private autoFit = true;
+  private bounds = { x0: 0, y0: 0, x1: 1, y1: 1 };
+  private pointers = new Map<number, { x: number; y: number }>();
+  private dragged = false;
+  private pinch: { d: number; w: number } | null = null;
+
+  constructor(private tiles: TileIndex, private h: BoardHandlers) {
+    for (const t of tiles.tiles) this.urls.set(t.id, "data:image/svg+xml;charset=utf-8," + encodeURIComponent(t.svg));
+    this.svg = s("svg", { class: "board", "data-board": "", tabindex: 0, role: "img", "aria-label": "the board" });
+    this.svg.addEventListener("pointerdown", (e) => this.down(e));
+    this.svg.addEventListener("pointermove", (e) => this.move(e));
+    const up = (e: PointerEvent) => this.up(e);
+    this.svg.addEventListener("pointerup", up);
+    this.svg.addEventListener("pointercancel", up);
+    this.svg.addEventListener("click", (e) => { if (this.dragged) { e.stopPropagation(); e.preventDefault(); } }, true);
+    this.svg.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+    new ResizeObserver(() => this.apply()).observe(this.svg);
+  }
+
+  tileURL(id: string): string { return this.urls.get(id) ?? ""; }
+
+  render(v: View, o: Overlay): void {
+    const S = CELL;
+    const root = s("g");
+    const tiles = s("g", { class: "tiles" });
+    let x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    const grow = (x: number, y: number) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); };
+    v.board.tiles.forEach((t, i) => {
+      grow(t.x, t.y);
+      const g = s("g", { "data-tile": `${t.x},${t.y}`, "data-tile-id": t.id, "data-rot": t.rot });
+      g.append(this.image(t.id, t.x, t.y, t.rot));
+      if (i === v.board.tiles.length - 1 && t.player >= 0) g.append(s("rect", { class: "last", x: t.x * S + 2, y: t.y * S + 2, width: S - 4, height: S - 4 }));
+      tiles.append(g);
+    });
+    root.append(tiles);
+    const marks = s("g", { class: "fits" });
+    for (const f of o.fits) {
+      grow(f.x!, f.y!);
+      const chosen = o.tentative && o.tentative.x === f.x && o.tentative.y === f.y;
+      const r = s("rect", { class: chosen ? "fit chosen" : "fit", x: f.x! * S + 3, y: f.y! * S + 3, width: S - 6, height: S - 6, rx: 6, "data-cell": `${f.x},${f.y}`, "data-rots": (f.rots ?? []).join(" ") });
+      r.addEventListener("click", () => this.h.cell(f.x!, f.y!));
+      marks.append(r);
+    }
+    // cells that options name: one mark per cell; a cell named by several options picks them out
+    const byCell = new Map<string, OptionView[]>();
+    for (const c of o.cellTargets) byCell.set(`${c.x},${c.y}`, [...(byCell.get(`${c.x},${c.y}`) ?? []), c]);
+    for (const [key, list] of byCell) {
+      const c = list[0];
+      grow(c.x!, c.y!);
+      const chosen = o.cellFilter === key;
+      const r = s("rect", { class: chosen ? "fit target chosen-cell" : "fit target", x: c.x! * S + 3, y: c.y! * S + 3, width: S - 6, height: S - 6, rx: 6, "data-target-cell": key, "data-notation": list.length === 1 ? c.notation : undefined, "data-count": list.length });
+      r.append(s("title", {}, document.createTextNode(list.map((x) => x.text).join("\n"))));
+      r.addEventListener("click", () => list.length === 1 ? this.h.option(c) : this.h.cellOptions(key));
+      marks.append(r);
+    }
+    root.append(marks);
+    if (o.tentative) {
+      const t = o.tentative;
+      const g = s("g", { class: "tentative", "data-tentative": `${t.x},${t.y}`, "data-rot": t.rot });
+      g.append(this.image(t.tile, t.x, t.y, t.rot));
+      g.append(s("rect", { class: "tentative-frame", x: t.x * S + 1.5, y: t.y * S + 1.5, width: S - 3, height: S - 3 }));
+      g.addEventListener("wheel", (e) => { e.preventDefault(); e.stopPropagation(); this.h.rotate(e.deltaY > 0 ? 1 : -1); }, { passive: false });
+      root.append(g);
+    }
+    // Safari's watering holes: at grid points, their quarters' tokens and photographers
+    const sites = s("g", { class: "sites" });
+    for (const site of v.board.sites) {
+      const cx = site.x * S, cy = site.y * S;
+      const g = s("g", { "data-site": `${site.x},${site.y}`, class: site.completed ? "site done" : "site" });
+      g.append(s("circle", { cx, cy, r: 9, class: "hole" }));
+      for (const q of site.quarters) {
+        if (!q.token && q.player === null) continue;
+        const dx = q.tile[0] * S + S / 2 - cx, dy = q.tile[1] * S + S / 2 - cy;
+        const px = cx + Math.sign(dx) * 15, py = cy + Math.sign(dy) * 15;
+        const col = q.player === null ? "#ffffff" : o.colours[q.player];
+        g.append(s("circle", { cx: px, cy: py, r: 8, fill: col, class: "quarter" }));
+        if (q.token) {
+          const t = s("text", { x: px, y: py + 3.5, class: "token-letter", fill: q.player === 2 || q.player === null ? "#111" : "#fff" });
+          t.textContent = q.token.slice(0, 2);
+          g.append(t);
+        }
+      }
+      sites.append(g);
+    }
+    root.append(sites);
+    const markers = s("g", { class: "markers" });
+    for (const m of v.board.markers) {
+      const g = s("g", { transform: `translate(${m.x * S + S * 0.78},${m.y * S + S * 0.2})`, "data-marker": `${m.kind}:${m.x},${m.y}`, class: `marker ${m.kind}` });
+      g.append(s("rect", { x: -13, y: -8, width: 26, height: 13, rx: 3 }), s("circle", { cx: -7, cy: 6, r: 4 }), s("circle", { cx: 7, cy: 6, r: 4 }));
+      g.append(s("title", {}, document.createTextNode(`${m.kind} ${m.index + 1}`)));
+      markers.append(g);
+    }
+    root.append(markers);
+    const pieces = s("g", { class: "pieces" });
+    for (const p of v.board.pieces) {
+      const g = this.piece(p.piece, p.player, o.colours, (p.x + p.anchor[0]) * S, (p.y + p.anchor[1]) * S);
+      g.setAttribute("data-piece", `${p.x},${p.y},${p.port}`);
+      g.setAttribute("data-owner", String(p.player));
+      g.append(s("title", {}, document.createTextNode(`${v.players[p.player]?.name ?? ""}: ${p.piece} on the ${p.feature}`)));
+      pieces.append(g);
+    }
+    root.append(pieces);
+    const spots = s("g", { class: "spots" });
+    // options at the same spot (a tribe member on a river and a hut on its network) side by side
+    const atSpot = new Map<string, number>();
+    for (const o2 of o.spots) atSpot.set(`${o2.x},${o2.y},${o2.port}`, (atSpot.get(`${o2.x},${o2.y},${o2.port}`) ?? 0) + 1);
+    const placed = new Map<string, number>();
+    for (const o2 of o.spots) {
+      const key = `${o2.x},${o2.y},${o2.port}`;
+      const k = placed.get(key) ?? 0, n = atSpot.get(key) ?? 1;
+      placed.set(key, k + 1);
+      const a = o2.anchor ?? [0.5, 0.5];
+      const cx = (o2.x! + a[0]) * S + (k - (n - 1) / 2) * 28, cy = (o2.y! + a[1]) * S;
+      const second = o2.piece === this.tiles.piece_names[1];
+      const g = s("g", { class: second ? "spot second" : "spot", "data-spot": key, "data-notation": o2.notation, "data-piece-kind": o2.piece, tabindex: 0 });
+      g.append(second ? s("rect", { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 3 }) : s("circle", { cx, cy, r: 13 }));
+      const t = s("text", { x: cx, y: cy + 4.5, class: "spot-worth" });
+      t.textContent = String(o2.worth?.points ?? "");
+      g.append(t, s("title", {}, document.createTextNode(o2.text)));
+      g.addEventListener("click", () => this.h.option(o2));
+      spots.append(g);
+    }
+    for (const o2 of o.pieceTargets) {
+      const p = v.board.pieces.find((q) => q.x === o2.x && q.y === o2.y && q.port === o2.port);
+      const a = p?.anchor ?? [0.5, 0.5];
+      const g = s("g", { class: "spot target", "data-target-piece": `${o2.x},${o2.y},${o2.port}`, "data-notation": o2.notation });
+      g.append(s("circle", { cx: (o2.x! + a[0]) * S, cy: (o2.y! + a[1]) * S, r: 17 }), s("title", {}, document.createTextNode(o2.text)));
+      g.addEventListener("click", () => this.h.option(o2));
+      spots.append(g);
+    }
+    root.append(spots);
+    this.svg.replaceChildren(root);
+    this.svg.setAttribute("data-tiles", String(v.board.tiles.length));
+    this.bounds = { x0, y0, x1: x1 + 1, y1: y1 + 1 };
+    if (this.autoFit) this.fit(); else this.apply();
+  }
+
+  private image(id: string, x: number, y: number, rot: number): SVGImageElement {
+    const S = CELL;
+    return s("image", { href: this.tileURL(id), x: x * S, y: y * S, width: S, height: S, transform: rot ? `rotate(${rot} ${x * S + S / 2} ${y * S + S / 2})` : undefined });
+  }
+
+  private piece(kind: string, player: number, colours: string[], x: number, y: number): SVGGElement {
+    const g = s("g", { class: `piece ${kind}`, transform: `translate(${x},${y})` });
+    const second = kind === this.tiles.piece_names[1] || kind === "hut" || kind === "camp";
+    g.append(s("path", { d: second ? HOUSE : MEEPLE, fill: colours[player] ?? "#888", stroke: player === 4 ? "#eee" : "#111", "stroke-width": 1.6 }));
+    return g;
+  }
+
+  // ---- view box: fit, pan, zoom ----
+  fit(): void {
+    this.autoFit = true;
+    const m = CELL * 0.6;
+    const b = this.bounds;
+    this.vb = { x: b.x0 * CELL - m, y: b.y0 * CELL - m, w: (b.x1 - b.x0) * CELL + 2 * m, h: (b.y1 - b.y0) * CELL + 2 * m };
+    this.apply();
+  }
+  zoom(f: number, cx?: number, cy?: number): void {
+    this.autoFit = false;
+    const x = cx ?? this.vb.x + this.vb.w / 2, y = cy ?? this.vb.y + this.vb.h / 2;
+    const w = Math.min(Math.max(this.vb.w / f, CELL * 1.5), CELL * 80);
+    const k = w / this.vb.w;
+    this.vb = { x: x - (x - this.vb.x) * k, y: y - (y - this.vb.y) * k, w, h: this.vb.h * k };
+    this.apply();
+  }
+  pan(dx: number, dy: number): void {  // in board units
+    this.autoFit = false;
+    this.vb.x += dx;
+    this.vb.y += dy;
+    this.apply();
+  }
+  panKey(dirx: number, diry: number): void { this.pan(dirx * this.scaleW() * 0.15, diry * this.scaleW() * 0.15); }
+  private scaleW(): number { const r = this.svg.getBoundingClientRect(); return Math.max(this.vb.w, (this.vb.h * r.width) / Math.max(1, r.height)); }
+  private apply(): void {
+    // keep the aspect of the element: the view box grows along the longer side
+    const r = this.svg.getBoundingClientRect();
+    let { x, y, w, h } = this.vb;
+    if (r.width > 0 && r.height > 0) {
+      const want = r.width / r.height;
+      if (w / h < want) { const nw = h * want; x -= (nw - w) / 2; w = nw; } else { const nh = w / want; y -= (nh - h) / 2; h = nh; }
+    }
+    this.svg.setAttribute("viewBox", `${x.toFixed(1)} ${y.toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}`);
+    this.svg.setAttribute("data-zoom", (CELL * 5 / w).toFixed(3));
+  }
+  private toBoard(px: number, py: number): { x: number; y: number; k: number } {
+    const r = this.svg.getBoundingClientRect();
+    const vb = this.svg.viewBox.baseVal;
+    const k = vb.width / Math.max(1, r.width);
+    return { x: vb.x + (px - r.left) * k, y: vb.y + (py - r.top) * k, k };
+  }
+  private down(e: PointerEvent): void {
+    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (this.pointers.size === 1) this.dragged = false;
+    if (this.pointers.size === 2) {
+      const [a, b] = [...this.pointers.values()];
+      this.pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), w: this.vb.w };
+    }
+  }
+  private move(e: PointerEvent): void {
+    const p = this.pointers.get(e.pointerId);
+    if (!p) return;
+    const dx = e.clientX - p.x, dy = e.clientY - p.y;
+    if (this.pointers.size >= 2 && this.pinch) {
+      p.x = e.clientX; p.y = e.clientY;
+      const [a, b] = [...this.pointers.values()];
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      const mid = this.toBoard((a.x + b.x) / 2, (a.y + b.y) / 2);
+      const target = this.pinch.w * (this.pinch.d / Math.max(1, d));
+      this.zoom(this.vb.w / target, mid.x, mid.y);
+      this.dragged = true;
+      return;
+    }
+    if (!this.dragged && Math.hypot(dx, dy) < 6) return;
+    if (!this.dragged) { this.dragged = true; try { this.svg.setPointerCapture(e.pointerId); } catch { /* gone */ } }
+    const k = this.toBoard(0, 0).k;
+    p.x = e.clientX; p.y = e.clientY;
+    this.pan(-dx * k, -dy * k);
+  }
+  private up(e: PointerEvent): void {
+    this.pointers.delete(e.pointerId);
+    if (this.pointers.size < 2) this.pinch = null;
+    // a click after a drag is swallowed (capture listener), then clicks work again
+    if (this.dragged) setTimeout(() => { if (this.pointers.size === 0) this.dragged = false; }, 0);
+  }
+  private wheel(e: WheelEvent): void {
+    e.preventDefault();
+    const p = this.toBoard(e.clientX, e.clientY);
+    this.zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15, p.x, p.y);
+  }
+}

@@ -1,0 +1,548 @@
+// The game page (/play/ID, /replay): the board, the turn in progress (tentative decisions checked
+// with the server's `legal`, sent whole on confirm), panels, clocks, presence, the log, the end,
+// and a replay slider over the game's record. The page holds no rules: what may be played comes
+// from the view's options and `legal`; what is shown from the view.
+import { Board, type Overlay } from "./board";
+import { Conn, type Command, type ConnStatus } from "./conn";
+import { finalPanel, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section } from "./panels";
+import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
+import { getJSON, h, load, save } from "./util";
+
+declare global {
+  interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number } }
+}
+window.carc = window.carc ?? { confirmToBoardMs: [] };
+
+export interface MyGame { id: string; seat: number; token: string; game: string; created: number }
+
+export function rememberSeat(g: MyGame): void {
+  const list = load<MyGame[]>("carc.mygames", []).filter((x) => !(x.id === g.id && x.seat === g.seat));
+  list.unshift(g);
+  save("carc.mygames", list.slice(0, 100));
+}
+
+interface Turn {
+  moves: string[];              // the decisions chosen so far (notation)
+  options: OptionView[] | null; // what may follow them (null: waiting for `legal`)
+  complete: boolean;
+  sending: boolean;
+  place: { x: number; y: number; rot: number } | null;
+}
+
+export class GamePage {
+  private view: View | null = null;
+  private viewSeq = -1;
+  private board!: Board;
+  private colours: string[] = [];
+  private seats: SeatInfo[] = [];
+  private me = -1;
+  private conn: Conn | null = null;
+  private turn: Turn = { moves: [], options: null, complete: false, sending: false, place: null };
+  private legalQueue: string[][] = [];
+  private prefRot = 0;
+  private cellFilter: string | null = null;
+  private log: string[] = [];
+  private clocks: number[] = [];
+  private clockBase = Date.now();
+  private presence: any = null;
+  private message = "";
+  private record: any = null;
+  private finalShown = 0;
+  private finalTimer: number | undefined;
+  private confirmAt = 0;
+  private confirmSeq = 0;
+  private replay: { record: any; step: number; steps: number; view: View | null; own: boolean } | null = null;
+  private el!: { root: HTMLElement; side: HTMLElement; turn: HTMLElement; conn: HTMLElement; replayBar: HTMLElement; title: HTMLElement; boardWrap: HTMLElement };
+  private readonly t0 = performance.now();
+
+  constructor(private root: HTMLElement, private id: string | null, private kind: string, private token: string | null) {}
+
+  static async open(root: HTMLElement, id: string, params: URLSearchParams): Promise<GamePage> {
+    let token = params.get("token");
+    let seat = Number(params.get("seat") ?? -1);
+    const stored = load<MyGame[]>("carc.mygames", []).find((g) => g.id === id && (!token || g.token === token));
+    if (!token && stored) { token = stored.token; seat = stored.seat; }
+    const summary = await getJSON<any>(`/api/games/${encodeURIComponent(id)}`);
+    if (token) rememberSeat({ id, seat, token, game: summary.game, created: summary.created });
+    const page = new GamePage(root, id, summary.game, token);
+    page.seats = summary.seats;
+    page.me = token ? seat : -1;
+    await page.setup();
+    page.connect();
+    return page;
+  }
+
+  // An uploaded record (/replay): the replay slider alone.
+  static async openRecord(root: HTMLElement, record: any): Promise<GamePage> {
+    const page = new GamePage(root, null, String(record.game ?? "base"), null);
+    page.seats = (record.players ?? []).map((p: any, i: number) => ({ seat: i, name: p.name, bot: p.bot ?? "" }));
+    await page.setup();
+    await page.startReplay(record, true);
+    return page;
+  }
+
+  private async setup(): Promise<void> {
+    const [catalog, tiles] = await Promise.all([getJSON<Catalog>("/api/catalog"), getJSON<TileIndex>(`/api/tiles/${encodeURIComponent(this.kind)}`)]);
+    this.colours = catalog.seat_colours;
+    this.board = new Board(tiles, {
+      cell: (x, y) => this.pickCell(x, y),
+      option: (o) => this.choose(o),
+      rotate: (d) => this.rotate(d),
+      cellOptions: (key) => { this.cellFilter = this.cellFilter === key ? null : key; this.render(); },
+    });
+    const conn = h("span", { class: "conn", "data-conn": "connecting", role: "status", "aria-live": "polite", text: "connecting…" });
+    const title = h("span", { class: "title", text: tiles.title });
+    const header = h("header", { class: "bar" },
+      h("a", { href: "/", class: "home", text: "◀ Lobby" }), title, conn,
+      h("span", { class: "spacer" }),
+      this.id ? h("button", { "data-replay": "", type: "button", text: "Replay" }) : null,
+      this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: "Record" }) : null,
+      h("button", { "data-toggle-panels": "", type: "button", text: "Panels" }));
+    const zoom = h("div", { class: "zoom" },
+      h("button", { "data-zoom-in": "", type: "button", title: "zoom in (+)", text: "+" }),
+      h("button", { "data-zoom-out": "", type: "button", title: "zoom out (-)", text: "−" }),
+      h("button", { "data-fit": "", type: "button", title: "fit the board (0)", text: "⤢" }));
+    const boardWrap = h("div", { class: "board-wrap" }, this.board.svg, zoom);
+    const side = h("aside", { class: "side", "data-side": "" });
+    const turn = h("div", { class: "turn", "data-panel": "turn" });
+    const replayBar = h("div", { class: "replay-bar", "data-replay-bar": "", hidden: true });
+    const main = h("main", { class: "main" }, boardWrap, side);
+    const page = h("div", { class: "game-page", "data-page": "game" }, header, main, turn, replayBar);
+    this.root.replaceChildren(page);
+    this.el = { root: page, side, turn, conn, replayBar, title, boardWrap };
+    header.querySelector("[data-toggle-panels]")!.addEventListener("click", () => page.classList.toggle("panels-open"));
+    header.querySelector("[data-replay]")?.addEventListener("click", () => this.replay ? this.stopReplay() : void this.fetchReplay());
+    zoom.querySelector("[data-zoom-in]")!.addEventListener("click", () => this.board.zoom(1.25));
+    zoom.querySelector("[data-zoom-out]")!.addEventListener("click", () => this.board.zoom(0.8));
+    zoom.querySelector("[data-fit]")!.addEventListener("click", () => this.board.fit());
+    document.addEventListener("keydown", (e) => this.key(e));
+    setInterval(() => this.tickClocks(), 500);
+  }
+
+  private connect(): void {
+    this.conn = new Conn(this.id!, this.token, this.me, {
+      welcome: (m) => { this.me = m.seat; this.seats = m.seats ?? this.seats; this.render(); },
+      events: (evs) => this.onEvents(evs),
+      state: (m) => this.onState(m),
+      presence: (m) => { this.presence = m; this.renderSide(); },
+      options: (m) => this.onOptions(m),
+      ack: (m) => { this.confirmSeq = m.seq; },
+      reject: (m, cmd) => this.onReject(m, cmd),
+      error: (m) => this.onError(m),
+      status: (s, why) => this.onStatus(s, why),
+    });
+    this.conn.connect();
+  }
+
+  // ---- messages ----
+  private onStatus(s: ConnStatus, why: string): void {
+    this.el.conn.setAttribute("data-conn", s);
+    this.el.conn.textContent = s === "online" ? "● online" : s === "connecting" ? (why === "reconnecting" ? "reconnecting…" : "connecting…") : "offline: reconnecting…";
+    this.el.root.classList.toggle("is-offline", s !== "online");
+    // `legal` asked on a connection that died is asked again on the new one
+    if (s !== "online") this.legalQueue = [];
+    else if (this.turn.moves.length && !this.turn.options && !this.turn.complete) this.requestLegal();
+  }
+
+  private onEvents(evs: GameEvent[]): void {
+    const name = (n: number) => this.seats[n]?.name ?? `seat ${n + 1}`;
+    for (const e of evs) {
+      const l = logLine(e, name);
+      if (l) this.log.push(l);
+    }
+    window.carc.seq = this.conn?.seq;
+    if (evs.length) this.renderSide();
+  }
+
+  private onState(m: any): void {
+    const v: View = m.view;
+    if (m.clocks) { this.clocks = m.clocks; this.clockBase = Date.now(); }
+    const changed = m.seq !== this.viewSeq;
+    this.view = v;
+    this.viewSeq = m.seq;
+    if (changed) {
+      // a turn sent before a reload and not yet acknowledged is in the outbox: wait for its answer
+      const waiting = (this.conn?.pending() ?? []).some((c) => c.type === "play" && c.at === m.seq);
+      this.turn = { moves: [], options: null, complete: false, sending: waiting, place: null };
+      this.legalQueue = [];
+      this.message = "";
+      this.cellFilter = null;
+    }
+    if (v.over && !this.record && this.id) {
+      getJSON<any>(`/api/games/${this.id}/record`).then((r) => { this.record = r; this.renderSide(); }).catch(() => {});
+      this.startFinal();
+    }
+    if (this.replay) return;
+    this.render();
+    if (this.confirmAt && this.confirmSeq && m.seq >= this.confirmSeq) {
+      const t = this.confirmAt;
+      this.confirmAt = 0;
+      requestAnimationFrame(() => window.carc.confirmToBoardMs.push(performance.now() - t));
+    }
+    if (window.carc.interactiveMs === undefined) requestAnimationFrame(() => { window.carc.interactiveMs = performance.now() - this.t0; });
+  }
+
+  private onOptions(m: any): void {
+    const asked = this.legalQueue.shift();
+    if (!asked || asked.join("\n") !== this.turn.moves.join("\n") || m.seq !== this.viewSeq) return;
+    this.turn.moves = m.moves;  // as the engine writes them (a typed shorthand becomes its notation)
+    if (this.placing() && m.moves.length) {
+      // a typed placement: show it on the board as if clicked
+      for (const o of this.view!.decision.options) {
+        const i = o.kind === "place" ? (o.notations ?? []).indexOf(m.moves[0]) : -1;
+        if (i >= 0) this.turn.place = { x: o.x!, y: o.y!, rot: o.rots![i] };
+      }
+    }
+    this.turn.options = m.options;
+    this.turn.complete = m.complete;
+    this.render();
+  }
+
+  private onError(m: any): void {
+    if (this.legalQueue.length) {
+      // a typed or stale tentative move the engine refused: take it back
+      const asked = this.legalQueue.shift()!;
+      if (asked.join("\n") === this.turn.moves.join("\n")) {
+        this.turn.moves.pop();
+        if (!this.turn.moves.length) this.turn.place = null;
+        this.message = m.message;
+        if (this.turn.moves.length) this.requestLegal(); else this.turn.options = null;
+        this.render();
+      }
+      return;
+    }
+    this.message = m.message;
+    this.renderTurn();
+  }
+
+  private onReject(m: any, cmd: Command | undefined): void {
+    this.turn.sending = false;
+    this.confirmAt = 0;
+    this.message = `Not played (${m.code}): ${m.message}`;
+    if (cmd && m.code === "store") { this.conn?.submit({ ...cmd, cid: cmd.cid + "r" }); this.turn.sending = true; this.message = "the server could not store the turn: sending it again"; }
+    else this.conn?.send({ type: "view" });
+    this.render();
+  }
+
+  // ---- the turn ----
+  private mine(): boolean {
+    const v = this.view;
+    return !!v && !this.replay && this.me >= 0 && !v.over && v.decision.player === this.me && ["place", "piece", "choose"].includes(v.decision.phase);
+  }
+  private current(): OptionView[] {
+    if (!this.mine() || this.turn.sending) return [];
+    if (!this.turn.moves.length) return this.view!.decision.options;
+    return this.turn.options ?? [];
+  }
+  private placing(): boolean { return this.mine() && this.view!.decision.phase === "place"; }
+
+  private requestLegal(): void {
+    this.turn.options = null;
+    this.turn.complete = false;
+    this.cellFilter = null;
+    const moves = this.turn.moves.slice();
+    if (this.conn?.send({ type: "legal", moves })) this.legalQueue.push(moves);
+  }
+
+  private pickCell(x: number, y: number): void {
+    if (!this.placing() || this.turn.sending) return;
+    const o = this.view!.decision.options.find((p) => p.kind === "place" && p.x === x && p.y === y);
+    if (!o) return;
+    const rots = o.rots ?? [];
+    const keep = this.turn.place ? this.turn.place.rot : this.prefRot;
+    const i = Math.max(0, rots.indexOf(keep));
+    this.setPlacement(o, i);
+  }
+
+  private setPlacement(o: OptionView, i: number): void {
+    this.turn.place = { x: o.x!, y: o.y!, rot: o.rots![i] };
+    this.turn.moves = [o.notations![i]];
+    this.message = "";
+    this.requestLegal();
+    this.render();
+  }
+
+  private rotate(dir: 1 | -1): void {
+    if (!this.placing() || this.turn.sending) return;
+    const p = this.turn.place;
+    if (!p) { this.prefRot = (this.prefRot + 360 + dir * 90) % 360; this.renderTurn(); return; }
+    const o = this.view!.decision.options.find((q) => q.kind === "place" && q.x === p.x && q.y === p.y)!;
+    const rots = o.rots!;
+    if (rots.length < 2) return;
+    const i = (rots.indexOf(p.rot) + dir + rots.length) % rots.length;
+    this.prefRot = rots[i];
+    this.setPlacement(o, i);
+  }
+
+  private rotateTo(deg: number): void {
+    const p = this.turn.place;
+    if (!p) { this.prefRot = deg; this.renderTurn(); return; }
+    const o = this.view!.decision.options.find((q) => q.kind === "place" && q.x === p.x && q.y === p.y)!;
+    const i = o.rots!.indexOf(deg);
+    if (i >= 0) { this.prefRot = deg; this.setPlacement(o, i); }
+  }
+
+  private choose(o: OptionView): void {
+    if (!this.mine() || this.turn.sending || !o.notation) return;
+    if (!this.current().includes(o)) return;
+    this.turn.moves.push(o.notation);
+    this.message = "";
+    this.requestLegal();
+    this.render();
+  }
+
+  private takeBack(): void {
+    if (!this.mine() || this.turn.sending || !this.turn.moves.length) return;
+    this.turn.moves.pop();
+    this.message = "";
+    if (!this.turn.moves.length) { this.turn.place = null; this.turn.options = null; this.turn.complete = false; }
+    else this.requestLegal();
+    this.render();
+  }
+
+  // The turn may be confirmed when it is whole, or when all that is left is a decision with a pass
+  // (no piece): confirming then passes, as players expect.
+  private canConfirm(): boolean {
+    if (!this.mine() || this.turn.sending || !this.conn) return false;
+    return this.turn.complete || (this.turn.moves.length > 0 && !!this.turn.options?.some((o) => o.kind === "pass"));
+  }
+
+  private confirm(): void {
+    if (!this.canConfirm() || !this.conn) return;
+    if (!this.turn.complete) this.turn.moves.push(this.turn.options!.find((o) => o.kind === "pass")!.notation!);
+    this.turn.sending = true;
+    this.confirmAt = performance.now();
+    this.confirmSeq = 0;
+    const cid = `${this.me}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    this.conn.submit({ cid, type: "play", at: this.viewSeq, moves: this.turn.moves.slice() });
+    this.render();
+  }
+
+  private typed(text: string): void {
+    const t = text.trim();
+    if (!t) { this.confirm(); return; }
+    if (/^(undo|back|take back)$/i.test(t)) { this.takeBack(); return; }
+    if (/^(confirm|ok|done)$/i.test(t)) { this.confirm(); return; }
+    if (!this.mine() || this.turn.sending) { this.message = "it is not your decision now"; this.renderTurn(); return; }
+    if (this.turn.complete) { this.message = "the turn is complete: press Enter on an empty box (or type confirm) to send it, or undo"; this.renderTurn(); return; }
+    this.turn.moves.push(t);
+    this.message = "";
+    this.requestLegal();
+    this.render();
+  }
+
+  private resign(): void {
+    if (!this.conn || this.me < 0 || !this.view || this.view.over) return;
+    if (!confirm("Resign this game? A bot plays your tiles to the end and you cannot win.")) return;
+    this.conn.submit({ cid: `${this.me}-resign-${Date.now().toString(36)}`, type: "resign", at: this.viewSeq });
+  }
+
+  private key(e: KeyboardEvent): void {
+    const tgt = e.target as HTMLElement;
+    if (tgt && (tgt.tagName === "INPUT" || tgt.tagName === "TEXTAREA" || tgt.tagName === "SELECT")) return;
+    const k = e.key;
+    if (k === "r" || k === "R") { this.rotate(k === "r" ? 1 : -1); e.preventDefault(); }
+    else if (k === "Enter") { this.confirm(); e.preventDefault(); }
+    else if (k === "Backspace" || k === "Escape") { this.takeBack(); e.preventDefault(); }
+    else if (k === "ArrowLeft") this.board.panKey(-1, 0);
+    else if (k === "ArrowRight") this.board.panKey(1, 0);
+    else if (k === "ArrowUp") this.board.panKey(0, -1);
+    else if (k === "ArrowDown") this.board.panKey(0, 1);
+    else if (k === "+" || k === "=") this.board.zoom(1.25);
+    else if (k === "-") this.board.zoom(0.8);
+    else if (k === "0") this.board.fit();
+    else return;
+  }
+
+  // ---- drawing ----
+  private shown(): View | null { return this.replay ? this.replay.view : this.view; }
+
+  private render(): void {
+    const v = this.shown();
+    if (!v) return;
+    const opts = this.current();
+    const placing = this.placing() && !this.turn.sending;
+    const tileInHand = v.decision.tile;
+    const overlay: Overlay = {
+      fits: placing ? v.decision.options.filter((o) => o.kind === "place") : [],
+      tentative: placing && this.turn.place && tileInHand ? { tile: tileInHand, ...this.turn.place } : null,
+      spots: opts.filter((o) => o.kind === "piece"),
+      cellTargets: opts.filter((o) => o.target === "cell"),
+      pieceTargets: opts.filter((o) => o.target === "piece"),
+      cellFilter: this.cellFilter,
+      colours: this.colours,
+    };
+    this.board.render(v, overlay);
+    const b = document.body;
+    b.dataset.myTurn = String(this.mine());
+    b.dataset.phase = v.decision.phase;
+    b.dataset.seq = String(this.viewSeq);
+    b.dataset.over = String(v.over);
+    b.dataset.seat = String(this.me);
+    b.dataset.sending = String(this.turn.sending);
+    b.dataset.complete = String(this.turn.complete);
+    // ready: the page waits for the player's input (tests wait for it)
+    b.dataset.ready = String(this.mine() && !this.turn.sending && (!this.turn.moves.length || this.turn.options !== null || this.turn.complete));
+    this.el.title.textContent = `${v.title} · turn ${v.turn}`;
+    this.renderTurn();
+    this.renderSide();
+  }
+
+  private renderTurn(): void {
+    const v = this.shown();
+    const el = this.el.turn;
+    if (!v || this.replay) { el.replaceChildren(); el.hidden = true; return; }
+    el.hidden = false;
+    const kids: (Node | null)[] = [];
+    const who = v.decision.player;
+    const whoName = who === null || who === undefined ? "" : v.players[who]?.name ?? "";
+    let status: string;
+    if (v.over) status = "Game over";
+    else if (this.turn.sending) status = "Sending your turn…";
+    else if (this.mine()) status = v.decision.phase === "place" ? (this.turn.place ? "Choose what follows, then confirm" : `Your turn: place the tile`) : "Your decision";
+    else if (this.me < 0) status = `Watching · ${whoName} to play`;
+    else status = `Waiting for ${whoName}…`;
+    kids.push(h("div", { class: "status", "data-status": "", text: status }));
+    if (v.decision.tile && v.decision.phase === "place" && !v.over) {
+      const rot = this.turn.place ? this.turn.place.rot : this.prefRot;
+      const img = h("img", { class: "hand", "data-hand-tile": v.decision.tile, src: this.board.tileURL(v.decision.tile), alt: `tile ${v.decision.tile}`, style: `transform: rotate(${rot}deg)`, width: 64, height: 64 });
+      const box = h("div", { class: "hand-box" }, img);
+      if (this.placing()) {
+        const rotsHere = this.turn.place ? this.view!.decision.options.find((q) => q.kind === "place" && q.x === this.turn.place!.x && q.y === this.turn.place!.y)?.rots ?? [] : [0, 90, 180, 270];
+        box.append(h("div", { class: "rots" },
+          h("button", { type: "button", "data-rotate": "ccw", title: "rotate anticlockwise (R)", text: "⟲" }),
+          h("button", { type: "button", "data-rotate": "cw", title: "rotate clockwise (r, wheel over the tile)", text: "⟳" }),
+          ...rotsHere.map((r) => h("button", { type: "button", "data-rotate-to": r, class: r === rot ? "on" : "", text: `${r}°` }))));
+      }
+      kids.push(box);
+    }
+    const opts = this.current();
+    const filter = this.cellFilter;
+    const listed = opts.filter((o) => o.kind !== "place" && (!filter || (o.target === "cell" && `${o.x},${o.y}` === filter)));
+    if (this.mine() && !this.turn.sending) {
+      if (this.turn.moves.length) kids.push(h("div", { class: "moves", "data-moves": this.turn.moves.join(" | ") }, "This turn: ", h("b", { text: this.turn.moves.join(" · ") })));
+      if (this.turn.moves.length && !this.turn.options && !this.turn.complete) kids.push(h("div", { class: "sub", text: "…" }));
+      if (listed.length) {
+        const box = h("div", { class: "options", "data-options": "" });
+        listed.forEach((o, i) => {
+          const b = h("button", { type: "button", "data-option": i, "data-kind": o.kind, "data-notation": o.notation, class: `opt ${o.kind}` });
+          if (o.target === "tile" && o.tile) b.append(h("img", { src: this.board.tileURL(o.tile), alt: o.tile, width: 40, height: 40, style: `transform: rotate(${o.rot ?? 0}deg)` }));
+          b.append(o.text);
+          b.addEventListener("click", () => this.choose(o));
+          box.append(b);
+        });
+        kids.push(box);
+      }
+      if (!this.turn.moves.length) for (const p of v.decision.panels) kids.push(gamePanel(p, v, this.colours));
+    }
+    if (this.message) kids.push(h("div", { class: "message", "data-message": "", role: "alert", text: this.message }));
+    const actions = h("div", { class: "actions" });
+    if (this.me >= 0 && !v.over) {
+      const back = h("button", { type: "button", "data-takeback": "", disabled: !this.mine() || this.turn.sending || !this.turn.moves.length, text: "Take back" });
+      const ok = h("button", { type: "button", class: "primary", "data-confirm": "", disabled: !this.canConfirm(), text: this.turn.complete || !this.turn.moves.length ? "Confirm" : "Confirm (no piece)" });
+      back.addEventListener("click", () => this.takeBack());
+      ok.addEventListener("click", () => this.confirm());
+      const form = h("form", { class: "notation", "data-notation-form": "" },
+        h("input", { "data-notation-input": "", "aria-label": "type a move in the engine's notation", placeholder: "type a move (e.g. D 0,-1 r90, pass), Enter", autocomplete: "off" }));
+      form.addEventListener("submit", (e) => { e.preventDefault(); const inp = form.querySelector("input")!; const t = inp.value; inp.value = ""; this.typed(t); });
+      const resign = h("button", { type: "button", class: "quiet", "data-resign": "", text: "Resign" });
+      resign.addEventListener("click", () => this.resign());
+      actions.append(back, ok, form, resign);
+    }
+    kids.push(actions);
+    // keep the typed text and focus across redraws
+    const old = el.querySelector<HTMLInputElement>("[data-notation-input]");
+    const focused = old && document.activeElement === old;
+    const value = old?.value ?? "";
+    el.replaceChildren(...kids.filter((k): k is Node => !!k));
+    const inp = el.querySelector<HTMLInputElement>("[data-notation-input]");
+    if (inp) { inp.value = value; if (focused) inp.focus(); }
+    el.querySelectorAll<HTMLButtonElement>("[data-rotate]").forEach((b) => b.addEventListener("click", () => this.rotate(b.dataset.rotate === "cw" ? 1 : -1)));
+    el.querySelectorAll<HTMLButtonElement>("[data-rotate-to]").forEach((b) => b.addEventListener("click", () => this.rotateTo(Number(b.dataset.rotateTo))));
+  }
+
+  private renderSide(): void {
+    const v = this.shown();
+    if (!v) return;
+    const toMove = v.over ? -1 : (v.decision.player ?? -1);
+    const kids: HTMLElement[] = [];
+    if (v.over) kids.push(finalPanel(v, this.colours, this.replay ? this.replay.record : this.record, this.replay ? 1e9 : this.finalShown));
+    kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase));
+    if (!v.over || v.last_turn.length === 0) kids.push(lastTurnPanel(v));
+    for (const p of v.panels) kids.push(gamePanel(p, v, this.colours));
+    kids.push(pilePanel(v, (id) => this.board.tileURL(id)));
+    if (!this.replay) kids.push(logPanel(this.log));
+    const scroll = this.el.side.scrollTop;
+    this.el.side.replaceChildren(...kids);
+    this.el.side.scrollTop = scroll;
+  }
+
+  private tickClocks(): void {
+    if (!this.view || this.view.over || this.replay || !this.clocks.some((c) => c >= 0)) return;
+    this.renderSide();
+  }
+
+  private startFinal(): void {
+    if (this.finalTimer !== undefined) return;
+    this.finalShown = 0;
+    this.finalTimer = window.setInterval(() => {
+      const n = this.view?.last_turn.length ?? 0;
+      if (this.finalShown >= n) { clearInterval(this.finalTimer); return; }
+      this.finalShown++;
+      this.renderSide();
+    }, 350);
+  }
+
+  // ---- replay ----
+  private async fetchReplay(): Promise<void> {
+    const record = await getJSON<any>(`/api/games/${this.id}/record`);
+    await this.startReplay(record, false);
+  }
+
+  private async startReplay(record: any, own: boolean): Promise<void> {
+    const steps = Array.isArray(record.moves) ? record.moves.length : 0;
+    this.replay = { record, step: steps, steps, view: null, own };
+    this.el.root.classList.add("replaying");
+    const slider = h("input", { type: "range", min: 0, max: steps, value: steps, step: 1, "data-replay-slider": "", "aria-label": "turn" });
+    const label = h("span", { class: "replay-label", "data-replay-step": steps, text: `turn ${steps} of ${steps}` });
+    const prev = h("button", { type: "button", "data-replay-prev": "", text: "◀" });
+    const next = h("button", { type: "button", "data-replay-next": "", text: "▶" });
+    const exit = own ? null : h("button", { type: "button", "data-replay-exit": "", text: "Back to the game" });
+    const dl = own ? h("a", { class: "button", "data-download": "", download: "record.json", href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })), text: "Record" }) : null;
+    this.el.replayBar.replaceChildren(prev, slider, next, label, ...(dl ? [dl] : []), ...(exit ? [exit] : []));
+    this.el.replayBar.hidden = false;
+    let pending = 0;
+    const go = async (step: number) => {
+      step = Math.max(0, Math.min(steps, step));
+      slider.value = String(step);
+      label.textContent = `turn ${step} of ${steps}`;
+      label.dataset.replayStep = String(step);
+      const ticket = ++pending;
+      try {
+        const r = await getJSON<any>("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ record, step }) });
+        if (ticket !== pending || !this.replay) return;
+        this.replay.step = step;
+        this.replay.view = r.view;
+        this.el.replayBar.dataset.loaded = String(step);
+        this.render();
+      } catch (e) {
+        label.textContent = `cannot replay: ${(e as Error).message}`;
+        this.el.replayBar.dataset.error = (e as Error).message;
+      }
+    };
+    slider.addEventListener("input", () => void go(Number(slider.value)));
+    prev.addEventListener("click", () => void go(Number(slider.value) - 1));
+    next.addEventListener("click", () => void go(Number(slider.value) + 1));
+    exit?.addEventListener("click", () => this.stopReplay());
+    await go(steps);
+  }
+
+  private stopReplay(): void {
+    this.replay = null;
+    this.el.replayBar.hidden = true;
+    this.el.root.classList.remove("replaying");
+    this.render();
+  }
+}
+
+export { section };

@@ -1,0 +1,140 @@
+// The lobby (/): one click to play any game against a bot; a form for the game, its options,
+// seats (you, invited people, bots) and clock; invite links to copy; your games (waiting for you
+// first), games to watch or replay, and a record file to view.
+import type { Catalog } from "./types";
+import { getJSON, h, load } from "./util";
+import { rememberSeat, type MyGame } from "./game";
+
+type SeatKind = "you" | "person" | string;  // string: a bot level
+
+export async function lobbyPage(root: HTMLElement): Promise<void> {
+  const catalog = await getJSON<Catalog>("/api/catalog");
+  const page = h("div", { class: "lobby", "data-page": "lobby" });
+  root.replaceChildren(page);
+  page.append(h("h1", { text: "Carcassonne" }), h("p", { class: "sub", text: "Four games on one engine. Play against bots or invite friends." }));
+
+  // one click: you against an easy bot
+  const quick = h("section", { class: "card quick" }, h("h2", { text: "Play now against a bot" }));
+  for (const g of catalog.games) {
+    const b = h("button", { type: "button", class: "primary big", "data-quick": g.id, text: g.title });
+    b.addEventListener("click", () => void create({ game: g.id, seats: [{ name: playerName() }, { bot: "easy" }] }, true));
+    quick.append(b);
+  }
+  page.append(quick);
+
+  // the full form
+  const form = h("section", { class: "card create", "data-create-form": "" }, h("h2", { text: "New game" }));
+  const gameSel = h("select", { "data-lobby-game": "" }, ...catalog.games.map((g) => h("option", { value: g.id, text: g.title })));
+  const optBox = h("div", { class: "opts" });
+  const seatBox = h("div", { class: "seats" });
+  const clockSel = h("select", { "data-lobby-clock": "" },
+    h("option", { value: "none", text: "no clock" }), h("option", { value: "rt5", text: "live: 5 min + 10 s a move" }),
+    h("option", { value: "rt15", text: "live: 15 min + 20 s a move" }), h("option", { value: "d1", text: "turn-based: 1 day a move" }),
+    h("option", { value: "d3", text: "turn-based: 3 days a move" }));
+  const nameIn = h("input", { "data-lobby-name": "", value: playerName(), "aria-label": "your name", maxlength: 40 });
+  let seats: SeatKind[] = ["you", "easy"];
+  const drawOptions = () => {
+    const g = catalog.games.find((x) => x.id === gameSel.value)!;
+    optBox.replaceChildren(...g.options.map((o) => h("label", { title: o.help }, `${o.name}: `,
+      h("select", { "data-lobby-option": o.name }, ...o.values.map((v) => h("option", { value: v, text: v }))), h("span", { class: "sub", text: ` ${o.help}` }))));
+    seats = seats.slice(0, g.max_players);
+    while (seats.length < g.min_players) seats.push("easy");
+    drawSeats();
+  };
+  const drawSeats = () => {
+    const g = catalog.games.find((x) => x.id === gameSel.value)!;
+    seatBox.replaceChildren(...seats.map((k, i) => {
+      const sel = h("select", { "data-seat-kind": i },
+        h("option", { value: "you", text: "you" }), h("option", { value: "person", text: "an invited person" }),
+        ...catalog.bots.map((b) => h("option", { value: b.level, text: `bot: ${b.level}` })));
+      sel.value = k;
+      sel.addEventListener("change", () => { seats[i] = sel.value; });
+      const rm = h("button", { type: "button", "data-seat-remove": i, disabled: seats.length <= g.min_players, text: "✕" });
+      rm.addEventListener("click", () => { seats.splice(i, 1); drawSeats(); });
+      return h("div", { class: "seat-row", "data-seat-row": i }, h("span", { class: "swatch", style: `background:${catalog.seat_colours[i]}` }), ` Seat ${i + 1} `, sel, rm);
+    }));
+    const add = h("button", { type: "button", "data-seat-add": "", disabled: seats.length >= g.max_players, text: "+ seat" });
+    add.addEventListener("click", () => { seats.push("person"); drawSeats(); });
+    seatBox.append(add);
+  };
+  gameSel.addEventListener("change", drawOptions);
+  const createBtn = h("button", { type: "button", class: "primary", "data-create": "", text: "Create the game" });
+  const result = h("div", { class: "result", "data-create-result": "" });
+  createBtn.addEventListener("click", () => {
+    const options: Record<string, string> = {};
+    optBox.querySelectorAll<HTMLSelectElement>("[data-lobby-option]").forEach((s) => { options[s.dataset.lobbyOption!] = s.value; });
+    const name = nameIn.value.trim() || "You";
+    localStorage.setItem("carc.name", name);
+    let invited = 0;
+    const seatList = seats.map((k) => k === "you" ? { name } : k === "person" ? { name: `Guest ${++invited}` } : { bot: k });
+    const req: any = { game: gameSel.value, options, seats: seatList };
+    const c = clockSel.value;
+    if (c.startsWith("rt")) req.clock = { type: "realtime", bank: c === "rt5" ? 300 : 900, increment: c === "rt5" ? 10 : 20 };
+    if (c.startsWith("d")) req.clock = { type: "days", days: Number(c.slice(1)) };
+    if (seats.some((k) => k === "person")) req.absence = { grace: 60, policy: "wait" };
+    void create(req, false);
+  });
+  form.append(h("label", {}, "Your name: ", nameIn), h("label", {}, "Game: ", gameSel), optBox, h("h3", { text: "Seats" }), seatBox, h("label", {}, "Clock: ", clockSel), createBtn, result);
+  page.append(form);
+  drawOptions();
+
+  async function create(req: any, go: boolean): Promise<void> {
+    result.textContent = "";
+    try {
+      const r = await getJSON<any>("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
+      const mine: any[] = [];
+      r.seats.forEach((s: any, i: number) => {
+        const you = !s.bot && (req.seats[i].name === playerName() || (go && i === 0)) && mine.length === 0;
+        if (you) { mine.push(s); rememberSeat({ id: r.id, seat: i, token: s.token, game: req.game, created: Date.now() }); }
+      });
+      const own = mine[0];
+      if (go && own) { location.href = own.invite; return; }
+      const links = r.seats.filter((s: any) => s.invite).map((s: any) => {
+        const url = new URL(s.invite, location.href).href;
+        const inp = h("input", { readonly: true, value: url, "data-invite": s.seat, "aria-label": `invite link of seat ${s.seat + 1}` });
+        const copy = h("button", { type: "button", "data-copy": s.seat, text: "Copy" });
+        copy.addEventListener("click", async () => { try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch { inp.select(); } });
+        return h("div", { class: "invite" }, `${s.name} (seat ${s.seat + 1}${own && s.seat === own.seat ? ", you" : ""}): `, inp, copy);
+      });
+      result.replaceChildren(h("p", { text: `Game ${r.id} created. Send each person their link; it is their seat.` }), ...links,
+        own ? h("a", { class: "button primary", href: own.invite, "data-open-game": "", text: "Open my seat" }) : h("a", { class: "button", href: `/play/${r.id}`, text: "Watch" }));
+      void drawMine();
+    } catch (e) {
+      result.replaceChildren(h("p", { class: "message", "data-message": "", text: (e as Error).message }));
+    }
+  }
+
+  // your games, then games to watch
+  const mineBox = h("section", { class: "card", "data-my-games": "" }, h("h2", { text: "Your games" }));
+  const watchBox = h("section", { class: "card", "data-watch-games": "" }, h("h2", { text: "Watch or replay" }));
+  page.append(mineBox, watchBox);
+  async function drawMine(): Promise<void> {
+    const list = load<MyGame[]>("carc.mygames", []);
+    const rows = await Promise.all(list.slice(0, 30).map(async (g) => {
+      try { return { g, s: await getJSON<any>(`/api/games/${g.id}`) }; } catch { return null; }
+    }));
+    const ok = rows.filter((r): r is { g: MyGame; s: any } => !!r);
+    const rank = (r: { g: MyGame; s: any }) => r.s.status !== "active" ? 2 : r.s.to_move === r.g.seat ? 0 : 1;
+    ok.sort((a, b) => rank(a) - rank(b) || b.g.created - a.g.created);
+    const title = (id: string) => catalog.games.find((x) => x.id === id)?.title ?? id;
+    mineBox.replaceChildren(h("h2", { text: "Your games" }), ok.length ? h("ul", {}, ...ok.map((r) => h("li", { "data-my-game": r.g.id, "data-rank": rank(r) },
+      h("a", { href: `/play/${r.g.id}?seat=${r.g.seat}&token=${r.g.token}`, text: `${title(r.s.game)} · ${r.s.seats.map((x: any) => x.name).join(" vs ")}` }),
+      h("span", { class: rank(r) === 0 ? "badge hot" : "badge", text: rank(r) === 0 ? " your move" : r.s.status === "active" ? " live" : ` ${r.s.status}: ${r.s.scores.join("–")}` })))) : h("p", { class: "sub", text: "none yet" }));
+  }
+  async function drawWatch(): Promise<void> {
+    const games = await getJSON<any[]>("/api/games");
+    const upload = h("input", { type: "file", accept: ".json,application/json", "data-upload": "", "aria-label": "a record file to view" });
+    upload.addEventListener("change", async () => {
+      const f = upload.files?.[0];
+      if (!f) return;
+      sessionStorage.setItem("carc.upload", await f.text());
+      location.href = "/replay";
+    });
+    watchBox.replaceChildren(h("h2", { text: "Watch or replay" }), h("label", {}, "View a record file: ", upload),
+      h("ul", {}, ...games.slice(0, 40).map((g) => h("li", { "data-watch": g.id }, h("a", { href: `/play/${g.id}`, text: `${catalog.games.find((x) => x.id === g.game)?.title ?? g.game} · ${g.id}` }), h("span", { class: "badge", text: ` ${g.status}` })))));
+  }
+  void drawMine();
+  void drawWatch();
+}
+
+function playerName(): string { return localStorage.getItem("carc.name") || "You"; }

@@ -1,0 +1,22 @@
+// The browser client of `carcassonne serve` (docs/web.md): the lobby at /, a game at /play/ID
+// (?seat=N&token=T: a seat's invite link; without a token: watching), a record file at /replay.
+import { GamePage } from "./game";
+import { lobbyPage } from "./lobby";
+import { h } from "./util";
+
+async function main(): Promise<void> {
+  const root = document.getElementById("app")!;
+  const path = location.pathname;
+  try {
+    const m = /^\/play\/([^/]+)$/.exec(path);
+    if (m) await GamePage.open(root, decodeURIComponent(m[1]), new URLSearchParams(location.search));
+    else if (path === "/replay") {
+      const text = sessionStorage.getItem("carc.upload");
+      if (!text) { location.href = "/"; return; }
+      await GamePage.openRecord(root, JSON.parse(text));
+    } else await lobbyPage(root);
+  } catch (e) {
+    root.replaceChildren(h("div", { class: "card message", "data-message": "", role: "alert" }, h("h2", { text: "Something went wrong" }), (e as Error).message, h("p", {}, h("a", { href: "/", text: "Back to the lobby" }))));
+  }
+}
+void main();

@@ -1,0 +1,63 @@
+// Small DOM and storage helpers.
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean | undefined> = {}, ...kids: (Node | string | null | undefined | false)[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    if (k === "class") e.className = String(v);
+    else if (k === "text") e.textContent = String(v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const k of kids) if (k !== null && k !== undefined && k !== false) e.append(k);
+  return e;
+}
+
+export const SVGNS = "http://www.w3.org/2000/svg";
+export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number | undefined> = {}, ...kids: (Node | null | undefined)[]): SVGElementTagNameMap[K] {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) e.setAttribute(k, String(v));
+  for (const k of kids) if (k) e.append(k);
+  return e;
+}
+
+export function load<T>(key: string, fallback: T): T {
+  try {
+    const t = localStorage.getItem(key);
+    return t === null ? fallback : (JSON.parse(t) as T);
+  } catch {
+    return fallback;
+  }
+}
+export function save(key: string, value: unknown): void {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage full or off: the page still works, a reload may lose an unacknowledged turn */
+  }
+}
+
+// "{p0}" ... "{p4}" in a game's text stand for the players' names.
+export function names(text: string, players: { name: string }[]): string {
+  return text.replace(/\{p(\d)\}/g, (m, d) => players[Number(d)]?.name ?? m);
+}
+
+export async function getJSON<T>(url: string, init?: RequestInit): Promise<T> {
+  const r = await fetch(url, init);
+  const t = await r.text();
+  let body: any;
+  try {
+    body = JSON.parse(t);
+  } catch {
+    throw new Error(`${url}: ${r.status} ${t.slice(0, 200)}`);
+  }
+  if (!r.ok) throw new Error(body?.message ?? `${url}: ${r.status}`);
+  return body as T;
+}
+
+export function fmtClock(ms: number): string {
+  if (ms < 0) return "";
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}

@@ -1,0 +1,345 @@
+// The browser client's flows in Debian's Chromium: rotation by key, wheel and buttons; pan and
+// zoom; taking a tentative turn back; a phone-sized touch context; a reload mid-turn (the turn is
+// applied exactly once); the server killed and restarted mid-game; the socket cut; two tabs
+// through an invite link; watching, the replay slider, the record download and upload; the lobby.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { startServer, launch, api, rng, playTurnByClicks, waitReady, startProxy, events, summary, repo, tempDir } from "./harness.mjs";
+
+let server, browser;
+const shots = `${repo}/web/test-results`;
+before(async () => { mkdirSync(shots, { recursive: true }); server = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.stop(); });
+
+async function newGame(srv, game = "base", seed = 5, seats = [{ name: "Ann" }, { bot: "random" }]) {
+  return api(srv, "POST", "/api/games", { game, seats, seed });
+}
+async function open(url, opts = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...opts });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url);
+  return { ctx, page, errors };
+}
+const myTurns = async (srv, id, seat = 0) => (await events(srv, id)).filter((e) => e.type === "turn" && e.seat === seat);
+const attr = (page, sel, name) => page.locator(sel).first().getAttribute(name);
+
+// a cell where the tile in hand fits in at least two rotations
+async function multiRotCell(page) {
+  const cells = await page.$$eval("[data-cell]", (els) => els.map((e) => ({ cell: e.getAttribute("data-cell"), rots: e.getAttribute("data-rots").split(" ") })));
+  return cells.find((c) => c.rots.length >= 2);
+}
+
+test("rotating by key, wheel and buttons offers only the rotations that fit", { timeout: 180000 }, async () => {
+  // find a seed whose first tile fits somewhere in two rotations or more
+  for (let seed = 1; seed < 40; seed++) {
+    const g = await newGame(server, "base", seed);
+    const { ctx, page, errors } = await open(server.url + g.seats[0].invite);
+    await waitReady(page);
+    const c = await multiRotCell(page);
+    if (!c) { await ctx.close(); continue; }
+    await page.click(`[data-cell="${c.cell}"]`);
+    await waitReady(page);
+    const offered = await page.$$eval("[data-rotate-to]", (els) => els.map((e) => e.getAttribute("data-rotate-to")));
+    assert.deepEqual(offered, c.rots, "the rotation buttons are the rotations that fit there");
+    const r0 = await attr(page, "[data-tentative]", "data-rot");
+    await page.keyboard.press("r");
+    await waitReady(page);
+    const r1 = await attr(page, "[data-tentative]", "data-rot");
+    assert.equal(r1, c.rots[(c.rots.indexOf(r0) + 1) % c.rots.length], "r turns to the next rotation that fits");
+    await page.locator("[data-tentative]").hover();
+    await page.mouse.wheel(0, 100);
+    await waitReady(page);
+    const r2 = await attr(page, "[data-tentative]", "data-rot");
+    assert.equal(r2, c.rots[(c.rots.indexOf(r1) + 1) % c.rots.length], "the wheel over the tile turns it");
+    await page.keyboard.press("Shift+R");
+    await waitReady(page);
+    assert.equal(await attr(page, "[data-tentative]", "data-rot"), r1, "R turns it back");
+    await page.click(`[data-rotate-to="${c.rots[0]}"]`);
+    await waitReady(page);
+    assert.equal(await attr(page, "[data-tentative]", "data-rot"), c.rots[0]);
+    const moves = await page.getAttribute("[data-moves]", "data-moves");
+    assert.match(moves, new RegExp(` r${c.rots[0]}$`), "the tentative move is the placement at that rotation");
+    assert.deepEqual(errors, []);
+    await ctx.close();
+    return;
+  }
+  assert.fail("no seed gave a tile with two rotations");
+});
+
+test("pan and zoom by drag, wheel and keys", { timeout: 180000 }, async () => {
+  const g = await newGame(server, "base", 9);
+  const { ctx, page } = await open(server.url + g.seats[0].invite);
+  await waitReady(page);
+  const vb = async () => (await page.getAttribute("[data-board]", "viewBox")).split(" ").map(Number);
+  const zoom = async () => Number(await page.getAttribute("[data-board]", "data-zoom"));
+  const box = await page.locator("[data-board]").boundingBox();
+  const z0 = await zoom();
+  await page.mouse.move(box.x + 60, box.y + box.height - 60);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction((z) => Number(document.querySelector("[data-board]").getAttribute("data-zoom")) > z, z0);
+  const before = await vb();
+  await page.mouse.move(box.x + 100, box.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 180, box.y + 150, { steps: 5 });
+  await page.mouse.up();
+  const after = await vb();
+  assert.ok(after[0] < before[0] && after[1] < before[1], `a drag right and down moves the view left and up: ${before} -> ${after}`);
+  assert.equal(await page.locator("[data-tentative]").count(), 0, "a drag is not a click");
+  const z1 = await zoom();
+  await page.locator("[data-board]").focus();
+  await page.keyboard.press("+");
+  assert.ok((await zoom()) > z1, "+ zooms in");
+  await page.keyboard.press("-");
+  await page.keyboard.press("-");
+  assert.ok((await zoom()) < z1, "- zooms out");
+  const b2 = await vb();
+  await page.keyboard.press("ArrowLeft");
+  assert.ok((await vb())[0] < b2[0], "arrow keys pan");
+  await page.click("[data-zoom-in]");
+  await page.click("[data-fit]");
+  assert.ok(Math.abs((await zoom()) - z0) < 1e-3, "fit goes back to the whole board");
+  await ctx.close();
+});
+
+test("a tentative turn is taken back step by step and nothing is sent", { timeout: 180000 }, async () => {
+  const g = await newGame(server, "base", 11);
+  const { ctx, page } = await open(server.url + g.seats[0].invite);
+  await waitReady(page);
+  const seq0 = (await summary(server, g.id)).seq;
+  await page.click("[data-cell] >> nth=0");
+  await waitReady(page);
+  const spot = page.locator("[data-spot]");
+  assert.ok((await spot.count()) > 0, "the placed tile shows its free spots");
+  await spot.first().click();
+  await waitReady(page);
+  assert.equal((await page.getAttribute("[data-moves]", "data-moves")).split(" | ").length, 2);
+  assert.equal(await page.evaluate(() => document.body.dataset.complete), "true");
+  await page.click("[data-takeback]");
+  await waitReady(page);
+  assert.equal((await page.getAttribute("[data-moves]", "data-moves")).split(" | ").length, 1);
+  await page.keyboard.press("Escape");
+  await waitReady(page);
+  assert.equal(await page.locator("[data-tentative]").count(), 0, "the placement is taken back too");
+  assert.equal(await page.locator("[data-moves]").count(), 0);
+  assert.ok(await page.locator("[data-confirm]").isDisabled());
+  assert.equal((await summary(server, g.id)).seq, seq0, "nothing was sent");
+  // typed notation: the same turn without a mouse
+  const cell = await page.getAttribute("[data-cell] >> nth=0", "data-cell");
+  const rot = (await page.getAttribute("[data-cell] >> nth=0", "data-rots")).split(" ")[0];
+  const tile = await page.getAttribute("[data-hand-tile]", "data-hand-tile");
+  await page.fill("[data-notation-input]", `${tile} ${cell} r${rot}`);
+  await page.press("[data-notation-input]", "Enter");
+  await waitReady(page);
+  assert.equal(await attr(page, "[data-tentative]", "data-tentative"), cell);
+  await page.fill("[data-notation-input]", "pass");
+  await page.press("[data-notation-input]", "Enter");
+  await page.waitForFunction(() => document.body.dataset.complete === "true");
+  await page.press("[data-notation-input]", "Enter");
+  await page.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq0);
+  assert.equal((await myTurns(server, g.id)).length, 1, "the typed turn was played");
+  await page.fill("[data-notation-input]", "Q 99,99 r0");
+  await page.press("[data-notation-input]", "Enter");
+  await ctx.close();
+});
+
+test("phone size with touch: tap to place and confirm, pinch to zoom, panels fold away", { timeout: 180000 }, async () => {
+  for (const [i, game] of ["base", "amazonas", "hunters", "safari"].entries()) {
+    const g = await newGame(server, game, 200 + i);
+    const { ctx, page, errors } = await open(server.url + g.seats[0].invite, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    await waitReady(page);
+    const side = await page.locator("[data-side]").boundingBox();
+    assert.ok(side.x >= 389, "the panels are folded away");
+    const board = await page.locator("[data-board]").boundingBox();
+    assert.ok(board.width >= 380 && board.height >= 400, `the board takes the screen: ${JSON.stringify(board)}`);
+    const rand = rng(5 + i);
+    for (let t = 0; t < 8; t++) {
+      // taps only: a cell, then confirm (with whatever the random choice adds)
+      await waitReady(page, 60000);
+      if (await page.evaluate(() => document.body.dataset.over === "true")) break;
+      const cells = page.locator("[data-cell]");
+      if (await cells.count()) { await cells.nth(Math.floor(rand() * (await cells.count()))).tap(); await waitReady(page); }
+      const confirm = page.locator("[data-confirm]");
+      while (!(await confirm.isEnabled())) {
+        const opt = page.locator("[data-spot], [data-option]");
+        await opt.first().tap();
+        await waitReady(page);
+      }
+      const seq = Number(await page.evaluate(() => document.body.dataset.seq));
+      await confirm.tap();
+      await page.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq);
+    }
+    // a pinch: two touch pointers moving apart zoom in
+    const z0 = Number(await page.getAttribute("[data-board]", "data-zoom"));
+    await page.evaluate(() => {
+      const svg = document.querySelector("[data-board]");
+      const r = svg.getBoundingClientRect();
+      const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      const ev = (type, id, x) => svg.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: "touch", clientX: x, clientY: cy, bubbles: true, isPrimary: id === 1 }));
+      ev("pointerdown", 1, cx - 30); ev("pointerdown", 2, cx + 30);
+      for (let k = 1; k <= 5; k++) { ev("pointermove", 1, cx - 30 - k * 15); ev("pointermove", 2, cx + 30 + k * 15); }
+      ev("pointerup", 1, cx - 105); ev("pointerup", 2, cx + 105);
+    });
+    assert.ok(Number(await page.getAttribute("[data-board]", "data-zoom")) > z0 * 1.5, "the pinch zoomed in");
+    await page.click("[data-fit]");
+    await waitReady(page, 60000);
+    await page.screenshot({ path: `${shots}/${game}-phone.png` });
+    await page.tap("[data-toggle-panels]");
+    await page.waitForTimeout(400);
+    const open2 = await page.locator("[data-side]").boundingBox();
+    assert.ok(open2.x < 390 - 200, "the panels unfold");
+    await page.screenshot({ path: `${shots}/${game}-phone-panels.png` });
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test("reloading mid-turn: the unacknowledged turn is applied exactly once", { timeout: 180000 }, async () => {
+  for (const lose of ["the turn", "the ack"]) {
+    const g = await newGame(server, "base", 21);
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    let cut = true;
+    await page.routeWebSocket(/\/ws\//, (ws) => {
+      const srv = ws.connectToServer();
+      ws.onMessage((m) => { if (cut && lose === "the turn" && String(m).includes('"play"')) return; srv.send(m); });
+      srv.onMessage((m) => { if (cut && lose === "the ack" && String(m).includes('"ack"')) return; ws.send(m); });
+    });
+    await page.goto(server.url + g.seats[0].invite);
+    await waitReady(page);
+    await page.click("[data-cell] >> nth=0");
+    await waitReady(page);
+    await page.click("[data-confirm]");
+    await page.waitForTimeout(300);
+    const stored = await page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("carc.outbox.")).map(([, v]) => JSON.parse(v)).flat());
+    assert.equal(stored.length, 1, `${lose} lost: the turn waits in browser storage`);
+    assert.equal((await myTurns(server, g.id)).length, lose === "the turn" ? 0 : 1);
+    cut = false;
+    await page.reload();
+    await page.waitForFunction(() => Object.keys(localStorage).filter((k) => k.startsWith("carc.outbox.")).every((k) => localStorage.getItem(k) === "[]"));
+    const turns = await myTurns(server, g.id);
+    assert.equal(turns.length, 1, `${lose} lost, then a reload: one turn`);
+    assert.equal(turns[0].cid, stored[0].cid);
+    await waitReady(page, 30000);
+    await ctx.close();
+  }
+});
+
+test("the server killed and restarted mid-game: the page resumes at the right seq", { timeout: 180000 }, async () => {
+  const dir = tempDir();
+  let own = await startServer({ dir });
+  const g = await newGame(own, "hunters", 31);
+  const { ctx, page, errors } = await open(own.url + g.seats[0].invite);
+  const rand = rng(3);
+  for (let t = 0; t < 3; t++) await playTurnByClicks(page, rand);
+  await waitReady(page, 30000);
+  await own.stop("SIGKILL");
+  await page.waitForSelector("[data-conn='offline'], [data-conn='connecting']");
+  own = await startServer({ dir, port: own.port });
+  await page.waitForSelector("[data-conn='connecting'] >> text=reconnecting", { state: "detached", timeout: 1 }).catch(() => {});
+  await page.waitForSelector("[data-conn='online']", { timeout: 20000 });
+  await waitReady(page, 30000);
+  const s = await summary(own, g.id);
+  assert.equal(Number(await page.evaluate(() => document.body.dataset.seq)), s.seq, "the page holds the server's seq");
+  assert.equal(await page.evaluate(() => window.carc.seq), s.seq, "and every event up to it");
+  for (let t = 0; t < 2; t++) await playTurnByClicks(page, rand);
+  await page.waitForFunction((n) => Number(document.body.dataset.seq) > n, s.seq);
+  assert.equal((await myTurns(own, g.id)).length, 5, "the game went on");
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  await own.stop();
+});
+
+test("a cut TCP connection: the page says so, reconnects and goes on", { timeout: 180000 }, async () => {
+  const proxy = await startProxy(server.port);
+  const g = await newGame(server, "amazonas", 41);
+  const { ctx, page, errors } = await open(proxy.url + g.seats[0].invite);
+  const rand = rng(4);
+  await playTurnByClicks(page, rand);
+  await waitReady(page, 30000);
+  assert.ok(proxy.cut() > 0);
+  await page.waitForSelector("[data-conn='offline'], [data-conn='connecting']", { timeout: 5000 });
+  await page.waitForSelector("[data-conn='online']", { timeout: 20000 });
+  await waitReady(page, 30000);
+  await playTurnByClicks(page, rand);
+  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 30000 });
+  assert.equal((await myTurns(server, g.id)).length, 2);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  await proxy.close();
+});
+
+test("two tabs through an invite link, across a server restart; watching; replay; record download and upload", { timeout: 180000 }, async () => {
+  const dir = tempDir();
+  let own = await startServer({ dir });
+  // the lobby: the creator is seat 1, an invited person seat 2
+  const a = await open(own.url + "/");
+  await a.page.fill("[data-lobby-name]", "Ann");
+  await a.page.selectOption("[data-lobby-game]", "safari");
+  await a.page.selectOption("[data-seat-kind='1']", "person");
+  await a.page.click("[data-create]");
+  const invite = await a.page.inputValue("[data-invite='1']");
+  assert.match(invite, /\/play\/[0-9a-f]+\?seat=1&token=/);
+  await a.page.click("[data-open-game]");
+  const b = await open(invite);
+  const id = /\/play\/([0-9a-f]+)/.exec(invite)[1];
+  const watch = await open(own.url + `/play/${id}`);
+  const ra = rng(8), rb = rng(9);
+  const step = async () => {
+    // whoever is to move plays; the other waits
+    await Promise.race([
+      a.page.waitForFunction(() => document.body.dataset.ready === "true"),
+      b.page.waitForFunction(() => document.body.dataset.ready === "true"),
+    ]);
+    const who = (await a.page.evaluate(() => document.body.dataset.ready)) === "true" ? a : b;
+    await playTurnByClicks(who.page, who === a ? ra : rb);
+  };
+  for (let t = 0; t < 4; t++) await step();
+  await own.stop("SIGKILL");
+  own = await startServer({ dir, port: own.port });
+  for (let t = 0; t < 4; t++) await step();
+  const s = await summary(own, id);
+  await watch.page.waitForFunction((n) => Number(document.body.dataset.seq) >= n, s.seq, { timeout: 20000 });
+  assert.equal(await watch.page.evaluate(() => document.body.dataset.seat), "-1", "a spectator");
+  assert.equal(await watch.page.locator("[data-confirm]").count(), 0, "a spectator cannot act");
+  const ev = await events(own, id);
+  assert.equal(ev.filter((e) => e.type === "turn").length, 8, "eight turns, none lost or doubled");
+  // replay: the slider steps through the record
+  await watch.page.click("[data-replay]");
+  await watch.page.waitForSelector("[data-replay-bar][data-loaded='8']");
+  await watch.page.fill("[data-replay-slider]", "0");
+  await watch.page.waitForSelector("[data-replay-bar][data-loaded='0']");
+  const start = Number(await watch.page.getAttribute("[data-board]", "data-tiles"));
+  await watch.page.click("[data-replay-next]");
+  await watch.page.waitForSelector("[data-replay-bar][data-loaded='1']");
+  assert.equal(Number(await watch.page.getAttribute("[data-board]", "data-tiles")), start + 1, "one turn later, one tile more");
+  await watch.page.screenshot({ path: `${shots}/replay.png` });
+  // the record downloads, and a record file is viewed after upload
+  const [dl] = await Promise.all([watch.page.waitForEvent("download"), watch.page.click("[data-download]")]);
+  const file = await dl.path();
+  const up = await open(own.url + "/");
+  await up.page.setInputFiles("[data-upload]", file);
+  await up.page.waitForSelector("[data-replay-bar][data-loaded='8']");
+  await up.page.click("[data-replay-prev]");
+  await up.page.waitForSelector("[data-replay-bar][data-loaded='7']");
+  for (const x of [a, b, watch, up]) { assert.deepEqual(x.errors, []); await x.ctx.close(); }
+  await own.stop();
+});
+
+test("the lobby: one click starts a game against a bot, and lists it first when it is your move", { timeout: 180000 }, async () => {
+  const { ctx, page, errors } = await open(server.url + "/");
+  await page.click("[data-quick='hunters']");
+  await page.waitForURL(/\/play\/[0-9a-f]+\?seat=0&token=/);
+  await waitReady(page, 30000);
+  const t0 = Date.now();
+  await page.goto(server.url + "/");
+  await page.waitForSelector("[data-my-game]");
+  const first = await page.getAttribute("[data-my-game] >> nth=0", "data-rank");
+  assert.equal(first, "0", "your move first");
+  writeFileSync(`${shots}/lobby-ms.txt`, String(Date.now() - t0));
+  await page.screenshot({ path: `${shots}/lobby.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

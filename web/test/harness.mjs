@@ -1,0 +1,127 @@
+// Test harness for the browser tests: a real `carcassonne serve` on a loopback port with a fresh
+// SQLite file, and Debian's Chromium driven by playwright-core. Nothing here leaves 127.0.0.1.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+export const repo = path.resolve(here, "../..");
+export const bin = process.env.CARC_BIN ?? path.join(repo, "build/carcassonne");
+export const webRoot = process.env.CARC_WEB ?? path.join(repo, "web/dist");
+export const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+export function tempDir() { return mkdtempSync(path.join(tmpdir(), "carc-web-")); }
+
+// Starts the server; resolves once it prints its address. port 0: any free port.
+export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}) {
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin} (build it, or set CARC_BIN)`);
+  const args = ["serve", "--listen", `127.0.0.1:${port}`, "--data", dir, "--allow-seed", "--web", webRoot, "--idle-ms", "20000", ...extra];
+  const proc = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  proc.stderr.on("data", (d) => { err += d; if (err.length > 20000) err = err.slice(-10000); });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 15000);
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/[0-9.:]+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${err}`)); });
+  });
+  return {
+    url, dir, proc,
+    port: Number(new URL(url).port),
+    async stop(signal = "SIGTERM") {
+      if (proc.exitCode !== null) return;
+      const done = new Promise((r) => proc.once("exit", r));
+      proc.kill(signal);
+      await done;
+    },
+  };
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+}
+
+export async function api(server, method, p, body) {
+  const r = await fetch(server.url + p, { method, headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+  const t = await r.text();
+  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${t}`);
+  return t ? JSON.parse(t) : null;
+}
+
+// A seeded generator for the tests' choices (the same clicks for the same seed).
+export function rng(seed) {
+  let x = BigInt(seed) * 0x9E3779B97F4A7C15n + 1n;
+  return () => {
+    x ^= x << 13n; x &= (1n << 64n) - 1n; x ^= x >> 7n; x ^= x << 17n; x &= (1n << 64n) - 1n;
+    return Number(x % 1000000n) / 1000000;
+  };
+}
+
+// Plays one decision of the player's turn by clicks alone: a highlighted cell, maybe a rotation,
+// then maybe a piece spot or an option, then confirm. Returns false when the game is over.
+export async function playTurnByClicks(page, rand, { timeout = 60000 } = {}) {
+  await page.waitForFunction(() => document.body.dataset.over === "true" || document.body.dataset.ready === "true", null, { timeout });
+  if (await page.evaluate(() => document.body.dataset.over === "true")) return false;
+  const cells = page.locator("[data-cell]");
+  const nCells = await cells.count();
+  if (nCells > 0 && (await page.locator("[data-tentative]").count()) === 0) {
+    await cells.nth(Math.floor(rand() * nCells)).click();
+    await waitReady(page);
+    if (rand() < 0.3 && (await page.locator("[data-rotate='cw']").count())) { await page.click("[data-rotate='cw']"); await waitReady(page); }
+  }
+  for (let guard = 0; guard < 12; guard++) {
+    const confirm = page.locator("[data-confirm]");
+    const canConfirm = (await confirm.count()) > 0 && (await confirm.isEnabled());
+    const complete = await page.evaluate(() => document.body.dataset.complete === "true");
+    const choices = page.locator("[data-spot], [data-target-cell][data-notation], [data-target-piece], [data-option]:not([data-kind='pass'])");
+    const n = await choices.count();
+    if (!complete && n > 0 && (!canConfirm || rand() < 0.5)) {
+      await choices.nth(Math.floor(rand() * n)).click();
+      await waitReady(page);
+      continue;
+    }
+    if (canConfirm) {
+      await confirm.click();
+      // the turn is acknowledged and shown (or the page went on to another decision)
+      await page.waitForFunction(() => document.body.dataset.sending !== "true", null, { timeout });
+      return true;
+    }
+    const pass = page.locator("[data-option][data-kind='pass']");
+    if (await pass.count()) { await pass.first().click(); await waitReady(page); continue; }
+    await page.waitForTimeout(50);
+  }
+  throw new Error("no way to finish the turn: " + (await page.locator("[data-panel='turn']").innerText()));
+}
+
+export async function waitReady(page, timeout = 20000) {
+  await page.waitForFunction(() => document.body.dataset.ready === "true" || document.body.dataset.over === "true" || document.body.dataset.myTurn === "false", null, { timeout });
+}
+
+// A TCP forwarder on loopback in front of the server, so that a test can cut the page's
+// connections (Chromium's offline emulation freezes a WebSocket instead of closing it).
+import net from "node:net";
+export async function startProxy(targetPort) {
+  const sockets = new Set();
+  const srv = net.createServer((client) => {
+    const up = net.connect(targetPort, "127.0.0.1");
+    sockets.add(client); sockets.add(up);
+    client.pipe(up); up.pipe(client);
+    const drop = () => { client.destroy(); up.destroy(); sockets.delete(client); sockets.delete(up); };
+    client.on("error", drop); up.on("error", drop); client.on("close", drop); up.on("close", drop);
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${srv.address().port}`,
+    cut() { const n = sockets.size; for (const s of sockets) s.destroy(); sockets.clear(); return n; },
+    close() { this.cut(); return new Promise((r) => srv.close(r)); },
+  };
+}
+
+export async function events(server, id) { return api(server, "GET", `/api/games/${id}/events`); }
+export async function summary(server, id) { return api(server, "GET", `/api/games/${id}`); }
