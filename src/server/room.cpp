@@ -424,12 +424,13 @@ json Room::summary(std::int64_t now) const {
   return j;
 }
 
-std::vector<Out> Room::views() const {
+std::vector<Out> Room::views(std::int64_t now) const {
   std::vector<Out> out;
   std::string text;
   for (const auto& [id, c] : conns_) {
     if (!c.views) continue;
-    if (text.empty()) text = json{{"type", "state"}, {"seq", live_->seq}, {"view", view::to_json(view::build_view(live_->game))}}.dump();
+    if (text.empty())
+      text = json{{"type", "state"}, {"seq", live_->seq}, {"view", view::to_json(view::build_view(live_->game))}, {"clocks", clocks(now)}}.dump();
     out.push_back({id, text});
   }
   return out;
@@ -729,7 +730,7 @@ void Room::committed(std::vector<Out>& out) {
   for (Event& e : pending_events_) log_.push_back(std::move(e));
   pending_events_.clear();
   out.push_back({0, events_message(since)});
-  for (Out& o : views()) out.push_back(std::move(o));
+  for (Out& o : views(log_.empty() ? 0 : log_.back().time)) out.push_back(std::move(o));
   if (!pending_cid_.empty() && pending_conn_ != 0)
     out.push_back({pending_conn_, json{{"type", "ack"}, {"cid", pending_cid_}, {"seq", live_->cids.at({pending_seat_, pending_cid_})}}.dump()});
   pending_conn_ = 0;

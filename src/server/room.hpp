@@ -126,7 +126,8 @@ class Room {
   std::string presence(std::int64_t now) const;
   // {"type": "events"} with every committed event after `since`, the seq and who decides next.
   std::string events_message(std::int64_t since) const;
-  std::vector<Out> views() const;
+  // `state` (view and clocks as of `now`) for every connection that asked for views
+  std::vector<Out> views(std::int64_t now) const;
   void replay_event(Live& l, const Event& e) const;
 
   GameMeta meta_;

@@ -65,6 +65,15 @@ export class Board {
       tiles.append(g);
     });
     root.append(tiles);
+    // the tentative tile under the marks: a cell an option names stays clickable on top of it
+    if (o.tentative) {
+      const t = o.tentative;
+      const g = s("g", { class: "tentative", "data-tentative": `${t.x},${t.y}`, "data-rot": t.rot });
+      g.append(this.image(t.tile, t.x, t.y, t.rot));
+      g.append(s("rect", { class: "tentative-frame", x: t.x * S + 1.5, y: t.y * S + 1.5, width: S - 3, height: S - 3 }));
+      g.addEventListener("wheel", (e) => { e.preventDefault(); e.stopPropagation(); this.h.rotate(e.deltaY > 0 ? 1 : -1); }, { passive: false });
+      root.append(g);
+    }
     const marks = s("g", { class: "fits" });
     for (const f of o.fits) {
       grow(f.x!, f.y!);
@@ -86,14 +95,6 @@ export class Board {
       marks.append(r);
     }
     root.append(marks);
-    if (o.tentative) {
-      const t = o.tentative;
-      const g = s("g", { class: "tentative", "data-tentative": `${t.x},${t.y}`, "data-rot": t.rot });
-      g.append(this.image(t.tile, t.x, t.y, t.rot));
-      g.append(s("rect", { class: "tentative-frame", x: t.x * S + 1.5, y: t.y * S + 1.5, width: S - 3, height: S - 3 }));
-      g.addEventListener("wheel", (e) => { e.preventDefault(); e.stopPropagation(); this.h.rotate(e.deltaY > 0 ? 1 : -1); }, { passive: false });
-      root.append(g);
-    }
     // Safari's watering holes: at grid points, their quarters' tokens and photographers
     const sites = s("g", { class: "sites" });
     for (const site of v.board.sites) {

@@ -219,7 +219,12 @@ export class GamePage {
     this.turn.sending = false;
     this.confirmAt = 0;
     this.message = `Not played (${m.code}): ${m.message}`;
-    if (cmd && m.code === "store") { this.conn?.submit({ ...cmd, cid: cmd.cid + "r" }); this.turn.sending = true; this.message = "the server could not store the turn: sending it again"; }
+    if (cmd && m.code === "store") {
+      // not committed: the same command (same cid, so never applied twice) again in a second
+      this.turn.sending = true;
+      this.message = "the server could not store the turn: sending it again";
+      setTimeout(() => this.conn?.submit(cmd), 1000);
+    }
     else this.conn?.send({ type: "view" });
     this.render();
   }
@@ -484,7 +489,7 @@ export class GamePage {
 
   private startFinal(): void {
     if (this.finalTimer !== undefined) return;
-    this.finalShown = 0;
+    this.finalShown = 1;
     this.finalTimer = window.setInterval(() => {
       const n = this.view?.last_turn.length ?? 0;
       if (this.finalShown >= n) { clearInterval(this.finalTimer); return; }

@@ -131,10 +131,15 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
       location.href = "/replay";
     });
     watchBox.replaceChildren(h("h2", { text: "Watch or replay" }), h("label", {}, "View a record file: ", upload),
-      h("ul", {}, ...games.slice(0, 40).map((g) => h("li", { "data-watch": g.id }, h("a", { href: `/play/${g.id}`, text: `${catalog.games.find((x) => x.id === g.game)?.title ?? g.game} · ${g.id}` }), h("span", { class: "badge", text: ` ${g.status}` })))));
+      h("ul", {}, ...games.slice(0, 40).map((g) => h("li", { "data-watch": g.id }, h("a", { href: `/play/${g.id}`, text: `${catalog.games.find((x) => x.id === g.game)?.title ?? g.game} · ${g.id}` }), h("span", { class: "badge", text: ` ${g.status} · ${ago(g.created)}` })))));
   }
   void drawMine();
   void drawWatch();
+}
+
+function ago(ms: number): string {
+  const m = Math.max(0, Math.round((Date.now() - ms) / 60000));
+  return m < 1 ? "just now" : m < 60 ? `${m} min ago` : m < 1440 ? `${Math.round(m / 60)} h ago` : `${Math.round(m / 1440)} days ago`;
 }
 
 function playerName(): string { return localStorage.getItem("carc.name") || "You"; }

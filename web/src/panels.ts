@@ -42,7 +42,7 @@ export function gamePanel(p: Panel, v: View, colours: string[]): HTMLElement {
     const body = p.rows.map((r) => h("tr", {}, ...r.map((c, i) => seatCol && i === 0
       ? h("td", {}, h("span", { class: "swatch", style: `background:${colours[Number(c)] ?? "#888"}` }), " " + (v.players[Number(c)]?.name ?? c))
       : h("td", { text: names(c, v.players) }))));
-    kids.push(h("table", { class: "ptable" }, p.columns.length ? h("thead", {}, head) : null, h("tbody", {}, ...body)));
+    kids.push(h("div", { class: "scroll-x" }, h("table", { class: "ptable" }, p.columns.length ? h("thead", {}, head) : null, h("tbody", {}, ...body))));
   }
   for (const l of p.lines) kids.push(h("div", { class: "line", text: names(l, v.players) }));
   return section(`game:${p.id}`, names(p.title, v.players), ...kids);
@@ -73,12 +73,12 @@ export function logPanel(lines: string[]): HTMLElement {
 
 // Final scoring: the end's events one by one, then the whole game's points by feature type.
 export function finalPanel(v: View, colours: string[], record: any | null, shown: number): HTMLElement {
-  const finals = v.last_turn.filter((e) => e.reason !== "completed" || true);
+  const finals = v.last_turn;
   const list = h("ol", { class: "final-steps" }, ...finals.slice(0, shown).map((e: EventView, i) => h("li", { "data-final-step": i, text: `${e.text}` })));
   const winners = new Set(v.winners ?? []);
   const scores = v.final_scores ?? v.players.map((p) => p.score);
   const table = h("table", { class: "ptable final-scores" }, h("tbody", {}, ...v.players.map((p) => h("tr", { "data-final-seat": p.seat },
-    h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` }), " " + p.name + (winners.has(p.seat) ? " 🏆" : "")),
+    h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` }), " " + p.name, winners.has(p.seat) ? h("b", { class: "winner", "data-winner": "", text: " ★ winner" }) : null),
     h("td", { class: "score", "data-final-score": scores[p.seat], text: String(scores[p.seat]) })))));
   const kids: Node[] = [table];
   if (finals.length) kids.push(h("h4", { text: "Final scoring" }), list);

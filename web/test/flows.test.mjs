@@ -167,9 +167,8 @@ test("phone size with touch: tap to place and confirm, pinch to zoom, panels fol
         await opt.first().tap();
         await waitReady(page);
       }
-      const seq = Number(await page.evaluate(() => document.body.dataset.seq));
       await confirm.tap();
-      await page.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq);
+      await page.waitForFunction(() => document.body.dataset.sending !== "true", null, { timeout: 60000 });
     }
     // a pinch: two touch pointers moving apart zoom in
     const z0 = Number(await page.getAttribute("[data-board]", "data-zoom"));
@@ -300,15 +299,21 @@ test("two tabs through an invite link, across a server restart; watching; replay
   await own.stop("SIGKILL");
   own = await startServer({ dir, port: own.port });
   for (let t = 0; t < 4; t++) await step();
+  // every confirmed command acknowledged: both outboxes empty
+  for (const x of [a, b]) await x.page.waitForFunction(() => Object.keys(localStorage).filter((k) => k.startsWith("carc.outbox.")).every((k) => localStorage.getItem(k) === "[]"), null, { timeout: 30000 });
   const s = await summary(own, id);
   await watch.page.waitForFunction((n) => Number(document.body.dataset.seq) >= n, s.seq, { timeout: 20000 });
   assert.equal(await watch.page.evaluate(() => document.body.dataset.seat), "-1", "a spectator");
   assert.equal(await watch.page.locator("[data-confirm]").count(), 0, "a spectator cannot act");
   const ev = await events(own, id);
-  assert.equal(ev.filter((e) => e.type === "turn").length, 8, "eight turns, none lost or doubled");
+  // eight confirmed decisions (a Safari hand-in off turn belongs to the turn it answers), none doubled
+  const cids = ev.filter((e) => e.cid).map((e) => e.cid);
+  assert.equal(new Set(cids).size, cids.length, "no command applied twice");
+  assert.equal(cids.length, 8, "every confirmed command applied");
+  const moves = (await api(own, "GET", `/api/games/${id}/record`)).moves.length;
   // replay: the slider steps through the record
   await watch.page.click("[data-replay]");
-  await watch.page.waitForSelector("[data-replay-bar][data-loaded='8']");
+  await watch.page.waitForSelector(`[data-replay-bar][data-loaded='${moves}']`);
   await watch.page.fill("[data-replay-slider]", "0");
   await watch.page.waitForSelector("[data-replay-bar][data-loaded='0']");
   const start = Number(await watch.page.getAttribute("[data-board]", "data-tiles"));
@@ -321,9 +326,12 @@ test("two tabs through an invite link, across a server restart; watching; replay
   const file = await dl.path();
   const up = await open(own.url + "/");
   await up.page.setInputFiles("[data-upload]", file);
-  await up.page.waitForSelector("[data-replay-bar][data-loaded='8']");
+  await up.page.waitForSelector(`[data-replay-bar][data-loaded='${moves}']`);
   await up.page.click("[data-replay-prev]");
-  await up.page.waitForSelector("[data-replay-bar][data-loaded='7']");
+  await up.page.waitForSelector(`[data-replay-bar][data-loaded='${moves - 1}']`);
+  // presence: the invited player leaves, the creator's page shows it
+  await b.ctx.close();
+  await a.page.waitForSelector("[data-panel='scores'] tr[data-seat='1'] [data-presence^='away']", { timeout: 10000 });
   for (const x of [a, b, watch, up]) { assert.deepEqual(x.errors, []); await x.ctx.close(); }
   await own.stop();
 });
@@ -340,6 +348,24 @@ test("the lobby: one click starts a game against a bot, and lists it first when 
   assert.equal(first, "0", "your move first");
   writeFileSync(`${shots}/lobby-ms.txt`, String(Date.now() - t0));
   await page.screenshot({ path: `${shots}/lobby.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test("clocks count down for the seat to move and are the server's", { timeout: 60000 }, async () => {
+  const g = await api(server, "POST", "/api/games", { game: "base", seats: [{ name: "Ann" }, { bot: "random" }], seed: 3, clock: { type: "realtime", bank: 300, increment: 5 } });
+  const { ctx, page, errors } = await open(server.url + g.seats[0].invite);
+  await waitReady(page);
+  const clock = async (seat) => Number(await page.getAttribute(`[data-panel='scores'] tr[data-seat='${seat}'] [data-clock]`, "data-clock"));
+  const c0 = await clock(0);
+  assert.ok(c0 > 290000 && c0 <= 300000, `seat 0 starts near 5 minutes: ${c0}`);
+  await page.waitForTimeout(1600);
+  assert.ok((await clock(0)) < c0 - 1000, "the clock of the seat to move runs");
+  assert.equal(await clock(1), (await summary(server, g.id)).clocks[1], "the other clock stands at the server's figure");
+  await playTurnByClicks(page, rng(1));
+  await waitReady(page);
+  const s = await summary(server, g.id);
+  assert.ok(Math.abs((await clock(0)) - s.clocks[0]) < 4000, `after a turn the page shows the server's clock: ${await clock(0)} vs ${s.clocks[0]}`);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -38,7 +38,10 @@ export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}
       if (proc.exitCode !== null) return;
       const done = new Promise((r) => proc.once("exit", r));
       proc.kill(signal);
+      // a server that does not stop within 15 s is killed: a test run never hangs on it
+      const t = setTimeout(() => proc.kill("SIGKILL"), 15000);
       await done;
+      clearTimeout(t);
     },
   };
 }
