@@ -9,7 +9,7 @@ import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "
 import { getJSON, h, load, save } from "./util";
 
 declare global {
-  interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number } }
+  interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
 }
 window.carc = window.carc ?? { confirmToBoardMs: [] };
 
@@ -51,6 +51,7 @@ export class GamePage {
   private finalTimer: number | undefined;
   private confirmAt = 0;
   private confirmSeq = 0;
+  private confirmOnComplete = false;
   private replay: { record: any; step: number; steps: number; view: View | null; own: boolean } | null = null;
   private el!: { root: HTMLElement; side: HTMLElement; turn: HTMLElement; conn: HTMLElement; replayBar: HTMLElement; title: HTMLElement; boardWrap: HTMLElement };
   private readonly t0 = performance.now();
@@ -165,6 +166,7 @@ export class GamePage {
       const waiting = (this.conn?.pending() ?? []).some((c) => c.type === "play" && c.at === m.seq);
       this.turn = { moves: [], options: null, complete: false, sending: waiting, place: null };
       this.legalQueue = [];
+      this.confirmOnComplete = false;
       this.message = "";
       this.cellFilter = null;
     }
@@ -195,10 +197,16 @@ export class GamePage {
     }
     this.turn.options = m.options;
     this.turn.complete = m.complete;
+    if (this.confirmOnComplete) {
+      this.confirmOnComplete = false;
+      if (m.complete && this.mine()) { this.submitTurn(); return; }
+      this.message = "the turn goes on: choose, or confirm to pass this too";
+    }
     this.render();
   }
 
   private onError(m: any): void {
+    this.confirmOnComplete = false;
     if (this.legalQueue.length) {
       // a typed or stale tentative move the engine refused: take it back
       const asked = this.legalQueue.shift()!;
@@ -299,6 +307,7 @@ export class GamePage {
   private takeBack(): void {
     if (!this.mine() || this.turn.sending || !this.turn.moves.length) return;
     this.turn.moves.pop();
+    this.confirmOnComplete = false;
     this.message = "";
     if (!this.turn.moves.length) { this.turn.place = null; this.turn.options = null; this.turn.complete = false; }
     else this.requestLegal();
@@ -314,12 +323,27 @@ export class GamePage {
 
   private confirm(): void {
     if (!this.canConfirm() || !this.conn) return;
-    if (!this.turn.complete) this.turn.moves.push(this.turn.options!.find((o) => o.kind === "pass")!.notation!);
+    if (!this.turn.complete) {
+      // confirming with a decision left passes it; whether the turn is then whole is the engine's
+      // to say: it is sent when it is, and the next decision is shown when it is not
+      this.turn.moves.push(this.turn.options!.find((o) => o.kind === "pass")!.notation!);
+      this.confirmOnComplete = true;
+      this.requestLegal();
+      this.render();
+      return;
+    }
+    this.submitTurn();
+  }
+
+  private submitTurn(): void {
+    if (!this.conn) return;
+    this.confirmOnComplete = false;
     this.turn.sending = true;
     this.confirmAt = performance.now();
     this.confirmSeq = 0;
     const cid = `${this.me}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.conn.submit({ cid, type: "play", at: this.viewSeq, moves: this.turn.moves.slice() });
+    window.carc.sent = (window.carc.sent ?? 0) + 1;
     this.render();
   }
 

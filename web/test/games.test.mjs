@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, launch, api, rng, playTurnByClicks, repo } from "./harness.mjs";
+import { startServer, stopAll, launch, api, rng, playTurnByClicks, repo } from "./harness.mjs";
 
 let server, browser;
 const metrics = { confirm_to_board_ms: [], interactive_ms: [] };
@@ -12,6 +12,7 @@ before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => {
   await browser?.close();
   await server?.stop();
+  await stopAll();
   const c = metrics.confirm_to_board_ms.sort((a, b) => a - b);
   const pct = (p) => c.length ? c[Math.min(c.length - 1, Math.floor(p * c.length))] : null;
   const out = { confirm_to_board_ms: { n: c.length, p50: pct(0.5), p90: pct(0.9), max: c[c.length - 1] ?? null }, interactive_ms: metrics.interactive_ms };

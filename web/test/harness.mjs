@@ -14,6 +14,12 @@ export const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
 export function tempDir() { return mkdtempSync(path.join(tmpdir(), "carc-web-")); }
 
+// Every server a test started, so that a failed test cannot leave one running (a live child
+// process keeps the test file from ending): after() hooks call stopAll().
+const running = new Set();
+export async function stopAll() { await Promise.all([...running].map((s) => s.stop("SIGKILL"))); }
+process.on("exit", () => { for (const s of running) s.proc.kill("SIGKILL"); });
+
 // Starts the server; resolves once it prints its address. port 0: any free port.
 export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}) {
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin} (build it, or set CARC_BIN)`);
@@ -31,7 +37,7 @@ export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}
     });
     proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${err}`)); });
   });
-  return {
+  const server = {
     url, dir, proc,
     port: Number(new URL(url).port),
     async stop(signal = "SIGTERM") {
@@ -42,8 +48,11 @@ export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}
       const t = setTimeout(() => proc.kill("SIGKILL"), 15000);
       await done;
       clearTimeout(t);
+      running.delete(server);
     },
   };
+  running.add(server);
+  return server;
 }
 
 export async function launch() {
@@ -78,7 +87,7 @@ export async function playTurnByClicks(page, rand, { timeout = 60000 } = {}) {
     await waitReady(page);
     if (rand() < 0.3 && (await page.locator("[data-rotate='cw']").count())) { await page.click("[data-rotate='cw']"); await waitReady(page); }
   }
-  for (let guard = 0; guard < 12; guard++) {
+  for (let guard = 0; guard < 20; guard++) {
     const confirm = page.locator("[data-confirm]");
     const canConfirm = (await confirm.count()) > 0 && (await confirm.isEnabled());
     const complete = await page.evaluate(() => document.body.dataset.complete === "true");
@@ -90,10 +99,12 @@ export async function playTurnByClicks(page, rand, { timeout = 60000 } = {}) {
       continue;
     }
     if (canConfirm) {
+      const sent = await page.evaluate(() => window.carc.sent ?? 0);
       await confirm.click();
-      // the turn is acknowledged and shown (or the page went on to another decision)
-      await page.waitForFunction(() => document.body.dataset.sending !== "true", null, { timeout });
-      return true;
+      // the turn is sent and acknowledged, or the page went on to a decision left
+      await page.waitForFunction(() => document.body.dataset.sending !== "true" && (document.body.dataset.ready === "true" || document.body.dataset.myTurn === "false" || document.body.dataset.over === "true"), null, { timeout });
+      if ((await page.evaluate(() => window.carc.sent ?? 0)) > sent) return true;
+      continue;
     }
     const pass = page.locator("[data-option][data-kind='pass']");
     if (await pass.count()) { await pass.first().click(); await waitReady(page); continue; }
