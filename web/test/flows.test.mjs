@@ -156,19 +156,24 @@ test("phone size with touch: tap to place and confirm, pinch to zoom, panels fol
     assert.ok(board.width >= 380 && board.height >= 400, `the board takes the screen: ${JSON.stringify(board)}`);
     const rand = rng(5 + i);
     for (let t = 0; t < 8; t++) {
-      // taps only: a cell, then confirm (with whatever the random choice adds)
-      await waitReady(page, 60000);
+      // taps only: a cell, then confirm (with whatever the random choice adds), once the bot has moved
+      await page.waitForFunction(() => document.body.dataset.ready === "true" || document.body.dataset.over === "true", null, { timeout: 60000 });
       if (await page.evaluate(() => document.body.dataset.over === "true")) break;
       const cells = page.locator("[data-cell]");
-      if (await cells.count()) { await cells.nth(Math.floor(rand() * (await cells.count()))).tap(); await waitReady(page); }
+      if ((await cells.count()) && !(await page.locator("[data-tentative]").count())) { await cells.nth(Math.floor(rand() * (await cells.count()))).tap(); await waitReady(page); }
       const confirm = page.locator("[data-confirm]");
-      while (!(await confirm.isEnabled())) {
-        const opt = page.locator("[data-spot], [data-option]");
-        await opt.first().tap();
-        await waitReady(page);
+      for (let guard = 0; ; guard++) {
+        assert.ok(guard < 20, "the turn ends");
+        if (!(await confirm.isEnabled())) {
+          await page.locator("[data-spot], [data-target-cell][data-notation], [data-option]").first().tap();
+          await waitReady(page);
+          continue;
+        }
+        const sent = await page.evaluate(() => window.carc.sent ?? 0);
+        await confirm.tap();
+        await page.waitForFunction(() => document.body.dataset.sending !== "true" && (document.body.dataset.ready === "true" || document.body.dataset.myTurn === "false" || document.body.dataset.over === "true"), null, { timeout: 60000 });
+        if ((await page.evaluate(() => window.carc.sent ?? 0)) > sent) break;  // else a decision was left
       }
-      await confirm.tap();
-      await page.waitForFunction(() => document.body.dataset.sending !== "true", null, { timeout: 60000 });
     }
     // a pinch: two touch pointers moving apart zoom in
     const z0 = Number(await page.getAttribute("[data-board]", "data-zoom"));
