@@ -131,6 +131,7 @@ Move jeep_to(int player, int jeep, int x, int y) {
   m.feat = static_cast<u8>(jeep);
   m.x = static_cast<i8>(x);
   m.y = static_cast<i8>(y);
+  m.pk = 1;  // a jeep
   return m;
 }
 

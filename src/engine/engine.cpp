@@ -114,19 +114,69 @@ bool Game::chance_one() {
 void Game::advance() {
   while (state_.phase == Phase::Draw || state_.phase == Phase::Chance) {
     if (state_.phase == Phase::Chance) {
-      if (!chance_one()) return;  // stalled: no outcome recorded and no generator
+      if (explicit_ || !chance_one()) return;  // stalled: no outcome recorded and no generator
       continue;
     }
     if (state_.pile == 0 && !state_.extra) {
       end_if_pile_empty(state_, &rec_.events);
       break;
     }
-    if (!draw_one()) return;  // stalled: the record ends here
+    if (explicit_ || !draw_one()) return;  // stalled: the record ends here
   }
   if (state_.phase == Phase::Over && !rec_.finished) {
     rec_.finished = true;
     rec_.final_scores.assign(state_.score.begin(), state_.score.begin() + state_.nplayers);
   }
+}
+
+Game Game::with_explicit_chance(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players, std::optional<u64> seed) {
+  Game g(std::move(rs), std::move(players));
+  g.explicit_ = true;
+  g.rec_.seed = seed;
+  if (seed) g.rng_.emplace(*seed);
+  g.advance();
+  return g;
+}
+
+void Game::set_explicit_chance(std::optional<u64> generator_seed) {
+  explicit_ = true;
+  rng_.reset();
+  if (generator_seed) rng_.emplace(*generator_seed);
+  advance();
+}
+
+int Game::sample_chance_outcome() const {
+  if (!is_chance(state_) || over()) throw InputError("this is not a chance node");
+  if (!rng_) throw InputError("this game has no generator (give a seed, or choose the outcome)");
+  Rng r = *rng_;
+  if (state_.phase == Phase::Chance) return rs_->game->hooks.sample_chance(state_, r);
+  return sample_draw(state_, r);
+}
+
+void Game::apply_chance_outcome(int outcome) {
+  if (!is_chance(state_) || over()) throw InputError("this is not a chance node");
+  std::vector<std::pair<int, double>> odds;
+  chance_odds(state_, odds);
+  if (std::none_of(odds.begin(), odds.end(), [&](const auto& o) { return o.first == outcome; }))
+    throw InputError(fmt::format("chance outcome {} is not possible here ({} possible)", outcome, odds.size()));
+  if (state_.phase == Phase::Chance) {
+    const Hooks& hk = rs_->game->hooks;
+    if (rng_) hk.sample_chance(state_, *rng_);  // keep the generator in step
+    rec_.chance.resize(chance_scripted_);  // a planned deal past this point no longer holds
+    rec_.chance.push_back(hk.chance_text(state_, outcome));
+    chance_scripted_ = rec_.chance.size();
+    hk.apply_chance(state_, outcome, &rec_.events);
+  } else {
+    const bool bonus_due = state_.extra != 0;
+    if (rng_) sample_draw(state_, *rng_);
+    rec_.draws.resize(scripted_);
+    rec_.draws.push_back(rs_->tiles.types[static_cast<std::size_t>(outcome)].id);
+    scripted_ = rec_.draws.size();
+    const bool placed = apply_draw(state_, outcome, &rec_.events);
+    rec_.draw_marks.resize(rec_.draws.size(), kDrawUnmarked);
+    rec_.draw_marks[scripted_ - 1] = static_cast<u8>((placed ? 0 : kDrawDiscarded) | (bonus_due ? kDrawBonus : 0));
+  }
+  advance();
 }
 
 void Game::play(const Move& m) {

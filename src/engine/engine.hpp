@@ -150,6 +150,23 @@ class Game {
 
   // Applies chance events until a player must decide or the game is over.
   void advance();
+
+  // Explicit chance nodes (the learning interface, docs/python.md): a fresh game that stops at
+  // every chance event (a tile draw, a game's own outcome) until apply_chance_outcome settles it.
+  // seed: the generator sample_chance_outcome draws from, written into the record (none: no
+  // generator; outcomes come only from the caller).
+  static Game with_explicit_chance(std::shared_ptr<const Ruleset> rs, std::vector<PlayerInfo> players, std::optional<u64> seed);
+  // From now on the game stops at chance events (a replayed game continued by the caller); seed:
+  // the generator sample_chance_outcome draws from (the record's seed is kept as it is).
+  void set_explicit_chance(std::optional<u64> generator_seed);
+  [[nodiscard]] bool explicit_chance() const { return explicit_; }
+  // The chance node's outcome the generator would draw (without drawing it: apply_chance_outcome
+  // keeps the generator in step). Tile type for a draw, the game's outcome for its own chance.
+  // Throws InputError if this is not a chance node or there is no generator.
+  [[nodiscard]] int sample_chance_outcome() const;
+  // Settles the chance node with this outcome (recorded as a draw or a chance entry); throws
+  // InputError, changing nothing, if the outcome is not possible here.
+  void apply_chance_outcome(int outcome);
   // Checks and applies a decision, then the chance events up to the next decision. All or nothing:
   // on any error (InputError with the reason if it is illegal) nothing has changed.
   void play(const Move& m);
@@ -203,6 +220,7 @@ class Game {
   std::deque<Snapshot> undo_;  // the last kMaxUndo turn starts
   static constexpr std::size_t kMaxUndo = 64;
   bool keep_undo_ = false;
+  bool explicit_ = false;
 };
 
 

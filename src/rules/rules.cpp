@@ -477,6 +477,29 @@ int sample_draw(const State& s, Rng& rng) {
   }
 }
 
+void chance_odds(const State& s, std::vector<std::pair<int, double>>& out) {
+  out.clear();
+  const Hooks& hk = s.rs->game->hooks;
+  if (s.phase == Phase::Chance) {
+    if (hk.chance_odds) hk.chance_odds(s, out);
+    return;
+  }
+  if (s.phase != Phase::Draw) return;
+  if (hk.draw_odds) {
+    hk.draw_odds(s, out);
+    return;
+  }
+  const auto& types = s.rs->tiles.types;
+  const bool two = s.rs->tiles.bonus_total != 0;
+  const bool bonus = two && s.extra != 0;
+  const int total = bonus ? s.bonus_pile : s.pile;
+  if (total <= 0) return;
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    if (two && (types[t].pile == kPileBonus) != bonus) continue;
+    if (s.remaining[t]) out.emplace_back(static_cast<int>(t), static_cast<double>(s.remaining[t]) / total);
+  }
+}
+
 void end_if_pile_empty(State& s, EventSink* ev) {
   if (s.phase == Phase::Draw && s.pile == 0 && !s.extra) final_scoring(s, ev);
 }

@@ -21,7 +21,7 @@ namespace carc {
 
 struct State;
 struct Move;
-enum class MoveKind : u8;
+enum class MoveKind : u8 { Place, Piece, Pass, Choose, Act };
 struct ScoreEvent;
 struct PlacedTile;
 // Every legal move of one decision: placements (frontier cells x 4), pieces, or a game's own
@@ -50,8 +50,10 @@ struct Hooks {
   void (*on_board_tile)(State&, int placed_index) = nullptr;
   // The game's own state as setup keys (a JSON object's text) that prepare turns back into it.
   std::string (*export_keys)(const State&) = nullptr;
-  // Chance: which tile type is drawn next (default: uniform over the pile's remaining tiles).
+  // Chance: which tile type is drawn next (default: uniform over the pile's remaining tiles), and
+  // the probability of each tile type (a game with sample_draw gives draw_odds too).
   int (*sample_draw)(const State&, Rng&) = nullptr;
+  void (*draw_odds)(const State&, std::vector<std::pair<int, double>>&) = nullptr;
   // May veto a placement the edges allow (e.g. Amazonas' river front).
   bool (*placement_allowed)(const State&, int tile, int x, int y, int rot) = nullptr;
   // Just before the drawn tile is placed (to note what the merge will change).
@@ -95,6 +97,8 @@ struct Hooks {
   void (*apply_chance)(State&, int outcome, EventSink*) = nullptr;
   std::string (*chance_text)(const State&, int outcome) = nullptr;
   int (*chance_parse)(const State&, std::string_view text) = nullptr;  // -1: not a valid outcome
+  // Every outcome of the game's own chance event now, with its probability (as sample_chance draws).
+  void (*chance_odds)(const State&, std::vector<std::pair<int, double>>&) = nullptr;
 };
 
 // A game's own panel of a position, as data for every front end (the presentation hook
@@ -210,6 +214,28 @@ struct GameDef {
   std::string (*describe)(const State&, const ScoreEvent&) = nullptr;
   int min_players = 2, max_players = 5;
   int farm_points_per_city = 3;
+  // The game's own decisions (Choose and Act moves) in the fixed action space of the learning
+  // interface (src/rl, docs/python.md): one block per kind of move, in this order, after the
+  // generic blocks (placements, pieces, pass). A move belongs to the first block whose kind and pk
+  // are its own and whose feat range holds its feat (feats 0: feat must be 0xFF).
+  struct ActionBlock {
+    std::string name, help;
+    MoveKind kind = MoveKind::Choose;
+    u8 pk = 0xFF;                // the moves' pk
+    bool cell = false;           // x, y: a cell of the window
+    int rots = 0;                // rot in [0, rots) (0: not used, always 0)
+    bool rot_is_corner = false;  // rot names a corner of the cell (it turns with the board)
+    int feats = 0;               // feat in [0, feats) (0: not used, always 0xFF); -1: a tile type; -2: a tile's local feature
+    bool none = false;           // feat may also be 0xFF (none), after the others
+  };
+  std::vector<ActionBlock> action_blocks;
+  // The rules do not change when the whole board turns a quarter (Amazonas: the river runs east),
+  // so turned positions are positions of the same game (data augmentation, src/rl).
+  bool turn_symmetric = true;
+  // The window of cells the learning interface sees: [centre - radius, centre + radius] on both
+  // axes (Amazonas: the river runs 24 cells east of the start).
+  std::array<int, 2> window_centre{0, 0};
+  int window_radius = 15;
   Hooks hooks;
   Presentation present;
 };
@@ -232,8 +258,6 @@ std::shared_ptr<Ruleset> make_ruleset(const GameDef& g, TileSet tiles, const std
 // Draw and Chance are chance nodes (a tile; a game's own outcome such as a token); Score is
 // transient (completion scoring in progress) and never seen between moves.
 enum class Phase : u8 { Draw, Place, Choose, Piece, Over, Chance, Score };
-enum class MoveKind : u8 { Place, Piece, Pass, Choose, Act };
-
 struct Move {
   MoveKind kind = MoveKind::Pass;
   u8 player = 0;  // who decides this move
@@ -426,6 +450,9 @@ void init_prepared(State& s, const Ruleset& rs, int nplayers, const Prepared& p)
 
 // Chance: the tile types with copies left, weighted by count.
 int sample_draw(const State& s, Rng& rng);
+// A chance node's outcomes with their probabilities (positive, summing to 1), as sample_draw (a
+// Draw: tile types) or the game's sample_chance (a Chance: the game's outcomes) would draw them.
+void chance_odds(const State& s, std::vector<std::pair<int, double>>& out);
 // Apply a draw outcome. Returns false if the tile fits nowhere and was discarded (still Draw).
 // Ends the game (final scoring) if it empties the pile with a discard.
 bool apply_draw(State& s, int type, EventSink* ev = nullptr);

@@ -279,9 +279,15 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     }
     for (int r = 0; r < 4; ++r) {
       bool dup = false;
-      for (int k = 0; k < t.nrots; ++k)
-        if (picture(t, t.distinct_rots[static_cast<std::size_t>(k)]) == picture(t, r)) dup = true;
-      if (!dup) t.distinct_rots[t.nrots++] = static_cast<u8>(r);
+      for (int k = 0; k < t.nrots && !dup; ++k)
+        if (picture(t, t.distinct_rots[static_cast<std::size_t>(k)]) == picture(t, r)) {
+          dup = true;
+          t.same_rot[static_cast<std::size_t>(r)] = t.distinct_rots[static_cast<std::size_t>(k)];
+        }
+      if (!dup) {
+        t.same_rot[static_cast<std::size_t>(r)] = static_cast<u8>(r);
+        t.distinct_rots[t.nrots++] = static_cast<u8>(r);
+      }
     }
     ts.types.push_back(std::move(t));
   }

@@ -68,6 +68,7 @@ struct TileType {
   std::array<RotatedTile, 4> rot{};
   std::array<u8, 4> distinct_rots{};  // rotations with distinct pictures (first nrots entries)
   u8 nrots = 0;
+  std::array<u8, 4> same_rot{0, 1, 2, 3};  // per rotation: the distinct rotation with the same picture
   u8 centre = 0xFF;  // local feature at C, if any
   u8 kind = 0;       // index into the game's tile kinds (0: an ordinary tile)
   u8 pile = 0;       // TilePile

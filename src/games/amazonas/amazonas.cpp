@@ -159,28 +159,49 @@ int pick_weighted(const State& s, Rng& rng, bool river, int total) {
 // Option spread=even: the pile is cut into as many equal blocks as there are Amazon tiles, each
 // holding one Amazon tile at a uniformly random place (sampled draw by draw, conditioned on what
 // has been drawn). spread=uniform: a plain shuffle.
-int sample_draw(const State& s, Rng& rng) {
+// The chance that the next draw is an Amazon tile: num / den, or certain (den 0, num 1) or
+// impossible (den 0, num 0) without a draw of the generator.
+struct RiverOdds {
+  int num = 0, den = 0;
+};
+RiverOdds river_odds(const State& s) {
   const int land_left = s.kind_left[kLand];
   const int river_left = s.pile - land_left;
   const int river_total = s.rs->tiles.draw_total - s.rs->tiles.kind_total[kLand];
-  bool river;
-  if (river_left == 0) river = false;
-  else if (land_left == 0) river = true;
-  else if (s.rs->option_index[0] == 1) {  // spread=uniform
-    river = rng.below(static_cast<u32>(river_left + land_left)) < static_cast<u32>(river_left);
-  } else {
-    const int n = s.rs->tiles.draw_total;
-    const int drawn = n - s.pile;
-    // block b holds the positions [b n / A, (b+1) n / A) (integer division)
-    int b = 0;
-    while (b + 1 < river_total && (b + 1) * n / river_total <= drawn) ++b;
-    const int block_end = (b + 1) * n / river_total;
-    const int river_drawn = river_total - river_left;
-    if (river_drawn > b) river = false;       // this block's Amazon tile is out
-    else if (river_drawn < b) river = true;   // behind (a record drawn otherwise): catch up
-    else river = rng.below(static_cast<u32>(block_end - drawn)) == 0;
+  if (river_left == 0) return {0, 0};
+  if (land_left == 0) return {1, 0};
+  if (s.rs->option_index[0] == 1) return {river_left, river_left + land_left};  // spread=uniform
+  const int n = s.rs->tiles.draw_total;
+  const int drawn = n - s.pile;
+  // block b holds the positions [b n / A, (b+1) n / A) (integer division)
+  int b = 0;
+  while (b + 1 < river_total && (b + 1) * n / river_total <= drawn) ++b;
+  const int block_end = (b + 1) * n / river_total;
+  const int river_drawn = river_total - river_left;
+  if (river_drawn > b) return {0, 0};  // this block's Amazon tile is out
+  if (river_drawn < b) return {1, 0};  // behind (a record drawn otherwise): catch up
+  return {1, block_end - drawn};
+}
+
+int sample_draw(const State& s, Rng& rng) {
+  const RiverOdds o = river_odds(s);
+  const bool river = o.den == 0 ? o.num != 0 : rng.below(static_cast<u32>(o.den)) < static_cast<u32>(o.num);
+  const int land_left = s.kind_left[kLand];
+  return pick_weighted(s, rng, river, river ? s.pile - land_left : land_left);
+}
+
+// The odds of sample_draw: the chance of an Amazon tile, then each copy of the chosen kind alike.
+void draw_odds(const State& s, std::vector<std::pair<int, double>>& out) {
+  const RiverOdds o = river_odds(s);
+  const double p_river = o.den == 0 ? o.num : static_cast<double>(o.num) / o.den;
+  const int land_left = s.kind_left[kLand];
+  const int river_left = s.pile - land_left;
+  for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
+    if (!s.remaining[t]) continue;
+    const bool river = river_tile(s.rs->tiles.types[t]);
+    const double p = river ? p_river * s.remaining[t] / river_left : (1 - p_river) * s.remaining[t] / land_left;
+    if (p > 0) out.emplace_back(static_cast<int>(t), p);
   }
-  return pick_weighted(s, rng, river, river ? river_left : land_left);
 }
 
 bool placement_allowed(const State& s, int tile, int x, int y, int rot) {
@@ -489,12 +510,18 @@ const GameDef& amazonas() {
     g.max_players = 5;
     g.farm_points_per_city = 0;
     g.setup_keys = {"boats"};
+    // a double tile set aside, and its rotation (0 or 180): "D2 180"
+    g.action_blocks = {{"double", "the double tile (a tile type) laid downstream, and its rotation (0 or 2 quarter turns)", MoveKind::Choose, 0xFF, false, 4, false, -1, false}};
+    g.turn_symmetric = false;  // the river runs east: a turned board is another game
+    g.window_centre = {8, 0};  // x from -9 to 25: the river's mouth and the land beside it
+    g.window_radius = 17;
     g.present.panels = panels;
     present_amazonas(g);
     g.hooks.on_init = on_init;
     g.hooks.prepare = prepare;
     g.hooks.export_keys = export_keys;
     g.hooks.sample_draw = sample_draw;
+    g.hooks.draw_odds = draw_odds;
     g.hooks.placement_allowed = placement_allowed;
     g.hooks.before_place = before_place;
     g.hooks.on_tile_placed = on_tile_placed;

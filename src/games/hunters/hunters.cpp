@@ -425,6 +425,10 @@ const GameDef& hunters() {
     g.piece_names = {"tribe member", "hut"};
     g.pass_text = "no tribe member or hut";
     g.choice_key = "shaman";
+    // the shaman's return: none, or one of the player's tribe members (the cell of its tile and
+    // the tile's local feature it stands on)
+    g.action_blocks = {{"shaman_none", "the shaman returns no tribe member", MoveKind::Choose, 0xFF, false, 0, false, 0, false},
+                       {"shaman_return", "the shaman returns the tribe member on local feature `feat` of the tile at the cell", MoveKind::Choose, 0xFF, true, 0, false, -2, false}};
     g.min_players = 2;
     g.max_players = 5;
     g.farm_points_per_city = 0;

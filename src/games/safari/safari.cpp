@@ -104,6 +104,12 @@ int sample_chance(const State& s, Rng& rng) {
   }
 }
 
+void chance_odds(const State& s, std::vector<std::pair<int, double>>& out) {
+  const int n = pile_total(s);
+  for (int sp = 0; sp < kTokenKinds; ++sp)
+    if (s.tokens.pile[static_cast<std::size_t>(sp)]) out.emplace_back(sp, static_cast<double>(s.tokens.pile[static_cast<std::size_t>(sp)]) / n);
+}
+
 void apply_chance(State& s, int sp, EventSink* ev) {
   Tokens& t = s.tokens;
   const int to = t.deal_to == 0xFF ? (2 * s.nplayers - t.deal_left) / 2 : t.deal_to;
@@ -367,6 +373,7 @@ void gen_choices(const State& s, MoveList& out) {
   }
   m.player = s.current;  // put the taken jeep on an empty cell next to the tiles
   m.feat = static_cast<u8>(s.marker_taken - 1);
+  m.pk = 1;  // a jeep (as in the jeep action): tells it from a hand-in
   for (const FrontierCell& fc : s.frontier) {
     if (!jeep_cell_free(s, fc.x, fc.y)) continue;
     m.x = fc.x;
@@ -527,6 +534,7 @@ Move choice_parse(const State& s, std::string_view text) {
   m.x = static_cast<i8>(to.first);
   m.y = static_cast<i8>(to.second);
   m.feat = static_cast<u8>(s.marker_taken ? s.marker_taken - 1 : 0);
+  m.pk = 1;
   return m;
 }
 
@@ -835,6 +843,12 @@ const GameDef& safari() {
     g.pass_text = "no action (no photographer, jeep or watering hole)";
     g.choice_key = "choices";
     g.choices_listed = true;
+    g.action_blocks = {
+        {"hand_in", "a scorer's token hand-in (any player, off turn too): a species, or none", MoveKind::Choose, 0xFF, false, 0, false, kTokenKinds, true},
+        {"jeep_to", "the taken jeep (feat: which of the two) goes to the cell", MoveKind::Choose, 1, true, 0, false, 2, false},
+        {"jeep", "move jeep `rot` (0 or 1) to the cell", MoveKind::Act, 1, true, 2, false, 0, false},
+        {"found", "found a watering hole at a corner (rot) of the cell with a token of a species (feat)", MoveKind::Act, 2, true, 4, true, kTokenKinds, false},
+        {"explore", "explore the watering hole at a corner (rot) of the cell with a species (feat)", MoveKind::Act, 3, true, 4, true, kTokenKinds, false}};
     g.min_players = 2;
     g.max_players = 5;
     g.farm_points_per_city = 0;
@@ -879,6 +893,7 @@ const GameDef& safari() {
     h.apply_chance = apply_chance;
     h.chance_text = chance_text;
     h.chance_parse = chance_parse;
+    h.chance_odds = chance_odds;
     return g;
   }();
   return def;

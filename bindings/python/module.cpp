@@ -1,0 +1,349 @@
+// The Python module `carcassonne` (its compiled part, carcassonne._core): OpenSpiel-shaped games
+// and states over the engine, with the fixed action space and observation of src/rl
+// (docs/python.md). A thin layer: every rule is the engine's.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/engine.hpp"
+#include "games/games.hpp"
+#include "rl/encoding.hpp"
+#include "view/svg.hpp"
+#include "view/view.hpp"
+
+namespace py = pybind11;
+using namespace carc;
+
+namespace {
+
+constexpr int kChance = -1;    // OpenSpiel's kChancePlayerId
+constexpr int kTerminal = -4;  // OpenSpiel's kTerminalPlayerId
+
+py::object json_to_py(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
+std::string py_to_json_text(const py::object& o) {
+  if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+  return py::module_::import("json").attr("dumps")(o).cast<std::string>();
+}
+
+struct PyGame {
+  std::string name;
+  int players = 2;
+  std::map<std::string, std::string> options;
+  std::shared_ptr<const Ruleset> rs;
+  std::shared_ptr<const rl::Encoding> enc;
+
+  PyGame(const std::string& game, int nplayers, const std::map<std::string, std::string>& opts, int radius) : name(game), players(nplayers) {
+    std::vector<std::string> settings;
+    for (const auto& [k, v] : opts) settings.push_back(k + "=" + v);
+    rs = load_ruleset(game, settings);
+    options = rs->options;
+    enc = std::make_shared<rl::Encoding>(rs, nplayers, radius);
+  }
+  [[nodiscard]] int ntypes() const { return static_cast<int>(rs->tiles.types.size()); }
+  [[nodiscard]] int max_chance_outcomes() const { return ntypes() + kTokenKinds; }
+};
+
+std::vector<PlayerInfo> seat_names(int n) {
+  std::vector<PlayerInfo> p;
+  for (int i = 0; i < n; ++i) p.push_back({fmt::format("player {}", i + 1), ""});
+  return p;
+}
+
+struct PyState {
+  std::shared_ptr<const PyGame> game;
+  Game g;
+  std::vector<double> last_rewards;
+
+  PyState(std::shared_ptr<const PyGame> pg, Game gm) : game(std::move(pg)), g(std::move(gm)) {}
+
+  [[nodiscard]] const State& s() const { return g.state(); }
+  [[nodiscard]] bool terminal() const { return g.over(); }
+  [[nodiscard]] bool chance() const { return !terminal() && is_chance(s()); }
+  [[nodiscard]] int current_player() const {
+    if (terminal()) return kTerminal;
+    if (chance()) return kChance;
+    return to_move(s());
+  }
+  void legal(rl::Encoding::Legal& l) const { game->enc->legal(s(), l); }
+
+  [[nodiscard]] std::vector<std::pair<int, double>> chance_outcomes() const {
+    if (!chance()) throw InputError("chance_outcomes: this is not a chance node");
+    std::vector<std::pair<int, double>> odds;
+    chance_odds(s(), odds);
+    if (s().phase == Phase::Chance)
+      for (auto& o : odds) o.first += game->ntypes();
+    return odds;
+  }
+  [[nodiscard]] std::vector<int> legal_actions() const {
+    if (terminal()) return {};
+    if (chance()) {
+      std::vector<int> a;
+      for (const auto& o : chance_outcomes()) a.push_back(o.first);
+      return a;
+    }
+    rl::Encoding::Legal l;
+    legal(l);
+    std::vector<int> a = l.actions;
+    std::sort(a.begin(), a.end());
+    return a;
+  }
+  // The legal move of action a (a decision), or InputError saying why there is none.
+  [[nodiscard]] Move move_of(int a) const {
+    if (a < 0 || a >= game->enc->num_actions()) throw InputError(fmt::format("action {} is not in 0..{}", a, game->enc->num_actions() - 1));
+    rl::Encoding::Legal l;
+    legal(l);
+    for (std::size_t i = 0; i < l.actions.size(); ++i)
+      if (l.actions[i] == a) return l.moves[i];
+    throw InputError(fmt::format("action {} ({}) is not legal now", a, describe(a)));
+  }
+  void apply_action(int a) {
+    if (terminal()) throw InputError(fmt::format("apply_action({}): the game is over", a));
+    if (chance()) {
+      int o = a;
+      if (s().phase == Phase::Chance) o -= game->ntypes();
+      if (a < 0 || a >= game->max_chance_outcomes() || (s().phase == Phase::Chance) != (a >= game->ntypes()))
+        throw InputError(fmt::format("action {} is not a chance outcome of this node", a));
+      g.apply_chance_outcome(o);
+    } else {
+      g.play(move_of(a));
+    }
+    last_rewards = terminal() ? returns() : std::vector<double>(static_cast<std::size_t>(game->players), 0.0);
+  }
+  // An action in words even when it is not legal now: the block and its fields.
+  [[nodiscard]] std::string describe(int a) const {
+    const auto& bl = game->enc->blocks();
+    std::size_t bi = 0;
+    while (bi + 1 < bl.size() && a >= bl[bi + 1].offset) ++bi;
+    return fmt::format("{} #{}", bl[bi].name, a - bl[bi].offset);
+  }
+  [[nodiscard]] std::string action_to_string(int a) const {
+    if (chance()) {
+      if (s().phase == Phase::Chance) {
+        const int o = a - game->ntypes();
+        if (o < 0 || o >= kTokenKinds) throw InputError(fmt::format("action {} is not a chance outcome here", a));
+        return game->rs->game->hooks.chance_text(s(), o);
+      }
+      if (a < 0 || a >= game->ntypes()) throw InputError(fmt::format("action {} is not a tile type", a));
+      return "draw " + game->rs->tiles.types[static_cast<std::size_t>(a)].id;
+    }
+    return notation(s(), move_of(a));
+  }
+  [[nodiscard]] int string_to_action(const std::string& text) const {
+    if (chance()) {
+      for (const auto& [a, p] : chance_outcomes())
+        if (action_to_string(a) == text) return a;
+      throw InputError(fmt::format("\"{}\" is not a chance outcome of this node", text));
+    }
+    if (terminal()) throw InputError("the game is over");
+    const Move m = parse_notation(s(), text);
+    int a = game->enc->action(s(), m);
+    if (a < 0) {  // off the window: legal only as the decision's place_outside action
+      rl::Encoding::Legal l;
+      legal(l);
+      for (std::size_t i = 0; i < l.moves.size(); ++i)
+        if (l.moves[i] == m) a = l.actions[i];
+    }
+    if (a < 0) throw InputError(fmt::format("\"{}\" lies off the action space's window (radius {})", text, game->enc->radius()));
+    return a;
+  }
+  [[nodiscard]] std::vector<double> scores() const {
+    std::vector<double> r;
+    for (int p = 0; p < game->players; ++p) r.push_back(s().score[static_cast<std::size_t>(p)]);
+    return r;
+  }
+  // Zero-sum: the top scorers share a win; (n w - 1) / (n - 1) with w = 1/k for k tied winners.
+  [[nodiscard]] std::vector<double> returns() const {
+    const int n = game->players;
+    std::vector<double> r(static_cast<std::size_t>(n), 0.0);
+    if (!terminal()) return r;
+    int best = -100000, k = 0;
+    for (int p = 0; p < n; ++p) best = std::max<int>(best, s().score[static_cast<std::size_t>(p)]);
+    for (int p = 0; p < n; ++p) k += s().score[static_cast<std::size_t>(p)] == best;
+    for (int p = 0; p < n; ++p) {
+      const double w = s().score[static_cast<std::size_t>(p)] == best ? 1.0 / k : 0.0;
+      r[static_cast<std::size_t>(p)] = (n * w - 1) / (n - 1);
+    }
+    return r;
+  }
+  [[nodiscard]] py::array_t<float> observation(int player) const {
+    if (player < 0 || player >= game->players) throw InputError(fmt::format("player {} is not in 0..{}", player, game->players - 1));
+    py::array_t<float> out(game->enc->observation_size());
+    game->enc->observe(s(), player, out.mutable_data());
+    return out;
+  }
+  [[nodiscard]] py::array_t<std::uint8_t> mask() const {
+    py::array_t<std::uint8_t> out(game->enc->num_actions());
+    std::fill(out.mutable_data(), out.mutable_data() + out.size(), 0);
+    if (!terminal() && !chance()) {
+      rl::Encoding::Legal l;
+      legal(l);
+      for (const int a : l.actions) out.mutable_data()[a] = 1;
+    } else if (chance()) {
+      for (const auto& o : chance_outcomes())
+        if (o.first < out.size()) out.mutable_data()[o.first] = 1;
+    }
+    return out;
+  }
+};
+
+PyState from_record_text(const std::string& text) {
+  Record r = record_from_json(text, "record");
+  const std::optional<u64> seed = r.seed;
+  r.seed.reset();  // stop where the record stops: the next chance event is a chance node
+  Game g = Game::replay(r);
+  g.set_explicit_chance(seed ? std::optional<u64>(*seed ^ (0x9E3779B97F4A7C15ull * (g.record().draws.size() + g.record().chance.size() + 1)))
+                             : std::nullopt);
+  auto pg = std::make_shared<PyGame>(r.game, static_cast<int>(r.players.size()), r.options, rl::kDefaultRadius);
+  PyState st(pg, std::move(g));
+  st.last_rewards.assign(static_cast<std::size_t>(pg->players), 0.0);
+  return st;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "Carcassonne, Amazonas, Hunters & Gatherers and Safari: the engine's OpenSpiel-shaped interface (docs/python.md)";
+  py::register_exception<InputError>(m, "CarcassonneError", PyExc_ValueError);
+  m.attr("CHANCE") = kChance;
+  m.attr("TERMINAL") = kTerminal;
+  m.attr("DEFAULT_RADIUS") = rl::kDefaultRadius;
+  m.def("games", &game_ids, "The games this engine plays.");
+
+  py::class_<PyGame, std::shared_ptr<PyGame>>(m, "Game")
+      .def(py::init([](const std::string& name, int players, const std::map<std::string, py::object>& options, int radius) {
+             std::map<std::string, std::string> o;
+             for (const auto& [k, v] : options) o[k] = py::str(v).cast<std::string>();
+             return std::make_shared<PyGame>(name, players, o, radius);
+           }),
+           py::arg("name") = "base", py::arg("players") = 2, py::arg("options") = std::map<std::string, py::object>{},
+           py::arg("radius") = rl::kDefaultRadius)
+      .def_readonly("name", &PyGame::name)
+      .def_readonly("options", &PyGame::options)
+      .def("num_players", [](const PyGame& g) { return g.players; })
+      .def("num_distinct_actions", [](const PyGame& g) { return g.enc->num_actions(); })
+      .def("max_chance_outcomes", &PyGame::max_chance_outcomes)
+      .def("observation_tensor_shape", [](const PyGame& g) { return std::vector<int>{g.enc->observation_size()}; })
+      .def("observation_tensor_size", [](const PyGame& g) { return g.enc->observation_size(); })
+      .def("observation_planes_shape", [](const PyGame& g) { return std::vector<int>{g.enc->num_planes(), g.enc->width(), g.enc->width()}; })
+      .def("observation_scalars_size", [](const PyGame& g) { return g.enc->num_scalars(); })
+      .def("plane_names", [](const PyGame& g) { return g.enc->plane_names(); })
+      .def("scalar_names", [](const PyGame& g) { return g.enc->scalar_names(); })
+      .def("radius", [](const PyGame& g) { return g.enc->radius(); })
+      .def("turn_symmetric", [](const PyGame& g) { return g.enc->turn_symmetric(); })
+      .def("action_blocks",
+           [](const PyGame& g) {
+             py::list out;
+             for (const auto& b : g.enc->blocks()) {
+               py::dict d;
+               d["name"] = b.name;
+               d["help"] = b.help;
+               d["offset"] = b.offset;
+               d["size"] = b.size;
+               d["cell"] = b.cell;
+               d["slots"] = b.slots;
+               d["rots"] = b.rots;
+               d["feats"] = b.feats + (b.none ? 1 : 0);
+               d["pks"] = b.pks;
+               out.append(d);
+             }
+             return out;
+           })
+      .def("new_initial_state",
+           [](std::shared_ptr<PyGame> g, std::optional<u64> seed) {
+             PyState st(g, Game::with_explicit_chance(g->rs, seat_names(g->players), seed));
+             st.last_rewards.assign(static_cast<std::size_t>(g->players), 0.0);
+             return st;
+           },
+           py::arg("seed") = py::none())
+      .def("__repr__", [](const PyGame& g) { return fmt::format("carcassonne.Game(\"{}\", players={})", g.name, g.players); });
+
+  py::class_<PyState>(m, "State")
+      .def("current_player", &PyState::current_player)
+      .def("is_chance_node", &PyState::chance)
+      .def("is_terminal", &PyState::terminal)
+      .def("chance_outcomes", &PyState::chance_outcomes)
+      .def("sample_chance_outcome",
+           [](const PyState& st) {
+             const int o = st.g.sample_chance_outcome();
+             return st.s().phase == Phase::Chance ? o + st.game->ntypes() : o;
+           },
+           "The outcome the state's seeded generator draws here (apply it to follow the engine's own deal).")
+      .def("legal_actions", [](const PyState& st) { return st.legal_actions(); })
+      .def("legal_actions", [](const PyState& st, int player) {
+        return player == st.current_player() ? st.legal_actions() : std::vector<int>{};
+      })
+      .def("legal_actions_mask", [](const PyState& st) { return st.mask(); })
+      .def("legal_actions_mask", [](const PyState& st, int player) {
+        if (player == st.current_player()) return st.mask();
+        py::array_t<std::uint8_t> z(st.game->enc->num_actions());
+        std::fill(z.mutable_data(), z.mutable_data() + z.size(), 0);
+        return z;
+      })
+      .def("apply_action", &PyState::apply_action, py::arg("action"))
+      .def("action_to_string", [](const PyState& st, int a) { return st.action_to_string(a); })
+      .def("action_to_string", [](const PyState& st, int /*player*/, int a) { return st.action_to_string(a); })
+      .def("string_to_action", [](const PyState& st, const std::string& t) { return st.string_to_action(t); })
+      .def("string_to_action", [](const PyState& st, int /*player*/, const std::string& t) { return st.string_to_action(t); })
+      .def("returns", &PyState::returns)
+      .def("rewards", [](const PyState& st) { return st.last_rewards; })
+      .def("scores", &PyState::scores)
+      .def("observation_tensor", [](const PyState& st, std::optional<int> player) {
+        int p = player ? *player : st.current_player();
+        if (p < 0) p = 0;
+        return st.observation(p);
+      }, py::arg("player") = py::none())
+      .def("clone", [](const PyState& st) { return PyState(st); })
+      .def("__copy__", [](const PyState& st) { return PyState(st); })
+      .def("__deepcopy__", [](const PyState& st, py::dict) { return PyState(st); })
+      .def("get_game", [](const PyState& st) { return std::const_pointer_cast<PyGame>(st.game); })
+      .def("move_number", [](const PyState& st) { return static_cast<int>(st.g.record().moves.size()); })
+      .def("to_record", [](const PyState& st) { return json_to_py(nlohmann::json::parse(record_to_json(st.g.record(), st.g.ruleset()))); })
+      .def("to_record_json", [](const PyState& st) { return record_to_json(st.g.record(), st.g.ruleset()); })
+      .def("view", [](const PyState& st) { return json_to_py(view::to_json(view::build_view(st.g))); })
+      .def("render_svg", [](const PyState& st, int tile_px) {
+        view::SvgOptions o;
+        o.tile_px = tile_px;
+        return view::render_svg(st.s(), o);
+      }, py::arg("tile_px") = 64)
+      .def("off_window_moves", [](const PyState& st) {
+        if (st.terminal() || st.chance()) return 0;
+        rl::Encoding::Legal l;
+        st.legal(l);
+        return l.off_window;
+      }, "Legal moves of the decision now that lie off the action space's window (left out of legal_actions).")
+      .def("turn_observation", [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> obs, int k) {
+        if (obs.size() != st.game->enc->observation_size()) throw InputError(fmt::format("turn_observation: {} floats, expected {}", obs.size(), st.game->enc->observation_size()));
+        if (!st.game->enc->turn_symmetric() && k % 4 != 0) throw InputError(fmt::format("{}: a turned board is not a position of this game", st.game->name));
+        py::array_t<float> out(obs.size());
+        st.game->enc->turn_observation(obs.data(), out.mutable_data(), k, st.s().in_hand == 0xFF ? -1 : st.s().in_hand);
+        return out;
+      }, py::arg("observation"), py::arg("k"), "The observation of this position with the board turned k quarter turns clockwise.")
+      .def("turn_policy", [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> pol, int k) {
+        const int n = st.game->enc->num_actions();
+        if (pol.size() != n) throw InputError(fmt::format("turn_policy: {} entries, expected {}", pol.size(), n));
+        if (!st.game->enc->turn_symmetric() && k % 4 != 0) throw InputError(fmt::format("{}: a turned board is not a position of this game", st.game->name));
+        py::array_t<float> out(n);
+        std::fill(out.mutable_data(), out.mutable_data() + n, 0.0f);
+        for (int a = 0; a < n; ++a) {
+          const float v = pol.data()[a];
+          if (v == 0) continue;
+          const int b = st.game->enc->turn_action(st.s(), a, k);
+          if (b >= 0) out.mutable_data()[b] += v;
+        }
+        return out;
+      }, py::arg("policy"), py::arg("k"), "A policy over this position's actions, for the board turned k quarter turns clockwise.")
+      .def("turn_action", [](const PyState& st, int a, int k) { return st.game->enc->turn_action(st.s(), a, k); })
+      .def("__str__", [](const PyState& st) {
+        return fmt::format("{} turn {}, phase {}, scores {}", st.game->name, st.s().turn, static_cast<int>(st.s().phase), fmt::join(st.scores(), " "));
+      });
+
+  m.def("from_record", [](const py::object& record) { return from_record_text(py_to_json_text(record)); }, py::arg("record"),
+        "The state at the end of an engine record (a dict or JSON text), chance nodes explicit from there.");
+}

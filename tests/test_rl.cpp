@@ -1,0 +1,137 @@
+// The learning interface (src/rl, docs/python.md): chance odds as the samplers draw; every legal
+// move of random games of the four games has its own action in the fixed space, and actions turn
+// with the board; explicit chance nodes reproduce the engine's own seeded games.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "engine/engine.hpp"
+#include "games/games.hpp"
+#include "rl/encoding.hpp"
+
+namespace carc::test {
+namespace {
+
+const std::vector<std::string> kGames = {"base", "amazonas", "hunters", "safari"};
+
+// Plays random decisions and sampled chance until `stop` says so or the game ends.
+template <class F>
+void random_walk(State& s, Rng& rng, F&& at_node) {
+  MoveList ml;
+  while (s.phase != Phase::Over) {
+    if (!at_node(s)) return;
+    if (is_chance(s)) {
+      chance_step(s, rng);
+      continue;
+    }
+    legal_moves(s, ml);
+    apply_move(s, ml[rng.below(static_cast<u32>(ml.size()))]);
+  }
+}
+
+TEST(Rl, ChanceOddsAreWhatTheSamplersDraw) {
+  for (const std::string spread : {"even", "uniform"})
+    for (const std::string& game : kGames) {
+      auto rs = game == "amazonas" ? load_ruleset(game, {"spread=" + spread}) : load_ruleset(game, {});
+      State s;
+      init_state(s, *rs, 2);
+      Rng rng(7);
+      int checked = 0, nodes = 0;
+      random_walk(s, rng, [&](const State& st) {
+        if (!is_chance(st) || (st.phase == Phase::Draw && st.pile == 0 && !st.extra) || ++nodes % 9 != 1) return true;
+        std::vector<std::pair<int, double>> odds;
+        chance_odds(st, odds);
+        double sum = 0;
+        for (const auto& o : odds) sum += o.second;
+        EXPECT_NEAR(sum, 1.0, 1e-9) << game;
+        std::map<int, int> seen;
+        Rng r2(static_cast<u64>(nodes));
+        const int n = 4000;
+        for (int i = 0; i < n; ++i)
+          ++seen[st.phase == Phase::Chance ? rs->game->hooks.sample_chance(st, r2) : sample_draw(st, r2)];
+        for (const auto& [o, p] : odds) EXPECT_NEAR(static_cast<double>(seen[o]) / n, p, 0.03) << game << " outcome " << o;
+        for (const auto& [o, c] : seen)
+          EXPECT_TRUE(std::any_of(odds.begin(), odds.end(), [&](const auto& x) { return x.first == o; })) << game << " drew " << o << " at odds 0";
+        ++checked;
+        return true;
+      });
+      EXPECT_GT(checked, 5) << game;
+    }
+}
+
+TEST(Rl, EveryLegalMoveHasItsOwnActionAndTurnsWithTheBoard) {
+  for (const std::string& game : kGames)
+    for (int players : {2, 4}) {
+      auto rs = load_ruleset(game, {});
+      const rl::Encoding enc(rs, players);
+      std::set<std::string> blocks_met;
+      long decisions = 0, actions = 0;
+      for (u64 seed = 1; seed <= 6; ++seed) {
+        State s;
+        init_state(s, *rs, players);
+        Rng rng(seed);
+        random_walk(s, rng, [&](const State& st) {
+          if (is_chance(st)) return true;
+          rl::Encoding::Legal l;
+          enc.legal(st, l);
+          EXPECT_FALSE(l.actions.empty());
+          ++decisions;
+          actions += static_cast<long>(l.actions.size());
+          std::set<int> distinct(l.actions.begin(), l.actions.end());
+          EXPECT_EQ(distinct.size(), l.actions.size()) << game << ": two legal moves share an action";
+          for (std::size_t i = 0; i < l.moves.size(); ++i) {
+            const int a = l.actions[i];
+            EXPECT_GE(a, 0);
+            EXPECT_LT(a, enc.num_actions());
+            for (const auto& b : enc.blocks())
+              if (a >= b.offset && a < b.offset + b.size) blocks_met.insert(b.name);
+            if (enc.turn_symmetric()) {
+              // a full turn is no turn; a quarter turn keeps distinct actions distinct
+              int t = a;
+              for (int k = 0; k < 4 && t >= 0; ++k) t = enc.turn_action(st, t, 1);
+              if (t >= 0) {
+                EXPECT_EQ(t, a) << game;
+              }
+            }
+          }
+          return true;
+        });
+      }
+      EXPECT_TRUE(blocks_met.count("place") && blocks_met.count("piece") && blocks_met.count("pass")) << game;
+      EXPECT_GT(decisions, 6 * 100) << game;  // whole games were walked
+      std::printf("%s, %d players: %ld decisions, %ld legal actions\n", game.c_str(), players, decisions, actions);
+    }
+}
+
+TEST(Rl, ExplicitChanceFollowsTheSeededGame) {
+  for (const std::string& game : kGames) {
+    auto rs = load_ruleset(game, {});
+    const std::vector<PlayerInfo> players = {{"a", ""}, {"b", ""}};
+    Game ref(rs, players, 99);
+    Game ex = Game::with_explicit_chance(rs, players, 99);
+    Rng pick(5);
+    MoveList ml;
+    while (!ref.over()) {
+      while (is_chance(ex.state()) && !ex.over()) ex.apply_chance_outcome(ex.sample_chance_outcome());
+      ASSERT_EQ(ex.state().phase, ref.state().phase) << game;
+      ASSERT_EQ(ex.state().in_hand, ref.state().in_hand) << game;
+      legal_moves(ref.state(), ml);
+      const Move m = ml[pick.below(static_cast<u32>(ml.size()))];
+      ref.play(m);
+      ex.play(m);
+    }
+    while (is_chance(ex.state()) && !ex.over()) ex.apply_chance_outcome(ex.sample_chance_outcome());
+    EXPECT_TRUE(ex.over()) << game;
+    EXPECT_EQ(record_to_json(ex.record(), *rs), record_to_json(ref.record(), *rs)) << game;
+    // an outcome that cannot happen changes nothing
+    Game fresh = Game::with_explicit_chance(rs, players, 1);
+    const std::string before = record_to_json(fresh.record(), *rs);
+    EXPECT_THROW(fresh.apply_chance_outcome(200), InputError);
+    EXPECT_THROW(fresh.apply_chance_outcome(-1), InputError);
+    EXPECT_EQ(record_to_json(fresh.record(), *rs), before);
+  }
+}
+
+}  // namespace
+}  // namespace carc::test
