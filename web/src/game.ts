@@ -513,6 +513,8 @@ export class GamePage {
 
   private startFinal(): void {
     if (this.finalTimer !== undefined) return;
+    // on a phone the panels are folded away: the final scoring unfolds them once
+    this.el.root.classList.add("panels-open");
     this.finalShown = 1;
     this.finalTimer = window.setInterval(() => {
       const n = this.view?.last_turn.length ?? 0;

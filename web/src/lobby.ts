@@ -63,7 +63,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   createBtn.addEventListener("click", () => {
     const options: Record<string, string> = {};
     optBox.querySelectorAll<HTMLSelectElement>("[data-lobby-option]").forEach((s) => { options[s.dataset.lobbyOption!] = s.value; });
-    const name = nameIn.value.trim() || "You";
+    const name = nameIn.value.trim() || "Player";
     localStorage.setItem("carc.name", name);
     let invited = 0;
     const seatList = seats.map((k) => k === "you" ? { name } : k === "person" ? { name: `Guest ${++invited}` } : { bot: k });
@@ -142,4 +142,4 @@ function ago(ms: number): string {
   return m < 1 ? "just now" : m < 60 ? `${m} min ago` : m < 1440 ? `${Math.round(m / 60)} h ago` : `${Math.round(m / 1440)} days ago`;
 }
 
-function playerName(): string { return localStorage.getItem("carc.name") || "You"; }
+function playerName(): string { return localStorage.getItem("carc.name") || "Player"; }

@@ -13,7 +13,7 @@ export function seatsPanel(v: View, colours: string[], me: number, toMove: numbe
     const hand = p.hand.filter((x) => x.count > 0).map((x) => `${x.count} ${x.name}`).join(", ");
     return h("tr", { "data-seat": p.seat, class: (p.seat === toMove ? "to-move " : "") + (p.seat === me ? "me" : "") },
       h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` })),
-      h("td", { class: "name" }, p.name + (p.seat === me && p.name !== "You" ? " (you)" : ""), h("div", { class: "sub" }, supply + (hand ? ` · ${hand}` : "") + (p.track ? ` · boat ${p.track}` : ""))),
+      h("td", { class: "name" }, p.name + (p.seat === me ? " (you)" : ""), h("div", { class: "sub" }, supply + (hand ? ` · ${hand}` : "") + (p.track ? ` · boat ${p.track}` : ""))),
       h("td", { class: "score", "data-score": p.score, text: String(p.score) }),
       h("td", { class: "clock", "data-clock": left < 0 ? "" : Math.round(left), text: left < 0 ? "" : fmtClock(left) }),
       h("td", { class: "presence", "data-presence": state, title: state }, h("span", { class: `dot ${state.split(" ")[0]}` })));

@@ -18,7 +18,8 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844, tou
     while (await playTurnByClicks(page, rand, { timeout: 120000 })) turns++;
     const id = /\/play\/([0-9a-f]+)/.exec(page.url())[1];
     const rec = await (await fetch(`${url}/api/games/${id}/record`)).json();
-    await page.waitForSelector("[data-final-score]");
+    await page.waitForSelector("[data-final-score]", { state: "attached" });
+    await page.waitForTimeout(3000);  // the final scoring steps
     const shown = await page.$$eval("[data-final-score]", (els) => els.map((e) => Number(e.getAttribute("data-final-score"))));
     const ok = JSON.stringify(shown) === JSON.stringify(rec.final_scores) && rec.status === "finished";
     console.log(`${game} ${size.width}x${size.height}: ${turns} turns by clicks, ${rec.status}, page ${shown} record ${rec.final_scores} ${ok ? "OK" : "MISMATCH"}, errors ${errors.length}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
