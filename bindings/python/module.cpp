@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <ctime>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "engine/engine.hpp"
 #include "games/games.hpp"
 #include "rl/encoding.hpp"
+#include "rl/vec_env.hpp"
 #include "view/svg.hpp"
 #include "view/view.hpp"
 
@@ -206,6 +208,22 @@ PyState from_record_text(const std::string& text) {
   return st;
 }
 
+py::object vec_obs(const std::shared_ptr<rl::VecEnv>& v) {
+  const int o = v->encoding().observation_size();
+  if (!v->has_observations()) return py::none();
+  return py::array_t<float>({v->num_envs(), o}, v->observations(), py::cast(v));
+}
+py::array vec_mask(const std::shared_ptr<rl::VecEnv>& v) {
+  return py::array_t<std::uint8_t>({v->num_envs(), v->encoding().num_actions()}, v->masks(), py::cast(v));
+}
+py::array vec_rewards(const std::shared_ptr<rl::VecEnv>& v) {
+  return py::array_t<float>({v->num_envs(), v->encoding().nplayers()}, v->rewards(), py::cast(v));
+}
+py::array vec_done(const std::shared_ptr<rl::VecEnv>& v) {
+  return py::array_t<bool>({v->num_envs()}, reinterpret_cast<const bool*>(v->done()), py::cast(v));
+}
+py::array vec_to_play(const std::shared_ptr<rl::VecEnv>& v) { return py::array_t<std::int32_t>({v->num_envs()}, v->to_play(), py::cast(v)); }
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -236,6 +254,7 @@ PYBIND11_MODULE(_core, m) {
       .def("plane_names", [](const PyGame& g) { return g.enc->plane_names(); })
       .def("scalar_names", [](const PyGame& g) { return g.enc->scalar_names(); })
       .def("radius", [](const PyGame& g) { return g.enc->radius(); })
+      .def("window_centre", [](const PyGame& g) { return std::vector<int>{g.enc->centre_x(), g.enc->centre_y()}; })
       .def("turn_symmetric", [](const PyGame& g) { return g.enc->turn_symmetric(); })
       .def("action_blocks",
            [](const PyGame& g) {
@@ -343,6 +362,78 @@ PYBIND11_MODULE(_core, m) {
       .def("__str__", [](const PyState& st) {
         return fmt::format("{} turn {}, phase {}, scores {}", st.game->name, st.s().turn, static_cast<int>(st.s().phase), fmt::join(st.scores(), " "));
       });
+
+  py::class_<rl::VecEnv, std::shared_ptr<rl::VecEnv>>(m, "VecEnv", "Many games stepped at once, EnvPool-style (docs/python.md).")
+      .def(py::init([](const py::object& game, int num_envs, std::optional<int> players, u64 seed, int threads, bool observations, bool records) {
+             std::shared_ptr<PyGame> g;
+             if (py::isinstance<PyGame>(game)) {
+               g = game.cast<std::shared_ptr<PyGame>>();
+               if (players && *players != g->players) throw InputError(fmt::format("players={} but the game is for {}", *players, g->players));
+             } else {
+               g = std::make_shared<PyGame>(game.cast<std::string>(), players.value_or(2), std::map<std::string, std::string>{}, rl::kDefaultRadius);
+             }
+             rl::VecEnv::Options o;
+             o.num_envs = num_envs;
+             o.seed = seed;
+             o.threads = threads;
+             o.observations = observations;
+             o.records = records;
+             return std::make_shared<rl::VecEnv>(g->enc, o);
+           }),
+           py::arg("game"), py::arg("num_envs"), py::arg("players") = py::none(), py::arg("seed") = 0, py::arg("threads") = 1,
+           py::arg("observations") = true, py::arg("records") = false)
+      .def_property_readonly("num_envs", &rl::VecEnv::num_envs)
+      .def_property_readonly("episodes", &rl::VecEnv::episodes, "Games started so far (finished ones and those under way).")
+      .def("reset", [](const std::shared_ptr<rl::VecEnv>& v) {
+        {
+          py::gil_scoped_release nogil;
+          v->reset();
+        }
+        return py::make_tuple(vec_obs(v), vec_mask(v), vec_to_play(v));
+      }, "Starts every game: (observations or None, masks, to_play). The arrays are the environment's own: the next call overwrites them.")
+      .def("step", [](const std::shared_ptr<rl::VecEnv>& v, const py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>& actions) {
+        if (actions.ndim() != 1 || actions.shape(0) != v->num_envs())
+          throw InputError(fmt::format("step: {} actions for {} games", actions.size(), v->num_envs()));
+        {
+          py::gil_scoped_release nogil;
+          v->step(actions.data());
+        }
+        return py::make_tuple(vec_obs(v), vec_mask(v), vec_rewards(v), vec_done(v), vec_to_play(v));
+      }, py::arg("actions"), "One action per game: (observations or None, masks, rewards [envs x players], done, to_play). A finished game restarts at once.")
+      .def("sample_actions", [](rl::VecEnv& v) {
+        py::array_t<std::int32_t> out(v.num_envs());
+        v.sample_actions(out.mutable_data());
+        return out;
+      }, "One uniformly random legal action per game, drawn in C++.")
+      .def("final_scores", [](const std::shared_ptr<rl::VecEnv>& v) {
+        return py::array_t<float>({v->num_envs(), v->encoding().nplayers()}, v->final_scores(), py::cast(v));
+      }, "Per game: the scores of the game that ended at the last step (where done).")
+      .def("take_records", &rl::VecEnv::take_records, "The records (JSON text) of the games finished since the last call; needs records=True.");
+
+  // The same loop as a Python VecEnv benchmark, run in C++ alone: random legal actions, masks
+  // (and observations if asked) written, until `games` games have finished. Returns (games, CPU s).
+  m.def("_bench_vec_env_cpp", [](const std::string& name, int players, int num_envs, long long games, bool observations) {
+    auto g = std::make_shared<PyGame>(name, players, std::map<std::string, std::string>{}, rl::kDefaultRadius);
+    rl::VecEnv::Options o;
+    o.num_envs = num_envs;
+    o.observations = observations;
+    rl::VecEnv v(g->enc, o);
+    std::vector<std::int32_t> a(static_cast<std::size_t>(num_envs));
+    long long finished = 0;
+    std::clock_t t0 = 0, t1 = 0;
+    {
+      py::gil_scoped_release nogil;
+      t0 = std::clock();
+      v.reset();
+      while (finished < games) {
+        v.sample_actions(a.data());
+        v.step(a.data());
+        for (int i = 0; i < num_envs; ++i) finished += v.done()[i];
+      }
+      t1 = std::clock();
+    }
+    return py::make_tuple(finished, static_cast<double>(t1 - t0) / CLOCKS_PER_SEC);
+  });
 
   m.def("from_record", [](const py::object& record) { return from_record_text(py_to_json_text(record)); }, py::arg("record"),
         "The state at the end of an engine record (a dict or JSON text), chance nodes explicit from there.");

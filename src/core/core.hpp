@@ -105,6 +105,10 @@ class StaticVec {
     --n_;
   }
   void clear() { n_ = 0; }
+  void truncate(std::size_t n) {
+    assert(n <= n_);
+    n_ = static_cast<decltype(n_)>(n);
+  }
   [[nodiscard]] std::size_t size() const { return n_; }
   [[nodiscard]] bool empty() const { return n_ == 0; }
   [[nodiscard]] bool full() const { return n_ == N; }

@@ -136,22 +136,22 @@ void Encoding::legal(const State& s, Legal& out) const {
   out.actions.clear();
   out.off_window = 0;
   if (is_chance(s) || s.phase == Phase::Over) return;
-  MoveList all;
-  legal_moves(s, all);
-  int first_off = -1;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    const Move& m = all[i];
+  legal_moves(s, out.moves);
+  std::size_t w = 0;
+  Move first_off{};
+  for (std::size_t i = 0; i < out.moves.size(); ++i) {
+    const Move m = out.moves[i];
     const int a = action(s, m);
     if (a < 0) {
-      if (first_off < 0) first_off = static_cast<int>(i);
-      ++out.off_window;
+      if (!out.off_window++) first_off = m;
       continue;
     }
-    out.moves.push_back(m);
+    out.moves[w++] = m;
     out.actions.push_back(a);
   }
-  if (out.moves.empty() && first_off >= 0 && s.phase == Phase::Place) {
-    out.moves.push_back(all[static_cast<std::size_t>(first_off)]);
+  out.moves.truncate(w);
+  if (w == 0 && out.off_window && s.phase == Phase::Place) {
+    out.moves.push_back(first_off);
     out.actions.push_back(blocks_[static_cast<std::size_t>(outside_)].offset);
   }
 }

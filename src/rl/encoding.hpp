@@ -44,6 +44,7 @@ class Encoding {
   [[nodiscard]] int nplayers() const { return nplayers_; }
   [[nodiscard]] const std::vector<ActionBlock>& blocks() const { return blocks_; }
   [[nodiscard]] const Ruleset& ruleset() const { return *rs_; }
+  [[nodiscard]] std::shared_ptr<const Ruleset> ruleset_ptr() const { return rs_; }
   [[nodiscard]] int centre_x() const { return cx_; }
   [[nodiscard]] int centre_y() const { return cy_; }
   [[nodiscard]] bool in_window(int x, int y) const {

@@ -1,0 +1,100 @@
+"""carcassonne.VecEnv: whole arrays in and out, chance inside, automatic resets, records that the
+engine replays to the same scores, determinism whatever the thread count, bad actions refused."""
+import json
+
+import numpy as np
+import pytest
+
+import carcassonne
+
+
+def run(env, steps):
+    out = []
+    for _ in range(steps):
+        a = env.sample_actions()
+        obs, mask, rew, done, to_play = env.step(a)
+        out.append((a.copy(), rew.copy(), done.copy(), to_play.copy(), mask.sum(1).copy()))
+    return out
+
+
+@pytest.mark.parametrize("name", ["base", "amazonas", "hunters", "safari"])
+def test_games_finish_and_records_replay(name):
+    game = carcassonne.Game(name, players=2)
+    env = carcassonne.VecEnv(game, 6, seed=3, threads=2, records=True)
+    obs, mask, to_play = env.reset()
+    assert obs.shape == (6, game.observation_tensor_size()) and obs.dtype == np.float32
+    assert mask.shape == (6, game.num_distinct_actions()) and mask.dtype == np.uint8
+    assert (mask.sum(1) >= 1).all() and (to_play == 0).all()
+    finished = []
+    for _ in range(3000):
+        a = env.sample_actions()
+        assert all(mask[i, a[i]] == 1 for i in range(6)), "sampled actions are legal"
+        obs, mask, rew, done, to_play = env.step(a)
+        assert rew.shape == (6, 2)
+        for i in np.flatnonzero(done):
+            scores = env.final_scores()[i].copy()
+            assert abs(rew[i].sum()) < 1e-6, "zero-sum"
+            assert rew[i][np.argmax(scores)] == rew[i].max(), "the top scorer gets the most"
+            finished.append(scores)
+        assert (rew[~done] == 0).all()
+        if len(finished) >= 8:
+            break
+    records = env.take_records()
+    assert len(records) == len(finished) >= 8
+    for text, scores in zip(records, finished):
+        rec = json.loads(text)
+        assert rec["game"] == name and rec["status"] == "finished"
+        state = carcassonne.from_record(text)
+        assert state.is_terminal()
+        assert state.scores() == list(scores)
+    assert env.take_records() == []
+
+
+def test_deterministic_whatever_the_threads():
+    a = carcassonne.VecEnv("hunters", 5, seed=11, threads=1, observations=False)
+    b = carcassonne.VecEnv("hunters", 5, seed=11, threads=3, observations=False)
+    a.reset()
+    b.reset()
+    for x, y in zip(run(a, 400), run(b, 400)):
+        for u, v in zip(x, y):
+            np.testing.assert_array_equal(u, v)
+    c = carcassonne.VecEnv("hunters", 5, seed=12, threads=1, observations=False)
+    c.reset()
+    assert any((x[0] != y[0]).any() for x, y in zip(run(c, 50), run(a, 50)))
+
+
+def test_observations_match_the_state_api():
+    game = carcassonne.Game("base")
+    env = carcassonne.VecEnv(game, 2, seed=5)
+    obs, mask, to_play = env.reset()
+    # a fresh game after its first draw: the same position as a State given that draw
+    state = game.new_initial_state()
+    planes, _ = carcassonne.split_observation(game, obs[0])
+    names = game.plane_names()
+    assert planes[names.index("tile")].sum() == 1
+    fits = sum(planes[names.index(f"fits_r{r}")].sum() for r in range(4))
+    assert fits == mask[0].sum() - 0, "one placement entry per legal placement at the first decision"
+    assert state.is_chance_node()
+
+
+def test_bad_actions_are_refused_and_nothing_moves():
+    env = carcassonne.VecEnv("base", 3, seed=1, observations=False)
+    _, mask, _ = env.reset()
+    before = mask.copy()
+    a = env.sample_actions()
+    bad = a.copy()
+    bad[1] = int(np.flatnonzero(mask[1] == 0)[0])
+    with pytest.raises(ValueError, match="env 1"):
+        env.step(bad)
+    with pytest.raises(ValueError):
+        env.step(a[:2])
+    with pytest.raises(ValueError):
+        env.step(np.array([-1, 0, 0], dtype=np.int32))
+    np.testing.assert_array_equal(mask, before)
+    env.step(a)
+    with pytest.raises(ValueError):
+        carcassonne.VecEnv("base", 0)
+    with pytest.raises(ValueError):
+        carcassonne.VecEnv("base", 2, threads=0)
+    with pytest.raises(ValueError):
+        carcassonne.VecEnv(carcassonne.Game("base", players=3), 2, players=2)
