@@ -208,21 +208,22 @@ PyState from_record_text(const std::string& text) {
   return st;
 }
 
+// The environment's buffers as read-only numpy views (the next step overwrites them, and
+// clears only what it wrote: an array changed in place would spoil the next observation).
+template <class T>
+py::array view_of(const std::shared_ptr<rl::VecEnv>& v, std::vector<py::ssize_t> shape, const T* data) {
+  py::array_t<T> a(shape, data, py::cast(v));
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
 py::object vec_obs(const std::shared_ptr<rl::VecEnv>& v) {
-  const int o = v->encoding().observation_size();
   if (!v->has_observations()) return py::none();
-  return py::array_t<float>({v->num_envs(), o}, v->observations(), py::cast(v));
+  return view_of<float>(v, {v->num_envs(), v->encoding().observation_size()}, v->observations());
 }
-py::array vec_mask(const std::shared_ptr<rl::VecEnv>& v) {
-  return py::array_t<std::uint8_t>({v->num_envs(), v->encoding().num_actions()}, v->masks(), py::cast(v));
-}
-py::array vec_rewards(const std::shared_ptr<rl::VecEnv>& v) {
-  return py::array_t<float>({v->num_envs(), v->encoding().nplayers()}, v->rewards(), py::cast(v));
-}
-py::array vec_done(const std::shared_ptr<rl::VecEnv>& v) {
-  return py::array_t<bool>({v->num_envs()}, reinterpret_cast<const bool*>(v->done()), py::cast(v));
-}
-py::array vec_to_play(const std::shared_ptr<rl::VecEnv>& v) { return py::array_t<std::int32_t>({v->num_envs()}, v->to_play(), py::cast(v)); }
+py::array vec_mask(const std::shared_ptr<rl::VecEnv>& v) { return view_of<std::uint8_t>(v, {v->num_envs(), v->encoding().num_actions()}, v->masks()); }
+py::array vec_rewards(const std::shared_ptr<rl::VecEnv>& v) { return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->rewards()); }
+py::array vec_done(const std::shared_ptr<rl::VecEnv>& v) { return view_of<bool>(v, {v->num_envs()}, reinterpret_cast<const bool*>(v->done())); }
+py::array vec_to_play(const std::shared_ptr<rl::VecEnv>& v) { return view_of<std::int32_t>(v, {v->num_envs()}, v->to_play()); }
 
 }  // namespace
 
@@ -406,7 +407,7 @@ PYBIND11_MODULE(_core, m) {
         return out;
       }, "One uniformly random legal action per game, drawn in C++.")
       .def("final_scores", [](const std::shared_ptr<rl::VecEnv>& v) {
-        return py::array_t<float>({v->num_envs(), v->encoding().nplayers()}, v->final_scores(), py::cast(v));
+        return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->final_scores());
       }, "Per game: the scores of the game that ended at the last step (where done).")
       .def("take_records", &rl::VecEnv::take_records, "The records (JSON text) of the games finished since the last call; needs records=True.");
 

@@ -227,10 +227,21 @@ void Encoding::build_planes() {
   num_scalars_ = static_cast<int>(sc.size());
 }
 
-void Encoding::observe(const State& s, int player, float* out, const Legal* legal_in) const {
+void Encoding::observe(const State& s, int player, float* out, const Legal* legal_in, std::vector<u32>* touched) const {
   const int W = width_, WW = W * W;
-  std::memset(out, 0, sizeof(float) * static_cast<std::size_t>(observation_size()));
-  auto at = [&](int plane, int x, int y) -> float& { return out[static_cast<std::size_t>(plane * WW + cell_index(x, y))]; };
+  const std::size_t nplane = static_cast<std::size_t>(num_planes_) * static_cast<std::size_t>(WW);
+  if (touched) {
+    for (const u32 i : *touched) out[i] = 0;
+    touched->clear();
+    std::memset(out + nplane, 0, sizeof(float) * static_cast<std::size_t>(num_scalars_));
+  } else {
+    std::memset(out, 0, sizeof(float) * static_cast<std::size_t>(observation_size()));
+  }
+  auto at = [&](int plane, int x, int y) -> float& {
+    const std::size_t i = static_cast<std::size_t>(plane * WW + cell_index(x, y));
+    if (touched && out[i] == 0) touched->push_back(static_cast<u32>(i));
+    return out[i];
+  };
   const int np = s.nplayers;
   auto rel = [&](int seat) { return (seat - player + np) % np; };
   const std::size_t ntiles = s.tiles.size();

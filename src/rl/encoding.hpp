@@ -73,7 +73,9 @@ class Encoding {
   // Writes observation_size() floats for `player` (seats are numbered from the player: "seat +1"
   // is the next one to play after them). legal: the legal moves of s (for the placement planes),
   // or nullptr to compute them.
-  void observe(const State& s, int player, float* out, const Legal* legal = nullptr) const;
+  // touched: for a buffer written by observe before (and not changed since), the entries it set
+  // then: only those are cleared (instead of the whole buffer), and it receives this call's.
+  void observe(const State& s, int player, float* out, const Legal* legal = nullptr, std::vector<u32>* touched = nullptr) const;
 
   // Symmetries: the board turned k quarter turns clockwise about the start cell (k in 0..3).
   // Only for games whose rules allow it (GameDef::turn_symmetric; otherwise only k = 0).

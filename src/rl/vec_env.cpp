@@ -140,7 +140,7 @@ void VecEnv::publish(int i) {
   }
   const int p = to_move(e.s);
   to_play_[static_cast<std::size_t>(i)] = p;
-  if (O_) enc_->observe(e.s, p, obs_.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(O_), &e.legal);
+  if (O_) enc_->observe(e.s, p, obs_.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(O_), &e.legal, &e.obs_set);
 }
 
 void VecEnv::finish(int i) {

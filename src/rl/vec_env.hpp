@@ -65,6 +65,7 @@ class VecEnv {
     Rng rng;
     Encoding::Legal legal;
     std::vector<int> set_mask;  // mask entries set now (cleared at the next write)
+    std::vector<u32> obs_set;   // observation entries set now (likewise)
     std::vector<u64> log;       // this game's chance outcomes and moves (for its record)
     long long episode = 0;      // games started in this slot
     std::string record;         // the record of the game that ended at this step, if any

@@ -98,3 +98,30 @@ def test_bad_actions_are_refused_and_nothing_moves():
         carcassonne.VecEnv("base", 2, threads=0)
     with pytest.raises(ValueError):
         carcassonne.VecEnv(carcassonne.Game("base", players=3), 2, players=2)
+
+
+@pytest.mark.parametrize("name", ["base", "safari"])
+def test_observations_are_the_states_all_game_long(name):
+    """VecEnv writes observations into reused buffers (clearing only what it wrote): at the start
+    of every turn they equal State.observation_tensor of the same position, rebuilt by the engine
+    from the game's record cut after the turns before."""
+    game = carcassonne.Game(name)
+    env = carcassonne.VecEnv(game, 1, seed=4, records=True)
+    obs, mask, to_play = env.reset()
+    place = next(b for b in game.action_blocks() if b["name"] == "place")
+    at_turn = []
+    while True:
+        if mask[0, place["offset"]:place["offset"] + place["size"]].any():
+            at_turn.append((obs[0].copy(), int(to_play[0])))
+        obs, mask, _, done, to_play = env.step(env.sample_actions())
+        if done[0]:
+            break
+    rec = json.loads(env.take_records()[0])
+    assert len(at_turn) == len(rec["moves"])
+    for t in range(0, len(at_turn), 5):
+        cut = dict(rec, moves=rec["moves"][:t])
+        for k in ("final_scores", "events", "status"):
+            cut.pop(k, None)
+        state = carcassonne.from_record(cut)
+        want, player = at_turn[t]
+        np.testing.assert_array_equal(state.observation_tensor(player), want, err_msg=f"turn {t}")

@@ -513,8 +513,8 @@ const GameDef& amazonas() {
     // a double tile set aside, and its rotation (0 or 180): "D2 180"
     g.action_blocks = {{"double", "the double tile (a tile type) laid downstream, and its rotation (0 or 2 quarter turns)", MoveKind::Choose, 0xFF, false, 4, false, -1, false}};
     g.turn_symmetric = false;  // the river runs east: a turned board is another game
-    g.window_centre = {8, 0};  // x from -9 to 25: the river's mouth and the land beside it
-    g.window_radius = 17;
+    g.window_centre = {8, 0};  // x from -10 to 26: the river's mouth and the land beside it
+    g.window_radius = 18;
     g.present.panels = panels;
     present_amazonas(g);
     g.hooks.on_init = on_init;
