@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "ai/mcts.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
 #include "rl/encoding.hpp"
@@ -435,6 +436,31 @@ PYBIND11_MODULE(_core, m) {
     }
     return py::make_tuple(finished, static_cast<double>(t1 - t0) / CLOCKS_PER_SEC);
   });
+
+  m.def("mcts", [](const PyState& st, const std::string& spec, u64 seed) {
+    if (st.terminal() || st.chance()) throw InputError("mcts: the state is not a decision (a chance node or the end)");
+    std::string sp = spec;
+    if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
+    const MctsOptions o = parse_mcts_spec(sp);
+    SearchVisits r;
+    {
+      py::gil_scoped_release nogil;
+      r = mcts_search(st.s(), o, seed);
+    }
+    rl::Encoding::Legal l;
+    st.legal(l);
+    py::array_t<std::int64_t> visits(st.game->enc->num_actions());
+    std::fill(visits.mutable_data(), visits.mutable_data() + visits.size(), 0);
+    int best = -1;
+    for (const auto& [mv, n] : r.visits)
+      for (std::size_t i = 0; i < l.moves.size(); ++i)
+        if (l.moves[i] == mv) {
+          visits.mutable_data()[l.actions[i]] += n;
+          if (mv == r.best) best = l.actions[i];
+        }
+    return py::make_tuple(visits, best);
+  }, py::arg("state"), py::arg("bot_spec") = "mcts:playouts=1000,threads=1", py::arg("seed") = 0,
+     "The engine's MCTS from a decision (docs/mcts.md): (root visits per action as numpy, the chosen action). bot_spec: an mcts spec or a level (easy, normal, hard).");
 
   m.def("from_record", [](const py::object& record) { return from_record_text(py_to_json_text(record)); }, py::arg("record"),
         "The state at the end of an engine record (a dict or JSON text), chance nodes explicit from there.");

@@ -334,6 +334,36 @@ std::pair<std::size_t, u32> most_visited(const MoveList& legal, const std::vecto
   return {best, visits[best]};
 }
 
+// The search from s over o.threads root-parallel trees, seeded from base: per tree, the root's
+// visits per move (stats); the trees are kept for what they saw beyond the root.
+std::vector<std::unique_ptr<Tree>> run_search(const State& s, const MctsOptions& o, u64 base, std::vector<std::vector<std::pair<Move, u32>>>& stats) {
+  const int threads = std::max(1, o.threads);
+  std::vector<std::unique_ptr<Tree>> trees(static_cast<std::size_t>(threads));
+  stats.assign(static_cast<std::size_t>(threads), {});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o.ms);
+  auto work = [&](int t) {
+    auto& tree = trees[static_cast<std::size_t>(t)];
+    tree = std::make_unique<Tree>(s, o, base + static_cast<u64>(t) * 0x9E3779B97F4A7C15ULL);
+    if (o.playouts > 0) {
+      const int n = o.playouts / threads + (t < o.playouts % threads ? 1 : 0);
+      for (int i = 0; i < n; ++i) tree->iterate();
+    } else {
+      do {
+        for (int i = 0; i < 16; ++i) tree->iterate();
+      } while (std::chrono::steady_clock::now() < deadline);
+    }
+    tree->root_stats(stats[static_cast<std::size_t>(t)]);
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
+    for (auto& th : pool) th.join();
+  }
+  return trees;
+}
+
 class MctsBot final : public Bot {
  public:
   explicit MctsBot(const MctsOptions& o) : o_(o) {}
@@ -354,31 +384,8 @@ class MctsBot final : public Bot {
       }
     }
     follow_ = false;
-    const int threads = std::max(1, o_.threads);
-    const u64 base = rng.next();
-    std::vector<std::unique_ptr<Tree>> trees(static_cast<std::size_t>(threads));
-    std::vector<std::vector<std::pair<Move, u32>>> stats(static_cast<std::size_t>(threads));
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o_.ms);
-    auto work = [&](int t) {
-      auto& tree = trees[static_cast<std::size_t>(t)];
-      tree = std::make_unique<Tree>(s, o_, base + static_cast<u64>(t) * 0x9E3779B97F4A7C15ULL);
-      if (o_.playouts > 0) {
-        const int n = o_.playouts / threads + (t < o_.playouts % threads ? 1 : 0);
-        for (int i = 0; i < n; ++i) tree->iterate();
-      } else {
-        do {
-          for (int i = 0; i < 16; ++i) tree->iterate();
-        } while (std::chrono::steady_clock::now() < deadline);
-      }
-      tree->root_stats(stats[static_cast<std::size_t>(t)]);
-    };
-    if (threads == 1) {
-      work(0);
-    } else {
-      std::vector<std::thread> pool;
-      for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
-      for (auto& th : pool) th.join();
-    }
+    std::vector<std::vector<std::pair<Move, u32>>> stats;
+    const auto trees = run_search(s, o_, rng.next(), stats);
     const auto [bi, bv] = most_visited(legal, stats);
     const Move best = legal[bi];
     long total = 0;
@@ -475,6 +482,31 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
 }
 
 std::unique_ptr<Bot> make_mcts_bot(const MctsOptions& o) { return std::make_unique<MctsBot>(o); }
+
+SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed) {
+  if (is_chance(s) || s.phase == Phase::Over) throw InputError("mcts: the position is not a decision");
+  MoveList legal;
+  legal_moves(s, legal);
+  std::vector<std::vector<std::pair<Move, u32>>> stats;
+  Rng rng(seed);
+  run_search(s, o, rng.next(), stats);  // as the bot seeds its trees
+  SearchVisits out;
+  std::vector<long> visits(legal.size(), 0);
+  for (const auto& st : stats)
+    for (const auto& [m, v] : st)
+      for (std::size_t i = 0; i < legal.size(); ++i)
+        if (legal[i] == m) {
+          visits[i] += v;
+          break;
+        }
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    out.visits.emplace_back(legal[i], visits[i]);
+    if (visits[i] > visits[best]) best = i;
+  }
+  out.best = legal[best];
+  return out;
+}
 
 int mcts_playout(State& s, Rng& rng) {
   MoveList ml;

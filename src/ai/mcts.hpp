@@ -11,6 +11,8 @@
 // tree; visits are summed.
 #pragma once
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ai/bots.hpp"
 
@@ -32,6 +34,15 @@ struct MctsOptions {
 // "mcts", "mcts:playouts=2000", "mcts:ms=500,threads=1". Throws InputError on a bad option.
 MctsOptions parse_mcts_spec(std::string_view spec);
 std::unique_ptr<Bot> make_mcts_bot(const MctsOptions& o);
+
+// One search from the decision s as the mcts bot makes it, seeded: every legal move with its root
+// visits (summed over the trees) and the most visited (ties: the engine's order). Throws InputError
+// if s is not a decision.
+struct SearchVisits {
+  std::vector<std::pair<Move, long>> visits;
+  Move best;
+};
+SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed);
 
 // One playout from s to the end with the playout policy (for benchmarks); returns decisions made.
 int mcts_playout(State& s, Rng& rng);

@@ -283,3 +283,23 @@ def test_every_decision_kind_is_an_action():
             if blocks <= met:
                 break
         assert blocks <= met, (name, met)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_mcts_from_python(name):
+    game = carcassonne.Game(name)
+    state = game.new_initial_state(seed=6)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance_outcome())
+    visits, action = carcassonne.mcts(state, "mcts:playouts=300,threads=1", seed=1)
+    assert visits.shape == (game.num_distinct_actions(),)
+    legal = state.legal_actions()
+    assert action in legal and visits[action] == visits.max() > 0
+    assert set(np.flatnonzero(visits)) <= set(legal), "visits only on legal actions"
+    assert 250 <= visits.sum() <= 310
+    again, a2 = carcassonne.mcts(state, "mcts:playouts=300,threads=1", seed=1)
+    assert a2 == action and (again == visits).all(), "seeded: the same search"
+    with pytest.raises(ValueError):
+        carcassonne.mcts(state, "greedy")
+    with pytest.raises(ValueError):
+        carcassonne.mcts(game.new_initial_state(), "mcts:playouts=10")
