@@ -8,7 +8,9 @@
 
 #include "engine/engine.hpp"
 #include "games/games.hpp"
+#include "rl/batched_mcts.hpp"
 #include "rl/encoding.hpp"
+#include "rl/vec_env.hpp"
 
 namespace carc::test {
 namespace {
@@ -130,6 +132,61 @@ TEST(Rl, ExplicitChanceFollowsTheSeededGame) {
     EXPECT_THROW(fresh.apply_chance_outcome(200), InputError);
     EXPECT_THROW(fresh.apply_chance_outcome(-1), InputError);
     EXPECT_EQ(record_to_json(fresh.record(), *rs), before);
+  }
+}
+
+// Batched search and the batched environment under the sanitizers too (the Python tests cover the
+// interface): whole games of every game through VecEnv on two threads, and searches from their
+// positions with a uniform evaluator, visits only on legal actions.
+TEST(Rl, VecEnvAndBatchedSearchPlayWholeGames) {
+  for (const std::string& game : kGames) {
+    auto rs = load_ruleset(game, {});
+    auto enc = std::make_shared<rl::Encoding>(rs, 2);
+    rl::VecEnv::Options o;
+    o.num_envs = 3;
+    o.threads = 2;
+    o.records = true;
+    o.seed = 5;
+    rl::VecEnv env(enc, o);
+    env.reset();
+    std::vector<std::int32_t> a(3);
+    int finished = 0;
+    for (int step = 0; step < 5000 && finished < 3; ++step) {
+      env.sample_actions(a.data());
+      env.step(a.data());
+      for (int i = 0; i < 3; ++i) finished += env.done()[i];
+    }
+    EXPECT_GE(finished, 3) << game;
+    for (const std::string& text : env.take_records()) {
+      const Game g = Game::replay(record_from_json(text, "vec_env"));
+      EXPECT_TRUE(g.over()) << game;
+    }
+    rl::AzOptions ao;
+    ao.simulations = 24;
+    rl::BatchedMcts mcts(enc, ao);
+    std::vector<const State*> roots;
+    for (int i = 0; i < 3; ++i) roots.push_back(&env.state(i));
+    std::vector<float> visits;
+    long calls = 0;
+    mcts.search(roots, [&](int n, const float*, float* policy, float* values) {
+      ++calls;
+      std::fill(policy, policy + static_cast<std::size_t>(n) * static_cast<std::size_t>(enc->num_actions()), 1.0f);
+      std::fill(values, values + static_cast<std::size_t>(n) * 2, 0.0f);
+    }, visits);
+    EXPECT_EQ(calls, 24) << game;
+    for (int i = 0; i < 3; ++i) {
+      rl::Encoding::Legal l;
+      enc->legal(*roots[static_cast<std::size_t>(i)], l);
+      float sum = 0;
+      for (int x = 0; x < enc->num_actions(); ++x) {
+        const float v = visits[static_cast<std::size_t>(i * enc->num_actions() + x)];
+        sum += v;
+        if (v > 0) {
+          EXPECT_NE(std::find(l.actions.begin(), l.actions.end(), x), l.actions.end()) << game;
+        }
+      }
+      EXPECT_EQ(sum, 23.0f) << game;
+    }
   }
 }
 

@@ -64,6 +64,32 @@ def per_call(name, n_games):
     return t_apply / calls, t_obs / n_obs
 
 
+def batched_leaves(name, games, simulations):
+    """Leaves per CPU second of the batched search with a trivial evaluator (uniform priors, value 0)."""
+    import numpy as np
+    game = carcassonne.Game(name)
+    states = []
+    for seed in range(games):
+        st = game.new_initial_state(seed=seed)
+        while st.is_chance_node():
+            st.apply_action(st.sample_chance_outcome())
+        rng = random.Random(seed)
+        for _ in range(30):  # a mid-game position
+            st.apply_action(st.sample_chance_outcome() if st.is_chance_node() else rng.choice(st.legal_actions()))
+        while st.is_chance_node():
+            st.apply_action(st.sample_chance_outcome())
+        states.append(st)
+    a = game.num_distinct_actions()
+
+    def trivial(obs):
+        return np.ones((obs.shape[0], a), np.float32), np.zeros(obs.shape[0], np.float32)
+
+    mcts = carcassonne.BatchedMCTS(game, simulations=simulations, seed=1)
+    t0 = cpu()
+    mcts.search(states, trivial)
+    return mcts.leaves_evaluated / (cpu() - t0)
+
+
 def window_overflow(name, bots, games, folder):
     """Share of games with a tile off the window, and the largest distance reached."""
     g = carcassonne.Game(name)
@@ -102,6 +128,7 @@ def main():
     ap_us, obs_us = per_call("base", 5 if a.quick else 50)
     res["apply_action_plus_legal_actions_us"] = round(ap_us * 1e6, 2)
     res["observation_tensor_us"] = round(obs_us * 1e6, 2)
+    res["batched_mcts_leaves_per_cpu_s_base_64_games"] = round(batched_leaves("base", 64, 20 if a.quick else 200))
     with tempfile.TemporaryDirectory() as d:
         ng = 20 if a.quick else 200
         for name in ["base", "amazonas", "hunters", "safari"]:

@@ -17,6 +17,7 @@
 #include "engine/engine.hpp"
 #include "games/games.hpp"
 #include "rl/encoding.hpp"
+#include "rl/batched_mcts.hpp"
 #include "rl/vec_env.hpp"
 #include "view/svg.hpp"
 #include "view/view.hpp"
@@ -461,6 +462,57 @@ PYBIND11_MODULE(_core, m) {
     return py::make_tuple(visits, best);
   }, py::arg("state"), py::arg("bot_spec") = "mcts:playouts=1000,threads=1", py::arg("seed") = 0,
      "The engine's MCTS from a decision (docs/mcts.md): (root visits per action as numpy, the chosen action). bot_spec: an mcts spec or a level (easy, normal, hard).");
+
+  py::class_<rl::BatchedMcts, std::shared_ptr<rl::BatchedMcts>>(m, "BatchedMCTS",
+                                                                 "AlphaZero's search over many games at once, with a Python evaluator (docs/python.md).")
+      .def(py::init([](std::shared_ptr<PyGame> g, int simulations, double c_puct, double dirichlet_alpha, double noise, u64 seed) {
+             rl::AzOptions o;
+             o.simulations = simulations;
+             o.c_puct = c_puct;
+             o.dirichlet_alpha = dirichlet_alpha;
+             o.noise = noise;
+             o.seed = seed;
+             return std::make_shared<rl::BatchedMcts>(g->enc, o);
+           }),
+           py::arg("game"), py::arg("simulations") = 64, py::arg("c_puct") = 1.5, py::arg("dirichlet_alpha") = 0.3, py::arg("noise") = 0.25,
+           py::arg("seed") = 0)
+      .def_property_readonly("leaves_evaluated", &rl::BatchedMcts::leaves_evaluated)
+      .def("search", [](rl::BatchedMcts& b, const std::vector<const PyState*>& states, const py::function& evaluator) {
+        if (states.empty()) throw InputError("search: no states");
+        const auto& enc = states[0]->game->enc;
+        for (const PyState* st : states)
+          if (st->game->enc.get() != enc.get() && (st->game->name != states[0]->game->name || st->game->players != states[0]->game->players))
+            throw InputError("search: the states are of different games");
+        std::vector<const State*> roots;
+        for (const PyState* st : states) roots.push_back(&st->s());
+        const int A = enc->num_actions(), O = enc->observation_size(), P = enc->nplayers();
+        rl::Evaluator ev = [&](int n, const float* obs, float* policy, float* values) {
+          py::array_t<float> o({n, O});
+          std::copy(obs, obs + static_cast<std::size_t>(n) * static_cast<std::size_t>(O), o.mutable_data());
+          py::object r = evaluator(o);
+          py::tuple t = r.cast<py::tuple>();
+          if (t.size() != 2) throw InputError("the evaluator must return (policy, values)");
+          auto pol = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(t[0]);
+          auto val = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(t[1]);
+          if (!pol || pol.ndim() != 2 || pol.shape(0) != n || pol.shape(1) != A)
+            throw InputError(fmt::format("the evaluator's policy must have shape ({}, {})", n, A));
+          if (!val || !((val.ndim() == 1 && val.shape(0) == n) || (val.ndim() == 2 && val.shape(0) == n && val.shape(1) == P)))
+            throw InputError(fmt::format("the evaluator's values must have shape ({},) or ({}, {})", n, n, P));
+          std::copy(pol.data(), pol.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(A), policy);
+          if (val.ndim() == 2) {
+            std::copy(val.data(), val.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(P), values);
+          } else {
+            for (int i = 0; i < n; ++i)
+              for (int q = 0; q < P; ++q) values[i * P + q] = q == 0 ? val.data()[i] : -val.data()[i] / static_cast<float>(P - 1);
+          }
+        };
+        std::vector<float> visits;
+        b.search(roots, ev, visits);
+        py::array_t<float> out({static_cast<py::ssize_t>(states.size()), static_cast<py::ssize_t>(A)});
+        std::copy(visits.begin(), visits.end(), out.mutable_data());
+        return out;
+      }, py::arg("states"), py::arg("evaluator"),
+         "Root visit counts [len(states), num_distinct_actions] after the simulations. evaluator(obs [k, size]) -> (policy [k, A], values [k] or [k, players]): values for the player to move (seat+q in column q).");
 
   m.def("from_record", [](const py::object& record) { return from_record_text(py_to_json_text(record)); }, py::arg("record"),
         "The state at the end of an engine record (a dict or JSON text), chance nodes explicit from there.");

@@ -303,3 +303,43 @@ def test_mcts_from_python(name):
         carcassonne.mcts(state, "greedy")
     with pytest.raises(ValueError):
         carcassonne.mcts(game.new_initial_state(), "mcts:playouts=10")
+
+
+def test_batched_mcts_with_a_python_evaluator():
+    game = carcassonne.Game("base")
+    states = []
+    for seed in range(4):
+        st = game.new_initial_state(seed=seed)
+        while st.is_chance_node():
+            st.apply_action(st.sample_chance_outcome())
+        states.append(st)
+    calls = []
+
+    def uniform(obs):
+        calls.append(obs.shape[0])
+        return np.ones((obs.shape[0], game.num_distinct_actions()), np.float32), np.zeros(obs.shape[0], np.float32)
+
+    mcts = carcassonne.BatchedMCTS(game, simulations=32, seed=1)
+    visits = mcts.search(states, uniform)
+    assert visits.shape == (4, game.num_distinct_actions())
+    for st, v in zip(states, visits):
+        assert set(np.flatnonzero(v)) <= set(st.legal_actions())
+        assert v.sum() == 32 - 1, "every simulation after the root's expansion visits a child"
+    assert max(calls) == 4 and len(calls) == 32, "one batch of leaves per simulation round"
+    assert mcts.leaves_evaluated == sum(calls)
+
+    # a policy that points at one action makes the search favour it
+    target = [st.legal_actions()[-1] for st in states]
+
+    def pointed(obs):
+        p = np.full((obs.shape[0], game.num_distinct_actions()), 1e-3, np.float32)
+        p[:, target[0]] = 1.0
+        return p, np.zeros((obs.shape[0], 2), np.float32)
+
+    v = carcassonne.BatchedMCTS(game, simulations=40, noise=0.0).search(states[:1], pointed)
+    assert v[0].argmax() == target[0]
+
+    with pytest.raises(ValueError):
+        carcassonne.BatchedMCTS(game, simulations=4).search(states, lambda obs: (np.ones((1, 3)), np.zeros(1)))
+    with pytest.raises(ValueError):
+        carcassonne.BatchedMCTS(game, simulations=0)
