@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "ai/bots.hpp"
 #include "ai/mcts.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
@@ -437,6 +438,27 @@ PYBIND11_MODULE(_core, m) {
     }
     return py::make_tuple(finished, static_cast<double>(t1 - t0) / CLOCKS_PER_SEC);
   });
+
+  m.def("bot_action", [](const PyState& st, const std::string& spec, u64 seed) {
+    if (st.terminal() || st.chance()) throw InputError("bot_action: the state is not a decision (a chance node or the end)");
+    std::string sp = spec;
+    if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
+    auto bot = make_bot(sp);
+    rl::Encoding::Legal l;
+    st.legal(l);
+    MoveList all;
+    legal_moves(st.s(), all);
+    Rng rng(seed);
+    Move chosen;
+    {
+      py::gil_scoped_release nogil;
+      chosen = bot->choose(st.s(), all, rng);
+    }
+    for (std::size_t i = 0; i < l.moves.size(); ++i)
+      if (l.moves[i] == chosen) return l.actions[i];
+    throw InputError("bot_action: the bot chose a move off the window");
+  }, py::arg("state"), py::arg("bot_spec") = "greedy", py::arg("seed") = 0,
+     "The action an engine bot plays here (random, greedy, mcts:..., or a level: easy, normal, hard), seeded.");
 
   m.def("mcts", [](const PyState& st, const std::string& spec, u64 seed) {
     if (st.terminal() || st.chance()) throw InputError("mcts: the state is not a decision (a chance node or the end)");
