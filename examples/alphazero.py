@@ -1,0 +1,194 @@
+#!/usr/bin/python3
+"""A small AlphaZero for the base game, on CPU with Debian's python3-torch (docs/python.md).
+
+Self-play runs many games at once through carcassonne.BatchedMCTS, whose evaluator is the network
+on a batch of leaves; the network learns the search's visit distributions and the games' returns,
+with the board's four turns as augmentation; then it plays `random`, `greedy` and `mcts` at a fixed
+budget (the network with its search on one seat, the engine's bot on the other, seats alternating).
+
+    PYTHONPATH=build/python /usr/bin/python3 examples/alphazero.py --iterations 40 --out az/
+    PYTHONPATH=build/python /usr/bin/python3 examples/alphazero.py --smoke     # one tiny iteration
+"""
+import argparse
+import json
+import os
+import random
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import carcassonne
+
+
+class Net(nn.Module):
+    """Convolutions over the planes; placements read from a 4-channel map (one per rotation, the
+    action space's cell x rotation order); the other actions and the value from pooled features
+    and the scalars."""
+
+    def __init__(self, game, channels=32, blocks=3):
+        super().__init__()
+        c, w, _ = game.observation_planes_shape()
+        self.c, self.w, self.s = c, w, game.observation_scalars_size()
+        self.a = game.num_distinct_actions()
+        place = next(b for b in game.action_blocks() if b["name"] == "place")
+        assert place["offset"] == 0 and place["size"] == w * w * 4
+        self.n_place = place["size"]
+        self.stem = nn.Conv2d(c, channels, 3, padding=1)
+        self.body = nn.ModuleList(nn.Conv2d(channels, channels, 3, padding=1) for _ in range(blocks))
+        self.place_head = nn.Conv2d(channels, 4, 1)
+        self.scal = nn.Linear(self.s, channels)
+        self.rest_head = nn.Linear(2 * channels, self.a - self.n_place)
+        self.value_head = nn.Sequential(nn.Linear(2 * channels, 64), nn.ReLU(), nn.Linear(64, 1))
+
+    def forward(self, obs):
+        n = obs.shape[0]
+        planes = obs[:, : self.c * self.w * self.w].reshape(n, self.c, self.w, self.w)
+        scalars = torch.log1p(obs[:, self.c * self.w * self.w:].clamp(min=0))
+        x = F.relu(self.stem(planes))
+        for conv in self.body:
+            x = F.relu(x + conv(x))
+        place = self.place_head(x).permute(0, 2, 3, 1).reshape(n, self.n_place)  # (y, x, rot): cell * 4 + rot
+        pooled = torch.cat([x.mean(dim=(2, 3)), F.relu(self.scal(scalars))], dim=1)
+        logits = torch.cat([place, self.rest_head(pooled)], dim=1)
+        return logits, torch.tanh(self.value_head(pooled)).squeeze(1)
+
+
+def evaluator(net):
+    def ev(obs):
+        with torch.no_grad():
+            logits, v = net(torch.from_numpy(obs))
+            return torch.softmax(logits, dim=1).numpy(), v.numpy()
+    return ev
+
+
+def play_to_decision(state):
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance_outcome())
+
+
+def self_play(game, net, n_games, simulations, seed, temp_moves=30):
+    """n_games games at once; returns (observations, policies, values) from the mover's seat."""
+    mcts = carcassonne.BatchedMCTS(game, simulations=simulations, seed=seed)
+    states = [game.new_initial_state(seed=seed * 10007 + i) for i in range(n_games)]
+    for s in states:
+        play_to_decision(s)
+    samples = [[] for _ in states]  # (obs, pi, player)
+    rng = np.random.default_rng(seed)
+    live = list(range(n_games))
+    while live:
+        visits = mcts.search([states[i] for i in live], evaluator(net))
+        for row, i in enumerate(live):
+            s = states[i]
+            v = visits[row]
+            pi = v / v.sum()
+            player = s.current_player()
+            obs = s.observation_tensor(player)
+            samples[i].append((obs, pi, player, s))
+            if s.move_number() < temp_moves:
+                a = int(rng.choice(len(pi), p=pi))
+            else:
+                a = int(np.argmax(v))
+            s.apply_action(a)
+            play_to_decision(s)
+        live = [i for i in live if not states[i].is_terminal()]
+    obs, pis, vals = [], [], []
+    for i, s in enumerate(states):
+        ret = s.returns()
+        for o, pi, player, st in samples[i]:
+            for k in range(4):  # the board's turns (base: the rules do not change)
+                obs.append(st.turn_observation(o, k) if k else o)
+                pis.append(st.turn_policy(pi.astype(np.float32), k) if k else pi.astype(np.float32))
+                vals.append(ret[player])
+    return np.stack(obs), np.stack(pis), np.array(vals, np.float32), [s.scores() for s in states]
+
+
+def train(net, opt, data, epochs, batch):
+    obs, pis, vals = (torch.from_numpy(x) for x in data)
+    n = obs.shape[0]
+    net.train()
+    total = 0.0
+    for _ in range(epochs):
+        perm = torch.randperm(n)
+        for b in range(0, n, batch):
+            idx = perm[b:b + batch]
+            logits, v = net(obs[idx])
+            loss = -(pis[idx] * F.log_softmax(logits, dim=1)).sum(1).mean() + F.mse_loss(v, vals[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total = float(loss)
+    net.eval()
+    return total
+
+
+def match(game, net, opponent, n_games, simulations, seed):
+    """The network with its search against an engine bot, seats alternating; returns (wins, games)."""
+    mcts = carcassonne.BatchedMCTS(game, simulations=simulations, noise=0.0, seed=seed)
+    wins = 0.0
+    for g in range(n_games):
+        me = g % 2
+        s = game.new_initial_state(seed=900000 + seed * 1000 + g)
+        play_to_decision(s)
+        k = 0
+        while not s.is_terminal():
+            if s.current_player() == me:
+                v = mcts.search([s], evaluator(net))[0]
+                a = int(np.argmax(v))
+            else:
+                a = carcassonne.bot_action(s, opponent, seed * 100003 + g * 1009 + k)
+            s.apply_action(a)
+            k += 1
+            play_to_decision(s)
+        sc = s.scores()
+        wins += 1.0 if sc[me] > sc[1 - me] else 0.5 if sc[me] == sc[1 - me] else 0.0
+    return wins, n_games
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--iterations", type=int, default=40)
+    ap.add_argument("--games", type=int, default=32, help="self-play games per iteration (played at once)")
+    ap.add_argument("--simulations", type=int, default=48, help="search simulations per move")
+    ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--eval-games", type=int, default=40, help="games against each opponent after training")
+    ap.add_argument("--eval-every", type=int, default=10)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", default=None, help="folder for the network and the log")
+    ap.add_argument("--smoke", action="store_true", help="one tiny iteration (a test of the example)")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    if a.smoke:
+        a.iterations, a.games, a.simulations, a.epochs, a.eval_games, a.eval_every = 1, 2, 4, 1, 2, 1
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    random.seed(a.seed)
+    game = carcassonne.Game("base", players=2)
+    net = Net(game).eval()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    log = []
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+    t0 = time.process_time()
+    for it in range(1, a.iterations + 1):
+        obs, pis, vals, scores = self_play(game, net, a.games, a.simulations, a.seed * 1000 + it)
+        loss = train(net, opt, (obs, pis, vals), a.epochs, a.batch)
+        entry = {"iteration": it, "samples": int(obs.shape[0]), "loss": round(loss, 4), "cpu_s": round(time.process_time() - t0, 1),
+                 "mean_score": round(float(np.mean(scores)), 1)}
+        if it % a.eval_every == 0 or it == a.iterations:
+            for opp in ["random", "greedy", "mcts:playouts=200,threads=1"]:
+                w, n = match(game, net, opp, a.eval_games, a.simulations, it)
+                entry[f"vs_{opp.split(':')[0]}"] = round(w / n, 3)
+        log.append(entry)
+        print(json.dumps(entry), flush=True)
+        if a.out:
+            torch.save(net.state_dict(), os.path.join(a.out, "net.pt"))
+            with open(os.path.join(a.out, "log.json"), "w") as f:
+                json.dump(log, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
