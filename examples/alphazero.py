@@ -28,7 +28,7 @@ class Net(nn.Module):
     action space's cell x rotation order); the other actions and the value from pooled features
     and the scalars."""
 
-    def __init__(self, game, channels=32, blocks=3):
+    def __init__(self, game, channels=16, blocks=2):
         super().__init__()
         c, w, _ = game.observation_planes_shape()
         self.c, self.w, self.s = c, w, game.observation_scalars_size()
@@ -151,7 +151,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--iterations", type=int, default=40)
     ap.add_argument("--games", type=int, default=32, help="self-play games per iteration (played at once)")
-    ap.add_argument("--simulations", type=int, default=48, help="search simulations per move")
+    ap.add_argument("--simulations", type=int, default=32, help="search simulations per move")
+    ap.add_argument("--channels", type=int, default=16)
+    ap.add_argument("--blocks", type=int, default=2)
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--eval-games", type=int, default=40, help="games against each opponent after training")
@@ -167,7 +169,7 @@ def main():
     torch.set_num_threads(a.threads)
     random.seed(a.seed)
     game = carcassonne.Game("base", players=2)
-    net = Net(game).eval()
+    net = Net(game, a.channels, a.blocks).eval()
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
     log = []
     if a.out:
