@@ -69,14 +69,17 @@ def play_to_decision(state):
         state.apply_action(state.sample_chance_outcome())
 
 
-def self_play(game, net, n_games, simulations, seed, temp_moves=30):
-    """n_games games at once; returns (observations, policies, values) from the mover's seat."""
+def self_play(game, net, n_games, simulations, seed, temp_moves=30, keep=0.25):
+    """n_games games at once; returns (observations, policies, values) from the mover's seat: a
+    share `keep` of the positions, each turned a random quarter (the rules do not change), the
+    observations as float16 (an observation is 105k floats, mostly zeros: memory, not precision)."""
     mcts = carcassonne.BatchedMCTS(game, simulations=simulations, seed=seed)
     states = [game.new_initial_state(seed=seed * 10007 + i) for i in range(n_games)]
     for s in states:
         play_to_decision(s)
     samples = [[] for _ in states]  # (obs, pi, player)
     rng = np.random.default_rng(seed)
+    turns = game.turn_symmetric()
     live = list(range(n_games))
     while live:
         visits = mcts.search([states[i] for i in live], evaluator(net))
@@ -85,8 +88,14 @@ def self_play(game, net, n_games, simulations, seed, temp_moves=30):
             v = visits[row]
             pi = v / v.sum()
             player = s.current_player()
-            obs = s.observation_tensor(player)
-            samples[i].append((obs, pi, player, s))
+            if rng.random() < keep:
+                obs = s.observation_tensor(player)
+                k = int(rng.integers(4)) if turns else 0
+                if k:  # turned now: a placement's rotations depend on the tile in hand
+                    obs, pol = s.turn_observation(obs, k), s.turn_policy(pi.astype(np.float32), k)
+                else:
+                    pol = pi.astype(np.float32)
+                samples[i].append((obs.astype(np.float16), pol, player))
             if s.move_number() < temp_moves:
                 a = int(rng.choice(len(pi), p=pi))
             else:
@@ -97,11 +106,10 @@ def self_play(game, net, n_games, simulations, seed, temp_moves=30):
     obs, pis, vals = [], [], []
     for i, s in enumerate(states):
         ret = s.returns()
-        for o, pi, player, st in samples[i]:
-            for k in range(4):  # the board's turns (base: the rules do not change)
-                obs.append(st.turn_observation(o, k) if k else o)
-                pis.append(st.turn_policy(pi.astype(np.float32), k) if k else pi.astype(np.float32))
-                vals.append(ret[player])
+        for o, pi, player in samples[i]:
+            obs.append(o)
+            pis.append(pi)
+            vals.append(ret[player])
     return np.stack(obs), np.stack(pis), np.array(vals, np.float32), [s.scores() for s in states]
 
 
@@ -114,7 +122,7 @@ def train(net, opt, data, epochs, batch):
         perm = torch.randperm(n)
         for b in range(0, n, batch):
             idx = perm[b:b + batch]
-            logits, v = net(obs[idx])
+            logits, v = net(obs[idx].float())
             loss = -(pis[idx] * F.log_softmax(logits, dim=1)).sum(1).mean() + F.mse_loss(v, vals[idx])
             opt.zero_grad()
             loss.backward()
@@ -155,6 +163,7 @@ def main():
     ap.add_argument("--channels", type=int, default=16)
     ap.add_argument("--blocks", type=int, default=2)
     ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--window", type=int, default=4, help="iterations of self-play kept for training")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--eval-games", type=int, default=40, help="games against each opponent after training")
     ap.add_argument("--eval-every", type=int, default=10)
@@ -175,10 +184,13 @@ def main():
     if a.out:
         os.makedirs(a.out, exist_ok=True)
     t0 = time.process_time()
+    buffer = []
     for it in range(1, a.iterations + 1):
         obs, pis, vals, scores = self_play(game, net, a.games, a.simulations, a.seed * 1000 + it)
-        loss = train(net, opt, (obs, pis, vals), a.epochs, a.batch)
-        entry = {"iteration": it, "samples": int(obs.shape[0]), "loss": round(loss, 4), "cpu_s": round(time.process_time() - t0, 1),
+        buffer = (buffer + [(obs, pis, vals)])[-a.window:]
+        data = tuple(np.concatenate([b[j] for b in buffer]) for j in range(3))
+        loss = train(net, opt, data, a.epochs, a.batch)
+        entry = {"iteration": it, "samples": int(obs.shape[0]), "trained_on": int(data[0].shape[0]), "loss": round(loss, 4), "cpu_s": round(time.process_time() - t0, 1),
                  "mean_score": round(float(np.mean(scores)), 1)}
         if it % a.eval_every == 0 or it == a.iterations:
             for opp in ["random", "greedy", "mcts:playouts=200,threads=1"]:

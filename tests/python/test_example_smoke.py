@@ -13,7 +13,7 @@ def test_alphazero_smoke(tmp_path):
     r = subprocess.run([sys.executable, EXAMPLE, "--smoke", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     entry = json.loads(r.stdout.strip().splitlines()[-1])
-    assert entry["iteration"] == 1 and entry["samples"] > 500
+    assert entry["iteration"] == 1 and entry["samples"] > 30
     for k in ("vs_random", "vs_greedy", "vs_mcts"):
         assert 0.0 <= entry[k] <= 1.0
     assert os.path.getsize(tmp_path / "net.pt") > 10000
