@@ -165,16 +165,10 @@ struct PyState {
   }
   // Zero-sum: the top scorers share a win; (n w - 1) / (n - 1) with w = 1/k for k tied winners.
   [[nodiscard]] std::vector<double> returns() const {
-    const int n = game->players;
-    std::vector<double> r(static_cast<std::size_t>(n), 0.0);
+    std::vector<double> r(static_cast<std::size_t>(game->players), 0.0);
     if (!terminal()) return r;
-    int best = -100000, k = 0;
-    for (int p = 0; p < n; ++p) best = std::max<int>(best, s().score[static_cast<std::size_t>(p)]);
-    for (int p = 0; p < n; ++p) k += s().score[static_cast<std::size_t>(p)] == best;
-    for (int p = 0; p < n; ++p) {
-      const double w = s().score[static_cast<std::size_t>(p)] == best ? 1.0 / k : 0.0;
-      r[static_cast<std::size_t>(p)] = (n * w - 1) / (n - 1);
-    }
+    const auto ret = rl::final_returns(s());
+    for (std::size_t p = 0; p < r.size(); ++p) r[p] = ret[p];
     return r;
   }
   [[nodiscard]] py::array_t<float> observation(int player) const {

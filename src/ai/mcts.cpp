@@ -317,9 +317,8 @@ Fingerprint fingerprint(const State& s) {
   return f;
 }
 
-// Sums visits per legal move over the trees' lists; returns the index of the most visited
-// (ties: list order) and its visits.
-std::pair<std::size_t, u32> most_visited(const MoveList& legal, const std::vector<std::vector<std::pair<Move, u32>>>& stats) {
+// Visits per legal move, summed over the trees' lists.
+std::vector<u32> summed_visits(const MoveList& legal, const std::vector<std::vector<std::pair<Move, u32>>>& stats) {
   std::vector<u32> visits(legal.size(), 0);
   for (const auto& st : stats)
     for (const auto& [m, v] : st)
@@ -328,6 +327,12 @@ std::pair<std::size_t, u32> most_visited(const MoveList& legal, const std::vecto
           visits[i] += v;
           break;
         }
+  return visits;
+}
+
+// The index of the most visited legal move (ties: list order) and its visits.
+std::pair<std::size_t, u32> most_visited(const MoveList& legal, const std::vector<std::vector<std::pair<Move, u32>>>& stats) {
+  const std::vector<u32> visits = summed_visits(legal, stats);
   std::size_t best = 0;
   for (std::size_t i = 1; i < legal.size(); ++i)
     if (visits[i] > visits[best]) best = i;
@@ -491,20 +496,9 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed) {
   Rng rng(seed);
   run_search(s, o, rng.next(), stats);  // as the bot seeds its trees
   SearchVisits out;
-  std::vector<long> visits(legal.size(), 0);
-  for (const auto& st : stats)
-    for (const auto& [m, v] : st)
-      for (std::size_t i = 0; i < legal.size(); ++i)
-        if (legal[i] == m) {
-          visits[i] += v;
-          break;
-        }
-  std::size_t best = 0;
-  for (std::size_t i = 0; i < legal.size(); ++i) {
-    out.visits.emplace_back(legal[i], visits[i]);
-    if (visits[i] > visits[best]) best = i;
-  }
-  out.best = legal[best];
+  const std::vector<u32> visits = summed_visits(legal, stats);
+  for (std::size_t i = 0; i < legal.size(); ++i) out.visits.emplace_back(legal[i], visits[i]);
+  out.best = legal[most_visited(legal, stats).first];
   return out;
 }
 

@@ -6,23 +6,6 @@
 
 namespace carc::rl {
 
-namespace {
-
-// The zero-sum returns of a finished game (as the Python State's): top scorers share a win.
-std::array<float, kMaxPlayers> final_returns(const State& s) {
-  std::array<float, kMaxPlayers> r{};
-  const int n = s.nplayers;
-  int best = -100000, k = 0;
-  for (int p = 0; p < n; ++p) best = std::max<int>(best, s.score[static_cast<std::size_t>(p)]);
-  for (int p = 0; p < n; ++p) k += s.score[static_cast<std::size_t>(p)] == best;
-  for (int p = 0; p < n; ++p) {
-    const double w = s.score[static_cast<std::size_t>(p)] == best ? 1.0 / k : 0.0;
-    r[static_cast<std::size_t>(p)] = static_cast<float>((n * w - 1) / (n - 1));
-  }
-  return r;
-}
-
-}  // namespace
 
 BatchedMcts::BatchedMcts(std::shared_ptr<const Encoding> enc, const AzOptions& o) : enc_(std::move(enc)), o_(o), gen_(o.seed), rng_(o.seed ^ 0xA5A5A5A5u) {
   if (o.simulations < 1 || o.simulations > 1000000) throw InputError(fmt::format("simulations {}: must be from 1 to 1000000", o.simulations));

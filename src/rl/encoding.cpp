@@ -16,6 +16,19 @@ int dim(int n) { return n > 0 ? n : 1; }
 
 }  // namespace
 
+std::array<float, kMaxPlayers> final_returns(const State& s) {
+  std::array<float, kMaxPlayers> r{};
+  const int n = s.nplayers;
+  int best = -100000, k = 0;
+  for (int p = 0; p < n; ++p) best = std::max<int>(best, s.score[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < n; ++p) k += s.score[static_cast<std::size_t>(p)] == best;
+  for (int p = 0; p < n; ++p) {
+    const double w = s.score[static_cast<std::size_t>(p)] == best ? 1.0 / k : 0.0;
+    r[static_cast<std::size_t>(p)] = static_cast<float>((n * w - 1) / (n - 1));
+  }
+  return r;
+}
+
 Encoding::Encoding(std::shared_ptr<const Ruleset> rs, int nplayers, int radius)
     : rs_(std::move(rs)), nplayers_(nplayers) {
   const GameDef& g = *rs_->game;

@@ -34,6 +34,10 @@ struct ActionBlock {
   int offset = 0, size = 0;
 };
 
+// The zero-sum returns of a finished game: the k top scorers share a win, (n w - 1) / (n - 1) with
+// w = 1/k for them and 0 for the others (two players: +1 / -1, a tie 0 / 0).
+std::array<float, kMaxPlayers> final_returns(const State& s);
+
 class Encoding {
  public:
   Encoding(std::shared_ptr<const Ruleset> rs, int nplayers, int radius = kDefaultRadius);

@@ -148,12 +148,9 @@ void VecEnv::finish(int i) {
   const State& s = e.s;
   float* r = rew_.data() + static_cast<std::size_t>(i * players_);
   float* sc = scores_.data() + static_cast<std::size_t>(i * players_);
-  int best = -100000, k = 0;
-  for (int p = 0; p < players_; ++p) best = std::max<int>(best, s.score[static_cast<std::size_t>(p)]);
-  for (int p = 0; p < players_; ++p) k += s.score[static_cast<std::size_t>(p)] == best;
+  const auto ret = final_returns(s);
   for (int p = 0; p < players_; ++p) {
-    const double w = s.score[static_cast<std::size_t>(p)] == best ? 1.0 / k : 0.0;
-    r[p] = static_cast<float>((players_ * w - 1) / (players_ - 1));
+    r[p] = ret[static_cast<std::size_t>(p)];
     sc[p] = s.score[static_cast<std::size_t>(p)];
   }
   done_[static_cast<std::size_t>(i)] = 1;
