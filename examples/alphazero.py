@@ -7,6 +7,7 @@ with the board's four turns as augmentation; then it plays `random`, `greedy` an
 budget (the network with its search on one seat, the engine's bot on the other, seats alternating).
 
     PYTHONPATH=build/python /usr/bin/python3 examples/alphazero.py --iterations 40 --out az/
+    PYTHONPATH=build/python /usr/bin/python3 examples/alphazero.py --load az/net.pt --evaluate --eval-games 200
     PYTHONPATH=build/python /usr/bin/python3 examples/alphazero.py --smoke     # one tiny iteration
 """
 import argparse
@@ -133,26 +134,40 @@ def train(net, opt, data, epochs, batch):
 
 
 def match(game, net, opponent, n_games, simulations, seed):
-    """The network with its search against an engine bot, seats alternating; returns (wins, games)."""
+    """The network with its search against an engine bot, seats alternating; returns (wins, games,
+    mean score margin).
+    All the games run at once: the network's turns are searched together, one batch of leaves."""
     mcts = carcassonne.BatchedMCTS(game, simulations=simulations, noise=0.0, seed=seed)
-    wins = 0.0
-    for g in range(n_games):
-        me = g % 2
-        s = game.new_initial_state(seed=900000 + seed * 1000 + g)
+    states = [game.new_initial_state(seed=900000 + seed * 1000 + g) for g in range(n_games)]
+    moves = [0] * n_games
+    for s in states:
         play_to_decision(s)
-        k = 0
-        while not s.is_terminal():
-            if s.current_player() == me:
-                v = mcts.search([s], evaluator(net))[0]
-                a = int(np.argmax(v))
-            else:
-                a = carcassonne.bot_action(s, opponent, seed * 100003 + g * 1009 + k)
-            s.apply_action(a)
-            k += 1
+
+    def bot_until_mine(g):
+        s = states[g]
+        while not s.is_terminal() and s.current_player() != g % 2:
+            s.apply_action(carcassonne.bot_action(s, opponent, seed * 100003 + g * 1009 + moves[g]))
+            moves[g] += 1
             play_to_decision(s)
-        sc = s.scores()
+
+    live = list(range(n_games))
+    while live:
+        for g in live:
+            bot_until_mine(g)
+        live = [g for g in live if not states[g].is_terminal()]
+        if not live:
+            break
+        visits = mcts.search([states[g] for g in live], evaluator(net))
+        for row, g in enumerate(live):
+            states[g].apply_action(int(np.argmax(visits[row])))
+            moves[g] += 1
+            play_to_decision(states[g])
+    wins, margin = 0.0, 0.0
+    for g, s in enumerate(states):
+        me, sc = g % 2, s.scores()
         wins += 1.0 if sc[me] > sc[1 - me] else 0.5 if sc[me] == sc[1 - me] else 0.0
-    return wins, n_games
+        margin += sc[me] - sc[1 - me]
+    return wins, n_games, margin / n_games
 
 
 def main():
@@ -169,6 +184,9 @@ def main():
     ap.add_argument("--eval-every", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=None, help="folder for the network and the log")
+    ap.add_argument("--load", default=None, help="start from this network (a net.pt written by --out)")
+    ap.add_argument("--evaluate", action="store_true", help="no training: play --eval-games against each opponent")
+    ap.add_argument("--eval-simulations", type=int, default=None, help="the network's search in matches (default: --simulations)")
     ap.add_argument("--smoke", action="store_true", help="one tiny iteration (a test of the example)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
@@ -179,6 +197,17 @@ def main():
     random.seed(a.seed)
     game = carcassonne.Game("base", players=2)
     net = Net(game, a.channels, a.blocks).eval()
+    if a.load:
+        net.load_state_dict(torch.load(a.load))
+    opponents = ["random", "greedy", "mcts:playouts=200,threads=1"]
+    eval_sims = a.eval_simulations or a.simulations
+    if a.evaluate:
+        t0 = time.process_time()
+        for opp in opponents:
+            w, n, m = match(game, net, opp, a.eval_games, eval_sims, a.seed)
+            print(json.dumps({"opponent": opp, "games": n, "score": round(w / n, 3), "margin": round(m, 1),
+                              "cpu_s": round(time.process_time() - t0, 1)}), flush=True)
+        return
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
     log = []
     if a.out:
@@ -193,9 +222,10 @@ def main():
         entry = {"iteration": it, "samples": int(obs.shape[0]), "trained_on": int(data[0].shape[0]), "loss": round(loss, 4), "cpu_s": round(time.process_time() - t0, 1),
                  "mean_score": round(float(np.mean(scores)), 1)}
         if it % a.eval_every == 0 or it == a.iterations:
-            for opp in ["random", "greedy", "mcts:playouts=200,threads=1"]:
-                w, n = match(game, net, opp, a.eval_games, a.simulations, it)
+            for opp in opponents:
+                w, n, m = match(game, net, opp, a.eval_games, eval_sims, it)
                 entry[f"vs_{opp.split(':')[0]}"] = round(w / n, 3)
+                entry[f"margin_vs_{opp.split(':')[0]}"] = round(m, 1)
         log.append(entry)
         print(json.dumps(entry), flush=True)
         if a.out:
