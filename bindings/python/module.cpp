@@ -493,6 +493,14 @@ PYBIND11_MODULE(_core, m) {
            py::arg("game"), py::arg("simulations") = 64, py::arg("c_puct") = 1.5, py::arg("dirichlet_alpha") = 0.3, py::arg("noise") = 0.25,
            py::arg("seed") = 0)
       .def_property_readonly("leaves_evaluated", &rl::BatchedMcts::leaves_evaluated)
+      .def("root_q", [](const rl::BatchedMcts& b) {
+        std::vector<float> q;
+        b.root_q(q);
+        const auto A = static_cast<py::ssize_t>(b.num_actions());
+        py::array_t<float> out({static_cast<py::ssize_t>(q.size()) / A, A});
+        std::copy(q.begin(), q.end(), out.mutable_data());
+        return out;
+      }, "After search(): [len(states), num_distinct_actions] mean values of each root's actions for its player to move; NaN where an action was not visited (or is not legal).")
       .def("search", [](rl::BatchedMcts& b, const std::vector<const PyState*>& states, const py::function& evaluator) {
         if (states.empty()) throw InputError("search: no states");
         const auto& enc = states[0]->game->enc;

@@ -1,6 +1,7 @@
 #include "rl/batched_mcts.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -176,6 +177,17 @@ void BatchedMcts::search(const std::vector<const State*>& roots, const Evaluator
     const Node& r = tr.nodes[0];
     for (u32 ei = r.first; ei < r.first + r.count; ++ei)
       visits[static_cast<std::size_t>(t) * static_cast<std::size_t>(A) + static_cast<std::size_t>(tr.edges[ei].action)] = static_cast<float>(tr.edges[ei].n);
+  }
+}
+
+void BatchedMcts::root_q(std::vector<float>& q) const {
+  const int A = enc_->num_actions();
+  q.assign(trees_.size() * static_cast<std::size_t>(A), std::numeric_limits<float>::quiet_NaN());
+  for (std::size_t t = 0; t < trees_.size(); ++t) {
+    const Tree& tr = trees_[t];
+    const Node& r = tr.nodes[0];
+    for (u32 ei = r.first; ei < r.first + r.count; ++ei)
+      if (tr.edges[ei].n) q[t * static_cast<std::size_t>(A) + static_cast<std::size_t>(tr.edges[ei].action)] = tr.edges[ei].w / static_cast<float>(tr.edges[ei].n);
   }
 }
 

@@ -33,6 +33,11 @@ class BatchedMcts {
   // visit counts.
   void search(const std::vector<const State*>& roots, const Evaluator& eval, std::vector<float>& visits);
   [[nodiscard]] long long leaves_evaluated() const { return leaves_; }
+  // After a search: roots x num_actions mean values of the root's actions for the root's player to
+  // move (NaN for an action not visited or not legal); what Gumbel AlphaZero's improved policy
+  // needs beside the visits.
+  void root_q(std::vector<float>& q) const;
+  [[nodiscard]] int num_actions() const { return enc_->num_actions(); }
 
  private:
   struct Edge {

@@ -339,6 +339,25 @@ def test_batched_mcts_with_a_python_evaluator():
     v = carcassonne.BatchedMCTS(game, simulations=40, noise=0.0).search(states[:1], pointed)
     assert v[0].argmax() == target[0]
 
+    # root_q: each root action's mean value for the root's player; NaN where not visited. With +0.5
+    # for whoever is to move, a placement's first visit reaches its placer's own piece decision
+    # (+0.5), its second the opponent's turn (-0.5 for the placer): every backup is +-0.5.
+    def half(obs):
+        return np.ones((obs.shape[0], game.num_distinct_actions()), np.float32), np.full(obs.shape[0], 0.5, np.float32)
+
+    for sims in (8, 64):
+        m = carcassonne.BatchedMCTS(game, simulations=sims, seed=2)
+        visits = m.search(states, half)
+        q = m.root_q()
+        assert q.shape == visits.shape
+        assert (np.isnan(q) == (visits == 0)).all()
+        seen = visits > 0
+        ups = q[seen] * visits[seen] + 0.5 * visits[seen]  # the number of +0.5 backups
+        assert np.allclose(ups, np.round(ups), atol=1e-3) and (ups >= 1).all() and (ups <= visits[seen]).all()
+        if sims == 8:
+            assert (visits == 1).any() and (q[visits == 1] == 0.5).all()
+            assert (visits == 2).any() and (q[visits == 2] == 0.0).all()
+
     with pytest.raises(ValueError):
         carcassonne.BatchedMCTS(game, simulations=4).search(states, lambda obs: (np.ones((1, 3)), np.zeros(1)))
     with pytest.raises(ValueError):

@@ -18,3 +18,23 @@ def test_alphazero_smoke(tmp_path):
         assert 0.0 <= entry[k] <= 1.0
     assert os.path.getsize(tmp_path / "net.pt") > 10000
     assert json.loads((tmp_path / "log.json").read_text())[0]["iteration"] == 1
+
+
+def test_improved_policy():
+    import importlib.util
+
+    import numpy as np
+    spec = importlib.util.spec_from_file_location("alphazero", EXAMPLE)
+    az = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(az)
+    logits = np.log(np.array([0.1, 0.6, 0.3, 0.5, 0.0001], np.float32))
+    legal = np.array([0, 1, 2])  # actions 3 and 4 are not legal
+    visits = np.array([2, 5, 0, 0, 0], np.float32)
+    q = np.array([0.8, -0.2, np.nan, np.nan, np.nan], np.float32)
+    pi = az.improved_policy(logits, legal, visits, q, value=0.0)
+    assert pi.dtype == np.float32 and abs(pi.sum() - 1) < 1e-6 and (pi[3:] == 0).all()
+    assert pi[0] > 0.9, "the best searched action takes the mass, whatever its prior"
+    assert pi[2] > pi[1], "an action not visited gets the root's mixed value, above a bad one"
+    # values that do not tell actions apart leave the prior as it was
+    flat = az.improved_policy(logits, legal, visits, np.array([0.1, 0.1, np.nan, 0, 0], np.float32), value=0.1)
+    assert np.allclose(flat[:3], np.array([0.1, 0.6, 0.3]) / 1.0, atol=1e-5)
