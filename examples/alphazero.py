@@ -26,7 +26,8 @@ import carcassonne
 
 class Net(nn.Module):
     """Convolutions over the planes; placements read from a 4-channel map (one per rotation, the
-    action space's cell x rotation order); the other actions and the value from pooled features
+    action space's cell x rotation order); the other actions (pieces on the tile just laid, pass)
+    and the value from the features pooled over the board, the features at the tile laid this turn
     and the scalars."""
 
     def __init__(self, game, channels=16, blocks=2):
@@ -37,12 +38,13 @@ class Net(nn.Module):
         place = next(b for b in game.action_blocks() if b["name"] == "place")
         assert place["offset"] == 0 and place["size"] == w * w * 4
         self.n_place = place["size"]
+        self.laid = game.plane_names().index("placed_this_turn")
         self.stem = nn.Conv2d(c, channels, 3, padding=1)
         self.body = nn.ModuleList(nn.Conv2d(channels, channels, 3, padding=1) for _ in range(blocks))
         self.place_head = nn.Conv2d(channels, 4, 1)
         self.scal = nn.Linear(self.s, channels)
-        self.rest_head = nn.Linear(2 * channels, self.a - self.n_place)
-        self.value_head = nn.Sequential(nn.Linear(2 * channels, 64), nn.ReLU(), nn.Linear(64, 1))
+        self.rest_head = nn.Linear(3 * channels, self.a - self.n_place)
+        self.value_head = nn.Sequential(nn.Linear(3 * channels, 64), nn.ReLU(), nn.Linear(64, 1))
 
     def forward(self, obs):
         n = obs.shape[0]
@@ -52,7 +54,9 @@ class Net(nn.Module):
         for conv in self.body:
             x = F.relu(x + conv(x))
         place = self.place_head(x).permute(0, 2, 3, 1).reshape(n, self.n_place)  # (y, x, rot): cell * 4 + rot
-        pooled = torch.cat([x.mean(dim=(2, 3)), F.relu(self.scal(scalars))], dim=1)
+        laid = planes[:, self.laid].unsqueeze(1)  # where the tile of this turn lies (none before it is laid)
+        at_laid = (x * laid).sum(dim=(2, 3)) / laid.sum(dim=(2, 3)).clamp(min=1)
+        pooled = torch.cat([x.mean(dim=(2, 3)), at_laid, F.relu(self.scal(scalars))], dim=1)
         logits = torch.cat([place, self.rest_head(pooled)], dim=1)
         return logits, torch.tanh(self.value_head(pooled)).squeeze(1)
 
