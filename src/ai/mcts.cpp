@@ -330,13 +330,16 @@ std::vector<u32> summed_visits(const MoveList& legal, const std::vector<std::vec
   return visits;
 }
 
-// The index of the most visited legal move (ties: list order) and its visits.
-std::pair<std::size_t, u32> most_visited(const MoveList& legal, const std::vector<std::vector<std::pair<Move, u32>>>& stats) {
-  const std::vector<u32> visits = summed_visits(legal, stats);
+// The index of the most visited move (ties: list order) and its visits.
+std::pair<std::size_t, u32> most_visited(const std::vector<u32>& visits) {
   std::size_t best = 0;
-  for (std::size_t i = 1; i < legal.size(); ++i)
+  for (std::size_t i = 1; i < visits.size(); ++i)
     if (visits[i] > visits[best]) best = i;
   return {best, visits[best]};
+}
+
+std::pair<std::size_t, u32> most_visited(const MoveList& legal, const std::vector<std::vector<std::pair<Move, u32>>>& stats) {
+  return most_visited(summed_visits(legal, stats));
 }
 
 // The search from s over o.threads root-parallel trees, seeded from base: per tree, the root's
@@ -498,7 +501,7 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed) {
   SearchVisits out;
   const std::vector<u32> visits = summed_visits(legal, stats);
   for (std::size_t i = 0; i < legal.size(); ++i) out.visits.emplace_back(legal[i], visits[i]);
-  out.best = legal[most_visited(legal, stats).first];
+  out.best = legal[most_visited(visits).first];
   return out;
 }
 
