@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnByClicks, repo } from "./harness.mjs";
+import { startServer, stopAll, launch, api, rng, playTurnByClicks, repo, clickStats } from "./harness.mjs";
 
 let server, browser;
 const metrics = { confirm_to_board_ms: [], interactive_ms: [] };
@@ -15,7 +15,7 @@ after(async () => {
   await stopAll();
   const c = metrics.confirm_to_board_ms.sort((a, b) => a - b);
   const pct = (p) => c.length ? c[Math.min(c.length - 1, Math.floor(p * c.length))] : null;
-  const out = { confirm_to_board_ms: { n: c.length, p50: pct(0.5), p90: pct(0.9), max: c[c.length - 1] ?? null }, interactive_ms: metrics.interactive_ms };
+  const out = { confirm_to_board_ms: { n: c.length, p50: pct(0.5), p90: pct(0.9), max: c[c.length - 1] ?? null }, interactive_ms: metrics.interactive_ms, clicks: clickStats };
   mkdirSync(`${repo}/web/test-results`, { recursive: true });
   writeFileSync(`${repo}/web/test-results/metrics.json`, JSON.stringify(out, null, 1) + "\n");
   console.log("browser metrics:", JSON.stringify(out));
