@@ -540,8 +540,9 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
   } catch (const DrawError& e) {
     throw ReplayError(fmt::format("{} (the draw after the last move)", e.what()), static_cast<int>(r.moves.size()), "bad_draw");
   }
-  // Recorded draws and chance outcomes past the position the moves lead to (the tile in hand after
-  // the last move included) are the game's planned deal: used while they fit, dropped from the
+  // The draws up to the next decision (the tile in hand after the last move) are history, drawn by
+  // advance() above, and must fit (docs/record.md, "Draws past the last move"). Recorded draws and
+  // chance outcomes past them are the game's planned deal: used while they fit, dropped from the
   // first that does not (see refuse_scripted).
   g.unused_draws_ = g.rec_.draws.size() - g.scripted_;
   g.unused_chance_ = g.rec_.chance.size() - g.chance_scripted_;
