@@ -73,8 +73,9 @@ def improved_policy(prior_logits, legal, visits, q, value, c_visit=50.0, c_scale
     """Gumbel AlphaZero's policy target (Danihelka et al., ICLR 2022) for one root: the network's
     prior logits plus sigma(completed Q), over the legal actions. An action the search did not visit
     gets the mixed value of the root; the completed values are rescaled to 0..1 over the legal
-    actions (ranges under 1e-6 are float noise: no change). With few simulations this improves on the prior (visit counts that mostly follow the
-    prior do not: a first run trained on visits collapsed onto "pass")."""
+    actions (a range under 1e-6 is float noise: the prior is left as it was). With few simulations
+    this improves on the prior (visit counts that mostly follow the prior do not: a first run trained
+    on visits collapsed onto "pass")."""
     lg = prior_logits[legal].astype(np.float64)
     lg -= lg.max()
     p = np.exp(lg)
@@ -88,7 +89,7 @@ def improved_policy(prior_logits, legal, visits, q, value, c_visit=50.0, c_scale
         v_mix = value
     completed = np.where(seen, np.nan_to_num(qv), v_mix)
     lo, hi = completed.min(), completed.max()
-    completed = (completed - lo) / (hi - lo) if hi - lo > 1e-6 else np.zeros_like(completed)  # not float noise
+    completed = (completed - lo) / (hi - lo) if hi - lo > 1e-6 else np.zeros_like(completed)
     z = lg + (c_visit + n.max()) * c_scale * completed
     z -= z.max()
     pi = np.zeros(len(prior_logits), np.float32)

@@ -37,4 +37,4 @@ def test_improved_policy():
     assert pi[2] > pi[1], "an action not visited gets the root's mixed value, above a bad one"
     # values that do not tell actions apart leave the prior as it was
     flat = az.improved_policy(logits, legal, visits, np.array([0.1, 0.1, np.nan, 0, 0], np.float32), value=0.1)
-    assert np.allclose(flat[:3], np.array([0.1, 0.6, 0.3]) / 1.0, atol=1e-5)
+    assert np.allclose(flat[:3], [0.1, 0.6, 0.3], atol=1e-5)
