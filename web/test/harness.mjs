@@ -17,7 +17,12 @@ export function tempDir() { return mkdtempSync(path.join(tmpdir(), "carc-web-"))
 // Every server a test started, so that a failed test cannot leave one running (a live child
 // process keeps the test file from ending): after() hooks call stopAll().
 const running = new Set();
-export async function stopAll() { await Promise.all([...running].map((s) => s.stop("SIGKILL"))); }
+// Proxies too: a listening socket left by a failed test keeps node alive as well.
+const proxies = new Set();
+export async function stopAll() {
+  await Promise.all([...running].map((s) => s.stop("SIGKILL")));
+  await Promise.all([...proxies].map((p) => p.close()));
+}
 process.on("exit", () => { for (const s of running) s.proc.kill("SIGKILL"); });
 
 // Starts the server; resolves once it prints its address. port 0: any free port.
@@ -78,22 +83,35 @@ export function rng(seed) {
 // Clicks an element where it shows: a cell target can carry a piece spot at its centre (Safari:
 // "found lion at 1,-1" and a spot on the tile laid there), where a player would click beside the
 // spot; so this clicks the first point of the element, centre first, that the page hit-tests to it.
-export const clickStats = { clicks: 0, besideCentre: 0 };
+export const clickStats = { clicks: 0, besideCentre: 0, retried: 0 };
 export async function clickFree(loc) {
-  await loc.scrollIntoViewIfNeeded();
-  const position = await loc.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const pts = [[0.5, 0.5]];
-    for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) pts.push([i / 8, j / 8]);
-    for (const [fx, fy] of pts) {
-      const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
-      if (hit && (hit === el || el.contains(hit))) return { x: fx * r.width, y: fy * r.height, beside: fx !== 0.5 || fy !== 0.5 };
+  // The page may redraw at any time (a resync after a reconnect replaces the board), and
+  // Playwright's scrollIntoViewIfNeeded fails on an element replaced meanwhile instead of finding
+  // the new one (CI's cut-connection test did): so the point is found in one step in the page,
+  // scrolling included, and the click itself (which re-finds its element) is Playwright's.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const position = await loc.evaluate((el) => {
+        el.scrollIntoView({ block: "nearest", inline: "nearest" });
+        const r = el.getBoundingClientRect();
+        const pts = [[0.5, 0.5]];
+        for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) pts.push([i / 8, j / 8]);
+        for (const [fx, fy] of pts) {
+          const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
+          if (hit && (hit === el || el.contains(hit))) return { x: fx * r.width, y: fy * r.height, beside: fx !== 0.5 || fy !== 0.5 };
+        }
+        return null;
+      }, null, { timeout: 10000 });
+      await loc.click(position ? { position: { x: position.x, y: position.y }, timeout: 20000 } : { timeout: 20000 });
+      clickStats.clicks++;
+      if (position && position.beside) clickStats.besideCentre++;
+      if (attempt > 0) clickStats.retried++;
+      return;
+    } catch (e) {
+      if (attempt >= 4 || !/not attached|detached|not stable/i.test(String(e?.message))) throw e;
+      await new Promise((r) => setTimeout(r, 100));
     }
-    return null;
-  });
-  clickStats.clicks++;
-  if (position && position.beside) clickStats.besideCentre++;
-  await loc.click(position ? { position: { x: position.x, y: position.y } } : {});
+  }
 }
 
 // Plays one decision of the player's turn by clicks alone: a highlighted cell, maybe a rotation,
@@ -151,11 +169,13 @@ export async function startProxy(targetPort) {
     client.on("error", drop); up.on("error", drop); client.on("close", drop); up.on("close", drop);
   });
   await new Promise((r) => srv.listen(0, "127.0.0.1", r));
-  return {
+  const proxy = {
     url: `http://127.0.0.1:${srv.address().port}`,
     cut() { const n = sockets.size; for (const s of sockets) s.destroy(); sockets.clear(); return n; },
-    close() { this.cut(); return new Promise((r) => srv.close(r)); },
+    close() { proxies.delete(proxy); this.cut(); return new Promise((r) => srv.close(r)); },
   };
+  proxies.add(proxy);
+  return proxy;
 }
 
 export async function events(server, id) { return api(server, "GET", `/api/games/${id}/events`); }
