@@ -138,12 +138,17 @@ export class Board {
     const atSpot = new Map<string, number>();
     for (const o2 of o.spots) atSpot.set(`${o2.x},${o2.y},${o2.port}`, (atSpot.get(`${o2.x},${o2.y},${o2.port}`) ?? 0) + 1);
     const placed = new Map<string, number>();
-    for (const o2 of o.spots) {
+    const at = o.spots.map((o2) => {
       const key = `${o2.x},${o2.y},${o2.port}`;
       const k = placed.get(key) ?? 0, n = atSpot.get(key) ?? 1;
       placed.set(key, k + 1);
       const a = o2.anchor ?? [0.5, 0.5];
-      const cx = (o2.x! + a[0]) * S + (k - (n - 1) / 2) * 28, cy = (o2.y! + a[1]) * S;
+      return { x: (o2.x! + a[0]) * S + (k - (n - 1) / 2) * 28, y: (o2.y! + a[1]) * S };
+    });
+    spreadSpots(at, 28);
+    o.spots.forEach((o2, i) => {
+      const key = `${o2.x},${o2.y},${o2.port}`;
+      const { x: cx, y: cy } = at[i];
       const second = o2.piece === this.tiles.piece_names[1];
       const g = s("g", { class: second ? "spot second" : "spot", "data-spot": key, "data-notation": o2.notation, "data-piece-kind": o2.piece, tabindex: 0 });
       g.append(second ? s("rect", { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 3 }) : s("circle", { cx, cy, r: 13 }));
@@ -152,7 +157,7 @@ export class Board {
       g.append(t, s("title", {}, document.createTextNode(o2.text)));
       g.addEventListener("click", () => this.h.option(o2));
       spots.append(g);
-    }
+    });
     for (const o2 of o.pieceTargets) {
       const p = v.board.pieces.find((q) => q.x === o2.x && q.y === o2.y && q.port === o2.port);
       const a = p?.anchor ?? [0.5, 0.5];
@@ -259,5 +264,28 @@ export class Board {
     e.preventDefault();
     const p = this.toBoard(e.clientX, e.clientY);
     this.zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15, p.x, p.y);
+  }
+}
+
+// Moves spots whose marks would overlap apart until their centres are at least `gap` apart (two
+// ports of one tile can sit close together, as a river's S and SSW do on Hunters' tile 16, and the
+// later mark would hide the earlier one): a few rounds of pushing each close pair apart evenly,
+// deterministic for the same spots.
+export function spreadSpots(at: { x: number; y: number }[], gap: number): void {
+  for (let round = 0; round < 30; round++) {
+    let moved = false;
+    for (let i = 0; i < at.length; i++) {
+      for (let j = i + 1; j < at.length; j++) {
+        let dx = at[j].x - at[i].x, dy = at[j].y - at[i].y;
+        let d = Math.hypot(dx, dy);
+        if (d >= gap - 0.01) continue;
+        if (d < 0.01) { dx = 1; dy = 0; d = 1; }  // the same point: side by side
+        const push = (gap - d) / 2;
+        at[i].x -= (dx / d) * push; at[i].y -= (dy / d) * push;
+        at[j].x += (dx / d) * push; at[j].y += (dy / d) * push;
+        moved = true;
+      }
+    }
+    if (!moved) return;
   }
 }

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnByClicks, waitReady, startProxy, events, summary, repo, tempDir } from "./harness.mjs";
+import { startServer, stopAll, launch, api, rng, playTurnByClicks, waitReady, startProxy, events, summary, repo, tempDir, clickFree, spotsTooClose } from "./harness.mjs";
 
 let server, browser;
 const shots = `${repo}/web/test-results`;
@@ -375,4 +375,52 @@ test("clocks count down for the seat to move and are the server's", { timeout: 6
   assert.ok(Math.abs((await clock(0)) - s.clocks[0]) < 4000, `after a turn the page shows the server's clock: ${await clock(0)} vs ${s.clocks[0]}`);
   assert.deepEqual(errors, []);
   await ctx.close();
+});
+
+// CI once clicked "tribe member S" on Hunters' tile 16 and hit the tile: the mark of the river's
+// SSW spot, drawn after it, covered almost all of it. The same position by typed turns of two
+// people; every spot must show apart from the others and take a click at its centre.
+test("spots close together on a tile are spread apart, and each takes its own click", { timeout: 120000 }, async () => {
+  const g = await api(server, "POST", "/api/games", { game: "hunters", seats: [{ name: "Ann" }, { name: "Bob" }], seed: 31 });
+  const tabs = [await open(server.url + g.seats[0].invite), await open(server.url + g.seats[1].invite)];
+  const turns = [[0, "55 0,1 r0", "tribe member N"], [1, "40 0,2 r90", "pass"], [0, "37 -1,2 r180", "tribe member N"], [1, "36 -2,2 r0", "pass"],
+    [0, "71 1,0 r180", "hut N"], [1, "38 0,-1 r180", "tribe member E"], [0, "51 1,2 r270", "pass"], [1, "35 0,3 r270", "tribe member N"],
+    [1, "87 -1,0 r180", "tribe member S"], [0, "16 -3,2 r90"]];
+  const type = async (page, text) => {
+    await page.fill("[data-notation-input]", text);
+    await page.press("[data-notation-input]", "Enter");
+    await waitReady(page);
+  };
+  for (const [seat, ...moves] of turns) {
+    const { page } = tabs[seat];
+    const tile = moves[0].split(" ")[0];
+    await page.waitForFunction((t) => document.body.dataset.ready === "true" && document.querySelector("[data-hand-tile]")?.getAttribute("data-hand-tile") === t, tile, { timeout: 20000 });
+    // the hand shows before the page has taken the new position's legal moves
+    await page.waitForFunction(() => document.querySelectorAll("[data-cell]").length > 0, null, { timeout: 20000 });
+    for (const m of moves) await type(page, m);
+    if (moves.length === 1) break;  // the last: the tile laid, its spots shown
+    const seq = Number(await page.evaluate(() => document.body.dataset.seq));
+    await page.click("[data-confirm]");
+    await page.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq);
+  }
+  const { page } = tabs[0];
+  assert.equal(await page.getAttribute("[data-tentative]", "data-tentative"), "-3,2");
+  assert.equal(await spotsTooClose(page), null, "no two spots overlap");
+  const spots = await page.locator("[data-spot]").evaluateAll((gs) => gs.map((g) => g.dataset.notation));
+  for (const n of ["tribe member S", "tribe member SSW", "hut S"]) assert.ok(spots.includes(n), `${n} is offered: ${spots}`);
+  for (const n of spots) {
+    const centre = await page.locator(`[data-spot][data-notation='${n}']`).evaluate((g) => {
+      const r = g.querySelector("circle, rect").getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit === g || g.contains(hit);
+    });
+    assert.ok(centre, `${n} shows at its centre`);
+    await clickFree(page.locator(`[data-spot][data-notation='${n}']`));
+    await waitReady(page);
+    assert.equal(await page.getAttribute("[data-moves]", "data-moves"), `16 -3,2 r90 | ${n}`);
+    await page.click("[data-takeback]");
+    await waitReady(page);
+  }
+  await page.screenshot({ path: `${shots}/hunters-spots-apart.png` });
+  for (const t of tabs) { assert.deepEqual(t.errors, []); await t.ctx.close(); }
 });

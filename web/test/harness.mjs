@@ -81,8 +81,10 @@ export function rng(seed) {
 }
 
 // Clicks an element where it shows: a cell target can carry a piece spot at its centre (Safari:
-// "found lion at 1,-1" and a spot on the tile laid there), where a player would click beside the
-// spot; so this clicks the first point of the element, centre first, that the page hit-tests to it.
+// "found lion at 1,-1" and a spot on the tile laid there), and two spots of one tile can overlap
+// (Hunters: the river's S and SSW), where a player clicks the part that shows. So this clicks a
+// point of the element that the page hit-tests to it, with a margin of 2 px around it, nearest the
+// centre first.
 export const clickStats = { clicks: 0, besideCentre: 0, retried: 0 };
 export async function clickFree(loc) {
   // The page may redraw at any time (a resync after a reconnect replaces the board), and
@@ -91,24 +93,41 @@ export async function clickFree(loc) {
   // scrolling included, and the click itself (which re-finds its element) is Playwright's.
   for (let attempt = 0; ; attempt++) {
     try {
-      const position = await loc.evaluate((el) => {
+      const point = await loc.evaluate((el) => {
         el.scrollIntoView({ block: "nearest", inline: "nearest" });
         const r = el.getBoundingClientRect();
-        const pts = [[0.5, 0.5]];
-        for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) pts.push([i / 8, j / 8]);
-        for (const [fx, fy] of pts) {
-          const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
-          if (hit && (hit === el || el.contains(hit))) return { x: fx * r.width, y: fy * r.height, beside: fx !== 0.5 || fy !== 0.5 };
+        const mine = (x, y) => { const hit = document.elementFromPoint(x, y); return !!hit && (hit === el || el.contains(hit)); };
+        const pts = [];
+        for (let i = 0; i <= 16; i++) for (let j = 0; j <= 16; j++) pts.push([r.left + (i / 16) * r.width, r.top + (j / 16) * r.height]);
+        const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+        pts.sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy));
+        for (const m of [2, 0]) {
+          for (const [x, y] of pts) {
+            if (mine(x, y) && mine(x - m, y) && mine(x + m, y) && mine(x, y - m) && mine(x, y + m)) return { x, y, beside: Math.hypot(x - cx, y - cy) > 0.5 };
+          }
         }
         return null;
       }, null, { timeout: 10000 });
-      await loc.click(position ? { position: { x: position.x, y: position.y }, timeout: 20000 } : { timeout: 20000 });
+      // Playwright's box of an SVG element is not the DOM's (it counts the stroke), so the
+      // point goes to it in page coordinates
+      const box = point && (await loc.boundingBox({ timeout: 10000 }));
+      await loc.click(point && box ? { position: { x: point.x - box.x, y: point.y - box.y }, timeout: 20000 } : { timeout: 20000 });
       clickStats.clicks++;
-      if (position && position.beside) clickStats.besideCentre++;
+      if (point && point.beside) clickStats.besideCentre++;
       if (attempt > 0) clickStats.retried++;
       return;
     } catch (e) {
-      if (attempt >= 4 || !/not attached|detached|not stable/i.test(String(e?.message))) throw e;
+      if (attempt >= 4 || !/not attached|detached|not stable/i.test(String(e?.message))) {
+        // say where the element was and what the page showed there, for a failure seen in CI only
+        const where = await loc.evaluate((el) => {
+          const r = el.getBoundingClientRect(), b = document.querySelector("svg")?.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return JSON.stringify({ el: el.outerHTML.slice(0, 300), rect: [r.left, r.top, r.width, r.height], svg: b && [b.left, b.top, b.width, b.height],
+            viewport: [innerWidth, innerHeight], atCentre: hit ? hit.outerHTML.slice(0, 120) : null, viewBox: document.querySelector("svg")?.getAttribute("viewBox") });
+        }, null, { timeout: 2000 }).catch((x) => `(not found: ${x.message.split("\n")[0]})`);
+        e.message += `\nclickFree: ${where}`;
+        throw e;
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -132,6 +151,8 @@ export async function playTurnByClicks(page, rand, { timeout = 60000 } = {}) {
     const complete = await page.evaluate(() => document.body.dataset.complete === "true");
     const choices = page.locator("[data-spot], [data-target-cell][data-notation], [data-target-piece], [data-option]:not([data-kind='pass'])");
     const n = await choices.count();
+    const close = await spotsTooClose(page);
+    if (close) throw new Error(`two piece spots overlap: ${close}`);
     if (!complete && n > 0 && (!canConfirm || rand() < 0.5)) {
       await clickFree(choices.nth(Math.floor(rand() * n)));
       await waitReady(page);
@@ -150,6 +171,23 @@ export async function playTurnByClicks(page, rand, { timeout = 60000 } = {}) {
     await page.waitForTimeout(50);
   }
   throw new Error("no way to finish the turn: " + (await page.locator("[data-panel='turn']").innerText()));
+}
+
+// Two piece spots whose marks overlap (centres under 27 board units apart; a mark is 26 wide), or
+// null: the board spreads them so that each shows and takes its own clicks.
+export async function spotsTooClose(page) {
+  return page.evaluate(() => {
+    const c = [...document.querySelectorAll("[data-spot]")].map((g) => {
+      const m = g.querySelector("circle, rect");
+      const x = m.tagName === "circle" ? Number(m.getAttribute("cx")) : Number(m.getAttribute("x")) + Number(m.getAttribute("width")) / 2;
+      const y = m.tagName === "circle" ? Number(m.getAttribute("cy")) : Number(m.getAttribute("y")) + Number(m.getAttribute("height")) / 2;
+      return { n: g.dataset.notation, x, y };
+    });
+    for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) {
+      if (Math.hypot(c[i].x - c[j].x, c[i].y - c[j].y) < 27) return `${c[i].n} and ${c[j].n}`;
+    }
+    return null;
+  });
 }
 
 export async function waitReady(page, timeout = 20000) {
