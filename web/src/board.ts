@@ -134,16 +134,11 @@ export class Board {
     }
     root.append(pieces);
     const spots = s("g", { class: "spots" });
-    // options at the same spot (a tribe member on a river and a hut on its network) side by side
-    const atSpot = new Map<string, number>();
-    for (const o2 of o.spots) atSpot.set(`${o2.x},${o2.y},${o2.port}`, (atSpot.get(`${o2.x},${o2.y},${o2.port}`) ?? 0) + 1);
-    const placed = new Map<string, number>();
+    // marks at their anchors, then spread: options at the same spot (a tribe member on a river and
+    // a hut on its network) end side by side, marks of nearby ports apart
     const at = o.spots.map((o2) => {
-      const key = `${o2.x},${o2.y},${o2.port}`;
-      const k = placed.get(key) ?? 0, n = atSpot.get(key) ?? 1;
-      placed.set(key, k + 1);
       const a = o2.anchor ?? [0.5, 0.5];
-      return { x: (o2.x! + a[0]) * S + (k - (n - 1) / 2) * 28, y: (o2.y! + a[1]) * S };
+      return { x: (o2.x! + a[0]) * S, y: (o2.y! + a[1]) * S };
     });
     spreadSpots(at, 28);
     o.spots.forEach((o2, i) => {
@@ -276,13 +271,13 @@ export function spreadSpots(at: { x: number; y: number }[], gap: number): void {
     let moved = false;
     for (let i = 0; i < at.length; i++) {
       for (let j = i + 1; j < at.length; j++) {
-        let dx = at[j].x - at[i].x, dy = at[j].y - at[i].y;
-        let d = Math.hypot(dx, dy);
+        const dx = at[j].x - at[i].x, dy = at[j].y - at[i].y;
+        const d = Math.hypot(dx, dy);
         if (d >= gap - 0.01) continue;
-        if (d < 0.01) { dx = 1; dy = 0; d = 1; }  // the same point: side by side
+        const [ux, uy] = d < 0.01 ? [1, 0] : [dx / d, dy / d];  // the same point: side by side
         const push = (gap - d) / 2;
-        at[i].x -= (dx / d) * push; at[i].y -= (dy / d) * push;
-        at[j].x += (dx / d) * push; at[j].y += (dy / d) * push;
+        at[i].x -= ux * push; at[i].y -= uy * push;
+        at[j].x += ux * push; at[j].y += uy * push;
         moved = true;
       }
     }

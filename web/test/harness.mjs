@@ -90,47 +90,48 @@ export async function clickFree(loc) {
   // The page may redraw at any time (a resync after a reconnect replaces the board), and
   // Playwright's scrollIntoViewIfNeeded fails on an element replaced meanwhile instead of finding
   // the new one (CI's cut-connection test did): so the point is found in one step in the page,
-  // scrolling included, and the click itself (which re-finds its element) is Playwright's.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const point = await loc.evaluate((el) => {
-        el.scrollIntoView({ block: "nearest", inline: "nearest" });
-        const r = el.getBoundingClientRect();
-        const mine = (x, y) => { const hit = document.elementFromPoint(x, y); return !!hit && (hit === el || el.contains(hit)); };
-        const pts = [];
-        for (let i = 0; i <= 16; i++) for (let j = 0; j <= 16; j++) pts.push([r.left + (i / 16) * r.width, r.top + (j / 16) * r.height]);
-        const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-        pts.sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy));
-        for (const m of [2, 0]) {
-          for (const [x, y] of pts) {
-            if (mine(x, y) && mine(x - m, y) && mine(x + m, y) && mine(x, y - m) && mine(x, y + m)) return { x, y, beside: Math.hypot(x - cx, y - cy) > 0.5 };
-          }
+  // scrolling included (again if the element found was replaced before that step), and the click
+  // itself (which re-finds its element) is Playwright's.
+  let point = null;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    point = await loc.evaluate((el) => {
+      if (!el.isConnected) return "replaced";
+      el.scrollIntoView({ block: "nearest", inline: "nearest" });
+      const r = el.getBoundingClientRect();
+      const mine = (x, y) => { const hit = document.elementFromPoint(x, y); return !!hit && (hit === el || el.contains(hit)); };
+      const pts = [];
+      for (let i = 0; i <= 16; i++) for (let j = 0; j <= 16; j++) pts.push([r.left + (i / 16) * r.width, r.top + (j / 16) * r.height]);
+      const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      pts.sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy));
+      for (const m of [2, 0]) {
+        for (const [x, y] of pts) {
+          if (mine(x, y) && mine(x - m, y) && mine(x + m, y) && mine(x, y - m) && mine(x, y + m)) return { x, y, beside: Math.hypot(x - cx, y - cy) > 0.5 };
         }
-        return null;
-      }, null, { timeout: 10000 });
-      // Playwright's box of an SVG element is not the DOM's (it counts the stroke), so the
-      // point goes to it in page coordinates
-      const box = point && (await loc.boundingBox({ timeout: 10000 }));
-      await loc.click(point && box ? { position: { x: point.x - box.x, y: point.y - box.y }, timeout: 20000 } : { timeout: 20000 });
-      clickStats.clicks++;
-      if (point && point.beside) clickStats.besideCentre++;
-      if (attempt > 0) clickStats.retried++;
-      return;
-    } catch (e) {
-      if (attempt >= 4 || !/not attached|detached|not stable/i.test(String(e?.message))) {
-        // say where the element was and what the page showed there, for a failure seen in CI only
-        const where = await loc.evaluate((el) => {
-          const r = el.getBoundingClientRect(), b = document.querySelector("svg")?.getBoundingClientRect();
-          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-          return JSON.stringify({ el: el.outerHTML.slice(0, 300), rect: [r.left, r.top, r.width, r.height], svg: b && [b.left, b.top, b.width, b.height],
-            viewport: [innerWidth, innerHeight], atCentre: hit ? hit.outerHTML.slice(0, 120) : null, viewBox: document.querySelector("svg")?.getAttribute("viewBox") });
-        }, null, { timeout: 2000 }).catch((x) => `(not found: ${x.message.split("\n")[0]})`);
-        e.message += `\nclickFree: ${where}`;
-        throw e;
       }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return null;
+    }, null, { timeout: 10000 });
+    if (point !== "replaced") break;
+    clickStats.retried++;
   }
+  if (point === "replaced") point = null;
+  try {
+    // Playwright's box of an SVG element is not the DOM's (it counts the stroke), so the point
+    // goes to it in page coordinates
+    const box = point && (await loc.boundingBox({ timeout: 10000 }));
+    await loc.click(point && box ? { position: { x: point.x - box.x, y: point.y - box.y }, timeout: 20000 } : { timeout: 20000 });
+  } catch (e) {
+    // say where the element was and what the page showed there, for a failure seen in CI only
+    const where = await loc.evaluate((el) => {
+      const r = el.getBoundingClientRect(), b = document.querySelector("svg")?.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return JSON.stringify({ el: el.outerHTML.slice(0, 300), rect: [r.left, r.top, r.width, r.height], svg: b && [b.left, b.top, b.width, b.height],
+        viewport: [innerWidth, innerHeight], atCentre: hit ? hit.outerHTML.slice(0, 120) : null, viewBox: document.querySelector("svg")?.getAttribute("viewBox") });
+    }, null, { timeout: 2000 }).catch((x) => `(not found: ${x.message.split("\n")[0]})`);
+    e.message += `\nclickFree: ${where}`;
+    throw e;
+  }
+  clickStats.clicks++;
+  if (point && point.beside) clickStats.besideCentre++;
 }
 
 // Plays one decision of the player's turn by clicks alone: a highlighted cell, maybe a rotation,
