@@ -476,7 +476,7 @@ class StoreContract : public ::testing::TestWithParam<std::string> {
     std::vector<Event> events(const std::string& id, std::int64_t since) override { return s_.events(id, since); }
     std::vector<std::string> active() override { return s_.active(); }
     std::vector<GameMeta> list(const std::string& st, int n) override { return s_.list(st, n); }
-    std::optional<Job> take_job(const std::string& l, std::int64_t now, std::int64_t ms) override { return s_.take_job(l, now, ms); }
+    std::optional<Job> take_job(const std::string& l, std::int64_t now, std::int64_t ms, bool cheap) override { return s_.take_job(l, now, ms, cheap); }
     std::vector<Job> jobs() override { return s_.jobs(); }
     Store& s_;
   };
@@ -542,6 +542,20 @@ TEST_P(StoreContract, StatusJobsAndLeases) {
   EXPECT_TRUE(s->commit({done})[0]);
   EXPECT_TRUE(s->jobs().empty());
   EXPECT_FALSE(s->take_job("w3", 1000, 50));
+  // the fast lane takes only the bots that answer at once, older searching jobs left for the others
+  Append hard = events("b", 4, 1);
+  hard.job = Job{"b", 4, 0, "hard", "", 0};
+  ASSERT_TRUE(s->commit({hard})[0]);
+  Append easy = events("a", 3, 1);
+  easy.job = Job{"a", 3, 1, "easy", "", 0};
+  ASSERT_TRUE(s->commit({easy})[0]);
+  auto fast = s->take_job("fast", 2000, 50, true);
+  ASSERT_TRUE(fast);
+  EXPECT_EQ(fast->spec, "easy");
+  EXPECT_FALSE(s->take_job("fast", 2000, 50, true));
+  auto slow = s->take_job("w4", 2000, 50);
+  ASSERT_TRUE(slow);
+  EXPECT_EQ(slow->spec, "hard");
 }
 
 TEST_P(StoreContract, TwoWritersRacingToExtendAGameNeverBothWin) {

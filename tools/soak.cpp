@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <array>
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <chrono>
@@ -57,10 +59,20 @@ struct Options {
 };
 
 std::set<pid_t> g_procs;  // the servers and nginx, stopped if the soak fails
+// the same for a signal handler (ctest's timeout, Ctrl-C): plain slots, no allocation
+std::array<std::atomic<pid_t>, 64> g_sig_procs{};
+extern "C" void on_fatal_signal(int sig) {
+  for (auto& p : g_sig_procs)
+    if (const pid_t q = p.load(); q > 0) kill(-q, SIGKILL);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
 
 [[noreturn]] void die(const std::string& what) {
   std::cerr << "soak: FAIL: " << what << std::endl;
-  for (const pid_t p : g_procs) kill(p, SIGKILL);
+  // each child leads a process group of its own: nginx's workers go with their master (they hold
+  // our output open, and a caller reading it through a pipe would wait for them for ever)
+  for (const pid_t p : g_procs) kill(-p, SIGKILL);
   std::exit(1);
 }
 
@@ -72,10 +84,19 @@ pid_t spawn(const std::vector<std::string>& args, int out_fd) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (out_fd >= 0) posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&at, 0);
   pid_t pid = 0;
-  if (posix_spawn(&pid, a[0].c_str(), &fa, nullptr, argv.data(), environ) != 0) die("cannot start " + a[0]);
+  if (posix_spawn(&pid, a[0].c_str(), &fa, &at, argv.data(), environ) != 0) die("cannot start " + a[0]);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
   g_procs.insert(pid);
+  for (auto& slot : g_sig_procs) {
+    pid_t none = 0;
+    if (slot.compare_exchange_strong(none, pid)) break;
+  }
   return pid;
 }
 
@@ -155,7 +176,9 @@ struct ServerProc {
 ServerProc start_server(const Options& o, int port) {
   int fds[2];
   if (pipe(fds) != 0) die("pipe");
-  std::vector<std::string> args = {o.bin, "serve", "--listen", fmt::format("127.0.0.1:{}", port), "--db", o.db, "--allow-seed", "--quiet"};
+  std::vector<std::string> args = {o.bin, "serve", "--listen", fmt::format("127.0.0.1:{}", port), "--db", o.db, "--allow-seed", "--quiet",
+                                   // thousands of clients from one address: the per-address limits are off
+                                   "--create-rate", "0", "--max-games-per-ip", "0", "--max-conns-per-ip", "0"};
   std::istringstream extra(o.extra);
   for (std::string a; extra >> a;) args.push_back(a);
   ServerProc p;
@@ -175,6 +198,10 @@ void kill_server(ServerProc& p) {
   kill(p.pid, SIGKILL);
   waitpid(p.pid, nullptr, 0);
   g_procs.erase(p.pid);
+  for (auto& slot : g_sig_procs) {
+    pid_t was = p.pid;
+    slot.compare_exchange_strong(was, 0);
+  }
 }
 
 // ---- scripted clients ----------------------------------------------------------------------
@@ -202,6 +229,7 @@ struct Seat : std::enable_shared_from_this<Seat> {
   };
   std::shared_ptr<Link> link;
   bool open = false, connecting = false, over = false, building = false;
+  bool synced = false;  // has had the events answer of its hello on this connection
   std::map<std::int64_t, json> events;
   std::int64_t seq = 0;
   int to_move = -1;
@@ -237,7 +265,27 @@ struct Soak {
   Stats st;
   std::vector<std::shared_ptr<Seat>> seats;
   bool disrupt = true, stopping = false;
+  bool draining = false;  // no new commands: what is in flight lands and reaches every client
   std::map<std::string, int> human_seats;  // game -> people's seats
+
+  // Nothing can change any more: every seat connected and caught up, nothing in flight, and every
+  // game over or waiting for a person (who no longer plays), so no bot job and no commit is due.
+  // Only then may the clients' logs be compared with the server's.
+  bool quiet() const {
+    std::map<std::string, std::vector<const Seat*>> by_game;
+    for (const auto& s : seats) by_game[s->game].push_back(s.get());
+    for (const auto& [game, ss] : by_game) {
+      bool person = false, done = false;
+      for (const Seat* s : ss) {
+        if (!s->open || !s->synced || s->pending || s->building) return false;
+        if (s->seq != ss.front()->seq || s->to_move != ss.front()->to_move) return false;
+        person |= s->seat == s->to_move;
+        done |= s->over || s->to_move < 0;
+      }
+      if (!done && !person) return false;  // a bot's turn is still to come
+    }
+    return true;
+  }
 
   bool all_over() const {
     for (const auto& s : seats)
@@ -250,6 +298,7 @@ void Seat::connect(std::int64_t since) {
   if (connecting || soak.stopping) return;
   connecting = true;
   open = false;
+  synced = false;
   building = false;
   auto l = std::make_shared<Link>(soak.ioc);
   link = l;
@@ -319,6 +368,7 @@ void Seat::write_next(std::shared_ptr<Link> l) {
 void Seat::closed() {
   if (!open) return;
   open = false;
+  synced = false;
   building = false;
   tentative = json::array();
   ++soak.st.reconnects;
@@ -352,9 +402,13 @@ void Seat::on_message(const std::string& text) {
       if (e["type"] == "end") over = true;
     }
     to_move = m["to_move"];
+    synced = true;
     act();
   } else if (type == "options") {
-    if (!building) return;
+    if (!building || soak.draining) {
+      building = false;
+      return;
+    }
     if (m["complete"].get<bool>()) {
       building = false;
       if (m["moves"].empty()) return;  // not this seat's decision any more
@@ -408,7 +462,7 @@ void Seat::on_message(const std::string& text) {
 }
 
 void Seat::act() {
-  if (!open || over || pending || building || to_move != seat || soak.stopping) return;
+  if (!open || over || pending || building || to_move != seat || soak.stopping || soak.draining) return;
   if (soak.disrupt && chance(soak.o.drop)) {
     drop();
     return;
@@ -433,6 +487,7 @@ json stats_of(int port) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP}) signal(sig, on_fatal_signal);
   Options o;
   CLI::App app{"Soak test of carcassonne serve (loopback only)"};
   app.add_option("--bin", o.bin, "the carcassonne binary (starts and SIGKILLs the server)");
@@ -551,11 +606,23 @@ int main(int argc, char** argv) {
   s.ioc.restart();
   for (auto& seat : s.seats)
     if (!seat->open) seat->connect(seat->seq);
-  net::steady_timer settle(s.ioc, std::chrono::seconds(3));
-  settle.async_wait([&](beast::error_code) {
-    s.stopping = true;
-    s.ioc.stop();
-  });
+  // then no new commands until nothing can change (a check that raced a turn in flight would see
+  // a client one commit behind the server)
+  s.draining = true;
+  const auto t_settle = Clock::now();
+  net::steady_timer settle(s.ioc);
+  std::function<void()> wait_quiet = [&] {
+    settle.expires_after(std::chrono::milliseconds(100));
+    settle.async_wait([&](beast::error_code) {
+      if (!s.quiet()) {
+        if (Clock::now() - t_settle > std::chrono::seconds(120)) die("the games did not settle in 120 s");
+        return wait_quiet();
+      }
+      s.stopping = true;
+      s.ioc.stop();
+    });
+  };
+  wait_quiet();
   s.ioc.run();
   for (const auto& sv : servers) stats_before_kill.push_back(stats_of(sv.port));
 

@@ -25,6 +25,35 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--lease-ms", o->lease_ms, "a bot job's lease")->capture_default_str()->check(CLI::Range(100, 3600000));
   cmd->add_flag("--allow-seed", o->allow_seed, "let create requests set the seed (tests only: players could know the draws)");
   cmd->add_flag("--quiet", o->quiet, "no log lines");
+  // limits for a server strangers reach (docs/deploy.md, "Limits"); 0 turns a cap off
+  cmd->add_option("--header-timeout-ms", o->header_timeout_ms, "a request's line and headers must arrive within this")
+      ->capture_default_str()->check(CLI::Range(100, 3600000));
+  cmd->add_option("--body-timeout-ms", o->body_timeout_ms, "a request's body must arrive within this after its headers")
+      ->capture_default_str()->check(CLI::Range(100, 3600000));
+  cmd->add_option("--keepalive-ms", o->keepalive_ms, "close an HTTP connection idle this long between requests")
+      ->capture_default_str()->check(CLI::Range(100, 3600000));
+  cmd->add_option("--max-conns", o->max_conns, "connections in all (0: the descriptor limit less 64)")->capture_default_str()->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--max-conns-per-ip", o->max_conns_per_ip, "connections from one client address (0: no cap)")
+      ->capture_default_str()->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--create-rate", o->create_rate, "new games per minute from one client address (0: no limit)")
+      ->capture_default_str()->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--create-burst", o->create_burst, "new games one address may create at once")->capture_default_str()->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--max-games", o->max_games, "active games in all (0: no cap)")->capture_default_str()->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--max-games-per-ip", o->max_games_per_ip, "active games created by one client address (0: no cap)")
+      ->capture_default_str()->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--max-spectators", o->max_spectators, "spectators of one game (0: no cap)")->capture_default_str()->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--bot-max-ms", o->bot_max_ms, "a bot's time per decision; a requested mcts spec must ask for no more")
+      ->capture_default_str()->check(CLI::Range(10, 600000));
+  cmd->add_option("--bot-max-playouts", o->bot_max_playouts, "the most playouts a requested mcts spec may ask for")
+      ->capture_default_str()->check(CLI::Range(1, 100000000));
+  cmd->add_flag("--trusted-bots", o->trusted_bots, "accept any bot spec and no time cap (a server for people you trust)");
+  cmd->add_option("--fast-workers", o->fast_workers, "workers for the bots that answer at once: random, greedy, easy (default: 1 if --workers > 0)")
+      ->check(CLI::Range(0, 16));
+  cmd->add_option("--unload-after-ms", o->unload_after_ms, "an active game without connections leaves memory after this (0: never)")
+      ->capture_default_str()->check(CLI::Range(0LL, 365LL * 86400000));
+  cmd->add_option("--drain-ms", o->drain_ms, "on SIGTERM: at most this long to commit what is queued before stopping")
+      ->capture_default_str()->check(CLI::Range(0, 600000));
+  cmd->add_option("--trust-proxy", o->trust_proxy, "the address of a proxy in front (nginx): its X-Forwarded-For names the client");
   cmd->callback([o, data] {
     if (o->db.empty()) {
       std::error_code ec;

@@ -129,6 +129,37 @@ std::size_t utf8_len(std::string_view s, std::size_t i, u32& cp) {
 bool is_control(u32 cp) { return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F); }
 }  // namespace
 
+std::size_t utf8_error_at(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    u32 cp = 0;
+    const std::size_t n = utf8_len(s, i, cp);
+    if (n == 0) return i;
+    i += n;
+  }
+  return s.size();
+}
+
+bool valid_utf8(std::string_view s) { return utf8_error_at(s) == s.size(); }
+
+namespace {
+bool is_invisible(u32 cp) {
+  return cp == 0xAD || (cp >= 0x600 && cp <= 0x605) || cp == 0x61C || cp == 0x6DD || cp == 0x70F || cp == 0x180E ||
+                        (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2064) ||
+                        (cp >= 0x2066 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) || cp == 0xFFFE || cp == 0xFFFF ||
+                        (cp >= 0x1BCA0 && cp <= 0x1BCA3) || (cp >= 0x1D173 && cp <= 0x1D17A) || cp == 0xE0001 || (cp >= 0xE0020 && cp <= 0xE007F);
+}
+}  // namespace
+
+bool has_invisible_chars(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    u32 cp = 0;
+    const std::size_t n = utf8_len(s, i, cp);
+    if (n == 0 || is_invisible(cp)) return true;
+    i += n;
+  }
+  return false;
+}
+
 bool has_control_chars(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     u32 cp = 0;
@@ -150,7 +181,7 @@ std::string printable(std::string_view s) {
       ++i;
       continue;
     }
-    if (is_control(cp)) out += cp < 0x80 ? fmt::format("\\x{:02x}", cp) : fmt::format("\\u{:04x}", cp);
+    if (is_control(cp) || is_invisible(cp)) out += cp < 0x80 ? fmt::format("\\x{:02x}", cp) : fmt::format("\\u{:04x}", cp);
     else out.append(s.substr(i, n));
     i += n;
   }

@@ -27,10 +27,20 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes, std:
 // untouched, and InputError says what failed (with the system's reason).
 void write_file_atomic(const std::string& path, std::string_view content);
 
+// True if s is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF);
+// utf8_error_at gives the offset of the first byte that is not (s.size() if none).
+bool valid_utf8(std::string_view s);
+std::size_t utf8_error_at(std::string_view s);
+// True if s holds a character that shows nothing and can change how text around it reads:
+// Unicode format characters (category Cf: bidirectional controls U+202A-202E and U+2066-2069,
+// the marks U+200E/U+200F, zero-width U+200B-200D, U+2060-2064, U+FEFF...) and the
+// noncharacters U+FFFE and U+FFFF (which XML forbids). Names shown to other people refuse them.
+bool has_invisible_chars(std::string_view s);
 // True if s holds a control character (C0, DEL, or a UTF-8-encoded C1) or is not valid UTF-8.
 bool has_control_chars(std::string_view s);
-// s made safe for a terminal or a log line: control characters and invalid UTF-8 bytes become
-// visible escapes (\x1b, \u0085), everything else is kept.
+// s made safe for a terminal or a log line: control characters, invisible format characters
+// (has_invisible_chars) and invalid UTF-8 bytes become visible escapes (\x1b, \u0085, \u202e),
+// everything else is kept.
 std::string printable(std::string_view s);
 
 // Parses a whole decimal integer in [lo, hi]; no sign for unsigned use, no spaces, no suffix.

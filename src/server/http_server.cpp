@@ -18,9 +18,14 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
+#include <unordered_map>
+
+#include <sys/resource.h>
 
 #include "core/core.hpp"
+#include "core/io.hpp"
 #include "server/bot_turn.hpp"
 #include "server/crypto.hpp"
 #include "server/room.hpp"
@@ -46,6 +51,37 @@ std::int64_t now_ms() {
 
 constexpr std::size_t kMaxBody = 256 * 1024;
 constexpr std::size_t kMaxFrame = 64 * 1024;
+constexpr std::size_t kMaxHeader = 16 * 1024;
+
+// JSON text for a reply or a log line: a string that is not UTF-8 (nothing the server writes
+// should hold one) is written with U+FFFD rather than failing the reply.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Counters for GET /metrics (Prometheus' text format). Touched on the io thread only, except the
+// atomics (the worker threads').
+struct Histogram {
+  std::vector<double> bounds;
+  std::vector<std::uint64_t> counts;  // one per bound, and +Inf
+  double sum = 0;
+  std::uint64_t n = 0;
+  explicit Histogram(std::vector<double> b) : bounds(std::move(b)), counts(bounds.size() + 1, 0) {}
+  void add(double x) {
+    std::size_t i = 0;
+    while (i < bounds.size() && x > bounds[i]) ++i;
+    ++counts[i];
+    sum += x;
+    ++n;
+  }
+  void write(std::string& out, const std::string& name, const std::string& help) const {
+    out += fmt::format("# HELP {} {}\n# TYPE {} histogram\n", name, help, name);
+    std::uint64_t cum = 0;
+    for (std::size_t i = 0; i < bounds.size(); ++i) {
+      cum += counts[i];
+      out += fmt::format("{}_bucket{{le=\"{}\"}} {}\n", name, bounds[i], cum);
+    }
+    out += fmt::format("{}_bucket{{le=\"+Inf\"}} {}\n{}_sum {}\n{}_count {}\n", name, n, name, sum, name, n);
+  }
+};
 
 const char* kPlaceholder = R"html(<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Carcassonne server</title>
@@ -143,9 +179,14 @@ using Sink = std::function<void(const std::string&)>;
 
 // ---- WebSocket session ---------------------------------------------------------------------
 
+// A connection's place in the server's counts (total and per client address): given back when
+// the last session holding the connection ends.
+using Slot = std::shared_ptr<void>;
+
 class WsSession : public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& s, Server& srv, std::uint64_t id, std::string game) : ws_(std::move(s)), srv_(srv), id_(id), game_(std::move(game)) {}
+  WsSession(tcp::socket&& s, Server& srv, std::uint64_t id, std::string game, Slot slot)
+      : ws_(std::move(s)), srv_(srv), id_(id), game_(std::move(game)), slot_(std::move(slot)) {}
   void start(http::request<http::string_body> req, std::int64_t idle_ms);
   void send(const std::string& text) {
     if (closed_) return;
@@ -183,6 +224,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   Server& srv_;
   std::uint64_t id_;
   std::string game_;
+  Slot slot_;
   bool closed_ = false, left_ = false;
 };
 
@@ -195,11 +237,25 @@ struct Host {
   std::set<std::uint64_t> conns;    // get the room's broadcasts
   std::unique_ptr<net::steady_timer> timer;
   std::int64_t armed = 0;
+  std::int64_t used = 0;  // when last asked for (the sweep unloads games idle for --unload-after)
 };
 
 struct Stats {
   std::uint64_t commits = 0, appends = 0, events = 0, max_batch = 0, failed = 0;
   std::vector<double> commit_ms;  // the last commits' durations (a ring)
+  Histogram commit_seconds{{0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5}};
+  Histogram batch_size{{1, 2, 4, 8, 16, 32, 64, 128, 256}};
+  Histogram job_wait_seconds{{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60}};
+  std::map<int, std::uint64_t> http_by_status;          // answers by HTTP status
+  std::map<std::string, std::uint64_t> refused;         // refused or failed, by code
+  std::uint64_t handler_failures = 0, accept_errors = 0, ws_messages = 0, http_requests = 0, unloaded = 0;
+};
+
+// A client address's bucket of game creations (a token bucket: `create_burst` tokens, refilled at
+// `create_rate` per minute).
+struct Bucket {
+  double tokens = 0;
+  std::int64_t at = 0;
 };
 
 class Server {
@@ -211,23 +267,65 @@ class Server {
 
   // the WebSocket side
   void ws_message(std::uint64_t conn, const std::string& game, const std::string& text);
+  void ws_binary(std::uint64_t conn);
+  void ws_message_in(std::uint64_t conn, const std::string& game, const std::string& text,
+                     const std::function<void(const std::string&, const std::string&)>& error);
   void ws_gone(std::uint64_t conn, const std::string& game);
   void add_sink(std::uint64_t conn, Sink s) { sinks_[conn] = std::move(s); }
   std::uint64_t next_conn() { return ++conn_ids_; }
-  void handle_http(http::request<http::string_body>&& req, std::function<void(http::response<http::string_body>&&)> reply);
+  // One request from `client` (its address); `reply` gets the answer, now or after a commit.
+  void handle_http(http::request<http::string_body>&& req, const std::string& client,
+                   std::function<void(http::response<http::string_body>&&)> reply);
+  using Respond = std::function<void(http::status, const std::string&, const std::string&)>;
+  using Problem = std::function<void(http::status, const std::string&, const std::string&)>;
+  void handle_http_in(http::request<http::string_body>& req, const std::string& client,
+                      std::function<void(http::response<http::string_body>&&)>& reply, const Respond& respond, const Problem& problem,
+                      int& retry_after);
+  // A request refused before it reached a handler (a timeout, a bad request line, too large):
+  // counted and logged.
+  void refused(const std::string& code, const std::string& client, const std::string& message, int status = 0);
+  [[nodiscard]] const ServeOptions& options() const { return o_; }
+  [[nodiscard]] bool draining() const { return draining_; }
+
+  // The store, the committer and the workers, without a listening socket (HttpHarness).
+  void start();
+  void stop_threads();
+  [[nodiscard]] std::uint64_t handler_failures() const { return stats_.handler_failures; }
 
  private:
-  void log(const std::string& line) const {
-    if (!o_.quiet) std::cerr << line << std::endl;
+  // One JSON object per line on stderr: {"time", "event", ...fields}.
+  void log_event(const std::string& event, json fields) const {
+    if (o_.quiet) return;
+    fields["time"] = now_ms();
+    fields["event"] = event;
+    std::cerr << dump(fields) << std::endl;
   }
+  void log(const std::string& line) const { log_event("note", {{"message", line}}); }
+  // The accept loop: a failed accept (out of descriptors) waits and tries again.
+  void accept_later();
+  Slot take_slot(const std::string& addr, std::string& why);
+  // Game creation quotas for `client`; "" when it may create, else the refusal's code and message
+  // (and `retry_s` for a rate limit).
+  std::string create_quota(const std::string& client, std::string& message, int& retry_s);
+  void game_ended(const std::string& id);
+  std::string metrics_text();
+  // SIGTERM: stop accepting, let what is queued commit, tell clients to reconnect, stop.
+  void drain();
+  void drain_poll();
+  void finish_drain();
+  // Loaded games without connections leave memory (finished ones at once, active ones after
+  // --unload-after); their clock deadlines stay in `dormant_` and load them when due.
+  void sweep();
   Host* host(const std::string& id);  // loads the room if needed; nullptr if no such game
   void send(Host& h, const std::vector<Out>& out);
   // Runs `f` on the room now, or after the commit in flight.
   void when_free(Host& h, std::function<void()> f);
+  // f(), with an exception counted and logged rather than thrown into the io loop.
+  void guarded(const std::function<void()>& f);
   void run_step(Host& h, Step&& st);
   void arm(Host& h);
   void commit_loop();
-  void worker_loop(int index);
+  void worker_loop(int index, bool fast);
   // Drops a room whose log another process has extended: its clients are told to reconnect
   // ("moved") and the next access loads it again from the store.
   void reload(const std::string& id);
@@ -243,6 +341,20 @@ class Server {
   ServeOptions o_;
   net::io_context ioc_{1};
   tcp::acceptor acceptor_;
+  std::unique_ptr<net::steady_timer> accept_timer_, sweep_timer_, drain_timer_;
+  int accept_backoff_ms_ = 0;
+  int conns_total_ = 0, max_conns_ = 0;
+  std::unordered_map<std::string, int> conns_by_ip_;
+  std::unordered_map<std::string, Bucket> buckets_;
+  std::unordered_map<std::string, std::set<std::string>> games_by_ip_;  // active games each address created
+  std::unordered_map<std::string, std::string> creator_;               // game -> the address that created it
+  std::int64_t active_games_ = 0;
+  std::map<std::string, std::int64_t> dormant_;  // unloaded active games with a clock deadline
+  bool draining_ = false;
+  std::int64_t drain_until_ = 0;
+  std::atomic<int> busy_workers_{0};
+  std::thread committer_;
+  std::vector<std::thread> workers_;
   std::unique_ptr<Store> store_;
   std::map<std::string, std::unique_ptr<Host>> hosts_;
   std::map<std::uint64_t, Sink> sinks_;
@@ -253,6 +365,7 @@ class Server {
   std::condition_variable ccv_;
   std::vector<Append> cq_;  // rooms' appends (each with events) and settled jobs (none)
   bool cstop_ = false;
+  bool committing_ = false;  // a batch is in the store's hands
   // workers
   std::condition_variable wcv_;
   std::mutex wmu_;
@@ -292,7 +405,9 @@ void WsSession::read_next() {
     }
     const std::string text = beast::buffers_to_string(self->buf_.data());
     self->buf_.consume(self->buf_.size());
-    self->srv_.ws_message(self->id_, self->game_, text);
+    // text frames are UTF-8 (Beast checks them); a binary frame is answered, not read as text
+    if (!self->ws_.got_text()) self->srv_.ws_binary(self->id_);
+    else self->srv_.ws_message(self->id_, self->game_, text);
     if (!self->closed_) self->read_next();
     else self->gone();
   });
@@ -309,73 +424,138 @@ void WsSession::gone() {
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket&& s, Server& srv, std::int64_t idle_ms) : stream_(std::move(s)), srv_(srv), idle_ms_(idle_ms) {}
-  void start() { read_next(); }
+  HttpSession(tcp::socket&& s, Server& srv, std::string client, Slot slot)
+      : stream_(std::move(s)), timer_(stream_.get_executor()), srv_(srv), client_(std::move(client)), slot_(std::move(slot)) {}
+  void start() { read_next(true); }
 
  private:
-  void read_next() {
+  // Reads one request: its line and headers within --header-timeout-ms (a keep-alive connection
+  // waits --keepalive-ms for the next one), then its body within --body-timeout-ms. A request too
+  // slow, too large or malformed is answered (408, 413, 431, 400) and the connection closed.
+  void read_next(bool first) {
     parser_.emplace();
+    parser_->header_limit(kMaxHeader);
     parser_->body_limit(kMaxBody);
-    stream_.expires_after(std::chrono::seconds(30));
-    http::async_read(stream_, buf_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) {
-        if (ec == http::error::body_limit) {
-          http::response<http::string_body> r{http::status::payload_too_large, 11};
-          r.set(http::field::content_type, "application/json");
-          r.body() = json{{"code", "too_large"}, {"message", fmt::format("a request body is at most {} bytes", kMaxBody)}}.dump();
-          r.prepare_payload();
-          self->write(std::move(r), true);
-        }
-        return;
-      }
-      auto req = self->parser_->release();
-      if (websocket::is_upgrade(req)) {
-        const std::string target(req.target());
-        const std::string prefix = "/ws/";
-        std::string game = target.rfind(prefix, 0) == 0 ? target.substr(prefix.size()) : "";
-        if (const auto q = game.find('?'); q != std::string::npos) game.resize(q);
-        stream_expire_never(self->stream_);
-        const std::uint64_t id = self->srv_.next_conn();
-        std::make_shared<WsSession>(self->stream_.release_socket(), self->srv_, id, game)->start(std::move(req), self->idle_ms_);
-        return;
-      }
-      const bool keep = req.keep_alive();
-      self->srv_.handle_http(std::move(req), [self, keep](http::response<http::string_body>&& r) {
-        r.keep_alive(keep);
-        self->write(std::move(r), !keep);
+    const auto& o = srv_.options();
+    arm(first ? o.header_timeout_ms : o.keepalive_ms, first ? "header_timeout" : "idle");
+    http::async_read_header(stream_, buf_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->read_failed(ec);
+      if (self->parser_->is_done()) return self->dispatch();
+      self->arm(self->srv_.options().body_timeout_ms, "body_timeout");
+      http::async_read(self->stream_, self->buf_, *self->parser_, [self](beast::error_code ec2, std::size_t) {
+        if (ec2) return self->read_failed(ec2);
+        self->dispatch();
       });
     });
   }
-  static void stream_expire_never(beast::tcp_stream& s) { s.expires_never(); }
-  void write(http::response<http::string_body>&& r, bool close) {
+  // A timer of ours rather than the stream's: on expiry the read is cancelled and the client told.
+  void arm(std::int64_t ms, const char* why) {
+    why_ = why;
+    expired_ = false;
+    timer_.expires_after(std::chrono::milliseconds(ms));
+    timer_.async_wait([w = weak_from_this()](beast::error_code ec) {
+      auto self = w.lock();
+      if (ec || !self) return;
+      self->expired_ = true;
+      beast::error_code ignored;
+      self->stream_.socket().cancel(ignored);
+    });
+  }
+  void read_failed(beast::error_code ec) {
+    timer_.cancel();
+    if (expired_) {
+      // idle between requests: a plain close; a request that stalled: 408
+      if (why_ == std::string("idle") && !parser_->got_some()) return close();
+      srv_.refused(why_, client_, fmt::format("the request did not arrive in time ({})", why_), 408);
+      return answer(http::status::request_timeout, why_, "the request did not arrive in time: the connection is closed");
+    }
+    if (ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::connection_reset || ec == net::error::operation_aborted)
+      return close();
+    if (ec == http::error::body_limit) {
+      srv_.refused("too_large", client_, "request body too large", 413);
+      return answer(http::status::payload_too_large, "too_large", fmt::format("a request body is at most {} bytes", kMaxBody));
+    }
+    if (ec == http::error::header_limit) {
+      srv_.refused("header_too_large", client_, "request headers too large", 431);
+      return answer(http::status::request_header_fields_too_large, "header_too_large", fmt::format("request headers are at most {} bytes", kMaxHeader));
+    }
+    srv_.refused("bad_http", client_, ec.message(), 400);
+    answer(http::status::bad_request, "bad_http", "not an HTTP request this server reads: " + ec.message());
+  }
+  void answer(http::status st, const std::string& code, const std::string& msg) {
+    http::response<http::string_body> r{st, 11};
+    r.set(http::field::server, "carcassonne");
+    r.set(http::field::content_type, "application/json");
+    r.body() = dump(json{{"code", code}, {"message", msg}});
+    r.prepare_payload();
+    r.keep_alive(false);
+    write(std::move(r), true);
+  }
+  void dispatch() {
+    timer_.cancel();
+    auto req = parser_->release();
+    if (websocket::is_upgrade(req)) {
+      if (srv_.draining()) return answer(http::status::service_unavailable, "restarting", "the server is restarting: connect again");
+      const std::string target(req.target());
+      const std::string prefix = "/ws/";
+      std::string game = target.rfind(prefix, 0) == 0 ? target.substr(prefix.size()) : "";
+      if (const auto q = game.find('?'); q != std::string::npos) game.resize(q);
+      stream_.expires_never();
+      const std::uint64_t id = srv_.next_conn();
+      std::make_shared<WsSession>(stream_.release_socket(), srv_, id, game, slot_)->start(std::move(req), srv_.options().idle_ms);
+      return;
+    }
+    const bool keep = req.keep_alive() && !srv_.draining();
+    srv_.handle_http(std::move(req), client_, [self = shared_from_this(), keep](http::response<http::string_body>&& r) {
+      r.keep_alive(keep);
+      self->write(std::move(r), !keep);
+    });
+  }
+  void close() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.socket().close(ignored);
+  }
+  void write(http::response<http::string_body>&& r, bool close_after) {
     auto res = std::make_shared<http::response<http::string_body>>(std::move(r));
-    http::async_write(stream_, *res, [self = shared_from_this(), res, close](beast::error_code ec, std::size_t) {
-      if (ec || close) {
+    stream_.expires_after(std::chrono::seconds(30));  // a client that does not read its answer
+    http::async_write(stream_, *res, [self = shared_from_this(), res, close_after](beast::error_code ec, std::size_t) {
+      self->stream_.expires_never();
+      if (ec || close_after) {
         beast::error_code ignored;
         self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
         return;
       }
-      self->read_next();
+      self->read_next(false);
     });
   }
 
   beast::tcp_stream stream_;
+  net::steady_timer timer_;
   beast::flat_buffer buf_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Server& srv_;
-  std::int64_t idle_ms_;
+  std::string client_;
+  Slot slot_;
+  const char* why_ = "";
+  bool expired_ = false;
 };
 
 // ---- rooms ---------------------------------------------------------------------------------
 
 Host* Server::host(const std::string& id) {
-  if (const auto it = hosts_.find(id); it != hosts_.end()) return it->second.get();
-  if (id.empty() || id.size() > 40) return nullptr;
+  if (const auto it = hosts_.find(id); it != hosts_.end()) {
+    it->second->used = now_ms();
+    return it->second.get();
+  }
+  if (id.empty() || id.size() > 40 || has_control_chars(id)) return nullptr;
   const auto meta = store_->game(id);
   if (!meta) return nullptr;
   auto h = std::make_unique<Host>();
   h->room = std::make_unique<Room>(*meta, store_->events(id, 0));
   h->timer = std::make_unique<net::steady_timer>(ioc_);
+  h->used = now_ms();
+  dormant_.erase(id);
   Host* p = h.get();
   hosts_[id] = std::move(h);
   arm(*p);
@@ -398,7 +578,16 @@ void Server::when_free(Host& h, std::function<void()> f) {
     h.waiting.push_back(std::move(f));
     return;
   }
-  f();
+  guarded(f);
+}
+
+void Server::guarded(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    ++stats_.handler_failures;
+    log_event("handler_failed", {{"error", printable(e.what())}});
+  }
 }
 
 void Server::run_step(Host& h, Step&& st) {
@@ -429,26 +618,45 @@ void Server::arm(Host& h) {
   });
 }
 
+void Server::ws_binary(std::uint64_t conn) {
+  ++stats_.refused["binary_frame"];
+  if (const auto it = sinks_.find(conn); it != sinks_.end())
+    it->second(dump(json{{"type", "error"}, {"code", "bad_json"}, {"message", "message: a binary frame; messages are JSON text frames"}}));
+}
+
 void Server::ws_message(std::uint64_t conn, const std::string& game, const std::string& text) {
+  ++stats_.ws_messages;
+  auto error = [&](const std::string& code, const std::string& msg) {
+    ++stats_.refused[code];
+    if (const auto it = sinks_.find(conn); it != sinks_.end()) it->second(dump(json{{"type", "error"}, {"code", code}, {"message", msg}}));
+  };
+  try {
+    ws_message_in(conn, game, text, error);
+  } catch (const std::exception& e) {
+    ++stats_.handler_failures;
+    log_event("handler_failed", {{"conn", conn}, {"game", printable(game)}, {"error", printable(e.what())}});
+    error("internal", "the server failed on this message; it is not applied");
+  }
+}
+
+void Server::ws_message_in(std::uint64_t conn, const std::string& game, const std::string& text,
+                           const std::function<void(const std::string&, const std::string&)>& error) {
   Host* h = nullptr;
   try {
     h = text.find("\"hello\"") != std::string::npos ? fresh(game) : host(game);  // a hello sees the latest log
   } catch (const std::exception& e) {
-    log(fmt::format("game {}: does not load: {}", game, e.what()));
+    log_event("load_failed", {{"game", printable(game)}, {"error", printable(e.what())}});
   }
-  auto error = [&](const std::string& code, const std::string& msg) {
-    if (const auto it = sinks_.find(conn); it != sinks_.end()) it->second(json{{"type", "error"}, {"code", code}, {"message", msg}}.dump());
-  };
   if (!h) {
     error("unknown_game", fmt::format("no game \"{}\"", printable(game)));
     return;
   }
   json msg;
   try {
-    msg = json::parse(text);
+    msg = jin::parse(text, "message");
     if (!msg.is_object()) throw InputError("message: expected a JSON object");
   } catch (const std::exception& e) {
-    error("bad_json", std::string("message: not JSON: ") + e.what());
+    error("bad_json", e.what());
     return;
   }
   const json* type = jin::opt(msg, "type");
@@ -471,6 +679,10 @@ void Server::ws_message(std::uint64_t conn, const std::string& game, const std::
     const int seat = h->room->seat_of_token(token);
     if (!token.empty() && seat < 0) {
       error("bad_token", "this invite token opens no seat of the game");
+      return;
+    }
+    if (seat < 0 && o_.max_spectators > 0 && !h->greeted.count(conn) && h->room->spectators() >= o_.max_spectators) {
+      error("full", fmt::format("this game has its {} spectators already", o_.max_spectators));
       return;
     }
     // broadcasts reach the connection only from its hello's answer on, so that it never sees an
@@ -558,6 +770,7 @@ void Server::commit_loop() {
       ccv_.wait(lock, [&] { return cstop_ || !cq_.empty(); });
       if (cq_.empty() && cstop_) return;
       batch.swap(cq_);
+      committing_ = true;
     }
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<bool> ok;
@@ -570,15 +783,23 @@ void Server::commit_loop() {
     }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     net::post(ioc_, [this, batch = std::move(batch), ok = std::move(ok), why, ms]() mutable {
+      {
+        const std::lock_guard lock(cmu_);
+        committing_ = false;
+      }
       ++stats_.commits;
       stats_.appends += batch.size();
       stats_.max_batch = std::max<std::uint64_t>(stats_.max_batch, batch.size());
       if (stats_.commit_ms.size() >= 4096) stats_.commit_ms.erase(stats_.commit_ms.begin(), stats_.commit_ms.begin() + 2048);
       stats_.commit_ms.push_back(ms);
+      stats_.commit_seconds.add(ms / 1000.0);
+      stats_.batch_size.add(static_cast<double>(batch.size()));
+      if (!why.empty()) log_event("commit_failed", {{"appends", batch.size()}, {"error", printable(why)}});
       bool jobs = false;
       for (std::size_t i = 0; i < batch.size(); ++i) {
         stats_.events += batch[i].events.size();
         jobs |= ok[i] && batch[i].job.has_value();
+        if (ok[i] && !batch[i].status.empty() && batch[i].status != "active") game_ended(batch[i].game);
         if (batch[i].events.empty()) continue;  // a job settled aside (a room's commit always has events)
         const auto it = hosts_.find(batch[i].game);
         if (it == hosts_.end()) continue;
@@ -601,7 +822,7 @@ void Server::commit_loop() {
         while (!h.room->busy() && !h.waiting.empty()) {
           auto f = std::move(h.waiting.front());
           h.waiting.pop_front();
-          f();
+          guarded(f);
         }
         arm(h);
       }
@@ -612,8 +833,8 @@ void Server::commit_loop() {
 
 // ---- bot workers inside the server ---------------------------------------------------------
 
-void Server::worker_loop(int index) {
-  const std::string lease = fmt::format("{}-{}", lease_prefix_, index);
+void Server::worker_loop(int index, bool fast) {
+  const std::string lease = fmt::format("{}-{}{}", lease_prefix_, fast ? "fast" : "", index);
   for (;;) {
     std::uint64_t seen = 0;  // wake_ before looking for a job: a commit after it wakes us
     {
@@ -623,9 +844,9 @@ void Server::worker_loop(int index) {
     }
     std::optional<Job> job;
     try {
-      job = store_->take_job(lease, now_ms(), o_.lease_ms);
+      job = store_->take_job(lease, now_ms(), o_.lease_ms, fast);
     } catch (const std::exception& e) {
-      log(fmt::format("worker: {}", e.what()));
+      log_event("worker_failed", {{"error", printable(e.what())}});
     }
     if (!job) {
       // wait for a commit that makes a job due (or 200 ms: jobs of other processes, leases ending)
@@ -654,6 +875,7 @@ void Server::worker_loop(int index) {
             got->set_value(1);
           } else {
             game.emplace(h->room->game());
+            if (!h->room->log().empty()) stats_.job_wait_seconds.add(static_cast<double>(now_ms() - h->room->log().back().time) / 1000.0);
             got->set_value(0);
           }
         } catch (const std::exception&) {
@@ -672,34 +894,90 @@ void Server::worker_loop(int index) {
     std::vector<std::string> moves;
     try {
       const std::uint64_t seed = std::hash<std::string>{}(job->game) ^ static_cast<std::uint64_t>(job->seq) * 0x9E3779B97F4A7C15ULL;
-      moves = bot_decisions(std::move(*game), job->seat, job->spec, seed);
+      ++busy_workers_;
+      moves = bot_decisions(std::move(*game), job->seat, job->spec, seed, BotBudget{o_.trusted_bots ? 0 : o_.bot_max_ms, 0});
+      --busy_workers_;
     } catch (const std::exception& e) {
-      log(fmt::format("worker: game {} seq {}: {}", job->game, job->seq, e.what()));  // stale (the game went on): its job is settled by the room
+      --busy_workers_;
+      // stale (the game went on): its job is settled by the room
+      log_event("job_failed", {{"game", job->game}, {"seq", job->seq}, {"error", printable(e.what())}});
       continue;
     }
     net::post(ioc_, [this, j = *job, moves = std::move(moves)] {
-      Host* h = host(j.game);
-      if (!h) return;
-      when_free(*h, [this, h, j, moves] { run_step(*h, h->room->bot_play(kNobody, j.seat, fmt::format("job:{}", j.seq), j.seq, moves, now_ms())); });
+      guarded([&] {
+        Host* h = host(j.game);
+        if (!h) return;
+        when_free(*h, [this, h, j, moves] { run_step(*h, h->room->bot_play(kNobody, j.seat, fmt::format("job:{}", j.seq), j.seq, moves, now_ms())); });
+      });
     });
   }
 }
 
 // ---- HTTP API ------------------------------------------------------------------------------
 
-void Server::handle_http(http::request<http::string_body>&& req, std::function<void(http::response<http::string_body>&&)> reply) {
+void Server::handle_http(http::request<http::string_body>&& req, const std::string& peer,
+                         std::function<void(http::response<http::string_body>&&)> reply) {
+  ++stats_.http_requests;
+  bool replied = false;
+  int retry_after = 0;
   auto respond = [&](http::status st, const std::string& body, const std::string& type = "application/json") {
     http::response<http::string_body> r{st, req.version()};
     r.set(http::field::server, "carcassonne");
     r.set(http::field::content_type, type);
     r.set(http::field::cache_control, "no-store");
+    if (retry_after > 0) r.set(http::field::retry_after, std::to_string(retry_after));
     r.body() = body;
     r.prepare_payload();
+    ++stats_.http_by_status[static_cast<int>(st)];
+    replied = true;
     reply(std::move(r));
   };
+  // the client: the peer, or the last address a trusted proxy put in X-Forwarded-For
+  std::string client = peer;
+  if (!o_.trust_proxy.empty() && peer == o_.trust_proxy) {
+    const std::string fwd(req["X-Forwarded-For"]);
+    std::string last = fwd.substr(fwd.rfind(',') == std::string::npos ? 0 : fwd.rfind(',') + 1);
+    while (!last.empty() && last.front() == ' ') last.erase(0, 1);
+    while (!last.empty() && last.back() == ' ') last.pop_back();
+    if (!last.empty() && last.size() <= 64 && !has_control_chars(last)) client = last;
+  }
   auto problem = [&](http::status st, const std::string& code, const std::string& msg) {
-    respond(st, json{{"code", code}, {"message", msg}}.dump());
+    if (static_cast<int>(st) >= 400 && static_cast<int>(st) != 404) {
+      ++stats_.refused[code];
+      log_event("refused", {{"status", static_cast<int>(st)}, {"code", code}, {"client", client}, {"method", printable(std::string(req.method_string()))},
+                            {"target", printable(std::string(req.target()).substr(0, 200))}, {"message", printable(msg)}});
+    }
+    respond(st, dump(json{{"code", code}, {"message", msg}}));
   };
+  try {
+    handle_http_in(req, client, reply, respond, problem, retry_after);
+  } catch (const std::exception& e) {
+    ++stats_.handler_failures;
+    log_event("handler_failed", {{"client", client}, {"method", printable(std::string(req.method_string()))},
+                                 {"target", printable(std::string(req.target()).substr(0, 200))}, {"error", printable(e.what())}});
+    if (!replied) problem(http::status::internal_server_error, "internal", "the server failed on this request; nothing of it was kept");
+  }
+}
+
+void Server::handle_http_in(http::request<http::string_body>& req, const std::string& client,
+                            std::function<void(http::response<http::string_body>&&)>& reply, const Respond& respond_, const Problem& problem,
+                            int& retry_after) {
+  auto respond = [&](http::status st, const std::string& body, const std::string& type = "application/json") { respond_(st, body, type); };
+  // bytes that are not UTF-8 anywhere in the request: refused before anything reads them
+  if (!valid_utf8(req.target())) {
+    problem(http::status::bad_request, "bad_utf8", fmt::format("the request target is not UTF-8 (byte {})", utf8_error_at(req.target()) + 1));
+    return;
+  }
+  for (const auto& f : req) {
+    if (!valid_utf8(f.name_string()) || !valid_utf8(f.value())) {
+      problem(http::status::bad_request, "bad_utf8", fmt::format("the header {} is not UTF-8", printable(f.name_string())));
+      return;
+    }
+  }
+  if (!valid_utf8(req.body())) {
+    problem(http::status::bad_request, "bad_utf8", fmt::format("the request body is not UTF-8 (byte {})", utf8_error_at(req.body()) + 1));
+    return;
+  }
   std::string target(req.target());
   std::string query;
   if (const auto q = target.find('?'); q != std::string::npos) {
@@ -719,20 +997,33 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
   const auto method = req.method();
   try {
     if (target == "/api/games" && method == http::verb::post) {
+      if (draining_) {
+        retry_after = 5;
+        problem(http::status::service_unavailable, "restarting", "the server is restarting: try again in a few seconds");
+        return;
+      }
       json body;
       try {
-        body = json::parse(req.body());
-      } catch (const json::exception& e) {
-        problem(http::status::bad_request, "bad_json", std::string("request: not JSON: ") + e.what());
+        body = jin::parse(req.body(), "request");
+      } catch (const InputError& e) {
+        problem(http::status::bad_request, "bad_json", e.what());
         return;
       }
       if (body.is_object() && body.contains("seed") && !o_.allow_seed) {
         problem(http::status::bad_request, "bad_request", "request: seed: the server draws with a seed of its own (start it with --allow-seed for tests)");
         return;
       }
+      std::string why;
+      if (const std::string code = create_quota(client, why, retry_after); !code.empty()) {
+        problem(code == "rate_limited" ? http::status::too_many_requests : http::status::service_unavailable, code, why);
+        return;
+      }
       const std::string id = random_hex(6);
-      Created c = create_game(body, id, now_ms());
+      Created c = create_game(body, id, now_ms(), BotPolicy{o_.trusted_bots, o_.bot_max_ms, o_.bot_max_playouts});
       store_->create(c.meta, c.first);
+      ++active_games_;
+      creator_[id] = client;
+      games_by_ip_[client].insert(id);
       if (c.first.job) wake_workers();
       Host* h = host(id);
       json seats = json::array();
@@ -745,7 +1036,7 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
         }
         seats.push_back(std::move(s));
       }
-      respond(http::status::created, json{{"id", id}, {"seats", seats}, {"seed_hash", sha256_hex(c.meta.seed)}}.dump());
+      respond(http::status::created, dump(json{{"id", id}, {"seats", seats}, {"seed_hash", sha256_hex(c.meta.seed)}}));
       return;
     }
     if (target == "/api/games" && method == http::verb::get) {
@@ -787,7 +1078,7 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
       int seat = 0;
       std::vector<std::string> moves;
       try {
-        body = json::parse(req.body());
+        body = jin::parse(req.body(), "request");
         game = job_game;
         seq = jin::integer(jin::need(body, "seq", "request"), 0, std::int64_t{1} << 50, "request", "seq");
         seat = static_cast<int>(jin::integer(jin::need(body, "seat", "request"), 0, kMaxPlayers - 1, "request", "seat"));
@@ -817,6 +1108,22 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
         net::post(ioc_, [this, conn] { sinks_.erase(conn); });
       };
       when_free(*h, [this, h, conn, seat, seq, moves] { run_step(*h, h->room->bot_play(conn, seat, fmt::format("job:{}", seq), seq, moves, now_ms())); });
+      return;
+    }
+    if (target == "/healthz" && method == http::verb::get) {
+      // the process answers (this is its io thread) and so does the store
+      try {
+        (void)store_->game("healthz");
+      } catch (const std::exception& e) {
+        problem(http::status::service_unavailable, "store", fmt::format("the store does not answer: {}", e.what()));
+        return;
+      }
+      respond(draining_ ? http::status::service_unavailable : http::status::ok,
+              dump(json{{"status", draining_ ? "draining" : "ok"}, {"store", store_->kind()}, {"games_loaded", hosts_.size()}}));
+      return;
+    }
+    if (target == "/metrics" && method == http::verb::get) {
+      respond(http::status::ok, metrics_text(), "text/plain; version=0.0.4; charset=utf-8");
       return;
     }
     if (target == "/api/catalog" && method == http::verb::get) {
@@ -879,16 +1186,28 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
       // the browser client's files, or the placeholder page
       namespace fs = std::filesystem;
       if (!o_.web_root.empty()) {
-        // the client's own paths (/, /play/ID, /replay...) are its page; files have an extension
-        const std::string last = target.substr(target.rfind('/') + 1);
-        fs::path p = fs::path(o_.web_root) / (last.find('.') == std::string::npos ? std::string("index.html") : target.substr(1));
-        const auto canon = fs::weakly_canonical(p);
-        const auto root = fs::weakly_canonical(fs::path(o_.web_root));
-        const bool inside = canon.string().rfind(root.string(), 0) == 0;
-        std::ifstream in(canon, std::ios::binary);
-        if (inside && in) {
-          respond(http::status::ok, std::string(std::istreambuf_iterator<char>(in), {}), content_type(canon));
+        // the client's own paths (/, /play/ID, /replay...) are its page; files have an extension.
+        // The path is normalised first (web_file): nothing outside the root is ever opened.
+        std::string rel;
+        try {
+          rel = web_file(target);
+        } catch (const NotFound&) {
+          problem(http::status::not_found, "not_found", fmt::format("nothing at {}", printable(target)));
           return;
+        } catch (const InputError& e) {
+          problem(http::status::bad_request, "bad_path", e.what());
+          return;
+        }
+        const fs::path p = fs::path(o_.web_root) / rel;
+        std::error_code ec;
+        const auto size = fs::is_regular_file(p, ec) ? fs::file_size(p, ec) : 0;
+        if (!ec && size > 0 && size <= (64u << 20)) {
+          std::ifstream in(p, std::ios::binary);
+          std::string data(static_cast<std::size_t>(size), '\0');
+          if (in.read(data.data(), static_cast<std::streamsize>(size))) {
+            respond(http::status::ok, data, content_type(p));
+            return;
+          }
         }
       } else if (target == "/" || target.rfind("/play/", 0) == 0) {
         respond(http::status::ok, kPlaceholder, "text/html; charset=utf-8");
@@ -898,6 +1217,8 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
       return;
     }
     problem(http::status::method_not_allowed, "bad_method", "method not allowed here");
+  } catch (const NotFound& e) {
+    problem(http::status::not_found, "not_found", e.what());
   } catch (const InputError& e) {
     problem(http::status::bad_request, "bad_request", e.what());
   } catch (const StoreError& e) {
@@ -905,25 +1226,301 @@ void Server::handle_http(http::request<http::string_body>&& req, std::function<v
   }
 }
 
-// ---- start and stop ------------------------------------------------------------------------
+// ---- limits --------------------------------------------------------------------------------
+
+void Server::refused(const std::string& code, const std::string& client, const std::string& message, int status) {
+  ++stats_.refused[code];
+  if (status) ++stats_.http_by_status[status];
+  log_event("refused", {{"code", code}, {"client", client}, {"status", status}, {"message", printable(message)}});
+}
+
+Slot Server::take_slot(const std::string& addr, std::string& why) {
+  if (max_conns_ > 0 && conns_total_ >= max_conns_) {
+    why = fmt::format("the server holds its {} connections", max_conns_);
+    return nullptr;
+  }
+  const bool proxied = !o_.trust_proxy.empty() && addr == o_.trust_proxy;
+  int& mine = conns_by_ip_[addr];
+  if (!proxied && o_.max_conns_per_ip > 0 && mine >= o_.max_conns_per_ip) {
+    why = fmt::format("your address holds {} connections, the most one address may", o_.max_conns_per_ip);
+    if (mine == 0) conns_by_ip_.erase(addr);
+    return nullptr;
+  }
+  ++mine;
+  ++conns_total_;
+  // given back on the io thread when the last session holding the connection ends
+  return Slot(static_cast<void*>(this), [this, addr](void*) {
+    --conns_total_;
+    const auto it = conns_by_ip_.find(addr);
+    if (it != conns_by_ip_.end() && --it->second <= 0) conns_by_ip_.erase(it);
+  });
+}
+
+std::string Server::create_quota(const std::string& client, std::string& message, int& retry_s) {
+  if (o_.max_games > 0 && active_games_ >= o_.max_games) {
+    retry_s = 60;
+    message = fmt::format("the server has its {} active games: try again later", o_.max_games);
+    return "server_full";
+  }
+  if (o_.max_games_per_ip > 0) {
+    const auto it = games_by_ip_.find(client);
+    if (it != games_by_ip_.end() && static_cast<int>(it->second.size()) >= o_.max_games_per_ip) {
+      retry_s = 60;
+      message = fmt::format("your address has {} active games, the most one address may: finish or abort one first", o_.max_games_per_ip);
+      return "too_many_games";
+    }
+  }
+  if (o_.create_rate > 0) {
+    const std::int64_t now = now_ms();
+    const double per_ms = o_.create_rate / 60000.0, cap = std::max(1, o_.create_burst);
+    if (buckets_.size() > 100000)  // forget the addresses whose buckets are full again
+      for (auto it = buckets_.begin(); it != buckets_.end();)
+        it = std::min(cap, it->second.tokens + static_cast<double>(now - it->second.at) * per_ms) >= cap ? buckets_.erase(it) : std::next(it);
+    const auto [it, fresh_bucket] = buckets_.try_emplace(client, Bucket{cap, now});
+    Bucket& b = it->second;
+    b.tokens = std::min(cap, b.tokens + static_cast<double>(now - b.at) * per_ms);
+    b.at = now;
+    if (b.tokens < 1) {
+      retry_s = std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / per_ms / 1000.0)));
+      message = fmt::format("too many new games from your address (at most {} a minute): try again in {} s", o_.create_rate, retry_s);
+      return "rate_limited";
+    }
+    b.tokens -= 1;
+  }
+  return "";
+}
+
+void Server::game_ended(const std::string& id) {
+  if (const auto it = creator_.find(id); it != creator_.end()) {
+    if (const auto g = games_by_ip_.find(it->second); g != games_by_ip_.end()) {
+      g->second.erase(id);
+      if (g->second.empty()) games_by_ip_.erase(g);
+    }
+    creator_.erase(it);
+  }
+  active_games_ = std::max<std::int64_t>(0, active_games_ - 1);
+  dormant_.erase(id);
+}
+
+std::string Server::metrics_text() {
+  std::string out;
+  auto gauge = [&](const std::string& name, const std::string& help, double v, const char* type = "gauge") {
+    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n{} {}\n", name, help, name, type, name, v);
+  };
+  std::size_t ws = 0, spectators = 0;
+  for (const auto& [id, h] : hosts_) {
+    ws += h->conns.size();
+    spectators += static_cast<std::size_t>(h->room->spectators());
+  }
+  std::size_t queued = 0;
+  {
+    const std::lock_guard lock(cmu_);
+    queued = cq_.size();
+  }
+  std::size_t jobs_due = 0;
+  try {
+    jobs_due = store_->jobs().size();
+  } catch (const std::exception&) {
+  }
+  gauge("carc_connections", "open TCP connections (HTTP and WebSocket)", conns_total_);
+  gauge("carc_websockets", "WebSocket connections that said hello to a game", static_cast<double>(ws));
+  gauge("carc_spectators", "spectators of loaded games", static_cast<double>(spectators));
+  gauge("carc_games_loaded", "games held in memory", static_cast<double>(hosts_.size()));
+  gauge("carc_games_dormant", "active games unloaded with a clock deadline to come", static_cast<double>(dormant_.size()));
+  gauge("carc_games_active", "active games (this process's count)", static_cast<double>(active_games_));
+  gauge("carc_games_unloaded_total", "games that left memory", static_cast<double>(stats_.unloaded), "counter");
+  gauge("carc_commits_total", "group commits", static_cast<double>(stats_.commits), "counter");
+  gauge("carc_commit_appends_total", "games' appends committed", static_cast<double>(stats_.appends), "counter");
+  gauge("carc_commit_events_total", "events committed", static_cast<double>(stats_.events), "counter");
+  gauge("carc_commit_failed_total", "appends that failed (fenced or a store error)", static_cast<double>(stats_.failed), "counter");
+  gauge("carc_commit_queue", "appends waiting for the committer", static_cast<double>(queued));
+  stats_.commit_seconds.write(out, "carc_commit_seconds", "duration of a group commit");
+  stats_.batch_size.write(out, "carc_commit_batch_size", "appends in a group commit");
+  gauge("carc_jobs_due", "bot jobs in the store (due or leased)", static_cast<double>(jobs_due));
+  gauge("carc_workers_busy", "bot workers inside the server playing a turn now", busy_workers_.load());
+  stats_.job_wait_seconds.write(out, "carc_job_wait_seconds", "from a bot's turn becoming due to a worker taking it");
+  gauge("carc_http_requests_total", "HTTP requests read", static_cast<double>(stats_.http_requests), "counter");
+  out += "# HELP carc_http_responses_total HTTP answers by status\n# TYPE carc_http_responses_total counter\n";
+  for (const auto& [code, n] : stats_.http_by_status) out += fmt::format("carc_http_responses_total{{status=\"{}\"}} {}\n", code, n);
+  out += "# HELP carc_refused_total requests and messages refused or failed, by code (429s are rate_limited)\n# TYPE carc_refused_total counter\n";
+  for (const auto& [code, n] : stats_.refused) out += fmt::format("carc_refused_total{{code=\"{}\"}} {}\n", code, n);
+  gauge("carc_handler_failures_total", "requests and messages whose handler failed (answered 500 or an internal error)",
+        static_cast<double>(stats_.handler_failures), "counter");
+  gauge("carc_accept_errors_total", "failed accepts (out of descriptors): the accept loop waits and tries again",
+        static_cast<double>(stats_.accept_errors), "counter");
+  gauge("carc_ws_messages_total", "WebSocket messages read", static_cast<double>(stats_.ws_messages), "counter");
+  return out;
+}
+
+void Server::sweep() {
+  const std::int64_t now = now_ms();
+  std::vector<std::string> gone;
+  for (const auto& [id, h] : hosts_) {
+    if (!h->conns.empty() || !h->greeted.empty() || h->room->busy() || !h->waiting.empty()) continue;
+    if (h->room->over() || (o_.unload_after_ms > 0 && now - h->used >= o_.unload_after_ms)) gone.push_back(id);
+  }
+  for (const std::string& id : gone) {
+    const auto it = hosts_.find(id);
+    Host& h = *it->second;
+    const std::int64_t d = h.room->over() ? 0 : h.room->deadline();
+    h.timer->cancel();
+    if (d) dormant_[id] = d;
+    hosts_.erase(it);
+    ++stats_.unloaded;
+  }
+  // deadlines of unloaded games: load them, their timers take it from there
+  std::vector<std::string> due;
+  for (const auto& [id, d] : dormant_)
+    if (d <= now + 1000) due.push_back(id);
+  for (const std::string& id : due) {
+    dormant_.erase(id);
+    guarded([&] { (void)host(id); });
+  }
+}
+
+void Server::drain() {
+  if (draining_) {  // a second signal: stop now (what is committed stays committed)
+    ioc_.stop();
+    return;
+  }
+  draining_ = true;
+  drain_until_ = now_ms() + o_.drain_ms;
+  log_event("draining", {{"games_loaded", hosts_.size()}, {"connections", conns_total_}});
+  beast::error_code ignored;
+  acceptor_.close(ignored);
+  {
+    const std::lock_guard lock(wmu_);
+    wstop_ = true;  // no new bot jobs; a job in hand is finished and committed (its lease ends otherwise)
+  }
+  wcv_.notify_all();
+  drain_timer_ = std::make_unique<net::steady_timer>(ioc_);
+  drain_poll();
+}
+
+void Server::drain_poll() {
+  bool busy = busy_workers_.load() > 0;
+  {
+    const std::lock_guard lock(cmu_);
+    busy |= !cq_.empty() || committing_;
+  }
+  for (const auto& [id, h] : hosts_) busy |= h->room->busy() || !h->waiting.empty();
+  if (!busy || now_ms() >= drain_until_) {
+    if (busy) log_event("drain_timeout", {{"drain_ms", o_.drain_ms}});
+    finish_drain();
+    return;
+  }
+  drain_timer_->expires_after(std::chrono::milliseconds(20));
+  drain_timer_->async_wait([this](beast::error_code ec) {
+    if (!ec) drain_poll();
+  });
+}
+
+void Server::finish_drain() {
+  // every connected client is told to come back (to this server restarted, or another)
+  const std::string bye = dump(json{{"type", "error"}, {"code", "restart"}, {"message", "the server is restarting: connect again in a few seconds"}});
+  for (const auto& [id, h] : hosts_)
+    for (const std::uint64_t c : h->greeted)
+      if (const auto sk = sinks_.find(c); sk != sinks_.end()) sk->second(bye);
+  log_event("drained", {{"games_loaded", hosts_.size()}});
+  // a moment for those messages to be written, then stop
+  drain_timer_->expires_after(std::chrono::milliseconds(300));
+  drain_timer_->async_wait([this](beast::error_code) { ioc_.stop(); });
+}
 
 void Server::accept() {
+  if (draining_) return;
   acceptor_.async_accept(net::make_strand(ioc_), [this](beast::error_code ec, tcp::socket s) {
-    if (ec) return;
+    if (ec) {
+      if (ec == net::error::operation_aborted || draining_) return;
+      // out of descriptors (EMFILE, ENFILE) or another failure: wait and try again, so that the
+      // server serves as soon as descriptors free up
+      ++stats_.accept_errors;
+      accept_backoff_ms_ = std::clamp(accept_backoff_ms_ * 2, 10, 1000);
+      if (stats_.accept_errors % 100 == 1) log_event("accept_failed", {{"error", ec.message()}, {"retry_ms", accept_backoff_ms_}});
+      accept_later();
+      return;
+    }
+    accept_backoff_ms_ = 0;
     beast::error_code ignored;
     s.set_option(tcp::no_delay(true), ignored);  // small frames go at once (no Nagle delay)
-    std::make_shared<HttpSession>(std::move(s), *this, o_.idle_ms)->start();
+    const auto ep = s.remote_endpoint(ignored);
+    std::string addr = ignored ? std::string("?") : ep.address().to_string();
+    std::string why;
+    Slot slot = take_slot(addr, why);
+    if (!slot) {
+      // a clear answer, written at once (a new socket's buffer holds it), and the connection closed
+      refused("too_many_connections", addr, why, 503);
+      const std::string body = dump(json{{"code", "too_many_connections"}, {"message", why + ": try again later"}});
+      const std::string text = fmt::format(
+          "HTTP/1.1 503 Service Unavailable\r\nServer: carcassonne\r\nContent-Type: application/json\r\nRetry-After: 5\r\nConnection: close\r\n"
+          "Content-Length: {}\r\n\r\n{}",
+          body.size(), body);
+      s.non_blocking(true, ignored);
+      (void)s.write_some(net::buffer(text), ignored);
+      s.shutdown(tcp::socket::shutdown_both, ignored);
+      s.close(ignored);
+    } else {
+      std::make_shared<HttpSession>(std::move(s), *this, std::move(addr), std::move(slot))->start();
+    }
     accept();
   });
 }
 
-int Server::run(std::atomic<bool>* stop) {
+void Server::accept_later() {
+  accept_timer_->expires_after(std::chrono::milliseconds(accept_backoff_ms_));
+  accept_timer_->async_wait([this](beast::error_code e) {
+    if (!e) accept();
+  });
+}
+
+void Server::start() {
   store_ = open_store(o_.db);
-  // every active game back from its log; due jobs stay in the store
+  accept_timer_ = std::make_unique<net::steady_timer>(ioc_);
+  sweep_timer_ = std::make_unique<net::steady_timer>(ioc_);
+  committer_ = std::thread([this] { commit_loop(); });
+  for (int i = 0; i < o_.workers; ++i) workers_.emplace_back([this, i] { worker_loop(i, false); });
+  const int fast = o_.fast_workers >= 0 ? o_.fast_workers : (o_.workers > 0 ? 1 : 0);
+  for (int i = 0; i < fast; ++i) workers_.emplace_back([this, i] { worker_loop(i, true); });
+}
+
+void Server::stop_threads() {
+  {
+    const std::lock_guard lock(wmu_);
+    wstop_ = true;
+  }
+  wcv_.notify_all();
+  for (auto& w : workers_) w.join();
+  workers_.clear();
+  {
+    const std::lock_guard lock(cmu_);
+    cstop_ = true;
+  }
+  ccv_.notify_all();
+  if (committer_.joinable()) committer_.join();
+}
+
+int Server::run(std::atomic<bool>* stop) {
+  // as many descriptors as the system lets this process have
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rlimit want = rl;
+    want.rlim_cur = rl.rlim_max == RLIM_INFINITY ? std::max<rlim_t>(rl.rlim_cur, 1 << 20) : rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &want) == 0) rl = want;
+  }
+  max_conns_ = o_.max_conns > 0 ? o_.max_conns : static_cast<int>(std::clamp<rlim_t>(rl.rlim_cur > 128 ? rl.rlim_cur - 64 : 64, 64, 1 << 20));
+  start();
+  // every active game is counted; its clock deadline is kept (dormant) and the game loaded when
+  // it is due, when a client or a bot job asks for it: a restart holds no game it does not need
   int loaded = 0;
   for (const std::string& id : store_->active()) {
+    ++active_games_;
     try {
-      host(id);
+      Host* h = host(id);
+      if (const std::int64_t d = h ? h->room->deadline() : 0; d) dormant_[id] = d;
+      if (h) {
+        h->timer->cancel();
+        hosts_.erase(id);
+      }
       ++loaded;
     } catch (const std::exception& e) {
       log(fmt::format("game {}: does not replay: {}", id, e.what()));
@@ -943,8 +1540,8 @@ int Server::run(std::atomic<bool>* stop) {
   if (ec) throw InputError(fmt::format("--listen: cannot listen on {}: {}", o_.listen, ec.message()));
   acceptor_.listen();
   accept();
-  std::cout << fmt::format("listening on http://{}:{} (store: {}, {} active games loaded)", addr.to_string(), acceptor_.local_endpoint().port(),
-                           store_->kind(), loaded)
+  std::cout << fmt::format("listening on http://{}:{} (store: {}, {} active games, loaded when asked for)", addr.to_string(),
+                           acceptor_.local_endpoint().port(), store_->kind(), loaded)
             << std::endl;
   if (!o_.web_root.empty())
     std::cout << fmt::format("open http://{}:{}/ in a browser: one click starts a game against a bot (Ctrl-C stops the server)",
@@ -954,36 +1551,101 @@ int Server::run(std::atomic<bool>* stop) {
     heads_timer_ = std::make_unique<net::steady_timer>(ioc_);
     watch_heads();
   }
-  std::thread committer([this] { commit_loop(); });
-  std::vector<std::thread> workers;
-  for (int i = 0; i < o_.workers; ++i) workers.emplace_back([this, i] { worker_loop(i); });
+  // SIGTERM or SIGINT: drain (a second one stops at once)
   net::signal_set signals(ioc_, SIGINT, SIGTERM);
-  signals.async_wait([this](beast::error_code, int) { ioc_.stop(); });
+  std::function<void()> on_signal = [&] {
+    signals.async_wait([&](beast::error_code e, int) {
+      if (e) return;
+      drain();
+      on_signal();
+    });
+  };
+  on_signal();
   net::steady_timer poll(ioc_);
   std::function<void()> watch = [&] {
     poll.expires_after(std::chrono::milliseconds(100));
     poll.async_wait([&](beast::error_code e) {
       if (e) return;
-      if (stop && *stop) ioc_.stop();
+      if (stop && *stop) drain();
       else watch();
     });
   };
   watch();
-  ioc_.run();
-  {
-    const std::lock_guard lock(wmu_);
-    wstop_ = true;
+  std::function<void()> sweep_soon = [&] {
+    sweep_timer_->expires_after(std::chrono::seconds(1));
+    sweep_timer_->async_wait([&](beast::error_code e) {
+      if (e) return;
+      guarded([&] { sweep(); });
+      sweep_soon();
+    });
+  };
+  sweep_soon();
+  // a handler's exception must not end the process and every game on it: counted, logged, and
+  // the loop goes on (guarded() and the handlers' own catches take almost all of them first)
+  for (;;) {
+    try {
+      ioc_.run();
+      break;
+    } catch (const std::exception& e) {
+      ++stats_.handler_failures;
+      log_event("handler_failed", {{"error", printable(e.what())}});
+    }
   }
-  wcv_.notify_all();
-  for (auto& w : workers) w.join();
-  {
-    const std::lock_guard lock(cmu_);
-    cstop_ = true;
-  }
-  ccv_.notify_all();
-  committer.join();
+  stop_threads();
   return 0;
 }
+
+// ---- the HTTP side without sockets (fuzzing, tests) ------------------------------------------
+
+}  // namespace
+
+struct HttpHarness::Impl {
+  explicit Impl(const ServeOptions& o) : server(o) { server.start(); }
+  ~Impl() { server.stop_threads(); }
+  Server server;
+};
+
+HttpHarness::HttpHarness(const ServeOptions& o) : impl_(std::make_unique<Impl>(o)) {}
+HttpHarness::~HttpHarness() = default;
+std::uint64_t HttpHarness::failures() const { return impl_->server.handler_failures(); }
+
+std::string HttpHarness::request(std::string_view raw, const std::string& client) {
+  Server& srv = impl_->server;
+  http::request_parser<http::string_body> parser;
+  parser.header_limit(kMaxHeader);
+  parser.body_limit(kMaxBody);
+  parser.eager(true);
+  beast::error_code ec;
+  std::size_t used = 0;
+  while (used < raw.size() && !parser.is_done()) {
+    const std::size_t n = parser.put(net::buffer(raw.data() + used, raw.size() - used), ec);
+    if (ec == http::error::need_more) {
+      ec = {};
+      if (n == 0) break;
+    }
+    if (ec) break;
+    used += n;
+    if (n == 0) break;
+  }
+  if (!parser.is_done() && !ec) return "";  // a connection would wait for the rest
+  if (ec) return fmt::format("HTTP/1.1 400 Bad Request\r\n\r\n{}", ec.message());
+  auto req = parser.release();
+  if (websocket::is_upgrade(req)) return "";
+  std::optional<http::response<http::string_body>> got;
+  srv.handle_http(std::move(req), client, [&](http::response<http::string_body>&& r) { got.emplace(std::move(r)); });
+  // an answer that waits for a commit: run the io loop until it comes (the committer is a thread)
+  auto guard = net::make_work_guard(srv.ioc());
+  for (int i = 0; i < 2000 && !got; ++i) {
+    srv.ioc().restart();
+    srv.ioc().run_for(std::chrono::milliseconds(5));
+  }
+  if (!got) throw std::runtime_error("the server never answered the request");
+  std::ostringstream out;
+  out << *got;
+  return out.str();
+}
+
+namespace {
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ai/bots.hpp"
+#include "ai/mcts.hpp"
 #include "core/core.hpp"
 #include "games/games.hpp"
 #include "server/crypto.hpp"
@@ -180,7 +181,25 @@ void chance_events(Room::Live& l, std::vector<Event>& out, std::int64_t now) {
 
 // ---- creating a game -----------------------------------------------------------------------
 
-Created create_game(const json& req, const std::string& id, std::int64_t now) {
+void check_bot(const std::string& spec, const BotPolicy& budget, std::string_view field) {
+  const std::string levels = "easy, normal, hard, random, greedy";
+  if (!is_bot_spec(spec)) throw InputError(fmt::format("{}: {}: \"{}\" is not a bot ({}, mcts:...)", kWhere, field, printable(spec), levels));
+  if (spec.rfind("mcts", 0) != 0) return;
+  MctsOptions o;
+  try {
+    o = parse_mcts_spec(spec);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}: {}", kWhere, field, e.what()));
+  }
+  if (budget.any) return;
+  const bool within = o.threads == 1 && (o.playouts > 0 ? o.playouts <= budget.max_playouts : o.ms <= budget.max_ms);
+  if (!within)
+    throw InputError(fmt::format("{}: {}: \"{}\" is over this server's budget for a bot (mcts with threads=1 and ms up to {} or playouts up to {}; "
+                                 "or a level: {})",
+                                 kWhere, field, printable(spec), budget.max_ms, budget.max_playouts, levels));
+}
+
+Created create_game(const json& req, const std::string& id, std::int64_t now, const BotPolicy& budget) {
   if (!req.is_object()) throw InputError(fmt::format("{}: expected a JSON object", kWhere));
   only(req, {"game", "options", "seats", "clock", "absence", "seed"}, "game");
   Settings st;
@@ -199,10 +218,15 @@ Created create_game(const json& req, const std::string& id, std::int64_t now) {
     SeatConf c;
     if (const json* b = jin::opt(s, "bot")) {
       c.bot = jin::string(*b, kWhere, ctx + ".bot", 100);
-      if (!is_bot_spec(c.bot)) throw InputError(fmt::format("{}: {}.bot: \"{}\" is not a bot (easy, normal, hard, random, greedy, mcts:...)", kWhere, ctx, printable(c.bot)));
+      check_bot(c.bot, budget, ctx + ".bot");
     }
     specs.push_back(c.bot);
-    if (const json* n = jin::opt(s, "name")) c.name = jin::string(*n, kWhere, ctx + ".name", 40);
+    if (const json* n = jin::opt(s, "name")) {
+      c.name = jin::string(*n, kWhere, ctx + ".name", 40);
+      if (has_invisible_chars(c.name))
+        throw InputError(fmt::format("{}: {}.name: \"{}\" holds an invisible character (a bidirectional control, a zero-width or other format character)",
+                                     kWhere, ctx, printable(c.name)));
+    }
     st.seats.push_back(std::move(c));
   }
   // names: as given, else "Player N" for people and the bot's label ("greedy #2") for bots
@@ -243,7 +267,7 @@ Created create_game(const json& req, const std::string& id, std::int64_t now) {
     }
     if (const json* b = jin::opt(o, "bot")) {
       st.stand_in = jin::string(*b, kWhere, "absence.bot", 100);
-      if (!is_bot_spec(st.stand_in)) throw InputError(fmt::format("{}: absence.bot: \"{}\" is not a bot", kWhere, printable(st.stand_in)));
+      check_bot(st.stand_in, budget, "absence.bot");
     }
   }
   u64 seed = 0;
@@ -300,6 +324,7 @@ Room::Room(GameMeta meta, const std::vector<Event>& log) : meta_(std::move(meta)
   live_->seats.resize(settings_.seats.size());
   for (auto& s : live_->seats) s.bank = settings_.bank_ms;
   away_since_.assign(settings_.seats.size(), 0);
+  seat_conns_.assign(settings_.seats.size(), 0);
   for (const Event& e : log) {
     if (e.seq != live_->seq + 1) throw InputError(fmt::format("game {}: event {} follows {}: the log has a gap", meta_.id, e.seq, live_->seq));
     replay_event(*live_, e);
@@ -395,12 +420,7 @@ std::vector<std::int64_t> Room::clocks(std::int64_t now) const {
 
 std::string Room::presence(std::int64_t now) const {
   json seats = json::array();
-  int spectators = 0;
-  std::vector<int> conns(settings_.seats.size(), 0);
-  for (const auto& [id, c] : conns_) {
-    if (c.seat < 0) ++spectators;
-    else ++conns[static_cast<std::size_t>(c.seat)];
-  }
+  const std::vector<int>& conns = seat_conns_;
   for (std::size_t i = 0; i < settings_.seats.size(); ++i) {
     json s{{"seat", i}, {"connected", conns[i] > 0 || !settings_.seats[i].bot.empty()}, {"stand_in", live_->seats[i].stand_in},
            {"resigned", live_->seats[i].resigned}};
@@ -409,7 +429,7 @@ std::string Room::presence(std::int64_t now) const {
     seats.push_back(std::move(s));
   }
   (void)now;
-  return json{{"type", "presence"}, {"seats", seats}, {"spectators", spectators}}.dump();
+  return json{{"type", "presence"}, {"seats", seats}, {"spectators", spectators_}}.dump();
 }
 
 json Room::summary(std::int64_t now) const {
@@ -458,7 +478,13 @@ std::string Room::events_message(std::int64_t since) const {
 
 Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wanted, std::int64_t now) {
   Step st;
+  if (const auto old = conns_.find(conn); old != conns_.end()) {  // a second hello on one connection
+    if (old->second.seat < 0) --spectators_;
+    else --seat_conns_[static_cast<std::size_t>(old->second.seat)];
+  }
   conns_[conn] = {seat, views_wanted};
+  if (seat < 0) ++spectators_;
+  else ++seat_conns_[static_cast<std::size_t>(seat)];
   if (seat >= 0) away_since_[static_cast<std::size_t>(seat)] = 0;
   json seats = json::array();
   for (std::size_t i = 0; i < settings_.seats.size(); ++i) seats.push_back({{"seat", i}, {"name", settings_.seats[i].name}, {"bot", settings_.seats[i].bot}});
@@ -468,7 +494,7 @@ Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wa
   if (views_wanted) {
     st.now.push_back({conn, json{{"type", "state"}, {"seq", live_->seq}, {"view", view::to_json(view::build_view(live_->game))}, {"clocks", clocks(now)}}.dump()});
   }
-  st.now.push_back({0, presence(now)});
+  st.now.push_back({seat < 0 ? conn : 0, presence(now)});  // a spectator changes no seat: only it is told
   // back from a stand-in bot: the seat is the player's again
   if (seat >= 0 && live_->seats[static_cast<std::size_t>(seat)].stand_in && live_->ended.empty()) {
     auto n = std::make_unique<Live>(*live_);
@@ -485,8 +511,11 @@ void Room::leave(std::uint64_t conn, std::vector<Out>& out, std::int64_t now) {
   if (it == conns_.end()) return;
   const int seat = it->second.seat;
   conns_.erase(it);
-  if (seat >= 0 && std::none_of(conns_.begin(), conns_.end(), [&](const auto& c) { return c.second.seat == seat; }))
-    away_since_[static_cast<std::size_t>(seat)] = now;
+  if (seat < 0) {
+    --spectators_;  // nobody's presence changed: nothing to tell (the count goes with the next presence)
+    return;
+  }
+  if (--seat_conns_[static_cast<std::size_t>(seat)] == 0) away_since_[static_cast<std::size_t>(seat)] = now;
   out.push_back({0, presence(now)});
 }
 

@@ -49,7 +49,17 @@ struct Created {
   Append first;
   std::vector<std::string> tokens;  // by seat; "" for bots
 };
-Created create_game(const nlohmann::json& req, const std::string& id, std::int64_t now);
+// What bots a stranger may ask for (serve's --bot-max-ms, --bot-max-playouts; --trusted-bots: any).
+// A level (easy, normal, hard: the server's own), random and greedy always; an mcts spec only with
+// threads=1 and a time (ms) or playouts within the budget.
+struct BotPolicy {
+  bool any = false;
+  int max_ms = 4000;
+  int max_playouts = 20000;
+};
+// Throws InputError naming `field` if `spec` is not a bot or is over the budget.
+void check_bot(const std::string& spec, const BotPolicy& budget, std::string_view field);
+Created create_game(const nlohmann::json& req, const std::string& id, std::int64_t now, const BotPolicy& budget = {});
 
 // A message for one connection, or (conn 0) for everyone in the room. kNobody: no one waits for it.
 constexpr std::uint64_t kNobody = ~std::uint64_t{0};
@@ -82,10 +92,13 @@ class Room {
   [[nodiscard]] const std::vector<Event>& log() const { return log_; }
   // The seat a token opens (-1 none).
   [[nodiscard]] int seat_of_token(const std::string& token) const;
+  // Connections that said hello without a seat.
+  [[nodiscard]] int spectators() const { return spectators_; }
 
   // A connection joins (seat -1: a spectator) and asks for every event after `since`. Welcome,
-  // the events, and presence for all; a seat whose player is back from a stand-in bot is given
-  // back (an event to commit).
+  // the events and presence; presence goes to everybody only when a seat's connection changes (a
+  // spectator's join costs O(1) messages); a seat whose player is back from a stand-in bot is
+  // given back (an event to commit).
   Step hello(std::uint64_t conn, int seat, std::int64_t since, bool views, std::int64_t now);
   void leave(std::uint64_t conn, std::vector<Out>& out, std::int64_t now);
   // A command of a connection ("play", "resign", "abort", "view"; see docs/server-protocol.md).
@@ -146,6 +159,8 @@ class Room {
     bool views = false;
   };
   std::map<std::uint64_t, Conn> conns_;
+  int spectators_ = 0;
+  std::vector<int> seat_conns_;  // per seat: its connections
   std::vector<std::int64_t> away_since_;  // per seat: when its last connection left (0: connected or never)
 };
 

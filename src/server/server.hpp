@@ -5,7 +5,9 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 
 namespace carc::server {
 
@@ -19,6 +21,43 @@ struct ServeOptions {
   std::int64_t idle_ms = 45000;    // a WebSocket silent this long is closed (clients ping every 15 s)
   std::int64_t lease_ms = 20000;   // a bot job's lease
   bool quiet = false;              // no log lines on stderr
+  // Limits for a server strangers reach (docs/deploy.md, "Limits"); 0 turns a cap off.
+  std::int64_t header_timeout_ms = 10000;  // a request's line and headers arrive within this
+  std::int64_t body_timeout_ms = 30000;    // and its body within this after them
+  std::int64_t keepalive_ms = 15000;       // an HTTP connection idle between requests is closed
+  int max_conns = 0;                       // connections in all (0: the descriptor limit less 64)
+  int max_conns_per_ip = 64;               // connections from one client address
+  double create_rate = 30;                 // game creations per minute per client address
+  int create_burst = 10;                   // creations allowed at once (the bucket's size)
+  int max_games = 10000;                   // active games in all
+  int max_games_per_ip = 20;               // active games created by one client address
+  int max_spectators = 200;                // spectators of one game
+  int bot_max_ms = 4000;                   // a bot's time per decision (also caps the levels)
+  int bot_max_playouts = 20000;            // an mcts spec with playouts asks for at most this
+  bool trusted_bots = false;               // any bot spec (a trusted server)
+  int fast_workers = -1;                   // workers for the bots that answer at once (-1: 1 if workers > 0)
+  std::int64_t unload_after_ms = 600000;   // an active game without connections leaves memory after
+  std::int64_t drain_ms = 10000;           // SIGTERM: at most this long to finish what is queued
+  std::string trust_proxy;                 // a proxy's address: its X-Forwarded-For names the client
+};
+
+// The HTTP side of a server without sockets, for the fuzzer (fuzz/fuzz_http.cpp) and tests: raw
+// request bytes in (one request; pipelined extra bytes are ignored), the raw response out, through
+// the same parser limits, router and handlers as `serve` (a store of the options' --db, usually
+// "memory"). Returns "" when the bytes do not make a whole request (the connection would wait).
+class HttpHarness {
+ public:
+  explicit HttpHarness(const ServeOptions& o);
+  ~HttpHarness();
+  HttpHarness(const HttpHarness&) = delete;
+  HttpHarness& operator=(const HttpHarness&) = delete;
+  std::string request(std::string_view raw, const std::string& client = "127.0.0.1");
+  // Handler failures (500 answers) so far.
+  [[nodiscard]] std::uint64_t failures() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Runs until SIGINT or SIGTERM (or *stop turns true). Prints "listening on http://HOST:PORT" once

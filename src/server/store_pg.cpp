@@ -180,12 +180,15 @@ class PgStore final : public Store {
     return out;
   }
 
-  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms) override {
+  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, bool cheap_only) override {
     const std::lock_guard lock(wmu_);
     const Result q = w_.run(
-        "UPDATE jobs SET lease = $1, lease_until = $2 WHERE (game, seq) = ("
-        "SELECT game, seq FROM jobs WHERE lease = '' OR lease_until < $3 ORDER BY made, game, seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
-        "RETURNING game, seq, seat, spec, lease, lease_until",
+        cheap_only ? "UPDATE jobs SET lease = $1, lease_until = $2 WHERE (game, seq) = ("
+                     "SELECT game, seq FROM jobs WHERE (lease = '' OR lease_until < $3) AND spec IN ('random', 'greedy', 'easy') "
+                     "ORDER BY made, game, seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING game, seq, seat, spec, lease, lease_until"
+                   : "UPDATE jobs SET lease = $1, lease_until = $2 WHERE (game, seq) = ("
+                     "SELECT game, seq FROM jobs WHERE lease = '' OR lease_until < $3 ORDER BY made, game, seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                     "RETURNING game, seq, seat, spec, lease, lease_until",
         {lease, num(now + lease_ms), num(now)});
     if (q.rows() == 0) return std::nullopt;
     return job_of(q, 0);

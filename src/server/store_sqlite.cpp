@@ -221,13 +221,15 @@ class SqliteStore final : public Store {
     return out;
   }
 
-  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms) override {
+  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, bool cheap_only) override {
     const std::lock_guard lock(wmu_);
     w_.exec("BEGIN IMMEDIATE");
     try {
       std::optional<Job> j;
       {
-        Stmt q(w_, "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE lease = '' OR lease_until < ? ORDER BY made, game, seq LIMIT 1");
+        Stmt q(w_, cheap_only ? "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE (lease = '' OR lease_until < ?) "
+                                "AND spec IN ('random', 'greedy', 'easy') ORDER BY made, game, seq LIMIT 1"
+                              : "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE lease = '' OR lease_until < ? ORDER BY made, game, seq LIMIT 1");
         q.bind(1, now);
         if (q.step()) j = job_of(q);
       }

@@ -10,6 +10,7 @@
 #include "core/io.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
+#include "tiles/json_input.hpp"
 #include "view/svg.hpp"
 #include "view/view.hpp"
 
@@ -50,14 +51,51 @@ std::string tiles_json(const std::string& game) {
   return cache.emplace(game, index.dump()).first->second;
 }
 
+std::string web_file(std::string_view path) {
+  if (path.empty() || path.front() != '/') throw InputError("path: not absolute");
+  std::vector<std::string> segs;
+  std::size_t at = 1;
+  while (at <= path.size()) {
+    const std::size_t end = std::min(path.find('/', at), path.size());
+    const std::string_view raw = path.substr(at, end - at);
+    std::string seg;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] != '%') {
+        seg += raw[i];
+        continue;
+      }
+      auto hex = [&](std::size_t k) -> int {
+        if (k >= raw.size()) return -1;
+        const char c = raw[k];
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+      };
+      const int hi = hex(i + 1), lo = hex(i + 2);
+      if (hi < 0 || lo < 0) throw InputError("path: a % not followed by two hex digits");
+      seg += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    }
+    if (!valid_utf8(seg)) throw InputError("path: not UTF-8 once decoded");
+    if (seg.find('/') != std::string::npos || seg.find('\\') != std::string::npos || has_control_chars(seg))
+      throw InputError("path: an encoded slash, a backslash or a control character");
+    if (seg == "..") {
+      if (segs.empty()) throw InputError("path: \"..\" above the web root");
+      segs.pop_back();
+    } else if (!seg.empty() && seg != ".") {
+      if (seg.front() == '.') throw NotFound("path: a hidden file");
+      segs.push_back(std::move(seg));
+    }
+    at = end + 1;
+  }
+  if (segs.empty() || segs.back().find('.') == std::string::npos) return "index.html";
+  return fmt::format("{}", fmt::join(segs, "/"));
+}
+
 std::string replay_json(const std::string& body) {
   if (body.size() > kMaxRecordBytes + 1024) throw InputError(fmt::format("request: larger than {} bytes", kMaxRecordBytes));
-  json req;
-  try {
-    req = json::parse(body);
-  } catch (const json::exception& e) {
-    throw InputError(std::string("request: not JSON: ") + e.what());
-  }
+  const json req = jin::parse(body, "request");
   if (!req.is_object() || !req.contains("record")) throw InputError("request: an object with \"record\" (and \"step\") is expected");
   for (const auto& [k, v] : req.items())
     if (k != "record" && k != "step") throw InputError(fmt::format("request: unknown key \"{}\" (keys: record, step)", printable(k)));

@@ -3,6 +3,9 @@
 // index, and the position view at any step of a record. No I/O and no Beast here.
 #pragma once
 #include <string>
+#include <string_view>
+
+#include "core/core.hpp"
 
 namespace carc::server {
 
@@ -18,5 +21,17 @@ std::string tiles_json(const std::string& game);
 // (default: all of them) as {"steps", "step", "view"}. Records naming a tile file of their own are
 // refused: the server replays only the shipped tile sets. Throws InputError naming what is wrong.
 std::string replay_json(const std::string& body);
+
+// The file a GET of `path` (a request target without its query) serves from the browser client's
+// folder, relative to it: "index.html" for the client's own pages (/, /play/ID, /replay: a last
+// segment without a dot), else the path's segments. Percent-escapes are decoded first; empty and
+// "." segments are dropped and ".." takes the segment before it away. Throws InputError (a 400)
+// for a path that is not absolute, an escape that is malformed or decodes to a slash, a backslash,
+// a NUL or a control character, a path that is not UTF-8, or ".." above the root; NotFound for a
+// segment starting with "." (hidden files).
+struct NotFound : InputError {
+  using InputError::InputError;
+};
+std::string web_file(std::string_view path);
 
 }  // namespace carc::server

@@ -22,18 +22,41 @@ inline constexpr int kMaxDepth = 32;
   throw InputError(fmt::format("{}: {}: {}", where, key, what));
 }
 
-// Parses text as one JSON value. `where` names the file.
-inline json parse(const std::string& text, std::string_view where) {
-  std::size_t depth_seen = 0;
-  const json::parser_callback_t cb = [&](int depth, json::parse_event_t, json&) {
-    if (depth > kMaxDepth) depth_seen = static_cast<std::size_t>(depth);
-    if (depth_seen) throw InputError("depth");
-    return true;
-  };
+// Checks text before any parser sees it, in one pass that keeps no stack: nesting deeper than
+// kMaxDepth (arrays and objects, outside strings), a NUL byte (the JSON parser would take it for
+// the end of the input and ignore what follows) and bytes that are not UTF-8 are refused with the
+// line and column. Every JSON input of the program goes through here (parse below).
+inline void check_text(std::string_view text, std::string_view where) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  std::size_t line = 1, line_start = 0;
+  auto at = [&](std::size_t i) { return fmt::format("line {}, column {}", line, i - line_start + 1); };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\0') fail(where, "", fmt::format("a NUL byte at {} (byte {})", at(i), i + 1));
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) fail(where, "", fmt::format("JSON nested deeper than {} levels (at {})", kMaxDepth, at(i)));
+    } else if (c == ']' || c == '}') {
+      --depth;
+    } else if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  if (!valid_utf8(text)) fail(where, "", fmt::format("not valid UTF-8 (byte {})", utf8_error_at(text) + 1));
+}
+
+// Parses text as one JSON value (after check_text). `where` names the file or the request.
+inline json parse(std::string_view text, std::string_view where) {
+  check_text(text, where);
   try {
-    return json::parse(text, cb);
-  } catch (const InputError&) {
-    fail(where, "", fmt::format("JSON nested deeper than {} levels", kMaxDepth));
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     // e.byte is 1-based; report line and column, and the library's reason without the input it
     // quotes ("last read: '...'")
