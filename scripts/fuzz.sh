@@ -3,7 +3,7 @@
 # regression input once. Exits non-zero on any crash, sanitizer report, leak or timeout.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]   default 60; CI runs this
 #   scripts/fuzz.sh --pending              only run fuzz/pending/<target>/* once each (crashes not yet fixed)
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_TARGETS (default: all five),
+# Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_TARGETS (default: all six),
 # FUZZ_WORK (scratch folder; default a new temporary one, kept when something failed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,10 +21,10 @@ esac
 bash scripts/setup.sh --fuzz || exit 1
 
 build=${FUZZ_BUILD_DIR:-build-fuzz}
-targets=(${FUZZ_TARGETS:-fuzz_record fuzz_tiles fuzz_play_commands fuzz_engine_protocol fuzz_server_session})
+targets=(${FUZZ_TARGETS:-fuzz_record fuzz_tiles fuzz_play_commands fuzz_engine_protocol fuzz_server_session fuzz_http})
 # per target: longest input (the largest seed is a 47 KB tile file) and its dictionary
-declare -A max_len=([fuzz_record]=65536 [fuzz_tiles]=65536 [fuzz_play_commands]=4096 [fuzz_engine_protocol]=16384 [fuzz_server_session]=8192)
-declare -A dict=([fuzz_record]=fuzz/record.dict [fuzz_tiles]=fuzz/tiles.dict [fuzz_play_commands]=fuzz/play_commands.dict [fuzz_engine_protocol]=fuzz/engine_protocol.dict [fuzz_server_session]=fuzz/server_session.dict)
+declare -A max_len=([fuzz_record]=65536 [fuzz_tiles]=65536 [fuzz_play_commands]=4096 [fuzz_engine_protocol]=16384 [fuzz_server_session]=8192 [fuzz_http]=16384)
+declare -A dict=([fuzz_record]=fuzz/record.dict [fuzz_tiles]=fuzz/tiles.dict [fuzz_play_commands]=fuzz/play_commands.dict [fuzz_engine_protocol]=fuzz/engine_protocol.dict [fuzz_server_session]=fuzz/server_session.dict [fuzz_http]=fuzz/http.dict)
 
 cxx=$(command -v clang++-14 || command -v clang++)
 compiler=()  # the compiler is chosen when the build folder is first configured (changing it resets the cache)

@@ -6,6 +6,8 @@ lost. Also: bad messages, a stale `at`, a repeated `cid`, spectators, the reveal
 usage: server_loopback.py BUILD/carcassonne
 """
 import asyncio
+import atexit
+import ctypes
 import hashlib
 import json
 import os
@@ -42,18 +44,32 @@ def check(kind, msg, name=None):
 SERVERS = []
 
 
-def fail(msg):
-    print("FAIL:", msg)
-    for p in SERVERS:  # no server outlives the test
+def kill_servers():
+    for p in SERVERS:  # no server outlives the test, however it ends
         if p.poll() is None:
             p.kill()
+            p.wait()
+
+
+atexit.register(kill_servers)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # ctest's timeout: atexit still runs
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def die_with_parent():
+    _libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: a server dies with this test even if it is SIGKILLed
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    kill_servers()
     sys.exit(1)
 
 
 class Server:
     def __init__(self, port=0, db=DB, extra=()):
         self.proc = subprocess.Popen([BIN, "serve", "--listen", f"127.0.0.1:{port}", "--db", f"sqlite:{db}", "--allow-seed", "--quiet", *extra],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
         SERVERS.append(self.proc)
         line = self.proc.stdout.readline()
         m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
@@ -322,21 +338,23 @@ def outside_workers():
 async def silence():
     """A connection silent past --idle-ms is closed by the server; one that pings stays; the closed
     one comes back with hello since its last seq and misses nothing."""
-    server = Server(db=os.path.join(TMP, "idle.db"), extra=("--idle-ms", "1000"))
+    # the limit is seconds above the pings' interval: a loaded machine that runs this test late
+    # by a second or two still keeps the pinging client's connection
+    server = Server(db=os.path.join(TMP, "idle.db"), extra=("--idle-ms", "4000"))
     st, g = http(server, "POST", "/api/games", {"game": "base", "seed": 2, "seats": [{"name": "A"}, {"name": "B"}]})
     quiet, busy = Client("quiet", g["id"], g["seats"][1]["token"]), Client("busy", g["id"], g["seats"][0]["token"])
     await quiet.connect(server)
     await busy.connect(server)
-    for _ in range(5):  # 2 s: the pinging client keeps its connection
-        await asyncio.sleep(0.4)
+    for _ in range(12):  # 6 s, past the limit: the pinging client keeps its connection
+        await asyncio.sleep(0.5)
         await busy.request({"type": "ping"}, ("pong",))
     try:
         while True:
-            await asyncio.wait_for(quiet.recv(), 1)
+            await asyncio.wait_for(quiet.recv(), 30)
     except websockets.ConnectionClosed:
         pass
     except asyncio.TimeoutError:
-        fail("a silent connection was not closed")
+        fail("a silent connection was not closed within 30 s of its 4 s limit")
     r, cid, moves = await busy.turn()
     if r["type"] != "ack":
         fail(f"a turn: {r}")

@@ -149,6 +149,9 @@ export class Conn {
         break;
       case "error":
         if (msg.code === "moved") { this.reconnect(); return; }
+        // the server is draining for a restart: it closes the connection next, and the usual
+        // reconnection (with its backoff) finds it, or its successor, again
+        if (msg.code === "restart") return;
         this.h.error(msg);
         break;
       default:
