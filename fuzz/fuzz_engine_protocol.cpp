@@ -46,6 +46,8 @@ int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
         if (!e.is_object() || !e["code"].is_string() || !e["message"].is_string() || e["message"].get<std::string>().empty())
           bug("an error reply lacks its code or message: " + reply);
         if (e["code"] == "internal") bug("internal error: " + reply);
+        // the schema's error shape (docs/engine-protocol.schema.json): id, ok, error{code, message} and nothing else
+        if (r.size() != 3 || e.size() != 2) bug("an error reply carries fields the schema's error shape forbids: " + reply);
       }
     }
     // every open game's record replays to the session's scores

@@ -96,6 +96,8 @@ class Server:
 
 
 def http(server, method, path, body=None, headers=None):
+    if method == "POST" and path in ("/api/games", "/api/replay") and isinstance(body, dict) and "seeds" not in body:
+        check("http", body, "create_request" if path == "/api/games" else "replay_request")
     req = urllib.request.Request(server.url(path), method=method, data=None if body is None else json.dumps(body).encode(), headers=headers or {})
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
@@ -105,10 +107,19 @@ def http(server, method, path, body=None, headers=None):
     except urllib.error.HTTPError as e:
         st, body = e.code, json.loads(e.read())
         check("http", body, "problem")
-    if st == 201:
+    bare = path.split("?")[0]
+    if st == 201 or (st == 200 and method == "POST" and bare == "/api/games"):
         check("http", body, "create_response")
-    elif st == 200 and path.startswith("/api/games/") and path.count("/") == 3:
+    elif st == 200 and bare.startswith("/api/games/") and bare.count("/") == 3:
         check("http", body, "summary")
+    elif st == 200 and bare.startswith("/api/games/") and bare.endswith("/events"):
+        check("http", body, "events")
+    elif st == 200 and bare == "/api/games":
+        check("http", body, "games")
+    elif st == 200 and bare in ("/healthz", "/api/stats", "/api/catalog"):
+        check("http", body, {"/healthz": "healthz", "/api/stats": "stats", "/api/catalog": "catalog"}[bare])
+    elif st == 200 and bare == "/api/replay":
+        check("http", body, "replay_response")
     return st, body
 
 
@@ -223,9 +234,11 @@ async def whole_game(server, kill_at=None):
             killed = True
             for x in (ann, bob, watcher):
                 await x.connect(server)
-    for c in (ann, bob, watcher):
-        await c.drain(0.2)
     log = {e["seq"]: e for e in http(server, "GET", f"/api/games/{gid}/events?since=0")[1]}
+    for c in (ann, bob, watcher):  # the last broadcasts may still be on their way (a loaded machine)
+        while c.seq < len(log):
+            await c.recv()
+        await c.drain(0.2)
     if sorted(log) != list(range(1, len(log) + 1)):
         fail("the log has gaps")
     # every acknowledged command is in the log exactly once, at the seq its ack named
@@ -243,8 +256,11 @@ async def whole_game(server, kill_at=None):
     end = log[len(log)]
     if end["type"] != "end" or end["data"]["reason"] != "finished":
         fail(f"the game did not end: {end}")
-    if hashlib.sha256(end["data"]["seed"].encode()).hexdigest() != seed_hash:
-        fail("the revealed seed does not match the published hash")
+    # the commitment: SHA-256 of "SALT:SEED", both revealed at the end (the seed a number, as in the record)
+    if not isinstance(end["data"]["seed"], int) or len(end["data"]["salt"]) != 32:
+        fail(f"the end reveals the seed as a number and a 128-bit salt: {end['data']}")
+    if hashlib.sha256(f"{end['data']['salt']}:{end['data']['seed']}".encode()).hexdigest() != seed_hash:
+        fail("the revealed seed and salt do not match the published hash")
     # the record replays to the same scores
     st, rec = http(server, "GET", f"/api/games/{gid}/record")
     path = os.path.join(TMP, f"{gid}.json")
@@ -366,6 +382,28 @@ async def silence():
     server.stop()
 
 
+async def http_resources(server):
+    """The other HTTP bodies against the schema; an idempotent creation."""
+    for path in ("/api/games", "/api/games?status=finished", "/healthz", "/api/catalog"):
+        if http(server, "GET", path)[0] != 200:
+            fail(f"GET {path}")
+    st, games = http(server, "GET", "/api/games?status=finished")
+    st, rec = http(server, "GET", f"/api/games/{games[0]['id']}/record")
+    st, rep = http(server, "POST", "/api/replay", {"record": rec, "step": 3})
+    if st != 200 or rep["step"] != 3:
+        fail(f"replay: {st} {rep}")
+    # a retried creation with the same request_id gives the same game and tokens; another request
+    # with that id is refused
+    req = {"game": "base", "seats": [{"name": "A"}, {"name": "B"}], "request_id": "retry-5d1c2b7e-9f7a-4e55"}
+    st1, g1 = http(server, "POST", "/api/games", req)
+    st2, g2 = http(server, "POST", "/api/games", req)
+    if st1 != 201 or st2 != 200 or not g2.get("repeat") or g1["id"] != g2["id"] or g1["seats"] != g2["seats"] or g1["seed_hash"] != g2["seed_hash"]:
+        fail(f"a retried creation: {st1} {g1} / {st2} {g2}")
+    st3, g3 = http(server, "POST", "/api/games", dict(req, seats=[{"name": "A"}, {"name": "C"}]))
+    if st3 != 409 or g3["code"] != "request_id_used":
+        fail(f"another request with a used request_id: {st3} {g3}")
+
+
 async def main():
     await silence()
     bot_turns = outside_workers()
@@ -376,6 +414,7 @@ async def main():
         fail("the server was not killed")
     server, turns2, _ = await whole_game(server)
     st, stats = http(server, "GET", "/api/stats")
+    await http_resources(server)
     server.stop()
     print(f"ok: a game of three bots played by a `carcassonne worker` ({bot_turns} turns, one job retaken after its lease), two whole games ({turns} + {turns2} human turns), one with a SIGKILL and restart; "
           f"{stats['commits']} commits after the restart, largest batch {stats['max_batch']}; messages checked against the schema: {CHECKED}")

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/io.hpp"
+#include "engine/engine.hpp"
 #include "server/room.hpp"
 #include "server/server.hpp"
 #include "server/store.hpp"
@@ -285,4 +286,26 @@ TEST(ServerRoom, SpectatorsJoinAtO1AndOnlySeatChangesAreBroadcast) {
       EXPECT_EQ(json::parse(o.text)["spectators"], 499);
     }
   EXPECT_EQ(broadcasts, 1);
+}
+
+TEST(Versions, OldTileIdsAndOlderRecordFormatsStillLoad) {
+  const auto rs = load_ruleset("safari", {});
+  EXPECT_EQ(rs->tiles.canonical("CS2"), "CS2a");
+  EXPECT_EQ(rs->tiles.canonical("CS2a"), "CS2a");
+  EXPECT_EQ(rs->tiles.canonical("nope"), "nope");
+  // a record of the version before every Safari copy carried its letter (from the history corpus)
+  const std::string old = read_input_file(std::string(CARC_SOURCE_DATA_DIR) + "/../tests/records-history/16f553f-safari-bare.json", kMaxRecordBytes, "record");
+  ASSERT_NE(old.find("\"CS2\""), std::string::npos);
+  const Game g = Game::replay(record_from_json(old, "old"));
+  const std::string again = record_to_json(g.record(), g.ruleset());
+  EXPECT_EQ(again.find("\"CS2\""), std::string::npos) << "written back with today's ids";
+  EXPECT_NE(again.find("\"CS2a\""), std::string::npos);
+  EXPECT_NE(again.find("carcassonne-record/2"), std::string::npos);
+  // a format this version does not know is refused by name
+  try {
+    (void)record_from_json(R"({"format": "carcassonne-record/3", "players": ["A", "B"]})", "new.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a newer version wrote it"), std::string::npos) << e.what();
+  }
 }

@@ -83,7 +83,12 @@ TEST(ServerRoom, CreatedGamePublishesTheSeedHashAndGivesTokensOnlyAsHashes) {
   const auto log = t.store->events("g1", 0);
   ASSERT_GE(log.size(), 2u);
   EXPECT_EQ(log[0].type, "created");
-  EXPECT_EQ(json::parse(log[0].body)["seed_hash"], sha256_hex(meta.seed));
+  // the commitment is salted (an unsalted hash of a 64-bit seed can be searched)
+  const std::string salt = json::parse(meta.settings)["salt"];
+  EXPECT_EQ(salt.size(), 32u);
+  EXPECT_EQ(json::parse(log[0].body)["seed_hash"], sha256_hex(salt + ":" + meta.seed));
+  EXPECT_EQ(json::parse(log[0].body)["seed_hash"], seed_hash(meta));
+  EXPECT_NE(seed_hash(meta), sha256_hex(meta.seed));
   EXPECT_EQ(log[1].type, "draw");  // the first tile
   ASSERT_EQ(t.tokens.size(), 2u);
   EXPECT_EQ(t.tokens[0].size(), 32u);  // 128 bits
@@ -268,7 +273,8 @@ TEST(ServerRoom, TheLogReplaysToTheLiveStateAndAWholeGameEndsWithTheSeed) {
   const auto log = t.store->events("g1", 0);
   const json end = json::parse(log.back().body);
   EXPECT_EQ(log.back().type, "end");
-  EXPECT_EQ(end["seed"], t.store->game("g1")->seed);
+  EXPECT_EQ(end["seed"], std::stoull(t.store->game("g1")->seed));  // a number, as the record's
+  EXPECT_EQ(end["salt"], json::parse(t.store->game("g1")->settings)["salt"]);
   EXPECT_EQ(end["scores"], json(t.room->game().record().final_scores));
   // the record (seed now in it) replays to the same result, and so does the log
   const Record r = record_from_json(t.room->record_json(), "test");
@@ -329,6 +335,28 @@ TEST(ServerRoom, InATwoSeatGameATimeoutOrResignationEndsTheGame) {
   u.cmd(2, json{{"type", "resign"}, {"cid", "r"}, {"at", u.room->seq()}});
   ASSERT_TRUE(u.room->over());
   EXPECT_EQ(json::parse(u.store->events("g1", 0).back().body)["winners"], json::array({0}));
+  // the records say how the games ended; each replays, and keeps its status when written again
+  for (const auto* table : {&t, &u}) {
+    const std::string text = table->room->record_json();
+    const std::string want = table == &t ? "timeout" : "resigned";
+    EXPECT_EQ(json::parse(text)["status"], want);
+    const Game g = Game::replay(record_from_json(text, "server"));
+    EXPECT_EQ(json::parse(record_to_json(g.record(), g.ruleset()))["status"], want);
+  }
+  // an early end on a game its moves play to the end is refused
+  const Game whole = Game::replay(record_from_json(t.room->record_json(), "server"));
+  Game played = whole;
+  Rng rng(3);
+  while (!played.over()) {
+    MoveList ml;
+    legal_moves(played.state(), ml);
+    played.play(ml[rng.below(static_cast<u32>(ml.size()))]);
+  }
+  json finished = json::parse(record_to_json(played.record(), played.ruleset()));
+  finished["status"] = "resigned";
+  finished.erase("final_scores");
+  finished.erase("events");
+  EXPECT_THROW(Game::replay(record_from_json(finished.dump(), "x")), ReplayError);
 }
 
 TEST(ServerRoom, AnAbsentPlayerGetsAGracePeriodThenABotTakesTheSeatUntilTheyAreBack) {
@@ -691,7 +719,7 @@ TEST(WebApi, ReplayRefusesWhatItCannotShow) {
       EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
     }
   };
-  refused("not json", "not JSON");
+  refused("not json", "not valid JSON");
   refused("[]", "\"record\"");
   refused(R"({"record":)" + rec + R"(,"step":-1})", "step");
   refused(R"({"record":)" + rec + R"(,"step":100000})", "step");

@@ -1337,10 +1337,14 @@ TEST(SvgXml, ControlCharactersAndMarkupInNamesGiveWellFormedXml) {
   init_state(s, *rs, 2);
   view::SvgOptions o;
   o.title = "t\x01itle <&>";
-  o.player_names = {"evil\x1b]0;x\x07\x1b[2J\x0c", "b\xff\xfe\"'<tag>"};
+  // U+FFFF and U+FFFE are valid UTF-8 that XML 1.0 forbids; U+202E reverses what follows
+  o.player_names = {"evil\x1b]0;x\x07\x1b[2J\x0c\xef\xbf\xbf", "b\xff\xfe\"'<tag>\xef\xbf\xbe\xe2\x80\xae"};
   const std::string svg = view::render_svg(s, o);
   EXPECT_EQ(svg.find('\x1b'), std::string::npos);
   EXPECT_EQ(svg.find('\x07'), std::string::npos);
+  EXPECT_EQ(svg.find("\xef\xbf\xbf"), std::string::npos);
+  EXPECT_EQ(svg.find("\xef\xbf\xbe"), std::string::npos);
+  EXPECT_EQ(svg.find("\xe2\x80\xae"), std::string::npos);
   const auto path = std::filesystem::temp_directory_path() / ("carc_xml_" + std::to_string(::getpid()) + ".svg");
   std::ofstream(path) << svg;
   const std::string cmd = "/usr/bin/python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' " + path.string();

@@ -9,8 +9,35 @@ def obj(props, req, extra=False):
     return {"type": "object", "properties": props, "required": req, "additionalProperties": extra}
 const = lambda v: {"const": v}
 seq = I(minimum=0)
-event = obj({"seq": I(minimum=1), "type": {"enum": ["created", "draw", "chance", "turn", "resign", "abort", "timeout", "seat_bot", "seat_back", "end"]},
-             "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": {"type": "object"}}, ["seq", "type", "seat", "time", "data"])
+HERE = os.path.dirname(os.path.abspath(__file__))
+# the position view and its decision options, as docs/view.schema.json has them (embedded: one file)
+VIEW = json.load(open(os.path.join(HERE, "..", "docs", "view.schema.json")))
+VIEW = {k: v for k, v in VIEW.items() if k not in ("$schema", "title")}
+OPTION = VIEW["properties"]["decision"]["properties"]["options"]["items"]
+seat_no = I(minimum=0, maximum=4)
+ints = {"type": "array", "items": I()}
+# each event type with its data (docs/server-protocol.md, "Events")
+event_data = {
+  "created": obj({"game": S(), "options": {"type": "object", "additionalProperties": S()}, "seats": {"type": "array", "items": obj({"name": S(), "bot": S()}, ["name", "bot"])},
+                  "seed_hash": S(pattern="^[0-9a-f]{64}$"),
+                  "clock": obj({"type": {"enum": ["none", "realtime", "days"]}, "bank_ms": I(minimum=0), "increment_ms": I(minimum=0), "move_ms": I(minimum=0)}, ["type", "bank_ms", "increment_ms", "move_ms"]),
+                  "absence": obj({"grace_ms": I(minimum=0), "policy": {"enum": ["wait", "bot"]}, "bot": S()}, ["grace_ms", "policy", "bot"])},
+                 ["game", "options", "seats", "seed_hash", "clock", "absence"]),
+  "draw": obj({"tile": S()}, ["tile"]),
+  "chance": obj({"outcome": S()}, ["outcome"]),
+  "turn": obj({"moves": {"type": "array", "items": S(), "minItems": 1}, "elapsed": I()}, ["moves", "elapsed"]),
+  "resign": obj({"seat": seat_no}, ["seat"]),
+  "abort": obj({"seat": seat_no}, ["seat"]),
+  "timeout": obj({"seat": seat_no, "elapsed": I()}, ["seat", "elapsed"]),
+  "seat_bot": obj({"seat": seat_no, "bot": S()}, ["seat", "bot"]),
+  "seat_back": obj({"seat": seat_no}, ["seat"]),
+  "end": obj({"reason": {"enum": ["finished", "resign", "timeout", "aborted"]}, "scores": ints, "winners": ints, "resigned": ints,
+              "seed": I(minimum=0, maximum=18446744073709551615, description="the record's seed (a JSON integer up to 2^64-1: read it as a big integer)"),
+              "salt": S(pattern="^[0-9a-f]{32}$", description="seed_hash = SHA-256 of SALT:SEED; absent for games created before salts (seed_hash = SHA-256 of SEED)")},
+             ["reason", "scores", "winners", "resigned", "seed"]),
+}
+event = {"oneOf": [obj({"seq": I(minimum=1), "type": const(t), "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": d},
+                       ["seq", "type", "seat", "time", "data"]) for t, d in event_data.items()]}
 client = {
   "hello": obj({"type": const("hello"), "token": S(maxLength=64), "since": seq, "views": B}, ["type"]),
   "play": obj({"type": const("play"), "cid": S(minLength=1, maxLength=64), "at": seq, "moves": {"type": "array", "items": S(maxLength=200), "minItems": 1, "maxItems": 16}}, ["type", "cid", "at", "moves"]),
@@ -26,18 +53,32 @@ server = {
   "events": obj({"type": const("events"), "events": {"type": "array", "items": {"$ref": "#/$defs/event"}}, "seq": seq, "to_move": I(minimum=-1, maximum=4)}, ["type", "events", "seq", "to_move"]),
   "ack": obj({"type": const("ack"), "cid": S(), "seq": I(minimum=1), "repeat": B}, ["type", "cid", "seq"]),
   "reject": obj({"type": const("reject"), "cid": S(), "code": {"enum": ["stale", "not_your_turn", "illegal_move", "bad_turn", "incomplete_turn", "time", "over", "started", "resigned", "spectator", "bad_message", "store"]}, "message": S(), "seq": seq}, ["type", "cid", "code", "message", "seq"]),
-  "options": obj({"type": const("options"), "seq": seq, "moves": {"type": "array", "items": S()}, "complete": B, "options": {"type": "array", "items": {"type": "object"}}}, ["type", "seq", "moves", "complete", "options"]),
-  "state": obj({"type": const("state"), "seq": seq, "view": {"type": "object", "description": "the position view: docs/view.schema.json"}, "clocks": {"type": "array", "items": I(minimum=-1)}}, ["type", "seq", "view"]),
+  "options": obj({"type": const("options"), "seq": seq, "moves": {"type": "array", "items": S()}, "complete": B, "options": {"type": "array", "items": {"$ref": "#/$defs/option"}}}, ["type", "seq", "moves", "complete", "options"]),
+  "state": obj({"type": const("state"), "seq": seq, "view": {"$ref": "#/$defs/view"}, "clocks": {"type": "array", "items": I(minimum=-1)}}, ["type", "seq", "view"]),
   "presence": obj({"type": const("presence"), "spectators": I(minimum=0), "seats": {"type": "array", "items": obj({"seat": I(minimum=0), "connected": B, "stand_in": B, "resigned": B, "grace_until": I()}, ["seat", "connected", "stand_in", "resigned"])}}, ["type", "seats", "spectators"]),
   "pong": obj({"type": const("pong"), "time": I()}, ["type", "time"]),
   "error": obj({"type": const("error"), "code": {"enum": ["bad_json", "bad_message", "no_hello", "bad_token", "unknown_game", "moved", "full", "restart", "internal"]}, "message": S()}, ["type", "code", "message"]),
 }
 http = {
   "create_request": obj({"game": S(), "options": {"type": "object", "additionalProperties": S()}, "seed": I(minimum=0),
+                         "request_id": S(minLength=16, maxLength=64, description="the client's id for this request: a retry with the same request gets the same game and tokens"),
                          "seats": {"type": "array", "minItems": 2, "maxItems": 5, "items": obj({"name": S(maxLength=40), "bot": S(maxLength=100)}, [])},
                          "clock": {"oneOf": [obj({"type": const("none")}, ["type"]), obj({"type": const("realtime"), "bank": {"type": "number"}, "increment": {"type": "number"}}, ["type", "bank"]), obj({"type": const("days"), "days": I(minimum=1, maximum=30)}, ["type", "days"])]},
                          "absence": obj({"grace": {"type": "number"}, "policy": {"enum": ["wait", "bot"]}, "bot": S()}, [])}, ["seats"]),
-  "create_response": obj({"id": S(), "seed_hash": S(pattern="^[0-9a-f]{64}$"), "seats": {"type": "array", "items": obj({"seat": I(), "name": S(), "bot": S(), "token": S(pattern="^[0-9a-f]{32}$"), "invite": S()}, ["seat", "name", "bot"])}}, ["id", "seats", "seed_hash"]),
+  "create_response": obj({"id": S(), "seed_hash": S(pattern="^[0-9a-f]{64}$"), "repeat": B, "seats": {"type": "array", "items": obj({"seat": I(), "name": S(), "bot": S(), "token": S(pattern="^[0-9a-f]{32}$"), "invite": S()}, ["seat", "name", "bot"])}}, ["id", "seats", "seed_hash"]),
+  "games": {"type": "array", "items": obj({"id": S(), "game": S(), "status": {"enum": ["active", "finished", "aborted"]}, "created": I()}, ["id", "game", "status", "created"])},
+  "events": {"type": "array", "items": {"$ref": "#/$defs/event"}},
+  "healthz": obj({"status": {"enum": ["ok", "draining"]}, "store": S(), "games_loaded": I(minimum=0)}, ["status", "store", "games_loaded"]),
+  "stats": obj({"games_loaded": I(minimum=0), "connections": I(minimum=0), "commits": I(minimum=0), "appends": I(minimum=0), "events": I(minimum=0), "max_batch": I(minimum=0),
+                "mean_batch": {"type": "number"}, "failed": I(minimum=0), "commit_ms_p50": {"type": "number"}, "commit_ms_p99": {"type": "number"}, "store": S()},
+               ["games_loaded", "connections", "commits", "appends", "events", "max_batch", "mean_batch", "failed", "commit_ms_p50", "commit_ms_p99", "store"]),
+  "catalog": obj({"games": {"type": "array", "items": obj({"id": S(), "title": S(), "min_players": I(minimum=2), "max_players": I(maximum=5),
+                                                          "options": {"type": "array", "items": obj({"name": S(), "values": {"type": "array", "items": S()}, "help": S()}, ["name", "values", "help"])}},
+                                                         ["id", "title", "min_players", "max_players", "options"])},
+                  "bots": {"type": "array", "items": obj({"level": S(), "spec": S()}, ["level", "spec"])}, "seat_colours": {"type": "array", "items": S()}},
+                 ["games", "bots", "seat_colours"]),
+  "replay_request": obj({"record": {"type": ["object", "string"]}, "step": I(minimum=0)}, ["record"]),
+  "replay_response": obj({"steps": I(minimum=0), "step": I(minimum=0), "view": {"$ref": "#/$defs/view"}}, ["steps", "step", "view"]),
   "summary": obj({"id": S(), "game": S(), "seq": seq, "status": {"enum": ["active", "finished", "aborted"]}, "seats": {"type": "array", "items": seatinfo}, "to_move": I(minimum=-1), "clocks": {"type": "array", "items": I(minimum=-1)}, "clock": S(), "created": I(), "scores": {"type": "array", "items": I()}}, ["id", "game", "seq", "status", "seats", "to_move", "scores"]),
   "job": obj({"game": S(), "seq": seq, "seat": I(minimum=0), "spec": S(), "lease": S(), "lease_until": I(), "record": {"type": "object"}}, ["game", "seq", "seat", "spec", "lease", "record"]),
   "job_result": obj({"seq": seq, "seat": I(minimum=0), "lease": S(), "moves": {"type": "array", "items": S(), "minItems": 1, "maxItems": 16}}, ["seq", "seat", "moves"]),
@@ -45,7 +86,7 @@ http = {
 }
 doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "carcassonne serve: the WebSocket and HTTP messages",
        "description": "docs/server-protocol.md. client: what a client sends over the WebSocket; server: what the server sends; http: the HTTP API's bodies.",
-       "$defs": {"event": event, "client": {"$defs": client, "oneOf": [{"$ref": f"#/$defs/client/$defs/{k}"} for k in client]},
+       "$defs": {"event": event, "view": VIEW, "option": OPTION, "client": {"$defs": client, "oneOf": [{"$ref": f"#/$defs/client/$defs/{k}"} for k in client]},
                  "server": {"$defs": server, "oneOf": [{"$ref": f"#/$defs/server/$defs/{k}"} for k in server]},
                  "http": {"$defs": http}}}
 json.dump(doc, open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "server-protocol.schema.json"), "w"), indent=1)

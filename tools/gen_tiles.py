@@ -1314,7 +1314,14 @@ def safari_tileset(ref):
             _sf_fail(t["type_id"], "more than 26 copies")
         ids = [t["type_id"] + chr(ord("a") + i) for i in range(n)]  # one letter per copy, even a single one
         types[t["type_id"]] = ids
-        tiles += [_sf_convert(t, copy, tid, "draw") for copy, tid in zip(t["copies"], ids)]
+        for copy, tid in zip(t["copies"], ids):
+            tile = _sf_convert(t, copy, tid, "draw")
+            if n == 1:
+                # the bare type id that tile files before every copy carried its letter gave it (CS2
+                # for CS2a): records and stored games of those versions name it so
+                items = list(tile.items())
+                tile = dict(items[:1] + [("aliases", [t["type_id"]])] + items[1:])
+            tiles.append(tile)
     start = []
     for part in ref["start_board"]["parts"]:
         if part["kind"] != "start_board_part" or len(part["copies"]) != 1:

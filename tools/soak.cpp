@@ -25,6 +25,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -164,6 +165,19 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 struct ServerProc {
   pid_t pid = 0;
   int port = 0;
+  // CPU seconds (user + system) the process has used so far
+  double cpu_s() const {
+    std::ifstream in(fmt::format("/proc/{}/stat", pid));
+    std::string all((std::istreambuf_iterator<char>(in)), {});
+    const auto close = all.rfind(')');
+    if (close == std::string::npos) return 0;
+    std::istringstream rest(all.substr(close + 2));
+    std::string f;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && rest >> f; ++i)
+      if (i == 14 || i == 15) ticks += std::stod(f);  // utime, stime
+    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+  }
   long rss_kb() const {
     std::ifstream in(fmt::format("/proc/{}/status", pid));
     std::string line;
@@ -194,7 +208,10 @@ ServerProc start_server(const Options& o, int port) {
   return p;
 }
 
+double g_server_cpu_s = 0;  // CPU of the server processes already killed
+
 void kill_server(ServerProc& p) {
+  g_server_cpu_s += p.cpu_s();
   kill(p.pid, SIGKILL);
   waitpid(p.pid, nullptr, 0);
   g_procs.erase(p.pid);
@@ -671,7 +688,11 @@ int main(int argc, char** argv) {
     appends += j["appends"].get<double>();
     max_batch = std::max(max_batch, j["max_batch"].get<double>());
   }
+  double server_cpu = g_server_cpu_s;
+  for (const auto& sv : servers) server_cpu += sv.cpu_s();
   const json out{{"games", o.games},
+                 {"server_cpu_s", server_cpu},
+                 {"server_cpu_s_per_1000_turns", turns > 0 ? server_cpu * 1000.0 / static_cast<double>(turns) : 0.0},
                  {"finished", finished},
                  {"people", s.seats.size()},
                  {"turns", turns},

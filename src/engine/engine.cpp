@@ -383,13 +383,34 @@ Move Game::action(std::string_view text) const {
   return rs_->game->hooks.action_parse(state_, text);
 }
 
-Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::string& tiles_override, const DecisionHook& on_decision) {
+namespace {
+// The record with every tile id of an earlier version of the tile file (an alias) as today's.
+Record with_canonical_tiles(Record r, const TileSet& ts) {
+  for (std::string& d : r.draws) d = ts.canonical(d);
+  for (RecordMove& m : r.moves) {
+    m.tile = ts.canonical(m.tile);
+    if (m.choice) m.choice = ts.canonical(*m.choice);
+  }
+  if (r.setup) {
+    for (auto& t : r.setup->tiles) t.id = ts.canonical(t.id);
+    if (r.setup->pile)
+      for (std::string& p : *r.setup->pile) p = ts.canonical(p);
+  }
+  return r;
+}
+}  // namespace
+
+Game Game::replay(const Record& r_in, std::optional<u64> continue_seed, const std::string& tiles_override, const DecisionHook& on_decision) {
   std::vector<std::string> settings;
-  for (const auto& [k, v] : r.options) settings.push_back(k + "=" + v);
+  for (const auto& [k, v] : r_in.options) settings.push_back(k + "=" + v);
   // a record's relative tile path is relative to the record's own folder
-  std::string tiles = tiles_override.empty() ? r.tiles : tiles_override;
-  if (tiles_override.empty() && !tiles.empty() && tiles.front() != '/' && !r.folder.empty()) tiles = r.folder + "/" + tiles;
-  Game g(load_ruleset(r.game, settings, tiles), r.players);
+  std::string tiles = tiles_override.empty() ? r_in.tiles : tiles_override;
+  if (tiles_override.empty() && !tiles.empty() && tiles.front() != '/' && !r_in.folder.empty()) tiles = r_in.folder + "/" + tiles;
+  Game g(load_ruleset(r_in.game, settings, tiles), r_in.players);
+  // tile ids of earlier versions read as today's (only sets with aliases pay for the copy)
+  std::optional<Record> mapped;
+  if (!g.rs_->tiles.aliases.empty()) mapped.emplace(with_canonical_tiles(r_in, g.rs_->tiles));
+  const Record& r = mapped ? *mapped : r_in;
   g.rec_.tiles = tiles_override.empty() ? r.tiles : tiles_override;
   g.rec_.seed = r.seed;
   g.rec_.draws = r.draws;
@@ -548,6 +569,12 @@ Game Game::replay(const Record& r, std::optional<u64> continue_seed, const std::
   g.unused_chance_ = g.rec_.chance.size() - g.chance_scripted_;
   g.planned_from_ = g.scripted_;
   g.chance_planned_from_ = g.chance_scripted_;
+  if (!r.ended.empty()) {
+    if (g.over())
+      throw ReplayError(fmt::format("status: the record says {}, but its moves play the game to its end", r.ended), static_cast<int>(r.moves.size()),
+                        "results_differ");
+    g.rec_.ended = r.ended;
+  }
   try {
     check_stated_results(r, g.rec_, *g.rs_);
   } catch (const InputError& e) {

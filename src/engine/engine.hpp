@@ -107,7 +107,15 @@ struct Record {
   std::vector<int> final_scores;
   bool finished = false;
   std::optional<std::string> stated_events;  // the record's "events" array, as JSON text
-  std::optional<std::string> stated_status;  // "finished" or "in_progress"
+  std::optional<std::string> stated_status;  // "finished", "in_progress", or an early end below
+  // The record format's version as read ("carcassonne-record/N"; none: 1). 1: records of the
+  // versions before format 2 (their events' labels are not checked); 2: what this version writes
+  // (early-end statuses). Written records are always the newest.
+  int format = 2;
+  // A game its players or clocks ended before its last tile (the game server's): "resigned",
+  // "timeout" or "aborted"; "" for a game played to its end or still going. Written as the
+  // record's status; kept by replay, which refuses it on a game that played to its end.
+  std::string ended;
 };
 
 std::string record_to_json(const Record& r, const Ruleset& rs, int indent = 1);

@@ -27,7 +27,7 @@ const char* reason_name(ScoreReason r) {
 
 std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   json j;
-  j["format"] = "carcassonne-record/1";
+  j["format"] = "carcassonne-record/2";
   j["game"] = r.game;
   j["options"] = r.options;
   j["players"] = json::array();
@@ -151,7 +151,7 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
     j["events"].push_back(je);
   }
   j["final_scores"] = r.finished ? json(r.final_scores) : json(nullptr);
-  j["status"] = r.finished ? "finished" : "in_progress";
+  j["status"] = r.finished ? "finished" : r.ended.empty() ? "in_progress" : r.ended;
   // one move per line keeps records readable and diffable
   std::string out = j.dump(indent);
   return out + "\n";
@@ -164,8 +164,17 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
   const json j = jin::parse(text, where);
   Record r;
   if (!j.is_object()) throw InputError(fmt::format("{}: a record is a JSON object, not {}", where, jin::type_name(j)));
-  if (const json* f = jin::opt(j, "format"); f && (!f->is_string() || *f != "carcassonne-record/1"))
-    throw InputError(fmt::format("{}: format: expected \"carcassonne-record/1\"", where));
+  // the format's version: 1 (or none) and 2 read; what a newer version wrote is refused by name
+  if (const json* f = jin::opt(j, "format")) {
+    const std::string v = f->is_string() ? f->get<std::string>() : f->dump();
+    if (v == "carcassonne-record/1") r.format = 1;
+    else if (v == "carcassonne-record/2") r.format = 2;
+    else
+      throw InputError(fmt::format("{}: format: \"{}\" is not a record format this program reads (carcassonne-record/1 and /2){}", where,
+                                   printable(v.substr(0, 60)), v.rfind("carcassonne-record/", 0) == 0 ? ": a newer version wrote it" : ""));
+  } else {
+    r.format = 1;
+  }
   if (const json* g = jin::opt(j, "game")) r.game = jin::string(*g, where, "game", 32);  // default: base
   const GameDef* gd = find_game(r.game);
   if (!gd) throw InputError(fmt::format("{}: game: unknown game \"{}\" (games: {})", where, r.game, fmt::join(game_ids(), ", ")));
@@ -355,8 +364,10 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
   }
   if (const json* st = jin::opt(j, "status")) {
     const std::string v = jin::string(*st, where, "status", 20);
-    if (v != "finished" && v != "in_progress") throw InputError(fmt::format("{}: status: \"{}\" is not finished or in_progress", where, v));
+    if (v != "finished" && v != "in_progress" && v != "resigned" && v != "timeout" && v != "aborted")
+      throw InputError(fmt::format("{}: status: \"{}\" is not finished, in_progress, resigned, timeout or aborted", where, printable(v)));
     r.stated_status = v;
+    if (v == "resigned" || v == "timeout" || v == "aborted") r.ended = v;
   }
   return r;
 }
@@ -381,6 +392,10 @@ void check_stated_results(const Record& stated, const Record& replayed, const Ru
     if (!ev[i].is_object()) throw InputError(fmt::format("events[{}]: expected an object", i));
     for (const auto& [k, v] : ev[i].items()) {
       if (k == "text") continue;
+      // format 1 (records of earlier versions): what a score is for (its feature and effect
+      // labels) was named differently by some of them; who scored, when, why and how much are
+      // still checked
+      if (stated.format < 2 && k != "turn" && k != "player" && k != "points" && k != "reason") continue;
       if (!mine[i].contains(k))
         throw InputError(fmt::format("events[{}]: the replay's event has no \"{}\" (it is: {})", i, printable(k), mine[i].value("text", std::string())));
       if (mine[i][k] != v)

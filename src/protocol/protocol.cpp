@@ -366,10 +366,11 @@ EngineSession::~EngineSession() = default;
 
 std::string EngineSession::handle(std::string_view line) {
   json reply{{"id", nullptr}};
+  // an error reply holds its id and the error alone, whatever the command had put in its reply
+  // before it failed (the schema's error shape: docs/engine-protocol.schema.json)
   auto fail = [&](const std::string& code, const std::string& msg) {
-    reply["ok"] = false;
-    reply["error"] = {{"code", code}, {"message", printable(msg)}};
-    return reply.dump(-1, ' ', false, json::error_handler_t::replace);
+    const json out{{"id", reply["id"]}, {"ok", false}, {"error", {{"code", code}, {"message", printable(msg)}}}};
+    return out.dump(-1, ' ', false, json::error_handler_t::replace);
   };
   if (line.size() > limits_.max_line) return fail("too_long", fmt::format("a request is at most {} bytes; this one is {}", limits_.max_line, line.size()));
   json req;

@@ -1013,30 +1013,68 @@ void Server::handle_http_in(http::request<http::string_body>& req, const std::st
         problem(http::status::bad_request, "bad_request", "request: seed: the server draws with a seed of its own (start it with --allow-seed for tests)");
         return;
       }
+      // request_id: the client's own id for this request; a retry (after a lost answer, a
+      // restart) gets the same game and tokens back instead of a second game
+      std::string request_id;
+      if (body.is_object() && body.contains("request_id")) {
+        request_id = jin::string(body["request_id"], "request", "request_id", 64);
+        body.erase("request_id");
+      }
+      const std::string id = request_id.empty() ? random_hex(6) : game_id_for_request(request_id);
+      // the answer: each seat, and for people the token and invite link
+      auto answer = [&](const GameMeta& meta, const std::vector<std::string>& tokens, bool repeat) {
+        json seats = json::array();
+        const json settings = json::parse(meta.settings);
+        for (std::size_t i = 0; i < settings["seats"].size(); ++i) {
+          const json& sc = settings["seats"][i];
+          json s{{"seat", i}, {"name", sc["name"]}, {"bot", sc["bot"]}};
+          if (i < tokens.size() && !tokens[i].empty()) {
+            s["token"] = tokens[i];
+            s["invite"] = fmt::format("/play/{}?seat={}&token={}", meta.id, i, tokens[i]);
+          }
+          seats.push_back(std::move(s));
+        }
+        json out{{"id", meta.id}, {"seats", seats}, {"seed_hash", seed_hash(meta)}};
+        if (repeat) out["repeat"] = true;
+        respond(repeat ? http::status::ok : http::status::created, dump(out));
+      };
+      auto repeat = [&](const GameMeta& meta) {
+        if (json::parse(meta.settings).value("request_hash", "") != sha256_hex(body.dump())) {
+          problem(http::status::conflict, "request_id_used", "request: request_id: already used for another request (a retry must send the same request)");
+          return;
+        }
+        std::vector<std::string> tokens;  // derived again from the request_id, as at creation
+        const json settings = json::parse(meta.settings);
+        for (std::size_t i = 0; i < settings["seats"].size(); ++i)
+          tokens.push_back(settings["seats"][i]["bot"].get<std::string>().empty() ? request_token(request_id, i) : std::string());
+        answer(meta, tokens, true);
+      };
+      if (!request_id.empty())
+        if (const auto meta = store_->game(id)) {
+          repeat(*meta);
+          return;
+        }
       std::string why;
       if (const std::string code = create_quota(client, why, retry_after); !code.empty()) {
         problem(code == "rate_limited" ? http::status::too_many_requests : http::status::service_unavailable, code, why);
         return;
       }
-      const std::string id = random_hex(6);
-      Created c = create_game(body, id, now_ms(), BotPolicy{o_.trusted_bots, o_.bot_max_ms, o_.bot_max_playouts});
-      store_->create(c.meta, c.first);
+      Created c = create_game(body, id, now_ms(), BotPolicy{o_.trusted_bots, o_.bot_max_ms, o_.bot_max_playouts}, request_id);
+      try {
+        store_->create(c.meta, c.first);
+      } catch (const StoreError&) {
+        // another process created it from the same request_id meanwhile: that game is the answer
+        const auto meta = request_id.empty() ? std::nullopt : store_->game(id);
+        if (!meta) throw;
+        repeat(*meta);
+        return;
+      }
       ++active_games_;
       creator_[id] = client;
       games_by_ip_[client].insert(id);
       if (c.first.job) wake_workers();
-      Host* h = host(id);
-      json seats = json::array();
-      const auto& st = h->room->settings();
-      for (std::size_t i = 0; i < st.seats.size(); ++i) {
-        json s{{"seat", i}, {"name", st.seats[i].name}, {"bot", st.seats[i].bot}};
-        if (!c.tokens[i].empty()) {
-          s["token"] = c.tokens[i];
-          s["invite"] = fmt::format("/play/{}?seat={}&token={}", id, i, c.tokens[i]);
-        }
-        seats.push_back(std::move(s));
-      }
-      respond(http::status::created, dump(json{{"id", id}, {"seats", seats}, {"seed_hash", sha256_hex(c.meta.seed)}}));
+      (void)host(id);
+      answer(c.meta, c.tokens, false);
       return;
     }
     if (target == "/api/games" && method == http::verb::get) {

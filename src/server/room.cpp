@@ -30,7 +30,9 @@ json settings_json(const Settings& s) {
   return {{"options", opts},
           {"seats", seats},
           {"clock", {{"type", s.clock}, {"bank_ms", s.bank_ms}, {"increment_ms", s.increment_ms}, {"move_ms", s.move_ms}}},
-          {"absence", {{"grace_ms", s.grace_ms}, {"policy", s.absence}, {"bot", s.stand_in}}}};
+          {"absence", {{"grace_ms", s.grace_ms}, {"policy", s.absence}, {"bot", s.stand_in}}},
+          {"salt", s.salt},
+          {"request_hash", s.request_hash}};
 }
 
 Settings settings_of(const std::string& text) {
@@ -47,6 +49,8 @@ Settings settings_of(const std::string& text) {
   s.grace_ms = ab.at("grace_ms").get<std::int64_t>();
   s.absence = ab.at("policy").get<std::string>();
   s.stand_in = ab.at("bot").get<std::string>();
+  s.salt = j.value("salt", "");  // games stored before salts have none
+  s.request_hash = j.value("request_hash", "");
   return s;
 }
 
@@ -148,8 +152,9 @@ std::string bot_spec(const Settings& st, const Room::Live& l, int seat) {
   return st.stand_in;
 }
 
-// The events of a game's end: final scores (resigned seats rank below the rest), the seed revealed.
-json end_body(const Room::Live& l, const std::string& reason, const std::string& seed) {
+// The events of a game's end: final scores (resigned seats rank below the rest), the seed (a
+// number, as in the record) and its salt revealed.
+json end_body(const Room::Live& l, const std::string& reason, const std::string& seed, const std::string& salt) {
   const Game& g = l.game;
   std::vector<int> scores;
   if (g.over()) {
@@ -167,7 +172,9 @@ json end_body(const Room::Live& l, const std::string& reason, const std::string&
   json resigned = json::array();
   for (std::size_t p = 0; p < l.seats.size(); ++p)
     if (l.seats[p].resigned) resigned.push_back(p);
-  return {{"reason", reason}, {"scores", scores}, {"winners", winners}, {"resigned", resigned}, {"seed", seed}};
+  json out{{"reason", reason}, {"scores", scores}, {"winners", winners}, {"resigned", resigned}, {"seed", std::stoull(seed)}};
+  if (!salt.empty()) out["salt"] = salt;
+  return out;
 }
 
 // New draws and chance outcomes since the live counters, as events.
@@ -199,7 +206,22 @@ void check_bot(const std::string& spec, const BotPolicy& budget, std::string_vie
                                  kWhere, field, printable(spec), budget.max_ms, budget.max_playouts, levels));
 }
 
-Created create_game(const json& req, const std::string& id, std::int64_t now, const BotPolicy& budget) {
+std::string seed_hash(const GameMeta& meta) {
+  const std::string salt = settings_of(meta.settings).salt;
+  return sha256_hex(salt.empty() ? meta.seed : salt + ":" + meta.seed);
+}
+
+std::string game_id_for_request(const std::string& request_id) {
+  if (request_id.size() < 16 || request_id.size() > 64 || has_control_chars(request_id) || has_invisible_chars(request_id))
+    throw InputError(fmt::format("{}: request_id: 16 to 64 printable characters are expected (a random string, such as a UUID)", kWhere));
+  return sha256_hex("carc-game:" + request_id).substr(0, 12);
+}
+
+std::string request_token(const std::string& request_id, std::size_t seat) {
+  return sha256_hex(fmt::format("carc-token:{}:{}", seat, request_id)).substr(0, 32);
+}
+
+Created create_game(const json& req, const std::string& id, std::int64_t now, const BotPolicy& budget, const std::string& request_id) {
   if (!req.is_object()) throw InputError(fmt::format("{}: expected a JSON object", kWhere));
   only(req, {"game", "options", "seats", "clock", "absence", "seed"}, "game");
   Settings st;
@@ -282,14 +304,18 @@ Created create_game(const json& req, const std::string& id, std::int64_t now, co
   auto rs = load_ruleset(game, option_settings(st));
   Game g(rs, players_of(st), seed);
   Created c;
-  for (SeatConf& sc : st.seats) {
+  for (std::size_t i = 0; i < st.seats.size(); ++i) {
+    SeatConf& sc = st.seats[i];
     if (!sc.bot.empty()) {
       c.tokens.emplace_back();
       continue;
     }
-    c.tokens.push_back(random_hex(16));
+    // 128 bits: random, or derived from the client's request_id (its secret) for a retry
+    c.tokens.push_back(request_id.empty() ? random_hex(16) : request_token(request_id, i));
     sc.token_hash = sha256_hex(c.tokens.back());
   }
+  st.salt = random_hex(16);
+  if (!request_id.empty()) st.request_hash = sha256_hex(req.dump());
   c.meta.id = id;
   c.meta.game = game;
   c.meta.settings = settings_json(st).dump();
@@ -302,7 +328,7 @@ Created create_game(const json& req, const std::string& id, std::int64_t now, co
   for (const auto& [k, v] : st.options) opts[k] = v;
   std::int64_t seq = 0;
   add_event(c.first.events, seq, "created", -1, "", now,
-            {{"game", game}, {"options", opts}, {"seats", seat_list}, {"seed_hash", sha256_hex(c.meta.seed)},
+            {{"game", game}, {"options", opts}, {"seats", seat_list}, {"seed_hash", sha256_hex(st.salt + ":" + c.meta.seed)},
              {"clock", settings_json(st)["clock"]}, {"absence", settings_json(st)["absence"]}});
   Room::Live l(std::move(g));
   l.seq = seq;
@@ -344,7 +370,8 @@ void Room::replay_event(Live& l, const Event& e) const {
   if (e.type == "created") {
     l.turn_start = e.time;
   } else if (e.type == "draw") {
-    if (l.draws >= r.draws.size() || r.draws[l.draws] != d.at("tile").get<std::string>()) fail("the replay draws another tile");
+    // (a log stored before a tile was renamed names it by its alias)
+    if (l.draws >= r.draws.size() || r.draws[l.draws] != rs_->tiles.canonical(d.at("tile").get<std::string>())) fail("the replay draws another tile");
     ++l.draws;
   } else if (e.type == "chance") {
     if (l.chance >= r.chance.size() || r.chance[l.chance] != d.at("outcome").get<std::string>()) fail("the replay has another outcome");
@@ -459,6 +486,10 @@ std::vector<Out> Room::views(std::int64_t now) const {
 std::string Room::record_json() const {
   Record r = live_->game.record();
   if (live_->ended.empty()) r.seed.reset();  // the seed is revealed at the end
+  // a game ended before its last tile says how (its status), so that its replay is not taken for
+  // a game still going
+  if (!live_->ended.empty() && live_->ended != "finished" && !live_->game.over())
+    r.ended = live_->ended == "resign" ? "resigned" : live_->ended;
   return record_to_json(r, *rs_);
 }
 
@@ -630,7 +661,7 @@ Step Room::apply(std::uint64_t conn, int seat, const std::string& cid, const std
     if (l.any_turn) return fail("started", "the game has started: resign instead");
     add_event(evs, n->seq, "abort", seat, cid, now, {{"seat", seat}});
     n->ended = "aborted";
-    add_event(evs, n->seq, "end", -1, "", now, end_body(*n, "aborted", meta_.seed));
+    add_event(evs, n->seq, "end", -1, "", now, end_body(*n, "aborted", meta_.seed, settings_.salt));
     a.status = "aborted";
   } else if (type == "resign") {
     if (n->seats[si].resigned) return fail("resigned", "this seat has resigned already");
@@ -669,7 +700,7 @@ Step Room::apply(std::uint64_t conn, int seat, const std::string& cid, const std
     chance_events(*n, evs, now);
     if (n->game.over()) {
       n->ended = "finished";
-      add_event(evs, n->seq, "end", -1, "", now, end_body(*n, "finished", meta_.seed));
+      add_event(evs, n->seq, "end", -1, "", now, end_body(*n, "finished", meta_.seed, settings_.salt));
       a.status = "finished";
     }
   }
@@ -705,7 +736,7 @@ std::string Room::seat_out(Live& n, int seat, const std::string& reason, std::ve
   for (const auto& s : n.seats) left += !s.resigned;
   if (left > 1) return "";
   n.ended = reason;
-  add_event(evs, n.seq, "end", -1, "", now, end_body(n, reason, meta_.seed));
+  add_event(evs, n.seq, "end", -1, "", now, end_body(n, reason, meta_.seed, settings_.salt));
   return "finished";
 }
 

@@ -39,7 +39,19 @@ struct Settings {
   std::int64_t grace_ms = 60000;
   std::string absence = "wait";
   std::string stand_in = "greedy";
+  // the seed's commitment: seed_hash = SHA-256 of "SALT:SEED" (salt: 128 random bits as hex);
+  // games created before salts have none and commit to SHA-256 of the seed alone
+  std::string salt;
+  std::string request_hash;  // a create request with a request_id: SHA-256 of the rest of the request
 };
+
+// The published commitment of a game's seed (the `created` event's and create answer's seed_hash).
+std::string seed_hash(const GameMeta& meta);
+// A create request's request_id, checked (16 to 64 characters, no control or invisible ones): the
+// id of the game it makes is derived from it, so that a retry finds the same game.
+std::string game_id_for_request(const std::string& request_id);
+// The invite token of a person's seat in a game created with a request_id (128 bits as hex).
+std::string request_token(const std::string& request_id, std::size_t seat);
 
 // A new game from a create request: its meta (settings, seed), first events (created, the first
 // draws) and each human seat's invite token (only its hash is stored). Throws InputError naming
@@ -59,7 +71,10 @@ struct BotPolicy {
 };
 // Throws InputError naming `field` if `spec` is not a bot or is over the budget.
 void check_bot(const std::string& spec, const BotPolicy& budget, std::string_view field);
-Created create_game(const nlohmann::json& req, const std::string& id, std::int64_t now, const BotPolicy& budget = {});
+// request_id (non-empty): the seats' tokens are derived from it (a retry of the request gives
+// them again; only their hashes are stored) and the request's hash is kept in the settings.
+Created create_game(const nlohmann::json& req, const std::string& id, std::int64_t now, const BotPolicy& budget = {},
+                    const std::string& request_id = "");
 
 // A message for one connection, or (conn 0) for everyone in the room. kNobody: no one waits for it.
 constexpr std::uint64_t kNobody = ~std::uint64_t{0};

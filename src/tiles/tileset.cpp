@@ -17,6 +17,13 @@ int TileSet::find(std::string_view id) const {
   return -1;
 }
 
+std::string TileSet::canonical(std::string_view id) const {
+  if (find(id) >= 0) return std::string(id);
+  for (const auto& [alias, t] : aliases)
+    if (alias == id) return types[static_cast<std::size_t>(t)].id;
+  return std::string(id);
+}
+
 const StartSide& TileSet::side_for(int nplayers) const {
   for (const StartSide& sd : sides)
     if (nplayers >= sd.min_players && nplayers <= sd.max_players) return sd;
@@ -137,6 +144,14 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     if (ts.find(t.id) >= 0) fail(where, "id", "duplicate tile id");
     t.count = static_cast<int>(jin::integer(jin::need(jt, "count", where), 1, 99, where, "count"));
     if (const json* d = jin::opt(jt, "description")) t.description = jin::string(*d, where, "description", 500);
+    if (const json* al = jin::opt(jt, "aliases")) {
+      const json& arr = jin::array(*al, where, "aliases", 8);
+      for (std::size_t k = 0; k < arr.size(); ++k) {
+        const std::string a = jin::string(arr[k], where, fmt::format("aliases[{}]", k), 6);
+        if (a.empty() || a.find_first_of(" ,") != std::string::npos) fail(where, fmt::format("aliases[{}]", k), "must have 1 to 6 characters, no spaces or commas");
+        ts.aliases.emplace_back(a, static_cast<int>(tix));
+      }
+    }
     if (const json* jk = jin::opt(jt, "kind")) {
       const std::string k = jin::string(*jk, where, "kind");
       const auto it = std::find(tile_kinds.begin(), tile_kinds.end(), k);
@@ -348,6 +363,14 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     TileType& tt = ts.types[t];
     tt.draw_count = tt.pile == kPileDraw || tt.pile == kPileBonus ? tt.count - max_uses[t] : 0;
     if (tt.pile == kPileStart && max_uses[t] == 0) fail(fmt::format("{}: tile {}", file, tt.id), "pile", "a start tile that no start side uses");
+  }
+  // an alias names one type only, and never another type's id
+  for (std::size_t i = 0; i < ts.aliases.size(); ++i) {
+    const auto& [a, t] = ts.aliases[i];
+    const std::string where = fmt::format("{}: tile {}", file, ts.types[static_cast<std::size_t>(t)].id);
+    if (ts.find(a) >= 0) fail(where, "aliases", fmt::format("\"{}\" is the id of a tile", a));
+    for (std::size_t k = 0; k < i; ++k)
+      if (ts.aliases[k].first == a) fail(where, "aliases", fmt::format("\"{}\" is an alias of another tile too", a));
   }
   // multi-cell tiles: "east" names the tile in the cell east of this one; the shared edge must match
   int aside_types = 0;

@@ -106,7 +106,12 @@ struct TileSet {
   int draw_total = 0;
   int bonus_total = 0;  // tiles in the bonus pile
   std::array<int, 8> kind_total{};  // tiles in the draw pile by tile kind
+  // ids earlier versions of the tile file gave a type (a tile's "aliases"): records and stored
+  // games that name them read as the type's id today
+  std::vector<std::pair<std::string, int>> aliases;
   [[nodiscard]] int find(std::string_view id) const;
+  // The type's id today for an id or an alias; anything else unchanged.
+  [[nodiscard]] std::string canonical(std::string_view id) const;
   [[nodiscard]] const StartSide& side_for(int nplayers) const;
 };
 
