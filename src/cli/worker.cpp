@@ -9,8 +9,10 @@
 
 #include "cli/commands.hpp"
 #include "core/core.hpp"
+#include "core/io.hpp"
 #include "server/bot_turn.hpp"
 #include "server/http_client.hpp"
+#include "tiles/json_input.hpp"
 
 namespace carc::cli {
 
@@ -51,11 +53,26 @@ void register_worker(CLI::App& app) {
         std::this_thread::sleep_for(std::chrono::milliseconds(std::min(5000, 200 * failures)));
         continue;
       }
-      if (take.status != 200) throw InputError(fmt::format("--server: the server refused: {} {}", take.status, take.body));
-      const json j = json::parse(take.body);
-      const std::string game = j.at("game").get<std::string>();
-      const std::int64_t seq = j.at("seq").get<std::int64_t>();
-      const int seat = j.at("seat").get<int>();
+      if (take.status != 200) throw InputError(fmt::format("--server: the server refused: {} {}", take.status, printable(take.body.substr(0, 300))));
+      // the server's answer is input like any other: checked before it is used
+      json j;
+      std::string game;
+      std::int64_t seq = 0;
+      int seat = 0;
+      try {
+        j = jin::parse(take.body, "the server's job");
+        game = jin::string(jin::need(j, "game", "job"), "job", "game", 40);
+        if (game.empty() || game.find_first_not_of("0123456789abcdef") != std::string::npos) throw InputError("job: game: not a game id");
+        seq = jin::integer(jin::need(j, "seq", "job"), 0, std::int64_t{1} << 50, "job", "seq");
+        seat = static_cast<int>(jin::integer(jin::need(j, "seat", "job"), 0, kMaxPlayers - 1, "job", "seat"));
+        (void)jin::string(jin::need(j, "spec", "job"), "job", "spec", 100);
+        (void)jin::need(j, "record", "job");
+        (void)jin::string(jin::need(j, "lease", "job"), "job", "lease", 100);
+      } catch (const InputError& e) {
+        if (!*quiet) std::cerr << fmt::format("worker: {} (skipped)\n", e.what());
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        continue;
+      }
       std::vector<std::string> moves;
       try {
         const std::uint64_t seed = std::hash<std::string>{}(game) ^ static_cast<std::uint64_t>(seq) * 0x9E3779B97F4A7C15ULL;
