@@ -504,7 +504,7 @@ class StoreContract : public ::testing::TestWithParam<std::string> {
     std::vector<Event> events(const std::string& id, std::int64_t since) override { return s_.events(id, since); }
     std::vector<std::string> active() override { return s_.active(); }
     std::vector<GameMeta> list(const std::string& st, int n) override { return s_.list(st, n); }
-    std::optional<Job> take_job(const std::string& l, std::int64_t now, std::int64_t ms, bool cheap) override { return s_.take_job(l, now, ms, cheap); }
+    std::optional<Job> take_job(const std::string& l, std::int64_t now, std::int64_t ms, JobLane lane) override { return s_.take_job(l, now, ms, lane); }
     std::vector<Job> jobs() override { return s_.jobs(); }
     Store& s_;
   };
@@ -577,13 +577,14 @@ TEST_P(StoreContract, StatusJobsAndLeases) {
   Append easy = events("a", 3, 1);
   easy.job = Job{"a", 3, 1, "easy", "", 0};
   ASSERT_TRUE(s->commit({easy})[0]);
-  auto fast = s->take_job("fast", 2000, 50, true);
+  auto fast = s->take_job("fast", 2000, 50, JobLane::cheap);
   ASSERT_TRUE(fast);
   EXPECT_EQ(fast->spec, "easy");
-  EXPECT_FALSE(s->take_job("fast", 2000, 50, true));
-  auto slow = s->take_job("w4", 2000, 50);
+  EXPECT_FALSE(s->take_job("fast", 2000, 50, JobLane::cheap));
+  auto slow = s->take_job("w4", 2000, 50, JobLane::costly);
   ASSERT_TRUE(slow);
   EXPECT_EQ(slow->spec, "hard");
+  EXPECT_FALSE(s->take_job("w4", 2000, 50, JobLane::costly));
 }
 
 TEST_P(StoreContract, TwoWritersRacingToExtendAGameNeverBothWin) {

@@ -343,8 +343,14 @@ class Server {
   tcp::acceptor acceptor_;
   std::unique_ptr<net::steady_timer> accept_timer_, sweep_timer_, drain_timer_;
   int accept_backoff_ms_ = 0;
-  int conns_total_ = 0, max_conns_ = 0;
-  std::unordered_map<std::string, int> conns_by_ip_;
+  int max_conns_ = 0;
+  // open connections, in all and per address; shared with the slots that give them back, which
+  // may outlive the server (sessions still queued in the io_context when it is destroyed)
+  struct Counts {
+    int total = 0;
+    std::unordered_map<std::string, int> by_ip;
+  };
+  std::shared_ptr<Counts> counts_ = std::make_shared<Counts>();
   std::unordered_map<std::string, Bucket> buckets_;
   std::unordered_map<std::string, std::set<std::string>> games_by_ip_;  // active games each address created
   std::unordered_map<std::string, std::string> creator_;               // game -> the address that created it
@@ -353,6 +359,7 @@ class Server {
   bool draining_ = false;
   std::int64_t drain_until_ = 0;
   std::atomic<int> busy_workers_{0};
+  int fast_lanes_ = 0;  // workers for the cheap bots (set before the workers start)
   std::thread committer_;
   std::vector<std::thread> workers_;
   std::unique_ptr<Store> store_;
@@ -844,7 +851,9 @@ void Server::worker_loop(int index, bool fast) {
     }
     std::optional<Job> job;
     try {
-      job = store_->take_job(lease, now_ms(), o_.lease_ms, fast);
+      // with a fast lane, the searching workers leave the cheap bots to it: an all-cheap load is
+      // played by one thread, as without the lane
+      job = store_->take_job(lease, now_ms(), o_.lease_ms, fast ? JobLane::cheap : fast_lanes_ > 0 ? JobLane::costly : JobLane::any);
     } catch (const std::exception& e) {
       log_event("worker_failed", {{"error", printable(e.what())}});
     }
@@ -1273,24 +1282,25 @@ void Server::refused(const std::string& code, const std::string& client, const s
 }
 
 Slot Server::take_slot(const std::string& addr, std::string& why) {
-  if (max_conns_ > 0 && conns_total_ >= max_conns_) {
+  Counts& c = *counts_;
+  if (max_conns_ > 0 && c.total >= max_conns_) {
     why = fmt::format("the server holds its {} connections", max_conns_);
     return nullptr;
   }
   const bool proxied = !o_.trust_proxy.empty() && addr == o_.trust_proxy;
-  int& mine = conns_by_ip_[addr];
+  int& mine = c.by_ip[addr];
   if (!proxied && o_.max_conns_per_ip > 0 && mine >= o_.max_conns_per_ip) {
     why = fmt::format("your address holds {} connections, the most one address may", o_.max_conns_per_ip);
-    if (mine == 0) conns_by_ip_.erase(addr);
+    if (mine == 0) c.by_ip.erase(addr);
     return nullptr;
   }
   ++mine;
-  ++conns_total_;
+  ++c.total;
   // given back on the io thread when the last session holding the connection ends
-  return Slot(static_cast<void*>(this), [this, addr](void*) {
-    --conns_total_;
-    const auto it = conns_by_ip_.find(addr);
-    if (it != conns_by_ip_.end() && --it->second <= 0) conns_by_ip_.erase(it);
+  return Slot(static_cast<void*>(counts_.get()), [counts = counts_, addr](void*) {
+    --counts->total;
+    const auto it = counts->by_ip.find(addr);
+    if (it != counts->by_ip.end() && --it->second <= 0) counts->by_ip.erase(it);
   });
 }
 
@@ -1360,7 +1370,7 @@ std::string Server::metrics_text() {
     jobs_due = store_->jobs().size();
   } catch (const std::exception&) {
   }
-  gauge("carc_connections", "open TCP connections (HTTP and WebSocket)", conns_total_);
+  gauge("carc_connections", "open TCP connections (HTTP and WebSocket)", counts_->total);
   gauge("carc_websockets", "WebSocket connections that said hello to a game", static_cast<double>(ws));
   gauge("carc_spectators", "spectators of loaded games", static_cast<double>(spectators));
   gauge("carc_games_loaded", "games held in memory", static_cast<double>(hosts_.size()));
@@ -1423,7 +1433,7 @@ void Server::drain() {
   }
   draining_ = true;
   drain_until_ = now_ms() + o_.drain_ms;
-  log_event("draining", {{"games_loaded", hosts_.size()}, {"connections", conns_total_}});
+  log_event("draining", {{"games_loaded", hosts_.size()}, {"connections", counts_->total}});
   beast::error_code ignored;
   acceptor_.close(ignored);
   {
@@ -1517,8 +1527,8 @@ void Server::start() {
   sweep_timer_ = std::make_unique<net::steady_timer>(ioc_);
   committer_ = std::thread([this] { commit_loop(); });
   for (int i = 0; i < o_.workers; ++i) workers_.emplace_back([this, i] { worker_loop(i, false); });
-  const int fast = o_.fast_workers >= 0 ? o_.fast_workers : (o_.workers > 0 ? 1 : 0);
-  for (int i = 0; i < fast; ++i) workers_.emplace_back([this, i] { worker_loop(i, true); });
+  fast_lanes_ = o_.fast_workers >= 0 ? o_.fast_workers : (o_.workers > 0 ? 1 : 0);
+  for (int i = 0; i < fast_lanes_; ++i) workers_.emplace_back([this, i] { worker_loop(i, true); });
 }
 
 void Server::stop_threads() {

@@ -64,6 +64,10 @@ struct Append {
 // The bots whose turns take milliseconds: the server plays them in a lane of their own, so that
 // they never wait behind searching bots (as SQL: spec IN ('random','greedy','easy')).
 inline bool cheap_bot(const std::string& spec) { return spec == "random" || spec == "greedy" || spec == "easy"; }
+enum class JobLane { any, cheap, costly };
+inline bool in_lane(const std::string& spec, JobLane lane) {
+  return lane == JobLane::any || (lane == JobLane::cheap) == cheap_bot(spec);
+}
 
 // A store operation that failed for a reason other than a fenced append (I/O, a broken database).
 struct StoreError : std::runtime_error {
@@ -88,9 +92,9 @@ class Store {
   // Games by status (all when empty), newest first, at most `limit`.
   [[nodiscard]] virtual std::vector<GameMeta> list(const std::string& status, int limit) = 0;
   // Takes the oldest job that is free or whose lease ended before `now`: gives it `lease` until
-  // now + lease_ms and returns it. cheap_only: only jobs of the bots that answer at once
-  // (kCheapBots), for the server's fast lane.
-  virtual std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, bool cheap_only = false) = 0;
+  // now + lease_ms and returns it. lane: every job, only those of the bots that answer at once
+  // (cheap_bot: the server's fast lane), or only the others (its searching workers).
+  virtual std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, JobLane lane = JobLane::any) = 0;
   [[nodiscard]] virtual std::vector<Job> jobs() = 0;
   // The last seq of each of these games (several processes: who else extended them).
   [[nodiscard]] virtual std::vector<std::pair<std::string, std::int64_t>> heads(const std::vector<std::string>& ids) {

@@ -63,10 +63,10 @@ class MemoryStore final : public Store {
     return out;
   }
 
-  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, bool cheap_only) override {
+  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, JobLane lane) override {
     const std::lock_guard lock(mu_);
     for (Job& j : jobs_) {
-      if ((!j.lease.empty() && j.lease_until >= now) || (cheap_only && !cheap_bot(j.spec))) continue;
+      if ((!j.lease.empty() && j.lease_until >= now) || !in_lane(j.spec, lane)) continue;
       j.lease = lease;
       j.lease_until = now + lease_ms;
       return j;

@@ -1,6 +1,7 @@
 // The PostgreSQL store, through libpq: the same contract as SQLite (server/store.hpp). Several
 // `serve` processes may share one database: (game, seq) is the primary key of the log, so two
 // writers can never both extend a game; jobs are leased with FOR UPDATE SKIP LOCKED.
+#include <fmt/format.h>
 #include <libpq-fe.h>
 
 #include <mutex>
@@ -180,16 +181,14 @@ class PgStore final : public Store {
     return out;
   }
 
-  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, bool cheap_only) override {
+  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, JobLane lane) override {
     const std::lock_guard lock(wmu_);
-    const Result q = w_.run(
-        cheap_only ? "UPDATE jobs SET lease = $1, lease_until = $2 WHERE (game, seq) = ("
-                     "SELECT game, seq FROM jobs WHERE (lease = '' OR lease_until < $3) AND spec IN ('random', 'greedy', 'easy') "
-                     "ORDER BY made, game, seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING game, seq, seat, spec, lease, lease_until"
-                   : "UPDATE jobs SET lease = $1, lease_until = $2 WHERE (game, seq) = ("
-                     "SELECT game, seq FROM jobs WHERE lease = '' OR lease_until < $3 ORDER BY made, game, seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
-                     "RETURNING game, seq, seat, spec, lease, lease_until",
-        {lease, num(now + lease_ms), num(now)});
+    const char* filter = lane == JobLane::cheap ? " AND spec IN ('random', 'greedy', 'easy')" : lane == JobLane::costly ? " AND spec NOT IN ('random', 'greedy', 'easy')" : "";
+    const std::string sql = fmt::format(
+        "UPDATE jobs SET lease = $1, lease_until = $2 WHERE (game, seq) = (SELECT game, seq FROM jobs WHERE (lease = '' OR lease_until < $3){} "
+        "ORDER BY made, game, seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING game, seq, seat, spec, lease, lease_until",
+        filter);
+    const Result q = w_.run(sql.c_str(), {lease, num(now + lease_ms), num(now)});
     if (q.rows() == 0) return std::nullopt;
     return job_of(q, 0);
   }

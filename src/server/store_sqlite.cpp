@@ -221,15 +221,18 @@ class SqliteStore final : public Store {
     return out;
   }
 
-  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, bool cheap_only) override {
+  std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, JobLane lane) override {
     const std::lock_guard lock(wmu_);
     w_.exec("BEGIN IMMEDIATE");
     try {
       std::optional<Job> j;
       {
-        Stmt q(w_, cheap_only ? "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE (lease = '' OR lease_until < ?) "
-                                "AND spec IN ('random', 'greedy', 'easy') ORDER BY made, game, seq LIMIT 1"
-                              : "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE lease = '' OR lease_until < ? ORDER BY made, game, seq LIMIT 1");
+        Stmt q(w_, lane == JobLane::cheap    ? "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE (lease = '' OR lease_until < ?) "
+                                               "AND spec IN ('random', 'greedy', 'easy') ORDER BY made, game, seq LIMIT 1"
+                   : lane == JobLane::costly ? "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE (lease = '' OR lease_until < ?) "
+                                               "AND spec NOT IN ('random', 'greedy', 'easy') ORDER BY made, game, seq LIMIT 1"
+                                             : "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE lease = '' OR lease_until < ? "
+                                               "ORDER BY made, game, seq LIMIT 1");
         q.bind(1, now);
         if (q.step()) j = job_of(q);
       }
