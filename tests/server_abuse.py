@@ -189,6 +189,20 @@ def until(what, check, seconds=20):
 GAME = {"game": "base", "seats": [{"name": "A"}, {"name": "B"}]}
 
 
+async def next_of(ws, types):
+    """The next message of one of these types (others are passed over)."""
+    while True:
+        m = json.loads(await asyncio.wait_for(ws.recv(), 20))
+        if m["type"] in types:
+            return m
+
+
+async def hello(ws, token):
+    """Says hello with a seat's token; the game's seq once the events came."""
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    return (await next_of(ws, ("events",)))["seq"]
+
+
 # ---- inputs that once stopped the server ---------------------------------------------------------
 
 def bad_bytes():
@@ -346,32 +360,17 @@ def creation_flood():
 
     async def play_one_turn():
         async with websockets.connect(f"ws://127.0.0.1:{s.port}/ws/{gid}") as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            seq = None
-            while seq is None:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 20))
-                if m["type"] == "events":
-                    seq = m["seq"]
+            seq = await hello(ws, token)
             await ws.send(json.dumps({"type": "legal", "moves": []}))
+            moves = [(await next_of(ws, ("options",)))["options"][0]["notations"][0]]
             while True:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 20))
-                if m["type"] == "options":
+                await ws.send(json.dumps({"type": "legal", "moves": moves}))
+                m = await next_of(ws, ("options",))
+                if m["complete"]:
                     break
-            move = m["options"][0]["notations"][0]
-            await ws.send(json.dumps({"type": "legal", "moves": [move]}))
-            moves = [move]
-            while True:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 20))
-                if m["type"] == "options":
-                    if m["complete"]:
-                        break
-                    moves.append(m["options"][-1]["notation"])
-                    await ws.send(json.dumps({"type": "legal", "moves": moves}))
+                moves.append(m["options"][-1]["notation"])
             await ws.send(json.dumps({"type": "play", "cid": "c1", "at": seq, "moves": moves}))
-            while True:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 20))
-                if m["type"] in ("ack", "reject"):
-                    return m
+            return await next_of(ws, ("ack", "reject"))
     m = asyncio.run(play_one_turn())
     expect("a turn from the other address during the flood", m["type"], "ack")
     mt = metrics(s)
@@ -400,17 +399,9 @@ def game_caps():
     # an aborted game is no longer active: its address may create again
     async def abort(g):
         async with websockets.connect(f"ws://127.0.0.1:{s.port}/ws/{g['id']}") as ws:
-            await ws.send(json.dumps({"type": "hello", "token": g["seats"][0]["token"]}))
-            seq = None
-            while seq is None:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 20))
-                if m["type"] == "events":
-                    seq = m["seq"]
+            seq = await hello(ws, g["seats"][0]["token"])
             await ws.send(json.dumps({"type": "abort", "cid": "ab", "at": seq}))
-            while True:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 20))
-                if m["type"] in ("ack", "reject"):
-                    return m
+            return await next_of(ws, ("ack", "reject"))
     expect("abort", asyncio.run(abort(ids[0]))["type"], "ack")
     st, _, j = request(s, "POST", "/api/games", GAME)
     expect("a creation after one of the address's games ended", st, 201)
@@ -538,16 +529,9 @@ async def drain():
     st, _, g = request(s, "POST", "/api/games", GAME)
     gid = g["id"]
     ws = await websockets.connect(f"ws://127.0.0.1:{s.port}/ws/{gid}")
-    await ws.send(json.dumps({"type": "hello", "token": g["seats"][0]["token"]}))
-    seq = None
-    while seq is None:
-        m = json.loads(await asyncio.wait_for(ws.recv(), 20))
-        if m["type"] == "events":
-            seq = m["seq"]
+    seq = await hello(ws, g["seats"][0]["token"])
     await ws.send(json.dumps({"type": "legal", "moves": []}))
-    while (m := json.loads(await asyncio.wait_for(ws.recv(), 20)))["type"] != "options":
-        pass
-    moves = [m["options"][0]["notations"][0], "pass"]
+    moves = [(await next_of(ws, ("options",)))["options"][0]["notations"][0], "pass"]
     await ws.send(json.dumps({"type": "play", "cid": "before-term", "at": seq, "moves": moves}))
     s.proc.send_signal(signal.SIGTERM)
     got = []
