@@ -118,6 +118,8 @@ def http(server, method, path, body=None, headers=None):
         check("http", body, "games")
     elif st == 200 and bare in ("/healthz", "/api/stats", "/api/catalog"):
         check("http", body, {"/healthz": "healthz", "/api/stats": "stats", "/api/catalog": "catalog"}[bare])
+    elif st == 200 and bare.startswith("/api/tiles/"):
+        check("http", body, "tiles")
     elif st == 200 and bare == "/api/replay":
         check("http", body, "replay_response")
     return st, body
@@ -390,7 +392,7 @@ async def silence():
 
 async def http_resources(server):
     """The other HTTP bodies against the schema; an idempotent creation."""
-    for path in ("/api/games", "/api/games?status=finished", "/healthz", "/api/catalog"):
+    for path in ("/api/games", "/api/games?status=finished", "/healthz", "/api/catalog", "/api/tiles/safari"):
         if http(server, "GET", path)[0] != 200:
             fail(f"GET {path}")
     st, games = http(server, "GET", "/api/games?status=finished")
