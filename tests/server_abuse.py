@@ -55,7 +55,7 @@ _libc = ctypes.CDLL(None, use_errno=True)
 
 
 class Server:
-    def __init__(self, *extra, name="s", fds=None, web=None, db=None):
+    def __init__(self, *extra, name="s", fds=None, web=None, db=None, env=None):
         self.db = db or os.path.join(TMP, f"{name}.db")
         self.log = os.path.join(TMP, f"{name}.log")
         args = [BIN, "serve", "--listen", "127.0.0.1:0", "--db", f"sqlite:{self.db}", "--allow-seed", *extra]
@@ -67,7 +67,8 @@ class Server:
             if fds:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (fds, fds))
 
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(self.log, "w"), text=True, preexec_fn=child)
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(self.log, "w"), text=True, preexec_fn=child,
+                                     env=dict(os.environ, **(env or {})))
         SERVERS.append(self.proc)
         line = self.proc.stdout.readline()
         m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
@@ -558,18 +559,32 @@ async def drain():
     FIGURES["drain"] = f"SIGTERM with a turn in flight: {'acknowledged and kept' if acked else 'not acknowledged'}, clients told to reconnect, exit 0"
 
 
+def sanitized():
+    """A sanitizer build (./test.sh --sanitize) of the binary."""
+    out = subprocess.run(["ldd", BIN], capture_output=True, text=True).stdout
+    return "libasan" in out or "libubsan" in out
+
+
 def main():
     n = bad_bytes()
     slow_clients()
     connection_caps()
     creation_flood()
     game_caps()
-    descriptors()
+    fds = not sanitized()
+    if not fds:
+        # The sanitizers' runtime needs descriptors of its own: UBSan's vptr check reads memory
+        # through a pipe it makes, and in a process out of descriptors it then reports a valid
+        # object as invalid (seen with gdb on a shared_ptr copy in take_slot); its suppressions
+        # file cannot be opened then either. The Release build runs this part.
+        print("descriptors: not run under the sanitizers (their runtime needs descriptors of its own)")
+    else:
+        descriptors()
     asyncio.run(spectators())
     asyncio.run(connection_cost())
     asyncio.run(drain())
     print(f"ok: {n} malicious requests answered (none fatal), slow requests 408, connection caps, a flood answered 429 while "
-          f"another address played, game caps, descriptors exhausted and recovered, spectators O(1) and capped, SIGTERM drained")
+          f"another address played, game caps, {'descriptors exhausted and recovered, ' if fds else ''}spectators O(1) and capped, SIGTERM drained")
     for k, v in FIGURES.items():
         print(f"  {k}: {v}")
 

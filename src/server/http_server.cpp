@@ -272,6 +272,8 @@ class Server {
                      const std::function<void(const std::string&, const std::string&)>& error);
   void ws_gone(std::uint64_t conn, const std::string& game);
   void add_sink(std::uint64_t conn, Sink s) { sinks_[conn] = std::move(s); }
+  // A WebSocket's client address (for the log lines of what it is refused).
+  void note_client(std::uint64_t conn, const std::string& client) { ws_clients_[conn] = client; }
   std::uint64_t next_conn() { return ++conn_ids_; }
   // One request from `client` (its address); `reply` gets the answer, now or after a commit.
   void handle_http(http::request<http::string_body>&& req, const std::string& client,
@@ -365,6 +367,7 @@ class Server {
   std::unique_ptr<Store> store_;
   std::map<std::string, std::unique_ptr<Host>> hosts_;
   std::map<std::uint64_t, Sink> sinks_;
+  std::unordered_map<std::uint64_t, std::string> ws_clients_;
   std::uint64_t conn_ids_ = 0;
   Stats stats_;
   // group commit
@@ -396,7 +399,7 @@ void WsSession::start(http::request<http::string_body> req, std::int64_t idle_ms
   ws_.set_option(t);
   ws_.read_message_max(kMaxFrame);
   ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) {
-    if (ec) return;
+    if (ec) return self->gone();  // (forgets the connection's address)
     self->srv_.add_sink(self->id_, [w = std::weak_ptr<WsSession>(self)](const std::string& text) {
       if (auto s = w.lock()) s->send(text);
     });
@@ -509,6 +512,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       if (const auto q = game.find('?'); q != std::string::npos) game.resize(q);
       stream_.expires_never();
       const std::uint64_t id = srv_.next_conn();
+      srv_.note_client(id, client_);
       std::make_shared<WsSession>(stream_.release_socket(), srv_, id, game, slot_)->start(std::move(req), srv_.options().idle_ms);
       return;
     }
@@ -635,6 +639,9 @@ void Server::ws_message(std::uint64_t conn, const std::string& game, const std::
   ++stats_.ws_messages;
   auto error = [&](const std::string& code, const std::string& msg) {
     ++stats_.refused[code];
+    const auto cl = ws_clients_.find(conn);
+    log_event("refused", {{"client", cl == ws_clients_.end() ? std::string("?") : cl->second}, {"conn", conn}, {"game", printable(game.substr(0, 64))},
+                          {"code", code}, {"message", printable(msg.substr(0, 300))}});
     if (const auto it = sinks_.find(conn); it != sinks_.end()) it->second(dump(json{{"type", "error"}, {"code", code}, {"message", msg}}));
   };
   try {
@@ -711,6 +718,7 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
 
 void Server::ws_gone(std::uint64_t conn, const std::string& game) {
   sinks_.erase(conn);
+  ws_clients_.erase(conn);
   const auto it = hosts_.find(game);
   if (it == hosts_.end()) return;
   Host& h = *it->second;
