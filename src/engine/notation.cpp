@@ -90,9 +90,11 @@ Move parse_notation(const State& s, std::string_view text_raw) {
     // the tile id first: "U 1,0 r90" or "U 1 0 90" (ids may be numbers: Hunters' "37 1,0 r90")
     if (w.size() == 4 || (w.size() == 3 && w[1].find(',') != std::string_view::npos)) {
       // an id an earlier tile file gave this type (an alias) names it too
-      const bool alias = std::any_of(s.rs->tiles.aliases.begin(), s.rs->tiles.aliases.end(),
-                                     [&](const auto& a) { return a.second == s.in_hand && normal(a.first) == w[0]; });
-      if (w[0] != id && !alias)
+      auto alias = [&] {
+        return std::any_of(s.rs->tiles.aliases.begin(), s.rs->tiles.aliases.end(),
+                           [&](const auto& a) { return a.second == s.in_hand && normal(a.first) == w[0]; });
+      };
+      if (w[0] != id && !alias())
         throw InputError(fmt::format("the tile in hand is {}, not {}", s.rs->tiles.types[s.in_hand].id, printable(std::string(w[0]))));
       w.erase(w.begin());
     }
