@@ -361,9 +361,11 @@ int check_amazonas_svg(const State& s, const std::string& svg) {
   // the boat track: one space per boat space, every boat at its space
   EXPECT_EQ(count(svg, fmt::format("<g class=\"track\" data-length=\"{}\"", s.track_len)), 1);
   EXPECT_EQ(count(svg, "<g class=\"space\""), s.track_len);
-  EXPECT_EQ(count(svg, "<g class=\"boat\""), s.nplayers);
+  EXPECT_EQ(count(svg, "<g class=\"overlay track-piece\""), s.nplayers);
   for (int p = 0; p < s.nplayers; ++p) {
-    EXPECT_EQ(count(svg, fmt::format("<g class=\"boat\" data-player=\"{}\" data-space=\"{}\"", p, s.track[static_cast<std::size_t>(p)])), 1)
+    EXPECT_EQ(count(svg, fmt::format("<g class=\"overlay track-piece\" data-overlay=\"boat:{0}\" data-at=\"track\" data-player=\"{0}\" data-space=\"{1}\"", p,
+                                     s.track[static_cast<std::size_t>(p)])),
+              1)
         << "boat of player " << p;
     EXPECT_NE(svg.find(fmt::format("<g class=\"score\" data-player=\"{}\"", p)), std::string::npos);
     EXPECT_NE(svg.find(fmt::format("<tspan font-weight=\"bold\">{}</tspan>", s.score[static_cast<std::size_t>(p)])),
@@ -1016,6 +1018,7 @@ Record safari_record(u64 seed, int players, const std::string& bot = "greedy") {
 constexpr std::array<const char*, 5> kSafariSpecies = {"monkey", "elephant", "giraffe", "lion", "zebra"};
 // quarter c of a watering hole at point (x, y) is corner c of cell (x - kQx[c], y - kQy[c])
 constexpr std::array<int, 4> kQx = {1, 1, 0, 0}, kQy = {0, 1, 1, 0};
+constexpr std::array<std::string_view, 4> kCorner = {"NE", "SE", "SW", "NW"};
 
 // Everything the drawing of a Safari state must show, checked against the state and the tile
 // data; returns the number of tokens drawn at watering holes.
@@ -1051,8 +1054,7 @@ int check_safari_svg(const State& s, const std::string& svg) {
   }
   // photographers on trails, bushes and baobabs: one for one in the state's order, in seat colours
   std::vector<std::string> on_features;
-  for (const std::string& e : elements(svg, "<g class=\"follower photographer\""))
-    if (e.find("data-feature=\"watering-hole\"") == std::string::npos) on_features.push_back(e);
+  for (const std::string& e : elements(svg, "<g class=\"follower photographer\"")) on_features.push_back(e);
   EXPECT_EQ(on_features.size(), s.pieces.size());
   for (std::size_t i = 0; i < on_features.size() && i < s.pieces.size(); ++i) {
     const PieceOnBoard& pc = s.pieces[i];
@@ -1078,70 +1080,73 @@ int check_safari_svg(const State& s, const std::string& svg) {
     if (x == kOffBoard) continue;
     ++on_board;
     EXPECT_LT(s.placed_at(x, y), 0) << "a jeep stands on an empty cell";
-    const auto jeep = elements(svg, fmt::format("<g class=\"jeep\" data-jeep=\"{}\" data-x=\"{}\" data-y=\"{}\"", j, x, y));
+    const auto jeep = elements(svg, fmt::format("<g class=\"overlay jeep\" data-overlay=\"jeep:{}\" data-at=\"cell\" data-x=\"{}\" data-y=\"{}\"", j, x, y));
     EXPECT_EQ(jeep.size(), 1u) << "jeep " << j;
     if (jeep.size() != 1) continue;
-    const Pt2 c = translate_of(jeep[0].substr(jeep[0].find("<g transform")));
+    const Pt2 c = translate_of(jeep[0]);
     EXPECT_NEAR(c.x, cell_px(x, y).x + t / 2, 0.01);
     EXPECT_NEAR(c.y, cell_px(x, y).y + t / 2, 0.01);
+    EXPECT_NE(jeep[0].find(fmt::format("<title>jeep on cell {},{}: ", x, y)), std::string::npos) << jeep[0];
   }
-  EXPECT_EQ(count(svg, "<g class=\"jeep\""), on_board);
-  // watering holes: a pond at the grid point, water on the usable quarters, each token in its
-  // quarter (toward its cell), each photographer beside it on a rim in the owner's colour
-  EXPECT_EQ(count(svg, "<g class=\"watering-hole\""), static_cast<int>(s.spots.size()));
+  EXPECT_EQ(count(svg, "<g class=\"overlay jeep\""), on_board);
+  // watering holes: an overlay at the grid point, water on the usable quarters (the look's
+  // quarter glyph turned 90 degrees per quarter), each token in its quarter (toward its cell),
+  // each photographer beside it on a rim in the owner's colour
+  EXPECT_EQ(count(svg, "<g class=\"overlay watering-hole"), static_cast<int>(s.spots.size()));
   int tokens = 0, hole_photographers = 0;
+  auto turned = [](int c) { return c == 0 ? std::string("translate(0,0)") : fmt::format("translate(0,0) rotate({})", 90 * c); };
   for (const Spot& sp : s.spots) {
     SCOPED_TRACE(fmt::format("watering hole at {},{}", sp.x, sp.y));
-    const auto hole = elements(svg, fmt::format("<g class=\"watering-hole\" data-x=\"{}\" data-y=\"{}\" data-tokens=\"{}\" data-closed=\"{}\"",
-                                                sp.x, sp.y, sp.ntokens, sp.closed ? 1 : 0));
+    const auto hole = elements(svg, fmt::format("<g class=\"overlay watering-hole{}\" data-overlay=\"watering-hole:{},{}\" data-at=\"point\" data-x=\"{}\" data-y=\"{}\"",
+                                                sp.closed ? " done" : "", sp.x, sp.y, sp.x, sp.y));
     EXPECT_EQ(hole.size(), 1u);
     if (hole.size() != 1) continue;
     const std::string& h = hole[0];
     const Pt2 at = translate_of(h);
     EXPECT_NEAR(at.x, cell_px(sp.x, sp.y).x, 0.01);
     EXPECT_NEAR(at.y, cell_px(sp.x, sp.y).y, 0.01);
-    EXPECT_EQ(count(h, "class=\"complete\""), sp.closed ? 1 : 0);
+    EXPECT_EQ(count(h, "class=\"part pond-complete\""), sp.closed ? 1 : 0);
     int here = 0;
     for (int c = 0; c < 4; ++c) {
       const auto sc = static_cast<std::size_t>(c);
       const int cx = sp.x - kQx[sc], cy = sp.y - kQy[sc];
       const int ti = s.placed_at(cx, cy);
       const bool usable = ti >= 0 && ((s.type_of(s.tiles[static_cast<std::size_t>(ti)]).rot[s.tiles[static_cast<std::size_t>(ti)].rot].corners >> c) & 1u);
-      EXPECT_EQ(count(h, fmt::format("<path class=\"quarter\" data-quarter=\"{}\"", c)), usable ? 1 : 0) << c;
-      EXPECT_EQ(count(h, fmt::format("<path class=\"quarter unusable\" data-quarter=\"{}\"", c)), usable ? 0 : 1) << c;
+      EXPECT_EQ(count(h, fmt::format("<g class=\"part pond-quarter\" transform=\"{}\"", turned(c))), usable ? 1 : 0) << c;
+      EXPECT_EQ(count(h, fmt::format("<g class=\"part pond-quarter-unusable\" transform=\"{}\"", turned(c))), usable ? 0 : 1) << c;
       const u8 k = sp.token[sc];
-      const auto tok = elements(h, fmt::format("<g class=\"token {}\" data-quarter=\"{}\"", k == 0xFF ? "" : kSafariSpecies[k], c));
-      if (k == 0xFF) {
-        EXPECT_EQ(count(h, fmt::format("data-quarter=\"{}\" transform", c)), 0) << c;
-        continue;
-      }
+      if (k == 0xFF) continue;
       ++here;
       EXPECT_TRUE(usable) << "a token sits on a usable quarter";
-      EXPECT_EQ(tok.size(), 1u) << c;
-      if (tok.size() != 1) continue;
-      EXPECT_NE(tok[0].find(fmt::format("<title>{} token at {},{} ", kSafariSpecies[k], cx, cy)), std::string::npos) << tok[0];
-      const Pt2 off = translate_of(tok[0]);  // toward the quarter's cell
-      EXPECT_EQ(off.x > 0, cx == sp.x) << tok[0];
-      EXPECT_EQ(off.y > 0, cy == sp.y) << tok[0];
+      const auto tok = elements(h, fmt::format("<g class=\"part token-{}\"", kSafariSpecies[k]));
+      const std::string title = fmt::format("<title>{} token at {},{} {}</title>", kSafariSpecies[k], cx, cy, kCorner[sc]);
+      const auto it = std::find_if(tok.begin(), tok.end(), [&](const std::string& e) { return e.find(title) != std::string::npos; });
+      EXPECT_NE(it, tok.end()) << c;
+      if (it == tok.end()) continue;
+      const Pt2 off = translate_of(*it);  // toward the quarter's cell
+      EXPECT_EQ(off.x > 0, cx == sp.x) << *it;
+      EXPECT_EQ(off.y > 0, cy == sp.y) << *it;
       const u8 o = sp.owner[sc];
-      const auto ph = elements(h, "<g class=\"follower photographer\" data-player=\"" + std::to_string(o) +
-                                      "\" data-feature=\"watering-hole\" data-quarter=\"" + std::to_string(c) + "\"");
-      EXPECT_EQ(ph.size(), o == 0xFF ? 0u : 1u) << c;
-      EXPECT_EQ(count(h, fmt::format("<path class=\"claim\" data-quarter=\"{}\"", c)), o == 0xFF ? 0 : 1) << c;
-      if (o != 0xFF && ph.size() == 1) {
-        ++hole_photographers;
-        EXPECT_NE(ph[0].find(fmt::format("fill=\"{}\"", view::kSeatColours[o])), std::string::npos);
-        const Pt2 p = translate_of(ph[0]);
-        EXPECT_EQ(p.x > 0, off.x > 0);
-        EXPECT_EQ(p.y > 0, off.y > 0);
-        EXPECT_GT(std::hypot(p.x, p.y), std::hypot(off.x, off.y)) << "beside its token, further out";
-      }
+      EXPECT_EQ(count(h, fmt::format("<g class=\"part pond-claim\" data-player=\"{}\" transform=\"{}\"", o, turned(c))), o == 0xFF ? 0 : 1) << c;
+      if (o == 0xFF) continue;
+      // the photographer beside its token, further out, in the owner's colour
+      const auto ph = elements(h, fmt::format("<g class=\"part photographer\" data-player=\"{}\"", o));
+      const auto mine = std::find_if(ph.begin(), ph.end(), [&](const std::string& e) {
+        const Pt2 p = translate_of(e);
+        return (p.x > 0) == (off.x > 0) && (p.y > 0) == (off.y > 0);
+      });
+      EXPECT_NE(mine, ph.end()) << c;
+      if (mine == ph.end()) continue;
+      ++hole_photographers;
+      EXPECT_NE(mine->find(fmt::format("fill=\"{}\"", view::kSeatColours[o])), std::string::npos);
+      const Pt2 p = translate_of(*mine);
+      EXPECT_GT(std::hypot(p.x, p.y), std::hypot(off.x, off.y)) << "beside its token, further out";
     }
     EXPECT_EQ(here, sp.ntokens);
-    EXPECT_EQ(count(h, "<g class=\"token "), here);
+    EXPECT_EQ(count(h, "<g class=\"part token-"), here);
     tokens += here;
   }
-  EXPECT_EQ(count(svg, "data-feature=\"watering-hole\""), hole_photographers);
+  EXPECT_EQ(count(svg, "<g class=\"part photographer\""), hole_photographers);
   // the side panel: per player the score, photographers in supply and every species in hand
   EXPECT_EQ(count(svg, "<g class=\"panel\">"), 1);
   for (int p = 0; p < s.nplayers; ++p) {
@@ -1153,7 +1158,7 @@ int check_safari_svg(const State& s, const std::string& svg) {
     EXPECT_NE(hand[0].find(fmt::format("<g class=\"supply\" data-count=\"{}\"", s.supply[sp])), std::string::npos) << p;
     for (int k = 0; k < 5; ++k) {
       const int held = s.tokens.hand[sp][static_cast<std::size_t>(k)];
-      EXPECT_EQ(count(hand[0], fmt::format("<g class=\"hand-token {0}\" data-species=\"{0}\" data-count=\"{1}\"{2}>",
+      EXPECT_EQ(count(hand[0], fmt::format("<g class=\"hand-token {0}\" data-kind=\"{0}\" data-count=\"{1}\"{2}>",
                                            kSafariSpecies[static_cast<std::size_t>(k)], held, held == 0 ? " opacity=\"0.3\"" : "")),
                 1)
           << p << " " << kSafariSpecies[static_cast<std::size_t>(k)];
@@ -1247,7 +1252,7 @@ TEST(SvgSafari, MidGameBoardsMatchTheStateTurnByTurn) {
     for (int p = 0; p < s.nplayers; ++p)
       for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) with_hands += k;
     with_holes += static_cast<int>(s.spots.size());
-    jeeps += count(svg, "<g class=\"jeep\"");
+    jeeps += count(svg, "<g class=\"overlay jeep\"");
   }
   EXPECT_GT(with_hands, 0);
   EXPECT_GT(with_holes, 0);
@@ -1262,8 +1267,8 @@ TEST(SvgSafari, StartBoardHasBothJeepsAndTheOpeningTokens) {
     const State& s = g.state();
     const std::string svg = render_svg(s, SvgOptions{});
     check_safari_svg(s, svg);
-    EXPECT_EQ(count(svg, "<g class=\"jeep\""), 2);
-    EXPECT_EQ(count(svg, "<g class=\"watering-hole\""), 0);
+    EXPECT_EQ(count(svg, "<g class=\"overlay jeep\""), 2);
+    EXPECT_EQ(count(svg, "<g class=\"overlay watering-hole"), 0);
     int held = 0;
     for (const std::string& e : elements(svg, "<g class=\"hand-token ")) held += std::stoi(attr_of(e, "data-count"));
     EXPECT_EQ(held, 2 * players);
@@ -1292,18 +1297,19 @@ TEST(SvgSafari, WateringHoleTokensSitInTheirQuartersAndACompleteOneIsRinged) {
     const Game g = replay_prefix(r, before, "test");
     const std::string svg = render_svg(g.state(), SvgOptions{});
     EXPECT_GE(check_safari_svg(g.state(), svg), 3);
-    const auto open = elements(svg, fmt::format("<g class=\"watering-hole\" data-x=\"{}\" data-y=\"{}\" data-tokens=\"3\" data-closed=\"0\"", done->x, done->y));
+    const auto open = elements(svg, fmt::format("<g class=\"overlay watering-hole\" data-overlay=\"watering-hole:{0},{1}\"", done->x, done->y));
     ASSERT_EQ(open.size(), 1u);
-    EXPECT_GE(count(open[0], "<g class=\"follower photographer\""), 1);
-    EXPECT_EQ(count(open[0], "class=\"complete\""), 0);
+    EXPECT_EQ(count(open[0], "<g class=\"part token-"), 3);
+    EXPECT_GE(count(open[0], "<g class=\"part photographer\""), 1);
+    EXPECT_EQ(count(open[0], "class=\"part pond-complete\""), 0);
     const std::string after = render_svg(end.state(), SvgOptions{});
     check_safari_svg(end.state(), after);
-    const auto ringed = elements(after, fmt::format("<g class=\"watering-hole\" data-x=\"{}\" data-y=\"{}\" data-tokens=\"4\" data-closed=\"1\"", done->x, done->y));
+    const auto ringed = elements(after, fmt::format("<g class=\"overlay watering-hole done\" data-overlay=\"watering-hole:{0},{1}\"", done->x, done->y));
     ASSERT_EQ(ringed.size(), 1u);
-    EXPECT_EQ(count(ringed[0], "<g class=\"token "), 4);
-    EXPECT_EQ(count(ringed[0], "<g class=\"follower"), 0) << "the photographers went home";
-    EXPECT_EQ(count(ringed[0], "class=\"complete\""), 1);
-    EXPECT_EQ(count(ringed[0], "class=\"quarter unusable\""), 0);
+    EXPECT_EQ(count(ringed[0], "<g class=\"part token-"), 4);
+    EXPECT_EQ(count(ringed[0], "<g class=\"part photographer"), 0) << "the photographers went home";
+    EXPECT_EQ(count(ringed[0], "class=\"part pond-complete\""), 1);
+    EXPECT_EQ(count(ringed[0], "class=\"part pond-quarter-unusable\""), 0);
     return;
   }
   FAIL() << "no game completed a watering hole";
@@ -1318,8 +1324,8 @@ TEST(SvgSafari, LargeAndSmallTiles) {
     o.tile_px = px;
     const std::string svg = render_svg(g.state(), o);
     EXPECT_TRUE(well_formed(svg));
-    EXPECT_EQ(count(svg, "<g class=\"watering-hole\""), static_cast<int>(g.state().spots.size()));
-    for (const std::string& e : elements(svg, "<g class=\"jeep\""))
+    EXPECT_EQ(count(svg, "<g class=\"overlay watering-hole"), static_cast<int>(g.state().spots.size()));
+    for (const std::string& e : elements(svg, "<g class=\"overlay jeep\""))
       EXPECT_NE(e.find(fmt::format("scale({})", px / 64.0)), std::string::npos) << e;
   }
 }

@@ -26,7 +26,8 @@ option = {"type": "object", "required": ["kind", "text"], "additionalProperties"
     "anchor": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "piece: where the piece would stand in its tile, (0,0) north-west, (1,1) south-east"},
     "target": {"enum": ["cell", "piece", "tile", "token"], "description": "action, choice: what the option names (cell: x, y; piece: x, y, port, piece, feature; tile: tile, rot; token: token)"},
     "tile": {"type": "string", "description": "target tile: the tile id"}, "rot": {"enum": [0, 90, 180, 270], "description": "target tile: its rotation"},
-    "token": {"type": "string", "description": "target token: the kind of token"}}}
+    "token": {"type": "string", "description": "target token: the kind of token"},
+    "overlay": {"type": "string", "description": "action, choice: the id of the overlay (board.overlays) the option acts on"}}}
 event = obj({"turn": INT, "player": INT, "points": INT, "reason": {"enum": ["completed", "final", "farm", "track", "amazon", "mouth", "special", "network"]}, "text": STR,
              "feature": {"type": "string", "description": "the feature type scored (completed, final, farm, network); absent for a game's own event"}},
             required=["turn", "player", "points", "reason", "text"])
@@ -37,15 +38,28 @@ panel = obj({"id": STR, "title": STR, "counters": {"type": "array", "items": obj
 view = obj({
     "game": STR, "title": STR, "turn": INT,
     "board": obj({
-        "tiles": {"type": "array", "items": obj({"id": STR, "x": INT, "y": INT, "rot": {"enum": [0, 90, 180, 270]}, "player": {"type": "integer", "description": "who placed it; -1 the start board or a prepared position"}})},
+        "tiles": {"type": "array", "items": obj({"id": STR, "x": INT, "y": INT, "rot": {"enum": [0, 90, 180, 270]}, "player": {"type": "integer", "description": "who placed it; -1 the start board or a prepared position"},
+                                                  "last": {"const": True, "description": "placed in the last turn that placed tiles"},
+                                                  "covered": {"type": "array", "items": INT, "description": "local features whose symbols no longer count"}},
+                                                 required=["id", "x", "y", "rot", "player"])},
         "pieces": {"type": "array", "items": obj({"player": INT, "piece": STR, "x": INT, "y": INT, "port": STR, "feature": STR, "feature_id": INT,
                                                     "anchor": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "where to draw it in the tile: (0,0) north-west corner, (1,1) south-east"}})},
         "features": {"type": "array", "description": "every feature on the board: its id, type, the cells it spans, and what it is worth now",
                      "items": obj({"id": INT, "type": STR, "cells": {"type": "array", "items": {"type": "array", "items": INT}}, **worth["properties"]})},
-        "markers": {"type": "array", "items": obj({"kind": STR, "index": INT, "x": INT, "y": INT}), "description": "neutral markers on cells (Safari: jeeps)"},
-        "sites": {"type": "array", "description": "sites at grid points (Safari: watering holes); x,y is the north-west corner of cell x,y",
-                  "items": obj({"kind": STR, "x": INT, "y": INT, "completed": BOOL, "quarters": {"type": "array", "items": obj({
-                      "corner": {"enum": ["NE", "SE", "SW", "NW"]}, "tile": {"type": "array", "items": INT}, "token": NULLABLE(STR), "player": NULLABLE(INT)})}})}}),
+        "overlays": {"type": "array", "description": "what stands on the board besides tiles and pieces (a game's jeeps, watering holes, boats on its track), drawn with the glyphs of the game's look (docs/look.md)",
+                     "items": obj({"id": {"type": "string", "description": "stable while it stays"},
+                                   "at": {"enum": ["cell", "point", "track"], "description": "cell: x, y a cell (drawn round its centre); point: x, y a grid point (the north-west corner of cell x, y); track: x a space of board.track"},
+                                   "x": INT, "y": INT, "label": {"type": "string", "description": "what it is, in words; {p0}..{p4} stand for the players' names"},
+                                   "glyph": {"type": "string", "description": "the look's glyph drawn at the anchor; absent: only the parts"},
+                                   "seat": {"type": "integer", "description": "drawn in this seat's colour"},
+                                   "done": {"const": True, "description": "finished (drawn as its parts say)"},
+                                   "parts": {"type": "array", "items": obj({"glyph": STR, "dx": {"type": "number"}, "dy": {"type": "number"},
+                                                                           "rot": {"enum": [90, 180, 270]}, "seat": INT, "label": STR}, required=["glyph", "dx", "dy"]),
+                                             "description": "glyphs round the anchor: dx, dy in tiles, rot degrees clockwise, seat: in that seat's colour"},
+                                   "targets": {"type": "array", "items": STR, "description": "the notations of the decision's options acting on it"}},
+                                  required=["id", "at", "x", "y", "label", "parts", "targets"])},
+        "track": obj({"length": INT, "title": STR, "name": {"type": "string", "description": "what stands on it, one word (a boat)"}}, desc="the game's track: spaces 1..length (overlays at track stand on them)")},
+        required=["tiles", "pieces", "features", "overlays"]),
     "players": {"type": "array", "items": {"type": "object", "required": ["seat", "name", "bot", "score", "supply", "hand"], "additionalProperties": False, "properties": {
         "seat": INT, "name": STR, "bot": NULLABLE(STR), "score": INT, "supply": {"type": "array", "items": named_count},
         "hand": {"type": "array", "items": named_count, "description": "what else the player holds (Safari: tokens by species)"},
@@ -55,6 +69,7 @@ view = obj({
                      "panels": {"type": "array", "items": panel, "description": "the game's explanation of the decision: the actions beside a piece, what a choice's options score"}}),
     "last_turn": {"type": "array", "items": event, "description": "the score events of the last finished turn (at the end: with the final scoring)"},
     "panels": {"type": "array", "items": panel},
+    "summary": {"type": "array", "items": STR, "description": "the game's own state in a few short lines ({p0}..{p4}: the players' names)"},
     "over": BOOL,
     "final_scores": {"type": "array", "items": INT},
     "winners": {"type": "array", "items": INT}},

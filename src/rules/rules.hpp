@@ -127,11 +127,47 @@ struct OptionInfo {
   int local = -1;          // Piece: the local feature of that tile
   int tile = -1, rot = 0;  // Tile: the tile type and its quarter turns (a multi-cell tile: its first cell)
   int token = -1;          // Token: the token kind (Presentation::site_tokens names it)
+  std::string overlay;     // the overlay the option acts on (Overlay::id), "" none
+};
+
+// What stands on the board besides tiles and pieces (Presentation::overlays): Safari's jeeps and
+// watering holes, Amazonas' boats on their track. Front ends draw it with the glyphs of the game's
+// look (src/games/<game>/look.json) and never know what it is. `at`: Cell (x, y: a cell), Point
+// (x, y: a grid point, the north-west corner of cell x, y) or Track (x: a space 1..track_len of the
+// game's track, drawn under the board). `seat` >= 0: drawn in that seat's colour. Parts are drawn
+// round the overlay's anchor: dx, dy in tile units (1 = one tile), rot degrees clockwise.
+struct OverlayPart {
+  std::string glyph;
+  double dx = 0, dy = 0;
+  int rot = 0;
+  int seat = -1;
+  std::string label;  // a sentence, "" none
+};
+struct Overlay {
+  enum class At : u8 { Cell, Point, Track };
+  std::string id;     // stable while it stays: "jeep:0", "hole:2,-1"
+  std::string glyph;  // "" none (only its parts are drawn)
+  At at = At::Cell;
+  int x = 0, y = 0;
+  int seat = -1;
+  std::string label;  // what it is, in words
+  bool done = false;  // finished (a complete watering hole): drawn ringed
+  std::vector<OverlayPart> parts;
 };
 
 // The presentation hooks of a game: how its own state is shown, as data (src/view builds the
 // rest of a view generically). Each game sets them in its folder's present.cpp.
 struct Presentation {
+  // What stands on the board besides tiles and pieces (nullptr: nothing).
+  std::vector<Overlay> (*overlays)(const State&) = nullptr;
+  // The game's own state in a few short lines, for a picture's side panel ("Tokens: 30 face
+  // down, 2 discarded"); "{pN}" stands for seat N's name. nullptr: none.
+  std::vector<std::string> (*summary)(const State&) = nullptr;
+  // The game's look: the text of src/games/<game>/look.json, compiled in (docs/look.md); empty:
+  // the generic look. src/view reads and checks it (view::look_of).
+  std::string_view look;
+  // What the last space of the game's track is (GameDef::track_name), for its heading: "the river mouth".
+  std::string track_end;
   // The game's panels (Amazonas: the river; Hunters: the piles; Safari: tokens, jeeps, watering holes).
   std::vector<Panel> (*panels)(const State&) = nullptr;
   // What a free spot for a piece is worth, in words (the view's piece options, the terminal's

@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "view/view.hpp"
 
 namespace carc::view {
 
@@ -81,7 +82,10 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
 // the browser's pictures). Rotate it about its centre for the other rotations.
 std::string tile_svg(const Ruleset& rs, int type, int px = 96);
 
-// The whole board of `s` as a standalone SVG document (starts with "<svg", ends with "</svg>\n").
+// A whole board as a standalone SVG document (starts with "<svg", ends with "</svg>\n"), drawn
+// from the view `v` of a game played with ruleset `rs`, with the game's look.
+std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o);
+// The same for a state (its view built without options or features).
 std::string render_svg(const State& s, const SvgOptions& o);
 
 // Replays the first `moves` moves of a record (every move without a value). The record's draws

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io.hpp"
+#include "view/look.hpp"
 
 namespace carc::view {
 
@@ -113,6 +114,7 @@ namespace {
 // A game's sentence and target for an action or a choice (Presentation::option_info).
 void target_of(const State& s, const OptionInfo& info, OptionView& o) {
   if (!info.text.empty()) o.text = info.text;
+  o.overlay = info.overlay;
   switch (info.target) {
     case OptionInfo::Target::None:
       break;
@@ -231,14 +233,37 @@ std::vector<OptionView> options_after(const Game& g, const Move& place) {
 
 View build_view(const Game& g, const ViewOptions& o) {
   const State& s = g.state();
+  const auto& players = g.record().players;
+  View v = build_view(s, players, o);
+  // the last finished turn's events (at the end: the last turn's and the final scoring)
+  const auto& events = g.record().events;
+  const int last = s.phase == Phase::Over ? s.turn : s.phase == Phase::Place ? s.turn - 1 : s.turn;
+  std::size_t first = events.size();
+  while (first > 0 && events[first - 1].turn >= last) --first;
+  for (std::size_t i = first; i < events.size(); ++i) v.last_turn.push_back(event_view(s, events[i], players));
+  return v;
+}
+
+View build_view(const State& s, const std::vector<PlayerInfo>& players, const ViewOptions& o) {
   const Ruleset& rs = *s.rs;
   const GameDef& gd = *rs.game;
-  const auto& players = g.record().players;
   View v;
   v.game = gd.id;
   v.title = gd.title;
   v.turn = s.turn;
-  for (const PlacedTile& t : s.tiles) v.tiles.push_back({rs.tiles.types[t.type].id, t.x, t.y, t.rot * 90, t.player == 0xFF ? -1 : t.player});
+  const int last_turn = !s.tiles.empty() && s.tiles.back().player != 0xFF ? s.tiles.back().turn : -1;
+  for (const PlacedTile& t : s.tiles) {
+    TileView tv;
+    tv.id = rs.tiles.types[t.type].id;
+    tv.x = t.x;
+    tv.y = t.y;
+    tv.rot = t.rot * 90;
+    tv.player = t.player == 0xFF ? -1 : t.player;
+    tv.last = t.player != 0xFF && t.turn == last_turn;
+    for (int f = 0; f < s.type_of(t).nfeat; ++f)
+      if (s.graph[t.seg0 + f].covered) tv.covered.push_back(f);
+    v.tiles.push_back(std::move(tv));
+  }
   for (const PieceOnBoard& pc : s.pieces) {
     const Segment& sg = s.graph[pc.seg];
     const PlacedTile& t = s.tiles[sg.tile];
@@ -276,27 +301,14 @@ View build_view(const Game& g, const ViewOptions& o) {
       }
     }
   }
-  if (!gd.present.marker_name.empty())
-    for (std::size_t j = 0; j < s.markers.size(); ++j)
-      if (s.markers[j][0] != kOffBoard) v.markers.push_back({gd.present.marker_name, static_cast<int>(j), s.markers[j][0], s.markers[j][1]});
-  for (const Spot& sp : s.spots) {
-    SiteView site;
-    site.kind = gd.present.site_name;
-    site.x = sp.x;
-    site.y = sp.y;
-    site.completed = sp.closed != 0;
-    for (int c = 0; c < 4; ++c) {
-      const auto ci = static_cast<std::size_t>(c);
-      SiteView::Quarter q;
-      q.corner = std::string(kCornerNames[ci]);
-      q.tile_x = sp.x - kCornerDx[ci];
-      q.tile_y = sp.y - kCornerDy[ci];
-      if (sp.token[ci] != 0xFF)
-        q.token = sp.token[ci] < gd.present.site_tokens.size() ? gd.present.site_tokens[sp.token[ci]] : std::to_string(sp.token[ci]);
-      q.player = sp.owner[ci] == 0xFF ? -1 : sp.owner[ci];
-      site.quarters.push_back(q);
-    }
-    v.sites.push_back(std::move(site));
+  if (gd.present.overlays)
+    for (Overlay& ov : gd.present.overlays(s)) v.overlays.push_back({std::move(ov), {}});
+  if (!gd.track_name.empty() && s.track_len > 0) {
+    v.track_len = s.track_len;
+    v.track_name = gd.track_name;
+    v.track_title = fmt::format("{}{} track: spaces 1\u2013{}", static_cast<char>(std::toupper(static_cast<unsigned char>(gd.track_name[0]))),
+                                gd.track_name.substr(1), s.track_len);
+    if (!gd.present.track_end.empty()) v.track_title += fmt::format(" (the last is {})", gd.present.track_end);
   }
   for (int p = 0; p < s.nplayers; ++p) {
     PlayerView pv;
@@ -321,14 +333,12 @@ View build_view(const Game& g, const ViewOptions& o) {
   if (s.phase != Phase::Over) d.player = to_move(s);
   if (s.phase == Phase::Place) d.tile = rs.tiles.types[s.in_hand].id;
   if (o.options) d.options = options_of(s, players);
+  for (OverlayView& ov : v.overlays)
+    for (const OptionView& op : d.options)
+      if (!op.overlay.empty() && op.overlay == ov.overlay.id) ov.targets.push_back(op.notation);
   if (gd.present.decision_panels && (s.phase == Phase::Piece || s.phase == Phase::Choose)) d.panels = gd.present.decision_panels(s, false);
-  // the last finished turn's events (at the end: the last turn's and the final scoring)
-  const auto& events = g.record().events;
-  const int last = s.phase == Phase::Over ? s.turn : s.phase == Phase::Place ? s.turn - 1 : s.turn;
-  std::size_t first = events.size();
-  while (first > 0 && events[first - 1].turn >= last) --first;
-  for (std::size_t i = first; i < events.size(); ++i) v.last_turn.push_back(event_view(s, events[i], players));
   if (gd.present.panels) v.panels = gd.present.panels(s);
+  if (gd.present.summary) v.summary = gd.present.summary(s);
   v.over = s.phase == Phase::Over;
   if (v.over) {
     int best = -1;
@@ -385,7 +395,7 @@ json tile_catalog(const Ruleset& rs, const std::vector<std::string>& files) {
     tiles.push_back(tj);
   }
   return json{{"format", "carcassonne-tiles/1"}, {"game", g.id}, {"title", g.title}, {"feature_types", types},
-              {"piece_names", g.piece_names}, {"tiles", tiles},
+              {"piece_names", g.piece_names}, {"tiles", tiles}, {"look", look_json(look_of(g))},
               {"note", "anchors: where a piece on the feature stands, in the unit tile ((0,0) north-west, (1,1) south-east), for rotations 0, 90, 180, 270 (the picture turned clockwise about its centre)"}};
 }
 
@@ -448,6 +458,10 @@ void append_options_json(std::string& out, const std::vector<OptionView>& option
       out += R"(,"token":)";
       put_string(out, o.token);
     }
+    if (!o.overlay.empty()) {
+      out += R"(,"overlay":)";
+      put_string(out, o.overlay);
+    }
     if (o.kind == "piece" || o.target == "piece") {
       out += R"(,"port":)";
       put_string(out, o.port);
@@ -490,6 +504,7 @@ json to_json(const OptionView& o) {
     j["rot"] = o.rot;
   }
   if (o.target == "token") j["token"] = o.token;
+  if (!o.overlay.empty()) j["overlay"] = o.overlay;
   if (o.kind == "piece" || o.target == "piece") {
     j["x"] = o.x;
     j["y"] = o.y;
@@ -522,13 +537,38 @@ json named_counts(const std::vector<std::pair<std::string, int>>& v) {
 }
 }  // namespace
 
+json to_json(const OverlayView& ov) {
+  const Overlay& o = ov.overlay;
+  static constexpr std::array<std::string_view, 3> kAt = {"cell", "point", "track"};
+  json j{{"id", o.id}, {"at", kAt[static_cast<std::size_t>(o.at)]}, {"x", o.x}, {"y", o.y}, {"label", o.label}};
+  if (!o.glyph.empty()) j["glyph"] = o.glyph;
+  if (o.seat >= 0) j["seat"] = o.seat;
+  if (o.done) j["done"] = true;
+  json parts = json::array();
+  for (const OverlayPart& p : o.parts) {
+    json pj{{"glyph", p.glyph}, {"dx", std::round(p.dx * 1000) / 1000}, {"dy", std::round(p.dy * 1000) / 1000}};
+    if (p.rot != 0) pj["rot"] = p.rot;
+    if (p.seat >= 0) pj["seat"] = p.seat;
+    if (!p.label.empty()) pj["label"] = p.label;
+    parts.push_back(std::move(pj));
+  }
+  j["parts"] = std::move(parts);
+  j["targets"] = ov.targets;
+  return j;
+}
+
 json to_json(const View& v) {
   json j;
   j["game"] = v.game;
   j["title"] = v.title;
   j["turn"] = v.turn;
   json tiles = json::array();
-  for (const TileView& t : v.tiles) tiles.push_back({{"id", t.id}, {"x", t.x}, {"y", t.y}, {"rot", t.rot}, {"player", t.player}});
+  for (const TileView& t : v.tiles) {
+    json tj{{"id", t.id}, {"x", t.x}, {"y", t.y}, {"rot", t.rot}, {"player", t.player}};
+    if (t.last) tj["last"] = true;
+    if (!t.covered.empty()) tj["covered"] = t.covered;
+    tiles.push_back(std::move(tj));
+  }
   json pieces = json::array();
   for (const PieceView& p : v.pieces)
     pieces.push_back({{"player", p.player}, {"piece", p.piece}, {"x", p.x}, {"y", p.y}, {"port", p.port}, {"feature", p.feature},
@@ -543,17 +583,10 @@ json to_json(const View& v) {
     fj["cells"] = cells;
     features.push_back(fj);
   }
-  json markers = json::array();
-  for (const MarkerView& m : v.markers) markers.push_back({{"kind", m.kind}, {"index", m.index}, {"x", m.x}, {"y", m.y}});
-  json sites = json::array();
-  for (const SiteView& st : v.sites) {
-    json qs = json::array();
-    for (const auto& q : st.quarters)
-      qs.push_back({{"corner", q.corner}, {"tile", {q.tile_x, q.tile_y}}, {"token", q.token.empty() ? json(nullptr) : json(q.token)},
-                    {"player", q.player < 0 ? json(nullptr) : json(q.player)}});
-    sites.push_back({{"kind", st.kind}, {"x", st.x}, {"y", st.y}, {"completed", st.completed}, {"quarters", qs}});
-  }
-  j["board"] = {{"tiles", tiles}, {"pieces", pieces}, {"features", features}, {"markers", markers}, {"sites", sites}};
+  json overlays = json::array();
+  for (const OverlayView& ov : v.overlays) overlays.push_back(to_json(ov));
+  j["board"] = {{"tiles", tiles}, {"pieces", pieces}, {"features", features}, {"overlays", overlays}};
+  if (v.track_len > 0) j["board"]["track"] = {{"length", v.track_len}, {"title", v.track_title}, {"name", v.track_name}};
   json players = json::array();
   for (const PlayerView& p : v.players) {
     json pj{{"seat", p.seat}, {"name", p.name}, {"bot", p.bot.empty() ? json(nullptr) : json(p.bot)}, {"score", p.score},
@@ -575,6 +608,7 @@ json to_json(const View& v) {
   json last = json::array();
   for (const EventView& e : v.last_turn) last.push_back(to_json(e));
   j["last_turn"] = last;
+  j["summary"] = v.summary;
   json panels = json::array();
   for (const Panel& p : v.panels) panels.push_back(to_json(p));
   j["panels"] = panels;

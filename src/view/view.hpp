@@ -20,6 +20,8 @@ struct TileView {
   std::string id;
   int x = 0, y = 0, rot = 0;  // rot in degrees clockwise
   int player = -1;            // who placed it (-1: the start board or a prepared position)
+  bool last = false;          // placed in the last turn that placed tiles
+  std::vector<int> covered;   // local features whose symbols no longer count (a pit trap covered them)
 };
 
 // What a feature is worth now: completed (and scored), its tiles, the points its majority would
@@ -50,23 +52,11 @@ struct FeatureView {
   std::vector<std::pair<int, int>> cells;  // the tiles it spans
 };
 
-struct MarkerView {
-  std::string kind;  // "jeep"
-  int index = 0;
-  int x = 0, y = 0;
-};
-
-struct SiteView {
-  std::string kind;  // "watering_hole"
-  int x = 0, y = 0;  // the grid point: the north-west corner of cell (x, y)
-  bool completed = false;
-  struct Quarter {
-    std::string corner;  // NE, SE, SW, NW: the corner of the tile touching the point there
-    int tile_x = 0, tile_y = 0;
-    std::string token;  // "" empty
-    int player = -1;    // the photographer's seat, -1 none
-  };
-  std::vector<Quarter> quarters;
+// What stands on the board besides tiles and pieces (the game's Presentation::overlays, with the
+// notations of the decision's options that act on it), drawn with the glyphs of the game's look.
+struct OverlayView {
+  Overlay overlay;
+  std::vector<std::string> targets;  // options now naming it (OptionInfo::overlay), by notation
 };
 
 struct PlayerView {
@@ -94,6 +84,7 @@ struct OptionView {
   Point anchor;                // piece: where the piece would stand in its tile (as PieceView::anchor)
   std::string target;          // action, choice: "cell", "piece", "tile", "token" or ""
   std::string tile, token;     // target "tile": the tile id (rot: degrees); "token": its kind's name
+  std::string overlay;         // action, choice: the overlay it acts on (OverlayView), "" none
   int rot = 0;
 };
 
@@ -120,14 +111,17 @@ struct View {
   std::vector<TileView> tiles;
   std::vector<PieceView> pieces;
   std::vector<FeatureView> features;
-  std::vector<MarkerView> markers;
-  std::vector<SiteView> sites;
+  std::vector<OverlayView> overlays;
+  int track_len = 0;        // the game's track (Overlay::At::Track), 0 none
+  std::string track_title;  // its heading
+  std::string track_name;   // what stands on it (GameDef::track_name: "boat")
   std::vector<PlayerView> players;
   int pile_left = 0, bonus_left = 0;
   std::vector<std::pair<std::string, int>> pile;  // tiles left by id (draw and bonus piles)
   DecisionView decision;
   std::vector<EventView> last_turn;  // the events of the last finished turn (and the final scoring)
   std::vector<Panel> panels;
+  std::vector<std::string> summary;  // the game's own state in a few short lines (Presentation::summary)
   bool over = false;
   std::vector<int> final_scores, winners;
 };
@@ -138,6 +132,8 @@ struct ViewOptions {
 };
 
 View build_view(const Game& g, const ViewOptions& o = {});
+// The view of a state alone: the same but for the last turn's events (a state keeps no events).
+View build_view(const State& s, const std::vector<PlayerInfo>& players, const ViewOptions& o = {});
 // What the options would be after the tentative placement `place` (a Place move of the decision
 // now): the piece spots with their worth, the actions and the pass. Throws InputError if illegal.
 std::vector<OptionView> options_after(const Game& g, const Move& place);
@@ -165,6 +161,7 @@ std::string tile_file_stem(const std::string& id, int index);
 
 nlohmann::json to_json(const View& v);
 nlohmann::json to_json(const EventView& e);
+nlohmann::json to_json(const OverlayView& o);
 nlohmann::json to_json(const OptionView& o);
 // The options as a JSON array appended to `out`: the same as an array of to_json(o), written
 // directly (the protocol's legal replies, where building JSON objects cost more than the rules).

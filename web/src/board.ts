@@ -1,7 +1,7 @@
 // The board: an SVG composed from the engine's tile pictures (GET /api/tiles/GAME), placed at
 // their cells and turned clockwise about their centres, with pieces at the anchors the view gives.
 // Pan and zoom by mouse drag, wheel, keyboard and touch (drag, pinch) change only the viewBox.
-import { s } from "./util";
+import { s, names } from "./util";
 import type { TileIndex, View, OptionView } from "./types";
 
 export const CELL = 100;
@@ -23,8 +23,6 @@ export interface Overlay {
   colours: string[];
 }
 
-const MEEPLE = "M0,-13 C5,-13 6,-9 5,-6 C9,-5 13,-3 13,1 C13,3 10,3 7,2 L9,12 L2,12 L0,7 L-2,12 L-9,12 L-7,2 C-10,3 -13,3 -13,1 C-13,-3 -9,-5 -5,-6 C-6,-9 -5,-13 0,-13 Z";
-const HOUSE = "M-10,11 L-10,-2 L0,-11 L10,-2 L10,11 Z";
 
 export class Board {
   readonly svg: SVGSVGElement;
@@ -95,38 +93,29 @@ export class Board {
       marks.append(r);
     }
     root.append(marks);
-    // Safari's watering holes: at grid points, their quarters' tokens and photographers
-    const sites = s("g", { class: "sites" });
-    for (const site of v.board.sites) {
-      const cx = site.x * S, cy = site.y * S;
-      const g = s("g", { "data-site": `${site.x},${site.y}`, class: site.completed ? "site done" : "site" });
-      g.append(s("circle", { cx, cy, r: 9, class: "hole" }));
-      for (const q of site.quarters) {
-        if (!q.token && q.player === null) continue;
-        const dx = q.tile[0] * S + S / 2 - cx, dy = q.tile[1] * S + S / 2 - cy;
-        const px = cx + Math.sign(dx) * 15, py = cy + Math.sign(dy) * 15;
-        const col = q.player === null ? "#ffffff" : o.colours[q.player];
-        g.append(s("circle", { cx: px, cy: py, r: 8, fill: col, class: "quarter" }));
-        if (q.token) {
-          const t = s("text", { x: px, y: py + 3.5, class: "token-letter", fill: q.player === 2 || q.player === null ? "#111" : "#fff" });
-          t.textContent = q.token.slice(0, 2);
-          g.append(t);
-        }
+    // what the game stands on the board besides tiles and pieces (overlays), with the look's glyphs
+    const overlays = s("g", { class: "overlays", "pointer-events": "none" });  // the marks under them take the clicks
+    for (const ov of v.board.overlays) {
+      if (ov.at === "track") continue;
+      const cell = ov.at === "cell";
+      const g = s("g", { class: `overlay ${ov.glyph ?? ov.id.split(":")[0]}${ov.done ? " done" : ""}`, "data-overlay": ov.id, "data-at": ov.at, "data-x": ov.x, "data-y": ov.y,
+        transform: `translate(${(ov.x + (cell ? 0.5 : 0)) * S},${(ov.y + (cell ? 0.5 : 0)) * S})` });
+      g.append(s("title", {}, document.createTextNode(names(ov.label, v.players))));
+      if (ov.glyph) { const gl = this.glyph(ov.glyph, ov.seat ?? -1, o.colours); if (gl) g.append(gl); }
+      for (const p of ov.parts) {
+        const gl = this.glyph(p.glyph, p.seat ?? -1, o.colours);
+        if (!gl) continue;
+        const part = s("g", { class: `part ${p.glyph}`, transform: `translate(${p.dx * S},${p.dy * S})${p.rot ? ` rotate(${p.rot})` : ""}`, "data-player": p.seat });
+        if (p.label) part.append(s("title", {}, document.createTextNode(names(p.label, v.players))));
+        part.append(gl);
+        g.append(part);
       }
-      sites.append(g);
+      overlays.append(g);
     }
-    root.append(sites);
-    const markers = s("g", { class: "markers" });
-    for (const m of v.board.markers) {
-      const g = s("g", { transform: `translate(${m.x * S + S * 0.78},${m.y * S + S * 0.2})`, "data-marker": `${m.kind}:${m.x},${m.y}`, class: `marker ${m.kind}` });
-      g.append(s("rect", { x: -13, y: -8, width: 26, height: 13, rx: 3 }), s("circle", { cx: -7, cy: 6, r: 4 }), s("circle", { cx: 7, cy: 6, r: 4 }));
-      g.append(s("title", {}, document.createTextNode(`${m.kind} ${m.index + 1}`)));
-      markers.append(g);
-    }
-    root.append(markers);
+    root.append(overlays);
     const pieces = s("g", { class: "pieces" });
     for (const p of v.board.pieces) {
-      const g = this.piece(p.piece, p.player, o.colours, (p.x + p.anchor[0]) * S, (p.y + p.anchor[1]) * S);
+      const g = this.piece(p.piece, p.feature, p.player, o.colours, (p.x + p.anchor[0]) * S, (p.y + p.anchor[1]) * S);
       g.setAttribute("data-piece", `${p.x},${p.y},${p.port}`);
       g.setAttribute("data-owner", String(p.player));
       g.append(s("title", {}, document.createTextNode(`${v.players[p.player]?.name ?? ""}: ${p.piece} on the ${p.feature}`)));
@@ -173,10 +162,33 @@ export class Board {
     return s("image", { href: this.tileURL(id), x: x * S, y: y * S, width: S, height: S, transform: rot ? `rotate(${rot} ${x * S + S / 2} ${y * S + S / 2})` : undefined });
   }
 
-  private piece(kind: string, player: number, colours: string[], x: number, y: number): SVGGElement {
-    const g = s("g", { class: `piece ${kind}`, transform: `translate(${x},${y})` });
-    const second = kind === this.tiles.piece_names[1] || kind === "hut" || kind === "camp";
-    g.append(s("path", { d: second ? HOUSE : MEEPLE, fill: colours[player] ?? "#888", stroke: player === 4 ? "#eee" : "#111", "stroke-width": 1.6 }));
+  // A piece: the look's glyph for it (by name; a piece claiming a feature's network; by kind), in
+  // its owner's colour; a piece of the first kind on a field lies down.
+  private piece(name: string, feature: string, player: number, colours: string[], x: number, y: number): SVGGElement {
+    const L = this.tiles.look;
+    const kind = name === this.tiles.piece_names[0] ? 0 : 1;
+    const ft = this.tiles.feature_types.find((f) => f.name === feature);
+    const network = !!ft && ft.piece !== name && ft.network_piece === name;
+    const glyph = L.pieces[name] ?? (network ? L.pieces["network"] : undefined) ?? L.pieces[String(kind)] ?? "meeple";
+    const lying = kind === 0 && ft?.class === "field";
+    const g = s("g", { class: `piece ${name.replace(/ /g, "-")}`, transform: `translate(${x},${y})${lying ? " rotate(90)" : ""}` });
+    const gl = this.glyph(glyph, player, colours);
+    if (gl) g.append(gl);
+    return g;
+  }
+
+  // A glyph of the look scaled to the board (a tile is CELL units here, 64 in the look), in a
+  // seat's colour when seat >= 0.
+  glyph(name: string, seat: number, colours: string[], scale = CELL / 64): SVGGElement | null {
+    const gl = this.tiles.look.glyphs[name];
+    if (!gl) return null;
+    const g = s("g", { transform: `scale(${scale})` });
+    if (seat >= 0) {
+      const c = colours[seat] ?? "#888";
+      g.setAttribute("fill", c); g.setAttribute("color", c);
+      g.setAttribute("stroke", seat === 4 ? "#eee" : "#111"); g.setAttribute("stroke-width", "1.2"); g.setAttribute("stroke-linejoin", "round");
+    }
+    g.innerHTML = gl.svg;
     return g;
   }
 

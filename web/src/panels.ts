@@ -13,7 +13,7 @@ export function seatsPanel(v: View, colours: string[], me: number, toMove: numbe
     const hand = p.hand.filter((x) => x.count > 0).map((x) => `${x.count} ${x.name}`).join(", ");
     return h("tr", { "data-seat": p.seat, class: (p.seat === toMove ? "to-move " : "") + (p.seat === me ? "me" : "") },
       h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` })),
-      h("td", { class: "name" }, p.name + (p.seat === me ? " (you)" : ""), h("div", { class: "sub" }, supply + (hand ? ` · ${hand}` : "") + (p.track ? ` · boat ${p.track}` : ""))),
+      h("td", { class: "name" }, p.name + (p.seat === me ? " (you)" : ""), h("div", { class: "sub" }, supply + (hand ? ` · ${hand}` : "") + (p.track ? ` · ${v.board.track?.name ?? "track"} ${p.track}` : ""))),
       h("td", { class: "score", "data-score": p.score, text: String(p.score) }),
       h("td", { class: "clock", "data-clock": left < 0 ? "" : Math.round(left), text: left < 0 ? "" : fmtClock(left) }),
       h("td", { class: "presence", "data-presence": state, title: state }, h("span", { class: `dot ${state.split(" ")[0]}` })));
@@ -86,7 +86,8 @@ export function finalPanel(v: View, colours: string[], record: any | null, shown
     const by = new Map<string, number[]>();
     for (const e of record.events) {
       if (!e.points) continue;
-      const key = e.reason === "special" ? (e.effect ?? e.feature ?? "special") : e.reason === "track" || e.reason === "amazon" || e.reason === "mouth" ? e.reason : (e.feature ?? e.reason);
+      // a feature type's points by its name; a game's own points by their effect or reason
+      const key = e.reason === "special" ? (e.effect ?? e.feature ?? "special") : (e.feature ?? e.reason);
       const row = by.get(key) ?? v.players.map(() => 0);
       row[e.player] += e.points;
       by.set(key, row);

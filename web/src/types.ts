@@ -15,6 +15,15 @@ export interface OptionView {
   anchor?: [number, number];
   target?: "cell" | "piece" | "tile" | "token";
   tile?: string; rot?: number; token?: string;
+  overlay?: string;                          // the id of the overlay the option acts on
+}
+
+// What stands on the board besides tiles and pieces, drawn with the look's glyphs (docs/look.md).
+export interface OverlayView {
+  id: string; at: "cell" | "point" | "track"; x: number; y: number; label: string;
+  glyph?: string; seat?: number; done?: boolean;
+  parts: { glyph: string; dx: number; dy: number; rot?: number; seat?: number; label?: string }[];
+  targets: string[];
 }
 
 export interface Panel {
@@ -28,17 +37,18 @@ export interface EventView { turn: number; player: number; points: number; reaso
 export interface View {
   game: string; title: string; turn: number;
   board: {
-    tiles: { id: string; x: number; y: number; rot: number; player: number }[];
+    tiles: { id: string; x: number; y: number; rot: number; player: number; last?: boolean; covered?: number[] }[];
     pieces: { player: number; piece: string; x: number; y: number; port: string; feature: string; feature_id: number; anchor: [number, number] }[];
     features: { id: number; type: string; cells: [number, number][]; completed: boolean; points: number; tiles: number; pieces: number[]; owners: number[] }[];
-    markers: { kind: string; index: number; x: number; y: number }[];
-    sites: { kind: string; x: number; y: number; completed: boolean; quarters: { corner: string; tile: [number, number]; token: string | null; player: number | null }[] }[];
+    overlays: OverlayView[];
+    track?: { length: number; title: string; name: string };
   };
   players: { seat: number; name: string; bot: string | null; score: number; supply: { name: string; count: number }[]; hand: { name: string; count: number }[]; track?: number }[];
   pile: { left: number; bonus_left: number; tiles: { name: string; count: number }[] };
   decision: { phase: string; player: number | null; tile: string | null; options: OptionView[]; panels: Panel[] };
   last_turn: EventView[];
   panels: Panel[];
+  summary?: string[];
   over: boolean;
   final_scores?: number[];
   winners?: number[];
@@ -51,7 +61,12 @@ export interface TileInfo {
   features: { feature: number; type: string; ports: string[]; anchors: [number, number][] }[];
   svg: string;
 }
-export interface TileIndex { game: string; title: string; px: number; piece_names: string[]; tiles: TileInfo[] }
+// A game's look as the tile index gives it: glyphs (SVG drawn round the origin for a tile 64 units
+// square; seat: drawn in a seat's colour), which glyph draws each piece, what players hold.
+export interface Glyph { svg: string; size: number; title?: string; seat?: boolean }
+export interface Look { glyphs: Record<string, Glyph>; pieces: Record<string, string>; symbols: Record<string, string[]>; hand?: string; features: Record<string, { fill: string; edge: string }> }
+export interface FeatureType { name: string; class: string; claimable: boolean; symbols: string[]; piece: string; network_piece: string | null }
+export interface TileIndex { game: string; title: string; px: number; piece_names: string[]; feature_types: FeatureType[]; tiles: TileInfo[]; look: Look }
 
 export interface Catalog {
   games: { id: string; title: string; min_players: number; max_players: number; options: { name: string; values: string[]; help: string }[] }[];

@@ -11,6 +11,12 @@
 
 namespace carc::games {
 
+// the game's look (src/games/amazonas/look.json, compiled in: docs/look.md)
+constexpr std::string_view kLook =
+#include "look_amazonas.inc"
+    ;
+
+
 namespace {
 
 std::string count_of(int n, const std::string& noun) {
@@ -126,9 +132,30 @@ std::vector<Panel> help() {
 
 }  // namespace
 
+namespace {
+// Each player's boat on its space of the track.
+std::vector<Overlay> overlays(const State& s) {
+  std::vector<Overlay> out;
+  for (int p = 0; p < s.nplayers; ++p) {
+    Overlay o;
+    o.id = fmt::format("boat:{}", p);
+    o.glyph = "track-piece";
+    o.at = Overlay::At::Track;
+    o.x = s.track[static_cast<std::size_t>(p)];
+    o.seat = p;
+    o.label = fmt::format("{{p{}}}'s boat: space {}", p, o.x);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+}  // namespace
+
 void present_amazonas(GameDef& g) {
   Presentation& p = g.present;
   p.marks = {{"fruit", "●", ""}, {"boat", "▲", "boat icon"}, {"animal", "∴", ""}};
+  p.look = kLook;
+  p.overlays = overlays;
+  p.track_end = "the river mouth";
   p.decision_panels = decision_panels;
   p.option_info = option_info;
   p.parse_alias = parse_alias;

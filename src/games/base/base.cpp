@@ -3,6 +3,12 @@
 
 namespace carc::games {
 
+// the game's look (src/games/base/look.json, compiled in: docs/look.md)
+constexpr std::string_view kLook =
+#include "look_base.inc"
+    ;
+
+
 const GameDef& base() {
   static const GameDef def = [] {
     GameDef g;
@@ -21,6 +27,7 @@ const GameDef& base() {
     g.max_players = 5;
     g.farm_points_per_city = 3;
     g.present.marks = {{"shield", "◆", ""}};
+    g.present.look = kLook;
     return g;
   }();
   return def;

@@ -11,6 +11,12 @@
 
 namespace carc::games {
 
+// the game's look (src/games/hunters/look.json, compiled in: docs/look.md)
+constexpr std::string_view kLook =
+#include "look_hunters.inc"
+    ;
+
+
 bool hunters_completes_menhir(const State& s);  // hunters.cpp
 
 namespace {
@@ -182,6 +188,7 @@ std::vector<Panel> help(const GameDef& g) {
 
 void present_hunters(GameDef& g) {
   Presentation& p = g.present;
+  p.look = kLook;
   p.marks = {{"forest", "♣", ""},   {"mushroom", "♠", "mushroom glade"},
              {"menhir", "▮", ""},   {"canoe", "∪", ""},
              {"pit_trap", "⊙", ""}, {"shaman", "@", ""},

@@ -14,6 +14,12 @@
 
 namespace carc::games {
 
+// the game's look (src/games/safari/look.json, compiled in: docs/look.md)
+constexpr std::string_view kLook =
+#include "look_safari.inc"
+    ;
+
+
 std::string cell_corner(int x, int y, int c);  // safari.cpp
 
 namespace {
@@ -319,6 +325,7 @@ OptionInfo option_info(const State& s, const Move& m) {
     const auto corner = kCornerNames[static_cast<std::size_t>(m.rot) & 3];
     if (m.pk == 1) {
       fmt::format_to(std::back_inserter(b), FMT_COMPILE("move the jeep at {},{} to {},{}"), s.markers[m.rot & 1][0], s.markers[m.rot & 1][1], m.x, m.y);
+      o.overlay = fmt::format(FMT_COMPILE("jeep:{}"), m.rot & 1);
     } else {
       const std::string& sp = species_name(m.feat);
       const char* a = std::string_view("aeiou").find(sp[0]) != std::string_view::npos ? "an" : "a";
@@ -326,6 +333,7 @@ OptionInfo option_info(const State& s, const Move& m) {
         fmt::format_to(std::back_inserter(b), FMT_COMPILE("found a watering hole with {} {} token and a photographer at {},{} {}: +3"), a, sp, m.x, m.y, corner);
       } else {
         const int si = find_spot(s, m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
+        o.overlay = fmt::format(FMT_COMPILE("watering-hole:{},{}"), m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
         const int pts = si < 0 ? 4 : s.spots[static_cast<std::size_t>(si)].ntokens + 3;
         fmt::format_to(std::back_inserter(b), FMT_COMPILE("explore a watering hole with {} {} token at {},{} {}: +{}"), a, sp, m.x, m.y, corner, pts);
       }
@@ -652,11 +660,95 @@ std::vector<Panel> help(const std::string& pass_text) {
   return {place, piece, handin, jeep};
 }
 
+// ---- what stands on the board: the jeeps and the watering holes ----
+
+// A watering hole's quarter c is corner c of the cell touching its point: that cell lies toward
+// (quarter_dx, quarter_dy) from the point. The look's quarter glyphs are drawn for quarter 0 (its
+// cell south-west of the point) and turned 90 degrees per quarter.
+int quarter_dx(int c) { return 1 - 2 * kCornerDx[static_cast<std::size_t>(c)]; }
+int quarter_dy(int c) { return 1 - 2 * kCornerDy[static_cast<std::size_t>(c)]; }
+constexpr double kTokenOff = 0.16, kPieceOff = 0.31;
+
+std::vector<Overlay> overlays(const State& s) {
+  std::vector<Overlay> out;
+  for (std::size_t j = 0; j < s.markers.size(); ++j) {
+    const int x = s.markers[j][0], y = s.markers[j][1];
+    if (x == kOffBoard) continue;
+    Overlay o;
+    o.id = fmt::format("jeep:{}", j);
+    o.glyph = "jeep";
+    o.x = x;
+    o.y = y;
+    o.label = fmt::format("jeep on cell {},{}: a tile placed here takes it (+3)", x, y);
+    out.push_back(std::move(o));
+  }
+  for (const Spot& sp : s.spots) {
+    Overlay o;
+    o.id = fmt::format("watering-hole:{},{}", sp.x, sp.y);
+    o.at = Overlay::At::Point;
+    o.x = sp.x;
+    o.y = sp.y;
+    o.done = sp.closed != 0;
+    std::string what;
+    for (int c = 0; c < 4; ++c) {
+      const auto ci = static_cast<std::size_t>(c);
+      if (sp.token[ci] == 0xFF) continue;
+      what += fmt::format("{}{} at {}", what.empty() ? "" : ", ", species_name(sp.token[ci]),
+                          cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c));
+      if (sp.owner[ci] != 0xFF) what += fmt::format(" (photographer of {{p{}}})", sp.owner[ci]);
+    }
+    o.label = fmt::format("watering hole at point {},{}{}: {}", sp.x, sp.y, o.done ? " (complete)" : "", what);
+    if (o.done) o.parts.push_back({"pond-complete", 0, 0, 0, -1, "complete"});
+    for (int c = 0; c < 4; ++c)
+      o.parts.push_back({quarter_usable(s, sp.x, sp.y, c) ? "pond-quarter" : "pond-quarter-unusable", 0, 0, 90 * c, -1, ""});
+    for (int c = 0; c < 4; ++c) {
+      const auto ci = static_cast<std::size_t>(c);
+      if (sp.token[ci] == 0xFF || sp.token[ci] >= kTokenKinds) continue;
+      o.parts.push_back({"token-" + species_name(sp.token[ci]), quarter_dx(c) * kTokenOff, quarter_dy(c) * kTokenOff, 0, -1,
+                         fmt::format("{} token at {}", species_name(sp.token[ci]), cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c))});
+    }
+    for (int c = 0; c < 4; ++c) {
+      const u8 owner = sp.owner[static_cast<std::size_t>(c)];
+      if (owner == 0xFF) continue;
+      o.parts.push_back({"pond-claim", 0, 0, 90 * c, owner, ""});
+      o.parts.push_back({"photographer", quarter_dx(c) * kPieceOff, quarter_dy(c) * kPieceOff, 0, owner,
+                         fmt::format("photographer of {{p{}}}", owner)});
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+// The token piles, the jeeps and the watering holes in three short lines.
+std::vector<std::string> summary(const State& s) {
+  int pile = 0, discard = 0;
+  for (int k = 0; k < kTokenKinds; ++k) {
+    pile += s.tokens.pile[static_cast<std::size_t>(k)];
+    discard += s.tokens.discard[static_cast<std::size_t>(k)];
+  }
+  std::vector<std::string> jeeps;
+  int taken = 0;
+  for (const auto& m : s.markers) {
+    if (m[0] == kOffBoard) ++taken;
+    else jeeps.push_back(fmt::format("{},{}", m[0], m[1]));
+  }
+  std::string jeep_line = jeeps.empty() ? "Jeeps: none on the board"
+                                        : fmt::format("Jeep{} on {}", jeeps.size() == 1 ? "" : "s", fmt::join(jeeps, " and "));
+  if (taken > 0 && !jeeps.empty()) jeep_line += fmt::format(" ({} off the board)", taken);
+  int closed = 0;
+  for (const Spot& sp : s.spots) closed += sp.closed ? 1 : 0;
+  return {fmt::format("Tokens: {} face down, {} discarded", pile, discard), jeep_line,
+          fmt::format("Watering holes: {} ({} complete)", s.spots.size(), closed)};
+}
+
 }  // namespace
 
 void present_safari(GameDef& g) {
   Presentation& p = g.present;
   p.marks = {{"bird", "v", ""}};
+  p.look = kLook;
+  p.overlays = overlays;
+  p.summary = summary;
   p.hand_noun = "token";
   p.marker_text = "a tile placed there takes the jeep: +3, then you put it on another empty cell";
   p.decision_panels = decision_panels;

@@ -1,0 +1,88 @@
+// Looks (docs/look.md): every game's look loads; a bad look is refused naming the file and field.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/io.hpp"
+#include "games/games.hpp"
+#include "view/look.hpp"
+
+namespace carc {
+namespace {
+
+using view::Look;
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)view::parse_look(text, "test.json", &view::generic_look());
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Look, EveryGameLooksValidAndNamesOnlyItsOwnFeatures) {
+  for (const std::string& id : game_ids()) {
+    const GameDef& g = *find_game(id);
+    const Look& l = view::look_of(g);
+    for (const FeatureTypeDef& ft : g.ftypes) {
+      const view::FeatureStyle& st = view::style_of(l, ft);
+      EXPECT_EQ(st.fill.size(), 7u) << id << " " << ft.name;
+      for (const std::string& sym : ft.attrs)
+        if (const std::string gl = view::symbol_glyph(l, sym, 0); !gl.empty()) {
+          EXPECT_NE(view::glyph_of(l, gl), nullptr) << sym;
+        }
+    }
+    for (int kind = 0; kind < 2; ++kind)
+      EXPECT_NE(view::glyph_of(l, view::piece_glyph(l, g.piece_names[static_cast<std::size_t>(kind)], kind, false)), nullptr) << id;
+    for (const auto& [name, glyph] : l.glyphs) {
+      EXPECT_EQ(glyph.svg.find("{{"), std::string::npos) << id << " " << name << ": references expanded";
+      EXPECT_EQ(glyph.svg.find('\''), std::string::npos) << id << " " << name << ": attributes quoted with \"";
+    }
+  }
+  // a look's own glyphs: Safari's jeep, Hunters' house for the hut, the base game's shield badge
+  EXPECT_NE(view::glyph_of(view::look_of(*find_game("safari")), "jeep"), nullptr);
+  const Look& hunters = view::look_of(*find_game("hunters"));
+  EXPECT_EQ(view::piece_glyph(hunters, "hut", 1, true), "house");
+  EXPECT_EQ(view::piece_glyph(view::generic_look(), "camp", 1, false), "tent");
+  EXPECT_EQ(view::piece_glyph(view::generic_look(), "anything", 1, true), "house");
+}
+
+TEST(Look, GlyphReferencesExpandAndQuotesAreRewritten) {
+  const Look l = view::parse_look(R"({"glyphs": {"a": {"svg": "<circle r='2'/>"}, "b": {"svg": "<g fill='#fff'>{{a}}{{meeple}}</g>", "seat": true}}})",
+                                  "test.json", &view::generic_look());
+  EXPECT_EQ(view::glyph_of(l, "b")->svg.substr(0, 37), R"(<g fill="#fff"><circle r="2"/><path d)");
+  EXPECT_TRUE(view::glyph_of(l, "b")->seat);
+  EXPECT_NE(view::glyph_of(l, "meeple"), nullptr) << "the generic glyphs stay";
+}
+
+TEST(Look, BadLooksAreRefusedNamingTheField) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"colour": {}})", "test.json: colour: unknown field"},
+      {R"({"features": {"road": {"fill": "red", "edge": "#000000"}}})", "test.json: features.road.fill: \"red\" is not a colour"},
+      {R"({"features": {"road": {"fill": "#ffffff"}}})", "test.json: features.road: needs a fill and an edge"},
+      {R"({"glyphs": {"x": {"svg": "<g><circle/>"}}})", "test.json: glyphs.x.svg: <g> is not closed"},
+      {R"({"glyphs": {"x": {"svg": "<g></circle>"}}})", "test.json: glyphs.x.svg: </circle> closes <g>"},
+      {R"({"glyphs": {"x": {"svg": "<script>alert(1)</script>"}}})", "test.json: glyphs.x.svg: may not hold \"<script\""},
+      {R"({"glyphs": {"x": {"svg": "<circle onload='f()'/>"}}})", "test.json: glyphs.x.svg: may not hold event handlers"},
+      {R"({"glyphs": {"x": {"svg": "<use href='#a'/>"}}})", "test.json: glyphs.x.svg: may not hold \"href\""},
+      {R"({"glyphs": {"x": {"svg": "{{nothing}}"}}})", "test.json: glyphs.x.svg: refers to no glyph \"nothing\""},
+      {R"({"glyphs": {"x": {"svg": "{{y}}"}, "y": {"svg": "{{x}}"}}})", "references nest deeper than 8"},
+      {R"({"glyphs": {"x y": {"svg": "<g/>"}}})", "test.json: glyphs.x y: a glyph's name may not hold spaces"},
+      {R"({"glyphs": {"x": {"svg": "<g/>", "size": -1}}})", "test.json: glyphs.x.size: must be a number in (0, 256]"},
+      {R"({"pieces": {"hut": "castle"}})", "test.json: pieces.hut: no glyph \"castle\""},
+      {R"({"symbols": {"fruit": []}})", "test.json: symbols.fruit: must be a glyph's name or a list of them"},
+      {R"({"hand": "token"})", "test.json: hand: must hold \"{}\""},
+      {R"({"key": [{"glyph": "meeple", "scale": 0}]})", "test.json: key[0].scale: must be a positive number"},
+      {R"({"features": {"road": {"fill": "#ffffff", "edge": "#000000", "dead_end": "pointed"}}})", "dead_end: must be \"round\" or \"square\""},
+      {"[1, 2", "test.json"},
+      {R"({"glyphs": {"x": {"svg": "<g>\u0000</g>"}}})", "test.json: glyphs.x.svg: a control character at byte 4"},
+  };
+  for (const auto& [text, want] : cases) {
+    const std::string e = error_of(text);
+    EXPECT_NE(e.find(want), std::string::npos) << text << "\n  got: " << e;
+  }
+}
+
+}  // namespace
+}  // namespace carc
