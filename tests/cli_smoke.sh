@@ -515,6 +515,9 @@ done
 (cd "$TMP" && "$BIN" render "$first" -o - >"$TMP/stdout.svg" 2>"$TMP/stdout.err")
 [ $? -eq 0 ] && [ ! -e "$TMP/-" ] && python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$TMP/stdout.svg" ||
   fail "render -o - does not write SVG to standard output: $(cat "$TMP/stdout.err")"
+# a finished game's record drawn at a turn before its end (its stated end is not the cut's)
+"$BIN" render "$first" --turn 10 -o "$TMP/turn10.svg" 2>"$TMP/turn10.err" && grep -q "turn 10 of" "$TMP/turn10.svg" ||
+  fail "render --turn 10 of a finished record: $(cat "$TMP/turn10.err")"
 mkdir -p "$TMP/dir.svg"
 bad_args render_dir "is a folder" render "$first" -o "$TMP/dir.svg"
 bad_args autosave_dir "is a folder" play --seats random,random --autosave "$TMP/dir.svg"
