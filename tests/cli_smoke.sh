@@ -30,6 +30,9 @@ no_crash() {
 }
 
 command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
+# the games, as game_ids() lists them (src/games/GAMES)
+GAMES=$(python3 "$(dirname "$0")/../tools/game_list.py" | tr '\n' ' ')
+[ -n "$GAMES" ] || { echo "no games listed" >&2; exit 1; }
 
 # ---------------------------------------------------------------------------------------------
 # selfplay --json: valid JSON with the documented keys
@@ -540,15 +543,15 @@ done
 
 # ---------------------------------------------------------------------------------------------
 # tiles: every tile's picture and an index a browser can draw boards from; pictures are XML
-for g in base amazonas hunters safari; do
+for g in $GAMES; do
   run "tiles_$g" "$BIN" tiles --game "$g" -o "$TMP/tiles-$g" --px 64
   no_crash "tiles_$g"
   [ "$RC" -eq 0 ] || fail "tiles --game $g exited $RC: $(cat "$TMP/tiles_$g.err")"
 done
-python3 - "$TMP" <<'EOF2' || fail "tiles: the index or the pictures are not as documented"
+python3 - "$TMP" $GAMES <<'EOF2' || fail "tiles: the index or the pictures are not as documented"
 import json, os, sys, xml.dom.minidom
 tmp = sys.argv[1]
-for g in ["base", "amazonas", "hunters", "safari"]:
+for g in sys.argv[2:]:
     d = os.path.join(tmp, "tiles-" + g)
     idx = json.load(open(os.path.join(d, "index.json")))
     assert idx["format"] == "carcassonne-tiles/1" and idx["game"] == g and idx["px"] == 64, g
@@ -568,7 +571,7 @@ run tiles_bad_game "$BIN" tiles --game chess -o "$TMP/tiles-x"
 # play on a short terminal (--rows 24 --width 80) and a big one (60 x 200): every turn's screen,
 # from its header to the prompt, fits, and shows places for the tile by their letters
 mkdir -p "$TMP/fit"
-for g in base amazonas hunters safari; do
+for g in $GAMES; do
   for size in "24 80" "60 200"; do
     set -- $size
     (for i in $(seq 1 12); do printf 'a 0\na 90\na 180\na 270\nnone\n\n'; done; echo quit) |

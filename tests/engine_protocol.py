@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Another program plays whole games of all four games through `carcassonne engine` alone.
+"""Another program plays whole games of every game through `carcassonne engine` alone.
 
 Usage: engine_protocol.py path/to/carcassonne
 
@@ -8,7 +8,7 @@ bot moves, a tentative placement, an undo, malformed lines between them; then ea
 is written and checked with `carcassonne replay --json` (it must replay to the same final scores).
 Every reply is checked against docs/engine-protocol.schema.json (views against
 docs/view.schema.json, records against docs/record.schema.json).
-Bounded: 4 games, each to its end (about 200 requests), and a timeout on every reply.
+Bounded: one game of each game, each to its end (about 200 requests), and a timeout on every reply.
 """
 import json
 import os
@@ -20,6 +20,9 @@ import tempfile
 import time
 
 import jsonschema
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from game_list import game_ids  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
 DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
@@ -38,7 +41,7 @@ def check_schema(cmd, reply):
         checked["replies"] += 1
     except jsonschema.ValidationError as e:
         fail(f"{cmd} reply does not match the schema: {e.message} at {list(e.absolute_path)}")
-GAMES = ["base", "amazonas", "hunters", "safari"]
+GAMES = game_ids()  # as the engine lists them (src/games/GAMES)
 failures = []
 
 

@@ -758,7 +758,7 @@ TEST(Amazonas, CustomTileSetThreeBoatIconsOnOneTile) {
         {"type": "amazon", "ports": ["E", "W"], "attrs": {"caiman": 1}},
         {"type": "jungle", "ports": ["ESE", "SSE", "S", "SSW", "WSW"]}]}
     ]})";
-  const GameDef& g = games::amazonas();
+  const GameDef& g = *find_game("amazonas");
   TileSet ts = parse_tileset(json, "test.json", g.ftypes, g.tile_kinds);
   Scenario sc(make_ruleset(g, std::move(ts), {{"spread", "uniform"}}), 2);
   EXPECT_EQ(sc.s.track_len, 4);

@@ -108,7 +108,7 @@ Move choose_none(int player) {
 // The meadow's final value now (tigers, fire, big trap applied).
 int meadow_value(const Scenario& sc, int x, int y, const std::string& port) {
   const int root = sc.s.graph.find(seg_at(sc, x, y, port));
-  return games::hunters().hooks.field_value(sc.s, root);
+  return find_game("hunters")->hooks.field_value(sc.s, root);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -652,7 +652,7 @@ std::shared_ptr<const Ruleset> mini_rules(int f_count, bool with_x, bool with_m)
       {"type": "meadow", "ports": ["NNW","N","NNE","ENE","E","ESE","SSE","S","SSW","WSW","W","WNW"], "attrs": {"deer": 1}}]})";
   const std::string text = R"({"format": "carcassonne-tiles/1", "game": "hunters",
     "start": [{"tile": "S", "x": 0, "y": 0, "rot": 0}], "tiles": [)" + tiles + "]}";
-  const GameDef& g = games::hunters();
+  const GameDef& g = *find_game("hunters");
   return make_ruleset(g, parse_tileset(text, "test.json", g.ftypes, g.tile_kinds, g.specials), {});
 }
 

@@ -296,7 +296,7 @@ TEST(Numbers, TileFileNumbersAreRangeChecked) {
     std::string text = game_file("base").dump();
     text.replace(text.find("\"total_tiles\":72"), 16, "\"total_tiles\":1e99999");
     try {
-      parse_tileset(text, "t.json", games::base().ftypes);
+      parse_tileset(text, "t.json", find_game("base")->ftypes);
       ADD_FAILURE();
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("t.json"), std::string::npos);

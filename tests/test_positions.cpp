@@ -134,7 +134,7 @@ TEST_P(PositionRoundTrip, AWrittenPositionReplaysToTheSameGame) {
   for (u64 seed = 1; seed <= 60; ++seed) check_round_trip(GetParam(), 2 + static_cast<int>(seed % 4), seed);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllGames, PositionRoundTrip, ::testing::Values("base", "amazonas", "hunters", "safari"));
+INSTANTIATE_TEST_SUITE_P(AllGames, PositionRoundTrip, ::testing::ValuesIn(game_ids()));
 
 std::string refusal(const std::string& game, const std::string& setup, int players = 2) {
   std::string names;

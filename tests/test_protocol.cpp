@@ -1,5 +1,5 @@
 // The engine's move notation, the view and the engine protocol (docs/engine-protocol.md):
-// every legal move's notation reads back as that move; whole games of all four games played
+// every legal move's notation reads back as that move; whole games of every game played
 // through the protocol alone replay from their records to the same scores; malformed requests
 // get error replies with stable codes and the session goes on.
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.hpp"
+#include "games/games.hpp"
 #include "protocol/protocol.hpp"
 #include "view/view.hpp"
 
@@ -19,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kGames = {"base", "amazonas", "hunters", "safari"};
+const std::vector<std::string> kGames = game_ids();
 
 bool same_move(const Move& a, const Move& b) {
   return a.kind == b.kind && a.x == b.x && a.y == b.y && a.rot == b.rot && a.feat == b.feat && a.pk == b.pk && a.player == b.player;

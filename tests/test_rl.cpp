@@ -1,5 +1,5 @@
 // The learning interface (src/rl, docs/python.md): chance odds as the samplers draw; every legal
-// move of random games of the four games has its own action in the fixed space, and actions turn
+// move of random games of every game has its own action in the fixed space, and actions turn
 // with the board; explicit chance nodes reproduce the engine's own seeded games.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 namespace carc::test {
 namespace {
 
-const std::vector<std::string> kGames = {"base", "amazonas", "hunters", "safari"};
+const std::vector<std::string> kGames = game_ids();
 
 // Plays random decisions and sampled chance until `stop` says so or the game ends.
 template <class F>

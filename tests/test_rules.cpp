@@ -113,7 +113,7 @@ TEST(Placement, GameExplainsIllegalPlacements) {
 // Uses a small custom game with a second field-like terrain ("lake") so that thirds can differ.
 TEST(Placement, SidesMatchPartByPart) {
   static const GameDef game = [] {
-    GameDef g = games::base();
+    GameDef g = *find_game("base");
     g.id = "lakes";
     g.ftypes.push_back({"lake", FClass::Field, 4, true, 0, 0, 0, 0});
     return g;

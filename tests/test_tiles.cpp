@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,6 +21,37 @@ const std::string kReference = CARC_SOURCE_DATA_DIR "/../../shared/reference/til
 json load_reference() {
   std::ifstream in(kReference);
   return json::parse(in);
+}
+
+// src/games/GAMES is the one list of games (docs/architecture.md, "Adding a game"): game_ids()
+// gives its ids in its order (test games follow only with CARCASSONNE_TEST_GAMES=1); each is found
+// by its id, is the game of that id, and loads its tile file.
+TEST(Games, GameIdsAreTheListInItsOrder) {
+  std::ifstream in(CARC_SOURCE_DATA_DIR "/../src/games/GAMES");
+  ASSERT_TRUE(in);
+  std::vector<std::string> listed;
+  for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, line.find('#'));  // a comment
+    line.erase(line.find_last_not_of(" \t\r") + 1);
+    line.erase(0, line.find_first_not_of(" \t"));
+    if (!line.empty()) listed.push_back(line);
+  }
+  ASSERT_FALSE(listed.empty());
+  const std::vector<std::string> ids = game_ids();
+  ASSERT_GE(ids.size(), listed.size());
+  EXPECT_EQ(std::vector<std::string>(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(listed.size())), listed);
+  const char* test_games = std::getenv("CARCASSONNE_TEST_GAMES");
+  if (!test_games || std::string_view(test_games) != "1") {
+    EXPECT_EQ(ids, listed);
+  }
+  for (const std::string& id : ids) {
+    const GameDef* g = find_game(id);
+    ASSERT_NE(g, nullptr) << id;
+    EXPECT_EQ(g->id, id);
+    EXPECT_EQ(load_ruleset(id, {})->tiles.game, id);
+  }
+  EXPECT_EQ(find_game("chess"), nullptr);
+  EXPECT_EQ(find_game(""), nullptr);
 }
 
 TEST(Tiles, BaseSetLoads) {
@@ -135,7 +167,7 @@ json good_file() {
 }
 
 TileSet parse(const std::string& text) {
-  return parse_tileset(text, "bad.json", games::base().ftypes);
+  return parse_tileset(text, "bad.json", find_game("base")->ftypes);
 }
 
 // The parse must fail with an InputError whose message holds every one of `parts`.
@@ -313,7 +345,7 @@ namespace {
 // Safari's tile data (its rules come later): the file loads against Safari's feature types, the
 // totals match RULES.md §4 and the reference, and watering-hole corners rotate with the tile.
 TEST(SafariTiles, LoadWithTheStatedTotals) {
-  const GameDef& g = games::safari();
+  const GameDef& g = *find_game("safari");
   const TileSet ts = load_tileset(data_dir() + "/tiles/safari.tiles.json", g.ftypes, g.tile_kinds, g.specials);
   EXPECT_EQ(ts.game, "safari");
   EXPECT_EQ(ts.types.size(), 75u);

@@ -123,7 +123,7 @@ def main():
     res["python_vs_cpp"] = round(py / (n / t), 3)
     og = max(50, games // 40)
     res["vecenv_base_masks_observations_games_per_cpu_s"] = round(vec_env_games("base", 64, og, True))
-    for name in ["base", "amazonas", "hunters", "safari"]:
+    for name in carcassonne.games():
         res[f"vecenv_{name}_masks_games_per_cpu_s"] = round(vec_env_games(name, 64, games // 4, False))
     ap_us, obs_us = per_call("base", 5 if a.quick else 50)
     res["apply_action_plus_legal_actions_us"] = round(ap_us * 1e6, 2)
@@ -131,7 +131,7 @@ def main():
     res["batched_mcts_leaves_per_cpu_s_base_64_games"] = round(batched_leaves("base", 64, 20 if a.quick else 200))
     with tempfile.TemporaryDirectory() as d:
         ng = 20 if a.quick else 200
-        for name in ["base", "amazonas", "hunters", "safari"]:
+        for name in carcassonne.games():
             for bots in ["random", "greedy", "mcts:playouts=300,threads=1"]:
                 k = ng if not bots.startswith("mcts") else max(5, ng // 10)
                 n_, over, reach = window_overflow(name, bots, k, d)

@@ -557,11 +557,11 @@ int main(int argc, char** argv) {
   };
   const long rss0 = rss();
   std::mt19937_64 rng(o.seed);
-  const char* kGames[] = {"base", "amazonas", "hunters", "safari"};
+  const std::vector<std::string> kGames = carc::game_ids();
   std::vector<std::string> ids;
   const auto t_create = Clock::now();
   for (int g = 0; g < o.games; ++g) {
-    const std::string kind = kGames[g % 4];
+    const std::string& kind = kGames[static_cast<std::size_t>(g) % kGames.size()];
     const carc::GameDef* gd = carc::find_game(kind);
     const int n = gd->min_players + static_cast<int>(rng() % static_cast<unsigned>(gd->max_players - gd->min_players + 1));
     json seats = json::array();

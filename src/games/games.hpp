@@ -9,6 +9,8 @@
 
 namespace carc {
 
+// The games of src/games/GAMES, in its order (docs/architecture.md, "Adding a game"); with
+// CARCASSONNE_TEST_GAMES=1 also those of tests/games/GAMES. find_game: nullptr for any other id.
 const GameDef* find_game(std::string_view id);
 std::vector<std::string> game_ids();
 
@@ -20,10 +22,6 @@ std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::ve
                                             const std::string& tiles_path = "");
 
 namespace games {
-const GameDef& base();
-const GameDef& amazonas();
-const GameDef& hunters();
-const GameDef& safari();
 // Safari's token species by index (monkey, elephant, giraffe, lion, zebra).
 const std::array<std::string, kTokenKinds>& safari_species();
 // Points for n different species on a completed Safari trail or bush: 0, 1, 3, 6, 10, 15.

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "games/game_table.hpp"
 #include "games/games.hpp"
 
 #ifndef CARC_SOURCE_DATA_DIR
@@ -12,15 +13,28 @@
 
 namespace carc {
 
+namespace {
+// Games of tests/games/GAMES are compiled in but seen only when CARCASSONNE_TEST_GAMES=1 (read on
+// every call: a test may set it in its own process).
+bool visible(const GameEntry& e) {
+  if (!e.test_only) return true;
+  const char* on = std::getenv("CARCASSONNE_TEST_GAMES");
+  return on && std::string_view(on) == "1";
+}
+}  // namespace
+
 const GameDef* find_game(std::string_view id) {
-  if (id == "base") return &games::base();
-  if (id == "amazonas") return &games::amazonas();
-  if (id == "hunters") return &games::hunters();
-  if (id == "safari") return &games::safari();
+  for (const GameEntry& e : game_table())
+    if (e.id == id && visible(e)) return &e.def();
   return nullptr;
 }
 
-std::vector<std::string> game_ids() { return {"base", "amazonas", "hunters", "safari"}; }
+std::vector<std::string> game_ids() {
+  std::vector<std::string> ids;
+  for (const GameEntry& e : game_table())
+    if (visible(e)) ids.emplace_back(e.id);
+  return ids;
+}
 
 std::string data_dir() {
   if (const char* d = std::getenv("CARCASSONNE_DATA"); d && *d) return d;

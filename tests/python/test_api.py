@@ -8,7 +8,7 @@ import pytest
 
 import carcassonne
 
-GAMES = ["base", "amazonas", "hunters", "safari"]
+GAMES = carcassonne.games()
 
 
 def play_random(state, rng, on_decision=None, max_steps=5000):

@@ -17,7 +17,7 @@ def run(env, steps):
     return out
 
 
-@pytest.mark.parametrize("name", ["base", "amazonas", "hunters", "safari"])
+@pytest.mark.parametrize("name", carcassonne.games())
 def test_games_finish_and_records_replay(name):
     game = carcassonne.Game(name, players=2)
     env = carcassonne.VecEnv(game, 6, seed=3, threads=2, records=True)

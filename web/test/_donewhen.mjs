@@ -2,9 +2,10 @@
 // lobby, one click, a whole game against the easy bot, in each game, at desktop and phone size.
 import { launch, rng, playTurnByClicks } from "./harness.mjs";
 const url = process.argv[2] ?? "http://127.0.0.1:8080";
+const catalog = await (await fetch(`${url}/api/catalog`)).json();
 const browser = await launch();
 for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844, touch: true }]) {
-  for (const game of ["base", "amazonas", "hunters", "safari"]) {
+  for (const game of catalog.games.map((g) => g.id)) {
     const t0 = Date.now();
     const ctx = await browser.newContext({ viewport: { width: size.width, height: size.height }, hasTouch: !!size.touch, isMobile: !!size.touch });
     const page = await ctx.newPage();

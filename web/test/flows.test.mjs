@@ -146,7 +146,8 @@ test("a tentative turn is taken back step by step and nothing is sent", { timeou
 });
 
 test("phone size with touch: tap to place and confirm, pinch to zoom, panels fold away", { timeout: 180000 }, async () => {
-  for (const [i, game] of ["base", "amazonas", "hunters", "safari"].entries()) {
+  const catalog = await api(server, "GET", "/api/catalog");
+  for (const [i, game] of catalog.games.map((g) => g.id).entries()) {
     const g = await newGame(server, game, 200 + i);
     const { ctx, page, errors } = await open(server.url + g.seats[0].invite, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
     await waitReady(page);

@@ -1,10 +1,11 @@
-// A whole game of each of the four games against `random`, by clicks alone, in Debian's Chromium;
-// the final scores the page shows must be the server's record's. Also measures, in the browser,
-// the time from a click on confirm to the updated board, and page load to an interactive board.
+// A whole game of each game (src/games/GAMES) against `random`, by clicks alone, in Debian's
+// Chromium; the final scores the page shows must be the server's record's. Also measures, in the
+// browser, the time from a click on confirm to the updated board, and page load to an interactive
+// board.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnByClicks, repo, clickStats } from "./harness.mjs";
+import { startServer, stopAll, launch, api, rng, playTurnByClicks, repo, clickStats, gameIds } from "./harness.mjs";
 
 let server, browser;
 const metrics = { confirm_to_board_ms: [], interactive_ms: [] };
@@ -21,7 +22,7 @@ after(async () => {
   console.log("browser metrics:", JSON.stringify(out));
 });
 
-for (const [i, game] of ["base", "amazonas", "hunters", "safari"].entries()) {
+for (const [i, game] of gameIds().entries()) {
   test(`a whole ${game} game against random, by clicks`, { timeout: 600000 }, async () => {
     const created = await api(server, "POST", "/api/games", { game, seats: [{ name: "Tester" }, { bot: "random" }], seed: 1000 + i });
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -1,7 +1,7 @@
 // Test harness for the browser tests: a real `carcassonne serve` on a loopback port with a fresh
 // SQLite file, and Debian's Chromium driven by playwright-core. Nothing here leaves 127.0.0.1.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -11,6 +11,16 @@ export const repo = path.resolve(here, "../..");
 export const bin = process.env.CARC_BIN ?? path.join(repo, "build/carcassonne");
 export const webRoot = process.env.CARC_WEB ?? path.join(repo, "web/dist");
 export const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+// The games, as the server's game_ids() lists them (tools/game_list.py reads the same files):
+// src/games/GAMES, then tests/games/GAMES with CARCASSONNE_TEST_GAMES=1. For tests defined before a
+// server runs; a running server's own list is its catalog (GET /api/catalog).
+export function gameIds() {
+  const read = (p) => existsSync(p) ? readFileSync(p, "utf8").split("\n").map((l) => l.replace(/#.*/, "").trim()).filter(Boolean) : [];
+  const ids = read(path.join(repo, "src/games/GAMES"));
+  if (process.env.CARCASSONNE_TEST_GAMES === "1") ids.push(...read(path.join(repo, "tests/games/GAMES")));
+  return ids;
+}
 
 export function tempDir() { return mkdtempSync(path.join(tmpdir(), "carc-web-")); }
 
