@@ -528,7 +528,7 @@ Game Game::replay(const Record& r_in, std::optional<u64> continue_seed, const st
       }
       step = "bad_key";
       if (!rm.choices.empty()) throw InputError(fmt::format("\"choices\" is not used in {}", g.rs_->game->title));
-      if (rm.action) throw InputError(fmt::format("\"action\" is not used in {}", g.rs_->game->title));
+      if (rm.action && !g.rs_->game->hooks.gen_actions) throw InputError(fmt::format("\"action\" is not used in {}", g.rs_->game->title));
       step = "illegal_choice";
       if (rm.partial && g.state_.phase == Phase::Choose && !rm.choice) continue;
       if (g.state_.phase == Phase::Choose) {
@@ -539,7 +539,11 @@ Game Game::replay(const Record& r_in, std::optional<u64> continue_seed, const st
       }
       step = "illegal_piece";
       if (rm.partial && !rm.decided) continue;
-      if (g.state_.phase == Phase::Piece || rm.follower) {
+      if (rm.action) {  // an action instead of the piece (a game with actions and no listed choices)
+        if (g.state_.phase != Phase::Piece) throw InputError("an action is given but the turn is over");
+        step = "illegal_action";
+        play(g.action(*rm.action));
+      } else if (g.state_.phase == Phase::Piece || rm.follower) {
         if (g.state_.phase != Phase::Piece) throw InputError("a follower is given but the turn is over");
         play(piece());
       } else if (rm.follower_at || rm.piece) {

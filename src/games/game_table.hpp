@@ -13,6 +13,7 @@ struct GameEntry {
   std::string_view id;         // the game's id: its folder, its tile file's name, GameDef::id
   const GameDef& (*def)();     // its accessor, games::<id>()
   bool test_only;              // from tests/games/GAMES: seen only with CARCASSONNE_TEST_GAMES=1
+  std::string_view dir;        // its folder in the source tree ("src/games/base", "tests/games/toy")
 };
 
 // Every game compiled in: those of src/games/GAMES in their order, then those of tests/games/GAMES.

@@ -10,6 +10,9 @@
 #ifndef CARC_SOURCE_DATA_DIR
 #define CARC_SOURCE_DATA_DIR "data"
 #endif
+#ifndef CARC_SOURCE_DIR
+#define CARC_SOURCE_DIR "."
+#endif
 
 namespace carc {
 
@@ -46,7 +49,12 @@ std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::ve
   const GameDef* g = find_game(game);
   if (!g) throw InputError(fmt::format("unknown game \"{}\" (games: {})", game, fmt::join(game_ids(), ", ")));
   const auto opts = resolve_options(*g, settings);
-  const std::string path = tiles_path.empty() ? fmt::format("{}/tiles/{}.tiles.json", data_dir(), g->id) : tiles_path;
+  // a shipped game's tile file is data_dir()/tiles/<id>.tiles.json; a test-only game's lies in its
+  // folder (tests/games/<id>/<id>.tiles.json)
+  std::string path = tiles_path.empty() ? fmt::format("{}/tiles/{}.tiles.json", data_dir(), g->id) : tiles_path;
+  if (tiles_path.empty())
+    for (const GameEntry& e : game_table())
+      if (e.id == g->id && e.test_only) path = fmt::format("{}/{}/{}.tiles.json", CARC_SOURCE_DIR, e.dir, e.id);
   // the shipped tile files are read once per process and options (a server replays many games);
   // a tile file given by path is read every time (it may change between calls)
   static std::mutex mu;
