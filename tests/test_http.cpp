@@ -11,12 +11,12 @@
 #include <string>
 
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "engine/engine.hpp"
 #include "server/room.hpp"
 #include "server/server.hpp"
 #include "server/store.hpp"
 #include "server/web_api.hpp"
-#include "tiles/json_input.hpp"
 
 using namespace carc;
 using namespace carc::server;

@@ -10,9 +10,9 @@
 #include "cli/commands.hpp"
 #include "core/core.hpp"
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "server/bot_turn.hpp"
 #include "server/http_client.hpp"
-#include "tiles/json_input.hpp"
 
 namespace carc::cli {
 

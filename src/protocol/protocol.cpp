@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io.hpp"
-#include "tiles/json_input.hpp"
+#include "core/json_input.hpp"
 #include "view/view.hpp"
 
 namespace carc::view {

@@ -26,13 +26,13 @@
 
 #include "core/core.hpp"
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "server/bot_turn.hpp"
 #include "server/crypto.hpp"
 #include "server/room.hpp"
 #include "server/server.hpp"
 #include "server/store.hpp"
 #include "server/web_api.hpp"
-#include "tiles/json_input.hpp"
 
 namespace carc::server {
 

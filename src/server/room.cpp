@@ -7,9 +7,9 @@
 #include "ai/bots.hpp"
 #include "ai/mcts.hpp"
 #include "core/core.hpp"
+#include "core/json_input.hpp"
 #include "games/games.hpp"
 #include "server/crypto.hpp"
-#include "tiles/json_input.hpp"
 #include "view/view.hpp"
 
 namespace carc::server {

@@ -8,9 +8,9 @@
 
 #include "ai/bots.hpp"
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
-#include "tiles/json_input.hpp"
 #include "view/svg.hpp"
 #include "view/view.hpp"
 
