@@ -115,7 +115,7 @@ TEST(Notation, GamesShorthandsReadAsTheirMoves) {
 }
 
 // One request through a session; the reply parsed.
-json ask(view::EngineSession& s, const json& req) {
+json ask(protocol::EngineSession& s, const json& req) {
   const std::string line = s.handle(req.dump());
   EXPECT_EQ(line.find('\n'), std::string::npos) << "one reply, one line";
   return json::parse(line);
@@ -126,7 +126,7 @@ TEST(Protocol, WholeGamesOfEveryGameThroughTheProtocolReplayFromTheirRecords) {
     for (u64 seed = 1; seed <= 3; ++seed) {
       const std::string& game = kGames[gi];
       const std::string ctx = fmt::format("{} seed {}", game, seed);
-      view::EngineSession s;
+      protocol::EngineSession s;
       const json created = ask(s, {{"id", 1}, {"cmd", "new"}, {"game", game}, {"players", {"ann", {{"name", "bob"}, {"bot", "greedy"}}, "cy"}}, {"seed", seed}});
       ASSERT_TRUE(created["ok"]) << ctx << created.dump();
       const std::string id = created["game"];
@@ -197,7 +197,7 @@ TEST(Protocol, WholeGamesOfEveryGameThroughTheProtocolReplayFromTheirRecords) {
 }
 
 TEST(Protocol, MalformedRequestsGetCodesAndTheSessionGoesOn) {
-  view::EngineSession s;
+  protocol::EngineSession s;
   const json created = ask(s, {{"id", "a"}, {"cmd", "new"}, {"players", {"x", "y"}}, {"seed", 5}});
   ASSERT_TRUE(created["ok"]) << created.dump();
   EXPECT_EQ(created["id"], "a");
@@ -245,10 +245,10 @@ TEST(Protocol, MalformedRequestsGetCodesAndTheSessionGoesOn) {
   }
   EXPECT_EQ(json::parse(s.handle("{\"id\":\"\\u001b]0;owned\\u0007\",\"cmd\":\"fly\"}"))["error"]["message"].get<std::string>().find('\x1b'), std::string::npos)
       << "messages carry no control characters";
-  view::ProtocolLimits small;
+  protocol::ProtocolLimits small;
   small.max_line = 100;
   small.max_games = 2;
-  view::EngineSession t(small);
+  protocol::EngineSession t(small);
   EXPECT_EQ(json::parse(t.handle(std::string(101, ' ')))["error"]["code"], "too_long");
   EXPECT_TRUE(ask(t, {{"cmd", "new"}, {"players", {"a", "b"}}})["ok"]);
   EXPECT_TRUE(ask(t, {{"cmd", "new"}, {"players", {"a", "b"}}})["ok"]);
@@ -265,7 +265,7 @@ TEST(Protocol, MalformedRequestsGetCodesAndTheSessionGoesOn) {
 }
 
 TEST(Protocol, PreparedPositionsAndStructuredMoves) {
-  view::EngineSession s;
+  protocol::EngineSession s;
   const json created = ask(s, {{"cmd", "new"}, {"game", "amazonas"}, {"players", {"a", "b"}}, {"seed", 4}, {"setup", {{"boats", {5, 2}}, {"scores", {7, 1}}}}});
   ASSERT_TRUE(created["ok"]) << created.dump();
   EXPECT_EQ(created["scores"], json({7, 1}));
@@ -282,7 +282,7 @@ TEST(Protocol, PreparedPositionsAndStructuredMoves) {
 }
 
 TEST(Protocol, PlayTakesTheGamesShorthands) {
-  view::EngineSession s;
+  protocol::EngineSession s;
   const json created = ask(s, {{"cmd", "new"}, {"game", "safari"}, {"players", {"a", "b"}}, {"seed", 2}});
   ASSERT_TRUE(created["ok"]) << created.dump();
   const json id = created["game"];
@@ -432,11 +432,11 @@ TEST(Protocol, FuzzRegressionSessionsReplay) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     ++files;
     std::ifstream in(entry.path(), std::ios::binary);
-    view::ProtocolLimits limits;
+    protocol::ProtocolLimits limits;
     limits.max_games = 4;
     limits.max_bot_ms = 5;
     limits.max_bot_playouts = 200;
-    view::EngineSession s(limits, 1);
+    protocol::EngineSession s(limits, 1);
     for (std::string line; std::getline(in, line) && !s.done();) {
       const json r = json::parse(s.handle(line));
       ASSERT_TRUE(r.contains("ok")) << entry.path();

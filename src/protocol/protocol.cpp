@@ -11,7 +11,7 @@
 #include "core/json_input.hpp"
 #include "view/view.hpp"
 
-namespace carc::view {
+namespace carc::protocol {
 
 using nlohmann::json;
 
@@ -70,7 +70,8 @@ std::optional<u64> seed_field(const json& req, const char* k) {
 json events_since(const Game& g, std::size_t from) {
   json out = json::array();
   const auto& ev = g.record().events;
-  for (std::size_t i = from; i < ev.size(); ++i) out.push_back(to_json(event_view(g.state(), ev[i], g.record().players)));
+  for (std::size_t i = from; i < ev.size(); ++i)
+    out.push_back(view::to_json(view::event_view(g.state(), ev[i], g.record().players)));
   return out;
 }
 
@@ -207,7 +208,7 @@ struct Dispatch {
     reply["game"] = add(std::move(g), seed);
     reply["seed"] = seed;
     add_status(reply, ref);
-    if (flag(req, "view", false)) reply["view"] = to_json(build_view(ref));
+    if (flag(req, "view", false)) reply["view"] = view::to_json(view::build_view(ref));
   }
 
   void load(const json& req, json& reply) {
@@ -227,16 +228,16 @@ struct Dispatch {
     const Game& ref = *g;
     reply["game"] = add(std::move(g), seed.value_or(ses.seeds_()));
     add_status(reply, ref);
-    if (flag(req, "view", false)) reply["view"] = to_json(build_view(ref));
+    if (flag(req, "view", false)) reply["view"] = view::to_json(view::build_view(ref));
   }
 
   void view(const json& req, json& reply) {
     only_keys(req, {"game", "features", "options"});
     const Game& g = *open(req).game;
-    ViewOptions o;
+    view::ViewOptions o;
     o.features = flag(req, "features", true);
     o.options = flag(req, "options", true);
-    reply["view"] = to_json(build_view(g, o));
+    reply["view"] = view::to_json(view::build_view(g, o));
   }
 
   void legal(const json& req, json& reply) {
@@ -248,10 +249,10 @@ struct Dispatch {
       if (g.state().phase != Phase::Place) throw ProtocolError("illegal_move", "after: there is no tile to place now");
       const Move place = move_of(g, *after);
       if (place.kind != MoveKind::Place) throw ProtocolError("illegal_move", "after: expected a placement");
-      append_options_json(raw, options_after(g, place));
+      view::append_options_json(raw, view::options_after(g, place));
       reply["after"] = notation(g.state(), place);
     } else {
-      append_options_json(raw, decision_options(g.state()));
+      view::append_options_json(raw, view::decision_options(g.state()));
     }
   }
 
@@ -273,7 +274,7 @@ struct Dispatch {
     reply["player"] = who;
     reply["events"] = events_since(g, before);
     add_status(reply, g);
-    if (flag(req, "view", false)) reply["view"] = to_json(build_view(g));
+    if (flag(req, "view", false)) reply["view"] = view::to_json(view::build_view(g));
   }
 
   void undo(const json& req, json& reply) {
@@ -333,7 +334,7 @@ struct Dispatch {
       reply["events"] = events_since(g, before);
     }
     add_status(reply, g);
-    if (flag(req, "view", false)) reply["view"] = to_json(build_view(g));
+    if (flag(req, "view", false)) reply["view"] = view::to_json(view::build_view(g));
   }
 
   void record(const json& req, json& reply) {
@@ -429,4 +430,4 @@ std::string EngineSession::handle(std::string_view line) {
   return out;
 }
 
-}  // namespace carc::view
+}  // namespace carc::protocol

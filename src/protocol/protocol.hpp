@@ -1,6 +1,7 @@
-// protocol: the engine protocol (docs/engine-protocol.md). JSON lines: one request object per
-// line in, one reply object per line out, with the request's id. Several games at once, each by
-// its id. `carcassonne engine` runs it over stdin/stdout; the server and tests call it directly.
+// protocol: the engine protocol (docs/engine-protocol.md), namespace carc::protocol. JSON lines:
+// one request object per line in, one reply object per line out, with the request's id. Several
+// games at once, each by its id. `carcassonne engine` runs it over stdin/stdout; benchmarks,
+// fuzzers and tests call it directly.
 //
 // A session never throws and never exits on bad input: every failure is a reply
 // {"id", "ok": false, "error": {"code", "message"}} with a stable code (docs/engine-protocol.md).
@@ -15,7 +16,7 @@
 #include "ai/bots.hpp"
 #include "engine/engine.hpp"
 
-namespace carc::view {
+namespace carc::protocol {
 
 struct ProtocolLimits {
   std::size_t max_line = 4u << 20;  // bytes of one request (a record fits)
@@ -48,4 +49,4 @@ class EngineSession {
   friend struct Dispatch;
 };
 
-}  // namespace carc::view
+}  // namespace carc::protocol
