@@ -23,10 +23,11 @@
 #include <random>
 
 #include "ai/bots.hpp"
+#include "ai/driver.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/text.hpp"
 #include "cli/terminal_view.hpp"
+#include "cli/text.hpp"
 #include "engine/engine.hpp"
 #include "view/view.hpp"
 
@@ -273,7 +274,9 @@ class Session {
   // The terminal's size (columns into view_.width, lines into rows_), again after a resize.
   void measure_terminal();
   void finish();
-  [[nodiscard]] bool is_bot(int p) const { return bots_[static_cast<std::size_t>(p)] != nullptr; }
+  // The seat's bot; nullptr for a person.
+  [[nodiscard]] Bot* bot_of(int p) const { return bots_[static_cast<std::size_t>(p)].get(); }
+  [[nodiscard]] bool is_bot(int p) const { return bot_of(p) != nullptr; }
   [[nodiscard]] const std::vector<PlayerInfo>& players() const { return g_->record().players; }
   [[nodiscard]] std::string name(int p) const { return player_name(players(), p, view_.color); }
   [[nodiscard]] const GameDef& game() const { return *g_->ruleset().game; }
@@ -577,11 +580,11 @@ Outcome Session::bot_turn() {
   g_->forget_undo();  // a new player acts: earlier turns can no longer be taken back
   // the tile, a choice if it asks for one, then a piece or none; each decision by the bot of the
   // player who makes it, and a human's (a game's choice off turn) at a prompt
-  const auto bot_of = [this](int q) { return bots_[static_cast<std::size_t>(q)].get(); };
+  const auto bots = [this](int q) { return bot_of(q); };
   // a searching bot takes a moment: say so on a terminal, then clear the line
   const bool thinking = any_human_ && out_tty_;
   if (thinking) say(fmt::format("{} is thinking…", name(p)));
-  while (!play_bot_turn(*g_, bot_of, bot_rng_)) {
+  while (!play_bot_turn(*g_, bots, bot_rng_)) {
     const State& s = g_->state();
     if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;  // the turn is over
     const Outcome o = choose(to_move(s), p);
@@ -958,15 +961,12 @@ Outcome Session::choose(int d, int turn_player) {
 }
 
 Outcome Session::rest_of_turn(int turn_player) {
-  while (g_->state().phase == Phase::Choose) {
-    const int d = to_move(g_->state());
-    if (is_bot(d)) {
-      MoveList ml;
-      legal_moves(g_->state(), ml);
-      g_->play(bots_[static_cast<std::size_t>(d)]->choose(g_->state(), ml, bot_rng_));
-      continue;
-    }
-    const Outcome o = choose(d, turn_player);
+  // the choices the turn's tiles ask for (Phase::Choose), each by whoever makes it: a bot's at
+  // once, a person's at a prompt
+  const auto bots = [this](int q) { return bot_of(q); };
+  const auto choices_made = [](const Game& g, long) { return g.state().phase != Phase::Choose; };
+  while (play_bots(*g_, bots, bot_rng_, choices_made).needs_person) {
+    const Outcome o = choose(to_move(g_->state()), turn_player);
     if (o != Outcome::Done) return o;
   }
   return Outcome::Done;
