@@ -20,8 +20,8 @@ int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   protocol::ProtocolLimits limits;
   limits.max_line = 65536;
   limits.max_games = 4;
-  limits.max_bot_ms = 5;
-  limits.max_bot_playouts = 200;
+  limits.bots.max_ms = 5;
+  limits.bots.max_playouts = 200;
   protocol::EngineSession session(limits, 1);
   const std::string_view in(reinterpret_cast<const char*>(data), size);
   int lines = 0;

@@ -130,7 +130,7 @@ TEST(WebFile, PathsAreNormalisedAndNeverLeaveTheRoot) {
 }
 
 TEST(BotPolicy, StrangersGetLevelsAndSpecsWithinTheBudget) {
-  const BotPolicy p{false, 2000, 5000};
+  const BotPolicy p{false, {2000, 5000, 1}};
   for (const char* ok : {"easy", "normal", "hard", "random", "greedy", "mcts:ms=2000,threads=1", "mcts:playouts=5000,threads=1"})
     EXPECT_NO_THROW(check_bot(ok, p, "seats[1].bot")) << ok;
   for (const char* over : {"mcts:ms=600000,threads=64", "mcts:ms=2001,threads=1", "mcts:ms=100,threads=2", "mcts:playouts=5001,threads=1", "mcts"}) {
@@ -143,7 +143,7 @@ TEST(BotPolicy, StrangersGetLevelsAndSpecsWithinTheBudget) {
   }
   EXPECT_THROW(check_bot("mcts:bogus=1", p, "absence.bot"), InputError);
   EXPECT_THROW(check_bot("nobody", p, "absence.bot"), InputError);
-  EXPECT_NO_THROW(check_bot("mcts:ms=600000,threads=64", BotPolicy{true, 2000, 5000}, "seats[1].bot"));
+  EXPECT_NO_THROW(check_bot("mcts:ms=600000,threads=64", BotPolicy{true, {2000, 5000, 1}}, "seats[1].bot"));
 }
 
 TEST(HttpSurface, EveryMaliciousRequestIsAnsweredAndNoneIsFatal) {

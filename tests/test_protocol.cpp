@@ -232,8 +232,8 @@ TEST(Protocol, FuzzRegressionSessionsReplay) {
     std::ifstream in(entry.path(), std::ios::binary);
     protocol::ProtocolLimits limits;
     limits.max_games = 4;
-    limits.max_bot_ms = 5;
-    limits.max_bot_playouts = 200;
+    limits.bots.max_ms = 5;
+    limits.bots.max_playouts = 200;
     protocol::EngineSession s(limits, 1);
     for (std::string line; std::getline(in, line) && !s.done();) {
       const json r = json::parse(s.handle(line));

@@ -22,6 +22,7 @@
 #include <optional>
 #include <random>
 
+#include "ai/bot_limits.hpp"
 #include "ai/bots.hpp"
 #include "ai/driver.hpp"
 #include "cli/commands.hpp"
@@ -75,10 +76,6 @@ u64 clock_seed() {
   return (t ^ (static_cast<u64>(rd()) << 32) ^ rd()) % 1000000000ULL;  // short enough to retype
 }
 
-// The mcts bot of a strength level: easy answers at once, normal in about a second, hard in about
-// four (root-parallel over two cores). Empty for a word that is not a level.
-std::string level_bot(std::string_view level) { return bot_level_spec(level); }
-
 // The seats of a new game from --players / --seats / --level / --name. A seat may name a level
 // (easy, normal, hard) for the mcts bot of that strength; default: you against mcts at `level`.
 std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
@@ -94,7 +91,7 @@ std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
   }
   std::vector<std::string> level_names(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const std::string bot = level_bot(specs[i]);
+    const std::string bot = bot_level_spec(specs[i]);
     if (bot.empty()) continue;
     level_names[i] = specs[i];
     specs[i] = bot;
@@ -495,7 +492,7 @@ void Session::run() {
         if (!read_line("Opponent strength: easy, normal (about 1 s a move) or hard (about 4 s)? [normal] ", line)) return;
         line = lower(line);
         if (line.empty()) break;
-        if (!level_bot(line).empty()) {
+        if (!bot_level_spec(line).empty()) {
           level = line;
           break;
         }
@@ -1146,8 +1143,10 @@ void register_play(CLI::App& app) {
   c->add_option("--seats", o->seats,
                 "Comma-separated seats: human, easy, normal, hard (mcts bots of that strength), mcts[:...], greedy or "
                 "random (e.g. human,human,hard)");
-  c->add_option("--level", o->level, "Strength of the default opponents: easy, normal (about 1 s a move) or hard (about 4 s); asked when not given")
-      ->check(CLI::IsMember({"easy", "normal", "hard"}));
+  c->add_option(
+       "--level", o->level,
+       "Strength of the default opponents: easy, normal (about 1 s a move) or hard (about 4 s); asked when not given")
+      ->check(CLI::IsMember(bot_level_names()));
   c->add_option("--name", o->names, "Player names in seat order (repeat, or comma-separated)")->delimiter(',');
   add_seed_option(c, "--seed", o->seed, "Seed of the tile draws (default: from the clock)");
   c->add_option("--option", o->options, "Rule option name=value (e.g. farmers=off); repeatable");

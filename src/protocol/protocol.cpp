@@ -1,5 +1,6 @@
 #include "protocol/protocol.hpp"
 
+#include "ai/bot_limits.hpp"
 #include "ai/mcts.hpp"
 
 #include <fmt/format.h>
@@ -308,9 +309,11 @@ struct Dispatch {
       try {
         b = make_bot(spec);
         if (spec.rfind("mcts", 0) == 0) {
-          const MctsOptions mo = parse_mcts_spec(spec);
-          if (mo.playouts == 0 && mo.ms > ses.limits_.max_bot_ms) throw InputError(fmt::format("bot: at most {} ms per move", ses.limits_.max_bot_ms));
-          if (mo.playouts > ses.limits_.max_bot_playouts) throw InputError(fmt::format("bot: at most {} playouts per move", ses.limits_.max_bot_playouts));
+          const BotLimits& l = ses.limits_.bots;
+          const OverLimit over = over_limits(parse_mcts_spec(spec), l);
+          if (over == OverLimit::ms) throw InputError(fmt::format("bot: at most {} ms per move", l.max_ms));
+          if (over == OverLimit::playouts)
+            throw InputError(fmt::format("bot: at most {} playouts per move", l.max_playouts));
         }
       } catch (const InputError& e) {
         throw ProtocolError("bad_request", e.what());

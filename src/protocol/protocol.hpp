@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "ai/bot_limits.hpp"
 #include "ai/bots.hpp"
 #include "engine/engine.hpp"
 
@@ -21,8 +22,8 @@ namespace carc::protocol {
 struct ProtocolLimits {
   std::size_t max_line = 4u << 20;  // bytes of one request (a record fits)
   int max_games = 64;               // games open at once in one session
-  int max_bot_ms = 60000;           // an mcts bot's time per move
-  int max_bot_playouts = 1000000;   // an mcts bot's playouts per move
+  // what a "bot" request may ask an mcts bot for: its time and its playouts per move
+  BotLimits bots = kProtocolBotLimits;
 };
 
 class EngineSession {

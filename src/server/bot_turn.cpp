@@ -4,27 +4,18 @@
 
 #include "ai/bots.hpp"
 #include "ai/driver.hpp"
-#include "ai/mcts.hpp"
 #include "engine/engine.hpp"
 
 namespace carc::server {
 
-std::vector<std::string> bot_decisions(const std::string& record_json, int seat, const std::string& spec, std::uint64_t seed,
-                                       const BotBudget& budget) {
+std::vector<std::string> bot_decisions(const std::string& record_json, int seat, const std::string& spec,
+                                       std::uint64_t seed, const BotLimits& budget) {
   return bot_decisions(Game::replay(record_from_json(record_json, "job")), seat, spec, seed, budget);
 }
 
-std::vector<std::string> bot_decisions(Game g, int seat, const std::string& spec, std::uint64_t seed, const BotBudget& budget) {
-  std::unique_ptr<Bot> bot;
-  const std::string mcts = bot_level_spec(spec).empty() ? spec : bot_level_spec(spec);
-  if ((budget.max_ms > 0 || budget.max_threads > 0) && mcts.rfind("mcts", 0) == 0) {
-    MctsOptions o = parse_mcts_spec(mcts);
-    if (budget.max_ms > 0 && o.playouts == 0) o.ms = std::min(o.ms, budget.max_ms);
-    if (budget.max_threads > 0) o.threads = std::min(o.threads, budget.max_threads);
-    bot = make_mcts_bot(o);
-  } else {
-    bot = make_bot(spec);
-  }
+std::vector<std::string> bot_decisions(Game g, int seat, const std::string& spec, std::uint64_t seed,
+                                       const BotLimits& budget) {
+  const std::unique_ptr<Bot> bot = make_bot_within(spec, budget);
   Rng rng(seed);
   std::vector<std::string> out;
   // the seat's decisions while they are its own and nothing is drawn: a turn's worth for the room

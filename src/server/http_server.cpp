@@ -912,7 +912,8 @@ void Server::worker_loop(int index, bool fast) {
     try {
       const std::uint64_t seed = std::hash<std::string>{}(job->game) ^ static_cast<std::uint64_t>(job->seq) * 0x9E3779B97F4A7C15ULL;
       ++busy_workers_;
-      moves = bot_decisions(std::move(*game), job->seat, job->spec, seed, BotBudget{o_.trusted_bots ? 0 : o_.bot_max_ms, 0});
+      moves = bot_decisions(std::move(*game), job->seat, job->spec, seed,
+                            BotLimits{.max_ms = o_.trusted_bots ? 0 : o_.bot_max_ms});
       --busy_workers_;
     } catch (const std::exception& e) {
       --busy_workers_;
@@ -1076,7 +1077,9 @@ void Server::handle_http_in(http::request<http::string_body>& req, const std::st
         problem(code == "rate_limited" ? http::status::too_many_requests : http::status::service_unavailable, code, why);
         return;
       }
-      Created c = create_game(body, id, now_ms(), BotPolicy{o_.trusted_bots, o_.bot_max_ms, o_.bot_max_playouts}, request_id);
+      Created c = create_game(
+          body, id, now_ms(),
+          BotPolicy{o_.trusted_bots, {o_.bot_max_ms, o_.bot_max_playouts, kServerBotLimits.max_threads}}, request_id);
       try {
         store_->create(c.meta, c.first);
       } catch (const StoreError&) {
