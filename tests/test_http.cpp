@@ -190,6 +190,56 @@ TEST(HttpSurface, EveryMaliciousRequestIsAnsweredAndNoneIsFatal) {
   EXPECT_EQ(h.failures(), 0u);
 }
 
+// The route table (http_server.cpp, Server::kRoutes): each route by its method and path, the
+// bounds of its wildcard, and 405 for any other method (GET takes every path: the web files).
+TEST(HttpSurface, RoutesAnswerByMethodAndPath) {
+  const Site site;
+  ServeOptions o = site.options();
+  o.worker_key = "k";
+  HttpHarness h(o);
+  const auto with = [](const std::string& method, const std::string& target) {
+    return method + " " + target + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n";
+  };
+  struct Case {
+    std::string raw;
+    int status;
+    std::string code;  // "" for an answer that is not an error
+  };
+  const std::vector<Case> cases = {
+      {get("/api/catalog"), 200, ""},
+      {get("/api/games?status=active"), 200, ""},
+      {get("/api/stats"), 200, ""},
+      {get("/healthz"), 200, ""},
+      {get("/api/tiles/base"), 200, ""},
+      {get("/api/tiles/"), 404, "unknown_game"},
+      {get("/api/tiles/nogame"), 404, "unknown_game"},
+      {get("/api/games/nogame"), 404, "unknown_game"},
+      {get("/api/games/nogame/record"), 404, "unknown_game"},
+      {get("/api/games/"), 404, "unknown_game"},
+      {get("/api/games/nogame/job"), 404, "unknown_game"},
+      {post("/api/jobs/take", "{}"), 403, "bad_key"},
+      {post("/api/games/abc/job", "{}"), 403, "bad_key"},
+      {post("/api/games/a/b/job", "{}"), 403, "bad_key"},
+      {post("/api/games//job", "{}"), 405, "bad_method"},
+      {post("/api/games/abc", "{}"), 405, "bad_method"},
+      {post("/api/catalog", "{}"), 405, "bad_method"},
+      {post("/nothing", "{}"), 405, "bad_method"},
+      {with("PUT", "/api/games"), 405, "bad_method"},
+      {with("DELETE", "/api/games/abc"), 405, "bad_method"},
+      {with("PATCH", "/"), 405, "bad_method"},
+      {get("/api/replay"), 200, ""},  // the web client's page: GET is every path's
+      {get("/api/nothing.json"), 404, "not_found"},
+  };
+  for (const Case& c : cases) {
+    const Answer a = parse_answer(h.request(c.raw));
+    EXPECT_EQ(a.status, c.status) << c.raw.substr(0, 60) << " -> " << a.body;
+    if (!c.code.empty()) {
+      EXPECT_EQ(a.j()["code"], c.code) << c.raw.substr(0, 60) << " -> " << a.body;
+    }
+  }
+  EXPECT_EQ(h.failures(), 0u);
+}
+
 TEST(HttpSurface, CreationIsRateLimitedPerAddressWith429AndRetryAfter) {
   const Site site;
   ServeOptions o = site.options();
