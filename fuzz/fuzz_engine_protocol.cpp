@@ -17,12 +17,12 @@ using carc::fuzz::bug;
 using nlohmann::json;
 
 int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
-  view::ProtocolLimits limits;
+  protocol::ProtocolLimits limits;
   limits.max_line = 65536;
   limits.max_games = 4;
-  limits.max_bot_ms = 5;
-  limits.max_bot_playouts = 200;
-  view::EngineSession session(limits, 1);
+  limits.bots.max_ms = 5;
+  limits.bots.max_playouts = 200;
+  protocol::EngineSession session(limits, 1);
   const std::string_view in(reinterpret_cast<const char*>(data), size);
   int lines = 0;
   try {

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "ai/bots.hpp"
+#include "ai/driver.hpp"
 #include "cli/terminal_view.hpp"
 #include "cli/text.hpp"
 #include "engine/engine.hpp"

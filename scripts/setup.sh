@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs (only those missing). Safe to run repeatedly.
-#   scripts/setup.sh [--fuzz]   --fuzz: also what the fuzz build needs (clang)
+#   scripts/setup.sh [--fuzz] [--format]   --fuzz: also what the fuzz build needs (clang);
+#                                          --format: also clang-format-14 (scripts/format-check.sh)
 set -euo pipefail
 PKGS=(g++ cmake ninja-build pkg-config python3 python3-jsonschema libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev
       libboost1.81-dev libsqlite3-dev libssl-dev libpq-dev postgresql python3-websockets nginx-light
       chromium pybind11-dev python3-numpy python3-pytest python3-distributed python3-torch)
 # --fuzz: also clang and its libFuzzer/sanitizer runtimes (scripts/fuzz.sh, docs/fuzzing.md)
-if [ "${1:-}" = "--fuzz" ]; then PKGS+=(clang-14 libclang-rt-14-dev); fi
+for a in "$@"; do
+  case "$a" in
+    --fuzz) PKGS+=(clang-14 libclang-rt-14-dev) ;;
+    --format) PKGS+=(clang-format-14) ;;
+  esac
+done
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

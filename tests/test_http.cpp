@@ -11,12 +11,12 @@
 #include <string>
 
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "engine/engine.hpp"
 #include "server/room.hpp"
 #include "server/server.hpp"
 #include "server/store.hpp"
 #include "server/web_api.hpp"
-#include "tiles/json_input.hpp"
 
 using namespace carc;
 using namespace carc::server;
@@ -130,7 +130,7 @@ TEST(WebFile, PathsAreNormalisedAndNeverLeaveTheRoot) {
 }
 
 TEST(BotPolicy, StrangersGetLevelsAndSpecsWithinTheBudget) {
-  const BotPolicy p{false, 2000, 5000};
+  const BotPolicy p{false, {2000, 5000, 1}};
   for (const char* ok : {"easy", "normal", "hard", "random", "greedy", "mcts:ms=2000,threads=1", "mcts:playouts=5000,threads=1"})
     EXPECT_NO_THROW(check_bot(ok, p, "seats[1].bot")) << ok;
   for (const char* over : {"mcts:ms=600000,threads=64", "mcts:ms=2001,threads=1", "mcts:ms=100,threads=2", "mcts:playouts=5001,threads=1", "mcts"}) {
@@ -143,7 +143,7 @@ TEST(BotPolicy, StrangersGetLevelsAndSpecsWithinTheBudget) {
   }
   EXPECT_THROW(check_bot("mcts:bogus=1", p, "absence.bot"), InputError);
   EXPECT_THROW(check_bot("nobody", p, "absence.bot"), InputError);
-  EXPECT_NO_THROW(check_bot("mcts:ms=600000,threads=64", BotPolicy{true, 2000, 5000}, "seats[1].bot"));
+  EXPECT_NO_THROW(check_bot("mcts:ms=600000,threads=64", BotPolicy{true, {2000, 5000, 1}}, "seats[1].bot"));
 }
 
 TEST(HttpSurface, EveryMaliciousRequestIsAnsweredAndNoneIsFatal) {
@@ -187,6 +187,56 @@ TEST(HttpSurface, EveryMaliciousRequestIsAnsweredAndNoneIsFatal) {
     EXPECT_NE(a.body.find("CLIENT"), std::string::npos) << ok;
   }
   EXPECT_EQ(parse_answer(h.request(get("/assets/./app.js"))).body, "APP");
+  EXPECT_EQ(h.failures(), 0u);
+}
+
+// The route table (http_server.cpp, Server::kRoutes): each route by its method and path, the
+// bounds of its wildcard, and 405 for any other method (GET takes every path: the web files).
+TEST(HttpSurface, RoutesAnswerByMethodAndPath) {
+  const Site site;
+  ServeOptions o = site.options();
+  o.worker_key = "k";
+  HttpHarness h(o);
+  const auto with = [](const std::string& method, const std::string& target) {
+    return method + " " + target + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n";
+  };
+  struct Case {
+    std::string raw;
+    int status;
+    std::string code;  // "" for an answer that is not an error
+  };
+  const std::vector<Case> cases = {
+      {get("/api/catalog"), 200, ""},
+      {get("/api/games?status=active"), 200, ""},
+      {get("/api/stats"), 200, ""},
+      {get("/healthz"), 200, ""},
+      {get("/api/tiles/base"), 200, ""},
+      {get("/api/tiles/"), 404, "unknown_game"},
+      {get("/api/tiles/nogame"), 404, "unknown_game"},
+      {get("/api/games/nogame"), 404, "unknown_game"},
+      {get("/api/games/nogame/record"), 404, "unknown_game"},
+      {get("/api/games/"), 404, "unknown_game"},
+      {get("/api/games/nogame/job"), 404, "unknown_game"},
+      {post("/api/jobs/take", "{}"), 403, "bad_key"},
+      {post("/api/games/abc/job", "{}"), 403, "bad_key"},
+      {post("/api/games/a/b/job", "{}"), 403, "bad_key"},
+      {post("/api/games//job", "{}"), 405, "bad_method"},
+      {post("/api/games/abc", "{}"), 405, "bad_method"},
+      {post("/api/catalog", "{}"), 405, "bad_method"},
+      {post("/nothing", "{}"), 405, "bad_method"},
+      {with("PUT", "/api/games"), 405, "bad_method"},
+      {with("DELETE", "/api/games/abc"), 405, "bad_method"},
+      {with("PATCH", "/"), 405, "bad_method"},
+      {get("/api/replay"), 200, ""},  // the web client's page: GET is every path's
+      {get("/api/nothing.json"), 404, "not_found"},
+  };
+  for (const Case& c : cases) {
+    const Answer a = parse_answer(h.request(c.raw));
+    EXPECT_EQ(a.status, c.status) << c.raw.substr(0, 60) << " -> " << a.body;
+    if (!c.code.empty()) {
+      EXPECT_EQ(a.j()["code"], c.code) << c.raw.substr(0, 60) << " -> " << a.body;
+    }
+  }
   EXPECT_EQ(h.failures(), 0u);
 }
 

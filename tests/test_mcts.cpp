@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "ai/bot_limits.hpp"
 #include "ai/driver.hpp"
 #include "ai/mcts.hpp"
 #include "scenario.hpp"
@@ -167,6 +168,28 @@ TEST(Mcts, SpecParsing) {
   EXPECT_THROW(parse_mcts_spec("mcts:threads=0"), InputError);
   EXPECT_THROW(make_bot("mcts:c=-1"), InputError);
   EXPECT_TRUE(is_bot_spec("mcts:playouts=10"));
+}
+
+// ai/bot_limits: the levels, what is over a cap, a worker's capped searches, the cheap lane.
+TEST(BotLimits, LevelsCapsAndTheCheapLane) {
+  EXPECT_EQ(bot_level_names(), (std::vector<std::string>{"easy", "normal", "hard"}));
+  for (const BotLevel& lv : kBotLevels) EXPECT_EQ(bot_level_spec(lv.name), lv.spec);
+  EXPECT_TRUE(cheap_bot("easy"));
+  EXPECT_TRUE(cheap_bot("greedy"));
+  EXPECT_FALSE(cheap_bot("normal"));
+  EXPECT_FALSE(cheap_bot("mcts:playouts=300,threads=1"));
+  const BotLimits l{1000, 500, 1};
+  EXPECT_EQ(over_limits(parse_mcts_spec("mcts:ms=1000,threads=1"), l), OverLimit::none);
+  EXPECT_EQ(over_limits(parse_mcts_spec("mcts:ms=1001,threads=1"), l), OverLimit::ms);
+  EXPECT_EQ(over_limits(parse_mcts_spec("mcts:playouts=501,threads=1"), l), OverLimit::playouts);
+  EXPECT_EQ(over_limits(parse_mcts_spec("mcts:playouts=500,threads=1,ms=99999"), l), OverLimit::none)
+      << "a spec with playouts searches by them";
+  EXPECT_EQ(over_limits(parse_mcts_spec("mcts:ms=10,threads=2"), l), OverLimit::threads);
+  EXPECT_EQ(over_limits(parse_mcts_spec("mcts:ms=3600000,threads=64"), BotLimits{}), OverLimit::none) << "0: no cap";
+  EXPECT_EQ(make_bot_within("hard", {.max_ms = 50, .max_threads = 1})->spec(), "mcts:ms=50,threads=1");
+  EXPECT_EQ(make_bot_within("easy", {.max_ms = 50, .max_threads = 1})->spec(), "mcts:playouts=300,threads=1");
+  EXPECT_EQ(make_bot_within("hard", {})->spec(), "mcts:ms=4000,threads=2");
+  EXPECT_EQ(make_bot_within("greedy", {.max_ms = 50})->spec(), "greedy");
 }
 
 }  // namespace

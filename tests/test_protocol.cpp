@@ -1,7 +1,7 @@
-// The engine's move notation, the view and the engine protocol (docs/engine-protocol.md):
-// every legal move's notation reads back as that move; whole games of every game played
-// through the protocol alone replay from their records to the same scores; malformed requests
-// get error replies with stable codes and the session goes on.
+// The engine protocol (docs/engine-protocol.md): whole games of every game played through the
+// protocol alone replay from their records to the same scores; malformed requests get error
+// replies with stable codes and the session goes on. The notation and the view have their own
+// tests (test_notation.cpp, test_view.cpp).
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -13,7 +13,6 @@
 #include "engine/engine.hpp"
 #include "games/games.hpp"
 #include "protocol/protocol.hpp"
-#include "view/view.hpp"
 
 namespace carc::test {
 namespace {
@@ -22,101 +21,8 @@ using nlohmann::json;
 
 const std::vector<std::string> kGames = game_ids();
 
-bool same_move(const Move& a, const Move& b) {
-  return a.kind == b.kind && a.x == b.x && a.y == b.y && a.rot == b.rot && a.feat == b.feat && a.pk == b.pk && a.player == b.player;
-}
-
-TEST(Notation, EveryLegalMoveReadsBackAsItself) {
-  long checked = 0;
-  for (const std::string& game : kGames)
-    for (u64 seed = 1; seed <= 6; ++seed) {
-      Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}, {"c", ""}}, seed);
-      Rng rng(seed);
-      MoveList ml;
-      while (!g.over()) {
-        legal_moves(g.state(), ml);
-        for (const Move& m : ml) {
-          const std::string text = notation(g.state(), m);
-          Move back;
-          ASSERT_NO_THROW(back = parse_notation(g.state(), text)) << game << " " << text;
-          EXPECT_TRUE(same_move(back, m)) << game << " seed " << seed << ": " << text << " read back as " << notation(g.state(), back);
-          ++checked;
-        }
-        g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
-      }
-    }
-  EXPECT_GT(checked, 10000);
-}
-
-TEST(Notation, ForgivingForms) {
-  Game g(load_ruleset("base", {}), {{"a", ""}, {"b", ""}}, 3);
-  MoveList ml;
-  legal_moves(g.state(), ml);
-  const Move& m = ml[0];
-  const std::string id = g.ruleset().tiles.types[g.state().in_hand].id;
-  for (const std::string& t : {fmt::format("{} {},{} r{}", id, m.x, m.y, m.rot * 90), fmt::format("{},{} r{}", m.x, m.y, m.rot * 90),
-                               fmt::format("  {},{}   {} ", m.x, m.y, m.rot * 90), fmt::format("{} {} {}", m.x, m.y, m.rot * 90)})
-    EXPECT_TRUE(same_move(parse_notation(g.state(), t), m)) << t;
-  for (const std::string& bad : {std::string("Z 0,0 r0"), std::string("0,0 r45"), std::string("99999,0 r0"), std::string("follower N"), std::string("\x1b[2J"),
-                                 std::string(300, 'x'), std::string("")}) {
-    try {
-      (void)parse_notation(g.state(), bad);
-      ADD_FAILURE() << "accepted " << bad;
-    } catch (const InputError& e) {
-      EXPECT_FALSE(std::string(e.what()).empty());
-      EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos) << "control characters are not echoed";
-    }
-  }
-  g.play(m);
-  legal_moves(g.state(), ml);
-  for (const Move& pm : ml)
-    if (pm.kind == MoveKind::Piece) {
-      const std::string full = notation(g.state(), pm);  // "follower N": "N" alone names it too
-      EXPECT_TRUE(same_move(parse_notation(g.state(), full.substr(full.find(' ') + 1)), pm)) << full;
-    }
-  EXPECT_EQ(parse_notation(g.state(), "none").kind, MoveKind::Pass);
-}
-
-// The games' shorthands (Presentation::parse_alias) read through the notation: every legal choice
-// of Amazonas, Hunters and Safari and every Safari action in the short form a player types.
-TEST(Notation, GamesShorthandsReadAsTheirMoves) {
-  int choices = 0, actions = 0;
-  for (const std::string game : {"amazonas", "hunters", "safari"}) {
-    Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}, {"c", ""}}, 5);
-    Rng rng(7);
-    MoveList ml;
-    for (int i = 0; i < 400 && !g.over(); ++i) {
-      const State& s = g.state();
-      legal_moves(s, ml);
-      const auto opts = view::decision_options(s);
-      for (std::size_t k = 0; k < ml.size() && k < opts.size() && (s.phase == Phase::Choose || s.phase == Phase::Piece); ++k) {
-        const auto& o = opts[k];
-        std::string said;
-        if (o.target == "token") said = o.token.substr(0, 1);                               // "l": hand in a lion
-        if (o.target == "cell" && o.kind == "choice") said = fmt::format("{} {}", o.x, o.y);  // the jeep's new cell
-        if (o.target == "tile") said = fmt::format("{} {}", o.tile, o.rot);                  // "D2 180"
-        if (o.target == "piece") said = fmt::format("{} {} {}", o.port, o.x, o.y);           // "N 3 -1": the shaman
-        if (o.kind == "action" && k % 7 == 0) {  // "found lion at 2,1 NE" -> "f l 2,1 ne"
-          const std::string& n = o.notation;
-          if (n.rfind("jeep from ", 0) == 0) said = "j " + n.substr(10);
-          else said = fmt::format("{} {}", n[0] == 'f' ? "f" : "x", n.substr(n.find(' ') + 1, 1)) + n.substr(n.find(" at ") + 3);
-        }
-        if (said.empty()) continue;
-        Move back;
-        ASSERT_NO_THROW(back = parse_notation(s, said)) << game << ": " << said << " for " << o.notation;
-        EXPECT_EQ(back, ml[k]) << game << ": " << said << " for " << o.notation;
-        (o.kind == "action" ? actions : choices) += 1;
-      }
-      if (is_chance(s)) break;
-      g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
-    }
-  }
-  EXPECT_GT(choices, 20);
-  EXPECT_GT(actions, 20);
-}
-
 // One request through a session; the reply parsed.
-json ask(view::EngineSession& s, const json& req) {
+json ask(protocol::EngineSession& s, const json& req) {
   const std::string line = s.handle(req.dump());
   EXPECT_EQ(line.find('\n'), std::string::npos) << "one reply, one line";
   return json::parse(line);
@@ -127,7 +33,7 @@ TEST(Protocol, WholeGamesOfEveryGameThroughTheProtocolReplayFromTheirRecords) {
     for (u64 seed = 1; seed <= 3; ++seed) {
       const std::string& game = kGames[gi];
       const std::string ctx = fmt::format("{} seed {}", game, seed);
-      view::EngineSession s;
+      protocol::EngineSession s;
       const json created = ask(s, {{"id", 1}, {"cmd", "new"}, {"game", game}, {"players", {"ann", {{"name", "bob"}, {"bot", "greedy"}}, "cy"}}, {"seed", seed}});
       ASSERT_TRUE(created["ok"]) << ctx << created.dump();
       const std::string id = created["game"];
@@ -198,7 +104,7 @@ TEST(Protocol, WholeGamesOfEveryGameThroughTheProtocolReplayFromTheirRecords) {
 }
 
 TEST(Protocol, MalformedRequestsGetCodesAndTheSessionGoesOn) {
-  view::EngineSession s;
+  protocol::EngineSession s;
   const json created = ask(s, {{"id", "a"}, {"cmd", "new"}, {"players", {"x", "y"}}, {"seed", 5}});
   ASSERT_TRUE(created["ok"]) << created.dump();
   EXPECT_EQ(created["id"], "a");
@@ -246,10 +152,10 @@ TEST(Protocol, MalformedRequestsGetCodesAndTheSessionGoesOn) {
   }
   EXPECT_EQ(json::parse(s.handle("{\"id\":\"\\u001b]0;owned\\u0007\",\"cmd\":\"fly\"}"))["error"]["message"].get<std::string>().find('\x1b'), std::string::npos)
       << "messages carry no control characters";
-  view::ProtocolLimits small;
+  protocol::ProtocolLimits small;
   small.max_line = 100;
   small.max_games = 2;
-  view::EngineSession t(small);
+  protocol::EngineSession t(small);
   EXPECT_EQ(json::parse(t.handle(std::string(101, ' ')))["error"]["code"], "too_long");
   EXPECT_TRUE(ask(t, {{"cmd", "new"}, {"players", {"a", "b"}}})["ok"]);
   EXPECT_TRUE(ask(t, {{"cmd", "new"}, {"players", {"a", "b"}}})["ok"]);
@@ -266,7 +172,7 @@ TEST(Protocol, MalformedRequestsGetCodesAndTheSessionGoesOn) {
 }
 
 TEST(Protocol, PreparedPositionsAndStructuredMoves) {
-  view::EngineSession s;
+  protocol::EngineSession s;
   const json created = ask(s, {{"cmd", "new"}, {"game", "amazonas"}, {"players", {"a", "b"}}, {"seed", 4}, {"setup", {{"boats", {5, 2}}, {"scores", {7, 1}}}}});
   ASSERT_TRUE(created["ok"]) << created.dump();
   EXPECT_EQ(created["scores"], json({7, 1}));
@@ -283,7 +189,7 @@ TEST(Protocol, PreparedPositionsAndStructuredMoves) {
 }
 
 TEST(Protocol, PlayTakesTheGamesShorthands) {
-  view::EngineSession s;
+  protocol::EngineSession s;
   const json created = ask(s, {{"cmd", "new"}, {"game", "safari"}, {"players", {"a", "b"}}, {"seed", 2}});
   ASSERT_TRUE(created["ok"]) << created.dump();
   const json id = created["game"];
@@ -311,114 +217,6 @@ TEST(Protocol, PlayTakesTheGamesShorthands) {
   EXPECT_EQ(rec["record"]["moves"][0]["action"], jeep) << rec.dump();
 }
 
-TEST(View, PanelsPiecesAndSitesAreData) {
-  // a Safari game a few turns in: the view lists jeeps, tokens in hand and the game's panels
-  Game g(load_ruleset("safari", {}), {{"a", ""}, {"b", "greedy"}}, 9);
-  Rng rng(2);
-  MoveList ml;
-  for (int i = 0; i < 40 && !g.over(); ++i) {
-    legal_moves(g.state(), ml);
-    g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
-  }
-  const view::View v = view::build_view(g);
-  EXPECT_EQ(v.game, "safari");
-  EXPECT_EQ(v.tiles.size(), g.state().tiles.size());
-  EXPECT_EQ(v.pieces.size(), g.state().pieces.size());
-  for (const auto& p : v.pieces) {
-    EXPECT_GT(p.anchor.x, 0.0);
-    EXPECT_LT(p.anchor.x, 1.0);
-    EXPECT_GT(p.anchor.y, 0.0);
-    EXPECT_LT(p.anchor.y, 1.0);
-  }
-  ASSERT_EQ(v.players.size(), 2u);
-  EXPECT_EQ(v.players[1].bot, "greedy");
-  EXPECT_EQ(v.players[0].hand.size(), 5u) << "tokens by species";
-  std::vector<std::string> ids;
-  for (const Panel& p : v.panels) ids.push_back(p.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"tokens", "jeeps", "watering_holes"}));
-  const json j = view::to_json(v);
-  EXPECT_EQ(j["board"]["tiles"].size(), v.tiles.size());
-  EXPECT_TRUE(j["decision"].contains("options"));
-  // every feature's cells are placed tiles, and the piece counts add up
-  int pieces = 0;
-  for (const auto& f : v.features) {
-    for (const int k : f.worth.pieces) pieces += k;
-    for (const auto& [x, y] : f.cells) EXPECT_GE(g.state().placed_at(x, y), 0);
-  }
-  int network_pieces = 0;
-  for (const auto& p : v.pieces) network_pieces += p.piece == "hut";
-  EXPECT_EQ(pieces + network_pieces, static_cast<int>(v.pieces.size()));
-}
-
-}  // namespace
-}  // namespace carc::test
-
-namespace carc::test {
-namespace {
-
-// Live game = replay of its record, at any point of a turn: a record written mid-turn (after the
-// piece decision too, while Safari's taken jeep waits for its cell) replays to the same position.
-// Found by fuzz_engine_protocol: a partial turn lost its piece decision.
-TEST(Records, WrittenMidTurnReplaysToTheSamePosition) {
-  // and Safari with three players, where several scorers hand in tokens one after another (a
-  // record saved between two hand-ins: found by fuzz_engine_protocol)
-  std::vector<std::pair<std::string, int>> runs;
-  for (const std::string& game : kGames) runs.emplace_back(game, 2);
-  runs.emplace_back("safari", 3);
-  runs.emplace_back("safari", 4);
-  for (const auto& [game, seats] : runs) {
-    std::vector<PlayerInfo> ps;
-    for (int p = 0; p < seats; ++p) ps.push_back({fmt::format("p{}", p + 1), ""});
-    Game g(load_ruleset(game, {}), ps, 17 + static_cast<u64>(seats));
-    Rng rng(4);
-    MoveList ml;
-    int n = 0, mid = 0;
-    while (!g.over()) {
-      legal_moves(g.state(), ml);
-      g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
-      const State& s = g.state();
-      const bool mid_turn = s.phase == Phase::Choose || s.phase == Phase::Piece;
-      if (!mid_turn && ++n % 5 != 0) continue;
-      mid += s.phase == Phase::Choose;
-      const std::string text = record_to_json(g.record(), g.ruleset());
-      Game h = Game::replay(record_from_json(text, "mid.json"));
-      ASSERT_EQ(h.state().phase, s.phase) << game << " turn " << s.turn << "\n" << text.substr(0, 200);
-      ASSERT_EQ(h.record().events.size(), g.record().events.size()) << game << " turn " << s.turn;
-      EXPECT_EQ(h.state().score, s.score) << game;
-      EXPECT_EQ(to_move(h.state()), to_move(s)) << game;
-      EXPECT_EQ(record_to_json(h.record(), h.ruleset()), text) << game << ": written again the same";
-    }
-    if (game == "amazonas" || game == "safari") {
-      EXPECT_GT(mid, 0) << game << ": some Choose decisions were checked";
-    }
-  }
-}
-
-}  // namespace
-}  // namespace carc::test
-
-namespace carc::test {
-namespace {
-
-// The protocol writes options straight to text: the same JSON as to_json, option by option.
-TEST(View, OptionsWrittenDirectlyAreTheSameJson) {
-  for (const std::string& game : kGames) {
-    Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}}, 23);
-    Rng rng(6);
-    MoveList ml;
-    for (int i = 0; i < 120 && !g.over(); ++i) {
-      const auto opts = view::decision_options(g.state());
-      std::string text;
-      view::append_options_json(text, opts);
-      json expected = json::array();
-      for (const auto& o : opts) expected.push_back(view::to_json(o));
-      ASSERT_EQ(json::parse(text), expected) << game << " decision " << i;
-      legal_moves(g.state(), ml);
-      g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
-    }
-  }
-}
-
 }  // namespace
 }  // namespace carc::test
 
@@ -433,11 +231,11 @@ TEST(Protocol, FuzzRegressionSessionsReplay) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     ++files;
     std::ifstream in(entry.path(), std::ios::binary);
-    view::ProtocolLimits limits;
+    protocol::ProtocolLimits limits;
     limits.max_games = 4;
-    limits.max_bot_ms = 5;
-    limits.max_bot_playouts = 200;
-    view::EngineSession s(limits, 1);
+    limits.bots.max_ms = 5;
+    limits.bots.max_playouts = 200;
+    protocol::EngineSession s(limits, 1);
     for (std::string line; std::getline(in, line) && !s.done();) {
       const json r = json::parse(s.handle(line));
       ASSERT_TRUE(r.contains("ok")) << entry.path();

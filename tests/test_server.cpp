@@ -647,10 +647,12 @@ TEST(ServerBots, ABudgetCapsSearchTimeButNotAFixedNumberOfPlayouts) {
   const std::string rec = t.room->record_json();
   // a bot of fixed playouts plays the same moves whatever the budget (its strength does not
   // depend on the machine)
-  EXPECT_EQ(bot_decisions(rec, 0, "mcts:playouts=60,threads=1", 9, BotBudget{1, 1}), bot_decisions(rec, 0, "mcts:playouts=60,threads=1", 9));
-  EXPECT_EQ(bot_decisions(rec, 0, "easy", 9, BotBudget{1, 1}), bot_decisions(rec, 0, "easy", 9));
+  EXPECT_EQ(bot_decisions(rec, 0, "mcts:playouts=60,threads=1", 9, BotLimits{.max_ms = 1, .max_threads = 1}),
+            bot_decisions(rec, 0, "mcts:playouts=60,threads=1", 9));
+  EXPECT_EQ(bot_decisions(rec, 0, "easy", 9, BotLimits{.max_ms = 1, .max_threads = 1}),
+            bot_decisions(rec, 0, "easy", 9));
   // a timed one under a budget still gives a whole legal turn
-  const auto moves = bot_decisions(rec, 0, "mcts:ms=60000,threads=2", 9, BotBudget{5, 1});
+  const auto moves = bot_decisions(rec, 0, "mcts:ms=60000,threads=2", 9, BotLimits{.max_ms = 5, .max_threads = 1});
   ASSERT_FALSE(moves.empty());
   Game g = Game::replay(record_from_json(rec, "test"));
   for (const auto& m : moves) g.play(parse_notation(g.state(), m));

@@ -635,7 +635,7 @@ TEST(TerminalViewAmazonas, BotGameThroughPlayTurnsFinishes) {
     ASSERT_FALSE(g.stalled());
     const std::size_t ev0 = g.record().events.size();
     const std::size_t moves0 = g.record().moves.size();
-    cli::play_bot_turn(g, *bots[g.state().current], rng);
+    play_bot_turn(g, *bots[g.state().current], rng);
     ASSERT_EQ(g.record().moves.size(), moves0 + 1) << "one whole turn";
     const std::string sum = cli::turn_summary(g.state(), g.record(), ev0, pl, false);
     doubles += sum.find("then the double tile") != std::string::npos;
@@ -1024,7 +1024,7 @@ TEST(TerminalViewHunters, BotGameThroughPlayTurnsFinishes) {
       ASSERT_FALSE(g.stalled());
       const std::size_t ev0 = g.record().events.size();
       const std::size_t moves0 = g.record().moves.size();
-      cli::play_bot_turn(g, *bots[g.state().current], rng);
+      play_bot_turn(g, *bots[g.state().current], rng);
       ASSERT_EQ(g.record().moves.size(), moves0 + 1) << "one whole turn";
       const std::string sum = cli::turn_summary(g.state(), g.record(), ev0, pl, false);
       menhirs += sum.find("Menhir! ") != std::string::npos;
@@ -1266,7 +1266,7 @@ TEST(TerminalViewSafari, HandInsAndJeepRelocationsArePromptedToWhoDecides) {
       ASSERT_FALSE(g.stalled());
       const std::size_t ev0 = g.record().events.size(), moves0 = g.record().moves.size();
       const cli::Hands hands0 = cli::hands_of(g.state());
-      while (!cli::play_bot_turn(g, bot_of, rng)) {
+      while (!play_bot_turn(g, bot_of, rng)) {
         const State& s = g.state();
         ASSERT_EQ(s.phase, Phase::Choose);
         ASSERT_EQ(to_move(s), 0) << "only Ann's decisions stop the bots";

@@ -1,5 +1,6 @@
 #include "ai/bots.hpp"
 
+#include "ai/bot_limits.hpp"
 #include "ai/mcts.hpp"
 
 #include <fmt/format.h>
@@ -172,9 +173,8 @@ std::vector<std::string> split_bot_list(std::string_view list) {
 }
 
 std::string bot_level_spec(std::string_view level) {
-  if (level == "easy") return "mcts:playouts=300,threads=1";
-  if (level == "normal") return "mcts:ms=1000,threads=2";
-  if (level == "hard") return "mcts:ms=4000,threads=2";
+  for (const BotLevel& lv : kBotLevels)
+    if (lv.name == level) return std::string(lv.spec);
   return "";
 }
 
@@ -196,7 +196,8 @@ std::unique_ptr<Bot> make_bot(std::string_view spec) {
   if (spec == "random") return std::make_unique<RandomBot>();
   if (spec == "greedy") return std::make_unique<GreedyBot>();
   if (spec == "mcts" || spec.substr(0, 5) == "mcts:") return make_mcts_bot(parse_mcts_spec(spec));
-  throw InputError(fmt::format("unknown bot \"{}\" (bots: random, greedy, easy, normal, hard, mcts[:playouts=N|ms=N,threads=N])", spec));
+  throw InputError(fmt::format("unknown bot \"{}\" (bots: random, greedy, {}, mcts[:playouts=N|ms=N,threads=N])", spec,
+                               fmt::join(bot_level_names(), ", ")));
 }
 
 }  // namespace carc

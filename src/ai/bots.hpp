@@ -29,8 +29,8 @@ class Bot {
 // strength (bot_level_spec), in every command alike.
 std::unique_ptr<Bot> make_bot(std::string_view spec);
 bool is_bot_spec(std::string_view spec);
-// The mcts spec of a strength level: easy answers at once (300 playouts), normal in about a
-// second, hard in about four (two threads). Empty for a word that is not a level.
+// The mcts spec of a strength level (ai/bot_limits.hpp, kBotLevels: easy answers at once, normal
+// in about a second, hard in about four). Empty for a word that is not a level.
 std::string bot_level_spec(std::string_view level);
 // Labels that tell seats apart: each spec, and "#k" after a spec that occurs more than once
 // ("greedy #1", "greedy #2").

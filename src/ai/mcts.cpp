@@ -1,5 +1,7 @@
 #include "ai/mcts.hpp"
 
+#include "ai/bot_limits.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -465,12 +467,12 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       return static_cast<int>(v);
     };
     if (name == "playouts") {
-      o.playouts = whole(1, 10000000);
+      o.playouts = whole(1, kMctsMaxPlayouts);
       playouts_set = true;
     } else if (name == "ms") {
-      o.ms = whole(1, 3600000);
+      o.ms = whole(1, kMctsMaxMs);
     } else if (name == "threads") {
-      o.threads = whole(1, 64);
+      o.threads = whole(1, kMctsMaxThreads);
     } else if (name == "c") {
       if (v < 0 || v > 10) throw InputError(fmt::format("mcts option c: {} is not in 0..10", val));
       o.c = v;

@@ -159,63 +159,67 @@ void run(const Opts& o) {
     }
     bs.counters["bytes"] = static_cast<double>(bytes);
   });
-  benchmark::RegisterBenchmark(fmt::format("ProtocolLegalPlay/{}/whole-games", o.game).c_str(), [game_id, players](benchmark::State& bs) {
-    view::EngineSession ses({}, 1);
-    std::string players_json;
-    for (int p = 0; p < players; ++p) players_json += fmt::format("{}\"p{}\"", p ? "," : "", p + 1);
-    const std::string new_req = fmt::format(R"({{"cmd":"new","game":"{}","players":[{}],"seed":1}})", game_id, players_json);
-    std::string id;
-    bool over = true;
-    long games = 0;
-    for (auto _ : bs) {
-      if (over) {
-        bs.PauseTiming();
-        if (!id.empty()) ses.handle(R"({"cmd":"close","game":")" + id + R"("})");
-        const std::string r = ses.handle(new_req);
-        id = r.substr(r.find(R"("game":")") + 8);
-        id = id.substr(0, id.find('"'));
-        ++games;
-        bs.ResumeTiming();
-      }
-      const std::string legal = ses.handle(R"({"cmd":"legal","game":")" + id + R"("})");
-      // the first option's (first) notation, cut from the reply text as a client would read it
-      const auto k = legal.find(R"("notation)");
-      const auto q = legal.find('"', legal.find(':', k));
-      const std::string mv = legal.substr(q + 1, legal.find('"', q + 1) - q - 1);
-      const std::string played = ses.handle(R"({"cmd":"play","game":")" + id + R"(","move":")" + mv + R"("})");
-      over = played.find(R"("over":true)") != std::string::npos;
-      benchmark::DoNotOptimize(played.data());
-    }
-    bs.counters["games"] = static_cast<double>(games);
-  });
+  benchmark::RegisterBenchmark(
+      fmt::format("ProtocolLegalPlay/{}/whole-games", o.game).c_str(), [game_id, players](benchmark::State& bs) {
+        protocol::EngineSession ses({}, 1);
+        std::string players_json;
+        for (int p = 0; p < players; ++p) players_json += fmt::format("{}\"p{}\"", p ? "," : "", p + 1);
+        const std::string new_req =
+            fmt::format(R"({{"cmd":"new","game":"{}","players":[{}],"seed":1}})", game_id, players_json);
+        std::string id;
+        bool over = true;
+        long games = 0;
+        for (auto _ : bs) {
+          if (over) {
+            bs.PauseTiming();
+            if (!id.empty()) ses.handle(R"({"cmd":"close","game":")" + id + R"("})");
+            const std::string r = ses.handle(new_req);
+            id = r.substr(r.find(R"("game":")") + 8);
+            id = id.substr(0, id.find('"'));
+            ++games;
+            bs.ResumeTiming();
+          }
+          const std::string legal = ses.handle(R"({"cmd":"legal","game":")" + id + R"("})");
+          // the first option's (first) notation, cut from the reply text as a client would read it
+          const auto k = legal.find(R"("notation)");
+          const auto q = legal.find('"', legal.find(':', k));
+          const std::string mv = legal.substr(q + 1, legal.find('"', q + 1) - q - 1);
+          const std::string played = ses.handle(R"({"cmd":"play","game":")" + id + R"(","move":")" + mv + R"("})");
+          over = played.find(R"("over":true)") != std::string::npos;
+          benchmark::DoNotOptimize(played.data());
+        }
+        bs.counters["games"] = static_cast<double>(games);
+      });
   // The legal request alone at a mid-game tile placement and at the piece decision after it
   for (const char* phase : {"place", "piece"}) {
     const std::string ph = phase;
-    benchmark::RegisterBenchmark(fmt::format("ProtocolLegal/{}/midgame-{}", o.game, ph).c_str(), [game_id, players, ph](benchmark::State& bs) {
-      view::EngineSession ses({}, 1);
-      std::string players_json;
-      for (int p = 0; p < players; ++p) players_json += fmt::format("{}\"p{}\"", p ? "," : "", p + 1);
-      ses.handle(fmt::format(R"({{"cmd":"new","game":"{}","players":[{}],"seed":5}})", game_id, players_json));
-      for (int k = 0; k < 400; ++k) {  // greedy play to turn 35, then (piece) the first placement
-        const std::string listing = ses.handle(R"({"cmd":"games"})");
-        const bool at_place = listing.find(R"("phase":"place")") != std::string::npos;
-        const auto tp = listing.find(R"("turn":)");
-        if (at_place && tp != std::string::npos && std::stoi(listing.substr(tp + 7)) >= 35) break;
-        ses.handle(R"({"cmd":"bot","game":"g1","bot":"greedy","play":true})");
-      }
-      if (ph == "piece") {
-        const std::string legal = ses.handle(R"({"cmd":"legal","game":"g1"})");
-        const auto q = legal.find('"', legal.find(':', legal.find(R"("notation)")));
-        ses.handle(R"({"cmd":"play","game":"g1","move":")" + legal.substr(q + 1, legal.find('"', q + 1) - q - 1) + R"("})");
-      }
-      std::size_t bytes = 0;
-      for (auto _ : bs) {
-        const std::string r = ses.handle(R"({"cmd":"legal","game":"g1"})");
-        bytes = r.size();
-        benchmark::DoNotOptimize(r.data());
-      }
-      bs.counters["bytes"] = static_cast<double>(bytes);
-    });
+    benchmark::RegisterBenchmark(
+        fmt::format("ProtocolLegal/{}/midgame-{}", o.game, ph).c_str(), [game_id, players, ph](benchmark::State& bs) {
+          protocol::EngineSession ses({}, 1);
+          std::string players_json;
+          for (int p = 0; p < players; ++p) players_json += fmt::format("{}\"p{}\"", p ? "," : "", p + 1);
+          ses.handle(fmt::format(R"({{"cmd":"new","game":"{}","players":[{}],"seed":5}})", game_id, players_json));
+          for (int k = 0; k < 400; ++k) {  // greedy play to turn 35, then (piece) the first placement
+            const std::string listing = ses.handle(R"({"cmd":"games"})");
+            const bool at_place = listing.find(R"("phase":"place")") != std::string::npos;
+            const auto tp = listing.find(R"("turn":)");
+            if (at_place && tp != std::string::npos && std::stoi(listing.substr(tp + 7)) >= 35) break;
+            ses.handle(R"({"cmd":"bot","game":"g1","bot":"greedy","play":true})");
+          }
+          if (ph == "piece") {
+            const std::string legal = ses.handle(R"({"cmd":"legal","game":"g1"})");
+            const auto q = legal.find('"', legal.find(':', legal.find(R"("notation)")));
+            ses.handle(R"({"cmd":"play","game":"g1","move":")" + legal.substr(q + 1, legal.find('"', q + 1) - q - 1) +
+                       R"("})");
+          }
+          std::size_t bytes = 0;
+          for (auto _ : bs) {
+            const std::string r = ses.handle(R"({"cmd":"legal","game":"g1"})");
+            bytes = r.size();
+            benchmark::DoNotOptimize(r.data());
+          }
+          bs.counters["bytes"] = static_cast<double>(bytes);
+        });
   }
   // MCTS: playouts (policy games to the end) from the opening position, and one search of 2000
   // playouts from the mid-game position, single-threaded (its playouts/s counts whole iterations:

@@ -13,7 +13,7 @@ void register_engine(CLI::App& app) {
   auto* cmd = app.add_subcommand("engine", "Serve the engine protocol: JSON lines on stdin/stdout (docs/engine-protocol.md)");
   cmd->callback([] {
     std::ios::sync_with_stdio(false);
-    view::EngineSession session;
+    protocol::EngineSession session;
     std::string line;
     // a line longer than the protocol's limit is still read whole and refused by the session;
     // reading stops at a bound well above it, so that a stream without newlines cannot fill memory

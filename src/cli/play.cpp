@@ -22,11 +22,13 @@
 #include <optional>
 #include <random>
 
+#include "ai/bot_limits.hpp"
 #include "ai/bots.hpp"
+#include "ai/driver.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/text.hpp"
 #include "cli/terminal_view.hpp"
+#include "cli/text.hpp"
 #include "engine/engine.hpp"
 #include "view/view.hpp"
 
@@ -74,10 +76,6 @@ u64 clock_seed() {
   return (t ^ (static_cast<u64>(rd()) << 32) ^ rd()) % 1000000000ULL;  // short enough to retype
 }
 
-// The mcts bot of a strength level: easy answers at once, normal in about a second, hard in about
-// four (root-parallel over two cores). Empty for a word that is not a level.
-std::string level_bot(std::string_view level) { return bot_level_spec(level); }
-
 // The seats of a new game from --players / --seats / --level / --name. A seat may name a level
 // (easy, normal, hard) for the mcts bot of that strength; default: you against mcts at `level`.
 std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
@@ -93,7 +91,7 @@ std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
   }
   std::vector<std::string> level_names(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const std::string bot = level_bot(specs[i]);
+    const std::string bot = bot_level_spec(specs[i]);
     if (bot.empty()) continue;
     level_names[i] = specs[i];
     specs[i] = bot;
@@ -273,7 +271,9 @@ class Session {
   // The terminal's size (columns into view_.width, lines into rows_), again after a resize.
   void measure_terminal();
   void finish();
-  [[nodiscard]] bool is_bot(int p) const { return bots_[static_cast<std::size_t>(p)] != nullptr; }
+  // The seat's bot; nullptr for a person.
+  [[nodiscard]] Bot* bot_of(int p) const { return bots_[static_cast<std::size_t>(p)].get(); }
+  [[nodiscard]] bool is_bot(int p) const { return bot_of(p) != nullptr; }
   [[nodiscard]] const std::vector<PlayerInfo>& players() const { return g_->record().players; }
   [[nodiscard]] std::string name(int p) const { return player_name(players(), p, view_.color); }
   [[nodiscard]] const GameDef& game() const { return *g_->ruleset().game; }
@@ -492,7 +492,7 @@ void Session::run() {
         if (!read_line("Opponent strength: easy, normal (about 1 s a move) or hard (about 4 s)? [normal] ", line)) return;
         line = lower(line);
         if (line.empty()) break;
-        if (!level_bot(line).empty()) {
+        if (!bot_level_spec(line).empty()) {
           level = line;
           break;
         }
@@ -577,11 +577,11 @@ Outcome Session::bot_turn() {
   g_->forget_undo();  // a new player acts: earlier turns can no longer be taken back
   // the tile, a choice if it asks for one, then a piece or none; each decision by the bot of the
   // player who makes it, and a human's (a game's choice off turn) at a prompt
-  const auto bot_of = [this](int q) { return bots_[static_cast<std::size_t>(q)].get(); };
+  const auto bots = [this](int q) { return bot_of(q); };
   // a searching bot takes a moment: say so on a terminal, then clear the line
   const bool thinking = any_human_ && out_tty_;
   if (thinking) say(fmt::format("{} is thinking…", name(p)));
-  while (!play_bot_turn(*g_, bot_of, bot_rng_)) {
+  while (!play_bot_turn(*g_, bots, bot_rng_)) {
     const State& s = g_->state();
     if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;  // the turn is over
     const Outcome o = choose(to_move(s), p);
@@ -958,15 +958,12 @@ Outcome Session::choose(int d, int turn_player) {
 }
 
 Outcome Session::rest_of_turn(int turn_player) {
-  while (g_->state().phase == Phase::Choose) {
-    const int d = to_move(g_->state());
-    if (is_bot(d)) {
-      MoveList ml;
-      legal_moves(g_->state(), ml);
-      g_->play(bots_[static_cast<std::size_t>(d)]->choose(g_->state(), ml, bot_rng_));
-      continue;
-    }
-    const Outcome o = choose(d, turn_player);
+  // the choices the turn's tiles ask for (Phase::Choose), each by whoever makes it: a bot's at
+  // once, a person's at a prompt
+  const auto bots = [this](int q) { return bot_of(q); };
+  const auto choices_made = [](const Game& g, long) { return g.state().phase != Phase::Choose; };
+  while (play_bots(*g_, bots, bot_rng_, choices_made).needs_person) {
+    const Outcome o = choose(to_move(g_->state()), turn_player);
     if (o != Outcome::Done) return o;
   }
   return Outcome::Done;
@@ -1146,8 +1143,10 @@ void register_play(CLI::App& app) {
   c->add_option("--seats", o->seats,
                 "Comma-separated seats: human, easy, normal, hard (mcts bots of that strength), mcts[:...], greedy or "
                 "random (e.g. human,human,hard)");
-  c->add_option("--level", o->level, "Strength of the default opponents: easy, normal (about 1 s a move) or hard (about 4 s); asked when not given")
-      ->check(CLI::IsMember({"easy", "normal", "hard"}));
+  c->add_option(
+       "--level", o->level,
+       "Strength of the default opponents: easy, normal (about 1 s a move) or hard (about 4 s); asked when not given")
+      ->check(CLI::IsMember(bot_level_names()));
   c->add_option("--name", o->names, "Player names in seat order (repeat, or comma-separated)")->delimiter(',');
   add_seed_option(c, "--seed", o->seed, "Seed of the tile draws (default: from the clock)");
   c->add_option("--option", o->options, "Rule option name=value (e.g. farmers=off); repeatable");

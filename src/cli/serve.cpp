@@ -42,10 +42,13 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--max-games-per-ip", o->max_games_per_ip, "active games created by one client address (0: no cap)")
       ->capture_default_str()->check(CLI::Range(0, 1 << 30));
   cmd->add_option("--max-spectators", o->max_spectators, "spectators of one game (0: no cap)")->capture_default_str()->check(CLI::Range(0, 1 << 20));
-  cmd->add_option("--bot-max-ms", o->bot_max_ms, "a bot's time per decision; a requested mcts spec must ask for no more")
-      ->capture_default_str()->check(CLI::Range(10, 600000));
+  cmd->add_option("--bot-max-ms", o->bot_max_ms,
+                  "a bot's time per decision; a requested mcts spec must ask for no more")
+      ->capture_default_str()
+      ->check(CLI::Range(kServeBotMinMs, kServeBotMaxMs));
   cmd->add_option("--bot-max-playouts", o->bot_max_playouts, "the most playouts a requested mcts spec may ask for")
-      ->capture_default_str()->check(CLI::Range(1, 100000000));
+      ->capture_default_str()
+      ->check(CLI::Range(1, kServeBotMaxPlayouts));
   cmd->add_flag("--trusted-bots", o->trusted_bots, "accept any bot spec and no time cap (a server for people you trust)");
   cmd->add_option("--fast-workers", o->fast_workers, "workers for the bots that answer at once: random, greedy, easy (default: 1 if --workers > 0)")
       ->check(CLI::Range(0, 16));

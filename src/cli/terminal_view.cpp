@@ -1646,36 +1646,6 @@ std::string turn_summary(const State& s, const Record& rec, std::size_t events_b
 }
 
 
-void play_bot_turn(Game& g, Bot& bot, Rng& rng) {
-  MoveList ml;
-  legal_moves(g.state(), ml);
-  g.play(bot.choose(g.state(), ml, rng));  // the tile
-  // a double tile after a "!" tile (Choose), then a piece or a pass (Piece): same player, same turn
-  while (g.state().phase == Phase::Choose || g.state().phase == Phase::Piece) {
-    legal_moves(g.state(), ml);
-    g.play(bot.choose(g.state(), ml, rng));
-  }
-}
-
-bool play_bot_turn(Game& g, const std::function<Bot*(int)>& bot_of, Rng& rng) {
-  MoveList ml;
-  if (g.state().phase == Phase::Place) {  // the tile
-    Bot* b = bot_of(g.state().current);
-    if (!b) return false;
-    legal_moves(g.state(), ml);
-    g.play(b->choose(g.state(), ml, rng));
-  }
-  // the rest of the turn: each decision by the bot of the player who makes it (a scorer's
-  // token hand-in, even off turn)
-  while (g.state().phase == Phase::Choose || g.state().phase == Phase::Piece) {
-    Bot* b = bot_of(to_move(g.state()));
-    if (!b) return false;
-    legal_moves(g.state(), ml);
-    g.play(b->choose(g.state(), ml, rng));
-  }
-  return true;
-}
-
 std::string render_final(const State& s, const std::vector<PlayerInfo>& players, bool color) {
   std::vector<int> order;
   for (int p = 0; p < s.nplayers; ++p) order.push_back(p);

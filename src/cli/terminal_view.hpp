@@ -25,14 +25,12 @@
 // the digit of the piece on that token beside it.
 #pragma once
 #include <array>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "ai/bots.hpp"
 #include "engine/engine.hpp"
 
 namespace carc::cli {
@@ -163,15 +161,6 @@ std::string turn_summary(const State& s, const Record& rec, std::size_t events_b
 bool is_final_event(const ScoreEvent& e);
 // The same, knowing the game: its special effects scored at the end (GameDef::Effect::at_end).
 bool is_final_event(const State& s, const ScoreEvent& e);
-
-// Plays the whole turn of the player to move with `bot`: the tile, the double tile if the tile asks
-// for one (Phase::Choose), then the piece or pass. `play` uses this for every bot seat.
-void play_bot_turn(Game& g, Bot& bot, Rng& rng);
-// The same with each decision made by the bot of the player who decides it (to_move: a game's
-// token hand-ins belong to any scorer). Plays from the current state (the tile if it is still to
-// be placed) while that player has a bot (bot_of returns nullptr for a human). Returns true when
-// the turn is over, false when a human must decide (then call again after that decision).
-bool play_bot_turn(Game& g, const std::function<Bot*(int)>& bot_of, Rng& rng);
 
 // An extra turn in progress (Presentation::extra_turn, the player by name).
 std::string extra_turn_text(const State& s, const std::vector<PlayerInfo>& players, bool color);

@@ -10,9 +10,9 @@
 #include "cli/commands.hpp"
 #include "core/core.hpp"
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "server/bot_turn.hpp"
 #include "server/http_client.hpp"
-#include "tiles/json_input.hpp"
 
 namespace carc::cli {
 
@@ -22,14 +22,16 @@ void register_worker(CLI::App& app) {
   auto key = std::make_shared<std::string>();
   auto jobs = std::make_shared<int>(0);
   auto quiet = std::make_shared<bool>(false);
-  auto budget = std::make_shared<server::BotBudget>();
+  auto budget = std::make_shared<BotLimits>();  // max_ms and max_threads (ai/bot_limits.hpp)
   cmd->add_option("--server", *server, "the server, e.g. http://127.0.0.1:8080")->required();
   cmd->add_option("--key", *key, "the server's --worker-key");
   cmd->add_option("--jobs", *jobs, "stop after this many jobs (0: run until stopped)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--quiet", *quiet, "no log lines");
-  cmd->add_option("--max-ms", budget->max_ms, "CPU budget: at most this many ms per decision for searching bots (levels, mcts)")
-      ->check(CLI::Range(1, 600000));
-  cmd->add_option("--threads", budget->max_threads, "CPU budget: at most this many threads per search")->check(CLI::Range(1, 64));
+  cmd->add_option("--max-ms", budget->max_ms,
+                  "CPU budget: at most this many ms per decision for searching bots (levels, mcts)")
+      ->check(CLI::Range(1, kWorkerMaxMs));
+  cmd->add_option("--threads", budget->max_threads, "CPU budget: at most this many threads per search")
+      ->check(CLI::Range(1, kMctsMaxThreads));
   cmd->callback([server, key, jobs, quiet, budget] {
     using nlohmann::json;
     const std::vector<std::pair<std::string, std::string>> headers = {{"X-Worker-Key", *key}};

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "engine/engine.hpp"
-#include "tiles/json_input.hpp"
 
 namespace carc {
 

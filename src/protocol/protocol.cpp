@@ -1,5 +1,6 @@
 #include "protocol/protocol.hpp"
 
+#include "ai/bot_limits.hpp"
 #include "ai/mcts.hpp"
 
 #include <fmt/format.h>
@@ -8,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io.hpp"
-#include "tiles/json_input.hpp"
+#include "core/json_input.hpp"
 #include "view/view.hpp"
 
-namespace carc::view {
+namespace carc::protocol {
 
 using nlohmann::json;
 
@@ -70,7 +71,8 @@ std::optional<u64> seed_field(const json& req, const char* k) {
 json events_since(const Game& g, std::size_t from) {
   json out = json::array();
   const auto& ev = g.record().events;
-  for (std::size_t i = from; i < ev.size(); ++i) out.push_back(to_json(event_view(g.state(), ev[i], g.record().players)));
+  for (std::size_t i = from; i < ev.size(); ++i)
+    out.push_back(view::to_json(view::event_view(g.state(), ev[i], g.record().players)));
   return out;
 }
 
@@ -207,7 +209,7 @@ struct Dispatch {
     reply["game"] = add(std::move(g), seed);
     reply["seed"] = seed;
     add_status(reply, ref);
-    if (flag(req, "view", false)) reply["view"] = to_json(build_view(ref));
+    if (flag(req, "view", false)) reply["view"] = view::to_json(view::build_view(ref));
   }
 
   void load(const json& req, json& reply) {
@@ -227,16 +229,16 @@ struct Dispatch {
     const Game& ref = *g;
     reply["game"] = add(std::move(g), seed.value_or(ses.seeds_()));
     add_status(reply, ref);
-    if (flag(req, "view", false)) reply["view"] = to_json(build_view(ref));
+    if (flag(req, "view", false)) reply["view"] = view::to_json(view::build_view(ref));
   }
 
   void view(const json& req, json& reply) {
     only_keys(req, {"game", "features", "options"});
     const Game& g = *open(req).game;
-    ViewOptions o;
+    view::ViewOptions o;
     o.features = flag(req, "features", true);
     o.options = flag(req, "options", true);
-    reply["view"] = to_json(build_view(g, o));
+    reply["view"] = view::to_json(view::build_view(g, o));
   }
 
   void legal(const json& req, json& reply) {
@@ -248,10 +250,10 @@ struct Dispatch {
       if (g.state().phase != Phase::Place) throw ProtocolError("illegal_move", "after: there is no tile to place now");
       const Move place = move_of(g, *after);
       if (place.kind != MoveKind::Place) throw ProtocolError("illegal_move", "after: expected a placement");
-      append_options_json(raw, options_after(g, place));
+      view::append_options_json(raw, view::options_after(g, place));
       reply["after"] = notation(g.state(), place);
     } else {
-      append_options_json(raw, decision_options(g.state()));
+      view::append_options_json(raw, view::decision_options(g.state()));
     }
   }
 
@@ -273,7 +275,7 @@ struct Dispatch {
     reply["player"] = who;
     reply["events"] = events_since(g, before);
     add_status(reply, g);
-    if (flag(req, "view", false)) reply["view"] = to_json(build_view(g));
+    if (flag(req, "view", false)) reply["view"] = view::to_json(view::build_view(g));
   }
 
   void undo(const json& req, json& reply) {
@@ -307,9 +309,11 @@ struct Dispatch {
       try {
         b = make_bot(spec);
         if (spec.rfind("mcts", 0) == 0) {
-          const MctsOptions mo = parse_mcts_spec(spec);
-          if (mo.playouts == 0 && mo.ms > ses.limits_.max_bot_ms) throw InputError(fmt::format("bot: at most {} ms per move", ses.limits_.max_bot_ms));
-          if (mo.playouts > ses.limits_.max_bot_playouts) throw InputError(fmt::format("bot: at most {} playouts per move", ses.limits_.max_bot_playouts));
+          const BotLimits& l = ses.limits_.bots;
+          const OverLimit over = over_limits(parse_mcts_spec(spec), l);
+          if (over == OverLimit::ms) throw InputError(fmt::format("bot: at most {} ms per move", l.max_ms));
+          if (over == OverLimit::playouts)
+            throw InputError(fmt::format("bot: at most {} playouts per move", l.max_playouts));
         }
       } catch (const InputError& e) {
         throw ProtocolError("bad_request", e.what());
@@ -333,7 +337,7 @@ struct Dispatch {
       reply["events"] = events_since(g, before);
     }
     add_status(reply, g);
-    if (flag(req, "view", false)) reply["view"] = to_json(build_view(g));
+    if (flag(req, "view", false)) reply["view"] = view::to_json(view::build_view(g));
   }
 
   void record(const json& req, json& reply) {
@@ -429,4 +433,4 @@ std::string EngineSession::handle(std::string_view line) {
   return out;
 }
 
-}  // namespace carc::view
+}  // namespace carc::protocol

@@ -1,6 +1,7 @@
-// protocol: the engine protocol (docs/engine-protocol.md). JSON lines: one request object per
-// line in, one reply object per line out, with the request's id. Several games at once, each by
-// its id. `carcassonne engine` runs it over stdin/stdout; the server and tests call it directly.
+// protocol: the engine protocol (docs/engine-protocol.md), namespace carc::protocol. JSON lines:
+// one request object per line in, one reply object per line out, with the request's id. Several
+// games at once, each by its id. `carcassonne engine` runs it over stdin/stdout; benchmarks,
+// fuzzers and tests call it directly.
 //
 // A session never throws and never exits on bad input: every failure is a reply
 // {"id", "ok": false, "error": {"code", "message"}} with a stable code (docs/engine-protocol.md).
@@ -12,16 +13,17 @@
 #include <string>
 #include <string_view>
 
+#include "ai/bot_limits.hpp"
 #include "ai/bots.hpp"
 #include "engine/engine.hpp"
 
-namespace carc::view {
+namespace carc::protocol {
 
 struct ProtocolLimits {
   std::size_t max_line = 4u << 20;  // bytes of one request (a record fits)
   int max_games = 64;               // games open at once in one session
-  int max_bot_ms = 60000;           // an mcts bot's time per move
-  int max_bot_playouts = 1000000;   // an mcts bot's playouts per move
+  // what a "bot" request may ask an mcts bot for: its time and its playouts per move
+  BotLimits bots = kProtocolBotLimits;
 };
 
 class EngineSession {
@@ -48,4 +50,4 @@ class EngineSession {
   friend struct Dispatch;
 };
 
-}  // namespace carc::view
+}  // namespace carc::protocol

@@ -6,22 +6,19 @@
 #include <string>
 #include <vector>
 
+#include "ai/bot_limits.hpp"
 #include "engine/engine.hpp"
 
 namespace carc::server {
 
-// A worker's CPU budget: a searching bot (a level, or mcts) gets at most this much time per
-// decision and this many threads (0: as its spec says). Bots with a fixed number of playouts keep
-// it: their strength does not depend on the machine.
-struct BotBudget {
-  int max_ms = 0;
-  int max_threads = 0;
-};
-
-// Throws InputError if the record does not replay or `seat` does not decide now.
-std::vector<std::string> bot_decisions(const std::string& record_json, int seat, const std::string& spec, std::uint64_t seed,
-                                       const BotBudget& budget = {});
+// `budget` is a worker's CPU budget (ai/bot_limits.hpp, make_bot_within): a searching bot (a
+// level, or mcts) gets at most budget.max_ms per decision and budget.max_threads threads (0: as
+// its spec says). Bots with a fixed number of playouts keep it: their strength does not depend on
+// the machine. Throws InputError if the record does not replay or `seat` does not decide now.
+std::vector<std::string> bot_decisions(const std::string& record_json, int seat, const std::string& spec,
+                                       std::uint64_t seed, const BotLimits& budget = {});
 // The same from a copy of the game (a worker inside the server: no record to read).
-std::vector<std::string> bot_decisions(Game g, int seat, const std::string& spec, std::uint64_t seed, const BotBudget& budget = {});
+std::vector<std::string> bot_decisions(Game g, int seat, const std::string& spec, std::uint64_t seed,
+                                       const BotLimits& budget = {});
 
 }  // namespace carc::server

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 
@@ -26,13 +27,13 @@
 
 #include "core/core.hpp"
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "server/bot_turn.hpp"
 #include "server/crypto.hpp"
 #include "server/room.hpp"
 #include "server/server.hpp"
 #include "server/store.hpp"
 #include "server/web_api.hpp"
-#include "tiles/json_input.hpp"
 
 namespace carc::server {
 
@@ -280,6 +281,7 @@ class Server {
                    std::function<void(http::response<http::string_body>&&)> reply);
   using Respond = std::function<void(http::status, const std::string&, const std::string&)>;
   using Problem = std::function<void(http::status, const std::string&, const std::string&)>;
+  // The request's route (kRoutes) and its handler, after the checks every request gets.
   void handle_http_in(http::request<http::string_body>& req, const std::string& client,
                       std::function<void(http::response<http::string_body>&&)>& reply, const Respond& respond, const Problem& problem,
                       int& retry_after);
@@ -339,6 +341,29 @@ class Server {
   // reloaded (their clients told to say hello again), so that nobody waits on a stale room.
   void watch_heads();
   std::unique_ptr<net::steady_timer> heads_timer_;
+
+  // The HTTP API: a table of routes, {method, path pattern, handler}, matched in one place
+  // (handle_http_in), and a handler per route.
+  struct HttpCall;
+  struct Route {
+    http::verb method;
+    std::string_view pattern;
+    void (Server::*handler)(HttpCall&);
+  };
+  static const Route kRoutes[];
+  bool worker_allowed(HttpCall& c);
+  void http_create_game(HttpCall& c);
+  void http_list_games(HttpCall& c);
+  void http_take_job(HttpCall& c);
+  void http_job_result(HttpCall& c);
+  void http_health(HttpCall& c);
+  void http_metrics(HttpCall& c);
+  void http_catalog(HttpCall& c);
+  void http_tiles(HttpCall& c);
+  void http_replay(HttpCall& c);
+  void http_stats(HttpCall& c);
+  void http_game(HttpCall& c);
+  void http_web_file(HttpCall& c);
 
   ServeOptions o_;
   net::io_context ioc_{1};
@@ -912,7 +937,8 @@ void Server::worker_loop(int index, bool fast) {
     try {
       const std::uint64_t seed = std::hash<std::string>{}(job->game) ^ static_cast<std::uint64_t>(job->seq) * 0x9E3779B97F4A7C15ULL;
       ++busy_workers_;
-      moves = bot_decisions(std::move(*game), job->seat, job->spec, seed, BotBudget{o_.trusted_bots ? 0 : o_.bot_max_ms, 0});
+      moves = bot_decisions(std::move(*game), job->seat, job->spec, seed,
+                            BotLimits{.max_ms = o_.trusted_bots ? 0 : o_.bot_max_ms});
       --busy_workers_;
     } catch (const std::exception& e) {
       --busy_workers_;
@@ -976,13 +1002,84 @@ void Server::handle_http(http::request<http::string_body>&& req, const std::stri
   }
 }
 
+// One HTTP request as its route's handler sees it: the request, the client, how to answer, the
+// path without its query, and the text the route's wildcard matched.
+struct Server::HttpCall {
+  http::request<http::string_body>& req;
+  const std::string& client;
+  std::function<void(http::response<http::string_body>&&)>& reply;
+  const Respond& respond_;
+  const Problem& problem;
+  int& retry_after;
+  std::string target;  // the path, without the query
+  std::string query;
+  std::string arg;  // what the route's '*' or '+' matched
+
+  void respond(http::status st, const std::string& body, const std::string& type = "application/json") const {
+    respond_(st, body, type);
+  }
+  // A query parameter's value ("" if absent).
+  [[nodiscard]] std::string param(const std::string& key) const {
+    for (std::size_t at = 0; at <= query.size();) {
+      const auto amp = query.find('&', at);
+      const std::string kv = query.substr(at, amp == std::string::npos ? std::string::npos : amp - at);
+      if (kv.rfind(key + "=", 0) == 0) return kv.substr(key.size() + 1);
+      if (amp == std::string::npos) break;
+      at = amp + 1;
+    }
+    return "";
+  }
+};
+
+namespace {
+
+// Whether `path` matches a route's pattern: the pattern's text exactly, where one '*' stands for
+// any text (none too) and one '+' for at least one character (slashes included). `arg` gets what
+// the wildcard matched.
+bool route_matches(std::string_view pattern, std::string_view path, std::string& arg) {
+  const std::size_t w = pattern.find_first_of("*+");
+  if (w == std::string_view::npos) {
+    arg.clear();
+    return path == pattern;
+  }
+  const std::string_view prefix = pattern.substr(0, w), suffix = pattern.substr(w + 1);
+  const std::size_t least = prefix.size() + suffix.size() + (pattern[w] == '+' ? 1 : 0);
+  if (path.size() < least || path.substr(0, prefix.size()) != prefix ||
+      path.substr(path.size() - suffix.size()) != suffix)
+    return false;
+  arg = std::string(path.substr(prefix.size(), path.size() - prefix.size() - suffix.size()));
+  return true;
+}
+
+}  // namespace
+
+// The HTTP API (docs/server-protocol.md), matched in order, first match wins. A request that no
+// route takes is refused with 405 when a route takes its path with another method (the web files'
+// GET * takes every path, so: any method but GET), else 404.
+const Server::Route Server::kRoutes[] = {
+    {http::verb::post, "/api/games", &Server::http_create_game},
+    {http::verb::get, "/api/games", &Server::http_list_games},
+    // bot workers outside the server; a job's result goes to /api/games/ID/job, so that a proxy
+    // routes it to the game's process
+    {http::verb::post, "/api/jobs/take", &Server::http_take_job},
+    {http::verb::post, "/api/games/+/job", &Server::http_job_result},
+    {http::verb::get, "/healthz", &Server::http_health},
+    {http::verb::get, "/metrics", &Server::http_metrics},
+    {http::verb::get, "/api/catalog", &Server::http_catalog},
+    {http::verb::get, "/api/tiles/*", &Server::http_tiles},
+    {http::verb::post, "/api/replay", &Server::http_replay},
+    {http::verb::get, "/api/stats", &Server::http_stats},
+    {http::verb::get, "/api/games/*", &Server::http_game},  // a game: its summary, /record, /events
+    {http::verb::get, "*", &Server::http_web_file},         // the browser client's files
+};
+
 void Server::handle_http_in(http::request<http::string_body>& req, const std::string& client,
-                            std::function<void(http::response<http::string_body>&&)>& reply, const Respond& respond_, const Problem& problem,
-                            int& retry_after) {
-  auto respond = [&](http::status st, const std::string& body, const std::string& type = "application/json") { respond_(st, body, type); };
+                            std::function<void(http::response<http::string_body>&&)>& reply, const Respond& respond,
+                            const Problem& problem, int& retry_after) {
   // bytes that are not UTF-8 anywhere in the request: refused before anything reads them
   if (!valid_utf8(req.target())) {
-    problem(http::status::bad_request, "bad_utf8", fmt::format("the request target is not UTF-8 (byte {})", utf8_error_at(req.target()) + 1));
+    problem(http::status::bad_request, "bad_utf8",
+            fmt::format("the request target is not UTF-8 (byte {})", utf8_error_at(req.target()) + 1));
     return;
   }
   for (const auto& f : req) {
@@ -992,286 +1089,30 @@ void Server::handle_http_in(http::request<http::string_body>& req, const std::st
     }
   }
   if (!valid_utf8(req.body())) {
-    problem(http::status::bad_request, "bad_utf8", fmt::format("the request body is not UTF-8 (byte {})", utf8_error_at(req.body()) + 1));
+    problem(http::status::bad_request, "bad_utf8",
+            fmt::format("the request body is not UTF-8 (byte {})", utf8_error_at(req.body()) + 1));
     return;
   }
-  std::string target(req.target());
-  std::string query;
-  if (const auto q = target.find('?'); q != std::string::npos) {
-    query = target.substr(q + 1);
-    target.resize(q);
+  HttpCall c{req, client, reply, respond, problem, retry_after, std::string(req.target()), "", ""};
+  if (const auto q = c.target.find('?'); q != std::string::npos) {
+    c.query = c.target.substr(q + 1);
+    c.target.resize(q);
   }
-  auto param = [&](const std::string& key) -> std::string {
-    for (std::size_t at = 0; at <= query.size();) {
-      const auto amp = query.find('&', at);
-      const std::string kv = query.substr(at, amp == std::string::npos ? std::string::npos : amp - at);
-      if (kv.rfind(key + "=", 0) == 0) return kv.substr(key.size() + 1);
-      if (amp == std::string::npos) break;
-      at = amp + 1;
-    }
-    return "";
-  };
-  const auto method = req.method();
   try {
-    if (target == "/api/games" && method == http::verb::post) {
-      if (draining_) {
-        retry_after = 5;
-        problem(http::status::service_unavailable, "restarting", "the server is restarting: try again in a few seconds");
-        return;
+    bool other_method = false;
+    for (const Route& r : kRoutes) {
+      if (!route_matches(r.pattern, c.target, c.arg)) continue;
+      if (r.method != req.method()) {
+        other_method = true;
+        continue;
       }
-      json body;
-      try {
-        body = jin::parse(req.body(), "request");
-      } catch (const InputError& e) {
-        problem(http::status::bad_request, "bad_json", e.what());
-        return;
-      }
-      if (body.is_object() && body.contains("seed") && !o_.allow_seed) {
-        problem(http::status::bad_request, "bad_request", "request: seed: the server draws with a seed of its own (start it with --allow-seed for tests)");
-        return;
-      }
-      // request_id: the client's own id for this request; a retry (after a lost answer, a
-      // restart) gets the same game and tokens back instead of a second game
-      std::string request_id;
-      if (body.is_object() && body.contains("request_id")) {
-        request_id = jin::string(body["request_id"], "request", "request_id", 64);
-        body.erase("request_id");
-      }
-      const std::string id = request_id.empty() ? random_hex(6) : game_id_for_request(request_id);
-      // the answer: each seat, and for people the token and invite link
-      auto answer = [&](const GameMeta& meta, const std::vector<std::string>& tokens, bool repeat) {
-        json seats = json::array();
-        const json settings = json::parse(meta.settings);
-        for (std::size_t i = 0; i < settings["seats"].size(); ++i) {
-          const json& sc = settings["seats"][i];
-          json s{{"seat", i}, {"name", sc["name"]}, {"bot", sc["bot"]}};
-          if (i < tokens.size() && !tokens[i].empty()) {
-            s["token"] = tokens[i];
-            s["invite"] = fmt::format("/play/{}?seat={}&token={}", meta.id, i, tokens[i]);
-          }
-          seats.push_back(std::move(s));
-        }
-        json out{{"id", meta.id}, {"seats", seats}, {"seed_hash", seed_hash(meta)}};
-        if (repeat) out["repeat"] = true;
-        respond(repeat ? http::status::ok : http::status::created, dump(out));
-      };
-      auto repeat = [&](const GameMeta& meta) {
-        if (json::parse(meta.settings).value("request_hash", "") != sha256_hex(body.dump())) {
-          problem(http::status::conflict, "request_id_used", "request: request_id: already used for another request (a retry must send the same request)");
-          return;
-        }
-        std::vector<std::string> tokens;  // derived again from the request_id, as at creation
-        const json settings = json::parse(meta.settings);
-        for (std::size_t i = 0; i < settings["seats"].size(); ++i)
-          tokens.push_back(settings["seats"][i]["bot"].get<std::string>().empty() ? request_token(request_id, i) : std::string());
-        answer(meta, tokens, true);
-      };
-      if (!request_id.empty())
-        if (const auto meta = store_->game(id)) {
-          repeat(*meta);
-          return;
-        }
-      std::string why;
-      if (const std::string code = create_quota(client, why, retry_after); !code.empty()) {
-        problem(code == "rate_limited" ? http::status::too_many_requests : http::status::service_unavailable, code, why);
-        return;
-      }
-      Created c = create_game(body, id, now_ms(), BotPolicy{o_.trusted_bots, o_.bot_max_ms, o_.bot_max_playouts}, request_id);
-      try {
-        store_->create(c.meta, c.first);
-      } catch (const StoreError&) {
-        // another process created it from the same request_id meanwhile: that game is the answer
-        const auto meta = request_id.empty() ? std::nullopt : store_->game(id);
-        if (!meta) throw;
-        repeat(*meta);
-        return;
-      }
-      ++active_games_;
-      creator_[id] = client;
-      games_by_ip_[client].insert(id);
-      if (c.first.job) wake_workers();
-      (void)host(id);
-      answer(c.meta, c.tokens, false);
+      (this->*r.handler)(c);
       return;
     }
-    if (target == "/api/games" && method == http::verb::get) {
-      const std::string status = param("status");
-      json out = json::array();
-      for (const GameMeta& m : store_->list(status, 200)) out.push_back({{"id", m.id}, {"game", m.game}, {"status", m.status}, {"created", m.created}});
-      respond(http::status::ok, out.dump());
-      return;
-    }
-    // a job's result goes to /api/games/ID/job, so that a proxy routes it to the game's process
-    std::string job_game;
-    if (target.rfind("/api/games/", 0) == 0 && target.size() > 15 && target.substr(target.size() - 4) == "/job")
-      job_game = target.substr(11, target.size() - 15);
-    if ((target == "/api/jobs/take" || !job_game.empty()) && method == http::verb::post) {
-      // bot workers outside the server: only with the server's --worker-key
-      if (o_.worker_key.empty() || req["X-Worker-Key"] != o_.worker_key) {
-        problem(http::status::forbidden, "bad_key", "workers need the server's --worker-key (X-Worker-Key)");
-        return;
-      }
-      if (target == "/api/jobs/take") {
-        for (int tries = 0; tries < 8; ++tries) {
-          const auto job = store_->take_job(fmt::format("{}-http-{}", lease_prefix_, ++conn_ids_), now_ms(), o_.lease_ms);
-          if (!job) break;
-          Host* h = fresh(job->game);
-          if (!h || h->room->seq() != job->seq || h->room->busy()) continue;  // settled or about to be: the room clears it
-          respond(http::status::ok, json{{"game", job->game}, {"seq", job->seq}, {"seat", job->seat}, {"spec", job->spec}, {"lease", job->lease},
-                                         {"lease_until", job->lease_until}, {"record", json::parse(h->room->record_json())}}
-                                        .dump());
-          return;
-        }
-        http::response<http::string_body> r{http::status::no_content, req.version()};
-        r.set(http::field::server, "carcassonne");
-        reply(std::move(r));
-        return;
-      }
-      json body;
-      std::string game, moves_err;
-      std::int64_t seq = 0;
-      int seat = 0;
-      std::vector<std::string> moves;
-      try {
-        body = jin::parse(req.body(), "request");
-        game = job_game;
-        seq = jin::integer(jin::need(body, "seq", "request"), 0, std::int64_t{1} << 50, "request", "seq");
-        seat = static_cast<int>(jin::integer(jin::need(body, "seat", "request"), 0, kMaxPlayers - 1, "request", "seat"));
-        const json& mv = jin::array(jin::need(body, "moves", "request"), "request", "moves", 16);
-        for (std::size_t i = 0; i < mv.size(); ++i) moves.push_back(jin::string(mv[i], "request", fmt::format("moves[{}]", i), 200));
-      } catch (const std::exception& e) {
-        problem(http::status::bad_request, "bad_request", e.what());
-        return;
-      }
-      Host* h = host(game);
-      if (!h) {
-        problem(http::status::not_found, "unknown_game", fmt::format("no game \"{}\"", printable(game)));
-        return;
-      }
-      // the answer (a reject now, or the ack after the commit) goes to this request
-      const std::uint64_t conn = next_conn();
-      auto answer = std::make_shared<std::function<void(http::response<http::string_body>&&)>>(std::move(reply));
-      const unsigned version = req.version();
-      sinks_[conn] = [this, conn, answer, version, sent = std::make_shared<bool>(false)](const std::string& text) {
-        if (*sent) return;
-        *sent = true;
-        http::response<http::string_body> r{http::status::ok, version};
-        r.set(http::field::content_type, "application/json");
-        r.body() = text;
-        r.prepare_payload();
-        (*answer)(std::move(r));
-        net::post(ioc_, [this, conn] { sinks_.erase(conn); });
-      };
-      when_free(*h, [this, h, conn, seat, seq, moves] { run_step(*h, h->room->bot_play(conn, seat, fmt::format("job:{}", seq), seq, moves, now_ms())); });
-      return;
-    }
-    if (target == "/healthz" && method == http::verb::get) {
-      // the process answers (this is its io thread) and so does the store
-      try {
-        (void)store_->game("healthz");
-      } catch (const std::exception& e) {
-        problem(http::status::service_unavailable, "store", fmt::format("the store does not answer: {}", e.what()));
-        return;
-      }
-      respond(draining_ ? http::status::service_unavailable : http::status::ok,
-              dump(json{{"status", draining_ ? "draining" : "ok"}, {"store", store_->kind()}, {"games_loaded", hosts_.size()}}));
-      return;
-    }
-    if (target == "/metrics" && method == http::verb::get) {
-      respond(http::status::ok, metrics_text(), "text/plain; version=0.0.4; charset=utf-8");
-      return;
-    }
-    if (target == "/api/catalog" && method == http::verb::get) {
-      respond(http::status::ok, catalog_json());
-      return;
-    }
-    if (target.rfind("/api/tiles/", 0) == 0 && method == http::verb::get) {
-      try {
-        respond(http::status::ok, tiles_json(target.substr(11)));
-      } catch (const InputError& e) {
-        problem(http::status::not_found, "unknown_game", e.what());
-      }
-      return;
-    }
-    if (target == "/api/replay" && method == http::verb::post) {
-      respond(http::status::ok, replay_json(req.body()));
-      return;
-    }
-    if (target == "/api/stats" && method == http::verb::get) {
-      std::vector<double> ms = stats_.commit_ms;
-      std::sort(ms.begin(), ms.end());
-      auto pct = [&](double p) { return ms.empty() ? 0.0 : ms[std::min(ms.size() - 1, static_cast<std::size_t>(p * static_cast<double>(ms.size())))]; };
-      respond(http::status::ok, json{{"games_loaded", hosts_.size()}, {"connections", sinks_.size()}, {"commits", stats_.commits},
-                                     {"appends", stats_.appends}, {"events", stats_.events}, {"max_batch", stats_.max_batch},
-                                     {"mean_batch", stats_.commits ? static_cast<double>(stats_.appends) / static_cast<double>(stats_.commits) : 0.0},
-                                     {"failed", stats_.failed}, {"commit_ms_p50", pct(0.5)}, {"commit_ms_p99", pct(0.99)}, {"store", store_->kind()}}
-                                    .dump());
-      return;
-    }
-    const std::string games = "/api/games/";
-    if (target.rfind(games, 0) == 0 && method == http::verb::get) {
-      std::string rest = target.substr(games.size());
-      std::string what;
-      if (const auto sl = rest.find('/'); sl != std::string::npos) {
-        what = rest.substr(sl + 1);
-        rest.resize(sl);
-      }
-      Host* h = host(rest);
-      if (!h) {
-        problem(http::status::not_found, "unknown_game", fmt::format("no game \"{}\"", printable(rest)));
-        return;
-      }
-      if (what.empty()) {
-        respond(http::status::ok, h->room->summary(now_ms()).dump());
-      } else if (what == "record") {
-        respond(http::status::ok, h->room->record_json());
-      } else if (what == "events") {
-        long long since = 0;
-        (void)parse_int(param("since"), 0, 1LL << 50, since);
-        json evs = json::array();
-        for (const Event& e : h->room->log())
-          if (e.seq > since) evs.push_back(event_json(e));
-        respond(http::status::ok, evs.dump());
-      } else {
-        problem(http::status::not_found, "not_found", "no such resource");
-      }
-      return;
-    }
-    if (method == http::verb::get) {
-      // the browser client's files, or the placeholder page
-      namespace fs = std::filesystem;
-      if (!o_.web_root.empty()) {
-        // the client's own paths (/, /play/ID, /replay...) are its page; files have an extension.
-        // The path is normalised first (web_file): nothing outside the root is ever opened.
-        std::string rel;
-        try {
-          rel = web_file(target);
-        } catch (const NotFound&) {
-          problem(http::status::not_found, "not_found", fmt::format("nothing at {}", printable(target)));
-          return;
-        } catch (const InputError& e) {
-          problem(http::status::bad_request, "bad_path", e.what());
-          return;
-        }
-        const fs::path p = fs::path(o_.web_root) / rel;
-        std::error_code ec;
-        const auto size = fs::is_regular_file(p, ec) ? fs::file_size(p, ec) : 0;
-        if (!ec && size > 0 && size <= (64u << 20)) {
-          std::ifstream in(p, std::ios::binary);
-          std::string data(static_cast<std::size_t>(size), '\0');
-          if (in.read(data.data(), static_cast<std::streamsize>(size))) {
-            respond(http::status::ok, data, content_type(p));
-            return;
-          }
-        }
-      } else if (target == "/" || target.rfind("/play/", 0) == 0) {
-        respond(http::status::ok, kPlaceholder, "text/html; charset=utf-8");
-        return;
-      }
-      problem(http::status::not_found, "not_found", fmt::format("nothing at {}", printable(target)));
-      return;
-    }
-    problem(http::status::method_not_allowed, "bad_method", "method not allowed here");
+    if (other_method)
+      problem(http::status::method_not_allowed, "bad_method", "method not allowed here");
+    else
+      problem(http::status::not_found, "not_found", fmt::format("nothing at {}", printable(c.target)));
   } catch (const NotFound& e) {
     problem(http::status::not_found, "not_found", e.what());
   } catch (const InputError& e) {
@@ -1279,6 +1120,296 @@ void Server::handle_http_in(http::request<http::string_body>& req, const std::st
   } catch (const StoreError& e) {
     problem(http::status::service_unavailable, "store", e.what());
   }
+}
+
+// POST /api/games: a new game (or, for a request_id already used, the game it made).
+void Server::http_create_game(HttpCall& c) {
+  if (draining_) {
+    c.retry_after = 5;
+    c.problem(http::status::service_unavailable, "restarting", "the server is restarting: try again in a few seconds");
+    return;
+  }
+  json body;
+  try {
+    body = jin::parse(c.req.body(), "request");
+  } catch (const InputError& e) {
+    c.problem(http::status::bad_request, "bad_json", e.what());
+    return;
+  }
+  if (body.is_object() && body.contains("seed") && !o_.allow_seed) {
+    c.problem(http::status::bad_request, "bad_request",
+              "request: seed: the server draws with a seed of its own (start it with --allow-seed for tests)");
+    return;
+  }
+  // request_id: the client's own id for this request; a retry (after a lost answer, a
+  // restart) gets the same game and tokens back instead of a second game
+  std::string request_id;
+  if (body.is_object() && body.contains("request_id")) {
+    request_id = jin::string(body["request_id"], "request", "request_id", 64);
+    body.erase("request_id");
+  }
+  const std::string id = request_id.empty() ? random_hex(6) : game_id_for_request(request_id);
+  // the answer: each seat, and for people the token and invite link
+  auto answer = [&](const GameMeta& meta, const std::vector<std::string>& tokens, bool repeat) {
+    json seats = json::array();
+    const json settings = json::parse(meta.settings);
+    for (std::size_t i = 0; i < settings["seats"].size(); ++i) {
+      const json& sc = settings["seats"][i];
+      json s{{"seat", i}, {"name", sc["name"]}, {"bot", sc["bot"]}};
+      if (i < tokens.size() && !tokens[i].empty()) {
+        s["token"] = tokens[i];
+        s["invite"] = fmt::format("/play/{}?seat={}&token={}", meta.id, i, tokens[i]);
+      }
+      seats.push_back(std::move(s));
+    }
+    json out{{"id", meta.id}, {"seats", seats}, {"seed_hash", seed_hash(meta)}};
+    if (repeat) out["repeat"] = true;
+    c.respond(repeat ? http::status::ok : http::status::created, dump(out));
+  };
+  auto repeat = [&](const GameMeta& meta) {
+    if (json::parse(meta.settings).value("request_hash", "") != sha256_hex(body.dump())) {
+      c.problem(http::status::conflict, "request_id_used",
+                "request: request_id: already used for another request (a retry must send the same request)");
+      return;
+    }
+    std::vector<std::string> tokens;  // derived again from the request_id, as at creation
+    const json settings = json::parse(meta.settings);
+    for (std::size_t i = 0; i < settings["seats"].size(); ++i)
+      tokens.push_back(settings["seats"][i]["bot"].get<std::string>().empty() ? request_token(request_id, i)
+                                                                              : std::string());
+    answer(meta, tokens, true);
+  };
+  if (!request_id.empty())
+    if (const auto meta = store_->game(id)) {
+      repeat(*meta);
+      return;
+    }
+  std::string why;
+  if (const std::string code = create_quota(c.client, why, c.retry_after); !code.empty()) {
+    c.problem(code == "rate_limited" ? http::status::too_many_requests : http::status::service_unavailable, code, why);
+    return;
+  }
+  const BotPolicy bots{o_.trusted_bots, {o_.bot_max_ms, o_.bot_max_playouts, kServerBotLimits.max_threads}};
+  Created created = create_game(body, id, now_ms(), bots, request_id);
+  try {
+    store_->create(created.meta, created.first);
+  } catch (const StoreError&) {
+    // another process created it from the same request_id meanwhile: that game is the answer
+    const auto meta = request_id.empty() ? std::nullopt : store_->game(id);
+    if (!meta) throw;
+    repeat(*meta);
+    return;
+  }
+  ++active_games_;
+  creator_[id] = c.client;
+  games_by_ip_[c.client].insert(id);
+  if (created.first.job) wake_workers();
+  (void)host(id);
+  answer(created.meta, created.tokens, false);
+}
+
+// GET /api/games?status=...: the latest games.
+void Server::http_list_games(HttpCall& c) {
+  const std::string status = c.param("status");
+  json out = json::array();
+  for (const GameMeta& m : store_->list(status, 200))
+    out.push_back({{"id", m.id}, {"game", m.game}, {"status", m.status}, {"created", m.created}});
+  c.respond(http::status::ok, out.dump());
+}
+
+// Bot workers outside the server come only with the server's --worker-key.
+bool Server::worker_allowed(HttpCall& c) {
+  if (o_.worker_key.empty() || c.req["X-Worker-Key"] != o_.worker_key) {
+    c.problem(http::status::forbidden, "bad_key", "workers need the server's --worker-key (X-Worker-Key)");
+    return false;
+  }
+  return true;
+}
+
+// POST /api/jobs/take: a bot's turn to play, with its game's record (204: none is due).
+void Server::http_take_job(HttpCall& c) {
+  if (!worker_allowed(c)) return;
+  for (int tries = 0; tries < 8; ++tries) {
+    const auto job = store_->take_job(fmt::format("{}-http-{}", lease_prefix_, ++conn_ids_), now_ms(), o_.lease_ms);
+    if (!job) break;
+    Host* h = fresh(job->game);
+    if (!h || h->room->seq() != job->seq || h->room->busy()) continue;  // settled or about to be: the room clears it
+    c.respond(http::status::ok, json{{"game", job->game},
+                                     {"seq", job->seq},
+                                     {"seat", job->seat},
+                                     {"spec", job->spec},
+                                     {"lease", job->lease},
+                                     {"lease_until", job->lease_until},
+                                     {"record", json::parse(h->room->record_json())}}
+                                    .dump());
+    return;
+  }
+  http::response<http::string_body> r{http::status::no_content, c.req.version()};
+  r.set(http::field::server, "carcassonne");
+  c.reply(std::move(r));
+}
+
+// POST /api/games/ID/job: a worker's moves for a job, answered after they are committed.
+void Server::http_job_result(HttpCall& c) {
+  if (!worker_allowed(c)) return;
+  json body;
+  const std::string& game = c.arg;
+  std::int64_t seq = 0;
+  int seat = 0;
+  std::vector<std::string> moves;
+  try {
+    body = jin::parse(c.req.body(), "request");
+    seq = jin::integer(jin::need(body, "seq", "request"), 0, std::int64_t{1} << 50, "request", "seq");
+    seat = static_cast<int>(jin::integer(jin::need(body, "seat", "request"), 0, kMaxPlayers - 1, "request", "seat"));
+    const json& mv = jin::array(jin::need(body, "moves", "request"), "request", "moves", 16);
+    for (std::size_t i = 0; i < mv.size(); ++i)
+      moves.push_back(jin::string(mv[i], "request", fmt::format("moves[{}]", i), 200));
+  } catch (const std::exception& e) {
+    c.problem(http::status::bad_request, "bad_request", e.what());
+    return;
+  }
+  Host* h = host(game);
+  if (!h) {
+    c.problem(http::status::not_found, "unknown_game", fmt::format("no game \"{}\"", printable(game)));
+    return;
+  }
+  // the answer (a reject now, or the ack after the commit) goes to this request
+  const std::uint64_t conn = next_conn();
+  auto answer = std::make_shared<std::function<void(http::response<http::string_body> &&)>>(std::move(c.reply));
+  const unsigned version = c.req.version();
+  sinks_[conn] = [this, conn, answer, version, sent = std::make_shared<bool>(false)](const std::string& text) {
+    if (*sent) return;
+    *sent = true;
+    http::response<http::string_body> r{http::status::ok, version};
+    r.set(http::field::content_type, "application/json");
+    r.body() = text;
+    r.prepare_payload();
+    (*answer)(std::move(r));
+    net::post(ioc_, [this, conn] { sinks_.erase(conn); });
+  };
+  when_free(*h, [this, h, conn, seat, seq, moves] {
+    run_step(*h, h->room->bot_play(conn, seat, fmt::format("job:{}", seq), seq, moves, now_ms()));
+  });
+}
+
+// GET /healthz: the process answers (this is its io thread) and so does the store.
+void Server::http_health(HttpCall& c) {
+  try {
+    (void)store_->game("healthz");
+  } catch (const std::exception& e) {
+    c.problem(http::status::service_unavailable, "store", fmt::format("the store does not answer: {}", e.what()));
+    return;
+  }
+  c.respond(
+      draining_ ? http::status::service_unavailable : http::status::ok,
+      dump(
+          json{{"status", draining_ ? "draining" : "ok"}, {"store", store_->kind()}, {"games_loaded", hosts_.size()}}));
+}
+
+// GET /metrics: Prometheus' text format.
+void Server::http_metrics(HttpCall& c) {
+  c.respond(http::status::ok, metrics_text(), "text/plain; version=0.0.4; charset=utf-8");
+}
+
+// GET /api/catalog: the games, their options, the bot levels, the seat colours.
+void Server::http_catalog(HttpCall& c) { c.respond(http::status::ok, catalog_json()); }
+
+// GET /api/tiles/GAME: the game's tile catalog.
+void Server::http_tiles(HttpCall& c) {
+  try {
+    c.respond(http::status::ok, tiles_json(c.arg));
+  } catch (const InputError& e) {
+    c.problem(http::status::not_found, "unknown_game", e.what());
+  }
+}
+
+// POST /api/replay: a record's view at every turn.
+void Server::http_replay(HttpCall& c) { c.respond(http::status::ok, replay_json(c.req.body())); }
+
+// GET /api/stats: the group commit's numbers.
+void Server::http_stats(HttpCall& c) {
+  std::vector<double> ms = stats_.commit_ms;
+  std::sort(ms.begin(), ms.end());
+  auto pct = [&](double p) {
+    return ms.empty() ? 0.0 : ms[std::min(ms.size() - 1, static_cast<std::size_t>(p * static_cast<double>(ms.size())))];
+  };
+  c.respond(http::status::ok,
+            json{{"games_loaded", hosts_.size()},
+                 {"connections", sinks_.size()},
+                 {"commits", stats_.commits},
+                 {"appends", stats_.appends},
+                 {"events", stats_.events},
+                 {"max_batch", stats_.max_batch},
+                 {"mean_batch",
+                  stats_.commits ? static_cast<double>(stats_.appends) / static_cast<double>(stats_.commits) : 0.0},
+                 {"failed", stats_.failed},
+                 {"commit_ms_p50", pct(0.5)},
+                 {"commit_ms_p99", pct(0.99)},
+                 {"store", store_->kind()}}
+                .dump());
+}
+
+// GET /api/games/ID, /api/games/ID/record, /api/games/ID/events?since=SEQ.
+void Server::http_game(HttpCall& c) {
+  std::string rest = c.arg;
+  std::string what;
+  if (const auto sl = rest.find('/'); sl != std::string::npos) {
+    what = rest.substr(sl + 1);
+    rest.resize(sl);
+  }
+  Host* h = host(rest);
+  if (!h) {
+    c.problem(http::status::not_found, "unknown_game", fmt::format("no game \"{}\"", printable(rest)));
+    return;
+  }
+  if (what.empty()) {
+    c.respond(http::status::ok, h->room->summary(now_ms()).dump());
+  } else if (what == "record") {
+    c.respond(http::status::ok, h->room->record_json());
+  } else if (what == "events") {
+    long long since = 0;
+    (void)parse_int(c.param("since"), 0, 1LL << 50, since);
+    json evs = json::array();
+    for (const Event& e : h->room->log())
+      if (e.seq > since) evs.push_back(event_json(e));
+    c.respond(http::status::ok, evs.dump());
+  } else {
+    c.problem(http::status::not_found, "not_found", "no such resource");
+  }
+}
+
+// GET anything else: the browser client's files, or the placeholder page.
+void Server::http_web_file(HttpCall& c) {
+  namespace fs = std::filesystem;
+  if (!o_.web_root.empty()) {
+    // the client's own paths (/, /play/ID, /replay...) are its page; files have an extension.
+    // The path is normalised first (web_file): nothing outside the root is ever opened.
+    std::string rel;
+    try {
+      rel = web_file(c.target);
+    } catch (const NotFound&) {
+      c.problem(http::status::not_found, "not_found", fmt::format("nothing at {}", printable(c.target)));
+      return;
+    } catch (const InputError& e) {
+      c.problem(http::status::bad_request, "bad_path", e.what());
+      return;
+    }
+    const fs::path p = fs::path(o_.web_root) / rel;
+    std::error_code ec;
+    const auto size = fs::is_regular_file(p, ec) ? fs::file_size(p, ec) : 0;
+    if (!ec && size > 0 && size <= (64u << 20)) {
+      std::ifstream in(p, std::ios::binary);
+      std::string data(static_cast<std::size_t>(size), '\0');
+      if (in.read(data.data(), static_cast<std::streamsize>(size))) {
+        c.respond(http::status::ok, data, content_type(p));
+        return;
+      }
+    }
+  } else if (c.target == "/" || c.target.rfind("/play/", 0) == 0) {
+    c.respond(http::status::ok, kPlaceholder, "text/html; charset=utf-8");
+    return;
+  }
+  c.problem(http::status::not_found, "not_found", fmt::format("nothing at {}", printable(c.target)));
 }
 
 // ---- limits --------------------------------------------------------------------------------

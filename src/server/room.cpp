@@ -7,9 +7,9 @@
 #include "ai/bots.hpp"
 #include "ai/mcts.hpp"
 #include "core/core.hpp"
+#include "core/json_input.hpp"
 #include "games/games.hpp"
 #include "server/crypto.hpp"
-#include "tiles/json_input.hpp"
 #include "view/view.hpp"
 
 namespace carc::server {
@@ -189,7 +189,7 @@ void chance_events(Room::Live& l, std::vector<Event>& out, std::int64_t now) {
 // ---- creating a game -----------------------------------------------------------------------
 
 void check_bot(const std::string& spec, const BotPolicy& budget, std::string_view field) {
-  const std::string levels = "easy, normal, hard, random, greedy";
+  const std::string levels = fmt::format("{}, random, greedy", fmt::join(bot_level_names(), ", "));
   if (!is_bot_spec(spec)) throw InputError(fmt::format("{}: {}: \"{}\" is not a bot ({}, mcts:...)", kWhere, field, printable(spec), levels));
   if (spec.rfind("mcts", 0) != 0) return;
   MctsOptions o;
@@ -199,11 +199,13 @@ void check_bot(const std::string& spec, const BotPolicy& budget, std::string_vie
     throw InputError(fmt::format("{}: {}: {}", kWhere, field, e.what()));
   }
   if (budget.any) return;
-  const bool within = o.threads == 1 && (o.playouts > 0 ? o.playouts <= budget.max_playouts : o.ms <= budget.max_ms);
-  if (!within)
-    throw InputError(fmt::format("{}: {}: \"{}\" is over this server's budget for a bot (mcts with threads=1 and ms up to {} or playouts up to {}; "
-                                 "or a level: {})",
-                                 kWhere, field, printable(spec), budget.max_ms, budget.max_playouts, levels));
+  const BotLimits& l = budget.limits;
+  if (over_limits(o, l) != OverLimit::none)
+    throw InputError(
+        fmt::format("{}: {}: \"{}\" is over this server's budget for a bot (mcts with threads={} and ms up to {} or "
+                    "playouts up to {}; "
+                    "or a level: {})",
+                    kWhere, field, printable(spec), l.max_threads, l.max_ms, l.max_playouts, levels));
 }
 
 std::string seed_hash(const GameMeta& meta) {

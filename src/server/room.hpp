@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "ai/bot_limits.hpp"
 #include "engine/engine.hpp"
 #include "server/store.hpp"
 
@@ -62,12 +63,11 @@ struct Created {
   std::vector<std::string> tokens;  // by seat; "" for bots
 };
 // What bots a stranger may ask for (serve's --bot-max-ms, --bot-max-playouts; --trusted-bots: any).
-// A level (easy, normal, hard: the server's own), random and greedy always; an mcts spec only with
-// threads=1 and a time (ms) or playouts within the budget.
+// A level (easy, normal, hard: the server's own), random and greedy always; an mcts spec only
+// within `limits` (ai/bot_limits.hpp, kServerBotLimits: one thread, and a time or playouts).
 struct BotPolicy {
   bool any = false;
-  int max_ms = 4000;
-  int max_playouts = 20000;
+  BotLimits limits = kServerBotLimits;
 };
 // Throws InputError naming `field` if `spec` is not a bot or is over the budget.
 void check_bot(const std::string& spec, const BotPolicy& budget, std::string_view field);

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "ai/bot_limits.hpp"
+
 namespace carc::server {
 
 struct ServeOptions {
@@ -32,8 +34,8 @@ struct ServeOptions {
   int max_games = 10000;                   // active games in all
   int max_games_per_ip = 20;               // active games created by one client address
   int max_spectators = 200;                // spectators of one game
-  int bot_max_ms = 4000;                   // a bot's time per decision (also caps the levels)
-  int bot_max_playouts = 20000;            // an mcts spec with playouts asks for at most this
+  int bot_max_ms = kServerBotLimits.max_ms;              // a bot's time per decision (also caps the levels)
+  int bot_max_playouts = kServerBotLimits.max_playouts;  // an mcts spec with playouts asks for at most this
   bool trusted_bots = false;               // any bot spec (a trusted server)
   int fast_workers = -1;                   // workers for the bots that answer at once (-1: 1 if workers > 0)
   std::int64_t unload_after_ms = 600000;   // an active game without connections leaves memory after

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "ai/bot_limits.hpp"
+
 namespace carc::server {
 
 // One entry of a game's log. `body` is the event's own fields as a JSON object text
@@ -61,10 +63,15 @@ struct Append {
   std::string status;
 };
 
-// The bots whose turns take milliseconds: the server plays them in a lane of their own, so that
-// they never wait behind searching bots (as SQL: spec IN ('random','greedy','easy')).
-inline bool cheap_bot(const std::string& spec) { return spec == "random" || spec == "greedy" || spec == "easy"; }
+// The bots whose turns take milliseconds (ai/bot_limits.hpp, cheap_bot): the server plays them in
+// a lane of their own, so that they never wait behind searching bots.
 enum class JobLane { any, cheap, costly };
+// The cheap bots as an SQL list for the stores' queries: "('random', 'greedy', 'easy')".
+inline std::string cheap_bots_sql() {
+  std::string out = "(";
+  for (const std::string_view b : kCheapBots) out += (out.size() > 1 ? ", '" : "'") + std::string(b) + "'";
+  return out + ")";
+}
 inline bool in_lane(const std::string& spec, JobLane lane) {
   return lane == JobLane::any || (lane == JobLane::cheap) == cheap_bot(spec);
 }

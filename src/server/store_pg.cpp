@@ -183,7 +183,9 @@ class PgStore final : public Store {
 
   std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, JobLane lane) override {
     const std::lock_guard lock(wmu_);
-    const char* filter = lane == JobLane::cheap ? " AND spec IN ('random', 'greedy', 'easy')" : lane == JobLane::costly ? " AND spec NOT IN ('random', 'greedy', 'easy')" : "";
+    const std::string filter = lane == JobLane::cheap    ? " AND spec IN " + cheap_bots_sql()
+                               : lane == JobLane::costly ? " AND spec NOT IN " + cheap_bots_sql()
+                                                         : "";
     const std::string sql = fmt::format(
         "UPDATE jobs SET lease = $1, lease_until = $2 WHERE (game, seq) = (SELECT game, seq FROM jobs WHERE (lease = '' OR lease_until < $3){} "
         "ORDER BY made, game, seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING game, seq, seat, spec, lease, lease_until",

@@ -227,12 +227,20 @@ class SqliteStore final : public Store {
     try {
       std::optional<Job> j;
       {
-        Stmt q(w_, lane == JobLane::cheap    ? "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE (lease = '' OR lease_until < ?) "
-                                               "AND spec IN ('random', 'greedy', 'easy') ORDER BY made, game, seq LIMIT 1"
-                   : lane == JobLane::costly ? "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE (lease = '' OR lease_until < ?) "
-                                               "AND spec NOT IN ('random', 'greedy', 'easy') ORDER BY made, game, seq LIMIT 1"
-                                             : "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE lease = '' OR lease_until < ? "
-                                               "ORDER BY made, game, seq LIMIT 1");
+        static const std::string cheap =
+            "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE (lease = '' OR lease_until < ?) "
+            "AND spec IN " +
+            cheap_bots_sql() + " ORDER BY made, game, seq LIMIT 1";
+        static const std::string costly =
+            "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE (lease = '' OR lease_until < ?) "
+            "AND spec NOT IN " +
+            cheap_bots_sql() + " ORDER BY made, game, seq LIMIT 1";
+        Stmt q(w_,
+               lane == JobLane::cheap ? cheap.c_str()
+               : lane == JobLane::costly
+                   ? costly.c_str()
+                   : "SELECT game, seq, seat, spec, lease, lease_until FROM jobs WHERE lease = '' OR lease_until < ? "
+                     "ORDER BY made, game, seq LIMIT 1");
         q.bind(1, now);
         if (q.step()) j = job_of(q);
       }

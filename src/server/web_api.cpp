@@ -6,11 +6,11 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
-#include "ai/bots.hpp"
+#include "ai/bot_limits.hpp"
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
-#include "tiles/json_input.hpp"
 #include "view/svg.hpp"
 #include "view/view.hpp"
 
@@ -28,7 +28,8 @@ std::string catalog_json() {
     games.push_back({{"id", g->id}, {"title", g->title}, {"min_players", g->min_players}, {"max_players", g->max_players}, {"options", options}});
   }
   json bots = json::array();
-  for (const char* level : {"easy", "normal", "hard"}) bots.push_back({{"level", level}, {"spec", bot_level_spec(level)}});
+  for (const BotLevel& lv : kBotLevels)
+    bots.push_back({{"level", std::string(lv.name)}, {"spec", std::string(lv.spec)}});
   json colours = json::array();
   for (const auto c : view::kSeatColours) colours.push_back(std::string(c));
   return json{{"games", games}, {"bots", bots}, {"seat_colours", colours}}.dump();

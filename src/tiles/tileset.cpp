@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "tiles/json_input.hpp"
+#include "core/json_input.hpp"
 
 namespace carc {
 

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
+#include "core/json_input.hpp"
 #include "games/games.hpp"
-#include "tiles/json_input.hpp"
 
 namespace carc::games {
 

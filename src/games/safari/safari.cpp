@@ -15,8 +15,8 @@
 #include <bit>
 
 #include "core/io.hpp"
+#include "core/json_input.hpp"
 #include "games/games.hpp"
-#include "tiles/json_input.hpp"
 
 namespace carc::games {
 

@@ -1,4 +1,4 @@
-// tiles/json_input: reading JSON that a user or another program wrote (tile files, records).
+// core/json_input: reading JSON that a user or another program wrote (tile files, records).
 // Parsing is bounded in nesting depth, errors say where (line, column) without quoting the input,
 // and every value is checked as what it is (type, range, length, no control characters) before it
 // is narrowed. All failures are InputError "<where>: <key>: <what is wrong>".
