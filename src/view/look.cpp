@@ -8,7 +8,7 @@
 #include <set>
 
 #include "core/io.hpp"
-#include "tiles/json_input.hpp"
+#include "core/json_input.hpp"
 
 namespace carc::view {
 
