@@ -1,51 +1,31 @@
-// SVG drawing of a board for `render` (owned by the render command).
+// SVG drawing of a board and of single tiles (render, the tile catalog, the server's pictures),
+// with the game's look (view/look.hpp, docs/look.md): no game is named here.
 //
 // Everything is drawn from the tile data (ports, feature classes, attributes), no bitmaps and never
 // from tile ids: each placed tile is one <g class="tile"> holding its fields (the background),
-// roads and other claimable paths (lines from the middle ports to the centre, or one curve for a
-// two-port path; Amazonas tributaries narrow and light blue), rivers nobody claims (the Amazon: a
-// wide blue band <g class="river">, round where it rises inside a tile), cities and other areas
-// (one polygon per feature covering its sides, with a wall along the inner edge; villages ochre),
-// monasteries (a small building at C) and shields. Every other attribute unit is one
-// <g class="symbol NAME" data-feature="F"> glyph (fruit, boat, animal, caiman, piranha; other
-// names a lettered disc) laid out inside its own feature's part of the tile. A tile kind whose
-// name holds "!" gets a <g class="bang"> mark; a tile of two cells (TileType::east) a dashed
-// <rect class="double"> round both cells; the tiles of the last turn a <rect class="last">.
-// Pieces are <g class="follower ..."> elements in the owner's seat colour at a port of their
-// feature: kind 0 a meeple (farmers lie on their side), kind 1 a tent (Amazonas camps); the
-// piece name is a further class unless it is "follower". A game with a track (GameDef::track_name,
-// Amazonas boats) gets a panel under the board: <g class="space"> 1..track_len and one
-// <g class="boat" data-player="P" data-space="K"> per player.
-// Fresh water (Hunters & Gatherers): a claimable path joining networks (a river) is a blue
-// <g class="water river"> drawn over the forests, each single-port end into the lake it is linked
-// to (TileFeature::links) or ending at a <circle class="spring">; centre features that never close
-// (lakes) are blue ovals <g class="water lake">, at C or, when a tile has several (one may have no
-// port), each toward its rivers; their symbols (fish) lie in a row across the oval. Fish, deer,
-// aurochs, mammoth, tiger, menhir and mushroom have glyphs of their own (with a <title>); symbols of
-// a segment marked Segment::covered (the pit trap) are faded, crossed (<path class="cross">) and
-// carry data-covered="1". A feature's special (TileFeature::special, a bonus tile's power) is a
-// labelled <g class="special" data-special="NAME" data-feature="F"> badge. A piece of kind 1 on a
-// feature of network kind 1 (a hut claiming a river system) is a house (<path class="house">);
-// piece names with spaces become one class ("tribe-member"). A game with specials gets a key
-// (<g class="key">) under the scores, and a tile set with a bonus pile the bonus tiles left in the
-// status line.
-// Carcassonne: Safari: savanna is the ground, trails sandy paths (a dead end is a round stop),
-// bushes light green areas; monkey, elephant, giraffe, lion, zebra and bird have glyphs of their
-// own (a key lists them); a baobab (Point feature named "baobab") is a <g class="baobab"> tree at C.
-// Photographers are meeples with a camera (<g class="follower photographer">). The jeeps
-// (State::markers) are <g class="jeep" data-jeep="J" data-x data-y> on their empty cells (the
-// board's frame takes them in); each watering hole (State::spots) a <g class="watering-hole"
-// data-x data-y data-tokens data-closed> pond round its grid point: one <path class="quarter">
-// (water) per usable quarter or <path class="quarter unusable"> (dashed), each token a
-// <g class="token SPECIES" data-quarter="C"> in the quadrant toward its cell, each photographer a
-// <g class="follower photographer" data-feature="watering-hole"> beside it on a rim in the owner's
-// colour (<path class="claim">), a complete hole ringed (class "complete"). A side panel right of
-// the board (<g class="panel">) shows per player (<g class="hand" data-player>) the score, the
-// photographers in supply and every species in hand (<g class="hand-token SPECIES"
-// data-count="N">), then the token piles, where the jeeps are and the watering holes.
-// Board conventions: x grows east,
-// y grows SOUTH, rotation is clockwise (the rotated port table of each tile is used, so nothing
-// is rotated twice).
+// claimable paths (lines from the middle ports to the centre, or one curve for a two-port path;
+// a path the look ends round ends in a round stop), paths nobody claims (a wide band
+// <g class="river">), areas (one polygon per feature covering its sides, with a wall along the
+// inner edge; the slot-0 symbol drawn as the look's badge), point features (the look's glyph or a
+// building at C), fresh water (claimable paths joining networks drawn as water into their lakes or
+// from a <circle class="spring">; centre features as ovals <g class="water">). Every other symbol
+// is one <g class="symbol NAME" data-feature="F"> with the look's glyph (a lettered disc if none)
+// laid out in its own feature's part of the tile; covered symbols are faded, crossed and carry
+// data-covered="1". A feature's special is a labelled <g class="special"> badge; a tile kind named
+// with "!" gets a <g class="bang"> mark; a two-cell tile a dashed <rect class="double">; the tiles of
+// the last turn a <rect class="last">.
+// Pieces are <g class="follower [farmer] [NAME]" data-player data-feature> with the look's glyph
+// for the piece in the owner's colour at its anchor (a first-kind piece on a field lies down).
+// Overlays (View::overlays) are <g class="overlay GLYPH [done]" data-overlay="ID" data-at data-x
+// data-y> round their cell's centre or grid point, their parts <g class="part GLYPH"
+// [data-player]>; overlays on the game's track stand above its spaces (<g class="track">,
+// <g class="space" data-space="K">, <g class="overlay ..." data-at="track" data-player data-space>).
+// When players hold things besides pieces, a side panel (<g class="panel">) shows per player
+// (<g class="hand" data-player>) the score, the pieces in supply and each kind held
+// (<g class="hand-token KIND" data-kind data-count>), then the game's summary lines. A look with a
+// key gets <g class="key"> under the scores.
+// Board conventions: x grows east, y grows SOUTH, rotation is clockwise (the rotated port table of
+// each tile is used, so nothing is rotated twice).
 #pragma once
 #include <array>
 #include <optional>
