@@ -65,6 +65,8 @@ TEST(Look, BadLooksAreRefusedNamingTheField) {
       {R"({"glyphs": {"x": {"svg": "<g></circle>"}}})", "test.json: glyphs.x.svg: </circle> closes <g>"},
       {R"({"glyphs": {"x": {"svg": "<script>alert(1)</script>"}}})", "test.json: glyphs.x.svg: may not hold \"<script\""},
       {R"({"glyphs": {"x": {"svg": "<circle onload='f()'/>"}}})", "test.json: glyphs.x.svg: may not hold event handlers"},
+      {R"({"glyphs": {"x": {"svg": "<circle\tONclick =\"f()\"/>"}}})", "test.json: glyphs.x.svg: may not hold event handlers"},
+      {R"({"features": {"road": {"fill": "#12345g", "edge": "#000"}}})", "features.road.fill: \"#12345g\" is not a colour"},
       {R"({"glyphs": {"x": {"svg": "<use href='#a'/>"}}})", "test.json: glyphs.x.svg: may not hold \"href\""},
       {R"({"glyphs": {"x": {"svg": "{{nothing}}"}}})", "test.json: glyphs.x.svg: refers to no glyph \"nothing\""},
       {R"({"glyphs": {"x": {"svg": "{{y}}"}, "y": {"svg": "{{x}}"}}})", "references nest deeper than 8"},
