@@ -42,15 +42,18 @@ std::string str(const json& j, const std::string& where, const std::string& fiel
 
 std::string colour(const json& j, const std::string& where, const std::string& field) {
   std::string c = str(j, where, field);
-  const bool hex = (c.size() == 7 || c.size() == 4) && c[0] == '#' &&
-                   std::all_of(c.begin() + 1, c.end(), [](char x) { return std::isxdigit(static_cast<unsigned char>(x)) != 0; });
+  const bool hex = (c.size() == 7 || c.size() == 4) && c[0] == '#' && std::all_of(c.begin() + 1, c.end(), [](char x) {
+                     return std::isxdigit(static_cast<unsigned char>(x)) != 0;
+                   });
   if (!hex) fail(where, field, fmt::format("\"{}\" is not a colour (#rrggbb)", printable(c)));
   return c;
 }
 
 // Whether lower-cased markup holds an attribute like ` onclick =`: white space, "on", letters, white space, '='.
 bool has_event_handler(const std::string& low) {
-  const auto space = [&](std::size_t k) { return k < low.size() && std::isspace(static_cast<unsigned char>(low[k])) != 0; };
+  const auto space = [&](std::size_t k) {
+    return k < low.size() && std::isspace(static_cast<unsigned char>(low[k])) != 0;
+  };
   for (std::size_t i = 0; i + 3 < low.size(); ++i) {
     if (!space(i) || low.compare(i + 1, 2, "on") != 0) continue;
     std::size_t k = i + 3;
