@@ -36,7 +36,7 @@ panel = obj({"id": STR, "title": STR, "counters": {"type": "array", "items": obj
              "lines": {"type": "array", "items": STR}, "track": INT},
             desc="a game's own panel, as data: counters, a table (a first column 'seat' holds the seat of each row's player), lines; {p0}..{p4} in any text stand for the players' names; track > 0: each seat row stands on a track of that many spaces at its 'space' column")
 view = obj({
-    "game": STR, "title": STR, "turn": INT,
+    "game": STR, "title": STR, "lang": {"enum": ["en", "ru", "ro"], "description": "the language of the view's words (docs/i18n.md)"}, "turn": INT,
     "board": obj({
         "tiles": {"type": "array", "items": obj({"id": STR, "x": INT, "y": INT, "rot": {"enum": [0, 90, 180, 270]}, "player": {"type": "integer", "description": "who placed it; -1 the start board or a prepared position"},
                                                   "last": {"const": True, "description": "placed in the last turn that placed tiles"},
@@ -84,8 +84,9 @@ ID = {"oneOf": [INT, {"type": "string", "maxLength": 100}, {"type": "null"}]}
 players = {"type": "array", "minItems": 2, "maxItems": 5, "items": {"oneOf": [STR, obj({"name": STR, "bot": STR}, required=["name"])]}}
 move = {"oneOf": [STR, {"type": "object", "required": ["kind"], "additionalProperties": False, "properties": {
     "kind": {"enum": ["place", "piece", "pass", "action", "choice"]}, "x": INT, "y": INT, "rot": {"enum": [0, 90, 180, 270]}, "port": STR, "piece": STR, "text": STR}}]}
+LANG = {"type": "string", "maxLength": 40, "description": "the language of the reply's words: en, ru, ro (also ru-RU...; docs/i18n.md); default: the session's (engine --lang)"}
 def req(cmd, props, required):
-    return obj({"id": ID, "cmd": {"const": cmd}, **props}, required=["cmd"] + required)
+    return obj({"id": ID, "cmd": {"const": cmd}, "lang": LANG, **props}, required=["cmd"] + required)
 def rep(props, with_status=True):
     p = {"id": ID, "ok": {"const": True}, **props}
     if with_status: p.update(status)

@@ -39,7 +39,7 @@ event_data = {
 event = {"oneOf": [obj({"seq": I(minimum=1), "type": const(t), "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": d},
                        ["seq", "type", "seat", "time", "data"]) for t, d in event_data.items()]}
 client = {
-  "hello": obj({"type": const("hello"), "token": S(maxLength=64), "since": seq, "views": B}, ["type"]),
+  "hello": obj({"type": const("hello"), "token": S(maxLength=64), "since": seq, "views": B, "lang": S(maxLength=40)}, ["type"]),
   "play": obj({"type": const("play"), "cid": S(minLength=1, maxLength=64), "at": seq, "moves": {"type": "array", "items": S(maxLength=200), "minItems": 1, "maxItems": 16}}, ["type", "cid", "at", "moves"]),
   "legal": obj({"type": const("legal"), "moves": {"type": "array", "items": S(maxLength=200), "maxItems": 16}}, ["type"]),
   "resign": obj({"type": const("resign"), "cid": S(minLength=1, maxLength=64), "at": seq}, ["type", "cid", "at"]),
@@ -77,7 +77,8 @@ http = {
                                                          ["id", "title", "min_players", "max_players", "options"])},
                   "bots": {"type": "array", "items": obj({"level": S(), "spec": S()}, ["level", "spec"])}, "seat_colours": {"type": "array", "items": S()}},
                  ["games", "bots", "seat_colours"]),
-  "tiles": obj({"format": S(), "game": S(), "title": S(), "note": S(), "px": I(minimum=1), "feature_types": {"type": "array"}, "piece_names": {"type": "array", "items": S()},
+  "tiles": obj({"format": S(), "game": S(), "title": S(), "note": S(), "px": I(minimum=1), "feature_types": {"type": "array"}, "piece_names": {"type": "array", "items": S()}, "lang": {"enum": ["en", "ru", "ro"]},
+                "piece_words": {"type": "object", "additionalProperties": S()},
                 "tiles": {"type": "array", "items": obj({"id": S(), "count": I(minimum=0), "kind": S(), "pile": S(), "file": S(), "features": {"type": "array"},
                                                          "svg": S(pattern="^<svg")}, ["id", "count", "features", "svg"], extra=True)}},
                ["game", "px", "tiles"], extra=True),

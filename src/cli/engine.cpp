@@ -2,18 +2,27 @@
 // request per line in, one reply per line out, flushed at once; ends at "quit" or end of input.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "cli/commands.hpp"
+#include "core/i18n.hpp"
 #include "protocol/protocol.hpp"
 
 namespace carc::cli {
 
 void register_engine(CLI::App& app) {
   auto* cmd = app.add_subcommand("engine", "Serve the engine protocol: JSON lines on stdin/stdout (docs/engine-protocol.md)");
-  cmd->callback([] {
+  auto lang = std::make_shared<std::string>("en");
+  cmd->add_option("--lang", *lang,
+                  "Language of the words in replies (views, options, events) when a request names none: en, ru, ro")
+      ->check([](const std::string& v) {
+        return i18n::parse_lang(v) ? std::string() : "not a language (en, ru, ro): " + v;
+      });
+  cmd->callback([lang] {
     std::ios::sync_with_stdio(false);
     protocol::EngineSession session;
+    session.set_lang(*i18n::parse_lang(*lang));
     std::string line;
     // a line longer than the protocol's limit is still read whole and refused by the session;
     // reading stops at a bound well above it, so that a stream without newlines cannot fill memory
@@ -25,8 +34,10 @@ void register_engine(CLI::App& app) {
       while ((c = std::getchar()) != EOF) {
         got = true;
         if (c == '\n') break;
-        if (line.size() < kHardCap) line.push_back(static_cast<char>(c));
-        else over = true;
+        if (line.size() < kHardCap)
+          line.push_back(static_cast<char>(c));
+        else
+          over = true;
       }
       if (!got) break;
       if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.hpp"
 #include "core/io.hpp"
 #include "core/json_input.hpp"
 #include "engine/engine.hpp"
@@ -147,7 +148,10 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       je["tiles"] = e.tiles;
       if (!rs.ftype(e.ftype).attrs.empty()) je[plural_noun(rs.ftype(e.ftype).attrs[0])] = e.attr;
     }
-    je["text"] = describe_event(*words, e);
+    {
+      const i18n::Scope english(i18n::Lang::En);  // records are written in English, whoever writes them
+      je["text"] = describe_event(*words, e);
+    }
     j["events"].push_back(je);
   }
   j["final_scores"] = r.finished ? json(r.final_scores) : json(nullptr);

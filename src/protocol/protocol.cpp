@@ -35,7 +35,7 @@ const json* opt(const json& o, const char* k) { return jin::opt(o, k); }
 void only_keys(const json& req, std::initializer_list<const char*> keys) {
   for (auto it = req.begin(); it != req.end(); ++it) {
     const std::string& k = it.key();
-    if (k == "id" || k == "cmd") continue;
+    if (k == "id" || k == "cmd" || k == "lang") continue;
     if (std::none_of(keys.begin(), keys.end(), [&k](const char* a) { return k == a; }))
       throw ProtocolError("bad_request", fmt::format("unknown key \"{}\" (this command takes: {})", printable(k), fmt::join(keys, ", ")));
   }
@@ -392,6 +392,15 @@ std::string EngineSession::handle(std::string_view line) {
   std::string d_raw;
   try {
     const std::string cmd = str_field(req, "cmd", 20);
+    i18n::Lang lang = lang_;
+    if (const json* l = opt(req, "lang")) {
+      const auto parsed = l->is_string() ? i18n::parse_lang(l->get_ref<const std::string&>()) : std::nullopt;
+      if (!parsed || l->get_ref<const std::string&>().size() > 40)
+        throw ProtocolError("bad_request",
+                            fmt::format("lang: {} is not a language (en, ru, ro)", printable(l->dump())));
+      lang = *parsed;
+    }
+    const i18n::Scope language(lang);  // the words of views, options and events (docs/i18n.md)
     Dispatch d{*this, {}};
     if (cmd == "new") d.new_game(req, reply);
     else if (cmd == "load") d.load(req, reply);

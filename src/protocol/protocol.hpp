@@ -15,6 +15,7 @@
 
 #include "ai/bot_limits.hpp"
 #include "ai/bots.hpp"
+#include "core/i18n.hpp"
 #include "engine/engine.hpp"
 
 namespace carc::protocol {
@@ -39,6 +40,8 @@ class EngineSession {
   // A "quit" request was answered: the caller stops reading.
   [[nodiscard]] bool done() const { return done_; }
   [[nodiscard]] std::size_t open_games() const { return games_.size(); }
+  // The language of the words in replies when a request names none ("lang").
+  void set_lang(i18n::Lang l) { lang_ = l; }
 
  private:
   struct Open;
@@ -46,6 +49,7 @@ class EngineSession {
   ProtocolLimits limits_;
   long next_id_ = 1;
   bool done_ = false;
+  i18n::Lang lang_ = i18n::Lang::En;
   std::mt19937_64 seeds_;
   friend struct Dispatch;
 };

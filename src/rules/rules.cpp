@@ -1,4 +1,5 @@
 #include "rules/rules.hpp"
+#include "rules/words.hpp"
 
 #include <fmt/format.h>
 
@@ -896,37 +897,50 @@ std::string plural_noun(const std::string& w) {
   return w + "s";
 }
 
-std::string describe_event(const State& s, const ScoreEvent& e) {
+std::string describe_event_text(const State& s, const ScoreEvent& e) {
+  const GameDef& g = *s.rs->game;
   const FeatureTypeDef& ft = s.rs->ftype(e.ftype);
-  const std::string& name = ft.name;
-  auto plural = [](int n, const std::string& w) { return n == 1 ? fmt::format("1 {}", w) : fmt::format("{} {}", n, plural_noun(w)); };
+  const std::string name = feature_word(g, ft.name);
   const std::string attr0 = ft.attrs.empty() ? std::string("symbol") : ft.attrs[0];
-  if (s.rs->game->describe) {  // the game's own wording first, where it has one
-    std::string own = s.rs->game->describe(s, e);
+  if (g.describe) {  // the game's own wording first, where it has one
+    std::string own = g.describe(s, e);
     if (!own.empty()) return own;
   }
+  const std::string who = seat_ref(e.player);
   switch (e.reason) {
     case ScoreReason::Farm:
-      if (s.rs->game->hooks.field_value) return fmt::format("player {} scores {} for a {}", e.player + 1, e.points, name);
-      if (s.rs->game->farm_points_per_city == 0)
-        return fmt::format("player {} scores {} for a {} with {}", e.player + 1, e.points, name, plural(e.attr, attr0));
-      return fmt::format("player {} scores {} for a {} bordering {} completed cit{}", e.player + 1, e.points, name,
-                         e.cities, e.cities == 1 ? "y" : "ies");
+      if (g.hooks.field_value) return say(g, "event.farm", {{"player", who}, {"points", e.points}, {"feature", name}});
+      if (g.farm_points_per_city == 0)
+        return say(
+            g, "event.farm_symbols",
+            {{"player", who}, {"points", e.points}, {"feature", name}, {"symbols", symbols_word(g, attr0, e.attr)}});
+      return say(g, "event.farm_cities",
+                 {{"player", who}, {"points", e.points}, {"feature", name}, {"cities", e.cities}});
     case ScoreReason::Completed:
     case ScoreReason::Final: {
-      std::string what = fmt::format("{} {} of {}", e.reason == ScoreReason::Completed ? "a completed" : "an unfinished",
-                                     name, plural(e.tiles, "tile"));
-      if (e.attr) what += fmt::format(" and {}", plural(e.attr, attr0));
-      return fmt::format("player {} scores {} for {}", e.player + 1, e.points, what);
+      const bool done = e.reason == ScoreReason::Completed;
+      if (e.attr)
+        return say(g, done ? "event.completed_symbols" : "event.final_symbols",
+                   {{"player", who},
+                    {"points", e.points},
+                    {"feature", name},
+                    {"tiles", e.tiles},
+                    {"symbols", symbols_word(g, attr0, e.attr)}});
+      return say(g, done ? "event.completed" : "event.final",
+                 {{"player", who}, {"points", e.points}, {"feature", name}, {"tiles", e.tiles}});
     }
     case ScoreReason::Track:
     case ScoreReason::Amazon:
     case ScoreReason::Mouth:
     case ScoreReason::Special:
     case ScoreReason::Network:  // the game's own events, when it has no words for them
-      return fmt::format("player {}: {} points", e.player + 1, e.points);
+      return say(g, "event.points", {{"player", who}, {"points", e.points}});
   }
   return {};
+}
+
+std::string describe_event(const State& s, const ScoreEvent& e) {
+  return with_seat_names(describe_event_text(s, e), {});
 }
 
 }  // namespace carc

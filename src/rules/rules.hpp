@@ -166,6 +166,9 @@ struct Presentation {
   // The game's look: the text of src/games/<game>/look.json, compiled in (docs/look.md); empty:
   // the generic look. src/view reads and checks it (view::look_of).
   std::string_view look;
+  // The game's words: the text of src/games/<game>/messages.json, compiled in (docs/i18n.md);
+  // empty: the engine's words only (rules/words.hpp reads it).
+  std::string_view messages;
   // What the last space of the game's track is (GameDef::track_name), for its heading: "the river mouth".
   std::string track_end;
   // The game's panels (Amazonas: the river; Hunters: the piles; Safari: tokens, jeeps, watering holes).
@@ -540,6 +543,8 @@ std::string feature_port(const State& s, const PlacedTile& t, int local);
 int feature_at_port(const State& s, const PlacedTile& t, std::string_view port);
 
 std::string describe_event(const State& s, const ScoreEvent& e);
+// The same with "{pN}" for the players (with_seat_names puts their names in).
+std::string describe_event_text(const State& s, const ScoreEvent& e);
 // English plural of a symbol name: "shield" -> "shields", "fish" -> "fish", "deer" -> "deer".
 std::string plural_noun(const std::string& w);
 

@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 
 #include "core/core.hpp"
+#include "core/i18n.hpp"
 #include "core/io.hpp"
 #include "core/json_input.hpp"
 #include "server/bot_turn.hpp"
@@ -707,7 +708,15 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
     std::string token;
     std::int64_t since = 0;
     bool views = false;
+    i18n::Lang lang = i18n::Lang::En;
     try {
+      if (const json* l = jin::opt(msg, "lang")) {
+        const std::string name = jin::string(*l, "message", "lang", 40);
+        const auto parsed = i18n::parse_lang(name);
+        if (!parsed)
+          throw InputError(fmt::format("message: lang: \"{}\" is not a language (en, ru, ro)", printable(name)));
+        lang = *parsed;
+      }
       if (const json* t = jin::opt(msg, "token")) token = jin::string(*t, "message", "token", 64);
       if (const json* s = jin::opt(msg, "since")) since = jin::integer(*s, 0, std::int64_t{1} << 50, "message", "since");
       if (const json* v = jin::opt(msg, "views")) views = jin::boolean(*v, "message", "views");
@@ -727,10 +736,10 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
     // broadcasts reach the connection only from its hello's answer on, so that it never sees an
     // event before the ones it asked for
     h->greeted.insert(conn);
-    when_free(*h, [this, h, conn, seat, since, views] {
+    when_free(*h, [this, h, conn, seat, since, views, lang] {
       if (!h->greeted.count(conn)) return;  // gone meanwhile
       h->conns.insert(conn);
-      run_step(*h, h->room->hello(conn, seat, since, views, now_ms()));
+      run_step(*h, h->room->hello(conn, seat, since, views, now_ms(), lang));
     });
     return;
   }
@@ -1099,6 +1108,12 @@ void Server::handle_http_in(http::request<http::string_body>& req, const std::st
     c.target.resize(q);
   }
   try {
+    // every answer's words in the language the query names (?lang=ru; docs/i18n.md), else English
+    const std::string lang_text = c.param("lang");
+    const auto lang = lang_text.empty() ? std::optional<i18n::Lang>(i18n::Lang::En) : i18n::parse_lang(lang_text);
+    if (!lang)
+      throw InputError(fmt::format("lang: \"{}\" is not a language (en, ru, ro)", printable(lang_text.substr(0, 40))));
+    const i18n::Scope language(*lang);
     bool other_method = false;
     for (const Route& r : kRoutes) {
       if (!route_matches(r.pattern, c.target, c.arg)) continue;

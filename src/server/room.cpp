@@ -473,14 +473,25 @@ json Room::summary(std::int64_t now) const {
   return j;
 }
 
+std::string Room::state_message(std::int64_t now) const {
+  return json{{"type", "state"},
+              {"seq", live_->seq},
+              {"view", view::to_json(view::build_view(live_->game))},
+              {"clocks", clocks(now)}}
+      .dump();
+}
+
 std::vector<Out> Room::views(std::int64_t now) const {
   std::vector<Out> out;
-  std::string text;
+  std::array<std::string, i18n::kLangs> text;  // built once per language
   for (const auto& [id, c] : conns_) {
     if (!c.views) continue;
-    if (text.empty())
-      text = json{{"type", "state"}, {"seq", live_->seq}, {"view", view::to_json(view::build_view(live_->game))}, {"clocks", clocks(now)}}.dump();
-    out.push_back({id, text});
+    std::string& t = text[static_cast<std::size_t>(c.lang)];
+    if (t.empty()) {
+      const i18n::Scope language(c.lang);
+      t = state_message(now);
+    }
+    out.push_back({id, t});
   }
   return out;
 }
@@ -509,13 +520,14 @@ std::string Room::events_message(std::int64_t since) const {
   return out;
 }
 
-Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wanted, std::int64_t now) {
+Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wanted, std::int64_t now,
+                 i18n::Lang lang) {
   Step st;
   if (const auto old = conns_.find(conn); old != conns_.end()) {  // a second hello on one connection
     if (old->second.seat < 0) --spectators_;
     else --seat_conns_[static_cast<std::size_t>(old->second.seat)];
   }
-  conns_[conn] = {seat, views_wanted};
+  conns_[conn] = {seat, views_wanted, lang};
   if (seat < 0) ++spectators_;
   else ++seat_conns_[static_cast<std::size_t>(seat)];
   if (seat >= 0) away_since_[static_cast<std::size_t>(seat)] = 0;
@@ -525,7 +537,8 @@ Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wa
   if (since < 0 || since > live_->seq) since = 0;
   st.now.push_back({conn, events_message(since)});
   if (views_wanted) {
-    st.now.push_back({conn, json{{"type", "state"}, {"seq", live_->seq}, {"view", view::to_json(view::build_view(live_->game))}, {"clocks", clocks(now)}}.dump()});
+    const i18n::Scope language(lang);
+    st.now.push_back({conn, state_message(now)});
   }
   st.now.push_back({seat < 0 ? conn : 0, presence(now)});  // a spectator changes no seat: only it is told
   // back from a stand-in bot: the seat is the player's again
@@ -556,11 +569,12 @@ Step Room::command(std::uint64_t conn, const json& msg, std::int64_t now) {
   Step st;
   const auto it = conns_.find(conn);
   const int seat = it == conns_.end() ? -1 : it->second.seat;
+  const i18n::Scope language(it == conns_.end() ? i18n::Lang::En : it->second.lang);  // the words of views and options
   std::string cid;
   try {
     const std::string type = jin::string(jin::need(msg, "type", "message"), "message", "type", 16);
     if (type == "view") {
-      st.now.push_back({conn, json{{"type", "state"}, {"seq", live_->seq}, {"view", view::to_json(view::build_view(live_->game))}, {"clocks", clocks(now)}}.dump()});
+      st.now.push_back({conn, state_message(now)});
       return st;
     }
     if (type == "legal") {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ai/bot_limits.hpp"
+#include "core/i18n.hpp"
 #include "engine/engine.hpp"
 #include "server/store.hpp"
 
@@ -114,7 +115,9 @@ class Room {
   // the events and presence; presence goes to everybody only when a seat's connection changes (a
   // spectator's join costs O(1) messages); a seat whose player is back from a stand-in bot is
   // given back (an event to commit).
-  Step hello(std::uint64_t conn, int seat, std::int64_t since, bool views, std::int64_t now);
+  // lang: the language of the words in the views and options the connection is sent.
+  Step hello(std::uint64_t conn, int seat, std::int64_t since, bool views, std::int64_t now,
+             i18n::Lang lang = i18n::Lang::En);
   void leave(std::uint64_t conn, std::vector<Out>& out, std::int64_t now);
   // A command of a connection ("play", "resign", "abort", "view"; see docs/server-protocol.md).
   Step command(std::uint64_t conn, const nlohmann::json& msg, std::int64_t now);
@@ -172,7 +175,10 @@ class Room {
   struct Conn {
     int seat = -1;
     bool views = false;
+    i18n::Lang lang = i18n::Lang::En;
   };
+  // A `state` message: the view (in the calling thread's language) and the clocks.
+  std::string state_message(std::int64_t now) const;
   std::map<std::uint64_t, Conn> conns_;
   int spectators_ = 0;
   std::vector<int> seat_conns_;  // per seat: its connections

@@ -11,6 +11,7 @@
 #include "core/json_input.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
+#include "rules/words.hpp"
 #include "view/svg.hpp"
 #include "view/view.hpp"
 
@@ -25,7 +26,11 @@ std::string catalog_json() {
     if (!g) continue;
     json options = json::array();
     for (const OptionDef& o : g->options) options.push_back({{"name", o.name}, {"values", o.values}, {"help", o.help}});
-    games.push_back({{"id", g->id}, {"title", g->title}, {"min_players", g->min_players}, {"max_players", g->max_players}, {"options", options}});
+    games.push_back({{"id", g->id},
+                     {"title", has_message(*g, "game.title") ? say(*g, "game.title") : g->title},
+                     {"min_players", g->min_players},
+                     {"max_players", g->max_players},
+                     {"options", options}});
   }
   json bots = json::array();
   for (const BotLevel& lv : kBotLevels)
@@ -37,9 +42,10 @@ std::string catalog_json() {
 
 std::string tiles_json(const std::string& game) {
   static std::mutex mu;
-  static std::map<std::string, std::string> cache;
+  static std::map<std::string, std::string> cache;  // by game and language
   std::lock_guard lock(mu);
-  if (const auto it = cache.find(game); it != cache.end()) return it->second;
+  const std::string key = fmt::format("{}/{}", game, i18n::code(i18n::current()));
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
   if (!find_game(game)) throw InputError(fmt::format("no game \"{}\" (games: {})", printable(game), fmt::join(game_ids(), ", ")));
   const auto rs = load_ruleset(game, {});
   constexpr int kPx = 96;
@@ -49,7 +55,7 @@ std::string tiles_json(const std::string& game) {
   json index = view::tile_catalog(*rs, files);
   index["px"] = kPx;
   for (std::size_t i = 0; i < rs->tiles.types.size(); ++i) index["tiles"][i]["svg"] = view::tile_svg(*rs, static_cast<int>(i), kPx);
-  return cache.emplace(game, index.dump()).first->second;
+  return cache.emplace(key, index.dump()).first->second;
 }
 
 std::string web_file(std::string_view path) {

@@ -1,5 +1,7 @@
 #include "view/view.hpp"
 
+#include "rules/words.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -66,21 +68,32 @@ std::string spot_sentence(const State& s, const PlacedTile& t, int local, const 
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(local)].type);
   const Worth w = worth_of(s, t.seg0 + local);
   std::string out;
-  if (s.rs->game->present.spot_text) out = s.rs->game->present.spot_text(s, t, local);  // the game's own words
-  else if (w.completed) out = fmt::format("completes the {}: scores {} now", fd.name, w.points);
-  else if (fd.cls == FClass::Field) out = fmt::format("a {} worth {} at the end as it stands", fd.name, w.points);
-  else if (fd.cls == FClass::Point || fd.cls == FClass::Centre) out = fmt::format("a {} with {} of 9 tiles around it", fd.name, w.tiles);
-  else out = fmt::format("a {} of {}, open: {} at the end as it stands", fd.name, plural(w.tiles, "tile", "tiles"), w.points);
+  const GameDef& g = *s.rs->game;
+  const std::string name = feature_word(g, fd.name);
+  if (g.present.spot_text)
+    out = g.present.spot_text(s, t, local);  // the game's own words
+  else if (w.completed)
+    out = say(g, "spot.completed", {{"feature", name}, {"points", w.points}});
+  else if (fd.cls == FClass::Field)
+    out = say(g, "spot.field", {{"feature", name}, {"points", w.points}});
+  else if (fd.cls == FClass::Point || fd.cls == FClass::Centre)
+    out = say(g, "spot.around", {{"feature", name}, {"tiles", w.tiles}});
+  else
+    out = say(g, "spot.open", {{"feature", name}, {"tiles", w.tiles}, {"points", w.points}});
   std::vector<std::string> with;
   for (std::size_t p = 0; p < w.pieces.size(); ++p)
-    if (w.pieces[p] > 0) with.push_back(fmt::format("{} of {}'s", w.pieces[p], seat_name(players, static_cast<int>(p))));
-  if (!with.empty()) out += fmt::format("; joins {} pieces", fmt::join(with, ", "));
+    if (w.pieces[p] > 0)
+      with.push_back(
+          say(g, "spot.joins_item", {{"n", w.pieces[p]}, {"player", seat_name(players, static_cast<int>(p))}}));
+  if (!with.empty()) out += say(g, "spot.joins", {{"list", fmt::format("{}", fmt::join(with, ", "))}});
   return out;
 }
 
 EventView event_view(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players) {
-  std::string text = describe_event(s, e);
-  for (int p = s.nplayers; p-- > 0;)  // "player 2" -> the name
+  std::vector<std::string> names;
+  for (const PlayerInfo& pi : players) names.push_back(printable(pi.name));
+  std::string text = with_seat_names(describe_event_text(s, e), names);
+  for (int p = s.nplayers; p-- > 0;)  // a game's own words in English: "player 2" -> the name
     if (static_cast<std::size_t>(p) < players.size()) {
       const std::string key = fmt::format("player {}", p + 1);
       for (auto pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + 1)) {
@@ -167,13 +180,22 @@ OptionView option_of(const State& s, const Move& m, const std::vector<PlayerInfo
       o.feature = fd.name;
       o.worth = worth_of(s, t.seg0 + m.feat);
       o.anchor = piece_spot(*s.rs, s.type_of(t), s.type_of(t).rot[t.rot], m.feat);
-      o.text = fmt::format("{} on the {} ({}): {}", o.piece, fd.name, o.port, spot_sentence(s, t, m.feat, players));
-      if (m.pk != 0xFF) o.text = fmt::format("{} claiming the network of the {} ({})", o.piece, fd.name, o.port);
+      if (m.pk != 0xFF)
+        o.text = say(g, "option.network",
+                     {{"piece", piece_word(g, o.piece)}, {"feature", feature_word(g, fd.name)}, {"port", o.port}});
+      else
+        o.text = say(g, "option.piece",
+                     {{"piece", piece_word(g, o.piece)},
+                      {"feature", feature_word(g, fd.name)},
+                      {"port", o.port},
+                      {"worth", spot_sentence(s, t, m.feat, players)}});
       break;
     }
     case MoveKind::Pass:
       o.kind = "pass";
-      o.text = g.pass_text == "pass" ? "no piece" : g.pass_text;
+      o.text = has_message(g, "option.pass") ? say(g, "option.pass")
+               : g.pass_text == "pass"       ? say(g, "option.no_piece")
+                                             : g.pass_text;
       break;
     case MoveKind::Act:
     case MoveKind::Choose:
@@ -186,7 +208,8 @@ OptionView option_of(const State& s, const Move& m, const std::vector<PlayerInfo
       o.x = m.x;
       o.y = m.y;
       o.rots = {m.rot * 90};
-      o.text = fmt::format("place {} at {},{} turned {}", s.rs->tiles.types[s.in_hand].id, m.x, m.y, m.rot * 90);
+      o.text = say(g, "option.place",
+                   {{"tile", s.rs->tiles.types[s.in_hand].id}, {"x", m.x}, {"y", m.y}, {"rot", m.rot * 90}});
       break;
   }
   return o;
@@ -213,7 +236,7 @@ std::vector<OptionView> options_of(const State& s, const std::vector<PlayerInfo>
     OptionView o = option_of(s, m, players);
     o.notations = {o.notation};
     o.notation.clear();
-    o.text = fmt::format("place {} at {},{}", s.rs->tiles.types[s.in_hand].id, m.x, m.y);
+    o.text = say(*s.rs->game, "option.place_cell", {{"tile", s.rs->tiles.types[s.in_hand].id}, {"x", m.x}, {"y", m.y}});
     out.push_back(std::move(o));
   }
   return out;
@@ -232,6 +255,7 @@ std::vector<OptionView> options_after(const Game& g, const Move& place) {
 }
 
 View build_view(const Game& g, const ViewOptions& o) {
+  const i18n::Scope language(o.lang.value_or(i18n::current()));
   const State& s = g.state();
   const auto& players = g.record().players;
   View v = build_view(s, players, o);
@@ -245,11 +269,13 @@ View build_view(const Game& g, const ViewOptions& o) {
 }
 
 View build_view(const State& s, const std::vector<PlayerInfo>& players, const ViewOptions& o) {
+  const i18n::Scope language(o.lang.value_or(i18n::current()));
   const Ruleset& rs = *s.rs;
   const GameDef& gd = *rs.game;
   View v;
   v.game = gd.id;
-  v.title = gd.title;
+  v.lang = std::string(i18n::code(i18n::current()));
+  v.title = has_message(gd, "game.title") ? say(gd, "game.title") : gd.title;
   v.turn = s.turn;
   const int last_turn = !s.tiles.empty() && s.tiles.back().player != 0xFF ? s.tiles.back().turn : -1;
   for (const PlacedTile& t : s.tiles) {
@@ -306,9 +332,11 @@ View build_view(const State& s, const std::vector<PlayerInfo>& players, const Vi
   if (!gd.track_name.empty() && s.track_len > 0) {
     v.track_len = s.track_len;
     v.track_name = gd.track_name;
-    v.track_title = fmt::format("{}{} track: spaces 1\u2013{}", static_cast<char>(std::toupper(static_cast<unsigned char>(gd.track_name[0]))),
-                                gd.track_name.substr(1), s.track_len);
-    if (!gd.present.track_end.empty()) v.track_title += fmt::format(" (the last is {})", gd.present.track_end);
+    std::string name = gd.track_name;
+    name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+    const std::string end = has_message(gd, "track.end") ? say(gd, "track.end") : gd.present.track_end;
+    v.track_title = end.empty() ? say(gd, "track.title", {{"name", name}, {"len", s.track_len}})
+                                : say(gd, "track.title_end", {{"name", name}, {"len", s.track_len}, {"end", end}});
   }
   for (int p = 0; p < s.nplayers; ++p) {
     PlayerView pv;
@@ -364,9 +392,15 @@ json tile_catalog(const Ruleset& rs, const std::vector<std::string>& files) {
   const GameDef& g = *rs.game;
   json types = json::array();
   for (const FeatureTypeDef& f : rs.game->ftypes)
-    types.push_back({{"name", f.name}, {"class", kClasses[static_cast<int>(f.cls)]}, {"claimable", f.claimable}, {"symbols", f.attrs},
-                     {"piece", g.piece_names[std::min<std::size_t>(f.piece_kind, 1)]},
-                     {"network_piece", f.network_kind == 0xFF ? json(nullptr) : json(g.piece_names[std::min<std::size_t>(f.network_kind, 1)])}});
+    types.push_back(
+        {{"name", f.name},
+         {"word", feature_word(g, f.name)},
+         {"class", kClasses[static_cast<int>(f.cls)]},
+         {"claimable", f.claimable},
+         {"symbols", f.attrs},
+         {"piece", g.piece_names[std::min<std::size_t>(f.piece_kind, 1)]},
+         {"network_piece",
+          f.network_kind == 0xFF ? json(nullptr) : json(g.piece_names[std::min<std::size_t>(f.network_kind, 1)])}});
   json tiles = json::array();
   for (std::size_t i = 0; i < rs.tiles.types.size(); ++i) {
     const TileType& tt = rs.tiles.types[i];
@@ -394,9 +428,20 @@ json tile_catalog(const Ruleset& rs, const std::vector<std::string>& files) {
     if (tt.east != 0xFF) tj["east"] = rs.tiles.types[tt.east].id;
     tiles.push_back(tj);
   }
-  return json{{"format", "carcassonne-tiles/1"}, {"game", g.id}, {"title", g.title}, {"feature_types", types},
-              {"piece_names", g.piece_names}, {"tiles", tiles}, {"look", look_json(look_of(g))},
-              {"note", "anchors: where a piece on the feature stands, in the unit tile ((0,0) north-west, (1,1) south-east), for rotations 0, 90, 180, 270 (the picture turned clockwise about its centre)"}};
+  json piece_words = json::object();
+  for (const std::string& n : g.piece_names) piece_words[n] = piece_word(g, n);
+  return json{{"format", "carcassonne-tiles/1"},
+              {"game", g.id},
+              {"title", has_message(g, "game.title") ? say(g, "game.title") : g.title},
+              {"lang", i18n::code(i18n::current())},
+              {"feature_types", types},
+              {"piece_names", g.piece_names},
+              {"piece_words", piece_words},
+              {"tiles", tiles},
+              {"look", look_json(look_of(g))},
+              {"note",
+               "anchors: where a piece on the feature stands, in the unit tile ((0,0) north-west, (1,1) south-east), "
+               "for rotations 0, 90, 180, 270 (the picture turned clockwise about its centre)"}};
 }
 
 // ---- JSON ----
@@ -561,6 +606,7 @@ json to_json(const View& v) {
   json j;
   j["game"] = v.game;
   j["title"] = v.title;
+  j["lang"] = v.lang;
   j["turn"] = v.turn;
   json tiles = json::array();
   for (const TileView& t : v.tiles) {

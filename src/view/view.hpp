@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/i18n.hpp"
 #include "engine/engine.hpp"
 #include "view/tile_geometry.hpp"
 
@@ -107,6 +108,7 @@ struct EventView {
 
 struct View {
   std::string game, title;
+  std::string lang;  // the language of its words: "en", "ru", "ro" (docs/i18n.md)
   int turn = 0;
   std::vector<TileView> tiles;
   std::vector<PieceView> pieces;
@@ -129,6 +131,8 @@ struct View {
 struct ViewOptions {
   bool features = true;  // list every feature on the board
   bool options = true;   // list the options of the decision now
+  // The language of its words (docs/i18n.md); none: the calling thread's (i18n::Scope).
+  std::optional<i18n::Lang> lang;
 };
 
 View build_view(const Game& g, const ViewOptions& o = {});

@@ -15,7 +15,9 @@ namespace carc::games {
 constexpr std::string_view kLook =
 #include "look_amazonas.inc"
     ;
-
+constexpr std::string_view kMessages =
+#include "messages_amazonas.inc"
+    ;
 
 namespace {
 
@@ -154,6 +156,7 @@ void present_amazonas(GameDef& g) {
   Presentation& p = g.present;
   p.marks = {{"fruit", "●", ""}, {"boat", "▲", "boat icon"}, {"animal", "∴", ""}};
   p.look = kLook;
+  p.messages = kMessages;
   p.overlays = overlays;
   p.track_end = "the river mouth";
   p.decision_panels = decision_panels;

@@ -7,7 +7,9 @@ namespace carc::games {
 constexpr std::string_view kLook =
 #include "look_base.inc"
     ;
-
+constexpr std::string_view kMessages =
+#include "messages_base.inc"
+    ;
 
 const GameDef& base() {
   static const GameDef def = [] {
@@ -28,6 +30,7 @@ const GameDef& base() {
     g.farm_points_per_city = 3;
     g.present.marks = {{"shield", "◆", ""}};
     g.present.look = kLook;
+    g.present.messages = kMessages;
     return g;
   }();
   return def;

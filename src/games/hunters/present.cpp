@@ -15,7 +15,9 @@ namespace carc::games {
 constexpr std::string_view kLook =
 #include "look_hunters.inc"
     ;
-
+constexpr std::string_view kMessages =
+#include "messages_hunters.inc"
+    ;
 
 bool hunters_completes_menhir(const State& s);  // hunters.cpp
 
@@ -189,6 +191,7 @@ std::vector<Panel> help(const GameDef& g) {
 void present_hunters(GameDef& g) {
   Presentation& p = g.present;
   p.look = kLook;
+  p.messages = kMessages;
   p.marks = {{"forest", "♣", ""},   {"mushroom", "♠", "mushroom glade"},
              {"menhir", "▮", ""},   {"canoe", "∪", ""},
              {"pit_trap", "⊙", ""}, {"shaman", "@", ""},

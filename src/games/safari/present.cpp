@@ -18,7 +18,9 @@ namespace carc::games {
 constexpr std::string_view kLook =
 #include "look_safari.inc"
     ;
-
+constexpr std::string_view kMessages =
+#include "messages_safari.inc"
+    ;
 
 std::string cell_corner(int x, int y, int c);  // safari.cpp
 
@@ -747,6 +749,7 @@ void present_safari(GameDef& g) {
   Presentation& p = g.present;
   p.marks = {{"bird", "v", ""}};
   p.look = kLook;
+  p.messages = kMessages;
   p.overlays = overlays;
   p.summary = summary;
   p.hand_noun = "token";

@@ -19,6 +19,9 @@ namespace {
 constexpr std::string_view kLook =
 #include "look_toy.inc"
     ;
+constexpr std::string_view kMessages =
+#include "messages_toy.inc"
+    ;
 
 void on_init(State& s) {
   int hi = -128, y = 0;
@@ -116,6 +119,7 @@ const GameDef& toy() {
     g.hooks.action_text = action_text;
     g.hooks.action_parse = action_parse;
     g.present.look = kLook;
+    g.present.messages = kMessages;
     g.present.overlays = overlays;
     g.present.option_info = option_info;
     g.present.marker_name = "beacon";

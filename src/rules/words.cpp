@@ -1,0 +1,78 @@
+#include "rules/words.hpp"
+
+#include <fmt/format.h>
+
+#include "rules/rules.hpp"
+
+namespace carc {
+
+namespace {
+constexpr std::string_view kGeneric =
+#include "messages_generic.inc"
+    ;
+}  // namespace
+
+const i18n::Catalog& generic_messages() { return i18n::catalog(kGeneric, "src/rules/messages.json"); }
+
+const i18n::Catalog* game_messages(const GameDef& g) {
+  if (g.present.messages.empty()) return nullptr;
+  return &i18n::catalog(g.present.messages, g.id + "/messages.json");
+}
+
+std::string say(const GameDef& g, std::string_view id, const MsgArgs& args) {
+  return i18n::say({game_messages(g), &generic_messages()}, id, args);
+}
+
+std::string say(const State& s, std::string_view id, const MsgArgs& args) { return say(*s.rs->game, id, args); }
+
+std::string say(std::string_view id, const MsgArgs& args) { return i18n::say({&generic_messages()}, id, args); }
+
+bool has_message(const GameDef& g, std::string_view id) {
+  const i18n::Catalog* c = game_messages(g);
+  return (c && c->has(id)) || generic_messages().has(id);
+}
+
+namespace {
+std::string word(const GameDef& g, std::string_view kind, std::string_view name) {
+  std::string id = fmt::format("{}.{}", kind, name);
+  for (char& c : id) c = c == ' ' ? '_' : c;
+  return has_message(g, id) ? say(g, id) : std::string(name);
+}
+}  // namespace
+
+std::string feature_word(const GameDef& g, std::string_view name) { return word(g, "feature", name); }
+std::string piece_word(const GameDef& g, std::string_view name) { return word(g, "piece", name); }
+
+std::string symbols_word(const GameDef& g, std::string_view name, int n) {
+  const std::string id = fmt::format("symbol.{}", name);
+  if (has_message(g, id)) return say(g, id, {{"n", n}});
+  return n == 1 ? fmt::format("1 {}", name) : fmt::format("{} {}", n, plural_noun(std::string(name)));
+}
+
+std::string seat_ref(int seat) { return fmt::format("{{p{}}}", seat); }
+
+std::string with_seat_names(std::string text, const std::vector<std::string>& names) {
+  for (std::size_t at = text.find("{p"); at != std::string::npos; at = text.find("{p", at)) {
+    const std::size_t e = text.find('}', at);
+    if (e == std::string::npos || e == at + 2 || e > at + 4) {
+      at += 2;
+      continue;
+    }
+    int seat = 0;
+    bool digits = true;
+    for (std::size_t k = at + 2; k < e; ++k) {
+      digits = digits && text[k] >= '0' && text[k] <= '9';
+      seat = seat * 10 + (text[k] - '0');
+    }
+    if (!digits) {
+      at += 2;
+      continue;
+    }
+    const std::string name = static_cast<std::size_t>(seat) < names.size() ? names[static_cast<std::size_t>(seat)] : say("player.n", {{"n", seat + 1}});
+    text.replace(at, e - at + 1, name);
+    at += name.size();
+  }
+  return text;
+}
+
+}  // namespace carc
