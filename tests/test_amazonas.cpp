@@ -46,13 +46,17 @@ std::shared_ptr<const Ruleset> amazonas_rules(const std::vector<std::string>& op
 //   "completed tributary red 4 (3 tiles, 1 fruit)" / "final village blue 4 (2 tiles, 2 fruit)"
 std::string text(const Ruleset& rs, const ScoreEvent& e) {
   const char* who = kColour[e.player];
+  const std::string_view own = reason_name(*rs.game, e);
   switch (e.reason) {
-    case ScoreReason::Track: return fmt::format("track {} +{} @{} cause {}", who, e.moved, e.tiles, e.cause);
-    case ScoreReason::Amazon: return fmt::format("amazon {} {} rank {} ({}c {}p)", who, e.points, e.cause, e.tiles, e.attr);
-    case ScoreReason::Mouth: return fmt::format("mouth {} {} rank {}", who, e.points, e.cause);
+    case ScoreReason::Own:
+      if (own == "track") return fmt::format("track {} +{} @{} cause {}", who, e.moved, e.tiles, e.cause);
+      if (own == "amazon")
+        return fmt::format("amazon {} {} rank {} ({}c {}p)", who, e.points, e.cause, e.tiles, e.attr);
+      if (own == "mouth") return fmt::format("mouth {} {} rank {}", who, e.points, e.cause);
+      return "not an Amazonas event";
     case ScoreReason::Farm: return fmt::format("camp {} {} ({} animals)", who, e.points, e.attr);
     case ScoreReason::Special:
-    case ScoreReason::Network: return "not an Amazonas event";
+      return "not an Amazonas event";
     case ScoreReason::Completed:
     case ScoreReason::Final:
       return fmt::format("{} {} {} {} ({} tiles, {} fruit)", e.reason == ScoreReason::Completed ? "completed" : "final",
@@ -833,7 +837,7 @@ TEST(Amazonas, BoatsOnlyMoveDownstreamInRandomGames) {
       EXPECT_EQ(std::popcount(g.state().aside), 1);
       EXPECT_EQ(g.state().track_len, start_len + 15 + 6);
       for (const ScoreEvent& e : g.record().events)
-        if (e.reason == ScoreReason::Track) {
+        if (reason_name(*g.state().rs->game, e) == "track") {
           EXPECT_LE(e.moved, 3);
           EXPECT_GE(e.cause, 1);
           EXPECT_LE(e.cause, 4);

@@ -149,9 +149,10 @@ void random_game(const Ruleset& rs, int players, u64 seed, Tally& t) {
   for (const auto& e : ev) {
     sum[e.player] += e.points;
     if (e.points < 0) ++t.score_fell;
-    t.boat_moves += e.reason == ScoreReason::Track;
-    t.amazon_events += e.reason == ScoreReason::Amazon;
-    t.mouth_events += e.reason == ScoreReason::Mouth;
+    const std::string_view own = e.reason == ScoreReason::Own ? reason_name(*rs.game, e) : "";
+    t.boat_moves += own == "track";
+    t.amazon_events += own == "amazon";
+    t.mouth_events += own == "mouth";
   }
   for (int p = 0; p < kMaxPlayers; ++p)
     if (sum[static_cast<std::size_t>(p)] != s.score[static_cast<std::size_t>(p)]) ++t.bad_event_sum;

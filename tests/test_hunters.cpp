@@ -45,7 +45,7 @@ std::string text(const Ruleset& rs, const ScoreEvent& e) {
       return fmt::format("completed {} {} {} ({} tiles, {} {})", rs.ftype(e.ftype).name, who, e.points, e.tiles, e.attr,
                          rs.ftype(e.ftype).attrs[0]);
     case ScoreReason::Farm: return fmt::format("meadow {} {}", who, e.points);
-    case ScoreReason::Network:
+    case ScoreReason::Own:  // a river system's huts, the game's only own event
       return fmt::format("huts {} {} ({} fish, {} lakes{})", who, e.points, e.tiles, e.attr, e.cause == 1 ? ", raft" : "");
     case ScoreReason::Special:
       if (e.cause == 1) return fmt::format("canoe {} {} ({} lakes)", who, e.points, e.tiles);

@@ -161,7 +161,7 @@ void check_final(const State& s, const Names& nm, const EventSink& ev, Tally& t)
   std::multiset<EvKey> farm, net;
   for (const auto& e : ev) {
     if (e.reason == ScoreReason::Farm) farm.insert({e.feature, e.player, e.points, 0, 0, 0});
-    if (e.reason == ScoreReason::Network) net.insert({0, e.player, e.points, e.tiles, e.attr, e.cause});
+    if (e.reason == ScoreReason::Own) net.insert({0, e.player, e.points, e.tiles, e.attr, e.cause});
     if (e.reason == ScoreReason::Final) ++t.bad_farm;  // unfinished rivers and forests score nothing
   }
   t.farm_events += static_cast<long>(farm.size());

@@ -18,9 +18,11 @@ using i18n::Lang;
 
 TEST(I18n, PluralRules) {
   // CLDR: Russian one/few/many, Romanian one/few/other, English one/other
-  const std::pair<long long, int> ru[] = {{0, 2}, {1, 0}, {2, 1}, {4, 1}, {5, 2}, {11, 2}, {12, 2}, {14, 2}, {21, 0}, {22, 1}, {25, 2}, {101, 0}, {111, 2}, {-3, 1}};
+  const std::pair<long long, int> ru[] = {{0, 2},  {1, 0},  {2, 1},  {4, 1},  {5, 2},   {11, 2},  {12, 2},
+                                          {14, 2}, {21, 0}, {22, 1}, {25, 2}, {101, 0}, {111, 2}, {-3, 1}};
   for (const auto& [n, f] : ru) EXPECT_EQ(i18n::plural_index(Lang::Ru, n), f) << n;
-  const std::pair<long long, int> ro[] = {{0, 1}, {1, 0}, {2, 1}, {19, 1}, {20, 2}, {21, 2}, {100, 2}, {101, 1}, {119, 1}, {120, 2}};
+  const std::pair<long long, int> ro[] = {{0, 1},  {1, 0},   {2, 1},   {19, 1},  {20, 2},
+                                          {21, 2}, {100, 2}, {101, 1}, {119, 1}, {120, 2}};
   for (const auto& [n, f] : ro) EXPECT_EQ(i18n::plural_index(Lang::Ro, n), f) << n;
   EXPECT_EQ(i18n::plural_index(Lang::En, 1), 0);
   EXPECT_EQ(i18n::plural_index(Lang::En, 0), 1);
@@ -70,7 +72,8 @@ TEST(I18n, BadCatalogsAreRefusedNamingIdAndLanguage) {
       {R"({"a": {"en": 3}})", "test.json: a.en: must be a string"},
       {R"({"a": {"en": "x\u0001"}})", "test.json: a.en: holds a control character"},
   };
-  for (const auto& [text, want] : cases) EXPECT_NE(catalog_error(text).find(want), std::string::npos) << text << " -> " << catalog_error(text);
+  for (const auto& [text, want] : cases)
+    EXPECT_NE(catalog_error(text).find(want), std::string::npos) << text << " -> " << catalog_error(text);
   EXPECT_EQ(catalog_error(R"({"a.b_c-1": {"en": "{n|# x|# xs}", "ru": "{n|#|#|#}", "ro": "ok", "note": "n"}})"), "");
 }
 
@@ -85,7 +88,8 @@ TEST(I18n, EveryCatalogIsCompleteInEveryLanguage) {
       const auto missing = c->missing(l);
       std::string list;
       for (const auto& m : missing) list += " " + m;
-      EXPECT_TRUE(missing.empty()) << name << ": " << missing.size() << " of " << c->ids().size() << " messages have no " << i18n::code(l) << " text:" << list;
+      EXPECT_TRUE(missing.empty()) << name << ": " << missing.size() << " of " << c->ids().size()
+                                   << " messages have no " << i18n::code(l) << " text:" << list;
     }
   }
 }

@@ -653,7 +653,8 @@ TEST(TerminalViewAmazonas, BotGameThroughPlayTurnsFinishes) {
   EXPECT_EQ(doubles, 3) << "3 \"!\" tiles, 4 double tiles";
   EXPECT_GT(boat_lines, 5);
   int mouth = 0;
-  for (const ScoreEvent& e : g.record().events) mouth += e.reason == ScoreReason::Mouth && cli::is_final_event(e);
+  for (const ScoreEvent& e : g.record().events)
+    mouth += reason_name(*g.state().rs->game, e) == "mouth" && cli::is_final_event(g.state(), e);
   EXPECT_GE(mouth, 2);
   EXPECT_NE(cli::render_final(g.state(), pl, false).find("Final scores:"), std::string::npos);
   // the record replays to the same scores
@@ -1047,9 +1048,9 @@ TEST(TerminalViewHunters, BotGameThroughPlayTurnsFinishes) {
     }
     ++games;
     for (const ScoreEvent& e : g.record().events) {
-      if (!cli::is_final_event(e)) continue;
+      if (!cli::is_final_event(g.state(), e)) continue;
       const std::string d = cli::describe_event_named(g.state(), e, pl, false);
-      if (e.reason == ScoreReason::Network) {
+      if (e.reason == ScoreReason::Own) {  // Hunters' only own event: a river system's huts
         network_final = true;
         EXPECT_NE(d.find("for the hut majority on a river system with"), std::string::npos) << d;
       }

@@ -12,7 +12,7 @@ def obj(props, required=None, extra=False, desc=None):
     if not extra: o["additionalProperties"] = False
     if desc: o["description"] = desc
     return o
-named_count = obj({"name": STR, "count": INT})
+named_count = obj({"name": STR, "count": INT, "word": {"type": "string", "description": "the name in the view's language"}}, required=["name", "count"])
 worth = obj({"completed": BOOL, "tiles": INT, "points": INT, "pieces": {"type": "array", "items": INT, "description": "pieces on the feature by seat"},
              "owners": {"type": "array", "items": INT, "description": "seats holding the majority (empty: no piece)"}},
             desc="what a feature is worth now: completed features what they score (or scored), open ones their value at the end as they stand")
@@ -58,7 +58,7 @@ view = obj({
                                              "description": "glyphs round the anchor: dx, dy in tiles, rot degrees clockwise, seat: in that seat's colour"},
                                    "targets": {"type": "array", "items": STR, "description": "the notations of the decision's options acting on it"}},
                                   required=["id", "at", "x", "y", "label", "parts", "targets"])},
-        "track": obj({"length": INT, "title": STR, "name": {"type": "string", "description": "what stands on it, one word (a boat)"}}, desc="the game's track: spaces 1..length (overlays at track stand on them)")},
+        "track": obj({"length": INT, "title": STR, "name": {"type": "string", "description": "what stands on it, one word (a boat)"}, "word": {"type": "string", "description": "name in the view's language"}}, desc="the game's track: spaces 1..length (overlays at track stand on them)")},
         required=["tiles", "pieces", "features", "overlays"]),
     "players": {"type": "array", "items": {"type": "object", "required": ["seat", "name", "bot", "score", "supply", "hand"], "additionalProperties": False, "properties": {
         "seat": INT, "name": STR, "bot": NULLABLE(STR), "score": INT, "supply": {"type": "array", "items": named_count},

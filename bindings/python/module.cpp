@@ -15,10 +15,11 @@
 
 #include "ai/bots.hpp"
 #include "ai/mcts.hpp"
+#include "core/i18n.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
-#include "rl/encoding.hpp"
 #include "rl/batched_mcts.hpp"
+#include "rl/encoding.hpp"
 #include "rl/vec_env.hpp"
 #include "view/svg.hpp"
 #include "view/view.hpp"
@@ -286,76 +287,115 @@ PYBIND11_MODULE(_core, m) {
       .def("is_chance_node", &PyState::chance)
       .def("is_terminal", &PyState::terminal)
       .def("chance_outcomes", &PyState::chance_outcomes)
-      .def("sample_chance_outcome",
-           [](const PyState& st) {
-             const int o = st.g.sample_chance_outcome();
-             return st.s().phase == Phase::Chance ? o + st.game->ntypes() : o;
-           },
-           "The outcome the state's seeded generator draws here (apply it to follow the engine's own deal).")
+      .def(
+          "sample_chance_outcome",
+          [](const PyState& st) {
+            const int o = st.g.sample_chance_outcome();
+            return st.s().phase == Phase::Chance ? o + st.game->ntypes() : o;
+          },
+          "The outcome the state's seeded generator draws here (apply it to follow the engine's own deal).")
       .def("legal_actions", [](const PyState& st) { return st.legal_actions(); })
-      .def("legal_actions", [](const PyState& st, int player) {
-        return player == st.current_player() ? st.legal_actions() : std::vector<int>{};
-      })
+      .def("legal_actions",
+           [](const PyState& st, int player) {
+             return player == st.current_player() ? st.legal_actions() : std::vector<int>{};
+           })
       .def("legal_actions_mask", [](const PyState& st) { return st.mask(); })
-      .def("legal_actions_mask", [](const PyState& st, int player) {
-        if (player == st.current_player()) return st.mask();
-        py::array_t<std::uint8_t> z(st.game->enc->num_actions());
-        std::fill(z.mutable_data(), z.mutable_data() + z.size(), 0);
-        return z;
-      })
+      .def("legal_actions_mask",
+           [](const PyState& st, int player) {
+             if (player == st.current_player()) return st.mask();
+             py::array_t<std::uint8_t> z(st.game->enc->num_actions());
+             std::fill(z.mutable_data(), z.mutable_data() + z.size(), 0);
+             return z;
+           })
       .def("apply_action", &PyState::apply_action, py::arg("action"))
       .def("action_to_string", [](const PyState& st, int a) { return st.action_to_string(a); })
       .def("action_to_string", [](const PyState& st, int /*player*/, int a) { return st.action_to_string(a); })
       .def("string_to_action", [](const PyState& st, const std::string& t) { return st.string_to_action(t); })
-      .def("string_to_action", [](const PyState& st, int /*player*/, const std::string& t) { return st.string_to_action(t); })
+      .def("string_to_action",
+           [](const PyState& st, int /*player*/, const std::string& t) { return st.string_to_action(t); })
       .def("returns", &PyState::returns)
       .def("rewards", [](const PyState& st) { return st.last_rewards; })
       .def("scores", &PyState::scores)
-      .def("observation_tensor", [](const PyState& st, std::optional<int> player) {
-        int p = player ? *player : st.current_player();
-        if (p < 0) p = 0;
-        return st.observation(p);
-      }, py::arg("player") = py::none())
+      .def(
+          "observation_tensor",
+          [](const PyState& st, std::optional<int> player) {
+            int p = player ? *player : st.current_player();
+            if (p < 0) p = 0;
+            return st.observation(p);
+          },
+          py::arg("player") = py::none())
       .def("clone", [](const PyState& st) { return PyState(st); })
       .def("__copy__", [](const PyState& st) { return PyState(st); })
       .def("__deepcopy__", [](const PyState& st, py::dict) { return PyState(st); })
       .def("get_game", [](const PyState& st) { return std::const_pointer_cast<PyGame>(st.game); })
       .def("move_number", [](const PyState& st) { return static_cast<int>(st.g.record().moves.size()); })
-      .def("to_record", [](const PyState& st) { return json_to_py(nlohmann::json::parse(record_to_json(st.g.record(), st.g.ruleset()))); })
+      .def("to_record",
+           [](const PyState& st) {
+             return json_to_py(nlohmann::json::parse(record_to_json(st.g.record(), st.g.ruleset())));
+           })
       .def("to_record_json", [](const PyState& st) { return record_to_json(st.g.record(), st.g.ruleset()); })
-      .def("view", [](const PyState& st) { return json_to_py(view::to_json(view::build_view(st.g))); })
-      .def("render_svg", [](const PyState& st, int tile_px) {
-        view::SvgOptions o;
-        o.tile_px = tile_px;
-        return view::render_svg(st.s(), o);
-      }, py::arg("tile_px") = 64)
-      .def("off_window_moves", [](const PyState& st) {
-        if (st.terminal() || st.chance()) return 0;
-        rl::Encoding::Legal l;
-        st.legal(l);
-        return l.off_window;
-      }, "Legal moves of the decision now that lie off the action space's window (left out of legal_actions).")
-      .def("turn_observation", [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> obs, int k) {
-        if (obs.size() != st.game->enc->observation_size()) throw InputError(fmt::format("turn_observation: {} floats, expected {}", obs.size(), st.game->enc->observation_size()));
-        if (!st.game->enc->turn_symmetric() && k % 4 != 0) throw InputError(fmt::format("{}: a turned board is not a position of this game", st.game->name));
-        py::array_t<float> out(obs.size());
-        st.game->enc->turn_observation(obs.data(), out.mutable_data(), k, st.s().in_hand == 0xFF ? -1 : st.s().in_hand);
-        return out;
-      }, py::arg("observation"), py::arg("k"), "The observation of this position with the board turned k quarter turns clockwise.")
-      .def("turn_policy", [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> pol, int k) {
-        const int n = st.game->enc->num_actions();
-        if (pol.size() != n) throw InputError(fmt::format("turn_policy: {} entries, expected {}", pol.size(), n));
-        if (!st.game->enc->turn_symmetric() && k % 4 != 0) throw InputError(fmt::format("{}: a turned board is not a position of this game", st.game->name));
-        py::array_t<float> out(n);
-        std::fill(out.mutable_data(), out.mutable_data() + n, 0.0f);
-        for (int a = 0; a < n; ++a) {
-          const float v = pol.data()[a];
-          if (v == 0) continue;
-          const int b = st.game->enc->turn_action(st.s(), a, k);
-          if (b >= 0) out.mutable_data()[b] += v;
-        }
-        return out;
-      }, py::arg("policy"), py::arg("k"), "A policy over this position's actions, for the board turned k quarter turns clockwise.")
+      .def(
+          "view",
+          [](const PyState& st, const std::string& lang) {
+            const auto l = i18n::parse_lang(lang);
+            if (!l) throw py::value_error("lang: \"" + lang.substr(0, 40) + "\" is not a language (en, ru, ro)");
+            view::ViewOptions o;
+            o.lang = *l;
+            const i18n::Scope language(*l);
+            return json_to_py(view::to_json(view::build_view(st.g, o)));
+          },
+          py::arg("lang") = "en")
+      .def(
+          "render_svg",
+          [](const PyState& st, int tile_px) {
+            view::SvgOptions o;
+            o.tile_px = tile_px;
+            return view::render_svg(st.s(), o);
+          },
+          py::arg("tile_px") = 64)
+      .def(
+          "off_window_moves",
+          [](const PyState& st) {
+            if (st.terminal() || st.chance()) return 0;
+            rl::Encoding::Legal l;
+            st.legal(l);
+            return l.off_window;
+          },
+          "Legal moves of the decision now that lie off the action space's window (left out of legal_actions).")
+      .def(
+          "turn_observation",
+          [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> obs, int k) {
+            if (obs.size() != st.game->enc->observation_size())
+              throw InputError(fmt::format("turn_observation: {} floats, expected {}", obs.size(),
+                                           st.game->enc->observation_size()));
+            if (!st.game->enc->turn_symmetric() && k % 4 != 0)
+              throw InputError(fmt::format("{}: a turned board is not a position of this game", st.game->name));
+            py::array_t<float> out(obs.size());
+            st.game->enc->turn_observation(obs.data(), out.mutable_data(), k,
+                                           st.s().in_hand == 0xFF ? -1 : st.s().in_hand);
+            return out;
+          },
+          py::arg("observation"), py::arg("k"),
+          "The observation of this position with the board turned k quarter turns clockwise.")
+      .def(
+          "turn_policy",
+          [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> pol, int k) {
+            const int n = st.game->enc->num_actions();
+            if (pol.size() != n) throw InputError(fmt::format("turn_policy: {} entries, expected {}", pol.size(), n));
+            if (!st.game->enc->turn_symmetric() && k % 4 != 0)
+              throw InputError(fmt::format("{}: a turned board is not a position of this game", st.game->name));
+            py::array_t<float> out(n);
+            std::fill(out.mutable_data(), out.mutable_data() + n, 0.0f);
+            for (int a = 0; a < n; ++a) {
+              const float v = pol.data()[a];
+              if (v == 0) continue;
+              const int b = st.game->enc->turn_action(st.s(), a, k);
+              if (b >= 0) out.mutable_data()[b] += v;
+            }
+            return out;
+          },
+          py::arg("policy"), py::arg("k"),
+          "A policy over this position's actions, for the board turned k quarter turns clockwise.")
       .def("turn_action", [](const PyState& st, int a, int k) { return st.game->enc->turn_action(st.s(), a, k); })
       .def("__str__", [](const PyState& st) {
         return fmt::format("{} turn {}, phase {}, scores {}", st.game->name, st.s().turn, static_cast<int>(st.s().phase), fmt::join(st.scores(), " "));

@@ -72,18 +72,10 @@ void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& 
 
 // ---- the tree ----
 
-// Tuning by game, measured in the arena against greedy (docs/mcts.md); the one place the search
-// names games. Horizon: whole playouts are best in the base game and Hunters & Gatherers;
-// Amazonas' and Safari's playouts (Amazon scorings, tokens) are noisy enough that 16 decisions
-// and then the greedy evaluation do better. Prior: Amazonas' search gains from trusting the
-// greedy evaluation more (100 virtual playouts: 90% against greedy instead of 65% on the same
-// 20 deals at one second a move).
-int default_horizon(const State& s) {
-  const std::string& id = s.rs->game->id;
-  return id == "safari" || id == "amazonas" ? 16 : 0;
-}
-int default_prior(const State& s) { return s.rs->game->id == "amazonas" ? 100 : 30; }
-
+// Tuning by game: GameDef::search_horizon and search_prior, set by each game from the arena's
+// measurements (docs/mcts.md).
+int default_horizon(const State& s) { return s.rs->game->search_horizon; }
+int default_prior(const State& s) { return s.rs->game->search_prior; }
 
 struct Node {
   Move move;           // the edge from the parent: a move, or (chance parent) the outcome in feat/x

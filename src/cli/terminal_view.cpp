@@ -1612,16 +1612,7 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
   return out;
 }
 
-bool is_final_event(const ScoreEvent& e) {
-  return e.reason == ScoreReason::Final || e.reason == ScoreReason::Farm || e.reason == ScoreReason::Mouth ||
-         e.reason == ScoreReason::Network;
-}
-
-bool is_final_event(const State& s, const ScoreEvent& e) {
-  if (is_final_event(e)) return true;
-  const auto& fx = s.rs->game->special_effects;  // the game's effects scored at the end
-  return e.reason == ScoreReason::Special && e.cause < fx.size() && fx[e.cause].at_end;
-}
+bool is_final_event(const State& s, const ScoreEvent& e) { return is_final_scoring(*s.rs->game, e); }
 
 std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
                          const std::vector<PlayerInfo>& players, bool color) {

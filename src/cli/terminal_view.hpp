@@ -156,10 +156,8 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
 std::string turn_summary(const State& s, const Record& rec, std::size_t events_before,
                          const std::vector<PlayerInfo>& players, bool color);
 
-// Whether a final-scoring event (shown once at the end, not in a turn summary): unfinished features,
-// fields/meadows, the river mouth, networks (huts).
-bool is_final_event(const ScoreEvent& e);
-// The same, knowing the game: its special effects scored at the end (GameDef::Effect::at_end).
+// Whether a final-scoring event, shown once at the end and not in a turn summary (rules:
+// is_final_scoring).
 bool is_final_event(const State& s, const ScoreEvent& e);
 
 // An extra turn in progress (Presentation::extra_turn, the player by name).

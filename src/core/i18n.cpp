@@ -24,7 +24,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-[[noreturn]] void bad(const std::string& where, const std::string& what) { throw InputError(fmt::format("{}: {}", where, what)); }
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+  throw InputError(fmt::format("{}: {}", where, what));
+}
 
 // The parts of a text: literal runs and {name} or {name|form|...} parameters.
 struct Param {
@@ -41,15 +43,19 @@ std::vector<Param> params_of(std::string_view text, const std::string& where) {
     const std::size_t e = text.find('}', i);
     if (e == std::string_view::npos) bad(where, fmt::format("the '{{' at byte {} is not closed", i + 1));
     const std::string_view inner = text.substr(i + 1, e - i - 1);
-    if (inner.find('{') != std::string_view::npos) bad(where, fmt::format("a '{{' inside a parameter at byte {}", i + 1));
+    if (inner.find('{') != std::string_view::npos)
+      bad(where, fmt::format("a '{{' inside a parameter at byte {}", i + 1));
     Param p;
     std::size_t bar = inner.find('|');
     p.name = std::string(inner.substr(0, bar));
-    if (p.name.empty() || !std::all_of(p.name.begin(), p.name.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }))
+    if (p.name.empty() || !std::all_of(p.name.begin(), p.name.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        }))
       bad(where, fmt::format("\"{{{}}}\" is not a parameter (a name of a-z, 0-9, _)", inner));
     while (bar != std::string_view::npos) {
       const std::size_t next = inner.find('|', bar + 1);
-      p.forms.emplace_back(inner.substr(bar + 1, next == std::string_view::npos ? std::string_view::npos : next - bar - 1));
+      p.forms.emplace_back(
+          inner.substr(bar + 1, next == std::string_view::npos ? std::string_view::npos : next - bar - 1));
       bar = next;
     }
     out.push_back(std::move(p));
@@ -76,18 +82,24 @@ std::optional<Lang> parse_lang(std::string_view text) {
 
 std::string_view code(Lang l) {
   switch (l) {
-    case Lang::Ru: return "ru";
-    case Lang::Ro: return "ro";
-    case Lang::En: break;
+    case Lang::Ru:
+      return "ru";
+    case Lang::Ro:
+      return "ro";
+    case Lang::En:
+      break;
   }
   return "en";
 }
 
 std::string_view native_name(Lang l) {
   switch (l) {
-    case Lang::Ru: return "Русский";
-    case Lang::Ro: return "Română";
-    case Lang::En: break;
+    case Lang::Ru:
+      return "Русский";
+    case Lang::Ro:
+      return "Română";
+    case Lang::En:
+      break;
   }
   return "English";
 }
@@ -97,7 +109,8 @@ int plural_forms(Lang l) { return l == Lang::En ? 2 : 3; }
 int plural_index(Lang l, long long n) {
   const long long a = n < 0 ? -n : n;
   switch (l) {
-    case Lang::En: return a == 1 ? 0 : 1;
+    case Lang::En:
+      return a == 1 ? 0 : 1;
     case Lang::Ru:  // CLDR: one (1, 21, 31...), few (2-4, 22-24...), many (the rest)
       if (a % 10 == 1 && a % 100 != 11) return 0;
       if (a % 10 >= 2 && a % 10 <= 4 && (a % 100 < 12 || a % 100 > 14)) return 1;
@@ -146,7 +159,8 @@ Catalog Catalog::parse(std::string_view json_text, std::string name) {
       const auto ps = params_of(text, where + "." + key);
       for (const Param& p : ps)
         if (!p.forms.empty() && static_cast<int>(p.forms.size()) != plural_forms(*l))
-          bad(where + "." + key, fmt::format("{{{}|...}} gives {} forms; {} has {}", p.name, p.forms.size(), key, plural_forms(*l)));
+          bad(where + "." + key,
+              fmt::format("{{{}|...}} gives {} forms; {} has {}", p.name, p.forms.size(), key, plural_forms(*l)));
       texts[static_cast<std::size_t>(*l)] = text;
     }
     if (texts[0].empty()) bad(where, "has no English text (en)");
@@ -156,7 +170,8 @@ Catalog Catalog::parse(std::string_view json_text, std::string name) {
       const auto names = names_of(params_of(texts[k], where));
       for (const std::string& n : names)
         if (!en_names.count(n))
-          bad(where + "." + std::string(code(kAllLangs[k])), fmt::format("uses the parameter {{{}}}, which the English text does not", n));
+          bad(where + "." + std::string(code(kAllLangs[k])),
+              fmt::format("uses the parameter {{{}}}, which the English text does not", n));
     }
     c.texts_.emplace(id, std::move(texts));
   }

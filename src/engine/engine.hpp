@@ -231,10 +231,6 @@ class Game {
   bool explicit_ = false;
 };
 
-
-// A score event's reason as records name it ("completed", "final", "track", ...).
-const char* reason_name(ScoreReason r);
-
 // The placement of the tile in hand at x,y turned rot_degrees, for the player to move; not
 // checked for legality (InputError for a rotation or cell that is not one).
 Move placement_move(const State& s, int x, int y, int rot_degrees);

@@ -12,20 +12,6 @@ namespace carc {
 
 using nlohmann::json;
 
-const char* reason_name(ScoreReason r) {
-  switch (r) {
-    case ScoreReason::Completed: return "completed";
-    case ScoreReason::Final: return "final";
-    case ScoreReason::Farm: return "farm";
-    case ScoreReason::Track: return "track";
-    case ScoreReason::Amazon: return "amazon";
-    case ScoreReason::Mouth: return "mouth";
-    case ScoreReason::Special: return "special";
-    case ScoreReason::Network: return "network";
-  }
-  return "?";
-}
-
 std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   json j;
   j["format"] = "carcassonne-record/2";
@@ -104,17 +90,19 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   const auto words = std::make_unique<State>();  // describe_event reads only the ruleset
   words->rs = &rs;
   for (const auto& e : r.events) {
-    json je{{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"feature", rs.ftype(e.ftype).name},
-            {"reason", reason_name(e.reason)}, {"feature_id", e.feature}};
-    if (e.reason == ScoreReason::Track) {
-      je["moved"] = e.moved;
-      je["space"] = e.tiles;
-      je["cause"] = e.cause;
-    } else if (e.reason == ScoreReason::Amazon || e.reason == ScoreReason::Mouth) {
-      je["rank"] = e.cause;
-      if (e.reason == ScoreReason::Amazon) {
-        je["caimans"] = e.tiles;
-        je["piranhas"] = e.attr;
+    json je{{"turn", e.turn},
+            {"player", e.player},
+            {"points", e.points},
+            {"feature", rs.ftype(e.ftype).name},
+            {"reason", reason_name(*rs.game, e)},
+            {"feature_id", e.feature}};
+    if (e.reason == ScoreReason::Own) {
+      if (e.kind < rs.game->own_events.size()) {
+        const GameDef::OwnEvent& d = rs.game->own_events[e.kind];
+        const std::array<int, 4> v = {e.tiles, e.attr, e.moved, e.cause};
+        for (std::size_t i = 0; i < 4; ++i)
+          if (!d.keys[i].empty()) je[d.keys[i]] = v[i];
+        if (!d.flag_key.empty()) je[d.flag_key] = e.cause == 1;
       }
     } else if (e.reason == ScoreReason::Special) {
       const auto& fx = rs.game->special_effects;
@@ -130,10 +118,6 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       } else {
         je["effect"] = std::to_string(e.cause);
       }
-    } else if (e.reason == ScoreReason::Network) {
-      je["fish"] = e.tiles;
-      je["lakes"] = e.attr;
-      je["raft"] = e.cause == 1;
     } else if (e.reason == ScoreReason::Farm) {
       if (rs.game->farm_points_per_city) je["cities"] = e.cities;
       if (!rs.ftype(e.ftype).attrs.empty()) je[plural_noun(rs.ftype(e.ftype).attrs[0])] = e.attr;

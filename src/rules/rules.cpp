@@ -929,14 +929,33 @@ std::string describe_event_text(const State& s, const ScoreEvent& e) {
       return say(g, done ? "event.completed" : "event.final",
                  {{"player", who}, {"points", e.points}, {"feature", name}, {"tiles", e.tiles}});
     }
-    case ScoreReason::Track:
-    case ScoreReason::Amazon:
-    case ScoreReason::Mouth:
     case ScoreReason::Special:
-    case ScoreReason::Network:  // the game's own events, when it has no words for them
+    case ScoreReason::Own:  // the game's own events, when it has no words for them
       return say(g, "event.points", {{"player", who}, {"points", e.points}});
   }
   return {};
+}
+
+std::string_view reason_name(const GameDef& g, const ScoreEvent& e) {
+  switch (e.reason) {
+    case ScoreReason::Completed:
+      return "completed";
+    case ScoreReason::Final:
+      return "final";
+    case ScoreReason::Farm:
+      return "farm";
+    case ScoreReason::Special:
+      return "special";
+    case ScoreReason::Own:
+      return e.kind < g.own_events.size() ? std::string_view(g.own_events[e.kind].reason) : std::string_view("own");
+  }
+  return "?";
+}
+
+bool is_final_scoring(const GameDef& g, const ScoreEvent& e) {
+  if (e.reason == ScoreReason::Final || e.reason == ScoreReason::Farm) return true;
+  if (e.reason == ScoreReason::Own) return e.kind < g.own_events.size() && g.own_events[e.kind].at_end;
+  return e.reason == ScoreReason::Special && e.cause < g.special_effects.size() && g.special_effects[e.cause].at_end;
 }
 
 std::string describe_event(const State& s, const ScoreEvent& e) {

@@ -244,6 +244,18 @@ struct GameDef {
     bool at_end = false;  // scored in final scoring (Safari: the tokens left in hand)
   };
   std::vector<Effect> special_effects;
+  // The game's own events (ScoreReason::Own, ScoreEvent::kind indexes this): the reason records
+  // and views give them ("track"), record keys for the tiles, attr, moved and cause fields ("" not
+  // written), a key written as `cause == 1` (Hunters: "raft"), whether it comes in the final
+  // scoring, and whether it is about its feature type (the view names the feature).
+  struct OwnEvent {
+    std::string reason;
+    std::array<std::string, 4> keys{};
+    std::string flag_key;
+    bool at_end = false;
+    bool feature = false;
+  };
+  std::vector<OwnEvent> own_events;
   // Completed/Final events: record keys for the tiles, attr, moved and cause fields when the game
   // gives them its own meaning (Safari: tiles, species, birds, token); empty: the generic keys.
   // A cause key names the symbol slot cause-1 of the feature type (a species).
@@ -252,6 +264,11 @@ struct GameDef {
   // Wording of the game's own events (Track, Amazon, Mouth).
   std::string (*describe)(const State&, const ScoreEvent&) = nullptr;
   int min_players = 2, max_players = 5;
+  // The search's tuning for the game (docs/mcts.md), measured in the arena against greedy:
+  // playouts end after this many decisions and the greedy evaluation scores them (0: whole
+  // playouts); the greedy prior counts as this many virtual playouts.
+  int search_horizon = 0;
+  int search_prior = 30;
   int farm_points_per_city = 3;
   // The game's own decisions (Choose and Act moves) in the fixed action space of the learning
   // interface (src/rl, docs/python.md): one block per kind of move, in this order, after the
@@ -310,8 +327,12 @@ struct Move {
 
 // Every legal move of one decision. Placements: at most (frontier cells x 4) entries.
 
-enum class ScoreReason : u8 { Completed, Final, Farm, Track, Amazon, Mouth, Special, Network };
-// A scoring event, or (reason Track) a move along a game's track with no points.
+// Completed, Final, Farm: the generic scorings. Special: a bonus tile's effect
+// (GameDef::special_effects[cause]). Own: one of the game's own events, GameDef::own_events[kind]
+// (Amazonas: a boat's move along the track, an Amazon scoring, the river mouth; Hunters: a river
+// system's huts).
+enum class ScoreReason : u8 { Completed, Final, Farm, Special, Own };
+// A scoring event, or (a game's own event) a move along its track with no points.
 struct ScoreEvent {
   u16 turn = 0;
   u8 player = 0;
@@ -321,9 +342,10 @@ struct ScoreEvent {
   u8 tiles = 0;   // tiles counted (point features: tiles in the 3x3 area)
   u8 attr = 0;    // attribute units counted (shields)
   u8 cities = 0;  // farm scoring: completed cities bordering the field
+  u8 kind = 0;    // Own: which of the game's own events (GameDef::own_events)
   u16 feature = 0;  // feature id (its union-find root) for grouping events
-  // Game events. Track (a boat moves): moved = spaces moved, tiles = the space reached, cause =
-  // 1 no piece placed, 2 explorer placed on a tributary with boat icons, 3 icons newly connected to
+  // Game events (Own, by the game's kinds). Amazonas' track (a boat moves): moved = spaces moved, tiles = the space
+  // reached, cause = 1 no piece placed, 2 explorer placed on a tributary with boat icons, 3 icons newly connected to
   // the player's explorers, 4 scored nothing in an Amazon scoring. Amazon: cause = rank (1st/2nd),
   // tiles = caimans, attr = piranhas of the tile scored. Mouth: cause = rank. Special (a bonus
   // tile's effect): cause 1 canoe (tiles = lakes), 2 pit trap (tiles = animals, attr = deer eaten).
@@ -543,6 +565,12 @@ std::string feature_port(const State& s, const PlacedTile& t, int local);
 int feature_at_port(const State& s, const PlacedTile& t, std::string_view port);
 
 std::string describe_event(const State& s, const ScoreEvent& e);
+// A score event's reason as records and views name it: "completed", "final", "farm", "special",
+// or the game's own event's reason ("track").
+std::string_view reason_name(const GameDef& g, const ScoreEvent& e);
+// Whether the event is scored in the final scoring (Final, Farm, the game's own events and
+// effects marked at_end).
+bool is_final_scoring(const GameDef& g, const ScoreEvent& e);
 // The same with "{pN}" for the players (with_seat_names puts their names in).
 std::string describe_event_text(const State& s, const ScoreEvent& e);
 // English plural of a symbol name: "shield" -> "shields", "fish" -> "fish", "deer" -> "deer".

@@ -68,7 +68,8 @@ std::string with_seat_names(std::string text, const std::vector<std::string>& na
       at += 2;
       continue;
     }
-    const std::string name = static_cast<std::size_t>(seat) < names.size() ? names[static_cast<std::size_t>(seat)] : say("player.n", {{"n", seat + 1}});
+    const std::string name = static_cast<std::size_t>(seat) < names.size() ? names[static_cast<std::size_t>(seat)]
+                                                                           : say("player.n", {{"n", seat + 1}});
     text.replace(at, e - at + 1, name);
     at += name.size();
   }

@@ -103,17 +103,12 @@ EventView event_view(const State& s, const ScoreEvent& e, const std::vector<Play
       }
     }
   std::string feature;
-  switch (e.reason) {
-    case ScoreReason::Completed:
-    case ScoreReason::Final:
-    case ScoreReason::Farm:
-    case ScoreReason::Network:
-      if (e.ftype < s.rs->game->ftypes.size()) feature = s.rs->ftype(e.ftype).name;
-      break;
-    default:
-      break;
-  }
-  return {e.turn, e.player, e.points, reason_name(e.reason), text, feature};
+  const GameDef& g = *s.rs->game;
+  const bool about_feature =
+      e.reason == ScoreReason::Completed || e.reason == ScoreReason::Final || e.reason == ScoreReason::Farm ||
+      (e.reason == ScoreReason::Own && e.kind < g.own_events.size() && g.own_events[e.kind].feature);
+  if (about_feature && e.ftype < g.ftypes.size()) feature = s.rs->ftype(e.ftype).name;
+  return {e.turn, e.player, e.points, std::string(reason_name(g, e)), text, feature};
 }
 
 json to_json(const EventView& e) {
@@ -332,6 +327,7 @@ View build_view(const State& s, const std::vector<PlayerInfo>& players, const Vi
   if (!gd.track_name.empty() && s.track_len > 0) {
     v.track_len = s.track_len;
     v.track_name = gd.track_name;
+    v.track_word = has_message(gd, "track." + gd.track_name) ? say(gd, "track." + gd.track_name) : gd.track_name;
     std::string name = gd.track_name;
     name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
     const std::string end = has_message(gd, "track.end") ? say(gd, "track.end") : gd.present.track_end;
@@ -349,6 +345,11 @@ View build_view(const State& s, const std::vector<PlayerInfo>& players, const Vi
     pv.supply.emplace_back(gd.piece_names[0], s.supply[static_cast<std::size_t>(p)]);
     if (gd.pieces2_per_player > 0) pv.supply.emplace_back(gd.piece_names[1], s.supply2[static_cast<std::size_t>(p)]);
     if (gd.present.hand) pv.hand = gd.present.hand(s, p);
+    for (const auto& [name, n] : pv.supply) pv.supply_words.push_back(piece_word(gd, name));
+    for (const auto& [name, n] : pv.hand) {
+      std::string id = "hand." + name;
+      pv.hand_words.push_back(has_message(gd, id) ? say(gd, id) : name);
+    }
     if (!gd.track_name.empty()) pv.track = s.track[static_cast<std::size_t>(p)];
     v.players.push_back(std::move(pv));
   }
@@ -575,9 +576,13 @@ json to_json(const Panel& p) {
 }
 
 namespace {
-json named_counts(const std::vector<std::pair<std::string, int>>& v) {
+json named_counts(const std::vector<std::pair<std::string, int>>& v, const std::vector<std::string>& words = {}) {
   json a = json::array();
-  for (const auto& [k, n] : v) a.push_back({{"name", k}, {"count", n}});
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    json e{{"name", v[i].first}, {"count", v[i].second}};
+    if (i < words.size()) e["word"] = words[i];
+    a.push_back(std::move(e));
+  }
   return a;
 }
 }  // namespace
@@ -632,11 +637,17 @@ json to_json(const View& v) {
   json overlays = json::array();
   for (const OverlayView& ov : v.overlays) overlays.push_back(to_json(ov));
   j["board"] = {{"tiles", tiles}, {"pieces", pieces}, {"features", features}, {"overlays", overlays}};
-  if (v.track_len > 0) j["board"]["track"] = {{"length", v.track_len}, {"title", v.track_title}, {"name", v.track_name}};
+  if (v.track_len > 0)
+    j["board"]["track"] = {
+        {"length", v.track_len}, {"title", v.track_title}, {"name", v.track_name}, {"word", v.track_word}};
   json players = json::array();
   for (const PlayerView& p : v.players) {
-    json pj{{"seat", p.seat}, {"name", p.name}, {"bot", p.bot.empty() ? json(nullptr) : json(p.bot)}, {"score", p.score},
-            {"supply", named_counts(p.supply)}, {"hand", named_counts(p.hand)}};
+    json pj{{"seat", p.seat},
+            {"name", p.name},
+            {"bot", p.bot.empty() ? json(nullptr) : json(p.bot)},
+            {"score", p.score},
+            {"supply", named_counts(p.supply, p.supply_words)},
+            {"hand", named_counts(p.hand, p.hand_words)}};
     if (p.track > 0) pj["track"] = p.track;
     players.push_back(pj);
   }

@@ -66,6 +66,8 @@ struct PlayerView {
   int score = 0;
   std::vector<std::pair<std::string, int>> supply;  // pieces in supply by name
   std::vector<std::pair<std::string, int>> hand;    // what else the player holds (Safari tokens)
+  // supply's and hand's names in the view's language (piece.<name>, hand.<name> messages)
+  std::vector<std::string> supply_words, hand_words;
   int track = 0;                                    // space on the game's track (Amazonas' boat), 0 none
 };
 
@@ -117,6 +119,7 @@ struct View {
   int track_len = 0;        // the game's track (Overlay::At::Track), 0 none
   std::string track_title;  // its heading
   std::string track_name;   // what stands on it (GameDef::track_name: "boat")
+  std::string track_word;   // the same in the view's language (track.<name> message)
   std::vector<PlayerView> players;
   int pile_left = 0, bonus_left = 0;
   std::vector<std::pair<std::string, int>> pile;  // tiles left by id (draw and bonus piles)

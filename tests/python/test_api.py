@@ -256,7 +256,11 @@ def test_view_and_svg(name):
     state = carcassonne.Game(name).new_initial_state(seed=2)
     state.apply_action(state.sample_chance_outcome())
     v = state.view()
-    assert isinstance(v, dict) and v["game"] == name
+    assert isinstance(v, dict) and v["game"] == name and v["lang"] == "en"
+    ru = state.view(lang="ru")
+    assert ru["lang"] == "ru" and [o.get("notations", o.get("notation")) for o in ru["decision"]["options"]] == [o.get("notations", o.get("notation")) for o in v["decision"]["options"]]
+    with pytest.raises(ValueError):
+        state.view(lang="xx")
     svg = state.render_svg()
     assert svg.startswith("<svg") or svg.startswith("<?xml")
 

@@ -1,6 +1,7 @@
 // The board: an SVG composed from the engine's tile pictures (GET /api/tiles/GAME), placed at
 // their cells and turned clockwise about their centres, with pieces at the anchors the view gives.
 // Pan and zoom by mouse drag, wheel, keyboard and touch (drag, pinch) change only the viewBox.
+import { t, word } from "./i18n";
 import { s, names } from "./util";
 import type { TileIndex, View, OptionView } from "./types";
 
@@ -36,7 +37,7 @@ export class Board {
 
   constructor(private tiles: TileIndex, private h: BoardHandlers) {
     for (const t of tiles.tiles) this.urls.set(t.id, "data:image/svg+xml;charset=utf-8," + encodeURIComponent(t.svg));
-    this.svg = s("svg", { class: "board", "data-board": "", tabindex: 0, role: "img", "aria-label": "the board" });
+    this.svg = s("svg", { class: "board", "data-board": "", tabindex: 0, role: "img", "aria-label": t("board.label") });
     this.svg.addEventListener("pointerdown", (e) => this.down(e));
     this.svg.addEventListener("pointermove", (e) => this.move(e));
     const up = (e: PointerEvent) => this.up(e);
@@ -118,7 +119,7 @@ export class Board {
       const g = this.piece(p.piece, p.feature, p.player, o.colours, (p.x + p.anchor[0]) * S, (p.y + p.anchor[1]) * S);
       g.setAttribute("data-piece", `${p.x},${p.y},${p.port}`);
       g.setAttribute("data-owner", String(p.player));
-      g.append(s("title", {}, document.createTextNode(`${v.players[p.player]?.name ?? ""}: ${p.piece} on the ${p.feature}`)));
+      g.append(s("title", {}, document.createTextNode(t("board.piece", { name: v.players[p.player]?.name ?? "", piece: word("piece", p.piece), feature: word("feature", p.feature) }))));
       pieces.append(g);
     }
     root.append(pieces);
@@ -136,9 +137,9 @@ export class Board {
       const second = o2.piece === this.tiles.piece_names[1];
       const g = s("g", { class: second ? "spot second" : "spot", "data-spot": key, "data-notation": o2.notation, "data-piece-kind": o2.piece, tabindex: 0 });
       g.append(second ? s("rect", { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 3 }) : s("circle", { cx, cy, r: 13 }));
-      const t = s("text", { x: cx, y: cy + 4.5, class: "spot-worth" });
-      t.textContent = String(o2.worth?.points ?? "");
-      g.append(t, s("title", {}, document.createTextNode(o2.text)));
+      const worth = s("text", { x: cx, y: cy + 4.5, class: "spot-worth" });
+      worth.textContent = String(o2.worth?.points ?? "");
+      g.append(worth, s("title", {}, document.createTextNode(o2.text)));
       g.addEventListener("click", () => this.h.option(o2));
       spots.append(g);
     });

@@ -2,6 +2,7 @@
 // events in order (a gap makes it say hello again), an outbox of commands kept in browser storage
 // until acknowledged and sent again with their cid after a reload or reconnect (the server applies
 // a cid once), application pings, and a reconnect on silence or close.
+import { lang } from "./i18n";
 import { load, save } from "./util";
 import type { GameEvent } from "./types";
 
@@ -49,7 +50,7 @@ export class Conn {
     this.ws = ws;
     this.lastMessage = Date.now();
     ws.onopen = () => {
-      const hello: any = { type: "hello", since: this.seq, views: true };
+      const hello: any = { type: "hello", since: this.seq, views: true, lang };
       if (this.token) hello.token = this.token;
       ws.send(JSON.stringify(hello));
     };

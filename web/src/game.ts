@@ -7,6 +7,7 @@ import { Conn, type Command, type ConnStatus } from "./conn";
 import { finalPanel, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section } from "./panels";
 import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
 import { getJSON, h, load, save } from "./util";
+import { langPicker, setGameWords, t, withLang } from "./i18n";
 
 declare global {
   interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
@@ -83,7 +84,8 @@ export class GamePage {
   }
 
   private async setup(): Promise<void> {
-    const [catalog, tiles] = await Promise.all([getJSON<Catalog>("/api/catalog"), getJSON<TileIndex>(`/api/tiles/${encodeURIComponent(this.kind)}`)]);
+    const [catalog, tiles] = await Promise.all([getJSON<Catalog>(withLang("/api/catalog")), getJSON<TileIndex>(withLang(`/api/tiles/${encodeURIComponent(this.kind)}`))]);
+    setGameWords(tiles as any);
     this.colours = catalog.seat_colours;
     this.board = new Board(tiles, {
       cell: (x, y) => this.pickCell(x, y),
@@ -91,18 +93,18 @@ export class GamePage {
       rotate: (d) => this.rotate(d),
       cellOptions: (key) => { this.cellFilter = this.cellFilter === key ? null : key; this.render(); },
     });
-    const conn = h("span", { class: "conn", "data-conn": "connecting", role: "status", "aria-live": "polite", text: "connecting…" });
+    const conn = h("span", { class: "conn", "data-conn": "connecting", role: "status", "aria-live": "polite", text: t("conn.connecting") });
     const title = h("span", { class: "title", text: tiles.title });
     const header = h("header", { class: "bar" },
-      h("a", { href: "/", class: "home", text: "◀ Lobby" }), title, conn,
-      h("span", { class: "spacer" }),
-      this.id ? h("button", { "data-replay": "", type: "button", text: "Replay" }) : null,
-      this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: "Record" }) : null,
-      h("button", { "data-toggle-panels": "", type: "button", text: "Panels" }));
+      h("a", { href: "/", class: "home", text: t("game.lobby") }), title, conn,
+      h("span", { class: "spacer" }), langPicker(h),
+      this.id ? h("button", { "data-replay": "", type: "button", text: t("game.replay") }) : null,
+      this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: t("game.record") }) : null,
+      h("button", { "data-toggle-panels": "", type: "button", text: t("game.panels") }));
     const zoom = h("div", { class: "zoom" },
-      h("button", { "data-zoom-in": "", type: "button", title: "zoom in (+)", text: "+" }),
-      h("button", { "data-zoom-out": "", type: "button", title: "zoom out (-)", text: "−" }),
-      h("button", { "data-fit": "", type: "button", title: "fit the board (0)", text: "⤢" }));
+      h("button", { "data-zoom-in": "", type: "button", title: t("game.zoom_in"), "aria-label": t("game.zoom_in"), text: "+" }),
+      h("button", { "data-zoom-out": "", type: "button", title: t("game.zoom_out"), "aria-label": t("game.zoom_out"), text: "−" }),
+      h("button", { "data-fit": "", type: "button", title: t("game.fit"), "aria-label": t("game.fit"), text: "⤢" }));
     const boardWrap = h("div", { class: "board-wrap" }, this.board.svg, zoom);
     const side = h("aside", { class: "side", "data-side": "" });
     const turn = h("div", { class: "turn", "data-panel": "turn" });
@@ -138,7 +140,7 @@ export class GamePage {
   // ---- messages ----
   private onStatus(s: ConnStatus, why: string): void {
     this.el.conn.setAttribute("data-conn", s);
-    this.el.conn.textContent = s === "online" ? "● online" : s === "connecting" ? (why === "reconnecting" ? "reconnecting…" : "connecting…") : "offline: reconnecting…";
+    this.el.conn.textContent = s === "online" ? t("conn.online") : s === "connecting" ? (why === "reconnecting" ? t("conn.reconnecting") : t("conn.connecting")) : t("conn.offline");
     this.el.root.classList.toggle("is-offline", s !== "online");
     // `legal` asked on a connection that died is asked again on the new one
     if (s !== "online") this.legalQueue = [];
@@ -146,7 +148,7 @@ export class GamePage {
   }
 
   private onEvents(evs: GameEvent[]): void {
-    const name = (n: number) => this.seats[n]?.name ?? `seat ${n + 1}`;
+    const name = (n: number) => this.seats[n]?.name ?? t("game.seat", { n: n + 1 });
     for (const e of evs) {
       const l = logLine(e, name);
       if (l) this.log.push(l);
@@ -200,7 +202,7 @@ export class GamePage {
     if (this.confirmOnComplete) {
       this.confirmOnComplete = false;
       if (m.complete && this.mine()) { this.submitTurn(); return; }
-      this.message = "the turn goes on: choose, or confirm to pass this too";
+      this.message = t("game.goes_on");
     }
     this.render();
   }
@@ -226,11 +228,11 @@ export class GamePage {
   private onReject(m: any, cmd: Command | undefined): void {
     this.turn.sending = false;
     this.confirmAt = 0;
-    this.message = `Not played (${m.code}): ${m.message}`;
+    this.message = t("game.not_played", { code: m.code, message: m.message });
     if (cmd && m.code === "store") {
       // not committed: the same command (same cid, so never applied twice) again in a second
       this.turn.sending = true;
-      this.message = "the server could not store the turn: sending it again";
+      this.message = t("game.store_retry");
       setTimeout(() => this.conn?.submit(cmd), 1000);
     }
     else this.conn?.send({ type: "view" });
@@ -348,13 +350,13 @@ export class GamePage {
   }
 
   private typed(text: string): void {
-    const t = text.trim();
-    if (!t) { this.confirm(); return; }
-    if (/^(undo|back|take back)$/i.test(t)) { this.takeBack(); return; }
-    if (/^(confirm|ok|done)$/i.test(t)) { this.confirm(); return; }
-    if (!this.mine() || this.turn.sending) { this.message = "it is not your decision now"; this.renderTurn(); return; }
-    if (this.turn.complete) { this.message = "the turn is complete: press Enter on an empty box (or type confirm) to send it, or undo"; this.renderTurn(); return; }
-    this.turn.moves.push(t);
+    const typed = text.trim();
+    if (!typed) { this.confirm(); return; }
+    if (/^(undo|back|take back)$/i.test(typed)) { this.takeBack(); return; }
+    if (/^(confirm|ok|done)$/i.test(typed)) { this.confirm(); return; }
+    if (!this.mine() || this.turn.sending) { this.message = t("game.not_yours"); this.renderTurn(); return; }
+    if (this.turn.complete) { this.message = t("game.complete_hint"); this.renderTurn(); return; }
+    this.turn.moves.push(typed);
     this.message = "";
     this.requestLegal();
     this.render();
@@ -362,7 +364,7 @@ export class GamePage {
 
   private resign(): void {
     if (!this.conn || this.me < 0 || !this.view || this.view.over) return;
-    if (!confirm("Resign this game? A bot plays your tiles to the end and you cannot win.")) return;
+    if (!confirm(t("game.resign_q"))) return;
     this.conn.submit({ cid: `${this.me}-resign-${Date.now().toString(36)}`, type: "resign", at: this.viewSeq });
   }
 
@@ -412,7 +414,7 @@ export class GamePage {
     b.dataset.complete = String(this.turn.complete);
     // ready: the page waits for the player's input (tests wait for it)
     b.dataset.ready = String(this.mine() && !this.turn.sending && (!this.turn.moves.length || this.turn.options !== null || this.turn.complete));
-    this.el.title.textContent = `${v.title} · turn ${v.turn}`;
+    this.el.title.textContent = t("game.title_turn", { title: v.title, turn: v.turn });
     this.renderTurn();
     this.renderSide();
   }
@@ -426,21 +428,21 @@ export class GamePage {
     const who = v.decision.player;
     const whoName = who === null || who === undefined ? "" : v.players[who]?.name ?? "";
     let status: string;
-    if (v.over) status = "Game over";
-    else if (this.turn.sending) status = "Sending your turn…";
-    else if (this.mine()) status = v.decision.phase === "place" ? (this.turn.place ? "Choose what follows, then confirm" : `Your turn: place the tile`) : "Your decision";
-    else if (this.me < 0) status = `Watching · ${whoName} to play`;
-    else status = `Waiting for ${whoName}…`;
+    if (v.over) status = t("status.over");
+    else if (this.turn.sending) status = t("status.sending");
+    else if (this.mine()) status = v.decision.phase === "place" ? (this.turn.place ? t("status.follows") : t("status.place")) : t("status.decision");
+    else if (this.me < 0) status = t("status.watching", { name: whoName });
+    else status = t("status.waiting", { name: whoName });
     kids.push(h("div", { class: "status", "data-status": "", text: status }));
     if (v.decision.tile && v.decision.phase === "place" && !v.over) {
       const rot = this.turn.place ? this.turn.place.rot : this.prefRot;
-      const img = h("img", { class: "hand", "data-hand-tile": v.decision.tile, src: this.board.tileURL(v.decision.tile), alt: `tile ${v.decision.tile}`, style: `transform: rotate(${rot}deg)`, width: 64, height: 64 });
+      const img = h("img", { class: "hand", "data-hand-tile": v.decision.tile, src: this.board.tileURL(v.decision.tile), alt: t("game.tile_alt", { id: v.decision.tile }), style: `transform: rotate(${rot}deg)`, width: 64, height: 64 });
       const box = h("div", { class: "hand-box" }, img);
       if (this.placing()) {
         const rotsHere = this.turn.place ? this.view!.decision.options.find((q) => q.kind === "place" && q.x === this.turn.place!.x && q.y === this.turn.place!.y)?.rots ?? [] : [0, 90, 180, 270];
         box.append(h("div", { class: "rots" },
-          h("button", { type: "button", "data-rotate": "ccw", title: "rotate anticlockwise (R)", text: "⟲" }),
-          h("button", { type: "button", "data-rotate": "cw", title: "rotate clockwise (r, wheel over the tile)", text: "⟳" }),
+          h("button", { type: "button", "data-rotate": "ccw", title: t("game.rot_ccw"), "aria-label": t("game.rot_ccw"), text: "⟲" }),
+          h("button", { type: "button", "data-rotate": "cw", title: t("game.rot_cw"), "aria-label": t("game.rot_cw"), text: "⟳" }),
           ...rotsHere.map((r) => h("button", { type: "button", "data-rotate-to": r, class: r === rot ? "on" : "", text: `${r}°` }))));
       }
       kids.push(box);
@@ -449,7 +451,7 @@ export class GamePage {
     const filter = this.cellFilter;
     const listed = opts.filter((o) => o.kind !== "place" && (!filter || (o.target === "cell" && `${o.x},${o.y}` === filter)));
     if (this.mine() && !this.turn.sending) {
-      if (this.turn.moves.length) kids.push(h("div", { class: "moves", "data-moves": this.turn.moves.join(" | ") }, "This turn: ", h("b", { text: this.turn.moves.join(" · ") })));
+      if (this.turn.moves.length) kids.push(h("div", { class: "moves", "data-moves": this.turn.moves.join(" | ") }, t("game.this_turn"), h("b", { text: this.turn.moves.join(" · ") })));
       if (this.turn.moves.length && !this.turn.options && !this.turn.complete) kids.push(h("div", { class: "sub", text: "…" }));
       if (listed.length) {
         const box = h("div", { class: "options", "data-options": "" });
@@ -467,14 +469,14 @@ export class GamePage {
     if (this.message) kids.push(h("div", { class: "message", "data-message": "", role: "alert", text: this.message }));
     const actions = h("div", { class: "actions" });
     if (this.me >= 0 && !v.over) {
-      const back = h("button", { type: "button", "data-takeback": "", disabled: !this.mine() || this.turn.sending || !this.turn.moves.length, text: "Take back" });
-      const ok = h("button", { type: "button", class: "primary", "data-confirm": "", disabled: !this.canConfirm(), text: this.turn.complete || !this.turn.moves.length ? "Confirm" : "Confirm (no piece)" });
+      const back = h("button", { type: "button", "data-takeback": "", disabled: !this.mine() || this.turn.sending || !this.turn.moves.length, text: t("game.take_back") });
+      const ok = h("button", { type: "button", class: "primary", "data-confirm": "", disabled: !this.canConfirm(), text: this.turn.complete || !this.turn.moves.length ? t("game.confirm") : t("game.confirm_none") });
       back.addEventListener("click", () => this.takeBack());
       ok.addEventListener("click", () => this.confirm());
       const form = h("form", { class: "notation", "data-notation-form": "" },
-        h("input", { "data-notation-input": "", "aria-label": "type a move in the engine's notation", placeholder: "type a move (e.g. D 0,-1 r90, pass), Enter", autocomplete: "off" }));
+        h("input", { "data-notation-input": "", "aria-label": t("game.notation_label"), placeholder: t("game.notation_hint"), autocomplete: "off" }));
       form.addEventListener("submit", (e) => { e.preventDefault(); const inp = form.querySelector("input")!; const t = inp.value; inp.value = ""; this.typed(t); });
-      const resign = h("button", { type: "button", class: "quiet", "data-resign": "", text: "Resign" });
+      const resign = h("button", { type: "button", class: "quiet", "data-resign": "", text: t("game.resign") });
       resign.addEventListener("click", () => this.resign());
       actions.append(back, ok, form, resign);
     }
@@ -534,30 +536,30 @@ export class GamePage {
     const steps = Array.isArray(record.moves) ? record.moves.length : 0;
     this.replay = { record, step: steps, steps, view: null, own };
     this.el.root.classList.add("replaying");
-    const slider = h("input", { type: "range", min: 0, max: steps, value: steps, step: 1, "data-replay-slider": "", "aria-label": "turn" });
-    const label = h("span", { class: "replay-label", "data-replay-step": steps, text: `turn ${steps} of ${steps}` });
+    const slider = h("input", { type: "range", min: 0, max: steps, value: steps, step: 1, "data-replay-slider": "", "aria-label": t("replay.turn") });
+    const label = h("span", { class: "replay-label", "data-replay-step": steps, text: t("replay.step", { step: steps, steps }) });
     const prev = h("button", { type: "button", "data-replay-prev": "", text: "◀" });
     const next = h("button", { type: "button", "data-replay-next": "", text: "▶" });
-    const exit = own ? null : h("button", { type: "button", "data-replay-exit": "", text: "Back to the game" });
-    const dl = own ? h("a", { class: "button", "data-download": "", download: "record.json", href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })), text: "Record" }) : null;
+    const exit = own ? null : h("button", { type: "button", "data-replay-exit": "", text: t("replay.back") });
+    const dl = own ? h("a", { class: "button", "data-download": "", download: "record.json", href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })), text: t("game.record") }) : null;
     this.el.replayBar.replaceChildren(prev, slider, next, label, ...(dl ? [dl] : []), ...(exit ? [exit] : []));
     this.el.replayBar.hidden = false;
     let pending = 0;
     const go = async (step: number) => {
       step = Math.max(0, Math.min(steps, step));
       slider.value = String(step);
-      label.textContent = `turn ${step} of ${steps}`;
+      label.textContent = t("replay.step", { step, steps });
       label.dataset.replayStep = String(step);
       const ticket = ++pending;
       try {
-        const r = await getJSON<any>("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ record, step }) });
+        const r = await getJSON<any>(withLang("/api/replay"), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ record, step }) });
         if (ticket !== pending || !this.replay) return;
         this.replay.step = step;
         this.replay.view = r.view;
         this.el.replayBar.dataset.loaded = String(step);
         this.render();
       } catch (e) {
-        label.textContent = `cannot replay: ${(e as Error).message}`;
+        label.textContent = t("replay.error", { message: (e as Error).message });
         this.el.replayBar.dataset.error = (e as Error).message;
       }
     };

@@ -3,18 +3,19 @@
 // first), games to watch or replay, and a record file to view.
 import type { Catalog } from "./types";
 import { getJSON, h, load } from "./util";
+import { langPicker, t, withLang } from "./i18n";
 import { rememberSeat, type MyGame } from "./game";
 
 type SeatKind = "you" | "person" | string;  // string: a bot level
 
 export async function lobbyPage(root: HTMLElement): Promise<void> {
-  const catalog = await getJSON<Catalog>("/api/catalog");
+  const catalog = await getJSON<Catalog>(withLang("/api/catalog"));
   const page = h("div", { class: "lobby", "data-page": "lobby" });
   root.replaceChildren(page);
-  page.append(h("h1", { text: "Carcassonne" }), h("p", { class: "sub", text: "Four games on one engine. Play against bots or invite friends." }));
+  page.append(h("div", { class: "topbar" }, h("h1", { text: t("lobby.title") }), langPicker(h)), h("p", { class: "sub", text: t("lobby.sub") }));
 
   // one click: you against an easy bot
-  const quick = h("section", { class: "card quick" }, h("h2", { text: "Play now against a bot" }));
+  const quick = h("section", { class: "card quick" }, h("h2", { text: t("lobby.quick") }));
   for (const g of catalog.games) {
     const b = h("button", { type: "button", class: "primary big", "data-quick": g.id, text: g.title });
     b.addEventListener("click", () => void create({ game: g.id, seats: [{ name: playerName() }, { bot: "easy" }] }, true));
@@ -23,15 +24,15 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   page.append(quick);
 
   // the full form
-  const form = h("section", { class: "card create", "data-create-form": "" }, h("h2", { text: "New game" }));
-  const gameSel = h("select", { "data-lobby-game": "" }, ...catalog.games.map((g) => h("option", { value: g.id, text: g.title })));
+  const form = h("section", { class: "card create", "data-create-form": "" }, h("h2", { text: t("lobby.new") }));
+  const gameSel = h("select", { "data-lobby-game": "", "aria-label": t("lobby.game_label").replace(/[: ]+$/, "") }, ...catalog.games.map((g) => h("option", { value: g.id, text: g.title })));
   const optBox = h("div", { class: "opts" });
   const seatBox = h("div", { class: "seats" });
-  const clockSel = h("select", { "data-lobby-clock": "" },
-    h("option", { value: "none", text: "no clock" }), h("option", { value: "rt5", text: "live: 5 min + 10 s a move" }),
-    h("option", { value: "rt15", text: "live: 15 min + 20 s a move" }), h("option", { value: "d1", text: "turn-based: 1 day a move" }),
-    h("option", { value: "d3", text: "turn-based: 3 days a move" }));
-  const nameIn = h("input", { "data-lobby-name": "", value: playerName(), "aria-label": "your name", maxlength: 40 });
+  const clockSel = h("select", { "data-lobby-clock": "", "aria-label": t("lobby.clock_label").replace(/[: ]+$/, "") },
+    h("option", { value: "none", text: t("clock.none") }), h("option", { value: "rt5", text: t("clock.rt5") }),
+    h("option", { value: "rt15", text: t("clock.rt15") }), h("option", { value: "d1", text: t("clock.d1") }),
+    h("option", { value: "d3", text: t("clock.d3") }));
+  const nameIn = h("input", { "data-lobby-name": "", value: playerName(), "aria-label": t("lobby.your_name"), maxlength: 40 });
   let seats: SeatKind[] = ["you", "easy"];
   const drawOptions = () => {
     const g = catalog.games.find((x) => x.id === gameSel.value)!;
@@ -44,29 +45,29 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   const drawSeats = () => {
     const g = catalog.games.find((x) => x.id === gameSel.value)!;
     seatBox.replaceChildren(...seats.map((k, i) => {
-      const sel = h("select", { "data-seat-kind": i },
-        h("option", { value: "you", text: "you" }), h("option", { value: "person", text: "an invited person" }),
-        ...catalog.bots.map((b) => h("option", { value: b.level, text: `bot: ${b.level}` })));
+      const sel = h("select", { "data-seat-kind": i, "aria-label": t("seat.n", { n: i + 1 }).trim() },
+        h("option", { value: "you", text: t("seat.you") }), h("option", { value: "person", text: t("seat.person") }),
+        ...catalog.bots.map((b) => h("option", { value: b.level, text: t("seat.bot", { level: b.level }) })));
       sel.value = k;
       sel.addEventListener("change", () => { seats[i] = sel.value; });
-      const rm = h("button", { type: "button", "data-seat-remove": i, disabled: seats.length <= g.min_players, text: "✕" });
+      const rm = h("button", { type: "button", "data-seat-remove": i, disabled: seats.length <= g.min_players, text: "✕", "aria-label": t("seat.remove", { n: i + 1 }), title: t("seat.remove", { n: i + 1 }) });
       rm.addEventListener("click", () => { seats.splice(i, 1); drawSeats(); });
-      return h("div", { class: "seat-row", "data-seat-row": i }, h("span", { class: "swatch", style: `background:${catalog.seat_colours[i]}` }), ` Seat ${i + 1} `, sel, rm);
+      return h("div", { class: "seat-row", "data-seat-row": i }, h("span", { class: "swatch", style: `background:${catalog.seat_colours[i]}` }), t("seat.n", { n: i + 1 }), sel, rm);
     }));
-    const add = h("button", { type: "button", "data-seat-add": "", disabled: seats.length >= g.max_players, text: "+ seat" });
+    const add = h("button", { type: "button", "data-seat-add": "", disabled: seats.length >= g.max_players, text: t("seat.add") });
     add.addEventListener("click", () => { seats.push("person"); drawSeats(); });
     seatBox.append(add);
   };
   gameSel.addEventListener("change", drawOptions);
-  const createBtn = h("button", { type: "button", class: "primary", "data-create": "", text: "Create the game" });
+  const createBtn = h("button", { type: "button", class: "primary", "data-create": "", text: t("lobby.create") });
   const result = h("div", { class: "result", "data-create-result": "" });
   createBtn.addEventListener("click", () => {
     const options: Record<string, string> = {};
     optBox.querySelectorAll<HTMLSelectElement>("[data-lobby-option]").forEach((s) => { options[s.dataset.lobbyOption!] = s.value; });
-    const name = nameIn.value.trim() || "Player";
+    const name = nameIn.value.trim() || t("lobby.default_name");
     localStorage.setItem("carc.name", name);
     let invited = 0;
-    const seatList = seats.map((k) => k === "you" ? { name } : k === "person" ? { name: `Guest ${++invited}` } : { bot: k });
+    const seatList = seats.map((k) => k === "you" ? { name } : k === "person" ? { name: t("lobby.guest", { n: ++invited }) } : { bot: k });
     const req: any = { game: gameSel.value, options, seats: seatList };
     const c = clockSel.value;
     if (c.startsWith("rt")) req.clock = { type: "realtime", bank: c === "rt5" ? 300 : 900, increment: c === "rt5" ? 10 : 20 };
@@ -74,7 +75,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
     if (seats.some((k) => k === "person")) req.absence = { grace: 60, policy: "wait" };
     void create(req, false);
   });
-  form.append(h("label", {}, "Your name: ", nameIn), h("label", {}, "Game: ", gameSel), optBox, h("h3", { text: "Seats" }), seatBox, h("label", {}, "Clock: ", clockSel), createBtn, result);
+  form.append(h("label", {}, t("lobby.name_label"), nameIn), h("label", {}, t("lobby.game_label"), gameSel), optBox, h("h3", { text: t("lobby.seats") }), seatBox, h("label", {}, t("lobby.clock_label"), clockSel), createBtn, result);
   page.append(form);
   drawOptions();
 
@@ -91,13 +92,13 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
       if (go && own) { location.href = own.invite; return; }
       const links = r.seats.filter((s: any) => s.invite).map((s: any) => {
         const url = new URL(s.invite, location.href).href;
-        const inp = h("input", { readonly: true, value: url, "data-invite": s.seat, "aria-label": `invite link of seat ${s.seat + 1}` });
-        const copy = h("button", { type: "button", "data-copy": s.seat, text: "Copy" });
-        copy.addEventListener("click", async () => { try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch { inp.select(); } });
-        return h("div", { class: "invite" }, `${s.name} (seat ${s.seat + 1}${own && s.seat === own.seat ? ", you" : ""}): `, inp, copy);
+        const inp = h("input", { readonly: true, value: url, "data-invite": s.seat, "aria-label": t("lobby.invite_label", { n: s.seat + 1 }) });
+        const copy = h("button", { type: "button", "data-copy": s.seat, text: t("lobby.copy") });
+        copy.addEventListener("click", async () => { try { await navigator.clipboard.writeText(url); copy.textContent = t("lobby.copied"); } catch { inp.select(); } });
+        return h("div", { class: "invite" }, t(own && s.seat === own.seat ? "lobby.invite_row_you" : "lobby.invite_row", { name: s.name, n: s.seat + 1 }), inp, copy);
       });
-      result.replaceChildren(h("p", { text: `Game ${r.id} created. Send each person their link; it is their seat.` }), ...links,
-        own ? h("a", { class: "button primary", href: own.invite, "data-open-game": "", text: "Open my seat" }) : h("a", { class: "button", href: `/play/${r.id}`, text: "Watch" }));
+      result.replaceChildren(h("p", { text: t("lobby.created", { id: r.id }) }), ...links,
+        own ? h("a", { class: "button primary", href: own.invite, "data-open-game": "", text: t("lobby.open_seat") }) : h("a", { class: "button", href: `/play/${r.id}`, text: t("lobby.watch") }));
       void drawMine();
     } catch (e) {
       result.replaceChildren(h("p", { class: "message", "data-message": "", text: (e as Error).message }));
@@ -105,8 +106,8 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   }
 
   // your games, then games to watch
-  const mineBox = h("section", { class: "card", "data-my-games": "" }, h("h2", { text: "Your games" }));
-  const watchBox = h("section", { class: "card", "data-watch-games": "" }, h("h2", { text: "Watch or replay" }));
+  const mineBox = h("section", { class: "card", "data-my-games": "" }, h("h2", { text: t("lobby.mine") }));
+  const watchBox = h("section", { class: "card", "data-watch-games": "" }, h("h2", { text: t("lobby.watch_title") }));
   page.append(mineBox, watchBox);
   async function drawMine(): Promise<void> {
     const list = load<MyGame[]>("carc.mygames", []);
@@ -118,20 +119,20 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
     ok.sort((a, b) => rank(a) - rank(b) || b.g.created - a.g.created);
     const title = (id: string) => catalog.games.find((x) => x.id === id)?.title ?? id;
     mineBox.replaceChildren(h("h2", { text: "Your games" }), ok.length ? h("ul", {}, ...ok.map((r) => h("li", { "data-my-game": r.g.id, "data-rank": rank(r) },
-      h("a", { href: `/play/${r.g.id}?seat=${r.g.seat}&token=${r.g.token}`, text: `${title(r.s.game)} · ${r.s.seats.map((x: any) => x.name).join(" vs ")}` }),
-      h("span", { class: rank(r) === 0 ? "badge hot" : "badge", text: rank(r) === 0 ? " your move" : r.s.status === "active" ? " live" : ` ${r.s.status}: ${r.s.scores.join("–")}` })))) : h("p", { class: "sub", text: "none yet" }));
+      h("a", { href: `/play/${r.g.id}?seat=${r.g.seat}&token=${r.g.token}`, text: `${title(r.s.game)} · ${r.s.seats.map((x: any) => x.name).join(t("lobby.vs"))}` }),
+      h("span", { class: rank(r) === 0 ? "badge hot" : "badge", text: rank(r) === 0 ? t("lobby.your_move") : r.s.status === "active" ? t("lobby.live") : ` ${t("status." + r.s.status)}: ${r.s.scores.join("–")}` })))) : h("p", { class: "sub", text: t("lobby.none") }));
   }
   async function drawWatch(): Promise<void> {
     const games = await getJSON<any[]>("/api/games");
-    const upload = h("input", { type: "file", accept: ".json,application/json", "data-upload": "", "aria-label": "a record file to view" });
+    const upload = h("input", { type: "file", accept: ".json,application/json", "data-upload": "", "aria-label": t("lobby.record_label") });
     upload.addEventListener("change", async () => {
       const f = upload.files?.[0];
       if (!f) return;
       sessionStorage.setItem("carc.upload", await f.text());
       location.href = "/replay";
     });
-    watchBox.replaceChildren(h("h2", { text: "Watch or replay" }), h("label", {}, "View a record file: ", upload),
-      h("ul", {}, ...games.slice(0, 40).map((g) => h("li", { "data-watch": g.id }, h("a", { href: `/play/${g.id}`, text: `${catalog.games.find((x) => x.id === g.game)?.title ?? g.game} · ${g.id}` }), h("span", { class: "badge", text: ` ${g.status} · ${ago(g.created)}` })))));
+    watchBox.replaceChildren(h("h2", { text: "Watch or replay" }), h("label", {}, t("lobby.record_view"), upload),
+      h("ul", {}, ...games.slice(0, 40).map((g) => h("li", { "data-watch": g.id }, h("a", { href: `/play/${g.id}`, text: `${catalog.games.find((x) => x.id === g.game)?.title ?? g.game} · ${g.id}` }), h("span", { class: "badge", text: ` ${t("status." + g.status)} · ${ago(g.created)}` })))));
   }
   void drawMine();
   void drawWatch();
@@ -139,7 +140,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
 
 function ago(ms: number): string {
   const m = Math.max(0, Math.round((Date.now() - ms) / 60000));
-  return m < 1 ? "just now" : m < 60 ? `${m} min ago` : m < 1440 ? `${Math.round(m / 60)} h ago` : `${Math.round(m / 1440)} days ago`;
+  return m < 1 ? t("ago.now") : m < 60 ? t("ago.min", { n: m }) : m < 1440 ? t("ago.h", { n: Math.round(m / 60) }) : t("ago.days", { n: Math.round(m / 1440) });
 }
 
-function playerName(): string { return localStorage.getItem("carc.name") || "Player"; }
+function playerName(): string { return localStorage.getItem("carc.name") || t("lobby.default_name"); }

@@ -3,9 +3,11 @@
 import { GamePage } from "./game";
 import { lobbyPage } from "./lobby";
 import { h } from "./util";
+import { lang, t } from "./i18n";
 
 async function main(): Promise<void> {
   const root = document.getElementById("app")!;
+  document.documentElement.lang = lang;
   const path = location.pathname;
   try {
     const m = /^\/play\/([^/]+)$/.exec(path);
@@ -16,7 +18,7 @@ async function main(): Promise<void> {
       await GamePage.openRecord(root, JSON.parse(text));
     } else await lobbyPage(root);
   } catch (e) {
-    root.replaceChildren(h("div", { class: "card message", "data-message": "", role: "alert" }, h("h2", { text: "Something went wrong" }), (e as Error).message, h("p", {}, h("a", { href: "/", text: "Back to the lobby" }))));
+    root.replaceChildren(h("div", { class: "card message", "data-message": "", role: "alert" }, h("h2", { text: t("error.title") }), (e as Error).message, h("p", {}, h("a", { href: "/", text: t("error.back") }))));
   }
 }
 void main();

@@ -41,9 +41,9 @@ export interface View {
     pieces: { player: number; piece: string; x: number; y: number; port: string; feature: string; feature_id: number; anchor: [number, number] }[];
     features: { id: number; type: string; cells: [number, number][]; completed: boolean; points: number; tiles: number; pieces: number[]; owners: number[] }[];
     overlays: OverlayView[];
-    track?: { length: number; title: string; name: string };
+    track?: { length: number; title: string; name: string; word?: string };
   };
-  players: { seat: number; name: string; bot: string | null; score: number; supply: { name: string; count: number }[]; hand: { name: string; count: number }[]; track?: number }[];
+  players: { seat: number; name: string; bot: string | null; score: number; supply: { name: string; count: number; word?: string }[]; hand: { name: string; count: number; word?: string }[]; track?: number }[];
   pile: { left: number; bonus_left: number; tiles: { name: string; count: number }[] };
   decision: { phase: string; player: number | null; tile: string | null; options: OptionView[]; panels: Panel[] };
   last_turn: EventView[];

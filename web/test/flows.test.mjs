@@ -425,3 +425,33 @@ test("spots close together on a tile are spread apart, and each takes its own cl
   await page.screenshot({ path: `${shots}/hunters-spots-apart.png` });
   for (const t of tabs) { assert.deepEqual(t.errors, []); await t.ctx.close(); }
 });
+
+test("in Russian: the picker switches the language, the lobby, the game's words and the server's texts follow", { timeout: 240000 }, async () => {
+  const { ctx, page, errors } = await open(server.url + "/", { locale: "en-US" });
+  assert.equal(await page.textContent("h1"), "Carcassonne", "English from an English browser");
+  await page.selectOption("[data-lang]", "ru");
+  await page.waitForFunction(() => document.documentElement.lang === "ru");
+  assert.equal(await page.textContent("h1"), "Каркассон");
+  assert.equal(await page.textContent("[data-quick='safari']"), "Каркассон: Сафари", "the games' titles come from the server in Russian");
+  await page.click("[data-quick='safari']");
+  await page.waitForURL(/\/play\/[0-9a-f]+\?seat=0&token=/);
+  await waitReady(page, 30000);
+  assert.equal(await page.textContent("[data-status]"), "Ваш ход: положите квадрат");
+  assert.equal(await page.textContent("[data-confirm]"), "Подтвердить");
+  assert.match(await page.textContent("header .title"), /^Каркассон: Сафари · ход \d+$/);
+  // place the tile: the piece options are the engine's sentences in Russian
+  const rand = rng(7);
+  const cells = page.locator("[data-cell]");
+  await clickFree(cells.nth(Math.floor(rand() * (await cells.count()))));
+  await waitReady(page);
+  const texts = await page.$$eval("[data-option]", (els) => els.map((e) => e.textContent));
+  for (const t of texts) assert.doesNotMatch(t, / the | on the |scores /, `"${t}" is not English`);
+  await page.screenshot({ path: `${shots}/russian-safari.png` });
+  // a browser set to Romanian gets Romanian without choosing
+  const ro = await open(server.url + "/", { locale: "ro-RO" });
+  assert.equal(await ro.page.textContent("[data-quick='hunters']"), "Carcassonne: Vânători și culegători");
+  assert.equal(await ro.page.getAttribute("[data-lang]", "aria-label"), "Limba");
+  await ro.ctx.close();
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

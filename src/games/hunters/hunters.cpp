@@ -272,7 +272,7 @@ void on_final_scoring(State& s, EventSink* ev) {
     for (int p = 0; p < s.nplayers; ++p) {
       if (n.net_pieces[static_cast<std::size_t>(p)] != best) continue;
       s.score[static_cast<std::size_t>(p)] = static_cast<i16>(s.score[static_cast<std::size_t>(p)] + pts);
-      push_event(s, ev, p, kLake, ScoreReason::Network, pts, raft ? 1 : 0, n.net_attr, n.net_centres);
+      push_event(s, ev, p, kLake, ScoreReason::Own, pts, raft ? 1 : 0, n.net_attr, n.net_centres);
     }
   }
 }
@@ -325,7 +325,7 @@ std::string describe(const State& s, const ScoreEvent& e) {
                            e.points, e.tiles, e.tiles == 1 ? "" : "s");
       return fmt::format("player {} scores {} with the pit trap ({} animal{} in its 3x3 area, {} deer eaten by tigers); those animals are covered",
                          e.player + 1, e.points, e.tiles, e.tiles == 1 ? "" : "s", e.attr);
-    case ScoreReason::Network:
+    case ScoreReason::Own:  // the only one: a river system's huts (own_events[0])
       return fmt::format("player {} scores {} for the hut majority on a river system with {}{}", e.player + 1, e.points, count_of(e.tiles, "fish"),
                          e.cause ? fmt::format(" and {} (raft: +1 per lake)", count_of(e.attr, "lake")) : "");
     default:
@@ -423,6 +423,8 @@ const GameDef& hunters() {
     g.pieces_per_player = 5;
     g.pieces2_per_player = 3;
     g.piece_names = {"tribe member", "hut"};
+    // a river system's huts, in the final scoring: record keys {tiles, attr, moved, cause}
+    g.own_events = {{"network", {"fish", "lakes", "", ""}, "raft", true, true}};
     g.pass_text = "no tribe member or hut";
     g.choice_key = "shaman";
     // the shaman's return: none, or one of the player's tribe members (the cell of its tile and

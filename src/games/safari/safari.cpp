@@ -831,6 +831,9 @@ const GameDef& safari() {
     const std::vector<std::string> species(kSpecies.begin(), kSpecies.end());
     std::vector<std::string> bush = species;
     bush.push_back("bird");
+    // the search (docs/mcts.md): playouts are noisy (tokens); 16 decisions and then the greedy
+    // evaluation do better than whole playouts
+    g.search_horizon = 16;
     //             name       class          terrain claim done/tile done/attr final/tile final/attr symbols
     g.ftypes = {
         {"trail", FClass::Path, 1, true, 0, 0, 0, 0, species},
