@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "ai/driver.hpp"
-#include "cli/terminal_view.hpp"
+#include "cli/terminal/terminal.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {

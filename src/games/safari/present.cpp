@@ -745,7 +745,6 @@ std::vector<std::string> summary(const State& s) {
 
 void present_safari(GameDef& g) {
   Presentation& p = g.present;
-  p.marks = {{"bird", "v", ""}};
   p.look = kLook;
   p.overlays = overlays;
   p.summary = summary;

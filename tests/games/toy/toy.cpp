@@ -118,7 +118,7 @@ const GameDef& toy() {
     g.present.look = kLook;
     g.present.overlays = overlays;
     g.present.option_info = option_info;
-    g.present.marker_name = "beacon";
+    g.present.state_names.marker = "beacon";
     return g;
   }();
   return def;
