@@ -4,7 +4,7 @@
 //
 // play's Session (src/cli/play.cpp) reads std::cin and has no entry point for given input, so this
 // harness drives the same pieces the way Session does: the typed-line parsers and renderers of
-// src/cli/terminal_view.hpp (parse_placement, parse_choice, parse_port, the games' shorthands, the view
+// src/cli/terminal/ (parse_placement, parse_choice, parse_port, the games' shorthands, the view
 // command's coordinates, every panel) and the Game calls they lead to (placement, piece_at,
 // play, undo_turn). Extra harness commands: "." lets a random bot play the turn.
 // An InputError (a move that is not possible) is the expected answer; anything else is a bug, and
@@ -18,7 +18,7 @@
 
 #include "ai/bots.hpp"
 #include "ai/driver.hpp"
-#include "cli/terminal_view.hpp"
+#include "cli/terminal/terminal.hpp"
 #include "cli/text.hpp"
 #include "engine/engine.hpp"
 #include "fuzz_common.hpp"

@@ -286,6 +286,31 @@ no_crash saf_human_replay
   fail "replay of the saved Safari game with a human: exit $RC, $(cat "$TMP/saf_human_replay.err")"
 
 # ---------------------------------------------------------------------------------------------
+# the toy game (tests/games/toy, CARCASSONNE_TEST_GAMES=1) in the terminal: its beacon (an overlay
+# on a cell) drawn from the view with its look's terminal mark, and its action typed at the piece
+# prompt; the terminal names no game (tests/lint_front_ends.py)
+if [ "${CARCASSONNE_TEST_GAMES:-}" = 1 ]; then
+  printf 'a\nbeacon to 0,-2\nboard\nhelp\nquit\n' >"$TMP/toy_human.in"
+  run toy_human "$BIN" play --game toy --seats human,greedy --seed 2 --autosave "$TMP/toy_human.json" <"$TMP/toy_human.in"
+  no_crash toy_human
+  [ "$RC" -eq 0 ] || fail "play --game toy with a human exited $RC: $(cat "$TMP/toy_human.err")"
+  grep -q "c 1,0: r0 r180 beacon" "$TMP/toy_human.out" && grep -q "╰beac" "$TMP/toy_human.out" ||
+    fail "play --game toy: the beacon is not drawn on its cell or named among the placements"
+  grep -q "You placed D at 0,-1 r180, beacon to 0,-2" "$TMP/toy_human.out" ||
+    fail "play --game toy: the typed beacon action was not played"
+  python3 - "$TMP/toy_human.out" <<'EOF4' || fail "play --game toy: the beacon is not drawn at 0,-2 after the move"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+# a board row -2 (its label "  -2 ") with the beacon's mark across an empty cell
+assert any(l.startswith("  -2 ") and "beac" in l for l in lines), "no board row -2 with the beacon"
+EOF4
+  grep -q "beac: the beacon, on an empty cell" "$TMP/toy_human.out" || fail "play --game toy: no beacon in the board legend"
+  run toy_bots "$BIN" play --game toy --seats greedy,random --seed 3 --autosave "$TMP/toy_bots.json" </dev/null
+  no_crash toy_bots
+  [ "$RC" -eq 0 ] && grep -q "^Final scores:" "$TMP/toy_bots.out" || fail "all-bot play --game toy: exit $RC, $(cat "$TMP/toy_bots.err")"
+fi
+
+# ---------------------------------------------------------------------------------------------
 # levels and mcts options in bot lists: an all-bot game with the easy mcts bot and an mcts spec
 # with options beside another bot; the level names the seat
 run level_play "$BIN" play --seats easy,mcts:playouts=50,threads=1,random --seed 4 --autosave "$TMP/level.json" </dev/null

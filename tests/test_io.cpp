@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/terminal_view.hpp"
+#include "cli/terminal/terminal.hpp"
 #include "cli/text.hpp"
 #include "core/io.hpp"
 #include "engine/engine.hpp"

@@ -48,6 +48,37 @@ TEST(Look, EveryGameLooksValidAndNamesOnlyItsOwnFeatures) {
   EXPECT_EQ(view::piece_glyph(view::generic_look(), "anything", 1, true), "house");
 }
 
+TEST(Look, TerminalMarksComeFromTheLook) {
+  // the marks the terminal draws: symbols (one character and a colour), overlay glyphs (a word, a
+  // seat's piece), the legend; every game's look names only its own symbols, specials and types
+  const Look& amazonas = view::look_of(*find_game("amazonas"));
+  ASSERT_NE(view::term_mark(amazonas, "boat"), nullptr);
+  EXPECT_EQ(view::term_mark(amazonas, "boat")->mark, "▲");
+  EXPECT_EQ(view::term_mark(amazonas, "boat")->fg, 226);
+  EXPECT_EQ(view::term_mark(amazonas, "shield"), nullptr) << "the base game's marks are its own";
+  const Look& safari = view::look_of(*find_game("safari"));
+  ASSERT_NE(view::term_glyph(safari, "jeep"), nullptr);
+  EXPECT_EQ(view::term_glyph(safari, "jeep")->mark, "jeep");
+  EXPECT_EQ(view::term_glyph(safari, "jeep")->bg, 214);
+  ASSERT_NE(view::term_glyph(safari, "photographer"), nullptr);
+  EXPECT_TRUE(view::term_glyph(safari, "photographer")->seat);
+  EXPECT_FALSE(safari.terminal.legend.empty());
+  EXPECT_EQ(view::term_mark(view::generic_look(), "shield"), nullptr);
+  // a game's look may mark only what the game has
+  GameDef g = *find_game("base");
+  const std::string text = R"({"terminal": {"marks": {"fruit": {"mark": "o"}}}})";
+  g.present.look = text;
+  try {
+    (void)view::look_of(g);
+    ADD_FAILURE() << "a mark of a symbol the game does not have was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("terminal.marks.fruit: the game has no symbol, special or feature type \"fruit\""),
+        std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Look, GlyphReferencesExpandAndQuotesAreRewritten) {
   const Look l = view::parse_look(R"({"glyphs": {"a": {"svg": "<circle r='2'/>"}, "b": {"svg": "<g fill='#fff'>{{a}}{{meeple}}</g>", "seat": true}}})",
                                   "test.json", &view::generic_look());
@@ -85,6 +116,26 @@ TEST(Look, BadLooksAreRefusedNamingTheField) {
        "dead_end: must be \"round\" or \"square\""},
       {"[1, 2", "test.json"},
       {R"({"glyphs": {"x": {"svg": "<g>\u0000</g>"}}})", "test.json: glyphs.x.svg: a control character at byte 4"},
+      {R"({"terminal": {"colours": {}}})", "test.json: terminal.colours: unknown field"},
+      {R"({"terminal": {"marks": {"fruit": {"mark": "ab"}}}})",
+       "test.json: terminal.marks.fruit.mark: must be one character"},
+      {R"({"terminal": {"marks": {"fruit": {"mark": ""}}}})",
+       "test.json: terminal.marks.fruit.mark: must be one character"},
+      {R"({"terminal": {"marks": {"fruit": {"mark": "o", "fg": 256}}}})",
+       "test.json: terminal.marks.fruit.fg: must be a colour number 0..255"},
+      {R"({"terminal": {"marks": {"fruit": {"mark": "o", "seat": true}}}})",
+       "test.json: terminal.marks.fruit.seat: unknown field"},
+      {R"({"terminal": {"glyphs": {"meeple": {"mark": "tents"}}}})",
+       "test.json: terminal.glyphs.meeple.mark: must be 1 to 4 characters"},
+      {R"({"terminal": {"glyphs": {"meeple": {"mark": "\u001b[1m"}}}})",
+       "test.json: terminal.glyphs.meeple.mark: may not hold control characters"},
+      {R"({"terminal": {"glyphs": {"castle": {"mark": "C"}}}})",
+       "test.json: terminal.glyphs.castle: no glyph \"castle\""},
+      {R"({"terminal": {"glyphs": {"meeple": {"seat": true, "mark": "1"}}}})",
+       "test.json: terminal.glyphs.meeple: a seat's piece has no mark of its own"},
+      {R"({"terminal": {"glyphs": {"meeple": {"mark": "m", "bg": "blue"}}}})",
+       "test.json: terminal.glyphs.meeple.bg: must be a colour number 0..255"},
+      {R"({"terminal": {"legend": "jeep"}})", "test.json: terminal.legend: must be a list of strings"},
   };
   for (const auto& [text, want] : cases) {
     const std::string e = error_of(text);

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "ai/driver.hpp"
-#include "cli/terminal_view.hpp"
+#include "cli/terminal/terminal.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {
@@ -1106,6 +1106,81 @@ std::string lower(std::string t) {
 }
 
 }  // namespace saf
+
+// A game of no folder: the base game with an overlay on a cell and one at a grid point, drawn
+// only from the view (its overlays) and its look's terminal section: the terminal knows nothing of
+// it. The cell's overlay is its mark across the empty cell; at the point, a part at the origin
+// turned 0 degrees stands in quarter 0 (corner NE of cell 0,0) and a seat's part offset south-west
+// is that seat's number beside it; parts without a terminal mark are not drawn.
+TEST(TerminalView, OverlaysAreDrawnFromTheViewWithTheLooksTerminalMarks) {
+  static GameDef g = [] {
+    GameDef d = *find_game("base");
+    d.id = "overlay-test";
+    d.present.look =
+        R"({"glyphs": {"flag": {"svg": "<circle r='3'/>", "title": "flag"}, "ring": {"svg": "<circle r='5'/>"},
+      "pin": {"svg": "<circle r='2'/>", "seat": true}, "plain": {"svg": "<circle r='1'/>"}},
+      "terminal": {"glyphs": {"flag": {"mark": "FLAG", "fg": 16, "bg": 214}, "ring": {"mark": "R", "fg": 231, "bg": 31},
+                              "pin": {"seat": true}},
+                   "legend": ["FLAG: a flag on an empty cell"]}})";
+    d.present.overlays = [](const State&) {
+      Overlay flag;
+      flag.id = "flag:0";
+      flag.glyph = "flag";
+      flag.x = 2;
+      flag.y = 0;
+      Overlay ring;
+      ring.id = "ring:1,0";
+      ring.at = Overlay::At::Point;
+      ring.x = 1;
+      ring.y = 0;
+      ring.parts = {{"plain", 0, 0, 90, -1, ""}, {"ring", 0, 0, 0, -1, ""}, {"pin", -0.3, 0.3, 0, 1, ""}};
+      return std::vector<Overlay>{flag, ring};
+    };
+    return d;
+  }();
+  const auto rs = make_ruleset(g, load_ruleset("base", {})->tiles, {});
+  Game game(rs, {{"a", ""}, {"b", ""}}, 1);
+  ViewOptions o;
+  o.centre = std::pair{0, 0};
+  const std::string b = cli::render_board(game.state(), o, cli::placement_candidates(game.state()));
+  std::istringstream in(b);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_GE(lines.size(), 4u) << b;
+  // the columns: "  y\x" then 5 per cell from x0; the window starts at the leftmost cell shown
+  const auto x0 = cli::board_window(game.state(), o, cli::placement_candidates(game.state()))[0];
+  const auto col = [&](int x) { return static_cast<std::size_t>(5 + 5 * (x - x0)); };
+  std::size_t row0 = 0;  // the first line of the cells of row 0
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (lines[i].rfind("   0 ", 0) == 0) row0 = i - 1;
+  ASSERT_GT(row0, 0u) << b;
+  auto cells = [&](const std::string& line, std::size_t from, std::size_t n) {  // n glyphs from column `from`
+    std::vector<std::string> g8;
+    for (std::size_t i = 0, c = 0; i < line.size(); ++c) {
+      const auto u = static_cast<unsigned char>(line[i]);
+      const std::size_t len = u < 0x80 ? 1 : (u & 0xE0) == 0xC0 ? 2 : (u & 0xF0) == 0xE0 ? 3 : 4;
+      if (c >= from && c < from + n) g8.push_back(line.substr(i, len));
+      i += len;
+    }
+    std::string out;
+    for (const auto& x : g8) out += x;
+    return out;
+  };
+  EXPECT_EQ(cells(lines[row0 + 1], col(2) + 1, 4), "FLAG") << b;
+  EXPECT_EQ(cells(lines[row0], col(0) + 3, 2), "2R") << b;
+  // placing on the flag's cell would say so (by its glyph's title); the legend comes from the look
+  Candidate c;
+  c.marker = true;
+  c.mark = "flag";
+  c.x = 2;
+  c.rots = {0};
+  c.label = "a";
+  EXPECT_NE(cli::render_placements(game.state(), {c}, 80).find("a 2,0: r0 flag"), std::string::npos);
+  EXPECT_NE(cli::board_legend(g).find("FLAG: a flag on an empty cell"), std::string::npos) << cli::board_legend(g);
+  // in colour: the mark in its look's colours
+  o.color = true;
+  EXPECT_NE(cli::render_board(game.state(), o).find("\x1b[1;38;5;16;48;5;214mFLAG"), std::string::npos);
+}
 
 TEST(TerminalViewSafari, BoardShowsJeepsAndAWateringHoleAndThePanelShowsIt) {
   auto rs = saf::safari_rules();

@@ -171,8 +171,8 @@ void Encoding::legal(const State& s, Legal& out) const {
 
 void Encoding::build_planes() {
   const GameDef& g = *rs_->game;
-  markers_ = !g.present.marker_name.empty();
-  sites_ = !g.present.site_name.empty();
+  markers_ = !g.present.state_names.marker.empty();
+  sites_ = !g.present.state_names.site.empty();
   auto& n = plane_names_;
   auto add = [&](const std::string& name) {
     n.push_back(name);
@@ -197,13 +197,16 @@ void Encoding::build_planes() {
     for (int k = 0; k < 2; ++k) add(fmt::format("{}_here_seat+{}", g.piece_names[static_cast<std::size_t>(k)], q));
   p_symbols_ = static_cast<int>(n.size());
   for (int k = 0; k < kAttrs; ++k) add(fmt::format("symbols_slot{}", k));
-  if (markers_) p_marker_ = add(g.present.marker_name);
+  if (markers_) p_marker_ = add(g.present.state_names.marker);
   if (sites_) {
     p_site_token_ = static_cast<int>(n.size());
     for (int k = 0; k < kTokenKinds; ++k)
-      add(fmt::format("{}_{}", g.present.site_name, k < static_cast<int>(g.present.site_tokens.size()) ? g.present.site_tokens[static_cast<std::size_t>(k)] : std::to_string(k)));
+      add(fmt::format("{}_{}", g.present.state_names.site,
+                      k < static_cast<int>(g.present.state_names.tokens.size())
+                          ? g.present.state_names.tokens[static_cast<std::size_t>(k)]
+                          : std::to_string(k)));
     p_site_owner_ = static_cast<int>(n.size());
-    for (int q = 0; q < nplayers_; ++q) add(fmt::format("{}_piece_seat+{}", g.present.site_name, q));
+    for (int q = 0; q < nplayers_; ++q) add(fmt::format("{}_piece_seat+{}", g.present.state_names.site, q));
   }
   num_planes_ = static_cast<int>(n.size());
   // one quarter turn clockwise: port p shows at rotate_port(p, 1); rotation r becomes r + 1
@@ -228,14 +231,17 @@ void Encoding::build_planes() {
   for (int q = 0; q < nplayers_; ++q) sc.push_back(fmt::format("to_move_seat+{}", q));
   if (sites_)
     for (int q = 0; q < nplayers_; ++q)
-      for (int k = 0; k < kTokenKinds; ++k) sc.push_back(fmt::format("hand_{}_seat+{}", g.present.site_tokens[static_cast<std::size_t>(k)], q));
+      for (int k = 0; k < kTokenKinds; ++k)
+        sc.push_back(fmt::format("hand_{}_seat+{}", g.present.state_names.tokens[static_cast<std::size_t>(k)], q));
   for (const auto ph : kPhaseNames) sc.push_back(fmt::format("phase_{}", ph));
   for (const TileType& t : rs_->tiles.types) sc.push_back(fmt::format("in_hand_{}", t.id));
   for (const TileType& t : rs_->tiles.types) sc.push_back(fmt::format("left_{}", t.id));
   for (const char* x : {"pile", "bonus_pile", "turn", "extra_turn_earned", "in_extra_turn", "track_length"}) sc.push_back(x);
   if (sites_) {
-    for (int k = 0; k < kTokenKinds; ++k) sc.push_back(fmt::format("token_pile_{}", g.present.site_tokens[static_cast<std::size_t>(k)]));
-    for (int k = 0; k < kTokenKinds; ++k) sc.push_back(fmt::format("token_discard_{}", g.present.site_tokens[static_cast<std::size_t>(k)]));
+    for (int k = 0; k < kTokenKinds; ++k)
+      sc.push_back(fmt::format("token_pile_{}", g.present.state_names.tokens[static_cast<std::size_t>(k)]));
+    for (int k = 0; k < kTokenKinds; ++k)
+      sc.push_back(fmt::format("token_discard_{}", g.present.state_names.tokens[static_cast<std::size_t>(k)]));
   }
   num_scalars_ = static_cast<int>(sc.size());
 }

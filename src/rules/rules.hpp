@@ -126,7 +126,7 @@ struct OptionInfo {
   int x = 0, y = 0;        // Cell, Piece: the cell (Piece: of the tile the piece stands on)
   int local = -1;          // Piece: the local feature of that tile
   int tile = -1, rot = 0;  // Tile: the tile type and its quarter turns (a multi-cell tile: its first cell)
-  int token = -1;          // Token: the token kind (Presentation::site_tokens names it)
+  int token = -1;          // Token: the token kind (Presentation::state_names.tokens names it)
   std::string overlay;     // the overlay the option acts on (Overlay::id), "" none
 };
 
@@ -178,17 +178,17 @@ struct Presentation {
   std::string (*spot_text)(const State&, const PlacedTile&, int local) = nullptr;
   // What a player holds besides pieces, by name (Safari: tokens by species).
   std::vector<std::pair<std::string, int>> (*hand)(const State&, int player) = nullptr;
-  // Neutral markers on cells (Safari: jeeps): name and cell; and sites at grid points (Safari:
-  // watering holes), written by the view generically from State::markers and State::spots.
-  std::string marker_name, site_name;
-  std::vector<std::string> site_tokens;  // names of a site's token kinds (Safari: species)
-  // How a text front end marks a symbol, a special or a feature type on a tile (one character)
-  // and names it in sentences: {"boat", "▲", "boat icon"}; an area type with a mark is drawn in it
-  // (a forest's trees). A symbol without one: its initial and its own name.
-  struct Mark {
-    std::string name, mark, noun;
+  // What the game calls its uses of the generic state, as names in data (the encoding's feature
+  // planes, a token option's target): a neutral marker on a cell (State::markers), a site at a
+  // grid point (State::spots) and the kinds of token (State::tokens). "" / empty: not used.
+  struct StateNames {
+    std::string marker, site;
+    std::vector<std::string> tokens;
   };
-  std::vector<Mark> marks;
+  StateNames state_names;
+  // How sentences name a symbol, a special or a feature type when its own name will not do:
+  // {"boat", "boat icon"}. (How a picture or the terminal draws it is the game's look.)
+  std::vector<std::pair<std::string, std::string>> nouns;
   // What a player's hand holds, one of it ("token"); what taking a marker's cell does ("" none);
   // what a network of features is called (Hunters: "river system").
   std::string hand_noun, marker_text, network_name = "network";

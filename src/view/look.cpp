@@ -164,6 +164,67 @@ void need_glyph(const Look& l, const std::string& name, const std::string& field
   if (!l.glyphs.count(name)) fail(l.where, field, fmt::format("no glyph \"{}\"", printable(name)));
 }
 
+// Printable text for a terminal: UTF-8 without control characters (no escapes).
+std::string term_text(const json& j, const std::string& where, const std::string& field) {
+  const std::string t = str(j, where, field);
+  if (!valid_utf8(t)) fail(where, field, "is not UTF-8");
+  for (const char c : t)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) fail(where, field, "may not hold control characters");
+  return t;
+}
+
+std::size_t code_points(std::string_view t) {
+  std::size_t n = 0;
+  for (const char c : t) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+// A terminal mark: {"mark", "fg", "bg"} (and for an overlay glyph "seat"); `most`: its longest mark.
+TermMark term_mark_of(const json& j, const std::string& where, const std::string& field, std::size_t most, bool glyph) {
+  if (glyph)
+    check_keys(j, where, field, {"mark", "fg", "bg", "seat"});
+  else
+    check_keys(j, where, field, {"mark", "fg", "bg"});
+  TermMark m;
+  if (j.contains("mark")) m.mark = term_text(j["mark"], where, field + ".mark");
+  if (j.contains("seat")) {
+    if (!j["seat"].is_boolean()) fail(where, field + ".seat", "must be true or false");
+    m.seat = j["seat"].get<bool>();
+  }
+  const std::size_t n = code_points(m.mark);
+  if (!m.seat && (n == 0 || n > most))
+    fail(where, field + ".mark", most == 1 ? "must be one character" : fmt::format("must be 1 to {} characters", most));
+  if (m.seat && n > 0) fail(where, field, "a seat's piece has no mark of its own");
+  for (const auto& [key, slot] : {std::pair{"fg", &m.fg}, std::pair{"bg", &m.bg}}) {
+    if (!j.contains(key)) continue;
+    const json& v = j[key];
+    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > 255)
+      fail(where, field + "." + key, "must be a colour number 0..255 (256-colour ANSI)");
+    *slot = static_cast<int>(v.get<long long>());
+  }
+  return m;
+}
+
+void terminal_section(const json& t, const std::string& where, TerminalLook& out) {
+  check_keys(t, where, "terminal", {"marks", "glyphs", "legend"});
+  if (t.contains("marks")) {
+    if (!t["marks"].is_object()) fail(where, "terminal.marks", "must be an object");
+    for (const auto& [k, v] : t["marks"].items())
+      out.marks[k] = term_mark_of(v, where, "terminal.marks." + k, 1, false);
+  }
+  if (t.contains("glyphs")) {
+    if (!t["glyphs"].is_object()) fail(where, "terminal.glyphs", "must be an object");
+    for (const auto& [k, v] : t["glyphs"].items())
+      out.glyphs[k] = term_mark_of(v, where, "terminal.glyphs." + k, 4, true);
+  }
+  if (t.contains("legend")) {
+    if (!t["legend"].is_array()) fail(where, "terminal.legend", "must be a list of strings");
+    out.legend.clear();
+    for (std::size_t i = 0; i < t["legend"].size(); ++i)
+      out.legend.push_back(term_text(t["legend"][i], where, fmt::format("terminal.legend[{}]", i)));
+  }
+}
+
 }  // namespace
 
 Look parse_look(std::string_view text, const std::string& where, const Look* base) {
@@ -171,7 +232,8 @@ Look parse_look(std::string_view text, const std::string& where, const Look* bas
   l.where = where;
   json j;
   j = jin::parse(text, where);
-  check_keys(j, where, "", {"comment", "classes", "features", "pieces", "glyphs", "symbols", "hand", "key", "track"});
+  check_keys(j, where, "",
+             {"comment", "classes", "features", "pieces", "glyphs", "symbols", "hand", "key", "track", "terminal"});
   if (j.contains("classes")) {
     check_keys(j["classes"], where, "classes", {"path", "river", "area", "field", "centre", "point"});
     for (const auto& [k, v] : j["classes"].items()) l.classes[k] = style(v, where, "classes." + k, l.classes[k]);
@@ -253,6 +315,7 @@ Look parse_look(std::string_view text, const std::string& where, const Look* bas
     if (t.contains("last")) l.track.last = colour(t["last"], where, "track.last");
     if (t.contains("text")) l.track.text = colour(t["text"], where, "track.text");
   }
+  if (j.contains("terminal")) terminal_section(j["terminal"], where, l.terminal);
   // every reference names a glyph; this look's glyphs expanded (the base's are already)
   for (const std::string& k : fresh) l.glyphs[k].svg = requote(expand(l, k, 0));
   for (const auto& [k, v] : l.symbols)
@@ -263,6 +326,7 @@ Look parse_look(std::string_view text, const std::string& where, const Look* bas
     if (!v.badge.empty()) need_glyph(l, v.badge, "features." + k + ".badge");
     if (!v.glyph.empty()) need_glyph(l, v.glyph, "features." + k + ".glyph");
   }
+  for (const auto& [k, v] : l.terminal.glyphs) need_glyph(l, k, "terminal.glyphs." + k);
   return l;
 }
 
@@ -290,6 +354,13 @@ const Look& look_of(const GameDef& game) {
       bool known = false;
       for (const FeatureTypeDef& ft : game.ftypes) known = known || ft.name == k;
       if (!known) fail(where, "features." + k, fmt::format("the game has no feature type \"{}\"", k));
+    }
+    for (const auto& [k, v] : l.terminal.marks) {  // a symbol, a special or a feature type of the game
+      bool known = std::find(game.specials.begin(), game.specials.end(), k) != game.specials.end();
+      for (const FeatureTypeDef& ft : game.ftypes)
+        known = known || ft.name == k || std::find(ft.attrs.begin(), ft.attrs.end(), k) != ft.attrs.end();
+      if (!known)
+        fail(where, "terminal.marks." + k, fmt::format("the game has no symbol, special or feature type \"{}\"", k));
     }
     slot = std::make_unique<const Look>(std::move(l));
   }
@@ -326,6 +397,16 @@ std::string piece_glyph(const Look& look, std::string_view name, int kind, bool 
     if (const auto it = look.pieces.find("network"); it != look.pieces.end()) return it->second;
   if (const auto it = look.pieces.find(std::to_string(kind)); it != look.pieces.end()) return it->second;
   return "meeple";
+}
+
+const TermMark* term_mark(const Look& look, std::string_view name) {
+  const auto it = look.terminal.marks.find(name);
+  return it == look.terminal.marks.end() ? nullptr : &it->second;
+}
+
+const TermMark* term_glyph(const Look& look, std::string_view glyph) {
+  const auto it = look.terminal.glyphs.find(glyph);
+  return it == look.terminal.glyphs.end() ? nullptr : &it->second;
 }
 
 json look_json(const Look& look) {

@@ -44,6 +44,20 @@ struct TrackStyle {
   std::string fill, edge, space, last, text;
 };
 
+// How a text front end (the terminal) draws a symbol, a special, a feature type or an overlay's
+// glyph: a mark of a few characters in 256-colour ANSI colours (-1: the front end's default).
+struct TermMark {
+  std::string mark;      // a symbol's: one character; an overlay glyph's: 1 to 4 ("" with seat)
+  int fg = -1, bg = -1;  // 0..255
+  bool seat = false;     // an overlay glyph drawn as its seat's piece (the seat's number in its colours)
+};
+
+struct TerminalLook {
+  std::map<std::string, TermMark, std::less<>> marks;   // symbol, special or feature type name -> mark
+  std::map<std::string, TermMark, std::less<>> glyphs;  // overlay glyph name -> mark
+  std::vector<std::string> legend;                      // what the overlays' marks mean, a few words each
+};
+
 struct Look {
   std::string where;  // where it comes from, for errors ("src/games/safari/look.json")
   std::map<std::string, FeatureStyle, std::less<>> features;  // by feature type name
@@ -54,6 +68,7 @@ struct Look {
   std::string hand;                                        // the glyph of what a player holds: "{}" is its name
   std::vector<KeyItem> key;                                // the key under a picture's scores
   TrackStyle track;
+  TerminalLook terminal;
 };
 
 // The look of a game: the generic look overlaid with the game's own (parsed and checked once).
@@ -72,6 +87,10 @@ const Glyph* glyph_of(const Look& look, std::string_view name);
 std::string symbol_glyph(const Look& look, std::string_view name, int k);
 // The glyph of piece kind `kind` named `name`; `network`: it claims a whole network (a hut).
 std::string piece_glyph(const Look& look, std::string_view name, int kind, bool network);
+
+// The terminal's mark of a symbol, special or feature type name / of an overlay glyph; nullptr: none.
+const TermMark* term_mark(const Look& look, std::string_view name);
+const TermMark* term_glyph(const Look& look, std::string_view glyph);
 
 // The look as the browser's tile catalog gives it (docs/look.md): glyphs, pieces, hand, features.
 nlohmann::json look_json(const Look& look);

@@ -151,7 +151,7 @@ void target_of(const State& s, const OptionInfo& info, OptionView& o) {
       o.rot = (info.rot & 3) * 90;
       break;
     case OptionInfo::Target::Token: {
-      const auto& names = s.rs->game->present.site_tokens;
+      const auto& names = s.rs->game->present.state_names.tokens;
       o.target = "token";
       o.token = info.token >= 0 && static_cast<std::size_t>(info.token) < names.size() ? names[static_cast<std::size_t>(info.token)] : std::to_string(info.token);
       break;

@@ -154,7 +154,7 @@ std::vector<Overlay> overlays(const State& s) {
 
 void present_amazonas(GameDef& g) {
   Presentation& p = g.present;
-  p.marks = {{"fruit", "●", ""}, {"boat", "▲", "boat icon"}, {"animal", "∴", ""}};
+  p.nouns = {{"boat", "boat icon"}};
   p.look = kLook;
   p.messages = kMessages;
   p.overlays = overlays;

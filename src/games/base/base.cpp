@@ -28,7 +28,6 @@ const GameDef& base() {
     g.min_players = 2;
     g.max_players = 5;
     g.farm_points_per_city = 3;
-    g.present.marks = {{"shield", "◆", ""}};
     g.present.look = kLook;
     g.present.messages = kMessages;
     return g;

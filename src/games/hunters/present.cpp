@@ -192,11 +192,7 @@ void present_hunters(GameDef& g) {
   Presentation& p = g.present;
   p.look = kLook;
   p.messages = kMessages;
-  p.marks = {{"forest", "♣", ""},   {"mushroom", "♠", "mushroom glade"},
-             {"menhir", "▮", ""},   {"canoe", "∪", ""},
-             {"pit_trap", "⊙", ""}, {"shaman", "@", ""},
-             {"big_trap", "⊠", ""}, {"fire", "^", ""},
-             {"raft", "#", ""}};
+  p.nouns = {{"mushroom", "mushroom glade"}};
   p.network_name = "river system";
   p.extra_turn = "Menhir! A bonus tile and an extra turn for {p}.";
   p.decision_panels = decision_panels;

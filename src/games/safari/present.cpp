@@ -747,7 +747,6 @@ std::vector<std::string> summary(const State& s) {
 
 void present_safari(GameDef& g) {
   Presentation& p = g.present;
-  p.marks = {{"bird", "v", ""}};
   p.look = kLook;
   p.messages = kMessages;
   p.overlays = overlays;

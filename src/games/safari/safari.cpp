@@ -869,9 +869,7 @@ const GameDef& safari() {
     g.present.panels = panels;
     g.present.hand = hand;
     g.present.spot_text = spot_text;
-    g.present.marker_name = "jeep";
-    g.present.site_name = "watering_hole";
-    g.present.site_tokens = species;
+    g.present.state_names = {"jeep", "watering_hole", species};
     present_safari(g);
     h.on_init = on_init;
     h.prepare = prepare;

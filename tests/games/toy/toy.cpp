@@ -122,7 +122,7 @@ const GameDef& toy() {
     g.present.messages = kMessages;
     g.present.overlays = overlays;
     g.present.option_info = option_info;
-    g.present.marker_name = "beacon";
+    g.present.state_names.marker = "beacon";
     return g;
   }();
   return def;

@@ -1,0 +1,381 @@
+// What a player types at the placement, piece and choice prompts.
+#include "cli/terminal/common.hpp"
+#include "cli/terminal/input.hpp"
+#include "cli/terminal/panels.hpp"
+#include "core/io.hpp"
+#include "view/look.hpp"
+#include "view/view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <map>
+
+namespace carc::cli {
+
+using namespace term;
+
+ParsedChoice parse_choice(std::string_view text, const State& s) {
+  ParsedChoice r;
+  const auto opts = listed_choices(s);
+  if (opts.empty()) {
+    r.error = "there is no choice to make now";
+    return r;
+  }
+  auto pick = [&](const Listed& l) {
+    r.move = l.move;
+    r.option = choice_label(s, l.view);
+    return r;
+  };
+  const std::string example = choice_label(s, opts[0].view);
+  std::string t(text);
+  for (char& c : t)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  const auto w = words(t);
+  if (w.empty()) {
+    r.error = fmt::format("type a number from the list or an option as listed (e.g. \"{}\")", example);
+    return r;
+  }
+  const bool cells = all_target(opts, "cell"), tiles = all_target(opts, "tile");
+  if (w.size() == 1 && typed_int(w[0]) && !cells && !tiles) {  // the list's number
+    const int k = *typed_int(w[0]);
+    if (k >= 1 && k <= static_cast<int>(opts.size())) return pick(opts[static_cast<std::size_t>(k - 1)]);
+    r.error = fmt::format("{} is not on the list: type 1..{}", k, opts.size());
+    return r;
+  }
+  if (w.size() == 1 && cells && is_word(w[0])) {  // a boxed letter on the board ("a" and "A" differ)
+    const auto labels = choice_cells(s);
+    std::optional<std::pair<int, int>> cell;
+    for (const Candidate& c : labels)
+      if (c.label == w[0]) cell = std::pair{c.x, c.y};
+    if (!cell && labels.size() <= 26)
+      for (const Candidate& c : labels)
+        if (c.label == lower(w[0])) cell = std::pair{c.x, c.y};
+    if (cell)
+      for (const Listed& l : opts)
+        if (l.view.x == cell->first && l.view.y == cell->second) return pick(l);
+  }
+  const std::string typed = lower(fmt::format("{}", fmt::join(w, " ")));
+  for (const Listed& l : opts) {  // an option as listed
+    std::string label = choice_label(s, l.view);
+    for (char& c : label)
+      if (c == ',') c = ' ';
+    if (lower(fmt::format("{}", fmt::join(words(label), " "))) == typed) return pick(l);
+  }
+  auto found = [&](const Move& m) {
+    for (const Listed& l : opts)
+      if (l.move == m) return pick(l);
+    r.error = "that option is not available";
+    return r;
+  };
+  try {  // the game's shorthand: its own message when the text is of its forms but wrong
+    if (const auto m = parse_alias(s, text)) return found(*m);
+  } catch (const InputError& e) {
+    r.error = e.what();
+    return r;
+  }
+  try {  // the engine's notation
+    return found(parse_notation(s, text));
+  } catch (const InputError&) {
+    r.error = cells   ? fmt::format("{} is not a boxed letter on the board or a cell X,Y of the list (e.g. {})",
+                                    quote(text), example)
+              : tiles ? fmt::format("{} is not a tile as listed: type a tile and its rotation (e.g. \"{}\")",
+                                    quote(text), example)
+                      : fmt::format("{} is not a number from the list or an option as listed (e.g. \"{}\")",
+                                    quote(text), example);
+  }
+  return r;
+}
+
+ParsedPlacement parse_placement(std::string_view text, const std::vector<Candidate>& cands) {
+  ParsedPlacement r;
+  std::string t(text);
+  for (char& c : t)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  const auto w = words(t);
+  if (w.empty()) {
+    r.error = "type X Y ROTATION (e.g. \"3 -1 90\"), a cell letter from the board (e.g. \"a 90\"), or help";
+    return r;
+  }
+  std::size_t next = 0;
+  const Candidate* cand = nullptr;
+  if (is_word(w[0]) && !to_rotation(w[0])) {
+    for (const Candidate& c : cands)
+      if (!c.label.empty() && c.label == w[0]) cand = &c;
+    if (!cand) {
+      r.error = fmt::format("{} is not a command or a cell letter on the board (type help)", quote(w[0]));
+      return r;
+    }
+    r.x = cand->x;
+    r.y = cand->y;
+    next = 1;
+  } else {
+    if (w.size() < 2) {
+      r.error = "give the column and the row, then the rotation: e.g. \"3 -1 90\"";
+      return r;
+    }
+    const auto x = typed_int(w[0]), y = typed_int(w[1]);
+    if (!x || !y) {
+      r.error = fmt::format("{} is not a cell: give two whole numbers, column then row (e.g. \"3 -1 90\")",
+                            quote(w[0] + " " + w[1]));
+      return r;
+    }
+    r.x = *x;
+    r.y = *y;
+    next = 2;
+    for (const Candidate& c : cands)
+      if (c.x == r.x && c.y == r.y) cand = &c;
+  }
+  if (w.size() > next + 1) {
+    r.error = fmt::format("too much after the cell: expected just a rotation, got {}",
+                          quote(fmt::format("{}", fmt::join(w.begin() + static_cast<long>(next), w.end(), " "))));
+    return r;
+  }
+  if (w.size() == next + 1) {
+    const auto rot = to_rotation(w[next]);
+    if (!rot) {
+      r.error = fmt::format("{} is not a rotation: use 0, 90, 180 or 270 (degrees clockwise)", quote(w[next]));
+      return r;
+    }
+    r.rot = *rot;
+    return r;
+  }
+  if (!cand) {
+    r.error =
+        fmt::format("the tile fits nowhere at {},{} (the boxed letters on the board show where it fits)", r.x, r.y);
+    return r;
+  }
+  if (cand->rots.size() != 1) {
+    std::vector<std::string> rs;
+    for (int x : cand->rots) rs.push_back(fmt::format("r{}", x));
+    r.error = fmt::format("at {},{} the tile fits as {}: add the rotation, e.g. \"{} {} {}\"", r.x, r.y,
+                          fmt::join(rs, " or "), r.x, r.y, cand->rots.back());
+    return r;
+  }
+  r.rot = cand->rots[0];
+  return r;
+}
+
+ParsedPort parse_port(std::string_view text, const State& s) {
+  ParsedPort r;
+  std::string t(text);
+  for (char& c : t)
+    if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
+  auto w = words(t);
+  const GameDef& g = *s.rs->game;
+  // a piece that claims the feature's network, named with the port: "PIECE N", "N PIECE"; the
+  // tribe member by its name's last word too ("member")
+  auto piece_kind_named = [&](const std::string& word) -> std::optional<int> {
+    if (g.pieces2_per_player == 0) return std::nullopt;
+    const std::string lw = lower(word);
+    for (int k = 0; k < 2; ++k) {
+      const std::string& n = g.piece_names[static_cast<std::size_t>(k)];
+      const std::string last = n.substr(n.rfind(' ') + 1);
+      if (lw == n || lw == plural_of(n) || lw == last || lw == plural_of(last)) return k;
+    }
+    return std::nullopt;
+  };
+  std::optional<int> net_kind;  // the player asked for a piece claiming the network
+  if (has_networks(g) && w.size() >= 2) {
+    const std::string joined = lower(fmt::format("{}", fmt::join(w, " ")));
+    if (joined == g.piece_names[0] || joined == plural_of(g.piece_names[0])) w = {g.piece_names[0]};  // "tribe member"
+    for (auto it = w.begin(); it != w.end() && w.size() >= 2; ++it) {
+      const auto k = piece_kind_named(*it);
+      bool network = false;
+      for (const auto& fd : g.ftypes) network |= k && fd.network_kind == *k;
+      if (network) {
+        net_kind = *k;
+        w.erase(it);
+        break;
+      }
+    }
+  }
+  // a cell may follow (or lead): "N at 9,0", "N 9 0", "9,0 N"
+  std::optional<std::pair<int, int>> cell;
+  // (only in games where a turn can lay several tiles: those with a Choose decision)
+  const bool cells_game = s.rs->game->hooks.gen_choices != nullptr;
+  if (cells_game && w.size() >= 3) {
+    std::vector<std::string> rest;
+    std::vector<std::string> nums;
+    for (const auto& x : w) {
+      if (lower(x) == "at" || lower(x) == "on") continue;
+      if (typed_int(x))
+        nums.push_back(x);
+      else
+        rest.push_back(x);
+    }
+    if (nums.size() == 2 && rest.size() == 1) {
+      cell = std::pair{*typed_int(nums[0]), *typed_int(nums[1])};
+      w = rest;
+    }
+  }
+  if (w.size() != 1) {
+    r.error = w.empty() ? "type a port name (N, E, S, W, C, NNE, ...), a feature type, or none"
+                        : "type one port name (e.g. N or SSE), a feature type, or none";
+    return r;
+  }
+  const std::string lo = lower(w[0]);
+  if (lo == "none" || lo == "pass" || lo == "-" || lo == "no" || lo == "skip") {
+    r.port = "none";
+    return r;
+  }
+  // the tiles this turn's piece may go on (one, or the cells of a double tile)
+  const std::size_t from = s.tiles.empty() ? 0 : std::min<std::size_t>(s.piece_from, s.tiles.size() - 1);
+  const bool multi = s.phase == Phase::Piece && s.tiles.size() - from > 1;
+  auto on_turn = [&](int x, int y) {
+    if (!CellMap::in_range(x, y)) return false;  // the map's cells only (no aliasing of 265,0 to 9,0)
+    const int ti = s.placed_at(x, y);
+    return ti >= static_cast<int>(from);
+  };
+  if (cell && s.phase == Phase::Piece && !on_turn(cell->first, cell->second)) {
+    std::vector<std::string> cells;
+    for (std::size_t i = from; i < s.tiles.size(); ++i)
+      cells.push_back(fmt::format("{},{}", s.tiles[i].x, s.tiles[i].y));
+    r.error = fmt::format("{},{} is not a tile placed this turn (this turn: {})", cell->first, cell->second,
+                          fmt::join(cells, " and "));
+    return r;
+  }
+  MoveList ml;
+  if (s.phase == Phase::Piece) gen_pieces(s, ml);
+  auto spot_text = [&](const Move& m) {
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+    std::string port = feature_port(s, pt, m.feat);
+    if (m.pk != 0xFF) port = g.piece_names[std::min<std::size_t>(m.pk, 1)] + " " + port;  // "PIECE N"
+    return multi ? fmt::format("{} at {},{}", port, m.x, m.y) : port;
+  };
+  const std::string up = upper(w[0]);
+  if (port_from_name(up) && has_networks(g) && s.phase == Phase::Piece && !multi) {
+    // a piece on the feature at that port, or ("PIECE N") a piece on its network
+    r.port = up;
+    const PlacedTile& pt = s.tiles[from];
+    const int f = feature_at_port(s, pt, up);
+    if (f < 0) {
+      r.error = fmt::format("the tile has no feature at {}", up);
+      return r;
+    }
+    const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(f)].type);
+    bool own = false, net = false;
+    for (const Move& m : ml) {
+      if (m.kind != MoveKind::Piece) continue;
+      const PlacedTile& mt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+      if (m.pk == 0xFF && s.graph.find(mt.seg0 + m.feat) == s.graph.find(pt.seg0 + f)) own = true;
+      if (m.pk != 0xFF && fd.network_kind != 0xFF &&
+          s.graph.net_find(mt.seg0 + m.feat) == s.graph.net_find(pt.seg0 + f))
+        net = true;
+    }
+    if (net_kind) {
+      const std::string& net_piece = g.piece_names[static_cast<std::size_t>(*net_kind)];
+      r.piece = net_piece;
+      if (fd.network_kind != *net_kind)
+        r.error = fmt::format("{} {} cannot go on a {}: only on a {} (its {})", article(net_piece), net_piece, fd.name,
+                              network_types(g, *net_kind), g.present.network_name);
+      else if (s.supply_of(*net_kind, s.current) == 0)
+        r.error = fmt::format("you have no {} left in supply", net_piece);
+      else if (!net)
+        r.error =
+            fmt::format("the {} at {} already has {} {}", g.present.network_name, up, article(net_piece), net_piece);
+      return r;
+    }
+    if (!own && net) {  // an unclaimable feature, or one already taken: only a piece claiming its network can go there
+      const std::string& net_piece = g.piece_names[std::min<std::size_t>(fd.network_kind, 1)];
+      r.error =
+          fd.claimable
+              ? fmt::format(
+                    "no {} can go on the {} at {} (taken, or none in supply); for {} {} on its "
+                    "{} type \"{} {}\"",
+                    g.piece_names[0], fd.name, up, article(net_piece), net_piece, g.present.network_name, net_piece, up)
+              : fmt::format("no {} can stand on a {}; for {} {} on its {} type \"{} {}\"", g.piece_names[0], fd.name,
+                            article(net_piece), net_piece, g.present.network_name, net_piece, up);
+    }
+    return r;
+  }
+  if (port_from_name(up)) {
+    r.port = up;
+    if (cell) {
+      r.at = cell;
+    } else if (multi) {
+      // the cell whose free spot touches that port
+      std::vector<std::pair<int, int>> at;
+      for (const Move& m : ml) {
+        if (m.kind != MoveKind::Piece) continue;
+        const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+        if (feature_at_port(s, pt, up) == m.feat) at.push_back({m.x, m.y});
+      }
+      if (at.size() == 1) {
+        r.at = at[0];
+      } else if (at.empty()) {
+        r.error = fmt::format("no free spot at {} on this turn's tiles (see the list)", up);
+      } else {
+        r.error = fmt::format("both tiles have a free spot at {}: type \"{} at {},{}\" or \"{} at {},{}\"", up, up,
+                              at[0].first, at[0].second, up, at[1].first, at[1].second);
+      }
+    }
+    return r;
+  }
+  if (s.phase == Phase::Piece) {
+    // a feature type name, or (games with two piece kinds) a piece name
+    std::optional<std::size_t> ftype;
+    std::optional<int> kind;
+    std::string name;
+    for (std::size_t t2 = 0; t2 < g.ftypes.size(); ++t2) {
+      const std::string& role = g.ftypes[t2].role;  // what a piece there is called (its role)
+      if (lo == g.ftypes[t2].name || lo == plural_of(g.ftypes[t2].name) ||
+          (!role.empty() && (lo == role || lo == plural_of(role)))) {
+        ftype = t2;
+        name = g.ftypes[t2].name;
+      }
+    }
+    if (!ftype && g.pieces2_per_player > 0)
+      for (int k = 0; k < 2; ++k)
+        if (lo == g.piece_names[static_cast<std::size_t>(k)] ||
+            lo == plural_of(g.piece_names[static_cast<std::size_t>(k)]) ||
+            (has_networks(g) && piece_kind_named(lo) == k)) {
+          kind = k;
+          name = g.piece_names[static_cast<std::size_t>(k)];
+        }
+    if (ftype && net_kind) {  // "PIECE TYPE": a piece on the network of that type
+      kind = net_kind;
+      name = g.piece_names[static_cast<std::size_t>(*net_kind)];
+    }
+    if (ftype || kind) {
+      std::vector<const Move*> spots;
+      for (const Move& m : ml) {
+        if (m.kind != MoveKind::Piece) continue;
+        if (cell && (m.x != cell->first || m.y != cell->second)) continue;
+        const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+        const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[m.feat].type);
+        const int mk = m.pk != 0xFF ? m.pk : fd.piece_kind;  // a network's piece claims the network through the feature
+        const bool type_ok = !ftype || s.type_of(pt).feats[m.feat].type == *ftype;
+        const bool kind_ok = kind ? mk == *kind : m.pk == 0xFF;
+        if (type_ok && kind_ok) spots.push_back(&m);
+      }
+      const std::string these = multi ? "these tiles have" : "this tile has";
+      if (spots.size() == 1) {
+        const Move& m = *spots[0];
+        const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
+        r.port = feature_port(s, pt, m.feat);
+        if (m.pk != 0xFF) r.piece = g.piece_names[std::min<std::size_t>(m.pk, 1)];
+        if (multi || cell) r.at = std::pair<int, int>{m.x, m.y};
+      } else if (spots.empty()) {
+        r.error =
+            kind ? fmt::format("no free spot for {} {} on {}", article(name), name, multi ? "these tiles" : "this tile")
+                 : fmt::format("no free {} on {}", name, multi ? "these tiles" : "this tile");
+      } else {
+        std::vector<std::string> names;
+        for (const Move* m : spots) names.push_back(spot_text(*m));
+        r.error = fmt::format("{} {} free {}: name the port ({})", these, spots.size(),
+                              kind ? fmt::format("spots for {} {}", article(name), name) : plural_of(name),
+                              fmt::join(names, " or "));
+      }
+      return r;
+    }
+  }
+  r.error = fmt::format("{} is not a port name (N, NNE, C, ...), a feature type or none (type help)", quote(w[0]));
+  return r;
+}
+
+}  // namespace carc::cli
