@@ -2,6 +2,8 @@
 # Smoke test of the carcassonne binary: selfplay JSON, records and their replay, corrupted records,
 # the bench signature, and bad arguments. Usage: cli_smoke.sh path/to/carcassonne
 set -u
+# the words are English unless a test asks for another language (play reads LC_ALL, LC_MESSAGES, LANG)
+export LC_ALL=C.UTF-8
 BIN=${1:?usage: cli_smoke.sh path/to/carcassonne}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")  # some checks run in other folders
 TMP=$(mktemp -d)
@@ -258,6 +260,19 @@ grep -q "took the jeep at .* and put it on " "$TMP/saf_play.out" && grep -q "mov
   fail "all-bot play --game safari: no jeep taken and moved"
 grep -q "founded a watering hole with " "$TMP/saf_play.out" && grep -q "token handed in" "$TMP/saf_play.out" ||
   fail "all-bot play --game safari: no watering hole or token hand-in"
+# the same game in Russian (play --lang ru), and from the environment (LANG=ro_RO.UTF-8)
+run saf_ru "$BIN" play --lang ru --game safari --seats greedy,random,greedy --seed 11 --autosave "$TMP/saf_ru.json" </dev/null
+no_crash saf_ru
+[ "$RC" -eq 0 ] || fail "play --lang ru exited $RC: $(cat "$TMP/saf_ru.err")"
+grep -q "^Ход  1: " "$TMP/saf_ru.out" && grep -q "^Итоговые очки:" "$TMP/saf_ru.out" ||
+  fail "play --lang ru: the turn header or the final scoring is not in Russian"
+cmp -s <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["moves"], r["final_scores"])' "$TMP/saf_play.json") \
+       <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["moves"], r["final_scores"])' "$TMP/saf_ru.json") ||
+  fail "play --lang ru played another game than in English (the language changed the play)"
+LC_ALL= LANG=ro_RO.UTF-8 run saf_ro "$BIN" play --game safari --seats greedy,random --seed 3 --autosave "$TMP/saf_ro.json" </dev/null
+grep -q "^Tura  1: " "$TMP/saf_ro.out" || fail "LANG=ro_RO.UTF-8: play does not speak Romanian"
+run saf_bad_lang "$BIN" play --lang de --game safari --seats greedy,random </dev/null
+[ "$RC" -ne 0 ] && grep -q "not a language" "$TMP/saf_bad_lang.err" || fail "play --lang de was not refused naming the language"
 run saf_replay "$BIN" replay --json "$TMP/saf_play.json"
 no_crash saf_replay
 [ "$RC" -eq 0 ] || fail "replay of the Safari play record: exit $RC: $(cat "$TMP/saf_replay.err")"

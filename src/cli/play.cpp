@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstdlib>
 #include <memory>
 
 #include "ai/bot_limits.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/terminal/session.hpp"
+#include "core/i18n.hpp"
 #include "engine/engine.hpp"
 
 namespace carc::cli {
@@ -39,7 +41,27 @@ void register_play(CLI::App& app) {
   add_int_option(c, "--width", o->width, 30, 1000, "Terminal width to draw for (default: the terminal's, or 80)", false);
   add_int_option(c, "--rows", o->rows, 16, 1000,
                  "Terminal height to fit each turn's screen in (default: the terminal's; piped output: no fitting)", false);
-  c->callback([o] { run_play(*o); });
+  auto lang = std::make_shared<std::string>();
+  c->add_option(
+       "--lang", *lang,
+       "Language of the game's and the terminal's words: en, ru, ro (default: from LC_ALL, LC_MESSAGES or LANG "
+       "when it is one of them, else en)")
+      ->check([](const std::string& v) {
+        return i18n::parse_lang(v) ? std::string() : "not a language (en, ru, ro): " + v;
+      });
+  c->callback([o, lang] {
+    if (!lang->empty()) {
+      o->lang = *i18n::parse_lang(*lang);
+    } else {
+      for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+        const char* v = std::getenv(var);
+        if (!v || !*v) continue;
+        if (const auto l = i18n::parse_lang(v)) o->lang = *l;
+        break;  // the first one set decides, as in POSIX locales
+      }
+    }
+    run_play(*o);
+  });
 }
 
 }  // namespace carc::cli

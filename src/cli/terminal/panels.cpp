@@ -1,6 +1,7 @@
 // The text beside the board: piece spots, scores, the game's panels and decision, hands, the end.
 #include "cli/terminal/panels.hpp"
 #include "cli/terminal/common.hpp"
+#include "cli/terminal/words.hpp"
 #include "core/io.hpp"
 #include "view/look.hpp"
 #include "view/view.hpp"
@@ -537,7 +538,7 @@ std::string render_final(const State& s, const std::vector<PlayerInfo>& players,
   });
   std::size_t w = 4;
   for (int p = 0; p < s.nplayers; ++p) w = std::max<std::size_t>(w, strip_ansi(player_name(players, p, false)).size());
-  std::string out = "Final scores:\n";
+  std::string out = cli_say("final.scores");
   int rank = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const int p = order[i];

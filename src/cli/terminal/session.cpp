@@ -29,6 +29,7 @@
 #include "cli/terminal/saves.hpp"
 #include "cli/terminal/session.hpp"
 #include "cli/terminal/terminal.hpp"
+#include "cli/terminal/words.hpp"
 #include "cli/text.hpp"
 #include "engine/engine.hpp"
 #include "view/view.hpp"
@@ -435,20 +436,24 @@ void Session::run() {
     say(fmt::format("Resumed {} from {} ({} moves so far).\n", g_->ruleset().game->title, printable(resume),
                     g_->record().moves.size()));
   else
-    say(fmt::format("New game of {} (seed {}).\n", g_->ruleset().game->title, fresh));
+    say(cli_say("new_game",
+                {{"title", has_message(game(), "game.title") ? carc::say(game(), "game.title") : game().title},
+                 {"seed", std::to_string(fresh)}}));
   g_->enable_undo(true);
   bot_rng_ = Rng(g_->record().seed.value_or(fresh) ^ 0xB07B07B07ULL);
   std::vector<std::string> seats;
   for (int p = 0; p < static_cast<int>(players().size()); ++p)
-    seats.push_back(fmt::format("{} ({})", name(p),
-                                is_bot(p) ? "bot " + printable(players()[static_cast<std::size_t>(p)].bot) : "human"));
-  say(fmt::format("Players: {}\n", fmt::join(seats, ", ")));
-  say(fmt::format("The game is saved after every turn to {}\n", printable(save_path_)));
-  if (any_human_) say("Type help at any prompt for the commands.\n");
+    seats.push_back(
+        fmt::format("{} ({})", name(p),
+                    is_bot(p) ? cli_say("seat.bot", {{"bot", printable(players()[static_cast<std::size_t>(p)].bot)}})
+                              : cli_say("seat.human")));
+  say(cli_say("players", {{"list", fmt::format("{}", fmt::join(seats, ", "))}}));
+  say(cli_say("saved_every_turn", {{"file", printable(save_path_)}}));
+  if (any_human_) say(cli_say("type_help"));
   if (g_->record().moves.empty()) {  // what the players hold before the first turn (a game's opening deal)
     std::string deal = hand_news({}, g_->state(), players(), view_.color);
     for (std::size_t at; (at = deal.find("    ")) != std::string::npos;) deal.replace(at, 4, "  ");
-    if (!deal.empty()) say("Opening deal:\n" + deal);
+    if (!deal.empty()) say(cli_say("opening_deal") + deal);
   }
 
   try {
@@ -490,7 +495,7 @@ Outcome Session::bot_turn() {
   const auto bots = [this](int q) { return bot_of(q); };
   // a searching bot takes a moment: say so on a terminal, then clear the line
   const bool thinking = any_human_ && out_tty_;
-  if (thinking) say(fmt::format("{} is thinking…", name(p)));
+  if (thinking) say(cli_say("thinking", {{"player", name(p)}}));
   while (!play_bot_turn(*g_, bots, bot_rng_)) {
     const State& s = g_->state();
     if (s.phase != Phase::Choose && s.phase != Phase::Piece) break;  // the turn is over
@@ -501,7 +506,7 @@ Outcome Session::bot_turn() {
   if (thinking) say("\r\033[K");
   after_turn(ev0);
   if (!any_human_) {
-    say(fmt::format("Turn {:>2}: {}", turn, news_.back()));
+    say(cli_say("turn.line", {{"turn", fmt::format("{:>2}", turn)}, {"text", news_.back()}}));
     news_.clear();
   }
   return Outcome::Done;
@@ -513,11 +518,13 @@ void Session::show_turn() {
   const auto cands = placement_candidates(s);
   const bool bonus_piles = g_->ruleset().tiles.bonus_total > 0;
   const std::string head =
-      bonus_piles ? fmt::format(" Turn {} · {} to play{} · {} regular + {} bonus tiles left ", s.turn,
-                                player_name(players(), s.current, false), s.in_extra ? " a BONUS tile" : "", s.pile,
-                                s.bonus_pile)
-                  : fmt::format(" Turn {} · {} to play · {} {} left in the pile ", s.turn,
-                                player_name(players(), s.current, false), s.pile, s.pile == 1 ? "tile" : "tiles");
+      bonus_piles ? cli_say("turn.head_bonus", {{"turn", s.turn},
+                                                {"player", player_name(players(), s.current, false)},
+                                                {"bonus", s.in_extra ? cli_say("turn.bonus_tile") : std::string()},
+                                                {"pile", s.pile},
+                                                {"bonus_pile", s.bonus_pile}})
+                  : cli_say("turn.head",
+                            {{"turn", s.turn}, {"player", player_name(players(), s.current, false)}, {"pile", s.pile}});
   std::string header = "──" + head;
   for (int i = 2 + display_width(head); i < std::min(view_.width, 80); ++i) header += "─";
   header += "\n";
@@ -529,7 +536,7 @@ void Session::show_turn() {
     news_.clear();
   }
   if (!shown_news_.empty()) {
-    info += "Since your last turn:\n";
+    info += cli_say("turn.since");
     for (const auto& n : shown_news_) info += "  " + n;
   }
   if (!legend_shown_ && help_text(s) != help_text()) {  // a game with more than the plain help's board
@@ -686,14 +693,14 @@ Outcome Session::place_phase() {
   show_turn();
   for (;;) {
     std::string line;
-    if (!read_line(fmt::format("{}, place tile {} (X Y ROTATION, or help)> ", name(p),
-                               g_->ruleset().tiles.types[g_->state().in_hand].id),
-                   line)) {
+    if (!read_line(
+            cli_say("prompt.place", {{"player", name(p)}, {"tile", g_->ruleset().tiles.types[g_->state().in_hand].id}}),
+            line)) {
       quit_message("End of input.");
       return Outcome::Quit;
     }
     if (line.empty()) {
-      say("Type X Y ROTATION, e.g. \"3 -1 90\", or a boxed letter from the board, or help.\n");
+      say(cli_say("prompt.place_hint"));
       continue;
     }
     const auto [cmd, args] = words(line);
@@ -749,7 +756,7 @@ Outcome Session::place_phase() {
           for (int r : c.rots) rots.push_back(fmt::format("r{}", r));
           hint = fmt::format(" (there it fits as {})", fmt::join(rots, " or "));
         }
-      say(fmt::format("Not possible: {}{}.\n", printable_lines(e.what()), hint));
+      say(cli_say("not_possible", {{"why", printable_lines(e.what())}, {"hint", hint}}));
     }
   }
 }
@@ -773,7 +780,7 @@ std::optional<Outcome> Session::take_back_tile(const std::string& cmd, int p) {
   }
   if (cmd == "undo") {
     g_->undo_turn(p);
-    say("Tile taken back.\n");
+    say(cli_say("tile_back"));
     return Outcome::Undone;
   }
   return std::nullopt;
@@ -901,23 +908,23 @@ Outcome Session::piece_phase() {
     if (ml.size() == 1) {
       say(render_piece_options(g_->state(), players(), view_.color));
       if (actions)
-        say(fmt::format("No {} or action is possible: passing.\n", n0));
+        say(cli_say("pass.actions", {{"piece", piece_word(game(), n0)}}));
       else if (two)
-        say(fmt::format("No {} or {} can go on this turn's tiles: passing.\n", n0, n1));
+        say(cli_say("pass.two", {{"piece", piece_word(game(), n0)}, {"piece2", piece_word(game(), n1)}}));
       else
-        say("No follower can go on this tile: passing.\n");
+        say(cli_say("pass.one"));
       g_->play(ml[0]);
     } else {
       bool networks = false;  // a piece that claims networks: "PIECE PORT"
       for (const FeatureTypeDef& fd : game().ftypes) networks |= fd.network_kind != 0xFF;
       const std::string prompt =
           networks
-              ? fmt::format("{}, {} or {}? (PORT, {} PORT or none; undo takes back the tile)> ", name(p), n0, n1, n1)
-          : two
-              ? fmt::format("{}, {} or {}? (port [at X,Y], type or none; undo takes back the tile)> ", name(p), n0, n1)
-          : actions
-              ? fmt::format("{}, {} or action? (PORT, an action or none; undo takes back the tile)> ", name(p), n0)
-              : fmt::format("{}, follower? (port, type or none; undo takes back the tile)> ", name(p));
+              ? cli_say("prompt.piece_network",
+                        {{"player", name(p)}, {"piece", piece_word(game(), n0)}, {"piece2", piece_word(game(), n1)}})
+          : two     ? cli_say("prompt.piece_two",
+                              {{"player", name(p)}, {"piece", piece_word(game(), n0)}, {"piece2", piece_word(game(), n1)}})
+          : actions ? cli_say("prompt.piece_action", {{"player", name(p)}, {"piece", piece_word(game(), n0)}})
+                    : cli_say("prompt.piece", {{"player", name(p)}});
       for (;;) {
         if (first) {
           redraw_ = [this] {
@@ -987,9 +994,7 @@ Outcome Session::piece_phase() {
   if (!offer) return Outcome::Done;
   std::string line;
   for (;;) {
-    if (!read_line(g_->over() ? "Enter to see the final scores, 'undo' to take back your turn> "
-                              : "Enter to continue, 'undo' to take back your turn> ",
-                   line)) {
+    if (!read_line(g_->over() ? cli_say("prompt.continue_final") : cli_say("prompt.continue"), line)) {
       quit_message("End of input.");
       return Outcome::Quit;
     }
@@ -1022,27 +1027,27 @@ void Session::finish() {
   const State& s = g_->state();
   std::string out = "\n";
   if (!news_.empty()) {
-    out += "Last turns:\n";
+    out += cli_say("final.last_turns");
     for (const auto& n : news_) out += "  " + n;
     news_.clear();
   }
   ViewOptions v = view_;
   v.centre.reset();
   v.max_rows = std::max(v.max_rows, 30);  // the whole height: the terminal scrolls
-  out += "\nThe game is over. Final board:\n";
+  out += cli_say("final.over");
   out += render_board(s, v);
   out += render_panels(s, players(), view_.color, view_.width);
-  out += "Final scoring:\n";
+  out += cli_say("final.scoring");
   bool any = false;
   for (const ScoreEvent& e : g_->record().events)
     if (is_final_event(s, e)) {
       out += "  " + describe_event_named(s, e, players(), view_.color) + "\n";
       any = true;
     }
-  if (!any) out += "  (nothing left to score)\n";
+  if (!any) out += cli_say("final.nothing");
   out += render_final(s, players(), view_.color);
   if (save())
-    out += fmt::format("The game record is in {}\n", printable(save_path_));
+    out += cli_say("final.record", {{"file", printable(save_path_)}});
   else
     out += fmt::format("The final record could NOT be saved: {}\n{}\n", save_error_, last_save_note());
   say(out);
@@ -1051,6 +1056,7 @@ void Session::finish() {
 }  // namespace
 
 void run_play(const PlayOptions& o) {
+  const i18n::Scope language(o.lang);  // the game's and the terminal's words (docs/i18n.md)
   Session session(o);
   session.run();
 }

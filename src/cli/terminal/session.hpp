@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/core.hpp"
+#include "core/i18n.hpp"
 
 namespace carc::cli {
 
@@ -26,7 +27,8 @@ struct PlayOptions {
   bool overwrite = false;  // --overwrite: a new game may replace an existing --autosave file
   bool no_color = false;
   int width = 0;
-  int rows = 0;  // terminal lines to draw for (0: the terminal's; none: no fitting)
+  int rows = 0;                      // terminal lines to draw for (0: the terminal's; none: no fitting)
+  i18n::Lang lang = i18n::Lang::En;  // --lang: the language of its words
 };
 
 // Plays a game in the terminal until it ends or the player quits.

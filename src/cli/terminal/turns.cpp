@@ -1,6 +1,7 @@
 // What happened: a turn's move and its score events in words, with the players' names.
 #include "cli/terminal/common.hpp"
 #include "cli/terminal/panels.hpp"
+#include "cli/terminal/words.hpp"
 #include "core/io.hpp"
 #include "view/look.hpp"
 #include "view/view.hpp"
@@ -20,7 +21,16 @@ using namespace term;
 
 std::string describe_event_named(const State& s, const ScoreEvent& e, const std::vector<PlayerInfo>& players,
                                  bool color) {
-  std::string text = describe_event(s, e);  // the game's own words first (GameDef::describe)
+  // the game's own words first (GameDef::describe), "{pN}" for the players
+  std::string text = describe_event_text(s, e);
+  const std::string ref = seat_ref(e.player);
+  const bool you = static_cast<std::size_t>(e.player) < players.size() && players[e.player].name == "You";
+  if (you && i18n::current() == i18n::Lang::En && text.rfind(ref + " scores ", 0) == 0)
+    text = cli_say("you_score") + text.substr(ref.size() + 8);
+  std::vector<std::string> names;
+  for (int p = 0; p < static_cast<int>(players.size()); ++p) names.push_back(player_name(players, p, color));
+  text = with_seat_names(text, names);
+  // a game's words not yet made messages: "player N ..." in English
   const std::string prefix = fmt::format("player {} ", e.player + 1);
   const std::string possessive = fmt::format("player {}'s ", e.player + 1);
   if (text.rfind(prefix, 0) == 0 && static_cast<std::size_t>(e.player) < players.size()) {
@@ -39,8 +49,12 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
   const GameDef& g = *s.rs->game;
   const int type_id = s.rs->tiles.find(m.tile);
   const bool bonus = type_id >= 0 && s.rs->tiles.types[static_cast<std::size_t>(type_id)].pile == kPileBonus;
-  std::string out = fmt::format("{} placed {}{} at {},{} r{}", player_name(players, m.player, color),
-                                bonus ? "bonus tile " : "", printable(m.tile), m.x, m.y, m.rot);
+  std::string out =
+      cli_say(bonus ? "move.placed_bonus" : "move.placed", {{"player", player_name(players, m.player, color)},
+                                                            {"tile", printable(m.tile)},
+                                                            {"x", m.x},
+                                                            {"y", m.y},
+                                                            {"rot", m.rot}});
   // a game's action or choice in its own words (Presentation::told), else its record text
   auto told = [&](MoveKind kind, const std::string& text) {
     if (g.present.told) return g.present.told(s, kind, text, m.x, m.y);
@@ -60,25 +74,27 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
       const int f = feature_at_port(s, t, *m.follower);
       if (f >= 0) {
         const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(f)].type);
-        type = fd.name;
+        type = feature_word(g, fd.name);
         piece = g.piece_names[std::min<std::size_t>(fd.piece_kind, 1)];
         if (!fd.role.empty() && fd.piece_kind == 0) piece = fd.role;  // the piece named by its role on the feature
         if (m.piece && *m.piece != piece) {                           // a piece claiming the feature's network
           piece = *m.piece;
-          type = "the " + g.present.network_name;
+          type = cli_say("move.network", {{"name", g.present.network_name}});
         }
       }
     }
     const std::string at = m.follower_at ? fmt::format(" at {},{}", cx, cy) : "";
-    out += fmt::format(", {} on {} ({}{})", piece, type, printable(*m.follower), at);
+    out += cli_say("move.piece",
+                   {{"piece", piece_word(g, piece)}, {"feature", type}, {"port", printable(*m.follower)}, {"at", at}});
   } else if (m.action) {
     out += ", " + told(MoveKind::Act, *m.action);
   } else if (g.pieces2_per_player > 0) {
-    out += fmt::format(", no {} or {}", g.piece_names[0], g.piece_names[1]);
+    out += cli_say("move.no_two",
+                   {{"piece", piece_word(g, g.piece_names[0])}, {"piece2", piece_word(g, g.piece_names[1])}});
   } else if (g.hooks.gen_actions) {
-    out += fmt::format(", no {} or action", g.piece_names[0]);
+    out += cli_say("move.no_action", {{"piece", piece_word(g, g.piece_names[0])}});
   } else {
-    out += fmt::format(", no {}", g.piece_names[0]);
+    out += cli_say("move.no_piece", {{"piece", piece_word(g, g.piece_names[0])}});
   }
   for (const auto& [who, text] : m.choices)  // the turn's choices by any player, in order
     if (const std::string t = told(MoveKind::Choose, text); !t.empty()) out += ", " + t;
