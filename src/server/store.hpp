@@ -34,7 +34,7 @@ struct Event {
 // in the first event). Seat tokens are stored only as their SHA-256 hashes.
 struct GameMeta {
   std::string id;
-  std::string game;             // "base", "amazonas", ...
+  std::string game;             // the game's id (game_ids())
   std::string settings = "{}";  // creation request as JSON: options, seats (with token hashes), clock, absence
   std::string seed;             // decimal
   std::int64_t created = 0;     // ms since the epoch

@@ -59,7 +59,7 @@ struct TerminalLook {
 };
 
 struct Look {
-  std::string where;  // where it comes from, for errors ("src/games/safari/look.json")
+  std::string where;  // where it comes from, for errors ("src/games/<game>/look.json")
   std::map<std::string, FeatureStyle, std::less<>> features;  // by feature type name
   std::map<std::string, FeatureStyle, std::less<>> classes;   // by class: path river area field centre point
   std::map<std::string, Glyph, std::less<>> glyphs;
@@ -85,7 +85,7 @@ const FeatureStyle& style_of(const Look& look, const FeatureTypeDef& ft);
 const Glyph* glyph_of(const Look& look, std::string_view name);
 // The glyph name of the k-th symbol `name` of a feature ("" if the look has none).
 std::string symbol_glyph(const Look& look, std::string_view name, int k);
-// The glyph of piece kind `kind` named `name`; `network`: it claims a whole network (a hut).
+// The glyph of piece kind `kind` named `name`; `network`: it claims a whole network.
 std::string piece_glyph(const Look& look, std::string_view name, int kind, bool network);
 
 // The terminal's mark of a symbol, special or feature type name / of an overlay glyph; nullptr: none.

@@ -51,12 +51,12 @@ struct SvgOptions {
   std::vector<std::string> player_names;  // by seat; missing names read "player N"
   bool highlight_last = true;             // frame the last placed tile
   bool coords = true;                     // x,y label in each tile and axis labels
-  bool key = true;                        // a key to the symbols (games with specials: Hunters)
+  bool key = true;                        // a key to the symbols (games with specials)
 };
 
 // One tile type's picture at rotation `rot` in a t x t box at the origin (SVG elements, no
 // document): fields, paths, areas, symbols and specials, as the board draws it. covered_feats: bit
-// f set when feature f's symbols are covered (Hunters' pit trap).
+// f set when feature f's symbols are covered (a game's effect covered them).
 void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, double t, u32 covered_feats = 0);
 // One tile type at rotation 0 as a standalone SVG document px pixels square (`carcassonne tiles`,
 // the browser's pictures). Rotate it about its centre for the other rotations.

@@ -158,7 +158,7 @@ AreaShape area_shape(int mask, double t) {
 }
 
 // Stroke widths (unit tile) of path features: claimable paths (roads, tributaries) and the wide
-// band of an unclaimable river (the Amazon).
+// band of an unclaimable river.
 constexpr double kRoadEdge = 0.15, kRoadFill = 0.1, kRiverEdge = 0.38, kRiverFill = 0.32;
 
 bool river_band(const FeatureTypeDef& ft) { return ft.cls == FClass::Path && !ft.claimable; }
@@ -180,7 +180,7 @@ PathD path_line(const RotatedTile& rt, int f, double t, bool& to_centre) {
   return d;
 }
 
-// Fresh water (Hunters): claimable paths that join networks through centre features (rivers into
+// Fresh water: claimable paths that join networks through centre features (rivers into
 // lakes) and the centre features that never close (lakes). A water path is drawn over the areas
 // (a river may cross a forest to reach its lake); each single-port end runs into the lake it is
 // linked to (TileFeature::links) or, linked to none, stops at a spring on the tile.
@@ -248,7 +248,7 @@ WaterLine water_line(const Ruleset& rs, const TileType& tt, const RotatedTile& r
   return w;
 }
 
-// Where n symbols of lake l go: a row across it, a little below its middle (a hut stands on its
+// Where n symbols of lake l go: a row across it, a little below its middle (a network piece stands on its
 // upper rim).
 std::vector<Pt> lake_spots(const Lake& l, int n) {
   std::vector<Pt> out;
@@ -285,7 +285,7 @@ bool inside(const std::vector<Pt>& poly, Pt p) {
 // Which local feature shows at each cell of a fine grid over a placed tile, worked out from the
 // same geometry that is drawn (paths, the river band over them, areas, centre features) and, for
 // field-like features, by flooding the rest of the tile from each field's ports. The symbols of a
-// feature (fruit, boat icons, animals, caimans, piranhas ...) are laid out in its own cells.
+// feature (every symbol of its type) are laid out in its own cells.
 constexpr int kGrid = 25;  // odd: the middle lines of the tile run through cell centres
 constexpr u8 kNoFeature = 0xFF, kBlocked = 0xFE;
 
@@ -479,8 +479,8 @@ void draw_symbol(std::string& out, const Look& look, std::string_view name, int 
   out += "</g>\n";
 }
 
-// A labelled badge for a feature's special (Hunters' bonus-tile powers: canoe, pit trap, shaman,
-// big trap, fire, raft): its label, font size (pixels), width and height (unit tile).
+// A labelled badge for a feature's special (a game's bonus-tile powers, GameDef::specials): its label, font size
+// (pixels), width and height (unit tile).
 struct Badge {
   std::string name, label;
   double fs = 0, w = 0, h = 0;
@@ -589,7 +589,7 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
   else if (ends_at_centre && tt.centre == 0xFF)
     out += fmt::format(R"~(<rect class="junction" x="{0}" y="{0}" width="{1}" height="{1}" fill="#5d4e3f"/>)~", num(0.41 * t),
                        num(0.18 * t));
-  // rivers nobody claims (the Amazon): a wide band over the paths that end at it; a river that
+  // rivers nobody claims: a wide band over the paths that end at it; a river that
   // ends inside the tile (the source) ends round
   for (int f = 0; f < tt.nfeat; ++f) {
     const FeatureTypeDef& ft = rs.ftype(tt.feats[static_cast<std::size_t>(f)].type);
@@ -667,7 +667,7 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
   }
   // symbols (every attribute unit but the shields drawn above): one glyph each, in the feature's
   // own part of the tile (a lake's in a row across it), clear of where pieces stand (pieces
-  // claiming a whole network, Hunters' huts, may stand on a lake too); symbols of a segment whose
+  // claiming a whole network may stand on a lake too); symbols of a segment whose
   // symbols no longer count (Segment::covered) are crossed. A special (a bonus tile's power) is a
   // labelled badge in its feature's part of the tile, under a lake.
   std::optional<TileLayout> layout;
@@ -725,7 +725,7 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
     for (std::size_t k = 0; k < names.size(); ++k)
       draw_symbol(out, look, names[k], static_cast<int>(k), f, at[k].x * t, at[k].y * t, t, covered);
   }
-  // a tile kind marked "!" (Amazonas: a double tile follows it)
+  // a tile kind marked "!" (a further tile follows it)
   if (tt.kind < game.tile_kinds.size() && game.tile_kinds[tt.kind].find('!') != std::string::npos)
     out += fmt::format(
         R"~(<g class="bang"><circle cx="{0}" cy="{1}" r="{2}" fill="#ffd500" stroke="#1b1b1b" stroke-width="1.2"/><text x="{0}" y="{3}" font-size="{4}" font-weight="bold" text-anchor="middle" fill="#1b1b1b">!</text></g>)~",

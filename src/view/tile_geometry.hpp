@@ -1,6 +1,6 @@
 // view/tile_geometry: where things lie inside a tile, in the unit tile ((0,0) north-west corner,
 // (1,1) south-east, y down, board orientation): the ports, where a piece on a feature stands, the
-// lakes of a Hunters tile. One place for every front end (the terminal, SVG, the browser via the
+// lakes of a tile. One place for every front end (the terminal, SVG, the browser via the
 // view's anchors) so that pictures and pieces agree.
 #pragma once
 #include <array>
@@ -41,8 +41,8 @@ bool linked(const TileType& tt, int f, int g);
 // toward the ports of the rivers linked to it.
 Lakes lakes_of(const Ruleset& rs, const TileType& tt, const RotatedTile& rt);
 
-// Where a piece on local feature f of a placed tile stands: piece_anchor, but on a lake (a hut)
-// at the lake's upper rim, clear of its fish.
+// Where a piece on local feature f of a placed tile stands: piece_anchor, but on a lake (a network piece)
+// at the lake's upper rim, clear of its symbols.
 Point piece_spot(const Ruleset& rs, const TileType& tt, const RotatedTile& rt, int f);
 
 }  // namespace carc::view

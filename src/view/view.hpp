@@ -38,11 +38,11 @@ struct Worth {
 
 struct PieceView {
   int player = 0;
-  std::string piece;    // "follower", "camp", "hut", ...
+  std::string piece;    // the game's piece name ("follower", ...)
   int x = 0, y = 0;     // the tile's cell
   std::string port;     // the feature's port on that tile, as in the notation
   std::string feature;  // its type ("road")
-  int feature_id = 0;   // FeatureView::id of the feature (or the network a hut claims)
+  int feature_id = 0;   // FeatureView::id of the feature (or the network a network piece claims)
   Point anchor;         // where to draw it inside the tile: (0,0) the north-west corner, (1,1) south-east
 };
 
@@ -65,16 +65,16 @@ struct PlayerView {
   std::string name, bot;  // bot: "" for a human
   int score = 0;
   std::vector<std::pair<std::string, int>> supply;  // pieces in supply by name
-  std::vector<std::pair<std::string, int>> hand;    // what else the player holds (Safari tokens)
+  std::vector<std::pair<std::string, int>> hand;    // what else the player holds (a game's tokens)
   // supply's and hand's names in the view's language (piece.<name>, hand.<name> messages)
   std::vector<std::string> supply_words, hand_words;
-  int track = 0;                                    // space on the game's track (Amazonas' boat), 0 none
+  int track = 0;  // space on the game's track, 0 none
 };
 
 // One option of the decision now: its notation (what to send), a sentence, and for pieces where
 // it goes and what the feature is worth with it. A game's actions and choices say what they name
 // (`target`, from the game's Presentation::option_info): "cell" (x, y: a cell to point at, e.g.
-// a jeep's new cell), "piece" (x, y, port, piece, feature: a piece on the board), "tile" (tile,
+// a marker's new cell), "piece" (x, y, port, piece, feature: a piece on the board), "tile" (tile,
 // rot: a tile to draw), "token" (token: a kind of token), "" nothing.
 struct OptionView {
   std::string notation, text;
@@ -103,7 +103,7 @@ struct DecisionView {
 
 struct EventView {
   int turn = 0, player = 0, points = 0;
-  std::string reason;  // completed, final, track, amazon, mouth, special, ...
+  std::string reason;  // completed, final, farm, special, or a game's own event (GameDef::own_events)
   std::string text;    // in words
   std::string feature;  // the feature type scored (road, city, ...); "" for a game's own event
 };
@@ -118,7 +118,7 @@ struct View {
   std::vector<OverlayView> overlays;
   int track_len = 0;        // the game's track (Overlay::At::Track), 0 none
   std::string track_title;  // its heading
-  std::string track_name;   // what stands on it (GameDef::track_name: "boat")
+  std::string track_name;   // what stands on it (GameDef::track_name)
   std::string track_word;   // the same in the view's language (track.<name> message)
   std::vector<PlayerView> players;
   int pile_left = 0, bonus_left = 0;

@@ -125,7 +125,7 @@ export class Board {
     root.append(pieces);
     const spots = s("g", { class: "spots" });
     // marks at their anchors, then spread: options at the same spot (a tribe member on a river and
-    // a hut on its network) end side by side, marks of nearby ports apart
+    // a network piece on its network) end side by side, marks of nearby ports apart
     const at = o.spots.map((o2) => {
       const a = o2.anchor ?? [0.5, 0.5];
       return { x: (o2.x! + a[0]) * S, y: (o2.y! + a[1]) * S };
@@ -276,7 +276,7 @@ export class Board {
 }
 
 // Moves spots whose marks would overlap apart until their centres are at least `gap` apart (two
-// ports of one tile can sit close together, as a river's S and SSW do on Hunters' tile 16, and the
+// ports of one tile can sit close together, as a river's S and SSW can, and the
 // later mark would hide the earlier one): a few rounds of pushing each close pair apart evenly,
 // deterministic for the same spots.
 export function spreadSpots(at: { x: number; y: number }[], gap: number): void {
