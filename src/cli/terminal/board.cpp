@@ -2,6 +2,7 @@
 #include "cli/terminal/board.hpp"
 #include "cli/terminal/common.hpp"
 #include "cli/terminal/panels.hpp"
+#include "cli/terminal/words.hpp"
 #include "core/io.hpp"
 #include "view/look.hpp"
 #include "view/view.hpp"
@@ -103,7 +104,7 @@ std::array<int, 4> board_window(const State& s, const ViewOptions& o, const std:
 }
 
 std::string render_board(const State& s, const ViewOptions& o, const std::vector<Candidate>& cands) {
-  if (s.tiles.empty()) return "(the board is empty)\n";
+  if (s.tiles.empty()) return cli_say("board.empty");
   const Window win = window_of(s, o, cands);
   const int x0 = win.x0, x1 = win.x1, y0 = win.y0, y1 = win.y1, bx0 = win.bx0, bx1 = win.bx1, by0 = win.by0,
             by1 = win.by1;
@@ -199,9 +200,9 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
 std::string render_hand(const State& s, const std::vector<Candidate>& cands, const ViewOptions& o, bool compact) {
   if (s.in_hand == 0xFF) return "";
   const TileType& tt = s.rs->tiles.types[s.in_hand];
-  std::string out = wrap(fmt::format("In hand: tile {} ({})", printable(tt.id), printable(tt.description)), 80);
+  std::string out = wrap(cli_say("hand.title", {{"id", printable(tt.id)}, {"what", printable(tt.description)}}), 80);
   if (compact) {  // one line: the pictures say the rest
-    std::string title = fmt::format("In hand: tile {} ({})", printable(tt.id), printable(tt.description));
+    std::string title = cli_say("hand.title", {{"id", printable(tt.id)}, {"what", printable(tt.description)}});
     if (display_width(title) > std::min(o.width, 80)) {
       std::string cut;
       for (std::size_t i = 0; i < title.size();) {
@@ -242,7 +243,7 @@ std::string render_hand(const State& s, const std::vector<Candidate>& cands, con
 }
 
 std::string render_placements(const State& s, const std::vector<Candidate>& cands, int width, bool compact) {
-  if (cands.empty()) return "The tile fits nowhere.\n";
+  if (cands.empty()) return cli_say("fits.none");
   std::string mname;  // the mark of what stands on a cell (the first such cell's)
   for (const Candidate& c : cands)
     if (c.marker && mname.empty()) mname = c.mark;
@@ -264,9 +265,8 @@ std::string render_placements(const State& s, const std::vector<Candidate>& cand
       std::max<std::size_t>(1, (static_cast<std::size_t>(std::max(width, 20)) - 2 + 3) / (w + 3));
   std::string out =
       compact
-          ? fmt::format("Fits at {} (letter [rotation]):\n", plural(static_cast<int>(cands.size()), "cell", "cells"))
-          : fmt::format("It fits at {} ({}):\n", plural(static_cast<int>(cands.size()), "cell", "cells"),
-                        plural(static_cast<int>(total), "placement", "placements"));
+          ? cli_say("fits.compact", {{"cells", static_cast<int>(cands.size())}})
+          : cli_say("fits.full", {{"cells", static_cast<int>(cands.size())}, {"placements", static_cast<int>(total)}});
   for (std::size_t i = 0; i < items.size(); ++i) {
     const bool end = (i + 1) % per_line == 0 || i + 1 == items.size();
     out += (i % per_line == 0 ? "  " : "") + (end ? items[i] : fmt::format("{:<{}}   ", items[i], w));

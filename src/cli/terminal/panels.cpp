@@ -350,17 +350,41 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
       kind = said ? "bot" : "bot " + shown;
     }
     if (!extra) {
-      out += fmt::format(" {} {} {} {:>4} points   {} in supply: {}/{}   ({})\n", to_move ? "▶" : " ", badge(p, color),
-                         pad(player_name(players, p, color), static_cast<int>(w)), s.score[pi],
-                         plural_of(g.piece_names[0]), s.supply[pi], g.pieces_per_player, kind);
+      out += i18n::current() == i18n::Lang::En
+                 ? fmt::format(" {} {} {} {:>4} points   {} in supply: {}/{}   ({})\n", to_move ? "▶" : " ",
+                               badge(p, color), pad(player_name(players, p, color), static_cast<int>(w)), s.score[pi],
+                               plural_of(g.piece_names[0]), s.supply[pi], g.pieces_per_player, kind)
+                 : cli_say("scores.row", {{"arrow", to_move ? "▶" : " "},
+                                          {"badge", badge(p, color)},
+                                          {"name", pad(player_name(players, p, color), static_cast<int>(w))},
+                                          {"score", fmt::format("{:>4}", s.score[pi])},
+                                          {"pieces", piece_word(g, g.piece_names[0])},
+                                          {"left", s.supply[pi]},
+                                          {"all", g.pieces_per_player},
+                                          {"kind", kind}});
       continue;
     }
-    std::string pieces = fmt::format("{} {}/{}", plural_of(g.piece_names[0]), s.supply[pi], g.pieces_per_player);
+    const bool en = i18n::current() == i18n::Lang::En;
+    auto piece_name = [&](int k) {
+      return en ? plural_of(g.piece_names[static_cast<std::size_t>(k)])
+                : piece_word(g, g.piece_names[static_cast<std::size_t>(k)]);
+    };
+    std::string pieces =
+        cli_say("scores.pieces", {{"pieces", piece_name(0)}, {"left", s.supply[pi]}, {"all", g.pieces_per_player}});
     if (g.pieces2_per_player > 0)
-      pieces += fmt::format("  {} {}/{}", plural_of(g.piece_names[1]), s.supply2[pi], g.pieces2_per_player);
-    if (!g.track_name.empty()) pieces += fmt::format("  {} at {:<2}", g.track_name, s.track[pi]);
-    out += fmt::format(" {} {} {} {:>4} points  {}  ({})\n", to_move ? "▶" : " ", badge(p, color),
-                       pad(player_name(players, p, color), static_cast<int>(w)), s.score[pi], pieces, kind);
+      pieces += "  " + cli_say("scores.pieces",
+                               {{"pieces", piece_name(1)}, {"left", s.supply2[pi]}, {"all", g.pieces2_per_player}});
+    if (!g.track_name.empty()) {
+      const std::string track =
+          has_message(g, "track." + g.track_name) ? carc::say(g, "track." + g.track_name) : g.track_name;
+      pieces += cli_say("scores.track", {{"name", track}, {"space", fmt::format("{:<2}", s.track[pi])}});
+    }
+    out += cli_say("scores.row_extra", {{"arrow", to_move ? "▶" : " "},
+                                        {"badge", badge(p, color)},
+                                        {"name", pad(player_name(players, p, color), static_cast<int>(w))},
+                                        {"score", fmt::format("{:>4}", s.score[pi])},
+                                        {"pieces", pieces},
+                                        {"kind", kind}});
   }
   return out;
 }
@@ -544,17 +568,19 @@ std::string render_final(const State& s, const std::vector<PlayerInfo>& players,
     const int p = order[i];
     if (i == 0 || s.score[static_cast<std::size_t>(p)] != s.score[static_cast<std::size_t>(order[i - 1])])
       rank = static_cast<int>(i) + 1;
-    out += fmt::format("  {}. {} {} {:>4} points\n", rank, badge(p, color),
-                       pad(player_name(players, p, color), static_cast<int>(w)), s.score[static_cast<std::size_t>(p)]);
+    out += cli_say("final.row", {{"rank", rank},
+                                 {"badge", badge(p, color)},
+                                 {"name", pad(player_name(players, p, color), static_cast<int>(w))},
+                                 {"score", fmt::format("{:>4}", s.score[static_cast<std::size_t>(p)])}});
   }
   const int best = s.score[static_cast<std::size_t>(order[0])];
   std::vector<std::string> winners;
   for (int p : order)
     if (s.score[static_cast<std::size_t>(p)] == best) winners.push_back(player_name(players, p, color));
   if (winners.size() == 1)
-    out += fmt::format("Winner: {} with {} points.\n", winners[0], best);
+    out += cli_say("final.winner", {{"name", winners[0]}, {"points", best}});
   else
-    out += fmt::format("Tie for first place between {} with {} points.\n", fmt::join(winners, " and "), best);
+    out += cli_say("final.tie", {{"names", fmt::format("{}", fmt::join(winners, cli_say("and")))}, {"points", best}});
   return out;
 }
 
