@@ -22,6 +22,7 @@
 namespace carc::games {
 
 void present_safari(GameDef& g);  // present.cpp
+const GameDef& safari();          // below
 
 // "2,1 NE": a cell and one of its corners, as the notation writes them (also present.cpp).
 std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]); }
@@ -457,12 +458,13 @@ std::string action_text(const State& s, const Move& m) {
 // A board coordinate: a whole number on the map (-128 to 127), never wrapped onto another cell.
 int parse_coord(std::string_view t, std::string_view what) {
   long long v = 0;
-  if (!carc::parse_int(t, -128, 127, v)) throw InputError(fmt::format("{}: \"{}\" is not a coordinate from -128 to 127", what, t));
+  if (!carc::parse_int(t, -128, 127, v))
+    throw InputError(say(safari(), "err.coordinate", {{"what", what}, {"text", t}}));
   return static_cast<int>(v);
 }
 std::pair<int, int> parse_cell(std::string_view t, std::string_view what) {
   const auto comma = t.find(',');
-  if (comma == std::string_view::npos) throw InputError(fmt::format("{}: \"{}\" is not a cell X,Y", what, t));
+  if (comma == std::string_view::npos) throw InputError(say(safari(), "err.cell", {{"what", what}, {"text", t}}));
   return {parse_coord(t.substr(0, comma), what), parse_coord(t.substr(comma + 1), what)};
 }
 std::vector<std::string_view> split(std::string_view t) {
@@ -480,7 +482,7 @@ std::vector<std::string_view> split(std::string_view t) {
 int parse_species(std::string_view t) {
   for (int k = 0; k < kTokenKinds; ++k)
     if (kSpecies[static_cast<std::size_t>(k)] == t) return k;
-  throw InputError(fmt::format("\"{}\" is not a species (monkey, elephant, giraffe, lion, zebra)", t));
+  throw InputError(say(safari(), "err.species", {{"text", t}}));
 }
 
 // "jeep from X,Y to X,Y" (or "jeep X,Y to X,Y"), "found SPECIES at X,Y CORNER", "explore ...".
@@ -492,14 +494,15 @@ Move action_parse(const State& s, std::string_view text) {
   if (!w.empty() && w[0] == "jeep") {
     std::size_t i = 1;
     if (i < w.size() && w[i] == "from") ++i;
-    if (w.size() != i + 3 || w[i + 1] != "to") throw InputError(fmt::format("\"{}\": expected \"jeep from X,Y to X,Y\"", text));
+    if (w.size() != i + 3 || w[i + 1] != "to")
+      throw InputError(say(s, "err.expected", {{"text", text}, {"form", "jeep from X,Y to X,Y"}}));
     const auto from = parse_cell(w[i], "jeep");
     const auto to = parse_cell(w[i + 2], "jeep");
     m.pk = 1;
     m.rot = 0xFF;
     for (u8 j = 0; j < 2; ++j)
       if (s.markers[j][0] == from.first && s.markers[j][1] == from.second) m.rot = j;
-    if (m.rot == 0xFF) throw InputError(fmt::format("no jeep stands at {},{}", from.first, from.second));
+    if (m.rot == 0xFF) throw InputError(say(s, "err.no_jeep_at_cell", {{"x", from.first}, {"y", from.second}}));
     m.x = static_cast<i8>(to.first);
     m.y = static_cast<i8>(to.second);
     return m;
@@ -508,15 +511,16 @@ Move action_parse(const State& s, std::string_view text) {
     m.pk = w[0] == "found" ? 2 : 3;
     m.feat = static_cast<u8>(parse_species(w[1]));
     const auto cell = parse_cell(w[3], w[0]);
-    if (!CellMap::in_range(cell.first, cell.second)) throw InputError(fmt::format("cell {},{} is off the map", cell.first, cell.second));
+    if (!CellMap::in_range(cell.first, cell.second))
+      throw InputError(say(s, "err.cell_off_map", {{"x", cell.first}, {"y", cell.second}}));
     const auto it = std::find(kCornerNames.begin(), kCornerNames.end(), w[4]);
-    if (it == kCornerNames.end()) throw InputError(fmt::format("\"{}\" is not a corner (NE, SE, SW, NW)", w[4]));
+    if (it == kCornerNames.end()) throw InputError(say(s, "err.corner", {{"text", w[4]}}));
     m.x = static_cast<i8>(cell.first);
     m.y = static_cast<i8>(cell.second);
     m.rot = static_cast<u8>(it - kCornerNames.begin());
     return m;
   }
-  throw InputError(fmt::format("\"{}\" is not an action (jeep from X,Y to X,Y | found SPECIES at X,Y CORNER | explore SPECIES at X,Y CORNER)", text));
+  throw InputError(say(s, "err.action", {{"text", text}}));
 }
 
 // Choose: a hand-in ("lion" / "none") or the taken jeep's new cell ("jeep to X,Y").
@@ -537,9 +541,11 @@ Move choice_parse(const State& s, std::string_view text) {
   }
   m.player = s.current;
   const auto w = split(text);
-  if (w.size() != 3 || w[0] != "jeep" || w[1] != "to") throw InputError(fmt::format("\"{}\": expected \"jeep to X,Y\"", text));
+  if (w.size() != 3 || w[0] != "jeep" || w[1] != "to")
+    throw InputError(say(s, "err.expected", {{"text", text}, {"form", "jeep to X,Y"}}));
   const auto to = parse_cell(w[2], "jeep");
-  if (!CellMap::in_range(to.first, to.second)) throw InputError(fmt::format("cell {},{} is off the map", to.first, to.second));
+  if (!CellMap::in_range(to.first, to.second))
+    throw InputError(say(s, "err.cell_off_map", {{"x", to.first}, {"y", to.second}}));
   m.x = static_cast<i8>(to.first);
   m.y = static_cast<i8>(to.second);
   m.feat = static_cast<u8>(s.marker_taken ? s.marker_taken - 1 : 0);
