@@ -652,47 +652,29 @@ std::string told(const State& s, MoveKind kind, std::string_view text, int x, in
                      sp == std::string::npos ? std::string() : r.substr(sp));  // not the engine's text: as it is
 }
 
-std::vector<Panel> help(const std::string& pass_text) {
+// The game's help sections in the current language (what to type stays the notation's).
+std::vector<Panel> help(const GameDef& g) {
   Panel place;
-  place.lines = {
-      "A tile placed on a jeep's cell takes the jeep: +3 after scoring, then you put the jeep on another empty cell "
-      "next to the tiles."};
+  place.lines = {say(g, "help.jeep_cell")};
   Panel piece;
   piece.id = "piece";
-  piece.title = "After the tile, ONE of these (or none):";
+  piece.title = say(g, "help.piece.title");
   piece.rows = {
-      {"PORT",
-       "a photographer on the trail, bush or baobab at that port (N E S W C NNE ...; see below); a baobab gives 2 "
-       "tokens at once"},
-      {"trail, bush, baobab", "the free spot of that type, if there is just one"},
-      {"found SPECIES X,Y CORNER",
-       "found a watering hole: a token from your hand and a photographer on corner CORNER (NE SE SW NW) of the "
-       "tile at X,Y, which must be savanna, at a point with no tokens yet: +3"},
-      {"explore SPECIES X,Y CORNER",
-       "a token of a species not yet there on a free savanna quarter of a watering hole: +4, +5, +6 for its "
-       "2nd, 3rd, 4th token; the 4th completes it: 3 to each player with a photographer there"},
-      {"jeep X,Y to X,Y",
-       "move the jeep at X,Y to an empty cell next to the tiles (not on a turn when you took a jeep)"},
-      {"actions", "list every corner where you may found or explore, and jeep cells"},
-      {"none", pass_text},
+      {"PORT", say(g, "help.piece.port")},
+      {"trail, bush, baobab", say(g, "help.piece.type")},
+      {"found SPECIES X,Y CORNER", say(g, "help.piece.found")},
+      {"explore SPECIES X,Y CORNER", say(g, "help.piece.explore")},
+      {"jeep X,Y to X,Y", say(g, "help.piece.jeep")},
+      {"actions", say(g, "help.piece.actions")},
+      {"none", say(g, "option.pass")},
   };
-  piece.lines = {
-      "Short forms: f = found, x = explore, j = jeep; species by name or first letter (m e g l z); \"at\", \"from\", "
-      "\"to\" may be "
-      "left out; the species or the corner when only one fits: \"f l 2,1 ne\", \"x z 1,1 se\", \"j -2,0 3,1\".",
-      "A watering hole sits at a grid point where up to 4 tiles meet; point X,Y is the NW corner of cell X,Y, so \"2,1 "
-      "NW\", "
-      "\"1,1 NE\", \"1,0 SE\" and \"2,0 SW\" are its four quarters."};
+  piece.lines = {say(g, "help.piece.short"), say(g, "help.piece.point")};
   Panel handin;
-  handin.title = "When a trail or bush you score is completed (also on another player's turn):";
-  handin.rows = {
-      {"SPECIES",
-       "hand in a token of a species not on it (\"lion\" or \"l\"): it counts for you only; species score 1 3 6 10 15 "
-       "for 1..5 kinds, a bush +1 per bird"},
-      {"none", "hand in nothing"}};
+  handin.title = say(g, "help.handin.title");
+  handin.rows = {{"SPECIES", say(g, "help.handin.species")}, {"none", say(g, "help.handin.none")}};
   Panel jeep;
-  jeep.title = "After taking a jeep:";
-  jeep.rows = {{"X,Y", "the jeep's new cell (or its letter on the board)"}};
+  jeep.title = say(g, "help.jeep.title");
+  jeep.rows = {{"X,Y", say(g, "help.jeep.cell")}};
   return {place, piece, handin, jeep};
 }
 
@@ -799,7 +781,11 @@ void present_safari(GameDef& g) {
   p.option_info = option_info;
   p.parse_alias = parse_alias;
   p.told = told;
-  p.help = help(g.pass_text);
+  {  // Presentation::help is one list, read by the terminal: English, whatever the language of the
+     // thread that first asks for the game (help(g) says it in another)
+    const i18n::Scope english(i18n::Lang::En);
+    p.help = help(g);
+  }
 }
 
 }  // namespace carc::games
