@@ -24,7 +24,8 @@ constexpr std::string_view kMessages =
     ;
 
 std::string cell_corner(int x, int y, int c);  // safari.cpp
-std::string species_word(const State& s, int k);  // safari.cpp
+const std::string& species_word(const State& s, int k);             // safari.cpp
+std::string sf_say(std::string_view id, const MsgArgs& args = {});  // safari.cpp: say() for the game's words
 
 namespace {
 
@@ -60,7 +61,7 @@ std::string species_words(const State& s, unsigned mask, bool or_last = false) {
   std::vector<std::string> names;
   for (int k = 0; k < kTokenKinds; ++k)
     if ((mask >> k) & 1u) names.push_back(species_word(s, k));
-  const std::string last = or_last ? say(s, "list.or") : std::string(", ");
+  const std::string last = or_last ? sf_say("list.or") : std::string(", ");
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i)
     out += (i == 0 ? std::string() : i + 1 == names.size() ? last : std::string(", ")) + names[i];
@@ -178,52 +179,50 @@ Panel actions_panel(const State& s, bool full) {
   const unsigned hand = hand_species(s, p);
   Panel out;
   out.id = "actions";
-  out.title = say(s, full ? "actions.title_full" : "actions.title");
+  out.title = sf_say(full ? "actions.title_full" : "actions.title");
   out.columns = {"", ""};
   auto row = [&](std::string a1, std::string a2) { out.rows.push_back({std::move(a1), std::move(a2)}); };
   std::size_t corners = 0;
   for (const auto& [pt, qs] : a.found) corners += qs.size();
   if (!hand) {
-    row("found", say(s, "actions.found_no_tokens"));
+    row("found", sf_say("actions.found_no_tokens"));
   } else if (s.supply[static_cast<std::size_t>(p)] == 0) {
-    row("found", say(s, "actions.found_no_photographer"));
+    row("found", sf_say("actions.found_no_photographer"));
   } else if (a.found.empty()) {
-    row("found", say(s, "actions.found_no_corner"));
+    row("found", sf_say("actions.found_no_corner"));
   } else {
-    row("found", say(s, "actions.found",
-                     {{"species", species_words(s, a.found_species, true)},
-                      {"corners", static_cast<int>(corners)},
-                      {"points", static_cast<int>(a.found.size())},
-                      {"end", full ? ":" : ""}}));
+    row("found", sf_say("actions.found", {{"species", species_words(s, a.found_species, true)},
+                                          {"corners", static_cast<int>(corners)},
+                                          {"points", static_cast<int>(a.found.size())},
+                                          {"end", full ? ":" : ""}}));
     const PlacedTile& t = s.tiles[std::min<std::size_t>(s.piece_from, s.tiles.size() - 1)];
     std::size_t shown = 0;
     for (const auto& [pt, qs] : a.found) {
       const int px = pt.second, py = pt.first;
       const bool near = px >= t.x && px <= t.x + 1 && py >= t.y && py <= t.y + 1;
       if (!full && !near) continue;
-      if (!full && shown == 0) row("", say(s, "actions.around"));
-      row("", say(s, "point.line", {{"x", px}, {"y", py}, {"list", quarters_text(qs)}}));
+      if (!full && shown == 0) row("", sf_say("actions.around"));
+      row("", sf_say("point.line", {{"x", px}, {"y", py}, {"list", quarters_text(qs)}}));
       ++shown;
     }
     if (!full && shown < a.found.size())
-      row("", say(s, "actions.more", {{"n", static_cast<int>(a.found.size() - shown)}}));
+      row("", sf_say("actions.more", {{"n", static_cast<int>(a.found.size() - shown)}}));
   }
   if (!a.explore.empty()) {
     for (const auto& h : a.explore) {
       const Spot& sp = s.spots[static_cast<std::size_t>(h.spot)];
-      row("explore", say(s, "actions.explore",
-                         {{"x", sp.x},
-                          {"y", sp.y},
-                          {"there", species_words(s, spot_species(sp))},
-                          {"points", sp.ntokens + 3},
-                          {"species", species_words(s, h.species, true)},
-                          {"quarters", quarters_text(h.quarters)}}));
+      row("explore", sf_say("actions.explore", {{"x", sp.x},
+                                                {"y", sp.y},
+                                                {"there", species_words(s, spot_species(sp))},
+                                                {"points", sp.ntokens + 3},
+                                                {"species", species_words(s, h.species, true)},
+                                                {"quarters", quarters_text(h.quarters)}}));
     }
   } else if (std::any_of(s.spots.begin(), s.spots.end(), [](const Spot& sp) { return !sp.closed; })) {
-    row("explore", say(s, hand ? "actions.explore_none" : "actions.no_tokens"));
+    row("explore", sf_say(hand ? "actions.explore_none" : "actions.no_tokens"));
   }
   if (s.marker_taken) {
-    row("jeep", say(s, "actions.jeep_taken"));
+    row("jeep", sf_say("actions.jeep_taken"));
   } else if (!a.jeeps.empty()) {
     std::vector<std::string> from;
     std::size_t cells = 0;
@@ -231,17 +230,16 @@ Panel actions_panel(const State& s, bool full) {
       from.push_back(fmt::format("{},{}", j.x, j.y));
       cells = std::max(cells, j.to.size());
     }
-    row("jeep", say(s, "actions.jeep",
-                    {{"from", fmt::format("{}", fmt::join(from, say(s, "list.or")))},
-                     {"cells", static_cast<int>(cells)},
-                     {"end", full ? ":" : ""}}));
+    row("jeep", sf_say("actions.jeep", {{"from", fmt::format("{}", fmt::join(from, sf_say("list.or")))},
+                                        {"cells", static_cast<int>(cells)},
+                                        {"end", full ? ":" : ""}}));
     if (full) {
       std::vector<std::string> to;
       for (const auto& [x, y] : a.jeeps[0].to) to.push_back(fmt::format("{},{}", x, y));
       for (std::size_t j = 1; j < a.jeeps.size(); ++j)  // the other jeep's cell is a target of the first jeep only
         for (const auto& [x, y] : a.jeeps[j].to)
           if (std::find(a.jeeps[0].to.begin(), a.jeeps[0].to.end(), std::pair{x, y}) == a.jeeps[0].to.end())
-            to.push_back(say(s, "actions.jeep_only", {{"x", x}, {"y", y}, {"jx", a.jeeps[j].x}, {"jy", a.jeeps[j].y}}));
+            to.push_back(sf_say("actions.jeep_only", {{"x", x}, {"y", y}, {"jx", a.jeeps[j].x}, {"jy", a.jeeps[j].y}}));
       row("", fmt::format("{}", fmt::join(to, "  ")));
     }
   }
@@ -257,7 +255,7 @@ Panel actions_panel(const State& s, bool full) {
                                cell_corner(it->x, it->y, it->rot)));
   }
   if (!ex.empty() && !full)
-    out.lines.push_back(say(s, "actions.type", {{"examples", fmt::format("{}", fmt::join(ex, ", "))}}));
+    out.lines.push_back(sf_say("actions.type", {{"examples", fmt::format("{}", fmt::join(ex, ", "))}}));
   return out;
 }
 
@@ -289,18 +287,17 @@ Panel handin_panel(const State& s) {
   const int n = std::popcount(sp), birds = feature_birds(s, root);
   const FeatureInfo fi = feature_info(s, root);
   std::string animals =
-      n ? say(s, "species.listed", {{"list", species_words(s, sp)}, {"n", n}}) : say(s, "species.none");
-  if (birds) animals += ", " + say(s, "birds.n", {{"n", birds}});
+      n ? sf_say("species.listed", {{"list", species_words(s, sp)}, {"n", n}}) : sf_say("species.none");
+  if (birds) animals += ", " + sf_say("birds.n", {{"n", birds}});
   Panel out;
   out.id = "hand_in";
-  out.title = say(s, "handin.title",
-                  {{"feature", feature_word(*s.rs->game, fd.name)},
-                   {"tiles", fi.tiles},
-                   {"cells", feature_cells(s, root)},
-                   {"animals", animals}});
+  out.title = sf_say("handin.title", {{"feature", feature_word(*s.rs->game, fd.name)},
+                                      {"tiles", fi.tiles},
+                                      {"cells", feature_cells(s, root)},
+                                      {"animals", animals}});
   out.lines.push_back(
-      say(s, "handin.rule",
-          {{"player", seat_ref(d)}, {"birds", fd.cls == FClass::Area ? say(s, "handin.per_bird") : std::string()}}));
+      sf_say("handin.rule",
+             {{"player", seat_ref(d)}, {"birds", fd.cls == FClass::Area ? sf_say("handin.per_bird") : std::string()}}));
   int best = 0;
   for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, fi.pieces[static_cast<std::size_t>(p)]);
   std::vector<std::string> others;
@@ -309,13 +306,13 @@ Panel handin_panel(const State& s) {
     const u8 pick = s.pend_pick[static_cast<std::size_t>(p)];
     const std::string what =
         pick != 0xFF
-            ? say(s, "handin.handed", {{"article", article(species_name(pick))}, {"species", species_word(s, pick)}})
-        : ((s.pend_mask >> p) & 1u) ? say(s, "handin.decides")
-                                    : say(s, "handin.none");
+            ? sf_say("handin.handed", {{"article", article(species_name(pick))}, {"species", species_word(s, pick)}})
+        : ((s.pend_mask >> p) & 1u) ? sf_say("handin.decides")
+                                    : sf_say("handin.none");
     others.push_back(fmt::format("{{p{}}} ({})", p, what));
   }
   if (!others.empty())
-    out.lines.push_back(say(s, "handin.also", {{"list", fmt::format("{}", fmt::join(others, ", "))}}));
+    out.lines.push_back(sf_say("handin.also", {{"list", fmt::format("{}", fmt::join(others, ", "))}}));
   return out;
 }
 
@@ -326,10 +323,9 @@ Panel jeep_panel(const State& s) {
   const PlacedTile& t = s.tiles[std::min<std::size_t>(s.turn_first, s.tiles.size() - 1)];
   Panel out;
   out.id = "jeep";
-  out.title = say(s, "jeep.title");
-  out.lines.push_back(
-      say(s, "jeep.line",
-          {{"player", seat_ref(s.current)}, {"x", t.x}, {"y", t.y}, {"cells", static_cast<int>(ml.size())}}));
+  out.title = sf_say("jeep.title");
+  out.lines.push_back(sf_say(
+      "jeep.line", {{"player", seat_ref(s.current)}, {"x", t.x}, {"y", t.y}, {"cells", static_cast<int>(ml.size())}}));
   return out;
 }
 
@@ -339,35 +335,50 @@ std::vector<Panel> decision_panels(const State& s, bool full) {
   return {s.pend_root != 0xFFFF ? handin_panel(s) : jeep_panel(s)};
 }
 
+// The texts of the action options in every language, looked up once: a legal list holds hundreds of
+// them (the protocol's legal reply), each then only formatted.
+enum : std::size_t { kOptJeep, kOptFound, kOptExplore };
+std::string option_say(std::size_t which, const MsgArgs& args) {
+  static const auto texts = [] {
+    std::array<std::array<std::string, 3>, i18n::kLangs> t;
+    for (const i18n::Lang l : i18n::kAllLangs) {
+      const i18n::Scope scope(l);
+      const std::array<const char*, 3> ids = {"option.jeep", "option.found", "option.explore"};
+      for (std::size_t k = 0; k < ids.size(); ++k) t[static_cast<std::size_t>(l)][k] = sf_say(ids[k], {});
+    }
+    return t;
+  }();
+  const i18n::Lang l = i18n::current();
+  return i18n::format(texts[static_cast<std::size_t>(l)][which], args, l);
+}
+
 OptionInfo option_info(const State& s, const Move& m) {
   OptionInfo o;
   if (m.kind == MoveKind::Act) {
     o.target = OptionInfo::Target::Cell;
     o.x = m.x;
     o.y = m.y;
-    // a legal list holds hundreds of these (the protocol's legal reply): one catalog look-up each
     const std::string_view corner = kCornerNames[static_cast<std::size_t>(m.rot) & 3];
     if (m.pk == 1) {
-      o.text = say(s, "option.jeep",
-                   {{"fx", s.markers[m.rot & 1][0]}, {"fy", s.markers[m.rot & 1][1]}, {"x", m.x}, {"y", m.y}});
+      o.text = option_say(kOptJeep,
+                          {{"fx", s.markers[m.rot & 1][0]}, {"fy", s.markers[m.rot & 1][1]}, {"x", m.x}, {"y", m.y}});
       o.overlay = fmt::format(FMT_COMPILE("jeep:{}"), m.rot & 1);
     } else {
       const char* a = article(species_name(m.feat)) == "an" ? "an" : "a";
       if (m.pk == 2) {
-        o.text =
-            say(s, "option.found",
-                {{"article", a}, {"species", species_word(s, m.feat)}, {"x", m.x}, {"y", m.y}, {"corner", corner}});
+        o.text = option_say(
+            kOptFound,
+            {{"article", a}, {"species", species_word(s, m.feat)}, {"x", m.x}, {"y", m.y}, {"corner", corner}});
       } else {
         const int si = find_spot(s, m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
         o.overlay = fmt::format(FMT_COMPILE("watering-hole:{},{}"), m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
         const int pts = si < 0 ? 4 : s.spots[static_cast<std::size_t>(si)].ntokens + 3;
-        o.text = say(s, "option.explore",
-                     {{"article", a},
-                      {"species", species_word(s, m.feat)},
-                      {"x", m.x},
-                      {"y", m.y},
-                      {"corner", corner},
-                      {"points", pts}});
+        o.text = option_say(kOptExplore, {{"article", a},
+                                          {"species", species_word(s, m.feat)},
+                                          {"x", m.x},
+                                          {"y", m.y},
+                                          {"corner", corner},
+                                          {"points", pts}});
       }
     }
     return o;
@@ -377,21 +388,20 @@ OptionInfo option_info(const State& s, const Move& m) {
     o.target = OptionInfo::Target::Cell;
     o.x = m.x;
     o.y = m.y;
-    o.text = say(s, "option.jeep_to", {{"x", m.x}, {"y", m.y}});
+    o.text = sf_say("option.jeep_to", {{"x", m.x}, {"y", m.y}});
     return o;
   }
   const int root = s.pend_root, d = decider(s);
   const int n = std::popcount(feature_species(s, root)), birds = feature_birds(s, root);
   if (m.feat == 0xFF) {
-    o.text = say(s, "option.keep", {{"points", safari_species_points(n) + birds}});
+    o.text = sf_say("option.keep", {{"points", safari_species_points(n) + birds}});
     return o;
   }
   o.target = OptionInfo::Target::Token;
   o.token = m.feat;
-  o.text = say(s, "option.hand_in",
-               {{"points", safari_species_points(n + 1) + birds},
-                {"n", n + 1},
-                {"have", static_cast<int>(s.tokens.hand[static_cast<std::size_t>(d)][m.feat])}});
+  o.text = sf_say("option.hand_in", {{"points", safari_species_points(n + 1) + birds},
+                                     {"n", n + 1},
+                                     {"have", static_cast<int>(s.tokens.hand[static_cast<std::size_t>(d)][m.feat])}});
   return o;
 }
 
@@ -402,34 +412,34 @@ std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp)
   const int p = s.current;
   const int px = x + kCornerDx[static_cast<std::size_t>(c)], py = y + kCornerDy[static_cast<std::size_t>(c)];
   const std::string where = cell_corner(x, y, c);
-  if (found && s.supply[static_cast<std::size_t>(p)] == 0) return say(s, "err.no_photographer");
+  if (found && s.supply[static_cast<std::size_t>(p)] == 0) return sf_say("err.no_photographer");
   if (!s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(sp)]) {
     const unsigned h = hand_species(s, p);
-    return h ? say(s, "err.no_such_token", {{"species", species_word(s, sp)}, {"list", species_words(s, h)}})
-             : say(s, "err.no_tokens");
+    return h ? sf_say("err.no_such_token", {{"species", species_word(s, sp)}, {"list", species_words(s, h)}})
+             : sf_say("err.no_tokens");
   }
-  if (s.placed_at(x, y) < 0) return say(s, "err.no_tile", {{"x", x}, {"y", y}});
+  if (s.placed_at(x, y) < 0) return sf_say("err.no_tile", {{"x", x}, {"y", y}});
   const std::string_view corner = kCornerNames[static_cast<std::size_t>(c)];
-  if (!corner_usable(s, x, y, c)) return say(s, "err.not_savanna", {{"corner", corner}, {"x", x}, {"y", y}});
+  if (!corner_usable(s, x, y, c)) return sf_say("err.not_savanna", {{"corner", corner}, {"x", x}, {"y", y}});
   const int si = find_spot(s, px, py);
   auto taken = [&](const Spot& h) {
     const u8 t = h.token[static_cast<std::size_t>(c)];
-    return say(s, "err.quarter_taken",
-               {{"where", where}, {"article", article(species_name(t))}, {"species", species_word(s, t)}});
+    return sf_say("err.quarter_taken",
+                  {{"where", where}, {"article", article(species_name(t))}, {"species", species_word(s, t)}});
   };
   if (found) {
-    if (si < 0) return say(s, "err.not_possible");
+    if (si < 0) return sf_say("err.not_possible");
     const Spot& h = s.spots[static_cast<std::size_t>(si)];
-    if (h.closed) return say(s, "err.hole_complete", {{"x", px}, {"y", py}});
+    if (h.closed) return sf_say("err.hole_complete", {{"x", px}, {"y", py}});
     if (h.token[static_cast<std::size_t>(c)] != 0xFF) return taken(h);
-    return say(s, "err.hole_exists", {{"x", px}, {"y", py}});
+    return sf_say("err.hole_exists", {{"x", px}, {"y", py}});
   }
-  if (si < 0) return say(s, "err.no_hole", {{"px", px}, {"py", py}, {"corner", corner}, {"x", x}, {"y", y}});
+  if (si < 0) return sf_say("err.no_hole", {{"px", px}, {"py", py}, {"corner", corner}, {"x", x}, {"y", y}});
   const Spot& h = s.spots[static_cast<std::size_t>(si)];
-  if (h.closed) return say(s, "err.hole_complete", {{"x", px}, {"y", py}});
+  if (h.closed) return sf_say("err.hole_complete", {{"x", px}, {"y", py}});
   if (h.token[static_cast<std::size_t>(c)] != 0xFF) return taken(h);
-  if ((spot_species(h) >> sp) & 1u) return say(s, "err.species_there", {{"species", species_word(s, sp)}});
-  return say(s, "err.not_possible");
+  if ((spot_species(h) >> sp) & 1u) return sf_say("err.species_there", {{"species", species_word(s, sp)}});
+  return sf_say("err.not_possible");
 }
 
 bool is_filler(const std::string& w) {
@@ -452,7 +462,7 @@ std::string action_cmd(const std::string& l) {
 // The engine's text of an action, parsed and checked (InputError: why not).
 Move action(const State& s, const std::string& canon) {
   const Move m = s.rs->game->hooks.action_parse(s, canon);
-  if (!is_legal(s, m)) throw InputError(say(s, "err.not_possible"));
+  if (!is_legal(s, m)) throw InputError(sf_say("err.not_possible"));
   return m;
 }
 
@@ -472,7 +482,7 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
       rest.push_back(w[i]);
   }
   for (const int v : nums)
-    if (v < -128 || v > 127) throw InputError(say(s, "err.off_map", {{"v", v}}));
+    if (v < -128 || v > 127) throw InputError(sf_say("err.off_map", {{"v", v}}));
   if (cmd == "jeep") {
     std::vector<std::pair<int, int>> on;
     for (const auto& mk : s.markers)
@@ -480,8 +490,8 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
     const std::string example =
         on.empty() ? std::string("jeep -2,0 to 3,1") : fmt::format("jeep {},{} to X,Y", on[0].first, on[0].second);
     if (!rest.empty() || (nums.size() != 2 && nums.size() != 4))
-      throw InputError(say(s, "err.jeep_form", {{"example", example}}));
-    if (s.marker_taken) throw InputError(say(s, "err.jeep_taken"));
+      throw InputError(sf_say("err.jeep_form", {{"example", example}}));
+    if (s.marker_taken) throw InputError(sf_say("err.jeep_taken"));
     std::pair<int, int> from;
     const std::pair<int, int> to{nums[nums.size() - 2], nums[nums.size() - 1]};
     if (nums.size() == 4) {
@@ -489,28 +499,28 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
       if (jeep_at(s, from.first, from.second) < 0) {
         std::vector<std::string> cells;
         for (const auto& [x, y] : on) cells.push_back(fmt::format("{},{}", x, y));
-        throw InputError(cells.empty() ? say(s, "err.no_jeep")
-                                       : say(s, "err.no_jeep_at",
-                                             {{"x", from.first},
-                                              {"y", from.second},
-                                              {"cells", fmt::format("{}", fmt::join(cells, say(s, "list.and")))}}));
+        throw InputError(cells.empty() ? sf_say("err.no_jeep")
+                                       : sf_say("err.no_jeep_at",
+                                                {{"x", from.first},
+                                                 {"y", from.second},
+                                                 {"cells", fmt::format("{}", fmt::join(cells, sf_say("list.and")))}}));
       }
     } else if (on.size() == 1) {
       from = on[0];
     } else if (on.empty()) {
-      throw InputError(say(s, "err.no_jeep"));
+      throw InputError(sf_say("err.no_jeep"));
     } else {
       throw InputError(
-          say(s, "err.which_jeep",
-              {{"a", fmt::format("jeep {},{} to {},{}", on[0].first, on[0].second, to.first, to.second)},
-               {"b", fmt::format("jeep {},{} to {},{}", on[1].first, on[1].second, to.first, to.second)}}));
+          sf_say("err.which_jeep",
+                 {{"a", fmt::format("jeep {},{} to {},{}", on[0].first, on[0].second, to.first, to.second)},
+                  {"b", fmt::format("jeep {},{} to {},{}", on[1].first, on[1].second, to.first, to.second)}}));
     }
     if (s.placed_at(to.first, to.second) >= 0)
-      throw InputError(say(s, "err.jeep_on_tile", {{"x", to.first}, {"y", to.second}}));
+      throw InputError(sf_say("err.jeep_on_tile", {{"x", to.first}, {"y", to.second}}));
     if (jeep_at(s, to.first, to.second) >= 0)
-      throw InputError(say(s, "err.jeep_there", {{"x", to.first}, {"y", to.second}}));
+      throw InputError(sf_say("err.jeep_there", {{"x", to.first}, {"y", to.second}}));
     if (!CellMap::in_range(to.first, to.second) || !(s.cells.get(to.first, to.second) & 0x8000))
-      throw InputError(say(s, "err.not_next", {{"x", to.first}, {"y", to.second}}));
+      throw InputError(sf_say("err.not_next", {{"x", to.first}, {"y", to.second}}));
     return action(s, fmt::format("jeep from {},{} to {},{}", from.first, from.second, to.first, to.second));
   }
   const bool found = cmd == "found";
@@ -522,10 +532,10 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
     else if (species_from(x) >= 0 && sp < 0)
       sp = species_from(x);
     else
-      throw InputError(say(s, "err.what_word", {{"word", quote(x)}}));
+      throw InputError(sf_say("err.what_word", {{"word", quote(x)}}));
   }
   if (nums.size() != 2)
-    throw InputError(say(s, "err.cell_corner", {{"example", found ? "found lion 2,1 NE" : "explore zebra 1,1 SE"}}));
+    throw InputError(sf_say("err.cell_corner", {{"example", found ? "found lion 2,1 NE" : "explore zebra 1,1 SE"}}));
   const int x = nums[0], y = nums[1];
   const u8 pk = found ? 2 : 3;
   unsigned corners = 0, kinds = 0;  // what fits at that cell (corner, species) among the legal actions
@@ -541,24 +551,24 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
       std::vector<std::string> cs;
       for (int c = 0; c < 4; ++c)
         if ((corners >> c) & 1u) cs.push_back(cell_corner(x, y, c));
-      throw InputError(say(s, "err.which_corner",
-                           {{"x", x}, {"y", y}, {"list", fmt::format("{}", fmt::join(cs, say(s, "list.or")))}}));
+      throw InputError(sf_say("err.which_corner",
+                              {{"x", x}, {"y", y}, {"list", fmt::format("{}", fmt::join(cs, sf_say("list.or")))}}));
     } else {
-      throw InputError(say(s, "err.nowhere",
-                           {{"cmd", found ? "found" : "explore"},
-                            {"x", x},
-                            {"y", y},
-                            {"why", say(s, s.placed_at(x, y) < 0 ? "err.nowhere_no_tile" : "err.nowhere_list")}}));
+      throw InputError(
+          sf_say("err.nowhere", {{"cmd", found ? "found" : "explore"},
+                                 {"x", x},
+                                 {"y", y},
+                                 {"why", sf_say(s.placed_at(x, y) < 0 ? "err.nowhere_no_tile" : "err.nowhere_list")}}));
     }
   }
   if (sp < 0) {
     if (std::popcount(kinds) == 1) {
       sp = std::countr_zero(kinds);
     } else if (kinds) {
-      throw InputError(say(s, "err.which_token",
-                           {{"list", species_list(kinds, say(s, "list.or"))},
-                            {"example", fmt::format("{} {} {}", found ? "found" : "explore",
-                                                    species_name(first_species(kinds)), cell_corner(x, y, *corner))}}));
+      throw InputError(sf_say("err.which_token", {{"list", species_list(kinds, sf_say("list.or"))},
+                                                  {"example", fmt::format("{} {} {}", found ? "found" : "explore",
+                                                                          species_name(first_species(kinds)),
+                                                                          cell_corner(x, y, *corner))}}));
     } else {
       const unsigned h = hand_species(s, s.current);
       throw InputError(hole_reason(s, found, x, y, *corner, h ? first_species(h) : 0));
@@ -568,14 +578,14 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
     return action(
         s, fmt::format("{} {} at {}", found ? "found" : "explore", species_name(sp), cell_corner(x, y, *corner)));
   } catch (const InputError& e) {
-    throw InputError(std::string_view(e.what()) == say(s, "err.not_possible") ? hole_reason(s, found, x, y, *corner, sp)
+    throw InputError(std::string_view(e.what()) == sf_say("err.not_possible") ? hole_reason(s, found, x, y, *corner, sp)
                                                                               : std::string(e.what()));
   }
 }
 
 Move choice(const State& s, const std::string& canon) {
   const Move m = s.rs->game->hooks.choice_parse(s, canon);
-  if (!is_legal(s, m)) throw InputError(say(s, "err.unavailable"));
+  if (!is_legal(s, m)) throw InputError(sf_say("err.unavailable"));
   return m;
 }
 
@@ -590,18 +600,18 @@ std::optional<Move> parse_choice(const State& s, std::string_view text) {
       if (x != "hand" && x != "in" && x != "give" && x != "a" && x != "an" && x != "token") w.push_back(x);
     if (w.size() != 1) return std::nullopt;
     const std::string can = species_list(hand & ~on, ", ");  // what to type: the notation's words
-    const std::string hint = can.empty() ? std::string("none") : say(s, "err.hint_none", {{"list", can}});
+    const std::string hint = can.empty() ? std::string("none") : sf_say("err.hint_none", {{"list", can}});
     static const std::array<std::string_view, 8> kNone = {"none", "no", "keep", "pass", "-", "skip", "nothing", "n"};
     if (std::find(kNone.begin(), kNone.end(), w[0]) != kNone.end()) return choice(s, "none");
     const int k = species_from(w[0]);
-    if (k < 0) throw InputError(say(s, "err.not_species", {{"word", quote(w[0])}, {"hint", hint}}));
+    if (k < 0) throw InputError(sf_say("err.not_species", {{"word", quote(w[0])}, {"hint", hint}}));
     const std::string name = feature_word(*s.rs->game, s.rs->ftype(s.graph[s.pend_root].ftype).name);
     if ((on >> k) & 1u)
-      throw InputError(say(
-          s, "err.already_on",
+      throw InputError(sf_say(
+          "err.already_on",
           {{"feature", name}, {"article", article(species_name(k))}, {"species", species_word(s, k)}, {"hint", hint}}));
     if (!((hand >> k) & 1u))
-      throw InputError(say(s, "err.no_token_in_hand", {{"species", species_word(s, k)}, {"hint", hint}}));
+      throw InputError(sf_say("err.no_token_in_hand", {{"species", species_word(s, k)}, {"hint", hint}}));
     return choice(s, "hand in " + species_name(k));
   }
   std::vector<std::string> w;
@@ -613,9 +623,9 @@ std::optional<Move> parse_choice(const State& s, std::string_view text) {
   legal_moves(s, ml);
   if (std::none_of(ml.begin(), ml.end(), [&](const Move& m) { return m.x == x && m.y == y; })) {
     const std::string example = ml.empty() ? std::string("3,1") : fmt::format("{},{}", ml[0].x, ml[0].y);
-    if (s.placed_at(x, y) >= 0) throw InputError(say(s, "err.jeep_to_tile", {{"x", x}, {"y", y}}));
-    if (jeep_at(s, x, y) >= 0) throw InputError(say(s, "err.other_jeep", {{"x", x}, {"y", y}}));
-    throw InputError(say(s, "err.not_next_eg", {{"x", x}, {"y", y}, {"example", example}}));
+    if (s.placed_at(x, y) >= 0) throw InputError(sf_say("err.jeep_to_tile", {{"x", x}, {"y", y}}));
+    if (jeep_at(s, x, y) >= 0) throw InputError(sf_say("err.other_jeep", {{"x", x}, {"y", y}}));
+    throw InputError(sf_say("err.not_next_eg", {{"x", x}, {"y", y}, {"example", example}}));
   }
   return choice(s, fmt::format("jeep to {},{}", x, y));
 }
@@ -630,13 +640,13 @@ std::optional<Move> parse_alias(const State& s, std::string_view text) {
 std::string told(const State& s, MoveKind kind, std::string_view text, int x, int y) {
   const std::string a = printable(std::string(text));
   if (kind == MoveKind::Choose) {
-    if (a.rfind("jeep to ", 0) == 0) return say(s, "told.jeep_back", {{"x", x}, {"y", y}, {"to", a.substr(8)}});
+    if (a.rfind("jeep to ", 0) == 0) return sf_say("told.jeep_back", {{"x", x}, {"y", y}, {"to", a.substr(8)}});
     return "";  // a hand-in: its score event says it
   }
   if (a.rfind("jeep from ", 0) == 0) {  // "jeep from -2,0 to 3,1"
     const auto to = a.find(" to ", 10);
     if (to != std::string::npos)
-      return say(s, "told.jeep", {{"from", a.substr(10, to - 10)}, {"to", a.substr(to + 4)}});
+      return sf_say("told.jeep", {{"from", a.substr(10, to - 10)}, {"to", a.substr(to + 4)}});
   }
   if (a.rfind("jeep ", 0) == 0) return "moved a " + a;  // not the engine's text: as it is
   const bool found = a.rfind("found ", 0) == 0;
@@ -646,8 +656,8 @@ std::string told(const State& s, MoveKind kind, std::string_view text, int x, in
   const std::string name = r.substr(0, sp);
   const int k = species_from(name);
   if (sp != std::string::npos && r.compare(sp, 4, " at ") == 0 && k >= 0 && name == species_name(k))
-    return say(s, found ? "told.found" : "told.explore",
-               {{"article", article(name)}, {"species", species_word(s, k)}, {"where", r.substr(sp + 4)}});
+    return sf_say(found ? "told.found" : "told.explore",
+                  {{"article", article(name)}, {"species", species_word(s, k)}, {"where", r.substr(sp + 4)}});
   return fmt::format("{} a watering hole with {} {} token{}", found ? "founded" : "explored", article(name), name,
                      sp == std::string::npos ? std::string() : r.substr(sp));  // not the engine's text: as it is
 }
@@ -697,7 +707,7 @@ std::vector<Overlay> overlays(const State& s) {
     o.glyph = "jeep";
     o.x = x;
     o.y = y;
-    o.label = say(s, "overlay.jeep", {{"x", x}, {"y", y}});
+    o.label = sf_say("overlay.jeep", {{"x", x}, {"y", y}});
     out.push_back(std::move(o));
   }
   for (const Spot& sp : s.spots) {
@@ -712,30 +722,28 @@ std::vector<Overlay> overlays(const State& s) {
       const auto ci = static_cast<std::size_t>(c);
       if (sp.token[ci] == 0xFF) continue;
       if (!what.empty()) what += ", ";
-      what += say(s, "hole.token",
-                  {{"species", species_word(s, sp.token[ci])},
-                   {"where", cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c)}});
-      if (sp.owner[ci] != 0xFF) what += say(s, "hole.photographer", {{"player", seat_ref(sp.owner[ci])}});
+      what += sf_say("hole.token", {{"species", species_word(s, sp.token[ci])},
+                                    {"where", cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c)}});
+      if (sp.owner[ci] != 0xFF) what += sf_say("hole.photographer", {{"player", seat_ref(sp.owner[ci])}});
     }
-    o.label = say(s, o.done ? "overlay.hole_complete" : "overlay.hole", {{"x", sp.x}, {"y", sp.y}, {"what", what}});
-    if (o.done) o.parts.push_back({"pond-complete", 0, 0, 0, -1, say(s, "overlay.complete")});
+    o.label = sf_say(o.done ? "overlay.hole_complete" : "overlay.hole", {{"x", sp.x}, {"y", sp.y}, {"what", what}});
+    if (o.done) o.parts.push_back({"pond-complete", 0, 0, 0, -1, sf_say("overlay.complete")});
     for (int c = 0; c < 4; ++c)
       o.parts.push_back({quarter_usable(s, sp.x, sp.y, c) ? "pond-quarter" : "pond-quarter-unusable", 0, 0, 90 * c, -1, ""});
     for (int c = 0; c < 4; ++c) {
       const auto ci = static_cast<std::size_t>(c);
       if (sp.token[ci] == 0xFF || sp.token[ci] >= kTokenKinds) continue;
-      o.parts.push_back({"token-" + species_name(sp.token[ci]), quarter_dx(c) * kTokenOff, quarter_dy(c) * kTokenOff, 0,
-                         -1,
-                         say(s, "overlay.token",
-                             {{"species", species_word(s, sp.token[ci])},
-                              {"where", cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c)}})});
+      o.parts.push_back(
+          {"token-" + species_name(sp.token[ci]), quarter_dx(c) * kTokenOff, quarter_dy(c) * kTokenOff, 0, -1,
+           sf_say("overlay.token", {{"species", species_word(s, sp.token[ci])},
+                                    {"where", cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c)}})});
     }
     for (int c = 0; c < 4; ++c) {
       const u8 owner = sp.owner[static_cast<std::size_t>(c)];
       if (owner == 0xFF) continue;
       o.parts.push_back({"pond-claim", 0, 0, 90 * c, owner, ""});
       o.parts.push_back({"photographer", quarter_dx(c) * kPieceOff, quarter_dy(c) * kPieceOff, 0, owner,
-                         say(s, "overlay.photographer", {{"player", seat_ref(owner)}})});
+                         sf_say("overlay.photographer", {{"player", seat_ref(owner)}})});
     }
     out.push_back(std::move(o));
   }
@@ -755,15 +763,15 @@ std::vector<std::string> summary(const State& s) {
     if (m[0] == kOffBoard) ++taken;
     else jeeps.push_back(fmt::format("{},{}", m[0], m[1]));
   }
-  std::string jeep_line = jeeps.empty() ? say(s, "summary.jeeps_none")
-                                        : say(s, "summary.jeeps",
-                                              {{"n", static_cast<int>(jeeps.size())},
-                                               {"cells", fmt::format("{}", fmt::join(jeeps, say(s, "list.and")))}});
-  if (taken > 0 && !jeeps.empty()) jeep_line += say(s, "summary.jeeps_off", {{"n", taken}});
+  std::string jeep_line =
+      jeeps.empty() ? sf_say("summary.jeeps_none")
+                    : sf_say("summary.jeeps", {{"n", static_cast<int>(jeeps.size())},
+                                               {"cells", fmt::format("{}", fmt::join(jeeps, sf_say("list.and")))}});
+  if (taken > 0 && !jeeps.empty()) jeep_line += sf_say("summary.jeeps_off", {{"n", taken}});
   int closed = 0;
   for (const Spot& sp : s.spots) closed += sp.closed ? 1 : 0;
-  return {say(s, "summary.tokens", {{"pile", pile}, {"discard", discard}}), jeep_line,
-          say(s, "summary.holes", {{"n", static_cast<int>(s.spots.size())}, {"closed", closed}})};
+  return {sf_say("summary.tokens", {{"pile", pile}, {"discard", discard}}), jeep_line,
+          sf_say("summary.holes", {{"n", static_cast<int>(s.spots.size())}, {"closed", closed}})};
 }
 
 }  // namespace

@@ -27,12 +27,27 @@ const GameDef& safari();          // below
 // "2,1 NE": a cell and one of its corners, as the notation writes them (also present.cpp).
 std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]); }
 
+// say() for Safari's words: its catalog and the engine's, looked up once (a legal list's option
+// texts are written hundreds at a time). Also present.cpp.
+std::string sf_say(std::string_view id, const MsgArgs& args = {}) {
+  static const i18n::Catalog* const own = game_messages(safari());
+  static const i18n::Catalog* const generic = &generic_messages();
+  return i18n::say({own, generic}, id, args);
+}
+
 // A species' name for players, in the current language ("lion", "лев"); the notation and the
 // records keep the identifiers (also present.cpp).
-std::string species_word(const State& s, int k) {
-  static const std::array<std::string, kTokenKinds> kIds = {"species.monkey", "species.elephant", "species.giraffe",
-                                                            "species.lion", "species.zebra"};
-  return say(s, kIds[static_cast<std::size_t>(k) % kIds.size()]);
+const std::string& species_word(const State&, int k) {
+  static const auto words = [] {
+    std::array<std::array<std::string, kTokenKinds>, i18n::kLangs> w;
+    for (const i18n::Lang l : i18n::kAllLangs) {
+      const i18n::Scope scope(l);
+      for (std::size_t sp = 0; sp < w[0].size(); ++sp)
+        w[static_cast<std::size_t>(l)][sp] = sf_say("species." + safari_species()[sp], {});
+    }
+    return w;
+  }();
+  return words[static_cast<std::size_t>(i18n::current())][static_cast<std::size_t>(k) % kTokenKinds];
 }
 
 namespace {
@@ -458,13 +473,12 @@ std::string action_text(const State& s, const Move& m) {
 // A board coordinate: a whole number on the map (-128 to 127), never wrapped onto another cell.
 int parse_coord(std::string_view t, std::string_view what) {
   long long v = 0;
-  if (!carc::parse_int(t, -128, 127, v))
-    throw InputError(say(safari(), "err.coordinate", {{"what", what}, {"text", t}}));
+  if (!carc::parse_int(t, -128, 127, v)) throw InputError(sf_say("err.coordinate", {{"what", what}, {"text", t}}));
   return static_cast<int>(v);
 }
 std::pair<int, int> parse_cell(std::string_view t, std::string_view what) {
   const auto comma = t.find(',');
-  if (comma == std::string_view::npos) throw InputError(say(safari(), "err.cell", {{"what", what}, {"text", t}}));
+  if (comma == std::string_view::npos) throw InputError(sf_say("err.cell", {{"what", what}, {"text", t}}));
   return {parse_coord(t.substr(0, comma), what), parse_coord(t.substr(comma + 1), what)};
 }
 std::vector<std::string_view> split(std::string_view t) {
@@ -482,7 +496,7 @@ std::vector<std::string_view> split(std::string_view t) {
 int parse_species(std::string_view t) {
   for (int k = 0; k < kTokenKinds; ++k)
     if (kSpecies[static_cast<std::size_t>(k)] == t) return k;
-  throw InputError(say(safari(), "err.species", {{"text", t}}));
+  throw InputError(sf_say("err.species", {{"text", t}}));
 }
 
 // "jeep from X,Y to X,Y" (or "jeep X,Y to X,Y"), "found SPECIES at X,Y CORNER", "explore ...".
@@ -495,14 +509,14 @@ Move action_parse(const State& s, std::string_view text) {
     std::size_t i = 1;
     if (i < w.size() && w[i] == "from") ++i;
     if (w.size() != i + 3 || w[i + 1] != "to")
-      throw InputError(say(s, "err.expected", {{"text", text}, {"form", "jeep from X,Y to X,Y"}}));
+      throw InputError(sf_say("err.expected", {{"text", text}, {"form", "jeep from X,Y to X,Y"}}));
     const auto from = parse_cell(w[i], "jeep");
     const auto to = parse_cell(w[i + 2], "jeep");
     m.pk = 1;
     m.rot = 0xFF;
     for (u8 j = 0; j < 2; ++j)
       if (s.markers[j][0] == from.first && s.markers[j][1] == from.second) m.rot = j;
-    if (m.rot == 0xFF) throw InputError(say(s, "err.no_jeep_at_cell", {{"x", from.first}, {"y", from.second}}));
+    if (m.rot == 0xFF) throw InputError(sf_say("err.no_jeep_at_cell", {{"x", from.first}, {"y", from.second}}));
     m.x = static_cast<i8>(to.first);
     m.y = static_cast<i8>(to.second);
     return m;
@@ -512,15 +526,15 @@ Move action_parse(const State& s, std::string_view text) {
     m.feat = static_cast<u8>(parse_species(w[1]));
     const auto cell = parse_cell(w[3], w[0]);
     if (!CellMap::in_range(cell.first, cell.second))
-      throw InputError(say(s, "err.cell_off_map", {{"x", cell.first}, {"y", cell.second}}));
+      throw InputError(sf_say("err.cell_off_map", {{"x", cell.first}, {"y", cell.second}}));
     const auto it = std::find(kCornerNames.begin(), kCornerNames.end(), w[4]);
-    if (it == kCornerNames.end()) throw InputError(say(s, "err.corner", {{"text", w[4]}}));
+    if (it == kCornerNames.end()) throw InputError(sf_say("err.corner", {{"text", w[4]}}));
     m.x = static_cast<i8>(cell.first);
     m.y = static_cast<i8>(cell.second);
     m.rot = static_cast<u8>(it - kCornerNames.begin());
     return m;
   }
-  throw InputError(say(s, "err.action", {{"text", text}}));
+  throw InputError(sf_say("err.action", {{"text", text}}));
 }
 
 // Choose: a hand-in ("lion" / "none") or the taken jeep's new cell ("jeep to X,Y").
@@ -542,10 +556,10 @@ Move choice_parse(const State& s, std::string_view text) {
   m.player = s.current;
   const auto w = split(text);
   if (w.size() != 3 || w[0] != "jeep" || w[1] != "to")
-    throw InputError(say(s, "err.expected", {{"text", text}, {"form", "jeep to X,Y"}}));
+    throw InputError(sf_say("err.expected", {{"text", text}, {"form", "jeep to X,Y"}}));
   const auto to = parse_cell(w[2], "jeep");
   if (!CellMap::in_range(to.first, to.second))
-    throw InputError(say(s, "err.cell_off_map", {{"x", to.first}, {"y", to.second}}));
+    throw InputError(sf_say("err.cell_off_map", {{"x", to.first}, {"y", to.second}}));
   m.x = static_cast<i8>(to.first);
   m.y = static_cast<i8>(to.second);
   m.feat = static_cast<u8>(s.marker_taken ? s.marker_taken - 1 : 0);
@@ -692,42 +706,40 @@ std::string describe(const State& s, const ScoreEvent& e) {
   auto article_of = [](int k) { return article(kSpecies[static_cast<std::size_t>(k) % kSpecies.size()]); };
   switch (e.reason) {
     case ScoreReason::Completed: {
-      std::string what = say(s, "event.sf_completed",
-                             {{"player", who},
-                              {"points", e.points},
-                              {"feature", name},
-                              {"tiles", e.tiles},
-                              {"species", e.attr},
-                              {"value", kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]}});
-      if (e.moved) what += say(s, "event.sf_birds", {{"birds", e.moved}});
+      std::string what = sf_say("event.sf_completed", {{"player", who},
+                                                       {"points", e.points},
+                                                       {"feature", name},
+                                                       {"tiles", e.tiles},
+                                                       {"species", e.attr},
+                                                       {"value", kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]}});
+      if (e.moved) what += sf_say("event.sf_birds", {{"birds", e.moved}});
       if (e.cause)
-        what += say(s, "event.sf_handed_in", {{"article", article_of(e.cause - 1)}, {"species", species(e.cause - 1)}});
+        what += sf_say("event.sf_handed_in", {{"article", article_of(e.cause - 1)}, {"species", species(e.cause - 1)}});
       return what;
     }
     case ScoreReason::Final: {
       std::string what =
-          say(s, "event.sf_final", {{"player", who}, {"points", e.points}, {"feature", name}, {"animals", e.attr}});
-      if (e.moved) what += say(s, "event.sf_final_birds", {{"birds", e.moved}});
+          sf_say("event.sf_final", {{"player", who}, {"points", e.points}, {"feature", name}, {"animals", e.attr}});
+      if (e.moved) what += sf_say("event.sf_final_birds", {{"birds", e.moved}});
       return what;
     }
     case ScoreReason::Special:
       switch (e.cause) {
         case kFoundCause:
-          return say(s, "event.found",
-                     {{"player", who}, {"article", article_of(e.attr)}, {"species", species(e.attr)}});
+          return sf_say("event.found",
+                        {{"player", who}, {"article", article_of(e.attr)}, {"species", species(e.attr)}});
         case kExploreCause:
-          return say(s, "event.explore",
-                     {{"player", who},
-                      {"points", e.points},
-                      {"article", article_of(e.attr)},
-                      {"species", species(e.attr)},
-                      {"n", e.tiles}});
+          return sf_say("event.explore", {{"player", who},
+                                          {"points", e.points},
+                                          {"article", article_of(e.attr)},
+                                          {"species", species(e.attr)},
+                                          {"n", e.tiles}});
         case kHoleCause:
-          return say(s, "event.hole_complete", {{"player", who}});
+          return sf_say("event.hole_complete", {{"player", who}});
         case kJeepCause:
-          return say(s, "event.jeep", {{"player", who}});
+          return sf_say("event.jeep", {{"player", who}});
         case kTokensCause:
-          return say(s, "event.tokens_in_hand", {{"player", who}, {"points", e.points}, {"tokens", e.tiles}});
+          return sf_say("event.tokens_in_hand", {{"player", who}, {"points", e.points}, {"tokens", e.tiles}});
         default:
           return {};
       }
@@ -744,7 +756,7 @@ std::string spot_text(const State& s, const PlacedTile& pt, int local) {
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
   const FeatureInfo fi = feature_info(s, pt.seg0 + local);
   if (fd.cls == FClass::Point || fd.cls == FClass::Centre)
-    return fi.closed ? say(s, "spot.baobab_surrounded") : say(s, "spot.baobab", {{"tiles", fi.tiles}});
+    return fi.closed ? sf_say("spot.baobab_surrounded") : sf_say("spot.baobab", {{"tiles", fi.tiles}});
   const u8 present = species_mask(s.graph[fi.root]);
   std::vector<std::string> names;
   for (int k = 0; k < kTokenKinds; ++k)
@@ -753,11 +765,11 @@ std::string spot_text(const State& s, const PlacedTile& pt, int local) {
   const int birds = fd.cls == FClass::Area ? s.graph[fi.root].attr[kBird] : 0;
   const int value = safari_completed_value(s, fi.root);
   std::string info =
-      fi.closed ? say(s, "spot.completed_now", {{"points", value}}) : say(s, "spot.so_far", {{"tiles", fi.tiles}});
-  info += n ? say(s, "spot.animals", {{"list", fmt::format("{}", fmt::join(names, ", "))}, {"n", n}})
-            : say(s, "spot.no_animals");
-  if (birds) info += ", " + say(s, "birds.n", {{"n", birds}});
-  if (!fi.closed) info += say(s, "spot.worth", {{"points", value}});
+      fi.closed ? sf_say("spot.completed_now", {{"points", value}}) : sf_say("spot.so_far", {{"tiles", fi.tiles}});
+  info += n ? sf_say("spot.animals", {{"list", fmt::format("{}", fmt::join(names, ", "))}, {"n", n}})
+            : sf_say("spot.no_animals");
+  if (birds) info += ", " + sf_say("birds.n", {{"n", birds}});
+  if (!fi.closed) info += sf_say("spot.worth", {{"points", value}});
   return info;
 }
 
@@ -770,18 +782,18 @@ std::vector<std::pair<std::string, int>> hand(const State& s, int p) {
 std::vector<Panel> panels(const State& s) {
   Panel tokens;
   tokens.id = "tokens";
-  tokens.title = say(s, "panel.tokens.title");
+  tokens.title = sf_say("panel.tokens.title");
   tokens.columns = {"seat"};  // "seat": the front ends' key for a column of seats
   for (int k = 0; k < kTokenKinds; ++k) tokens.columns.push_back(species_word(s, k));
-  tokens.columns.push_back(say(s, "panel.tokens.photographers"));
+  tokens.columns.push_back(sf_say("panel.tokens.photographers"));
   for (int p = 0; p < s.nplayers; ++p) {
     std::vector<std::string> row{std::to_string(p)};
     for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) row.push_back(std::to_string(k));
     int at_holes = 0;
     for (const Spot& sp : s.spots)
       for (const u8 o : sp.owner) at_holes += o == p;
-    row.push_back(say(s, "panel.tokens.supply", {{"n", static_cast<int>(s.supply[static_cast<std::size_t>(p)])}}) +
-                  (at_holes ? say(s, "panel.tokens.at_holes", {{"n", at_holes}}) : std::string()));
+    row.push_back(sf_say("panel.tokens.supply", {{"n", static_cast<int>(s.supply[static_cast<std::size_t>(p)])}}) +
+                  (at_holes ? sf_say("panel.tokens.at_holes", {{"n", at_holes}}) : std::string()));
     tokens.rows.push_back(std::move(row));
   }
   int discard = 0;
@@ -789,36 +801,35 @@ std::vector<Panel> panels(const State& s) {
   for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) {
     discard += s.tokens.discard[k];
     if (s.tokens.discard[k])
-      disc.push_back(
-          say(s, "panel.tokens.discard_item",
-              {{"n", static_cast<int>(s.tokens.discard[k])}, {"species", species_word(s, static_cast<int>(k))}}));
+      disc.push_back(sf_say("panel.tokens.discard_item", {{"n", static_cast<int>(s.tokens.discard[k])},
+                                                          {"species", species_word(s, static_cast<int>(k))}}));
   }
   const int pile = pile_total(s);
-  tokens.lines.push_back(say(s, "panel.tokens.piles",
-                             {{"pile", pile},
-                              {"discard", discard},
-                              {"list", disc.empty() ? std::string() : fmt::format(" ({})", fmt::join(disc, ", "))}}));
+  tokens.lines.push_back(sf_say(
+      "panel.tokens.piles", {{"pile", pile},
+                             {"discard", discard},
+                             {"list", disc.empty() ? std::string() : fmt::format(" ({})", fmt::join(disc, ", "))}}));
   Panel jeeps;
   jeeps.id = "jeeps";
-  jeeps.title = say(s, "panel.jeeps.title");
+  jeeps.title = sf_say("panel.jeeps.title");
   std::vector<std::string> at;
   for (const auto& mk : s.markers)
     if (mk[0] != kOffBoard) at.push_back(fmt::format("{},{}", mk[0], mk[1]));
   std::string jt = at.empty()
-                       ? say(s, "panel.jeeps.none")
-                       : say(s, "panel.jeeps.at", {{"cells", fmt::format("{}", fmt::join(at, say(s, "list.and")))}});
+                       ? sf_say("panel.jeeps.none")
+                       : sf_say("panel.jeeps.at", {{"cells", fmt::format("{}", fmt::join(at, sf_say("list.and")))}});
   if (s.marker_taken)
-    jt += say(s, "panel.jeeps.taken");
+    jt += sf_say("panel.jeeps.taken");
   else if (at.size() < 2)
-    jt += say(s, "panel.jeeps.left");
-  jeeps.counters.emplace_back(jeeps.title, jt + say(s, "panel.jeeps.rule"));
+    jt += sf_say("panel.jeeps.left");
+  jeeps.counters.emplace_back(jeeps.title, jt + sf_say("panel.jeeps.rule"));
   Panel holes;
   holes.id = "watering_holes";
-  holes.title = say(s, "panel.holes.title");
+  holes.title = sf_say("panel.holes.title");
   if (s.spots.empty())
-    holes.counters.emplace_back(holes.title, say(s, "panel.holes.none"));
+    holes.counters.emplace_back(holes.title, sf_say("panel.holes.none"));
   else
-    holes.title = say(s, "panel.holes.title_points");
+    holes.title = sf_say("panel.holes.title_points");
   for (const Spot& sp : s.spots) {
     std::vector<std::string> toks, free;
     int unplaced = 0;  // quarters whose tile is not placed yet
@@ -828,22 +839,22 @@ std::vector<Panel> panels(const State& s) {
       unplaced += s.placed_at(qx, qy) < 0;
       if (sp.token[cc] != 0xFF) {
         std::string t =
-            say(s, "hole.token", {{"species", species_word(s, sp.token[cc])}, {"where", cell_corner(qx, qy, c)}});
-        if (sp.owner[cc] != 0xFF) t += say(s, "hole.photographer", {{"player", seat_ref(sp.owner[cc])}});
+            sf_say("hole.token", {{"species", species_word(s, sp.token[cc])}, {"where", cell_corner(qx, qy, c)}});
+        if (sp.owner[cc] != 0xFF) t += sf_say("hole.photographer", {{"player", seat_ref(sp.owner[cc])}});
         toks.push_back(t);
       } else if (corner_usable(s, qx, qy, c)) {
         free.push_back(cell_corner(qx, qy, c));
       }
     }
     std::string line =
-        say(s, "point.line", {{"x", sp.x}, {"y", sp.y}, {"list", fmt::format("{}", fmt::join(toks, ", "))}});
+        sf_say("point.line", {{"x", sp.x}, {"y", sp.y}, {"list", fmt::format("{}", fmt::join(toks, ", "))}});
     if (sp.closed) {
-      line += say(s, "panel.holes.complete");
+      line += sf_say("panel.holes.complete");
     } else {
-      line += say(s, "panel.holes.explore", {{"points", sp.ntokens + 3}});
-      line += !free.empty() ? say(s, "panel.holes.at", {{"list", fmt::format("{}", fmt::join(free, ", "))}})
-              : unplaced    ? say(s, "panel.holes.no_quarter_yet")
-                            : say(s, "panel.holes.no_quarter");
+      line += sf_say("panel.holes.explore", {{"points", sp.ntokens + 3}});
+      line += !free.empty() ? sf_say("panel.holes.at", {{"list", fmt::format("{}", fmt::join(free, ", "))}})
+              : unplaced    ? sf_say("panel.holes.no_quarter_yet")
+                            : sf_say("panel.holes.no_quarter");
     }
     holes.lines.push_back(line);
   }
