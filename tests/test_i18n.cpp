@@ -2,6 +2,8 @@
 // catalog complete, views in Russian and Romanian, English unchanged.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 
 #include "core/core.hpp"
@@ -143,6 +145,166 @@ TEST(I18n, EventsAndSpotsInRussianNameThePlayersAndUsePluralForms) {
   EXPECT_EQ(describe_event(g.state(), e), "игрок 2: 4 очка за завершённый объект «город» из 2 квадратов");
   const i18n::Scope en(Lang::En);
   EXPECT_EQ(describe_event(g.state(), e), "player 2 scores 4 for a completed city of 2 tiles");
+}
+
+// Every sentence of a Safari view in `l`, gathered along a game that founds and explores watering
+// holes, moves and takes jeeps and hands tokens in: option texts, the decision's panels (also in
+// full), the game's panels, overlays and their parts, the summary, events and a turn's words.
+// Texts quoted inside a sentence ("found lion 2,1 NE": what to type) and the first column of the
+// actions panel (the commands) are the notation and stay English, so they are left out.
+struct SafariTexts {
+  std::vector<std::string> texts;
+  int jeep_options = 0, found_options = 0, explore_options = 0, hand_ins = 0, holes = 0, events = 0;
+};
+
+std::string unquoted(std::string t) {
+  for (auto a = t.find('"'); a != std::string::npos; a = t.find('"')) {
+    const auto b = t.find('"', a + 1);
+    t.erase(a, b == std::string::npos ? std::string::npos : b - a + 1);
+  }
+  return t;
+}
+
+void play_safari(SafariTexts& out, Lang l, u64 seed) {
+  Game g(load_ruleset("safari", {}), {{"Аня", ""}, {"Bob", ""}, {"Ioana", ""}}, seed);
+  std::mt19937 rng(static_cast<unsigned>(seed));
+  view::ViewOptions vo;
+  vo.lang = l;
+  auto add_panels = [&](const std::vector<Panel>& ps) {
+    for (const Panel& p : ps) {
+      out.texts.push_back(p.title);
+      for (const auto& [name, value] : p.counters) {
+        out.texts.push_back(name);
+        out.texts.push_back(value);
+      }
+      for (std::size_t c = 0; c < p.columns.size(); ++c)
+        if (p.columns[c] != "seat") out.texts.push_back(p.columns[c]);
+      for (const auto& row : p.rows)
+        for (std::size_t c = p.id == "actions" ? 1 : 0; c < row.size(); ++c) out.texts.push_back(row[c]);
+      for (const auto& line : p.lines) out.texts.push_back(line);
+    }
+  };
+  for (int step = 0; step < 400 && !g.over(); ++step) {
+    g.advance();
+    if (g.over()) break;
+    const view::View v = view::build_view(g, vo);
+    for (const auto& o : v.decision.options) {
+      out.texts.push_back(o.text);
+      if (o.kind == "action" && o.overlay.rfind("jeep:", 0) == 0) ++out.jeep_options;
+      if (o.kind == "action" && o.notation.rfind("found ", 0) == 0) ++out.found_options;
+      if (o.kind == "action" && o.notation.rfind("explore ", 0) == 0) ++out.explore_options;
+      if (o.kind == "choice" && o.notation.rfind("hand in ", 0) == 0) ++out.hand_ins;
+    }
+    add_panels(v.decision.panels);
+    add_panels(v.panels);
+    for (const auto& s : v.summary) out.texts.push_back(s);
+    for (const auto& ov : v.overlays) {
+      out.texts.push_back(ov.overlay.label);
+      out.holes += ov.overlay.id.rfind("watering-hole:", 0) == 0;
+      for (const auto& part : ov.overlay.parts) out.texts.push_back(part.label);
+    }
+    for (const auto& e : v.last_turn) {
+      out.texts.push_back(e.text);
+      ++out.events;
+    }
+    const State& s = g.state();
+    const Presentation& pr = s.rs->game->present;
+    MoveList ml;
+    legal_moves(s, ml);
+    std::vector<Move> acts;
+    for (const Move& m : ml)
+      if (m.kind == MoveKind::Act && m.pk != 1) acts.push_back(m);
+    // found and explore often, so that watering holes fill up; otherwise any move
+    const Move m = !acts.empty() && rng() % 2 ? acts[rng() % acts.size()] : ml[rng() % ml.size()];
+    {
+      const i18n::Scope scope(l);
+      if (s.phase == Phase::Piece || s.phase == Phase::Choose) add_panels(pr.decision_panels(s, true));
+      if (m.kind == MoveKind::Act || m.kind == MoveKind::Choose) {
+        const std::string text =
+            m.kind == MoveKind::Act ? s.rs->game->hooks.action_text(s, m) : s.rs->game->hooks.choice_text(s, m);
+        out.texts.push_back(pr.told(s, m.kind, text, s.markers[m.rot & 1][0], s.markers[m.rot & 1][1]));
+      }
+    }
+    g.play(m);
+  }
+  const view::View end = view::build_view(g, vo);
+  for (const auto& e : end.last_turn) {
+    out.texts.push_back(e.text);
+    ++out.events;
+  }
+}
+
+// Games until every kind of text has been seen (a hand-in needs a completed trail or bush whose
+// scorer holds a species not on it), at most 12.
+SafariTexts safari_texts(Lang l) {
+  SafariTexts out;
+  for (u64 seed = 1; seed <= 12; ++seed) {
+    play_safari(out, l, seed);
+    if (out.jeep_options && out.found_options && out.explore_options && out.hand_ins && out.holes) break;
+  }
+  return out;
+}
+
+void expect_no_words(const SafariTexts& t, const std::vector<std::string>& words, const char* lang) {
+  EXPECT_GT(t.jeep_options, 0);
+  EXPECT_GT(t.found_options, 0);
+  EXPECT_GT(t.explore_options, 0);
+  EXPECT_GT(t.hand_ins, 0);
+  EXPECT_GT(t.holes, 0);
+  EXPECT_GT(t.events, 0);
+  int shown = 0;
+  for (const std::string& text : t.texts) {
+    EXPECT_EQ(text.find("[species."), std::string::npos) << text;
+    const std::string bare = unquoted(text);
+    for (const std::string& w : words)
+      if (bare.find(w) != std::string::npos && shown++ < 20) ADD_FAILURE() << lang << ": \"" << w << "\" in: " << text;
+  }
+}
+
+TEST(I18n, SafariSpeaksRussian) {
+  // the same game in English says the words looked for (the check sees the texts)
+  int english = 0;
+  for (const std::string& text : safari_texts(Lang::En).texts)
+    english += text.find("watering") != std::string::npos && text.find("photographer") != std::string::npos;
+  EXPECT_GT(english, 0);
+  const SafariTexts t = safari_texts(Lang::Ru);
+  expect_no_words(
+      t, {" the ", "jeep", "Jeep",  "watering", "token",    "scores",  "photographer", "species", " with ",   " and ",
+          " at ",  "lion", "zebra", "monkey",   "elephant", "giraffe", "trail",        "bush",    "complete", "point "},
+      "ru");
+  bool holes = false, jeeps = false;
+  for (const std::string& text : t.texts) {
+    holes |= text.find("водопой") != std::string::npos;
+    jeeps |= text.find("внедорожник") != std::string::npos;
+  }
+  EXPECT_TRUE(holes && jeeps);
+}
+
+TEST(I18n, SafariSpeaksRomanian) {
+  const SafariTexts t = safari_texts(Lang::Ro);
+  // Romanian says "jeep" too; no English sentence words, no Russian letters
+  expect_no_words(
+      t, {" the ", "watering", "token",    "scores",  "photographer", "species", " with ",    " and ",  " at ",
+          "lion",  "monkey",   "elephant", "giraffe", "trail",        "bush",    "complete ", "point ", "Jeeps",
+          "а",     "о",        "е"},
+      "ro");
+  bool holes = false, tokens = false;
+  for (const std::string& text : t.texts) {
+    holes |= text.find("adăpătoare") != std::string::npos;
+    tokens |= text.find("jeton") != std::string::npos;
+  }
+  EXPECT_TRUE(holes && tokens);
+}
+
+TEST(I18n, SafariEnglishIsTheSameInAnEnglishScope) {
+  // the words of a Safari view do not depend on the thread's language when the view asks for English
+  Game g(load_ruleset("safari", {}), {{"a", ""}, {"b", ""}}, 3);
+  g.advance();
+  const view::View en = view::build_view(g);
+  const i18n::Scope ru(Lang::Ru);
+  view::ViewOptions vo;
+  vo.lang = Lang::En;
+  EXPECT_EQ(view::to_json(view::build_view(g, vo)).dump(), view::to_json(en).dump());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "core/io.hpp"
 #include "games/games.hpp"
+#include "rules/words.hpp"
 
 namespace carc::games {
 
@@ -23,6 +24,8 @@ constexpr std::string_view kMessages =
     ;
 
 std::string cell_corner(int x, int y, int c);  // safari.cpp
+const std::string& species_word(const State& s, int k);             // safari.cpp
+std::string sf_say(std::string_view id, const MsgArgs& args = {});  // safari.cpp: say() for the game's words
 
 namespace {
 
@@ -49,6 +52,19 @@ std::string species_list(unsigned mask, std::string_view last_sep = ", ") {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i)
     out += (i == 0 ? "" : i + 1 == names.size() ? std::string(last_sep) : std::string(", ")) + names[i];
+  return out;
+}
+
+// The same in the players' words ("лев, зебра"); or_last: "обезьяна, лев или зебра". The
+// notation's words (what to type) stay species_list's.
+std::string species_words(const State& s, unsigned mask, bool or_last = false) {
+  std::vector<std::string> names;
+  for (int k = 0; k < kTokenKinds; ++k)
+    if ((mask >> k) & 1u) names.push_back(species_word(s, k));
+  const std::string last = or_last ? sf_say("list.or") : std::string(", ");
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? std::string() : i + 1 == names.size() ? last : std::string(", ")) + names[i];
   return out;
 }
 
@@ -163,49 +179,50 @@ Panel actions_panel(const State& s, bool full) {
   const unsigned hand = hand_species(s, p);
   Panel out;
   out.id = "actions";
-  out.title = full ? "Actions (instead of a photographer; one per turn):" : "Or one action instead of a photographer:";
+  out.title = sf_say(full ? "actions.title_full" : "actions.title");
   out.columns = {"", ""};
   auto row = [&](std::string a1, std::string a2) { out.rows.push_back({std::move(a1), std::move(a2)}); };
   std::size_t corners = 0;
   for (const auto& [pt, qs] : a.found) corners += qs.size();
   if (!hand) {
-    row("found", "no: you have no tokens (a baobab's photographer brings 2)");
+    row("found", sf_say("actions.found_no_tokens"));
   } else if (s.supply[static_cast<std::size_t>(p)] == 0) {
-    row("found", "no: no photographer left in supply");
+    row("found", sf_say("actions.found_no_photographer"));
   } else if (a.found.empty()) {
-    row("found", "no free savanna corner at a point without tokens");
+    row("found", sf_say("actions.found_no_corner"));
   } else {
-    row("found",
-        fmt::format("+3: a token ({}) with a photographer on a savanna corner of a point with no tokens: {} at {}{}",
-                    species_list(a.found_species, " or "), plural(static_cast<int>(corners), "corner", "corners"),
-                    plural(static_cast<int>(a.found.size()), "point", "points"), full ? ":" : ""));
+    row("found", sf_say("actions.found", {{"species", species_words(s, a.found_species, true)},
+                                          {"corners", static_cast<int>(corners)},
+                                          {"points", static_cast<int>(a.found.size())},
+                                          {"end", full ? ":" : ""}}));
     const PlacedTile& t = s.tiles[std::min<std::size_t>(s.piece_from, s.tiles.size() - 1)];
     std::size_t shown = 0;
     for (const auto& [pt, qs] : a.found) {
       const int px = pt.second, py = pt.first;
       const bool near = px >= t.x && px <= t.x + 1 && py >= t.y && py <= t.y + 1;
       if (!full && !near) continue;
-      if (!full && shown == 0) row("", "around this tile:");
-      row("", fmt::format("point {},{}: {}", px, py, quarters_text(qs)));
+      if (!full && shown == 0) row("", sf_say("actions.around"));
+      row("", sf_say("point.line", {{"x", px}, {"y", py}, {"list", quarters_text(qs)}}));
       ++shown;
     }
     if (!full && shown < a.found.size())
-      row("", fmt::format("({} more {}: type 'actions')", a.found.size() - shown,
-                          a.found.size() - shown == 1 ? "point" : "points"));
+      row("", sf_say("actions.more", {{"n", static_cast<int>(a.found.size() - shown)}}));
   }
   if (!a.explore.empty()) {
     for (const auto& h : a.explore) {
       const Spot& sp = s.spots[static_cast<std::size_t>(h.spot)];
-      row("explore",
-          fmt::format("point {},{} ({} there): +{} with {} at {}", sp.x, sp.y, species_list(spot_species(sp)),
-                      sp.ntokens + 3, species_list(h.species, " or "), quarters_text(h.quarters)));
+      row("explore", sf_say("actions.explore", {{"x", sp.x},
+                                                {"y", sp.y},
+                                                {"there", species_words(s, spot_species(sp))},
+                                                {"points", sp.ntokens + 3},
+                                                {"species", species_words(s, h.species, true)},
+                                                {"quarters", quarters_text(h.quarters)}}));
     }
   } else if (std::any_of(s.spots.begin(), s.spots.end(), [](const Spot& sp) { return !sp.closed; })) {
-    row("explore",
-        hand ? "no: no free savanna quarter of a watering hole takes a species you hold" : "no: you have no tokens");
+    row("explore", sf_say(hand ? "actions.explore_none" : "actions.no_tokens"));
   }
   if (s.marker_taken) {
-    row("jeep", "no move: you took a jeep this turn");
+    row("jeep", sf_say("actions.jeep_taken"));
   } else if (!a.jeeps.empty()) {
     std::vector<std::string> from;
     std::size_t cells = 0;
@@ -213,15 +230,16 @@ Panel actions_panel(const State& s, bool full) {
       from.push_back(fmt::format("{},{}", j.x, j.y));
       cells = std::max(cells, j.to.size());
     }
-    row("jeep", fmt::format("move the jeep at {} to an empty cell next to the tiles ({}){}", fmt::join(from, " or "),
-                            plural(static_cast<int>(cells), "cell", "cells"), full ? ":" : ""));
+    row("jeep", sf_say("actions.jeep", {{"from", fmt::format("{}", fmt::join(from, sf_say("list.or")))},
+                                        {"cells", static_cast<int>(cells)},
+                                        {"end", full ? ":" : ""}}));
     if (full) {
       std::vector<std::string> to;
       for (const auto& [x, y] : a.jeeps[0].to) to.push_back(fmt::format("{},{}", x, y));
       for (std::size_t j = 1; j < a.jeeps.size(); ++j)  // the other jeep's cell is a target of the first jeep only
         for (const auto& [x, y] : a.jeeps[j].to)
           if (std::find(a.jeeps[0].to.begin(), a.jeeps[0].to.end(), std::pair{x, y}) == a.jeeps[0].to.end())
-            to.push_back(fmt::format("{},{} (the jeep at {},{} only)", x, y, a.jeeps[j].x, a.jeeps[j].y));
+            to.push_back(sf_say("actions.jeep_only", {{"x", x}, {"y", y}, {"jx", a.jeeps[j].x}, {"jy", a.jeeps[j].y}}));
       row("", fmt::format("{}", fmt::join(to, "  ")));
     }
   }
@@ -237,8 +255,7 @@ Panel actions_panel(const State& s, bool full) {
                                cell_corner(it->x, it->y, it->rot)));
   }
   if (!ex.empty() && !full)
-    out.lines.push_back(
-        fmt::format("Type e.g. {} ('actions' lists every corner and cell; help explains)", fmt::join(ex, ", ")));
+    out.lines.push_back(sf_say("actions.type", {{"examples", fmt::format("{}", fmt::join(ex, ", "))}}));
   return out;
 }
 
@@ -269,29 +286,33 @@ Panel handin_panel(const State& s) {
   const unsigned sp = feature_species(s, root);
   const int n = std::popcount(sp), birds = feature_birds(s, root);
   const FeatureInfo fi = feature_info(s, root);
-  std::string animals = n ? fmt::format("{} ({} species)", species_list(sp), n) : std::string("no animals");
-  if (birds) animals += ", " + plural(birds, "bird", "birds");
+  std::string animals =
+      n ? sf_say("species.listed", {{"list", species_words(s, sp)}, {"n", n}}) : sf_say("species.none");
+  if (birds) animals += ", " + sf_say("birds.n", {{"n", birds}});
   Panel out;
   out.id = "hand_in";
-  out.title = fmt::format("A {} is complete: {} at {}; {}.", fd.name, plural(fi.tiles, "tile", "tiles"),
-                          feature_cells(s, root), animals);
-  out.lines.push_back(fmt::format(
-      "Scoring it: {{p{}}} (the most photographers on it). First a token of a species not on it may be handed in: "
-      "it counts for that player only and goes to the discard pile. Species score 1, 3, 6, 10, 15 for 1 to 5 "
-      "species{}.",
-      d, fd.cls == FClass::Area ? ", + 1 per bird" : ""));
+  out.title = sf_say("handin.title", {{"feature", feature_word(*s.rs->game, fd.name)},
+                                      {"tiles", fi.tiles},
+                                      {"cells", feature_cells(s, root)},
+                                      {"animals", animals}});
+  out.lines.push_back(
+      sf_say("handin.rule",
+             {{"player", seat_ref(d)}, {"birds", fd.cls == FClass::Area ? sf_say("handin.per_bird") : std::string()}}));
   int best = 0;
   for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, fi.pieces[static_cast<std::size_t>(p)]);
   std::vector<std::string> others;
   for (int p = 0; p < s.nplayers; ++p) {
     if (p == d || fi.pieces[static_cast<std::size_t>(p)] != best) continue;
     const u8 pick = s.pend_pick[static_cast<std::size_t>(p)];
-    const std::string what = pick != 0xFF ? "handed in " + article(species_name(pick)) + " " + species_name(pick)
-                             : ((s.pend_mask >> p) & 1u) ? std::string("decides next")
-                                                         : std::string("no hand-in");
+    const std::string what =
+        pick != 0xFF
+            ? sf_say("handin.handed", {{"article", article(species_name(pick))}, {"species", species_word(s, pick)}})
+        : ((s.pend_mask >> p) & 1u) ? sf_say("handin.decides")
+                                    : sf_say("handin.none");
     others.push_back(fmt::format("{{p{}}} ({})", p, what));
   }
-  if (!others.empty()) out.lines.push_back(fmt::format("Also scoring: {}.", fmt::join(others, ", ")));
+  if (!others.empty())
+    out.lines.push_back(sf_say("handin.also", {{"list", fmt::format("{}", fmt::join(others, ", "))}}));
   return out;
 }
 
@@ -302,11 +323,9 @@ Panel jeep_panel(const State& s) {
   const PlacedTile& t = s.tiles[std::min<std::size_t>(s.turn_first, s.tiles.size() - 1)];
   Panel out;
   out.id = "jeep";
-  out.title = "The jeep";
-  out.lines.push_back(fmt::format(
-      "{{p{}}} took the jeep at {},{} this turn (+3). It goes back on an empty cell next to the tiles, not the "
-      "other jeep's ({}).",
-      s.current, t.x, t.y, plural(static_cast<int>(ml.size()), "cell", "cells")));
+  out.title = sf_say("jeep.title");
+  out.lines.push_back(sf_say(
+      "jeep.line", {{"player", seat_ref(s.current)}, {"x", t.x}, {"y", t.y}, {"cells", static_cast<int>(ml.size())}}));
   return out;
 }
 
@@ -316,31 +335,52 @@ std::vector<Panel> decision_panels(const State& s, bool full) {
   return {s.pend_root != 0xFFFF ? handin_panel(s) : jeep_panel(s)};
 }
 
+// The texts of the action options in every language, looked up once: a legal list holds hundreds of
+// them (the protocol's legal reply), each then only formatted.
+enum : std::size_t { kOptJeep, kOptFound, kOptExplore };
+std::string option_say(std::size_t which, const MsgArgs& args) {
+  static const auto texts = [] {
+    std::array<std::array<std::string, 3>, i18n::kLangs> t;
+    for (const i18n::Lang l : i18n::kAllLangs) {
+      const i18n::Scope scope(l);
+      const std::array<const char*, 3> ids = {"option.jeep", "option.found", "option.explore"};
+      for (std::size_t k = 0; k < ids.size(); ++k) t[static_cast<std::size_t>(l)][k] = sf_say(ids[k], {});
+    }
+    return t;
+  }();
+  const i18n::Lang l = i18n::current();
+  return i18n::format(texts[static_cast<std::size_t>(l)][which], args, l);
+}
+
 OptionInfo option_info(const State& s, const Move& m) {
   OptionInfo o;
   if (m.kind == MoveKind::Act) {
     o.target = OptionInfo::Target::Cell;
     o.x = m.x;
     o.y = m.y;
-    // written into one buffer: a legal list holds hundreds of these (the protocol's legal reply)
-    fmt::memory_buffer b;
-    const auto corner = kCornerNames[static_cast<std::size_t>(m.rot) & 3];
+    const std::string_view corner = kCornerNames[static_cast<std::size_t>(m.rot) & 3];
     if (m.pk == 1) {
-      fmt::format_to(std::back_inserter(b), FMT_COMPILE("move the jeep at {},{} to {},{}"), s.markers[m.rot & 1][0], s.markers[m.rot & 1][1], m.x, m.y);
+      o.text = option_say(kOptJeep,
+                          {{"fx", s.markers[m.rot & 1][0]}, {"fy", s.markers[m.rot & 1][1]}, {"x", m.x}, {"y", m.y}});
       o.overlay = fmt::format(FMT_COMPILE("jeep:{}"), m.rot & 1);
     } else {
-      const std::string& sp = species_name(m.feat);
-      const char* a = std::string_view("aeiou").find(sp[0]) != std::string_view::npos ? "an" : "a";
+      const char* a = article(species_name(m.feat)) == "an" ? "an" : "a";
       if (m.pk == 2) {
-        fmt::format_to(std::back_inserter(b), FMT_COMPILE("found a watering hole with {} {} token and a photographer at {},{} {}: +3"), a, sp, m.x, m.y, corner);
+        o.text = option_say(
+            kOptFound,
+            {{"article", a}, {"species", species_word(s, m.feat)}, {"x", m.x}, {"y", m.y}, {"corner", corner}});
       } else {
         const int si = find_spot(s, m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
         o.overlay = fmt::format(FMT_COMPILE("watering-hole:{},{}"), m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
         const int pts = si < 0 ? 4 : s.spots[static_cast<std::size_t>(si)].ntokens + 3;
-        fmt::format_to(std::back_inserter(b), FMT_COMPILE("explore a watering hole with {} {} token at {},{} {}: +{}"), a, sp, m.x, m.y, corner, pts);
+        o.text = option_say(kOptExplore, {{"article", a},
+                                          {"species", species_word(s, m.feat)},
+                                          {"x", m.x},
+                                          {"y", m.y},
+                                          {"corner", corner},
+                                          {"points", pts}});
       }
     }
-    o.text.assign(b.data(), b.size());
     return o;
   }
   if (m.kind != MoveKind::Choose) return o;
@@ -348,19 +388,20 @@ OptionInfo option_info(const State& s, const Move& m) {
     o.target = OptionInfo::Target::Cell;
     o.x = m.x;
     o.y = m.y;
-    o.text = fmt::format("put the jeep on {},{}", m.x, m.y);
+    o.text = sf_say("option.jeep_to", {{"x", m.x}, {"y", m.y}});
     return o;
   }
   const int root = s.pend_root, d = decider(s);
   const int n = std::popcount(feature_species(s, root)), birds = feature_birds(s, root);
   if (m.feat == 0xFF) {
-    o.text = fmt::format("scores {}", safari_species_points(n) + birds);
+    o.text = sf_say("option.keep", {{"points", safari_species_points(n) + birds}});
     return o;
   }
   o.target = OptionInfo::Target::Token;
   o.token = m.feat;
-  o.text = fmt::format("scores {} ({} species; you have {})", safari_species_points(n + 1) + birds, n + 1,
-                       s.tokens.hand[static_cast<std::size_t>(d)][m.feat]);
+  o.text = sf_say("option.hand_in", {{"points", safari_species_points(n + 1) + birds},
+                                     {"n", n + 1},
+                                     {"have", static_cast<int>(s.tokens.hand[static_cast<std::size_t>(d)][m.feat])}});
   return o;
 }
 
@@ -371,43 +412,34 @@ std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp)
   const int p = s.current;
   const int px = x + kCornerDx[static_cast<std::size_t>(c)], py = y + kCornerDy[static_cast<std::size_t>(c)];
   const std::string where = cell_corner(x, y, c);
-  if (found && s.supply[static_cast<std::size_t>(p)] == 0)
-    return "you have no photographer left in supply (explore needs none)";
+  if (found && s.supply[static_cast<std::size_t>(p)] == 0) return sf_say("err.no_photographer");
   if (!s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(sp)]) {
     const unsigned h = hand_species(s, p);
-    return h ? fmt::format("you have no {} token (yours: {})", species_name(sp), species_list(h))
-             : std::string("you have no tokens");
+    return h ? sf_say("err.no_such_token", {{"species", species_word(s, sp)}, {"list", species_words(s, h)}})
+             : sf_say("err.no_tokens");
   }
-  if (s.placed_at(x, y) < 0) return fmt::format("there is no tile at {},{}", x, y);
+  if (s.placed_at(x, y) < 0) return sf_say("err.no_tile", {{"x", x}, {"y", y}});
   const std::string_view corner = kCornerNames[static_cast<std::size_t>(c)];
-  if (!corner_usable(s, x, y, c))
-    return fmt::format("the {} corner of the tile at {},{} is not savanna (a watering hole needs savanna)", corner, x,
-                       y);
+  if (!corner_usable(s, x, y, c)) return sf_say("err.not_savanna", {{"corner", corner}, {"x", x}, {"y", y}});
   const int si = find_spot(s, px, py);
   auto taken = [&](const Spot& h) {
     const u8 t = h.token[static_cast<std::size_t>(c)];
-    return fmt::format("{} already holds {} {} token", where, article(species_name(t)), species_name(t));
+    return sf_say("err.quarter_taken",
+                  {{"where", where}, {"article", article(species_name(t))}, {"species", species_word(s, t)}});
   };
   if (found) {
-    if (si < 0) return "not possible now";
+    if (si < 0) return sf_say("err.not_possible");
     const Spot& h = s.spots[static_cast<std::size_t>(si)];
-    if (h.closed) return fmt::format("the watering hole at point {},{} is complete", px, py);
+    if (h.closed) return sf_say("err.hole_complete", {{"x", px}, {"y", py}});
     if (h.token[static_cast<std::size_t>(c)] != 0xFF) return taken(h);
-    return fmt::format(
-        "point {},{} already has a watering hole: explore it instead (a second founder may only take the quarter "
-        "diagonally opposite its only token)",
-        px, py);
+    return sf_say("err.hole_exists", {{"x", px}, {"y", py}});
   }
-  if (si < 0)
-    return fmt::format("there is no watering hole at point {},{} (the {} corner of {},{}): found one there instead", px,
-                       py, corner, x, y);
+  if (si < 0) return sf_say("err.no_hole", {{"px", px}, {"py", py}, {"corner", corner}, {"x", x}, {"y", y}});
   const Spot& h = s.spots[static_cast<std::size_t>(si)];
-  if (h.closed) return fmt::format("the watering hole at point {},{} is complete", px, py);
+  if (h.closed) return sf_say("err.hole_complete", {{"x", px}, {"y", py}});
   if (h.token[static_cast<std::size_t>(c)] != 0xFF) return taken(h);
-  if ((spot_species(h) >> sp) & 1u)
-    return fmt::format("a {} token is already at that watering hole: explore with a species not there",
-                       species_name(sp));
-  return "not possible now";
+  if ((spot_species(h) >> sp) & 1u) return sf_say("err.species_there", {{"species", species_word(s, sp)}});
+  return sf_say("err.not_possible");
 }
 
 bool is_filler(const std::string& w) {
@@ -430,7 +462,7 @@ std::string action_cmd(const std::string& l) {
 // The engine's text of an action, parsed and checked (InputError: why not).
 Move action(const State& s, const std::string& canon) {
   const Move m = s.rs->game->hooks.action_parse(s, canon);
-  if (!is_legal(s, m)) throw InputError("not possible now");
+  if (!is_legal(s, m)) throw InputError(sf_say("err.not_possible"));
   return m;
 }
 
@@ -450,8 +482,7 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
       rest.push_back(w[i]);
   }
   for (const int v : nums)
-    if (v < -128 || v > 127)
-      throw InputError(fmt::format("{} is off the map: columns and rows run from -128 to 127", v));
+    if (v < -128 || v > 127) throw InputError(sf_say("err.off_map", {{"v", v}}));
   if (cmd == "jeep") {
     std::vector<std::pair<int, int>> on;
     for (const auto& mk : s.markers)
@@ -459,9 +490,8 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
     const std::string example =
         on.empty() ? std::string("jeep -2,0 to 3,1") : fmt::format("jeep {},{} to X,Y", on[0].first, on[0].second);
     if (!rest.empty() || (nums.size() != 2 && nums.size() != 4))
-      throw InputError(fmt::format("type the jeep's cell and where it goes, e.g. \"{}\"", example));
-    if (s.marker_taken)
-      throw InputError("you took a jeep this turn: no jeep may move (you put the one you took back after scoring)");
+      throw InputError(sf_say("err.jeep_form", {{"example", example}}));
+    if (s.marker_taken) throw InputError(sf_say("err.jeep_taken"));
     std::pair<int, int> from;
     const std::pair<int, int> to{nums[nums.size() - 2], nums[nums.size() - 1]};
     if (nums.size() == 4) {
@@ -469,26 +499,28 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
       if (jeep_at(s, from.first, from.second) < 0) {
         std::vector<std::string> cells;
         for (const auto& [x, y] : on) cells.push_back(fmt::format("{},{}", x, y));
-        throw InputError(cells.empty() ? std::string("no jeep is on the board")
-                                       : fmt::format("no jeep stands at {},{} (jeeps: {})", from.first, from.second,
-                                                     fmt::join(cells, " and ")));
+        throw InputError(cells.empty() ? sf_say("err.no_jeep")
+                                       : sf_say("err.no_jeep_at",
+                                                {{"x", from.first},
+                                                 {"y", from.second},
+                                                 {"cells", fmt::format("{}", fmt::join(cells, sf_say("list.and")))}}));
       }
     } else if (on.size() == 1) {
       from = on[0];
     } else if (on.empty()) {
-      throw InputError("no jeep is on the board");
+      throw InputError(sf_say("err.no_jeep"));
     } else {
       throw InputError(
-          fmt::format("two jeeps are on the board: say which, e.g. \"jeep {},{} to {},{}\" or \"jeep {},{} to {},{}\"",
-                      on[0].first, on[0].second, to.first, to.second, on[1].first, on[1].second, to.first, to.second));
+          sf_say("err.which_jeep",
+                 {{"a", fmt::format("jeep {},{} to {},{}", on[0].first, on[0].second, to.first, to.second)},
+                  {"b", fmt::format("jeep {},{} to {},{}", on[1].first, on[1].second, to.first, to.second)}}));
     }
     if (s.placed_at(to.first, to.second) >= 0)
-      throw InputError(
-          fmt::format("{},{} holds a tile: a jeep goes on an empty cell next to the tiles", to.first, to.second));
+      throw InputError(sf_say("err.jeep_on_tile", {{"x", to.first}, {"y", to.second}}));
     if (jeep_at(s, to.first, to.second) >= 0)
-      throw InputError(fmt::format("a jeep already stands at {},{}", to.first, to.second));
+      throw InputError(sf_say("err.jeep_there", {{"x", to.first}, {"y", to.second}}));
     if (!CellMap::in_range(to.first, to.second) || !(s.cells.get(to.first, to.second) & 0x8000))
-      throw InputError(fmt::format("{},{} does not touch a placed tile edge-on", to.first, to.second));
+      throw InputError(sf_say("err.not_next", {{"x", to.first}, {"y", to.second}}));
     return action(s, fmt::format("jeep from {},{} to {},{}", from.first, from.second, to.first, to.second));
   }
   const bool found = cmd == "found";
@@ -500,13 +532,10 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
     else if (species_from(x) >= 0 && sp < 0)
       sp = species_from(x);
     else
-      throw InputError(fmt::format(
-          "{} is not a species (monkey elephant giraffe lion zebra, or m e g l z), a cell or a corner (NE SE SW NW)",
-          quote(x)));
+      throw InputError(sf_say("err.what_word", {{"word", quote(x)}}));
   }
   if (nums.size() != 2)
-    throw InputError(
-        fmt::format("give the cell and its corner, e.g. \"{}\"", found ? "found lion 2,1 NE" : "explore zebra 1,1 SE"));
+    throw InputError(sf_say("err.cell_corner", {{"example", found ? "found lion 2,1 NE" : "explore zebra 1,1 SE"}}));
   const int x = nums[0], y = nums[1];
   const u8 pk = found ? 2 : 3;
   unsigned corners = 0, kinds = 0;  // what fits at that cell (corner, species) among the legal actions
@@ -522,20 +551,24 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
       std::vector<std::string> cs;
       for (int c = 0; c < 4; ++c)
         if ((corners >> c) & 1u) cs.push_back(cell_corner(x, y, c));
-      throw InputError(fmt::format("which corner of {},{}? {}", x, y, fmt::join(cs, " or ")));
+      throw InputError(sf_say("err.which_corner",
+                              {{"x", x}, {"y", y}, {"list", fmt::format("{}", fmt::join(cs, sf_say("list.or")))}}));
     } else {
-      throw InputError(fmt::format(
-          "no {} is possible at any corner of {},{}{}", found ? "found" : "explore", x, y,
-          s.placed_at(x, y) < 0 ? std::string(" (no tile there)") : std::string(" (see the list: 'actions')")));
+      throw InputError(
+          sf_say("err.nowhere", {{"cmd", found ? "found" : "explore"},
+                                 {"x", x},
+                                 {"y", y},
+                                 {"why", sf_say(s.placed_at(x, y) < 0 ? "err.nowhere_no_tile" : "err.nowhere_list")}}));
     }
   }
   if (sp < 0) {
     if (std::popcount(kinds) == 1) {
       sp = std::countr_zero(kinds);
     } else if (kinds) {
-      throw InputError(fmt::format("with which token? {} (e.g. \"{} {} {}\")", species_list(kinds, " or "),
-                                   found ? "found" : "explore", species_name(first_species(kinds)),
-                                   cell_corner(x, y, *corner)));
+      throw InputError(sf_say("err.which_token", {{"list", species_list(kinds, sf_say("list.or"))},
+                                                  {"example", fmt::format("{} {} {}", found ? "found" : "explore",
+                                                                          species_name(first_species(kinds)),
+                                                                          cell_corner(x, y, *corner))}}));
     } else {
       const unsigned h = hand_species(s, s.current);
       throw InputError(hole_reason(s, found, x, y, *corner, h ? first_species(h) : 0));
@@ -545,14 +578,14 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
     return action(
         s, fmt::format("{} {} at {}", found ? "found" : "explore", species_name(sp), cell_corner(x, y, *corner)));
   } catch (const InputError& e) {
-    throw InputError(std::string_view(e.what()) == "not possible now" ? hole_reason(s, found, x, y, *corner, sp)
-                                                                      : std::string(e.what()));
+    throw InputError(std::string_view(e.what()) == sf_say("err.not_possible") ? hole_reason(s, found, x, y, *corner, sp)
+                                                                              : std::string(e.what()));
   }
 }
 
 Move choice(const State& s, const std::string& canon) {
   const Move m = s.rs->game->hooks.choice_parse(s, canon);
-  if (!is_legal(s, m)) throw InputError("that option is not available");
+  if (!is_legal(s, m)) throw InputError(sf_say("err.unavailable"));
   return m;
 }
 
@@ -566,17 +599,19 @@ std::optional<Move> parse_choice(const State& s, std::string_view text) {
     for (const auto& x : typed_words(text))
       if (x != "hand" && x != "in" && x != "give" && x != "a" && x != "an" && x != "token") w.push_back(x);
     if (w.size() != 1) return std::nullopt;
-    const std::string can = species_list(hand & ~on, ", ");
-    const std::string hint = can.empty() ? std::string("none") : fmt::format("{} or none", can);
+    const std::string can = species_list(hand & ~on, ", ");  // what to type: the notation's words
+    const std::string hint = can.empty() ? std::string("none") : sf_say("err.hint_none", {{"list", can}});
     static const std::array<std::string_view, 8> kNone = {"none", "no", "keep", "pass", "-", "skip", "nothing", "n"};
     if (std::find(kNone.begin(), kNone.end(), w[0]) != kNone.end()) return choice(s, "none");
     const int k = species_from(w[0]);
-    if (k < 0) throw InputError(fmt::format("{} is not a species: type {}", quote(w[0]), hint));
-    const std::string name = s.rs->ftype(s.graph[s.pend_root].ftype).name;
+    if (k < 0) throw InputError(sf_say("err.not_species", {{"word", quote(w[0])}, {"hint", hint}}));
+    const std::string name = feature_word(*s.rs->game, s.rs->ftype(s.graph[s.pend_root].ftype).name);
     if ((on >> k) & 1u)
-      throw InputError(fmt::format("the {} already has {} {}: hand in a species not on it ({})", name,
-                                   article(species_name(k)), species_name(k), hint));
-    if (!((hand >> k) & 1u)) throw InputError(fmt::format("no {} token in hand: type {}", species_name(k), hint));
+      throw InputError(sf_say(
+          "err.already_on",
+          {{"feature", name}, {"article", article(species_name(k))}, {"species", species_word(s, k)}, {"hint", hint}}));
+    if (!((hand >> k) & 1u))
+      throw InputError(sf_say("err.no_token_in_hand", {{"species", species_word(s, k)}, {"hint", hint}}));
     return choice(s, "hand in " + species_name(k));
   }
   std::vector<std::string> w;
@@ -588,10 +623,9 @@ std::optional<Move> parse_choice(const State& s, std::string_view text) {
   legal_moves(s, ml);
   if (std::none_of(ml.begin(), ml.end(), [&](const Move& m) { return m.x == x && m.y == y; })) {
     const std::string example = ml.empty() ? std::string("3,1") : fmt::format("{},{}", ml[0].x, ml[0].y);
-    if (s.placed_at(x, y) >= 0)
-      throw InputError(fmt::format("{},{} holds a tile: the jeep goes on an empty cell", x, y));
-    if (jeep_at(s, x, y) >= 0) throw InputError(fmt::format("the other jeep stands at {},{}", x, y));
-    throw InputError(fmt::format("{},{} does not touch a placed tile edge-on (e.g. {})", x, y, example));
+    if (s.placed_at(x, y) >= 0) throw InputError(sf_say("err.jeep_to_tile", {{"x", x}, {"y", y}}));
+    if (jeep_at(s, x, y) >= 0) throw InputError(sf_say("err.other_jeep", {{"x", x}, {"y", y}}));
+    throw InputError(sf_say("err.not_next_eg", {{"x", x}, {"y", y}, {"example", example}}));
   }
   return choice(s, fmt::format("jeep to {},{}", x, y));
 }
@@ -603,62 +637,54 @@ std::optional<Move> parse_alias(const State& s, std::string_view text) {
 }
 
 // A recorded action or choice, as a turn's summary tells it.
-std::string told(const State&, MoveKind kind, std::string_view text, int x, int y) {
+std::string told(const State& s, MoveKind kind, std::string_view text, int x, int y) {
   const std::string a = printable(std::string(text));
   if (kind == MoveKind::Choose) {
-    if (a.rfind("jeep to ", 0) == 0) return fmt::format("took the jeep at {},{} and put it on {}", x, y, a.substr(8));
+    if (a.rfind("jeep to ", 0) == 0) return sf_say("told.jeep_back", {{"x", x}, {"y", y}, {"to", a.substr(8)}});
     return "";  // a hand-in: its score event says it
   }
-  if (a.rfind("jeep ", 0) == 0) return "moved a " + a;  // "jeep from -2,0 to 3,1"
+  if (a.rfind("jeep from ", 0) == 0) {  // "jeep from -2,0 to 3,1"
+    const auto to = a.find(" to ", 10);
+    if (to != std::string::npos)
+      return sf_say("told.jeep", {{"from", a.substr(10, to - 10)}, {"to", a.substr(to + 4)}});
+  }
+  if (a.rfind("jeep ", 0) == 0) return "moved a " + a;  // not the engine's text: as it is
   const bool found = a.rfind("found ", 0) == 0;
   if (!found && a.rfind("explore ", 0) != 0) return a;
   const std::string r = a.substr(found ? 6 : 8);  // "lion at 2,1 NE"
   const auto sp = r.find(' ');
-  return fmt::format("{} a watering hole with {} {} token{}", found ? "founded" : "explored", article(r.substr(0, sp)),
-                     r.substr(0, sp), sp == std::string::npos ? std::string() : r.substr(sp));
+  const std::string name = r.substr(0, sp);
+  const int k = species_from(name);
+  if (sp != std::string::npos && r.compare(sp, 4, " at ") == 0 && k >= 0 && name == species_name(k))
+    return sf_say(found ? "told.found" : "told.explore",
+                  {{"article", article(name)}, {"species", species_word(s, k)}, {"where", r.substr(sp + 4)}});
+  return fmt::format("{} a watering hole with {} {} token{}", found ? "founded" : "explored", article(name), name,
+                     sp == std::string::npos ? std::string() : r.substr(sp));  // not the engine's text: as it is
 }
 
-std::vector<Panel> help(const std::string& pass_text) {
+// The game's help sections in the current language (what to type stays the notation's).
+std::vector<Panel> help(const GameDef& g) {
   Panel place;
-  place.lines = {
-      "A tile placed on a jeep's cell takes the jeep: +3 after scoring, then you put the jeep on another empty cell "
-      "next to the tiles."};
+  place.lines = {say(g, "help.jeep_cell")};
   Panel piece;
   piece.id = "piece";
-  piece.title = "After the tile, ONE of these (or none):";
+  piece.title = say(g, "help.piece.title");
   piece.rows = {
-      {"PORT",
-       "a photographer on the trail, bush or baobab at that port (N E S W C NNE ...; see below); a baobab gives 2 "
-       "tokens at once"},
-      {"trail, bush, baobab", "the free spot of that type, if there is just one"},
-      {"found SPECIES X,Y CORNER",
-       "found a watering hole: a token from your hand and a photographer on corner CORNER (NE SE SW NW) of the "
-       "tile at X,Y, which must be savanna, at a point with no tokens yet: +3"},
-      {"explore SPECIES X,Y CORNER",
-       "a token of a species not yet there on a free savanna quarter of a watering hole: +4, +5, +6 for its "
-       "2nd, 3rd, 4th token; the 4th completes it: 3 to each player with a photographer there"},
-      {"jeep X,Y to X,Y",
-       "move the jeep at X,Y to an empty cell next to the tiles (not on a turn when you took a jeep)"},
-      {"actions", "list every corner where you may found or explore, and jeep cells"},
-      {"none", pass_text},
+      {"PORT", say(g, "help.piece.port")},
+      {"trail, bush, baobab", say(g, "help.piece.type")},
+      {"found SPECIES X,Y CORNER", say(g, "help.piece.found")},
+      {"explore SPECIES X,Y CORNER", say(g, "help.piece.explore")},
+      {"jeep X,Y to X,Y", say(g, "help.piece.jeep")},
+      {"actions", say(g, "help.piece.actions")},
+      {"none", say(g, "option.pass")},
   };
-  piece.lines = {
-      "Short forms: f = found, x = explore, j = jeep; species by name or first letter (m e g l z); \"at\", \"from\", "
-      "\"to\" may be "
-      "left out; the species or the corner when only one fits: \"f l 2,1 ne\", \"x z 1,1 se\", \"j -2,0 3,1\".",
-      "A watering hole sits at a grid point where up to 4 tiles meet; point X,Y is the NW corner of cell X,Y, so \"2,1 "
-      "NW\", "
-      "\"1,1 NE\", \"1,0 SE\" and \"2,0 SW\" are its four quarters."};
+  piece.lines = {say(g, "help.piece.short"), say(g, "help.piece.point")};
   Panel handin;
-  handin.title = "When a trail or bush you score is completed (also on another player's turn):";
-  handin.rows = {
-      {"SPECIES",
-       "hand in a token of a species not on it (\"lion\" or \"l\"): it counts for you only; species score 1 3 6 10 15 "
-       "for 1..5 kinds, a bush +1 per bird"},
-      {"none", "hand in nothing"}};
+  handin.title = say(g, "help.handin.title");
+  handin.rows = {{"SPECIES", say(g, "help.handin.species")}, {"none", say(g, "help.handin.none")}};
   Panel jeep;
-  jeep.title = "After taking a jeep:";
-  jeep.rows = {{"X,Y", "the jeep's new cell (or its letter on the board)"}};
+  jeep.title = say(g, "help.jeep.title");
+  jeep.rows = {{"X,Y", say(g, "help.jeep.cell")}};
   return {place, piece, handin, jeep};
 }
 
@@ -681,7 +707,7 @@ std::vector<Overlay> overlays(const State& s) {
     o.glyph = "jeep";
     o.x = x;
     o.y = y;
-    o.label = fmt::format("jeep on cell {},{}: a tile placed here takes it (+3)", x, y);
+    o.label = sf_say("overlay.jeep", {{"x", x}, {"y", y}});
     out.push_back(std::move(o));
   }
   for (const Spot& sp : s.spots) {
@@ -695,26 +721,29 @@ std::vector<Overlay> overlays(const State& s) {
     for (int c = 0; c < 4; ++c) {
       const auto ci = static_cast<std::size_t>(c);
       if (sp.token[ci] == 0xFF) continue;
-      what += fmt::format("{}{} at {}", what.empty() ? "" : ", ", species_name(sp.token[ci]),
-                          cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c));
-      if (sp.owner[ci] != 0xFF) what += fmt::format(" (photographer of {{p{}}})", sp.owner[ci]);
+      if (!what.empty()) what += ", ";
+      what += sf_say("hole.token", {{"species", species_word(s, sp.token[ci])},
+                                    {"where", cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c)}});
+      if (sp.owner[ci] != 0xFF) what += sf_say("hole.photographer", {{"player", seat_ref(sp.owner[ci])}});
     }
-    o.label = fmt::format("watering hole at point {},{}{}: {}", sp.x, sp.y, o.done ? " (complete)" : "", what);
-    if (o.done) o.parts.push_back({"pond-complete", 0, 0, 0, -1, "complete"});
+    o.label = sf_say(o.done ? "overlay.hole_complete" : "overlay.hole", {{"x", sp.x}, {"y", sp.y}, {"what", what}});
+    if (o.done) o.parts.push_back({"pond-complete", 0, 0, 0, -1, sf_say("overlay.complete")});
     for (int c = 0; c < 4; ++c)
       o.parts.push_back({quarter_usable(s, sp.x, sp.y, c) ? "pond-quarter" : "pond-quarter-unusable", 0, 0, 90 * c, -1, ""});
     for (int c = 0; c < 4; ++c) {
       const auto ci = static_cast<std::size_t>(c);
       if (sp.token[ci] == 0xFF || sp.token[ci] >= kTokenKinds) continue;
-      o.parts.push_back({"token-" + species_name(sp.token[ci]), quarter_dx(c) * kTokenOff, quarter_dy(c) * kTokenOff, 0, -1,
-                         fmt::format("{} token at {}", species_name(sp.token[ci]), cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c))});
+      o.parts.push_back(
+          {"token-" + species_name(sp.token[ci]), quarter_dx(c) * kTokenOff, quarter_dy(c) * kTokenOff, 0, -1,
+           sf_say("overlay.token", {{"species", species_word(s, sp.token[ci])},
+                                    {"where", cell_corner(sp.x - kCornerDx[ci], sp.y - kCornerDy[ci], c)}})});
     }
     for (int c = 0; c < 4; ++c) {
       const u8 owner = sp.owner[static_cast<std::size_t>(c)];
       if (owner == 0xFF) continue;
       o.parts.push_back({"pond-claim", 0, 0, 90 * c, owner, ""});
       o.parts.push_back({"photographer", quarter_dx(c) * kPieceOff, quarter_dy(c) * kPieceOff, 0, owner,
-                         fmt::format("photographer of {{p{}}}", owner)});
+                         sf_say("overlay.photographer", {{"player", seat_ref(owner)}})});
     }
     out.push_back(std::move(o));
   }
@@ -734,13 +763,15 @@ std::vector<std::string> summary(const State& s) {
     if (m[0] == kOffBoard) ++taken;
     else jeeps.push_back(fmt::format("{},{}", m[0], m[1]));
   }
-  std::string jeep_line = jeeps.empty() ? "Jeeps: none on the board"
-                                        : fmt::format("Jeep{} on {}", jeeps.size() == 1 ? "" : "s", fmt::join(jeeps, " and "));
-  if (taken > 0 && !jeeps.empty()) jeep_line += fmt::format(" ({} off the board)", taken);
+  std::string jeep_line =
+      jeeps.empty() ? sf_say("summary.jeeps_none")
+                    : sf_say("summary.jeeps", {{"n", static_cast<int>(jeeps.size())},
+                                               {"cells", fmt::format("{}", fmt::join(jeeps, sf_say("list.and")))}});
+  if (taken > 0 && !jeeps.empty()) jeep_line += sf_say("summary.jeeps_off", {{"n", taken}});
   int closed = 0;
   for (const Spot& sp : s.spots) closed += sp.closed ? 1 : 0;
-  return {fmt::format("Tokens: {} face down, {} discarded", pile, discard), jeep_line,
-          fmt::format("Watering holes: {} ({} complete)", s.spots.size(), closed)};
+  return {sf_say("summary.tokens", {{"pile", pile}, {"discard", discard}}), jeep_line,
+          sf_say("summary.holes", {{"n", static_cast<int>(s.spots.size())}, {"closed", closed}})};
 }
 
 }  // namespace
@@ -757,7 +788,11 @@ void present_safari(GameDef& g) {
   p.option_info = option_info;
   p.parse_alias = parse_alias;
   p.told = told;
-  p.help = help(g.pass_text);
+  {  // Presentation::help is one list, read by the terminal: English, whatever the language of the
+     // thread that first asks for the game (help(g) says it in another)
+    const i18n::Scope english(i18n::Lang::En);
+    p.help = help(g);
+  }
 }
 
 }  // namespace carc::games

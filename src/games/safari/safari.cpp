@@ -17,13 +17,38 @@
 #include "core/io.hpp"
 #include "core/json_input.hpp"
 #include "games/games.hpp"
+#include "rules/words.hpp"
 
 namespace carc::games {
 
 void present_safari(GameDef& g);  // present.cpp
+const GameDef& safari();          // below
 
 // "2,1 NE": a cell and one of its corners, as the notation writes them (also present.cpp).
 std::string cell_corner(int x, int y, int c) { return fmt::format("{},{} {}", x, y, kCornerNames[static_cast<std::size_t>(c) & 3]); }
+
+// say() for Safari's words: its catalog and the engine's, looked up once (a legal list's option
+// texts are written hundreds at a time). Also present.cpp.
+std::string sf_say(std::string_view id, const MsgArgs& args = {}) {
+  static const i18n::Catalog* const own = game_messages(safari());
+  static const i18n::Catalog* const generic = &generic_messages();
+  return i18n::say({own, generic}, id, args);
+}
+
+// A species' name for players, in the current language ("lion", "лев"); the notation and the
+// records keep the identifiers (also present.cpp).
+const std::string& species_word(const State&, int k) {
+  static const auto words = [] {
+    std::array<std::array<std::string, kTokenKinds>, i18n::kLangs> w;
+    for (const i18n::Lang l : i18n::kAllLangs) {
+      const i18n::Scope scope(l);
+      for (std::size_t sp = 0; sp < w[0].size(); ++sp)
+        w[static_cast<std::size_t>(l)][sp] = sf_say("species." + safari_species()[sp], {});
+    }
+    return w;
+  }();
+  return words[static_cast<std::size_t>(i18n::current())][static_cast<std::size_t>(k) % kTokenKinds];
+}
 
 namespace {
 
@@ -448,12 +473,12 @@ std::string action_text(const State& s, const Move& m) {
 // A board coordinate: a whole number on the map (-128 to 127), never wrapped onto another cell.
 int parse_coord(std::string_view t, std::string_view what) {
   long long v = 0;
-  if (!carc::parse_int(t, -128, 127, v)) throw InputError(fmt::format("{}: \"{}\" is not a coordinate from -128 to 127", what, t));
+  if (!carc::parse_int(t, -128, 127, v)) throw InputError(sf_say("err.coordinate", {{"what", what}, {"text", t}}));
   return static_cast<int>(v);
 }
 std::pair<int, int> parse_cell(std::string_view t, std::string_view what) {
   const auto comma = t.find(',');
-  if (comma == std::string_view::npos) throw InputError(fmt::format("{}: \"{}\" is not a cell X,Y", what, t));
+  if (comma == std::string_view::npos) throw InputError(sf_say("err.cell", {{"what", what}, {"text", t}}));
   return {parse_coord(t.substr(0, comma), what), parse_coord(t.substr(comma + 1), what)};
 }
 std::vector<std::string_view> split(std::string_view t) {
@@ -471,7 +496,7 @@ std::vector<std::string_view> split(std::string_view t) {
 int parse_species(std::string_view t) {
   for (int k = 0; k < kTokenKinds; ++k)
     if (kSpecies[static_cast<std::size_t>(k)] == t) return k;
-  throw InputError(fmt::format("\"{}\" is not a species (monkey, elephant, giraffe, lion, zebra)", t));
+  throw InputError(sf_say("err.species", {{"text", t}}));
 }
 
 // "jeep from X,Y to X,Y" (or "jeep X,Y to X,Y"), "found SPECIES at X,Y CORNER", "explore ...".
@@ -483,14 +508,15 @@ Move action_parse(const State& s, std::string_view text) {
   if (!w.empty() && w[0] == "jeep") {
     std::size_t i = 1;
     if (i < w.size() && w[i] == "from") ++i;
-    if (w.size() != i + 3 || w[i + 1] != "to") throw InputError(fmt::format("\"{}\": expected \"jeep from X,Y to X,Y\"", text));
+    if (w.size() != i + 3 || w[i + 1] != "to")
+      throw InputError(sf_say("err.expected", {{"text", text}, {"form", "jeep from X,Y to X,Y"}}));
     const auto from = parse_cell(w[i], "jeep");
     const auto to = parse_cell(w[i + 2], "jeep");
     m.pk = 1;
     m.rot = 0xFF;
     for (u8 j = 0; j < 2; ++j)
       if (s.markers[j][0] == from.first && s.markers[j][1] == from.second) m.rot = j;
-    if (m.rot == 0xFF) throw InputError(fmt::format("no jeep stands at {},{}", from.first, from.second));
+    if (m.rot == 0xFF) throw InputError(sf_say("err.no_jeep_at_cell", {{"x", from.first}, {"y", from.second}}));
     m.x = static_cast<i8>(to.first);
     m.y = static_cast<i8>(to.second);
     return m;
@@ -499,15 +525,16 @@ Move action_parse(const State& s, std::string_view text) {
     m.pk = w[0] == "found" ? 2 : 3;
     m.feat = static_cast<u8>(parse_species(w[1]));
     const auto cell = parse_cell(w[3], w[0]);
-    if (!CellMap::in_range(cell.first, cell.second)) throw InputError(fmt::format("cell {},{} is off the map", cell.first, cell.second));
+    if (!CellMap::in_range(cell.first, cell.second))
+      throw InputError(sf_say("err.cell_off_map", {{"x", cell.first}, {"y", cell.second}}));
     const auto it = std::find(kCornerNames.begin(), kCornerNames.end(), w[4]);
-    if (it == kCornerNames.end()) throw InputError(fmt::format("\"{}\" is not a corner (NE, SE, SW, NW)", w[4]));
+    if (it == kCornerNames.end()) throw InputError(sf_say("err.corner", {{"text", w[4]}}));
     m.x = static_cast<i8>(cell.first);
     m.y = static_cast<i8>(cell.second);
     m.rot = static_cast<u8>(it - kCornerNames.begin());
     return m;
   }
-  throw InputError(fmt::format("\"{}\" is not an action (jeep from X,Y to X,Y | found SPECIES at X,Y CORNER | explore SPECIES at X,Y CORNER)", text));
+  throw InputError(sf_say("err.action", {{"text", text}}));
 }
 
 // Choose: a hand-in ("lion" / "none") or the taken jeep's new cell ("jeep to X,Y").
@@ -528,9 +555,11 @@ Move choice_parse(const State& s, std::string_view text) {
   }
   m.player = s.current;
   const auto w = split(text);
-  if (w.size() != 3 || w[0] != "jeep" || w[1] != "to") throw InputError(fmt::format("\"{}\": expected \"jeep to X,Y\"", text));
+  if (w.size() != 3 || w[0] != "jeep" || w[1] != "to")
+    throw InputError(sf_say("err.expected", {{"text", text}, {"form", "jeep to X,Y"}}));
   const auto to = parse_cell(w[2], "jeep");
-  if (!CellMap::in_range(to.first, to.second)) throw InputError(fmt::format("cell {},{} is off the map", to.first, to.second));
+  if (!CellMap::in_range(to.first, to.second))
+    throw InputError(sf_say("err.cell_off_map", {{"x", to.first}, {"y", to.second}}));
   m.x = static_cast<i8>(to.first);
   m.y = static_cast<i8>(to.second);
   m.feat = static_cast<u8>(s.marker_taken ? s.marker_taken - 1 : 0);
@@ -670,37 +699,47 @@ std::string export_keys(const State& s) {
   return j.dump();
 }
 
-std::string with_article(const std::string& w) { return (w[0] == 'e' ? "an " : "a ") + w; }
-
 std::string describe(const State& s, const ScoreEvent& e) {
-  const std::string& name = s.rs->ftype(e.ftype).name;
-  auto plural = [](int n, const char* w) { return fmt::format("{} {}{}", n, w, n == 1 ? "" : "s"); };
+  const std::string name = feature_word(*s.rs->game, s.rs->ftype(e.ftype).name);
+  const std::string who = seat_ref(e.player);
+  auto species = [&](int k) { return species_word(s, k); };
+  auto article_of = [](int k) { return article(kSpecies[static_cast<std::size_t>(k) % kSpecies.size()]); };
   switch (e.reason) {
     case ScoreReason::Completed: {
-      std::string what = fmt::format("player {} scores {} for a completed {} of {}: {} species ({})", e.player + 1, e.points,
-                                     name, plural(e.tiles, "tile"), e.attr, kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]);
-      if (e.moved) what += fmt::format(" + {} ({})", plural(e.moved, "bird"), e.moved);
-      if (e.cause) {
-        what += fmt::format(", with {} token handed in", with_article(kSpecies[static_cast<std::size_t>(e.cause - 1)]));
-      }
+      std::string what = sf_say("event.sf_completed", {{"player", who},
+                                                       {"points", e.points},
+                                                       {"feature", name},
+                                                       {"tiles", e.tiles},
+                                                       {"species", e.attr},
+                                                       {"value", kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]}});
+      if (e.moved) what += sf_say("event.sf_birds", {{"birds", e.moved}});
+      if (e.cause)
+        what += sf_say("event.sf_handed_in", {{"article", article_of(e.cause - 1)}, {"species", species(e.cause - 1)}});
       return what;
     }
-    case ScoreReason::Final:
-      return fmt::format("player {} scores {} for an unfinished {}: {}{}", e.player + 1, e.points, name, plural(e.attr, "animal"),
-                         e.moved ? fmt::format(" and {}", plural(e.moved, "bird")) : std::string());
+    case ScoreReason::Final: {
+      std::string what =
+          sf_say("event.sf_final", {{"player", who}, {"points", e.points}, {"feature", name}, {"animals", e.attr}});
+      if (e.moved) what += sf_say("event.sf_final_birds", {{"birds", e.moved}});
+      return what;
+    }
     case ScoreReason::Special:
       switch (e.cause) {
         case kFoundCause:
-          return fmt::format("player {} scores 3 for founding a watering hole with {} token", e.player + 1, with_article(kSpecies[e.attr]));
+          return sf_say("event.found",
+                        {{"player", who}, {"article", article_of(e.attr)}, {"species", species(e.attr)}});
         case kExploreCause:
-          return fmt::format("player {} scores {} for exploring a watering hole with {} token (token {} of 4)", e.player + 1,
-                             e.points, with_article(kSpecies[e.attr]), e.tiles);
+          return sf_say("event.explore", {{"player", who},
+                                          {"points", e.points},
+                                          {"article", article_of(e.attr)},
+                                          {"species", species(e.attr)},
+                                          {"n", e.tiles}});
         case kHoleCause:
-          return fmt::format("player {} scores 3 for a photographer at a completed watering hole", e.player + 1);
+          return sf_say("event.hole_complete", {{"player", who}});
         case kJeepCause:
-          return fmt::format("player {} scores 3 for the jeep taken this turn", e.player + 1);
+          return sf_say("event.jeep", {{"player", who}});
         case kTokensCause:
-          return fmt::format("player {} scores {} for {} in hand", e.player + 1, e.points, plural(e.tiles, "token"));
+          return sf_say("event.tokens_in_hand", {{"player", who}, {"points", e.points}, {"tokens", e.tiles}});
         default:
           return {};
       }
@@ -717,20 +756,20 @@ std::string spot_text(const State& s, const PlacedTile& pt, int local) {
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
   const FeatureInfo fi = feature_info(s, pt.seg0 + local);
   if (fd.cls == FClass::Point || fd.cls == FClass::Centre)
-    return fi.closed ? "surrounded: 2 tokens now and 2 more as the photographer comes back"
-                     : fmt::format("2 tokens now, 2 more when surrounded ({} of 9 tiles placed)", fi.tiles);
+    return fi.closed ? sf_say("spot.baobab_surrounded") : sf_say("spot.baobab", {{"tiles", fi.tiles}});
   const u8 present = species_mask(s.graph[fi.root]);
   std::vector<std::string> names;
   for (int k = 0; k < kTokenKinds; ++k)
-    if ((present >> k) & 1u) names.push_back(kSpecies[static_cast<std::size_t>(k)]);
+    if ((present >> k) & 1u) names.push_back(species_word(s, k));
   const int n = static_cast<int>(names.size());
   const int birds = fd.cls == FClass::Area ? s.graph[fi.root].attr[kBird] : 0;
   const int value = safari_completed_value(s, fi.root);
-  std::string info = fi.closed ? fmt::format("completed by this tile: scores {} now", value)
-                               : fmt::format("{} tile{} so far, open", fi.tiles, fi.tiles == 1 ? "" : "s");
-  info += n ? fmt::format(": {} ({} species)", fmt::join(names, ", "), n) : std::string(": no animals");
-  if (birds) info += fmt::format(", {} bird{}", birds, birds == 1 ? "" : "s");
-  if (!fi.closed) info += fmt::format("; worth {} if completed now", value);
+  std::string info =
+      fi.closed ? sf_say("spot.completed_now", {{"points", value}}) : sf_say("spot.so_far", {{"tiles", fi.tiles}});
+  info += n ? sf_say("spot.animals", {{"list", fmt::format("{}", fmt::join(names, ", "))}, {"n", n}})
+            : sf_say("spot.no_animals");
+  if (birds) info += ", " + sf_say("birds.n", {{"n", birds}});
+  if (!fi.closed) info += sf_say("spot.worth", {{"points", value}});
   return info;
 }
 
@@ -743,43 +782,54 @@ std::vector<std::pair<std::string, int>> hand(const State& s, int p) {
 std::vector<Panel> panels(const State& s) {
   Panel tokens;
   tokens.id = "tokens";
-  tokens.title = "Safari: the tokens in every hand (face up) and the photographers";
-  tokens.columns = {"seat"};
-  for (const auto& sp : kSpecies) tokens.columns.push_back(sp);
-  tokens.columns.push_back("photographers");
+  tokens.title = sf_say("panel.tokens.title");
+  tokens.columns = {"seat"};  // "seat": the front ends' key for a column of seats
+  for (int k = 0; k < kTokenKinds; ++k) tokens.columns.push_back(species_word(s, k));
+  tokens.columns.push_back(sf_say("panel.tokens.photographers"));
   for (int p = 0; p < s.nplayers; ++p) {
     std::vector<std::string> row{std::to_string(p)};
     for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) row.push_back(std::to_string(k));
     int at_holes = 0;
     for (const Spot& sp : s.spots)
       for (const u8 o : sp.owner) at_holes += o == p;
-    row.push_back(fmt::format("{} in supply{}", s.supply[static_cast<std::size_t>(p)], at_holes ? fmt::format(", {} at holes", at_holes) : std::string()));
+    row.push_back(sf_say("panel.tokens.supply", {{"n", static_cast<int>(s.supply[static_cast<std::size_t>(p)])}}) +
+                  (at_holes ? sf_say("panel.tokens.at_holes", {{"n", at_holes}}) : std::string()));
     tokens.rows.push_back(std::move(row));
   }
   int discard = 0;
   std::vector<std::string> disc;
   for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) {
     discard += s.tokens.discard[k];
-    if (s.tokens.discard[k]) disc.push_back(fmt::format("{} {}", s.tokens.discard[k], kSpecies[k]));
+    if (s.tokens.discard[k])
+      disc.push_back(sf_say("panel.tokens.discard_item", {{"n", static_cast<int>(s.tokens.discard[k])},
+                                                          {"species", species_word(s, static_cast<int>(k))}}));
   }
   const int pile = pile_total(s);
-  tokens.lines.push_back(fmt::format("Face-down pile: {} token{}; discard pile: {}{} (reshuffled when the pile is empty). Tokens left in hand score 1 each at the end.",
-                                     pile, pile == 1 ? "" : "s", discard, disc.empty() ? std::string() : fmt::format(" ({})", fmt::join(disc, ", "))));
+  tokens.lines.push_back(sf_say(
+      "panel.tokens.piles", {{"pile", pile},
+                             {"discard", discard},
+                             {"list", disc.empty() ? std::string() : fmt::format(" ({})", fmt::join(disc, ", "))}}));
   Panel jeeps;
   jeeps.id = "jeeps";
-  jeeps.title = "Jeeps";
+  jeeps.title = sf_say("panel.jeeps.title");
   std::vector<std::string> at;
   for (const auto& mk : s.markers)
     if (mk[0] != kOffBoard) at.push_back(fmt::format("{},{}", mk[0], mk[1]));
-  std::string jt = at.empty() ? "none on the board" : fmt::format("at {}", fmt::join(at, " and "));
-  if (s.marker_taken) jt += " (the jeep taken this turn goes back after scoring)";
-  else if (at.size() < 2) jt += " (the other has left the game)";
-  jeeps.counters.emplace_back("Jeeps", jt + ". A tile placed on a jeep's cell takes it: +3.");
+  std::string jt = at.empty()
+                       ? sf_say("panel.jeeps.none")
+                       : sf_say("panel.jeeps.at", {{"cells", fmt::format("{}", fmt::join(at, sf_say("list.and")))}});
+  if (s.marker_taken)
+    jt += sf_say("panel.jeeps.taken");
+  else if (at.size() < 2)
+    jt += sf_say("panel.jeeps.left");
+  jeeps.counters.emplace_back(jeeps.title, jt + sf_say("panel.jeeps.rule"));
   Panel holes;
   holes.id = "watering_holes";
-  holes.title = "Watering holes";
-  if (s.spots.empty()) holes.counters.emplace_back("Watering holes", "none yet (found one: a token and a photographer on a savanna corner, +3).");
-  else holes.title = "Watering holes (point X,Y is the NW corner of cell X,Y)";
+  holes.title = sf_say("panel.holes.title");
+  if (s.spots.empty())
+    holes.counters.emplace_back(holes.title, sf_say("panel.holes.none"));
+  else
+    holes.title = sf_say("panel.holes.title_points");
   for (const Spot& sp : s.spots) {
     std::vector<std::string> toks, free;
     int unplaced = 0;  // quarters whose tile is not placed yet
@@ -788,21 +838,23 @@ std::vector<Panel> panels(const State& s) {
       const int qx = sp.x - kCornerDx[cc], qy = sp.y - kCornerDy[cc];
       unplaced += s.placed_at(qx, qy) < 0;
       if (sp.token[cc] != 0xFF) {
-        std::string t = fmt::format("{} at {}", kSpecies[sp.token[cc]], cell_corner(qx, qy, c));
-        if (sp.owner[cc] != 0xFF) t += fmt::format(" (photographer of {{p{}}})", sp.owner[cc]);
+        std::string t =
+            sf_say("hole.token", {{"species", species_word(s, sp.token[cc])}, {"where", cell_corner(qx, qy, c)}});
+        if (sp.owner[cc] != 0xFF) t += sf_say("hole.photographer", {{"player", seat_ref(sp.owner[cc])}});
         toks.push_back(t);
       } else if (corner_usable(s, qx, qy, c)) {
         free.push_back(cell_corner(qx, qy, c));
       }
     }
-    std::string line = fmt::format("point {},{}: {}", sp.x, sp.y, fmt::join(toks, ", "));
+    std::string line =
+        sf_say("point.line", {{"x", sp.x}, {"y", sp.y}, {"list", fmt::format("{}", fmt::join(toks, ", "))}});
     if (sp.closed) {
-      line += "; complete";
+      line += sf_say("panel.holes.complete");
     } else {
-      line += fmt::format("; explore +{} with a species not there", sp.ntokens + 3);
-      line += !free.empty() ? fmt::format(" at {}", fmt::join(free, ", "))
-              : unplaced    ? std::string(" (no free savanna quarter now; not all of its tiles are placed)")
-                            : std::string(" (no free savanna quarter: it cannot be completed)");
+      line += sf_say("panel.holes.explore", {{"points", sp.ntokens + 3}});
+      line += !free.empty() ? sf_say("panel.holes.at", {{"list", fmt::format("{}", fmt::join(free, ", "))}})
+              : unplaced    ? sf_say("panel.holes.no_quarter_yet")
+                            : sf_say("panel.holes.no_quarter");
     }
     holes.lines.push_back(line);
   }
