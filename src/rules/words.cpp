@@ -12,11 +12,22 @@ constexpr std::string_view kGeneric =
     ;
 }  // namespace
 
-const i18n::Catalog& generic_messages() { return i18n::catalog(kGeneric, "src/rules/messages.json"); }
+const i18n::Catalog& generic_messages() {
+  static const i18n::Catalog& c = i18n::catalog(kGeneric, "src/rules/messages.json");
+  return c;
+}
 
 const i18n::Catalog* game_messages(const GameDef& g) {
   if (g.present.messages.empty()) return nullptr;
-  return &i18n::catalog(g.present.messages, g.id + "/messages.json");
+  // every sentence asks for its game's catalog: the last one found, per thread, spares the lock
+  // and the name of the shared lookup
+  thread_local const GameDef* last_game = nullptr;
+  thread_local const i18n::Catalog* last = nullptr;
+  if (last_game != &g) {
+    last = &i18n::catalog(g.present.messages, g.id + "/messages.json");
+    last_game = &g;
+  }
+  return last;
 }
 
 std::string say(const GameDef& g, std::string_view id, const MsgArgs& args) {
