@@ -31,9 +31,18 @@ case "${1:-}" in
   with)
     shift
     dir=$(mktemp -d /tmp/carc-pg.XXXXXX)
-    port=$((20000 + RANDOM % 20000))
     trap 'bash "$0" stop "$dir"' EXIT
-    CARC_PG_URL=$(bash "$0" start "$dir" "$port")
+    # A port the kernel has just handed out is free, but another test may take it before
+    # PostgreSQL binds it: on a failed start, stop what is left and try another port (5 tries).
+    CARC_PG_URL=
+    for try in 1 2 3 4 5; do
+      port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+      if CARC_PG_URL=$(bash "$0" start "$dir" "$port"); then break; fi
+      echo "pg.sh: start on port $port failed (try $try of 5)" >&2
+      bash "$0" stop "$dir"
+      CARC_PG_URL=
+    done
+    [ -n "$CARC_PG_URL" ] || { echo "pg.sh: could not start PostgreSQL" >&2; exit 1; }
     export CARC_PG_URL
     "$@"
     ;;

@@ -37,7 +37,7 @@ def check(kind, msg, name=None):
     try:
         jsonschema.validate(msg, schema)
     except jsonschema.ValidationError as e:
-        fail(f"{kind} message {json.dumps(msg)[:300]} does not fit the schema: {e.message}")
+        fail(f"{kind} message {json.dumps(msg)[:300]} does not fit the schema at {e.json_path}: {e.message}")
     CHECKED[kind] += 1
 
 
