@@ -23,7 +23,7 @@ def load(path):
         return {}
     for mid, m in d.items():
         for lang, text in m.items():
-            if lang == "note":
+            if lang in ("note", "params"):
                 continue
             if lang not in FORMS:
                 problems.append(f"{path}: {mid}.{lang}: unknown language")
@@ -32,6 +32,10 @@ def load(path):
                 n = forms.count("|")
                 if n and n != FORMS[lang]:
                     problems.append(f"{path}: {mid}.{lang}: {{{name}|...}} has {n} forms, {lang} needs {FORMS[lang]}")
+            if lang != "en" and "en" in m:
+                en_names = set(re.findall(r"\{([a-z0-9_]+)[|}]", m["en"])) | set(m.get("params", []))
+                for name in set(re.findall(r"\{([a-z0-9_]+)[|}]", text)) - en_names:
+                    problems.append(f"{path}: {mid}.{lang}: uses {{{name}}}, which the English text does not (nor its \"params\")")
     return d
 
 
@@ -75,7 +79,7 @@ for path in sorted(list((repo / "src").rglob("*.cpp")) + list((repo / "src").rgl
     if len(rel.parts) > 2 and rel.parts[-3] == "games" and rel.parts[-2] in loaded:
         own = set(loaded[rel.parts[-2]])
     allowed = engine | own | (set(loaded["terminal"]) if rel.parts[:2] == ("src", "cli") else set())
-    if rel.parts[:2] in {("src", "view"), ("src", "rules"), ("src", "server")}:  # generic code may name a game's own message, checked with has_message
+    if rel.parts[:2] in {("src", "view"), ("src", "rules"), ("src", "server"), ("src", "cli")}:  # generic code may name a game's own message, checked with has_message
         allowed |= set().union(*(set(v) for k, v in loaded.items() if k not in ("terminal", "browser")))
     for pat in (SAY, CLI_SAY):
         for mid in pat.findall(text):

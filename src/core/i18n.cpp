@@ -144,13 +144,23 @@ Catalog Catalog::parse(std::string_view json_text, std::string name) {
     if (!m.is_object()) bad(where, "must be an object of language -> text");
     std::array<std::string, kLangs> texts;
     std::set<std::string> en_names;
+    std::set<std::string> extra;  // "params": parameters the caller gives that English leaves out
     for (const auto& [key, v] : m.items()) {
       if (key == "note") {
         if (!v.is_string()) bad(where + ".note", "must be a string");
         continue;
       }
+      if (key == "params") {
+        if (!v.is_array()) bad(where + ".params", "must be an array of parameter names");
+        for (const auto& x : v) {
+          if (!x.is_string() || x.get<std::string>().empty())
+            bad(where + ".params", "must be an array of parameter names");
+          extra.insert(x.get<std::string>());
+        }
+        continue;
+      }
       const auto l = parse_lang(key);
-      if (!l || key != code(*l)) bad(where + "." + key, "unknown field (languages: en, ru, ro; or note)");
+      if (!l || key != code(*l)) bad(where + "." + key, "unknown field (languages: en, ru, ro; or note, params)");
       if (!v.is_string()) bad(where + "." + key, "must be a string");
       const std::string text = v.get<std::string>();
       if (text.empty()) bad(where + "." + key, "is empty (leave the language out instead)");
@@ -169,9 +179,9 @@ Catalog Catalog::parse(std::string_view json_text, std::string name) {
       if (texts[k].empty()) continue;
       const auto names = names_of(params_of(texts[k], where));
       for (const std::string& n : names)
-        if (!en_names.count(n))
+        if (!en_names.count(n) && !extra.count(n))
           bad(where + "." + std::string(code(kAllLangs[k])),
-              fmt::format("uses the parameter {{{}}}, which the English text does not", n));
+              fmt::format("uses the parameter {{{}}}, which the English text does not (nor its \"params\")", n));
     }
     c.texts_.emplace(id, std::move(texts));
   }

@@ -45,6 +45,7 @@ struct Arg {
   Arg(std::string_view n, std::string_view t) : name(n), text(t) {}
   Arg(std::string_view n, int v) : name(n), text(std::to_string(v)), num(v), is_num(true) {}
   Arg(std::string_view n, long long v) : name(n), text(std::to_string(v)), num(v), is_num(true) {}
+  Arg(std::string_view n, std::size_t v) : Arg(n, static_cast<long long>(v)) {}
 };
 
 class Catalog {

@@ -197,12 +197,41 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
   return out;
 }
 
+namespace {
+
+// What a tile holds, in the session's language: the tile file's description in English; else each
+// feature's word, its ports and its symbols ("луг N+ENE+WNW (мамонт: 1); река E+W").
+std::string tile_words(const Ruleset& rs, const TileType& tt) {
+  if (i18n::current() == i18n::Lang::En) return printable(tt.description);
+  const GameDef& g = *rs.game;
+  std::vector<std::string> parts;
+  for (int f = 0; f < tt.nfeat; ++f) {
+    const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
+    const FeatureTypeDef& fd = rs.ftype(tf.type);
+    std::vector<std::string_view> ports;
+    for (std::size_t p = 0; p < kPortNames.size(); ++p)
+      if ((tf.ports >> p) & 1u) ports.push_back(kPortNames[p]);
+    std::string part = feature_word(g, fd.name);
+    if (!ports.empty()) part += fmt::format(" {}", fmt::join(ports, "+"));
+    std::vector<std::string> symbols;
+    for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
+      if (tf.attr[k] > 0) symbols.push_back(noun_count(g, fd.attrs[k], tf.attr[k]));
+    if (tf.special > 0 && tf.special <= g.specials.size()) symbols.push_back(noun_word(g, g.specials[tf.special - 1u]));
+    if (!symbols.empty()) part += fmt::format(" ({})", fmt::join(symbols, ", "));
+    parts.push_back(std::move(part));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+}  // namespace
+
 std::string render_hand(const State& s, const std::vector<Candidate>& cands, const ViewOptions& o, bool compact) {
   if (s.in_hand == 0xFF) return "";
   const TileType& tt = s.rs->tiles.types[s.in_hand];
-  std::string out = wrap(cli_say("hand.title", {{"id", printable(tt.id)}, {"what", printable(tt.description)}}), 80);
+  const std::string what = tile_words(*s.rs, tt);
+  std::string out = wrap(cli_say("hand.title", {{"id", printable(tt.id)}, {"what", what}}), 80);
   if (compact) {  // one line: the pictures say the rest
-    std::string title = cli_say("hand.title", {{"id", printable(tt.id)}, {"what", printable(tt.description)}});
+    std::string title = cli_say("hand.title", {{"id", printable(tt.id)}, {"what", what}});
     if (display_width(title) > std::min(o.width, 80)) {
       std::string cut;
       for (std::size_t i = 0; i < title.size();) {
@@ -238,7 +267,7 @@ std::string render_hand(const State& s, const std::vector<Candidate>& cands, con
   }
   out += "  " + emit(labels, false) + "\n";
   for (auto& r : rows) out += "  " + emit(r, o.color) + "\n";
-  if (some_unfit && !compact) out += "  (a rotation in brackets fits nowhere now)\n";
+  if (some_unfit && !compact) out += cli_say("hand.unfit");
   return out;
 }
 

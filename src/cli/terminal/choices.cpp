@@ -2,6 +2,7 @@
 #include "cli/terminal/board.hpp"
 #include "cli/terminal/common.hpp"
 #include "cli/terminal/panels.hpp"
+#include "cli/terminal/words.hpp"
 #include "core/io.hpp"
 #include "view/look.hpp"
 #include "view/view.hpp"
@@ -138,8 +139,7 @@ std::string render_choices(const State& s, const std::vector<PlayerInfo>& player
   if (all_target(opts, "cell")) {
     std::vector<std::string> items;
     for (const Candidate& c : choice_cells(s)) items.push_back(fmt::format("{:<2}{},{}", c.label, c.x, c.y));
-    out += fmt::format("A boxed letter on the board, or X,Y ({}):\n",
-                       plural(static_cast<int>(items.size()), "cell", "cells"));
+    out += cli_say("choices.cells", {{"n", items.size()}});
     return out + pack(items, 2, 80);
   }
   Panel list;  // numbered: what each option names, then what it does
@@ -149,7 +149,7 @@ std::string render_choices(const State& s, const std::vector<PlayerInfo>& player
   for (std::size_t i = 0; i < opts.size(); ++i) {
     const auto& o = opts[i].view;
     std::vector<std::string> row{std::to_string(i + 1), choice_label(s, o)};
-    if (pieces) row.push_back(o.feature);
+    if (pieces) row.push_back(feature_word(*s.rs->game, o.feature));
     row.push_back(o.text != o.notation ? o.text : std::string());
     list.rows.push_back(std::move(row));
   }

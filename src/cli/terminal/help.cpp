@@ -2,6 +2,7 @@
 #include "cli/terminal/common.hpp"
 #include "cli/terminal/input.hpp"
 #include "cli/terminal/panels.hpp"
+#include "cli/terminal/words.hpp"
 #include "core/io.hpp"
 #include "view/look.hpp"
 #include "view/view.hpp"
@@ -29,38 +30,14 @@ std::string port_diagram() {
 
 namespace {
 
-const char* kHelpPlace =
-    "Placing the tile:\n"
-    "  X Y ROT      column X, row Y, ROT degrees clockwise (0 90 180 270),\n"
-    "               e.g. \"3 -1 90\" or \"3,-1 r90\"\n"
-    "  X Y          the same, when only one rotation fits there\n"
-    "  a [ROT]      at the cell marked a on the board\n"
-    "  x grows to the east (right), y grows to the SOUTH (down).\n";
-
-const char* kHelpAnyTime =
-    "Every move may also be typed as records and the engine protocol write it:\n"
-    "  \"U 1,0 r90\", \"follower N\", \"follower S at 10,0\", \"pass\", \"double D2 r180\".\n"
-    "Any time:\n"
-    "  board        show the board again       moves   list where the tile fits\n"
-    "  view X Y     centre the board on X,Y    view    follow the play again\n"
-    "  scores       show the scores            help    this text\n";
+std::string help_place() { return cli_say("help.place"); }
+std::string help_any_time() { return cli_say("help.any_time"); }
 
 }  // namespace
 
 std::string help_text() {
-  return std::string(kHelpPlace) +
-         "Placing a follower (after the tile):\n"
-         "  PORT         the feature touching that port: N E S W C NNE ENE ... (see below)\n"
-         "  road, city…  the free spot of that type, if there is just one\n"
-         "  none         no follower this turn\n" +
-         kHelpAnyTime +
-         "  undo         take back your turn (until the next player acts; at the follower\n"
-         "               prompt it takes back the tile)\n"
-         "  quit         save and exit (continue later with --resume FILE)\n"
-         "Ports of a tile:\n" +
-         port_diagram() +
-         "Board: · field  ▒ city  ◆ shield  ─│┌┼ roads  M monastery  digits: followers of\n"
-         "that player; boxed letters: where the tile in hand fits.\n";
+  return help_place() + cli_say("help.base_piece") + help_any_time() + cli_say("help.base_undo") +
+         cli_say("help.ports") + port_diagram() + cli_say("help.base_board");
 }
 
 std::string board_legend(const GameDef& g) {
@@ -68,33 +45,36 @@ std::string board_legend(const GameDef& g) {
   for (const FeatureTypeDef& fd : g.ftypes) {
     switch (fd.cls) {
       case FClass::Field:
-        items.push_back("· " + fd.name);
+        items.push_back("· " + feature_word(g, fd.name));
         break;
       case FClass::Area:
-        items.push_back(area_glyph(g, fd).ch + " " + fd.name);
+        items.push_back(area_glyph(g, fd).ch + " " + feature_word(g, fd.name));
         break;
       case FClass::Path:
         if (is_river(fd)) {
-          items.push_back("─│┌┼ " + plural_of(fd.name) + " (▪ a spring where one ends)");
+          items.push_back(
+              cli_say("legend.river", {{"rivers", plural_of(fd.name)}, {"river", feature_word(g, fd.name)}}));
         } else if (is_water(fd)) {
           std::string example, words_;
           for (std::size_t k = 0; k < fd.attrs.size() && k < 2; ++k) {
             const int n = 2 - static_cast<int>(k);
             example += fmt::format("{}{}", n, fd.attrs[k].empty() ? '?' : fd.attrs[k][0]);
-            words_ += (k ? ", " : "") + count_of(n, fd.attrs[k]);
+            words_ += (k ? ", " : "") + noun_count(g, fd.attrs[k], n);
           }
-          items.push_back(fmt::format("≈ the {}{}", capitalized(fd.name),
-                                      example.empty() ? "" : " (" + example + ": " + words_ + ")"));
+          items.push_back(
+              cli_say("legend.water", {{"name", capitalized(feature_word(g, fd.name))},
+                                       {"example", example.empty() ? "" : " (" + example + ": " + words_ + ")"}}));
         } else {
-          items.push_back("─│┌┼ " + plural_of(fd.name) + " (▪ a dead end)");
+          items.push_back(cli_say("legend.path", {{"paths", plural_of(fd.name)}, {"path", feature_word(g, fd.name)}}));
         }
         break;
       case FClass::Centre:
       case FClass::Point:
         if (is_lake(fd) && !fd.attrs.empty())
-          items.push_back(fmt::format("(2) a {} with 2 {} (≋ a second {})", fd.name, plural_of(fd.attrs[0]), fd.name));
+          items.push_back(
+              cli_say("legend.lake", {{"lake", feature_word(g, fd.name)}, {"symbols", noun_count(g, fd.attrs[0], 2)}}));
         else
-          items.push_back(point_letter(fd) + " " + fd.name);
+          items.push_back(point_letter(fd) + " " + feature_word(g, fd.name));
         break;
     }
   }
@@ -103,27 +83,33 @@ std::string board_legend(const GameDef& g) {
     if (is_water(fd) || is_lake(fd)) continue;
     animals |= fd.cls == FClass::Field && !g.specials.empty() && !fd.attrs.empty();
     for (const std::string& a : fd.attrs) {
-      const std::string item = symbol_glyph(g, a, 0).ch + " " + symbol_noun(g, a);
+      const std::string item = symbol_glyph(g, a, 0).ch + " " + noun_word(g, a);
       if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
     }
   }
   // symbols covered by a special, and the bonus tiles' specials
-  if (animals) items.push_back("× covered (no longer counted)");
-  for (const std::string& sp : g.specials) items.push_back(symbol_glyph(g, sp, -1).ch + " " + symbol_noun(g, sp));
-  std::string pieces = fmt::format("digits: {} of that player", plural_of(g.piece_names[0]));
+  if (animals) items.push_back(cli_say("legend.covered"));
+  for (const std::string& sp : g.specials) items.push_back(symbol_glyph(g, sp, -1).ch + " " + noun_word(g, sp));
+  std::string pieces =
+      cli_say("legend.pieces", {{"pieces", plural_of(g.piece_names[0])}, {"piece", piece_word(g, g.piece_names[0])}});
   if (g.pieces2_per_player > 0) {
     std::string circled;
     for (int p = 0; p < g.max_players; ++p) circled += piece_mark(p, 1);
-    pieces = fmt::format("1..{}: {} of that player, {}: {}", g.max_players, plural_of(g.piece_names[0]), circled,
-                         plural_of(g.piece_names[1]));
+    pieces = cli_say("legend.pieces_two", {{"n", g.max_players},
+                                           {"pieces", plural_of(g.piece_names[0])},
+                                           {"piece", piece_word(g, g.piece_names[0])},
+                                           {"circled", circled},
+                                           {"pieces2", plural_of(g.piece_names[1])},
+                                           {"piece2", piece_word(g, g.piece_names[1])}});
   }
   items.push_back(pieces);
   for (const std::string& l : view::look_of(g).terminal.legend) items.push_back(l);  // what stands on the board
-  items.push_back("boxed letters: where the tile in hand fits");
+  items.push_back(cli_say("legend.fits"));
   // items kept whole, two spaces apart, lines of at most 80 columns
-  std::string out, line = "Board:";
+  const std::string title = cli_say("legend.title");
+  std::string out, line = title;
   for (const std::string& it : items) {
-    const std::string sep = line == "Board:" ? " " : "  ";
+    const std::string sep = line == title ? " " : "  ";
     if (display_width(line) + 2 + display_width(it) > 80) {
       out += line + "\n";
       line = "     ";
@@ -159,7 +145,7 @@ std::string help_text(const State& s) {
     return help_text();
   const std::string& n0 = g.piece_names[0];
   const std::string& n1 = g.piece_names[1];
-  std::string out = kHelpPlace;
+  std::string out = help_place();
   bool piece = false;
   for (const Panel& p : pr.help) {
     piece |= p.id == "piece";
@@ -168,32 +154,33 @@ std::string help_text(const State& s) {
   if (!piece) {  // the generic section on pieces: by port, by type or piece, or none
     std::vector<std::string> types;
     for (const FeatureTypeDef& fd : g.ftypes)
-      if (fd.claimable) types.push_back(fd.name);
+      if (fd.claimable) types.push_back(fd.name);  // typed in English (notation)
     const bool two = g.pieces2_per_player > 0;
     Panel p;
-    p.title = two ? fmt::format("Placing {} {} or {} {} (after the tile):", article(n0), n0, article(n1), n1)
-                  : fmt::format("Placing {} {} (after the tile):", article(n0), n0);
-    p.rows.push_back({"PORT", "the feature touching that port: N E S W NNE ENE ... (see below)"});
+    p.title = two ? cli_say("help.piece_title_two", {{"a", article(n0)},
+                                                     {"piece", piece_word(g, n0)},
+                                                     {"a2", article(n1)},
+                                                     {"piece2", piece_word(g, n1)}})
+                  : cli_say("help.piece_title", {{"a", article(n0)}, {"piece", piece_word(g, n0)}});
+    p.rows.push_back({"PORT", cli_say("help.port")});
     if (g.hooks.gen_choices)  // a turn may lay several tiles
-      p.rows.push_back(
-          {"PORT at X,Y", "e.g. \"N at 9,0\" (or \"N 9,0\"): that port of the cell X,Y, on a turn with several tiles"});
+      p.rows.push_back({"PORT at X,Y", cli_say("help.port_at")});
     p.rows.push_back(
         {fmt::format("{}{}", fmt::join(types, ", "), two ? fmt::format(", {}, {}", n0, n1) : std::string()),
-         fmt::format("the free spot of that type{}, if just one", two ? " (or for that piece)" : "")});
-    p.rows.push_back({"none", g.pass_text == "pass" ? fmt::format("no {} this turn", n0) : g.pass_text});
+         cli_say(two ? "help.type_two" : "help.type")});
+    p.rows.push_back(
+        {"none", g.pass_text == "pass" ? cli_say("help.none", {{"piece", piece_word(g, n0)}}) : pass_word(g)});
     out += help_section(p);
   }
-  out += kHelpAnyTime;
+  out += help_any_time();
   std::vector<std::string> names;  // the game's panels, each by its id
   if (pr.panels)
     for (const Panel& p : pr.panels(s)) names.push_back(p.id);
   if (!names.empty())
-    out += help_row("panels", fmt::format("the game's panels (each also by its name: {})", fmt::join(names, ", ")));
-  out += help_row(
-      "undo",
-      "take back your turn (until the next player acts; at a later prompt of your turn it takes back the tile)");
-  out += help_row("quit", "save and exit (continue later with --resume FILE)");
-  out += "Ports of a tile:\n" + port_diagram() + board_legend(g);
+    out += help_row("panels", cli_say("help.panels", {{"names", fmt::format("{}", fmt::join(names, ", "))}}));
+  out += help_row("undo", cli_say("help.undo"));
+  out += help_row("quit", cli_say("help.quit"));
+  out += cli_say("help.ports") + port_diagram() + board_legend(g);
   return out;
 }
 

@@ -47,6 +47,55 @@ std::string symbol_noun(const GameDef& g, const std::string& name) {
 
 std::string count_of(int n, const std::string& noun) { return plural(n, noun, plural_of(noun)); }
 
+namespace {
+std::string key_of(std::string_view kind, const std::string& name) {
+  std::string k = fmt::format("{}.{}", kind, name);
+  std::replace(k.begin(), k.end(), ' ', '_');
+  return k;
+}
+}  // namespace
+
+std::string noun_word(const GameDef& g, const std::string& name) {
+  const std::string id = key_of("noun", name);
+  return has_message(g, id) ? carc::say(g, id) : symbol_noun(g, name);
+}
+
+std::string noun_count(const GameDef& g, const std::string& name, int n) {
+  const std::string id = key_of("symbol", name);
+  return has_message(g, id) ? carc::say(g, id, {{"n", n}}) : count_of(n, symbol_noun(g, name));
+}
+
+std::string noun_plural(const GameDef& g, const std::string& name) {
+  const std::string id = key_of("symbol", name);
+  if (!has_message(g, id)) return plural_of(symbol_noun(g, name));
+  std::string five = carc::say(g, id, {{"n", 5}});  // the form for many, without its number
+  if (five.rfind("5 ", 0) == 0) five.erase(0, 2);
+  return five;
+}
+
+std::string network_word(const GameDef& g) {
+  return has_message(g, "network.name") ? carc::say(g, "network.name") : g.present.network_name;
+}
+
+std::string role_word(const GameDef& g, const std::string& role) {
+  const std::string id = key_of("role", role);
+  return has_message(g, id) ? carc::say(g, id) : role;
+}
+
+std::string track_word(const GameDef& g) {
+  const std::string id = key_of("track", g.track_name);
+  return has_message(g, id) ? carc::say(g, id) : g.track_name;
+}
+
+std::string pass_word(const GameDef& g) {
+  return has_message(g, "option.pass") ? carc::say(g, "option.pass") : g.pass_text;
+}
+
+std::string piece_count(const GameDef& g, const std::string& piece, int n) {
+  (void)g;
+  return i18n::current() == i18n::Lang::En ? count_of(n, piece) : std::to_string(n);
+}
+
 // ---- Networks: features joined through others, claimed by a second kind of piece -------------
 
 // A game whose features join networks claimed by a second kind of piece.
@@ -66,9 +115,9 @@ std::string network_text(const State& s, int net) {
     if (!fd.attrs.empty() && symbol == "symbol") symbol = fd.attrs[0];
     if (fd.cls == FClass::Centre) centre = fd.name;
   }
-  std::string t = fmt::format("{}, {}", count_of(n.net_attr, symbol), count_of(n.net_centres, centre));
+  std::string t = fmt::format("{}, {}", noun_count(g, symbol, n.net_attr), noun_count(g, centre, n.net_centres));
   for (std::size_t k = 0; k < g.specials.size() && k < 8; ++k)
-    if ((n.net_flags >> k) & 1u) t += " (with the " + symbol_noun(g, g.specials[k]) + ")";
+    if ((n.net_flags >> k) & 1u) t += cli_say("net.with", {{"special", noun_word(g, g.specials[k])}});
   return t;
 }
 
@@ -76,8 +125,8 @@ std::string network_text(const State& s, int net) {
 std::string network_types(const GameDef& g, int k) {
   std::vector<std::string> on;
   for (const FeatureTypeDef& fd : g.ftypes)
-    if (fd.network_kind == k) on.push_back(fd.name);
-  return fmt::format("{}", fmt::join(on, " or "));
+    if (fd.network_kind == k) on.push_back(feature_word(g, fd.name));
+  return fmt::format("{}", fmt::join(on, cli_say("list.or_word")));
 }
 
 // The players with pieces on a network: "Ann, greedy" ("" when none).
@@ -121,7 +170,7 @@ std::string spot_info(const State& s, const PlacedTile& pt, int local) {
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
   const FeatureInfo fi = feature_info(s, pt.seg0 + local);
   const Segment& root = s.graph[fi.root];
-  const std::string attr_name = fd.attrs.empty() ? std::string("attribute") : symbol_noun(g, fd.attrs[0]);
+  const std::string attr_name = fd.attrs.empty() ? std::string("attribute") : fd.attrs[0];
   std::string area_name = "city";
   for (const auto& d : g.ftypes)
     if (d.cls == FClass::Area) {
@@ -133,32 +182,36 @@ std::string spot_info(const State& s, const PlacedTile& pt, int local) {
     case FClass::Path:
     case FClass::Area:
       if (fi.closed)
-        info = fmt::format("completed by this tile: scores {} now", feature_value(s, fi, true));
+        info = cli_say("spot.completed", {{"points", feature_value(s, fi, true)}});
       else
-        info = fmt::format("{} so far, open", plural(fi.tiles, "tile", "tiles"));
-      if (fi.attr) info += fmt::format(", {}", plural(fi.attr, attr_name, plural_of(attr_name)));
+        info = cli_say("spot.open", {{"tiles", fi.tiles}});
+      if (fi.attr) info += ", " + noun_count(g, attr_name, fi.attr);
       for (std::size_t k = 1; k < fd.attrs.size() && k < kAttrs; ++k) {
         const int n = root.attr[k];
         const bool track = !g.track_name.empty() && fd.attrs[k] == g.track_name && fd.piece_kind == 0;
-        if (n > 0) info += fmt::format(", {}", count_of(n, symbol_noun(g, fd.attrs[k])));
+        if (n > 0) info += ", " + noun_count(g, fd.attrs[k], n);
         if (track)
-          info += n > 0 ? fmt::format(" (your {} moves {})", g.track_name, n)
-                        : fmt::format(", no {} (your {} stays)", plural_of(symbol_noun(g, fd.attrs[k])), g.track_name);
+          info +=
+              n > 0 ? cli_say("spot.track_moves", {{"track", track_word(g)}, {"n", n}})
+                    : cli_say("spot.track_stays", {{"symbols", noun_plural(g, fd.attrs[k])}, {"track", track_word(g)}});
       }
       break;
     case FClass::Centre:
     case FClass::Point:
-      info = fi.closed ? fmt::format("surrounded: scores {} now", feature_value(s, fi, true))
-                       : fmt::format("{} of 9 tiles of its area placed", fi.tiles);
+      info = fi.closed ? cli_say("spot.surrounded", {{"points", feature_value(s, fi, true)}})
+                       : cli_say("spot.around", {{"tiles", fi.tiles}});
       break;
     case FClass::Field:
       if (g.farm_points_per_city > 0 || fd.final_per_attr == 0) {
         const int n = field_cities(s, fi.root);
-        info = fmt::format("borders {} (scored at the end)",
-                           plural(n, "completed " + area_name, "completed " + plural_of(area_name)));
+        info = cli_say("spot.borders",
+                       {{"n", n},
+                        {"area", feature_word(g, area_name)},
+                        {"completed", plural(n, "completed " + area_name, "completed " + plural_of(area_name))}});
       } else {
-        info = fmt::format("{} so far (scores {} per {} at the end)", count_of(fi.attr, attr_name), fd.final_per_attr,
-                           attr_name);
+        info = cli_say("spot.field_symbols", {{"symbols", noun_count(g, attr_name, fi.attr)},
+                                              {"per", fd.final_per_attr},
+                                              {"symbol", noun_word(g, attr_name)}});
       }
       break;
   }
@@ -180,7 +233,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
   auto cell = [](const PlacedTile& t) { return fmt::format("{},{}", t.x, t.y); };
   // which tile: the one just placed, or (a double tile) the set-aside cell's id and every cell
   std::string id = printable(s.type_of(pt).id), where = cell(pt), kind;
-  if (s.type_of(pt).pile == kPileBonus) kind = "bonus ";
+  if (s.type_of(pt).pile == kPileBonus) kind = cli_say("spots.bonus");
   if (multi) {
     std::vector<std::string> cells;
     for (std::size_t i = from; i < s.tiles.size(); ++i) {
@@ -189,13 +242,20 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       cells.push_back(cell(s.tiles[i]));
       if (t.kind != 0 && t.kind < g.tile_kinds.size()) kind = g.tile_kinds[t.kind] + " ";
     }
-    where = fmt::format("{}", fmt::join(cells, " and "));
+    where = fmt::format("{}", fmt::join(cells, cli_say("list.and_word")));
   }
   std::string out;
   if (!two)
-    out = fmt::format("{} spots on tile {} at {} ({} in supply):\n", capitalized(n0), id, where, count_of(supply, n0));
+    out = cli_say("spots.title", {{"piece", capitalized(piece_word(g, n0))},
+                                  {"tile", id},
+                                  {"at", where},
+                                  {"count", piece_count(g, n0, supply)}});
   else
-    out = fmt::format("{} and {} spots on {}tile {} at {}:\n", capitalized(n0), n1, kind, id, where);
+    out = cli_say("spots.title_two", {{"piece", capitalized(piece_word(g, n0))},
+                                      {"piece2", piece_word(g, n1)},
+                                      {"kind", kind},
+                                      {"tile", id},
+                                      {"at", where}});
   MoveList ml;
   gen_pieces(s, ml);
   struct Row {
@@ -217,11 +277,12 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       const int net = s.graph.net_find(t.seg0 + m.feat);
       r.kind = std::min<int>(m.pk, 1);
       r.label = g.piece_names[r.kind] + " " + r.label;
-      r.info = "its " + g.present.network_name + ": " + network_text(s, net) + " so far, no " +
-               plural_of(g.piece_names[r.kind]) + " yet";
+      r.info = cli_say(
+          "spots.network_free",
+          {{"network", network_word(g)}, {"what", network_text(s, net)}, {"pieces", plural_of(g.piece_names[r.kind])}});
     }
     w = std::max(w, r.label.size());
-    tw = std::max(tw, r.type.size());
+    tw = std::max(tw, static_cast<std::size_t>(display_width(feature_word(g, r.type))));
     rows.push_back(std::move(r));
   }
   // the features of this turn's tiles already taken
@@ -240,7 +301,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       Row r;
       r.label = feature_port(s, t, f) + (multi ? " at " + cell(t) : "");
       r.type = s.rs->ftype(fi.ftype).name;
-      r.info = fmt::format("taken by {}", fmt::join(who, ", "));
+      r.info = cli_say("spots.taken_by", {{"who", fmt::format("{}", fmt::join(who, ", "))}});
       w = std::max(w, r.label.size());
       taken.push_back(std::move(r));
     }
@@ -259,19 +320,24 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       Row r;
       r.label = feature_port(s, t, f) + (multi ? " at " + cell(t) : "");
       r.type = fd.name;
-      r.info = fmt::format("its {}: {} of {} ({} so far)", g.present.network_name,
-                           plural_of(g.piece_names[std::min<std::size_t>(fd.network_kind, 1)]),
-                           network_owners(s, net, players, color), network_text(s, net));
+      r.info = cli_say("spots.network_taken",
+                       {{"network", network_word(g)},
+                        {"pieces", plural_of(g.piece_names[std::min<std::size_t>(fd.network_kind, 1)])},
+                        {"piece", piece_word(g, g.piece_names[std::min<std::size_t>(fd.network_kind, 1)])},
+                        {"who", network_owners(s, net, players, color)},
+                        {"what", network_text(s, net)}});
       w = std::max(w, r.label.size());
-      tw = std::max(tw, r.type.size());
+      tw = std::max(tw, static_cast<std::size_t>(display_width(feature_word(g, r.type))));
       taken.push_back(std::move(r));
     }
   }
   auto row_text = [&](const Row& r) {
-    std::string line = fmt::format("  {:<{}} {:<{}} {}", r.label, w, r.type, tw, r.info);
+    std::string line =
+        fmt::format("  {:<{}} {} {}", r.label, w, pad(feature_word(g, r.type), static_cast<int>(tw)), r.info);
     if (display_width(line) > 80) {  // long rows go on under the info column
       const std::size_t indent = 2 + w + 1 + tw + 1;
-      std::string text, cur = fmt::format("  {:<{}} {:<{}}", r.label, w, r.type, tw);
+      std::string text,
+          cur = fmt::format("  {:<{}} {}", r.label, w, pad(feature_word(g, r.type), static_cast<int>(tw)));
       for (const auto& word : words(r.info)) {
         if (display_width(cur) + 1 + display_width(word) > 80 && display_width(cur) > static_cast<int>(indent)) {
           text += cur + "\n";
@@ -283,13 +349,12 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
     }
     return line + "\n";
   };
-  const std::string these = multi ? "these tiles" : "this tile";
   if (!two) {
     for (const Row& r : rows) out += row_text(r);
     if (supply == 0)
-      out += fmt::format("  (no {} left in supply)\n", n0);
+      out += cli_say("spots.none_left", {{"piece", piece_word(g, n0)}});
     else if (rows.empty())
-      out += fmt::format("  (every feature of {} is already taken)\n", these);
+      out += cli_say("spots.all_taken", {{"tiles", multi ? 2 : 1}});
   } else {
     // one group per piece kind: the first kind's spots, then the second's
     for (int k = 0; k < 2; ++k) {
@@ -298,7 +363,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       int n = 0;
       for (const Row& r : rows) n += r.kind == k;
       if (left == 0) {
-        out += fmt::format(" {}: none left in supply\n", capitalized(plural_of(pn)));
+        out += cli_say("spots.kind_none_left", {{"pieces", capitalized(plural_of(pn))}, {"piece", piece_word(g, pn)}});
         continue;
       }
       std::string roles;      // what a piece is called where it stands (FeatureTypeDef::role)
@@ -309,21 +374,25 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
             if (r.kind == 0 && fd.name == r.type && !fd.role.empty() &&
                 std::find(seen_types.begin(), seen_types.end(), r.type) == seen_types.end()) {
               seen_types.push_back(r.type);
-              parts.push_back(r.type + ": " + fd.role);
+              parts.push_back(feature_word(g, r.type) + ": " + role_word(g, fd.role));
             }
         if (!parts.empty()) roles = fmt::format(" {}", fmt::join(parts, ", "));
       }
       if (k == 1 && n > 0 && has_networks(g)) {  // "on a TYPE or TYPE: the whole NETWORK, to the end"
-        roles = fmt::format(" on a {}: the whole {}, to the end", network_types(g, k), g.present.network_name);
+        roles = cli_say("spots.network_role", {{"types", network_types(g, k)}, {"network", network_word(g)}});
       }
-      out += fmt::format(" {} ({} in supply){}{}\n", capitalized(plural_of(pn)), left,
-                         n == 0 ? fmt::format(": no free spot on {}", these) : ":", roles);
+      out += cli_say("spots.kind",
+                     {{"pieces", capitalized(plural_of(pn))},
+                      {"piece", capitalized(piece_word(g, pn))},
+                      {"left", left},
+                      {"rest", n == 0 ? cli_say("spots.no_free", {{"tiles", multi ? 2 : 1}}) : std::string(":")},
+                      {"roles", roles}});
       for (const Row& r : rows)
         if (r.kind == k) out += row_text(r);
     }
   }
   if (g.present.decision_panels) out += render_decision(s, players, color, false, 80);  // the game's: actions, notes
-  const std::string none = g.pass_text == "pass" ? fmt::format("(keep your {})", plural_of(n0)) : g.pass_text;
+  const std::string none = g.pass_text == "pass" ? cli_say("spots.keep", {{"pieces", plural_of(n0)}}) : pass_word(g);
   out += fmt::format("  {:<{}} {}\n", "none", w, none);
   for (const Row& r : taken) out += row_text(r);
   return out;
@@ -340,14 +409,14 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
     const bool to_move = p == s.current && s.phase != Phase::Over;
     // the seat's kind in a word or two: "human", "bot greedy", "bot mcts"; nothing more when the
     // name says it ("Bot 2 (easy)"); a player line stays within 80 columns
-    std::string kind = "human";
+    std::string kind = cli_say("seat.human");
     if (pi < players.size() && !players[pi].bot.empty()) {
       const std::string& b = players[pi].bot;
       const std::string shown = b.rfind("mcts:", 0) == 0 ? "mcts" : b;
       const std::string& nm = players[pi].name;
       const bool said = nm.find("(easy)") != std::string::npos || nm.find("(normal)") != std::string::npos ||
                         nm.find("(hard)") != std::string::npos || nm.find(shown) != std::string::npos;
-      kind = said ? "bot" : "bot " + shown;
+      kind = said ? cli_say("seat.a_bot") : cli_say("seat.bot", {{"bot", shown}});
     }
     if (!extra) {
       out += i18n::current() == i18n::Lang::En
@@ -505,8 +574,9 @@ std::string render_panel(const State& s, const Panel& panel, const std::vector<P
 }
 
 std::string extra_turn_text(const State& s, const std::vector<PlayerInfo>& players, bool color) {
-  std::string t =
-      s.rs->game->present.extra_turn.empty() ? std::string("An extra turn for {p}.") : s.rs->game->present.extra_turn;
+  std::string t = has_message(*s.rs->game, "extra_turn")   ? carc::say(*s.rs->game, "extra_turn")
+                  : s.rs->game->present.extra_turn.empty() ? cli_say("extra_turn")
+                                                           : s.rs->game->present.extra_turn;
   for (auto at = t.find("{p}"); at != std::string::npos; at = t.find("{p}"))
     t.replace(at, 3, player_name(players, s.current, color));
   return with_names(t, players, color);

@@ -2,6 +2,7 @@
 #include "cli/terminal/common.hpp"
 #include "cli/terminal/input.hpp"
 #include "cli/terminal/panels.hpp"
+#include "cli/terminal/words.hpp"
 #include "core/io.hpp"
 #include "view/look.hpp"
 #include "view/view.hpp"
@@ -23,7 +24,7 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
   ParsedChoice r;
   const auto opts = listed_choices(s);
   if (opts.empty()) {
-    r.error = "there is no choice to make now";
+    r.error = cli_say("parse.no_choice");
     return r;
   }
   auto pick = [&](const Listed& l) {
@@ -37,14 +38,14 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
     if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
   const auto w = words(t);
   if (w.empty()) {
-    r.error = fmt::format("type a number from the list or an option as listed (e.g. \"{}\")", example);
+    r.error = cli_say("parse.choice_empty", {{"example", example}});
     return r;
   }
   const bool cells = all_target(opts, "cell"), tiles = all_target(opts, "tile");
   if (w.size() == 1 && typed_int(w[0]) && !cells && !tiles) {  // the list's number
     const int k = *typed_int(w[0]);
     if (k >= 1 && k <= static_cast<int>(opts.size())) return pick(opts[static_cast<std::size_t>(k - 1)]);
-    r.error = fmt::format("{} is not on the list: type 1..{}", k, opts.size());
+    r.error = cli_say("parse.not_on_list", {{"k", k}, {"n", opts.size()}});
     return r;
   }
   if (w.size() == 1 && cells && is_word(w[0])) {  // a boxed letter on the board ("a" and "A" differ)
@@ -69,7 +70,7 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
   auto found = [&](const Move& m) {
     for (const Listed& l : opts)
       if (l.move == m) return pick(l);
-    r.error = "that option is not available";
+    r.error = cli_say("parse.not_available");
     return r;
   };
   try {  // the game's shorthand: its own message when the text is of its forms but wrong
@@ -81,12 +82,10 @@ ParsedChoice parse_choice(std::string_view text, const State& s) {
   try {  // the engine's notation
     return found(parse_notation(s, text));
   } catch (const InputError&) {
-    r.error = cells   ? fmt::format("{} is not a boxed letter on the board or a cell X,Y of the list (e.g. {})",
-                                    quote(text), example)
-              : tiles ? fmt::format("{} is not a tile as listed: type a tile and its rotation (e.g. \"{}\")",
-                                    quote(text), example)
-                      : fmt::format("{} is not a number from the list or an option as listed (e.g. \"{}\")",
-                                    quote(text), example);
+    r.error = cli_say(cells   ? "parse.not_cell_choice"
+                      : tiles ? "parse.not_tile_choice"
+                              : "parse.not_choice",
+                      {{"text", quote(text)}, {"example", example}});
   }
   return r;
 }
@@ -98,7 +97,7 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
     if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
   const auto w = words(t);
   if (w.empty()) {
-    r.error = "type X Y ROTATION (e.g. \"3 -1 90\"), a cell letter from the board (e.g. \"a 90\"), or help";
+    r.error = cli_say("parse.place_empty");
     return r;
   }
   std::size_t next = 0;
@@ -107,7 +106,7 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
     for (const Candidate& c : cands)
       if (!c.label.empty() && c.label == w[0]) cand = &c;
     if (!cand) {
-      r.error = fmt::format("{} is not a command or a cell letter on the board (type help)", quote(w[0]));
+      r.error = cli_say("parse.not_command", {{"word", quote(w[0])}});
       return r;
     }
     r.x = cand->x;
@@ -115,13 +114,12 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
     next = 1;
   } else {
     if (w.size() < 2) {
-      r.error = "give the column and the row, then the rotation: e.g. \"3 -1 90\"";
+      r.error = cli_say("parse.give_cell");
       return r;
     }
     const auto x = typed_int(w[0]), y = typed_int(w[1]);
     if (!x || !y) {
-      r.error = fmt::format("{} is not a cell: give two whole numbers, column then row (e.g. \"3 -1 90\")",
-                            quote(w[0] + " " + w[1]));
+      r.error = cli_say("parse.not_cell", {{"text", quote(w[0] + " " + w[1])}});
       return r;
     }
     r.x = *x;
@@ -131,29 +129,31 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
       if (c.x == r.x && c.y == r.y) cand = &c;
   }
   if (w.size() > next + 1) {
-    r.error = fmt::format("too much after the cell: expected just a rotation, got {}",
-                          quote(fmt::format("{}", fmt::join(w.begin() + static_cast<long>(next), w.end(), " "))));
+    r.error =
+        cli_say("parse.too_much",
+                {{"text", quote(fmt::format("{}", fmt::join(w.begin() + static_cast<long>(next), w.end(), " ")))}});
     return r;
   }
   if (w.size() == next + 1) {
     const auto rot = to_rotation(w[next]);
     if (!rot) {
-      r.error = fmt::format("{} is not a rotation: use 0, 90, 180 or 270 (degrees clockwise)", quote(w[next]));
+      r.error = cli_say("parse.not_rotation", {{"text", quote(w[next])}});
       return r;
     }
     r.rot = *rot;
     return r;
   }
   if (!cand) {
-    r.error =
-        fmt::format("the tile fits nowhere at {},{} (the boxed letters on the board show where it fits)", r.x, r.y);
+    r.error = cli_say("parse.fits_nowhere", {{"x", r.x}, {"y", r.y}});
     return r;
   }
   if (cand->rots.size() != 1) {
     std::vector<std::string> rs;
     for (int x : cand->rots) rs.push_back(fmt::format("r{}", x));
-    r.error = fmt::format("at {},{} the tile fits as {}: add the rotation, e.g. \"{} {} {}\"", r.x, r.y,
-                          fmt::join(rs, " or "), r.x, r.y, cand->rots.back());
+    r.error = cli_say("parse.add_rotation", {{"x", r.x},
+                                             {"y", r.y},
+                                             {"rots", fmt::format("{}", fmt::join(rs, cli_say("list.or_word")))},
+                                             {"rot", cand->rots.back()}});
     return r;
   }
   r.rot = cand->rots[0];
@@ -214,8 +214,7 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     }
   }
   if (w.size() != 1) {
-    r.error = w.empty() ? "type a port name (N, E, S, W, C, NNE, ...), a feature type, or none"
-                        : "type one port name (e.g. N or SSE), a feature type, or none";
+    r.error = cli_say(w.empty() ? "parse.port_empty" : "parse.port_one");
     return r;
   }
   const std::string lo = lower(w[0]);
@@ -235,8 +234,10 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     std::vector<std::string> cells;
     for (std::size_t i = from; i < s.tiles.size(); ++i)
       cells.push_back(fmt::format("{},{}", s.tiles[i].x, s.tiles[i].y));
-    r.error = fmt::format("{},{} is not a tile placed this turn (this turn: {})", cell->first, cell->second,
-                          fmt::join(cells, " and "));
+    r.error =
+        cli_say("parse.not_this_turn", {{"x", cell->first},
+                                        {"y", cell->second},
+                                        {"cells", fmt::format("{}", fmt::join(cells, cli_say("list.and_word")))}});
     return r;
   }
   MoveList ml;
@@ -245,7 +246,7 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
     std::string port = feature_port(s, pt, m.feat);
     if (m.pk != 0xFF) port = g.piece_names[std::min<std::size_t>(m.pk, 1)] + " " + port;  // "PIECE N"
-    return multi ? fmt::format("{} at {},{}", port, m.x, m.y) : port;
+    return multi ? fmt::format("{} at {},{}", port, m.x, m.y) : port;                     // notation: typed as shown
   };
   const std::string up = upper(w[0]);
   if (port_from_name(up) && has_networks(g) && s.phase == Phase::Piece && !multi) {
@@ -254,7 +255,7 @@ ParsedPort parse_port(std::string_view text, const State& s) {
     const PlacedTile& pt = s.tiles[from];
     const int f = feature_at_port(s, pt, up);
     if (f < 0) {
-      r.error = fmt::format("the tile has no feature at {}", up);
+      r.error = cli_say("parse.no_feature", {{"port", up}});
       return r;
     }
     const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(f)].type);
@@ -271,25 +272,36 @@ ParsedPort parse_port(std::string_view text, const State& s) {
       const std::string& net_piece = g.piece_names[static_cast<std::size_t>(*net_kind)];
       r.piece = net_piece;
       if (fd.network_kind != *net_kind)
-        r.error = fmt::format("{} {} cannot go on a {}: only on a {} (its {})", article(net_piece), net_piece, fd.name,
-                              network_types(g, *net_kind), g.present.network_name);
+        r.error = cli_say("parse.net_wrong_feature", {{"a", article(net_piece)},
+                                                      {"piece", piece_word(g, net_piece)},
+                                                      {"feature", feature_word(g, fd.name)},
+                                                      {"types", network_types(g, *net_kind)},
+                                                      {"network", network_word(g)}});
       else if (s.supply_of(*net_kind, s.current) == 0)
-        r.error = fmt::format("you have no {} left in supply", net_piece);
+        r.error = cli_say("parse.none_in_supply", {{"piece", piece_word(g, net_piece)}});
       else if (!net)
-        r.error =
-            fmt::format("the {} at {} already has {} {}", g.present.network_name, up, article(net_piece), net_piece);
+        r.error = cli_say("parse.net_taken", {{"network", network_word(g)},
+                                              {"port", up},
+                                              {"a", article(net_piece)},
+                                              {"piece", piece_word(g, net_piece)}});
       return r;
     }
     if (!own && net) {  // an unclaimable feature, or one already taken: only a piece claiming its network can go there
       const std::string& net_piece = g.piece_names[std::min<std::size_t>(fd.network_kind, 1)];
-      r.error =
-          fd.claimable
-              ? fmt::format(
-                    "no {} can go on the {} at {} (taken, or none in supply); for {} {} on its "
-                    "{} type \"{} {}\"",
-                    g.piece_names[0], fd.name, up, article(net_piece), net_piece, g.present.network_name, net_piece, up)
-              : fmt::format("no {} can stand on a {}; for {} {} on its {} type \"{} {}\"", g.piece_names[0], fd.name,
-                            article(net_piece), net_piece, g.present.network_name, net_piece, up);
+      r.error = fd.claimable ? cli_say("parse.taken_use_net", {{"piece0", piece_word(g, g.piece_names[0])},
+                                                               {"feature", feature_word(g, fd.name)},
+                                                               {"port", up},
+                                                               {"a", article(net_piece)},
+                                                               {"piece", piece_word(g, net_piece)},
+                                                               {"network", network_word(g)},
+                                                               {"typed", net_piece}})
+                             : cli_say("parse.unclaimable_use_net", {{"piece0", piece_word(g, g.piece_names[0])},
+                                                                     {"feature", feature_word(g, fd.name)},
+                                                                     {"port", up},
+                                                                     {"a", article(net_piece)},
+                                                                     {"piece", piece_word(g, net_piece)},
+                                                                     {"network", network_word(g)},
+                                                                     {"typed", net_piece}});
     }
     return r;
   }
@@ -308,10 +320,11 @@ ParsedPort parse_port(std::string_view text, const State& s) {
       if (at.size() == 1) {
         r.at = at[0];
       } else if (at.empty()) {
-        r.error = fmt::format("no free spot at {} on this turn's tiles (see the list)", up);
+        r.error = cli_say("parse.no_spot_at", {{"port", up}});
       } else {
-        r.error = fmt::format("both tiles have a free spot at {}: type \"{} at {},{}\" or \"{} at {},{}\"", up, up,
-                              at[0].first, at[0].second, up, at[1].first, at[1].second);
+        r.error =
+            cli_say("parse.both_tiles",
+                    {{"port", up}, {"x", at[0].first}, {"y", at[0].second}, {"x2", at[1].first}, {"y2", at[1].second}});
       }
     }
     return r;
@@ -353,7 +366,6 @@ ParsedPort parse_port(std::string_view text, const State& s) {
         const bool kind_ok = kind ? mk == *kind : m.pk == 0xFF;
         if (type_ok && kind_ok) spots.push_back(&m);
       }
-      const std::string these = multi ? "these tiles have" : "this tile has";
       if (spots.size() == 1) {
         const Move& m = *spots[0];
         const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
@@ -361,20 +373,25 @@ ParsedPort parse_port(std::string_view text, const State& s) {
         if (m.pk != 0xFF) r.piece = g.piece_names[std::min<std::size_t>(m.pk, 1)];
         if (multi || cell) r.at = std::pair<int, int>{m.x, m.y};
       } else if (spots.empty()) {
-        r.error =
-            kind ? fmt::format("no free spot for {} {} on {}", article(name), name, multi ? "these tiles" : "this tile")
-                 : fmt::format("no free {} on {}", name, multi ? "these tiles" : "this tile");
+        r.error = cli_say(kind ? "parse.no_spot_for_piece" : "parse.no_free_feature",
+                          {{"a", article(name)},
+                           {"name", kind ? piece_word(g, name) : feature_word(g, name)},
+                           {"tiles", multi ? 2 : 1}});
       } else {
         std::vector<std::string> names;
         for (const Move* m : spots) names.push_back(spot_text(*m));
-        r.error = fmt::format("{} {} free {}: name the port ({})", these, spots.size(),
-                              kind ? fmt::format("spots for {} {}", article(name), name) : plural_of(name),
-                              fmt::join(names, " or "));
+        r.error = cli_say(kind ? "parse.spots_for_piece" : "parse.free_features",
+                          {{"tiles", multi ? 2 : 1},
+                           {"n", spots.size()},
+                           {"a", article(name)},
+                           {"name", kind ? piece_word(g, name) : feature_word(g, name)},
+                           {"names", plural_of(name)},
+                           {"ports", fmt::format("{}", fmt::join(names, cli_say("list.or_word")))}});
       }
       return r;
     }
   }
-  r.error = fmt::format("{} is not a port name (N, NNE, C, ...), a feature type or none (type help)", quote(w[0]));
+  r.error = cli_say("parse.not_port", {{"word", quote(w[0])}});
   return r;
 }
 

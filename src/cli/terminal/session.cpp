@@ -105,11 +105,12 @@ std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
     if (i < names.size() && !names[i].empty()) {
       pi.name = names[i];
     } else if (pi.bot.empty()) {
-      pi.name = humans == 1 ? "You" : fmt::format("Player {}", i + 1);
+      pi.name = humans == 1 ? cli_say("name.you") : cli_say("name.player", {{"n", i + 1}});
     } else if (!level_names[i].empty()) {
       int same = 0;
       for (const auto& ln : level_names) same += ln == level_names[i];
-      pi.name = same == 1 ? fmt::format("Bot ({})", level_names[i]) : fmt::format("Bot {} ({})", i + 1, level_names[i]);
+      pi.name = same == 1 ? cli_say("name.bot", {{"level", level_names[i]}})
+                          : cli_say("name.bot_n", {{"n", i + 1}, {"level", level_names[i]}});
     } else {
       int same = 0;
       for (const auto& sp : specs) same += sp == pi.bot;
@@ -262,17 +263,13 @@ bool Session::read_line(const std::string& prompt, std::string& line) {
 bool Session::save() {
   try {
     save_record(g_->record(), g_->ruleset(), save_path_);
-    if (save_failed_) say(fmt::format("The game is saved again to {}.\n", printable(save_path_)));
+    if (save_failed_) say(cli_say("save.again", {{"file", printable(save_path_)}}));
     save_failed_ = false;
     saved_turns_ = g_->record().moves.size();
     return true;
   } catch (const InputError& e) {
     // told once when saving starts failing (a full disk fails every turn); the game goes on
-    if (!save_failed_)
-      say(fmt::format(
-          "\n*** WARNING: the game could NOT be saved: {}\n*** {} The game goes on; saving is tried again after "
-          "every turn.\n",
-          printable_lines(e.what()), last_save_note()));
+    if (!save_failed_) say(cli_say("save.warning", {{"why", printable_lines(e.what())}, {"note", last_save_note()}}));
     save_failed_ = true;
     save_error_ = printable_lines(e.what());
     return false;
@@ -280,18 +277,16 @@ bool Session::save() {
 }
 
 std::string Session::last_save_note() const {
-  return fmt::format("{} still holds the last good save ({} turn{} played).", printable(save_path_), saved_turns_,
-                     saved_turns_ == 1 ? "" : "s");
+  return cli_say("save.last_good", {{"file", printable(save_path_)}, {"turns", saved_turns_}});
 }
 
 void Session::quit_message(const std::string& why) {
   if (!why.empty()) say(why + "\n");
   const std::string file = printable(save_path_);
   if (save())
-    say(fmt::format("Game saved to {}\nContinue it with: carcassonne play --resume {}\n", file, file));
+    say(cli_say("save.saved", {{"file", file}}));
   else
-    say(fmt::format("The game could NOT be saved: {}\n{}\nContinue from there with: carcassonne play --resume {}\n",
-                    save_error_, last_save_note(), file));
+    say(cli_say("save.failed", {{"why", save_error_}, {"note", last_save_note()}, {"file", file}}));
 }
 
 std::optional<std::string> Session::offer_resume() {
@@ -300,22 +295,19 @@ std::optional<std::string> Session::offer_resume() {
   const std::size_t shown = std::min<std::size_t>(saves.size(), 9);
   std::string out;
   if (!interactive_) {  // nobody to ask: say how, and start the new game
-    out = fmt::format("Unfinished game{} (continue one with: carcassonne play --resume FILE):\n",
-                      saves.size() == 1 ? "" : "s");
+    out = cli_say("resume.list_batch", {{"n", saves.size()}});
     for (std::size_t i = 0; i < shown; ++i)
       out += fmt::format("  {}\n      {}\n", printable(saves[i].path), describe_save(saves[i]));
-    if (saves.size() > shown) out += fmt::format("  ... and {} older in {}/\n", saves.size() - shown, kSavesDir);
+    if (saves.size() > shown) out += cli_say("resume.older_batch", {{"n", saves.size() - shown}, {"dir", kSavesDir}});
     say(out);
     return "";
   }
-  out = fmt::format("Unfinished game{}:\n", saves.size() == 1 ? "" : "s");
+  out = cli_say("resume.list", {{"n", saves.size()}});
   for (std::size_t i = 0; i < shown; ++i)
     out += fmt::format("  {}. {}\n     {}\n", i + 1, describe_save(saves[i]), printable(saves[i].path));
-  if (saves.size() > shown)
-    out += fmt::format("  ... and {} older in {}/ (carcassonne play --resume FILE)\n", saves.size() - shown, kSavesDir);
+  if (saves.size() > shown) out += cli_say("resume.older", {{"n", saves.size() - shown}, {"dir", kSavesDir}});
   say(out);
-  const std::string prompt = shown == 1 ? std::string("Continue it (1), or press Enter for a new game> ")
-                                        : fmt::format("Continue one (1-{}), or press Enter for a new game> ", shown);
+  const std::string prompt = shown == 1 ? cli_say("resume.prompt_one") : cli_say("resume.prompt", {{"n", shown}});
   for (;;) {
     std::string line;
     if (!read_line(prompt, line)) return std::nullopt;
@@ -324,7 +316,7 @@ std::optional<std::string> Session::offer_resume() {
     if (line == "quit" || line == "exit" || line == "q") return std::nullopt;
     long long k = 0;
     if (parse_int(line, 1, static_cast<long long>(shown), k)) return saves[static_cast<std::size_t>(k - 1)].path;
-    say(fmt::format("Type a number from 1 to {}, or press Enter for a new game.\n", shown));
+    say(cli_say("resume.hint", {{"n", shown}}));
   }
 }
 
@@ -338,22 +330,19 @@ bool Session::may_save_to(const std::string& path, const std::string& resumed_fr
   if (!resumed_from.empty() && fs::equivalent(path, resumed_from, ec)) return true;  // the game's own file
   if (o_.overwrite) return true;
   const auto si = read_save(path);
-  const std::string what = !si            ? std::string("a file that is not a game record")
-                           : si->finished ? "a finished game (" + describe_save(*si) + ")"
-                                          : "an unfinished game (" + describe_save(*si) + ")";
-  const std::string resume_hint =
-      si && !si->finished ? fmt::format("continue that game with --resume {}, ", who) : std::string();
+  const std::string what = !si            ? cli_say("save.not_record")
+                           : si->finished ? cli_say("save.finished_game", {{"what", describe_save(*si)}})
+                                          : cli_say("save.unfinished_game", {{"what", describe_save(*si)}});
+  const std::string resume_hint = si && !si->finished ? cli_say("save.resume_hint", {{"file", who}}) : std::string();
   if (!interactive_)
     throw InputError(
-        fmt::format("--autosave {} holds {}; it is not overwritten.\nTo keep it: {}save this game elsewhere "
-                    "(another --autosave FILE, or none for a new file in {}/). To replace it: add --overwrite.",
-                    who, what, resume_hint, kSavesDir));
-  say(fmt::format("{} holds {}.\n", who, what));
+        cli_say("save.kept_batch", {{"file", who}, {"what", what}, {"hint", resume_hint}, {"dir", kSavesDir}}));
+  say(cli_say("save.holds", {{"file", who}, {"what", what}}));
   std::string line;
-  if (!read_line("Replace it with this game? [y/N] ", line)) return false;
+  if (!read_line(cli_say("save.replace"), line)) return false;
   line = lower(line);
   if (line == "y" || line == "yes") return true;
-  say(fmt::format("{} is kept. Save this game elsewhere with --autosave FILE, or leave --autosave out.\n", who));
+  say(cli_say("save.kept", {{"file", who}}));
   return false;
 }
 
@@ -397,15 +386,14 @@ void Session::run() {
       // a newcomer's first question: how strong the opponents are
       std::string line;
       for (;;) {
-        if (!read_line("Opponent strength: easy, normal (about 1 s a move) or hard (about 4 s)? [normal] ", line))
-          return;
+        if (!read_line(cli_say("level.prompt"), line)) return;
         line = lower(line);
         if (line.empty()) break;
         if (!bot_level_spec(line).empty()) {
           level = line;
           break;
         }
-        say(fmt::format("\"{}\" is not one of easy, normal, hard\n", printable(line)));
+        say(cli_say("level.bad", {{"word", printable(line)}}));
       }
     }
     g_.emplace(rs, make_seats(o_, level), fresh);
@@ -424,17 +412,16 @@ void Session::run() {
     save_record(g_->record(), g_->ruleset(), save_path_);
     saved_turns_ = g_->record().moves.size();
   } catch (const InputError& e) {
-    throw InputError(
-        fmt::format("the game cannot be saved: {}\nSave it elsewhere with --autosave FILE (or free some space "
-                    "if the disk is full).",
-                    e.what()));
+    throw InputError(cli_say("save.cannot", {{"why", e.what()}}));
   }
   if (!resume.empty() &&
       (o_.players != 0 || !o_.seats.empty() || !o_.names.empty() || !o_.options.empty() || o_.game != "base"))
-    say("note: --players, --seats, --name, --option and --game are taken from the saved game when resuming\n");
+    say(cli_say("resume.note"));
   if (!resume.empty())
-    say(fmt::format("Resumed {} from {} ({} moves so far).\n", g_->ruleset().game->title, printable(resume),
-                    g_->record().moves.size()));
+    say(cli_say("resumed",
+                {{"title", has_message(game(), "game.title") ? carc::say(game(), "game.title") : game().title},
+                 {"file", printable(resume)},
+                 {"moves", g_->record().moves.size()}}));
   else
     say(cli_say("new_game",
                 {{"title", has_message(game(), "game.title") ? carc::say(game(), "game.title") : game().title},
@@ -459,7 +446,7 @@ void Session::run() {
   try {
     while (!g_->over()) {
       if (g_->stalled()) {
-        say("The saved game has no more tiles to draw and no seed to draw from; it stops here.\n");
+        say(cli_say("stalled"));
         save();
         return;
       }
@@ -583,9 +570,9 @@ void Session::show_turn() {
       const std::size_t room = std::max<std::size_t>(hl.size(), 2);
       if (shown.size() < cands.size() || pl.size() > room) {
         if (pl.size() > room - 1) pl.resize(room - 1);
-        pl.push_back(fmt::format("  {} places in all: 'moves' lists them", cands.size()));
+        pl.push_back(cli_say("places_in_all", {{"n", cands.size()}}));
       }
-      if (!pl.empty()) pl.front() = shown.size() < cands.size() ? "On the board (letter [rotation]):" : pl.front();
+      if (!pl.empty()) pl.front() = shown.size() < cands.size() ? cli_say("on_the_board") : pl.front();
       decide = title + "\n";
       for (std::size_t i = 0; i < std::max(hl.size(), pl.size()); ++i) {
         const std::string l = i < hl.size() ? hl[i] : std::string();
@@ -646,7 +633,7 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
   if (cmd == "view") {
     if (args.empty() || args[0] == "last" || args[0] == "auto") {
       view_.centre.reset();
-      say("The board follows the play again.\n");
+      say(cli_say("view.follow"));
     } else {
       std::string joined = fmt::format("{}", fmt::join(args, " "));
       for (char& c : joined)
@@ -657,8 +644,7 @@ bool Session::common_command(const std::string& cmd, const std::vector<std::stri
       // cells of the map only: a number is range-checked before it is narrowed or added to
       long long x = 0, y = 0;
       if (xy.size() != 2 || !parse_int(xy[0], -128, 127, x) || !parse_int(xy[1], -128, 127, y)) {
-        say("usage: view X Y (centre the board on column X, row Y, each from -128 to 127), or just view to follow "
-            "the play\n");
+        say(cli_say("view.usage"));
         return true;
       }
       view_.centre = std::pair{static_cast<int>(x), static_cast<int>(y)};
@@ -696,7 +682,7 @@ Outcome Session::place_phase() {
     if (!read_line(
             cli_say("prompt.place", {{"player", name(p)}, {"tile", g_->ruleset().tiles.types[g_->state().in_hand].id}}),
             line)) {
-      quit_message("End of input.");
+      quit_message(cli_say("end_of_input"));
       return Outcome::Quit;
     }
     if (line.empty()) {
@@ -724,10 +710,10 @@ Outcome Session::place_phase() {
         save();
         news_.clear();
         shown_news_.clear();
-        say(fmt::format("Took back the last turn of {}.\n", name(q)));
+        say(cli_say("undo.took", {{"player", name(q)}}));
         return Outcome::Undone;
       }
-      say("Nothing to undo: a turn can be taken back only until the next player acts.\n");
+      say(cli_say("undo.nothing"));
       continue;
     }
     if (common_command(cmd, args)) continue;
@@ -775,7 +761,7 @@ std::string Session::small_board() const {
 std::optional<Outcome> Session::take_back_tile(const std::string& cmd, int p) {
   if (cmd == "quit" || cmd == "exit") {
     g_->undo_turn(p);
-    quit_message("The tile you placed was taken back.");
+    quit_message(cli_say("quit.tile_back"));
     return Outcome::Quit;
   }
   if (cmd == "undo") {
@@ -789,28 +775,28 @@ std::optional<Outcome> Session::take_back_tile(const std::string& cmd, int p) {
 Outcome Session::quit_off_turn(int turn_player, const std::string& why) {
   g_->undo_turn(turn_player);  // a turn is saved whole: this one is played again on --resume
   news_.clear();
-  quit_message(
-      (why.empty() ? std::string() : why + " ") +
-      fmt::format("The turn of {} in progress was taken back; it is played again when you resume.", name(turn_player)));
+  quit_message((why.empty() ? std::string() : why + " ") + cli_say("quit.turn_back", {{"player", name(turn_player)}}));
   return Outcome::Quit;
 }
 
 Outcome Session::end_of_input(int p) {
   g_->undo_turn(p);  // an unfinished turn is not saved: the tile goes back in hand
-  quit_message("End of input: the tile you placed was taken back.");
+  quit_message(cli_say("quit.eoi_tile_back"));
   return Outcome::Quit;
 }
 
 Outcome Session::choose(int d, int turn_player) {
   const int p = turn_player;
   const bool own = d == p;
-  const std::string undo = own ? "; undo takes back the tile" : "";
+  const std::string undo = own ? cli_say("choice.undo") : "";
   const auto intro = [this, d, p, own] {
     const State& s = g_->state();
     if (!own)  // a decision on another player's turn: what happened so far
-      say(fmt::format("\n── {} decision on {}'s turn ──\n{}\n",
-                      players()[static_cast<std::size_t>(d)].name == "You" ? std::string("Your") : name(d) + "'s",
-                      name(p), describe_record_move(s, g_->record().moves.back(), players(), view_.color)));
+      say(cli_say(
+          players()[static_cast<std::size_t>(d)].name == cli_say("name.you") ? "decision.other_you" : "decision.other",
+          {{"chooser", name(d)},
+           {"player", name(p)},
+           {"what", describe_record_move(s, g_->record().moves.back(), players(), view_.color)}}));
     const auto cells = choice_cells(s);
     const auto opts = view::decision_options(s);
     const bool pieces =
@@ -829,13 +815,14 @@ Outcome Session::choose(int d, int turn_player) {
   const bool tiles = !opts.empty() && std::all_of(opts.begin(), opts.end(),
                                                   [](const view::OptionView& o) { return o.target == "tile"; });
   const std::string example =
-      tiles ? fmt::format("e.g. {} {}", opts[0].tile, opts[opts.size() > 1 ? 1 : 0].rot) : std::string();
-  const std::string prompt = cells   ? fmt::format("which cell? (boxed letter or X,Y{})", undo)
-                             : tiles ? fmt::format("which tile? ({}{})", example, undo)
-                                     : fmt::format("which option? (a number from the list{})", undo);
-  const std::string hint = cells   ? "Type a boxed letter from the board or a cell X,Y, or help."
-                           : tiles ? fmt::format("Type a tile and its rotation, {}, or help.", example)
-                                   : "Type a number from the list, an option as listed, or help.";
+      tiles ? cli_say("choice.example", {{"tile", opts[0].tile}, {"rot", opts[opts.size() > 1 ? 1 : 0].rot}})
+            : std::string();
+  const std::string prompt = cells   ? cli_say("choice.cell", {{"undo", undo}})
+                             : tiles ? cli_say("choice.tile", {{"example", example}, {"undo", undo}})
+                                     : cli_say("choice.option", {{"undo", undo}});
+  const std::string hint = cells   ? cli_say("choice.cell_hint")
+                           : tiles ? cli_say("choice.tile_hint", {{"example", example}})
+                                   : cli_say("choice.option_hint");
   bool first = true;
   for (;;) {
     if (first) {
@@ -845,7 +832,7 @@ Outcome Session::choose(int d, int turn_player) {
     }
     std::string line;
     if (!read_line(fmt::format("{}, {}> ", name(d), prompt), line))
-      return own ? end_of_input(p) : quit_off_turn(p, "End of input.");
+      return own ? end_of_input(p) : quit_off_turn(p, cli_say("end_of_input"));
     if (line.empty()) {
       say(hint + "\n");
       continue;
@@ -853,7 +840,7 @@ Outcome Session::choose(int d, int turn_player) {
     const auto [cmd, args] = words(line);
     if (!own && (cmd == "quit" || cmd == "exit")) return quit_off_turn(p, "");
     if (!own && cmd == "undo") {
-      say(fmt::format("Nothing to undo: this is {}'s turn (quit saves the game as it was before it).\n", name(p)));
+      say(cli_say("undo.not_yours", {{"player", name(p)}}));
       continue;
     }
     if (const auto o = take_back_tile(cmd, p)) return *o;
@@ -873,10 +860,10 @@ Outcome Session::choose(int d, int turn_player) {
     }
     try {
       g_->play(pc.move);
-      if (!own) say(fmt::format("{} chose {}.\n", name(d), pc.option));
+      if (!own) say(cli_say("chose", {{"player", name(d)}, {"option", pc.option}}));
       return Outcome::Done;
     } catch (const InputError& e) {
-      say(fmt::format("Not possible: {}.\n", printable_lines(e.what())));
+      say(cli_say("not_possible", {{"why", printable_lines(e.what())}, {"hint", ""}}));
     }
   }
 }
@@ -947,7 +934,7 @@ Outcome Session::piece_phase() {
         }
         if (common_command(cmd, args)) continue;
         if (actions && line.empty()) {
-          say(fmt::format("Type a port for a {} (e.g. N), an action (see the list), none, or help.\n", n0));
+          say(cli_say("piece.action_hint", {{"piece", piece_word(game(), n0)}}));
           continue;
         }
         const ParsedPort pp = parse_port(line, g_->state());
@@ -979,7 +966,7 @@ Outcome Session::piece_phase() {
           }
           break;
         } catch (const InputError& e) {
-          say(fmt::format("Not possible: {}.\n", printable_lines(e.what())));
+          say(cli_say("not_possible", {{"why", printable_lines(e.what())}, {"hint", ""}}));
         }
       }
     }
@@ -995,7 +982,7 @@ Outcome Session::piece_phase() {
   std::string line;
   for (;;) {
     if (!read_line(g_->over() ? cli_say("prompt.continue_final") : cli_say("prompt.continue"), line)) {
-      quit_message("End of input.");
+      quit_message(cli_say("end_of_input"));
       return Outcome::Quit;
     }
     const std::string l = lower(line);
@@ -1003,7 +990,7 @@ Outcome Session::piece_phase() {
       g_->undo_turn(p);
       news_.pop_back();
       save();
-      say("Turn taken back.\n");
+      say(cli_say("undo.turn_back"));
       return Outcome::Undone;
     }
     if (l == "quit" || l == "exit") {
@@ -1012,14 +999,14 @@ Outcome Session::piece_phase() {
     }
     if (l.empty() || l == "c" || l == "continue" || l == "ok" || l == "y") return Outcome::Done;
     if (l == "help" || l == "?") {
-      say("Press Enter to let the next player move, type undo to take back your turn, or quit.\n");
+      say(cli_say("continue.help"));
       continue;
     }
     if (l == "board") {
       say(render_board(g_->state(), view_));
       continue;
     }
-    say("Press Enter to continue, or type undo or quit.\n");
+    say(cli_say("continue.hint"));
   }
 }
 
@@ -1049,7 +1036,7 @@ void Session::finish() {
   if (save())
     out += cli_say("final.record", {{"file", printable(save_path_)}});
   else
-    out += fmt::format("The final record could NOT be saved: {}\n{}\n", save_error_, last_save_note());
+    out += cli_say("final.not_saved", {{"why", save_error_}, {"note", last_save_note()}});
   say(out);
 }
 
