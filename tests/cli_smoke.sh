@@ -271,6 +271,16 @@ cmp -s <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["m
   fail "play --lang ru played another game than in English (the language changed the play)"
 LC_ALL= LANG=ro_RO.UTF-8 run saf_ro "$BIN" play --game safari --seats greedy,random --seed 3 --autosave "$TMP/saf_ro.json" </dev/null
 grep -q "^Tura  1: " "$TMP/saf_ro.out" || fail "LANG=ro_RO.UTF-8: play does not speak Romanian"
+# a Russian player's screens: the board, its legend, the help, the lists, an error and the save
+# are Russian; the English words left are what is typed (commands, the notation), names and paths
+printf 'help\nmoves\nboard\nscores\nfoo\nquit\n' >"$TMP/saf_ru_in.txt"
+run saf_ru_human "$BIN" play --lang ru --game safari --seats human,greedy --seed 11 --autosave "$TMP/saf_ru_h.json" <"$TMP/saf_ru_in.txt"
+no_crash saf_ru_human
+english=$(sed "s|$TMP[^ ]*||g" "$TMP/saf_ru_human.out" | grep -oE '\b[a-z]{3,}\b' | sort -u |
+  grep -vxE 'help|view|scores|resume|quit|none|moves|board|undo|play|pass|panels|carcassonne|follower|double|found|explore|jeep|jeeps|tokens|actions|trail|bush|baobab|lion|from|greedy|foo|json' || true)
+grep -q "^Поле:" "$TMP/saf_ru_human.out" && grep -q "^Порты квадрата:" "$TMP/saf_ru_human.out" ||
+  fail "play --lang ru: the board's legend or the help was not shown"
+[ -z "$english" ] || fail "play --lang ru: English words on a Russian player's screens: $(echo $english)"
 run saf_bad_lang "$BIN" play --lang de --game safari --seats greedy,random </dev/null
 [ "$RC" -ne 0 ] && grep -q "not a language" "$TMP/saf_bad_lang.err" || fail "play --lang de was not refused naming the language"
 run saf_replay "$BIN" replay --json "$TMP/saf_play.json"

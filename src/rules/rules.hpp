@@ -20,6 +20,7 @@
 namespace carc {
 
 struct State;
+struct GameDef;
 struct Move;
 enum class MoveKind : u8 { Place, Piece, Pass, Choose, Act };
 struct ScoreEvent;
@@ -209,6 +210,9 @@ struct Presentation {
   // notes (a section without title adds notes to the one before). A section with id "piece"
   // replaces the generic section on placing a piece.
   std::vector<Panel> help;
+  // The same sections in the calling thread's language (i18n::Scope), for a game whose help is
+  // messages; nullptr: `help` as it stands.
+  std::vector<Panel> (*help_in)(const GameDef&) = nullptr;
   // An extra turn in progress (State::in_extra), as a sentence: "{p}" is the player.
   std::string extra_turn;
   // A recorded action or choice in the game's words, as a turn's summary tells it after "placed

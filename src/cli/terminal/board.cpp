@@ -303,7 +303,11 @@ std::string render_placements(const State& s, const std::vector<Candidate>& cand
   }
   if (std::any_of(cands.begin(), cands.end(), [](const Candidate& c) { return c.marker; }) &&
       !s.rs->game->present.marker_text.empty())
-    out += wrap_hang("  ", fmt::format("({}: {})", mname, s.rs->game->present.marker_text), 3, std::max(width, 40));
+    out += wrap_hang("  ",
+                     fmt::format("({}: {})", mname,
+                                 has_message(*s.rs->game, "marker.text") ? carc::say(*s.rs->game, "marker.text")
+                                                                         : s.rs->game->present.marker_text),
+                     3, std::max(width, 40));
   return out;
 }
 

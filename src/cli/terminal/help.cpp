@@ -103,7 +103,11 @@ std::string board_legend(const GameDef& g) {
                                            {"piece2", piece_word(g, g.piece_names[1])}});
   }
   items.push_back(pieces);
-  for (const std::string& l : view::look_of(g).terminal.legend) items.push_back(l);  // what stands on the board
+  const auto& legend = view::look_of(g).terminal.legend;  // what stands on the board
+  for (std::size_t i = 0; i < legend.size(); ++i) {
+    const std::string id = fmt::format("look.legend.{}", i);  // the game's words for it, in the language
+    items.push_back(has_message(g, id) ? carc::say(g, id) : legend[i]);
+  }
   items.push_back(cli_say("legend.fits"));
   // items kept whole, two spaces apart, lines of at most 80 columns
   const std::string title = cli_say("legend.title");
@@ -147,7 +151,7 @@ std::string help_text(const State& s) {
   const std::string& n1 = g.piece_names[1];
   std::string out = help_place();
   bool piece = false;
-  for (const Panel& p : pr.help) {
+  for (const Panel& p : pr.help_in ? pr.help_in(g) : pr.help) {
     piece |= p.id == "piece";
     out += help_section(p);
   }

@@ -1,6 +1,7 @@
 // What stands on the board besides tiles and pieces: the view's overlays as terminal marks.
 #include "cli/terminal/common.hpp"
 #include "core/io.hpp"
+#include "rules/words.hpp"
 #include "view/look.hpp"
 #include "view/view.hpp"
 
@@ -74,12 +75,15 @@ BoardMarks board_marks(const State& s) {
           if (glyph.empty() && view::term_glyph(look, p.glyph)) glyph = p.glyph;
       const view::TermMark* tm = view::term_glyph(look, glyph);
       view::TermMark m = tm ? *tm : view::TermMark{glyph.substr(0, 4)};  // no mark: the glyph's name
+      if (has_message(g, "look.mark." + glyph)) m.mark = carc::say(g, "look.mark." + glyph);  // a word, in the language
       std::vector<Glyph> word = mark_glyphs(m);
       word.resize(std::min<std::size_t>(word.size(), kCellW - 1));
       while (word.size() < kCellW - 1)
         word.push_back(Glyph{" ", St::Mark, 0, 0, static_cast<u8>(m.fg >= 0 ? m.fg : 231), static_cast<i16>(m.bg)});
       const view::Glyph* gl = view::glyph_of(look, glyph);
-      out.names.emplace(std::pair{o.x, o.y}, gl && !gl->title.empty() ? gl->title : m.mark);
+      out.names.emplace(std::pair{o.x, o.y}, has_message(g, "look.title." + glyph) ? carc::say(g, "look.title." + glyph)
+                                             : gl && !gl->title.empty()            ? gl->title
+                                                                                   : m.mark);
       out.cells.emplace(std::pair{o.x, o.y}, std::move(word));
     } else if (o.at == Overlay::At::Point) {
       for (const OverlayPart& p : o.parts) {

@@ -617,9 +617,13 @@ std::string hand_news(const Hands& before, const State& after, const std::vector
       const int was = p < before.size() && k < before[p].size() ? before[p][k].second : 0;
       for (int i = was; i < now[p][k].second; ++i) got.push_back(now[p][k].first);
     }
+    for (std::string& w : got)
+      if (has_message(*after.rs->game, "hand." + w)) w = carc::say(*after.rs->game, "hand." + w);
     if (!got.empty())
-      out += fmt::format("    {} {}: {}\n", who_verb(players, static_cast<int>(p), color, "draw", "draws"),
-                         plural(static_cast<int>(got.size()), noun, plural_of(noun)), fmt::join(got, ", "));
+      out += cli_say("hand.draws", {{"who", who_verb(players, static_cast<int>(p), color, "draw", "draws")},
+                                    {"name", player_name(players, static_cast<int>(p), color)},
+                                    {"count", plural(static_cast<int>(got.size()), noun, plural_of(noun))},
+                                    {"items", fmt::format("{}", fmt::join(got, ", "))}});
   }
   return out;
 }

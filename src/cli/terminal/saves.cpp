@@ -1,6 +1,7 @@
 // Saved games of the terminal game (saves.hpp): reading, listing and naming save files.
 #include "cli/terminal/saves.hpp"
 #include <fmt/format.h>
+#include "cli/terminal/words.hpp"
 
 #include <sys/stat.h>
 
@@ -22,7 +23,7 @@ std::optional<SaveInfo> read_save(const std::string& path) {
     SaveInfo si;
     si.path = path;
     const GameDef* gd = find_game(r.game);
-    si.title = gd ? gd->title : r.game;
+    si.title = !gd ? r.game : has_message(*gd, "game.title") ? say(*gd, "game.title") : gd->title;
     si.players = r.players;
     si.turns = r.moves.size();
     si.finished = r.finished;
@@ -46,8 +47,12 @@ std::string local_time(std::time_t t, const char* format) {
 std::string describe_save(const SaveInfo& si) {
   std::vector<std::string> names;
   for (const auto& p : si.players) names.push_back(printable(p.name));
-  return fmt::format("{}: {}, {} turn{} played{}", printable(si.title), fmt::join(names, " vs "), si.turns,
-                     si.turns == 1 ? "" : "s", si.mtime ? ", saved " + local_time(si.mtime, "%Y-%m-%d %H:%M") : "");
+  return cli_say("save.describe",
+                 {{"title", printable(si.title)},
+                  {"names", fmt::format("{}", fmt::join(names, " vs "))},
+                  {"turns", si.turns},
+                  {"saved", si.mtime ? cli_say("save.saved_at", {{"when", local_time(si.mtime, "%Y-%m-%d %H:%M")}})
+                                     : std::string()}});
 }
 
 // The unfinished games in the saves folder (and the old shared autosave), most recent first.

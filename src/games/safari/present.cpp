@@ -793,6 +793,7 @@ void present_safari(GameDef& g) {
     const i18n::Scope english(i18n::Lang::En);
     p.help = help(g);
   }
+  p.help_in = help;
 }
 
 }  // namespace carc::games
