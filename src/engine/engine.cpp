@@ -177,6 +177,10 @@ void Game::apply_chance_outcome(int outcome) {
     rec_.draw_marks[scripted_ - 1] = static_cast<u8>((placed ? 0 : kDrawDiscarded) | (bonus_due ? kDrawBonus : 0));
   }
   advance();
+  // a chance event inside a turn (Safari's token draws after scoring) may lead to a decision of
+  // the same turn (the taken jeep's new cell): the turn is in progress again
+  if (!rec_.moves.empty() && state_.phase != Phase::Place)
+    rec_.moves.back().partial = state_.phase == Phase::Piece || state_.phase == Phase::Choose;
 }
 
 void Game::play(const Move& m) {
