@@ -505,8 +505,10 @@ std::string render_panel(const State& s, const Panel& panel, const std::vector<P
 }
 
 std::string extra_turn_text(const State& s, const std::vector<PlayerInfo>& players, bool color) {
-  std::string t =
-      s.rs->game->present.extra_turn.empty() ? std::string("An extra turn for {p}.") : s.rs->game->present.extra_turn;
+  const GameDef& g = *s.rs->game;  // the game's sentence in the session's language, if its catalog has one
+  std::string t = has_message(g, "extra_turn")   ? carc::say(g, "extra_turn")
+                  : g.present.extra_turn.empty() ? std::string("An extra turn for {p}.")
+                                                 : g.present.extra_turn;
   for (auto at = t.find("{p}"); at != std::string::npos; at = t.find("{p}"))
     t.replace(at, 3, player_name(players, s.current, color));
   return with_names(t, players, color);

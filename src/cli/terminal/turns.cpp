@@ -81,7 +81,8 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
         if (!fd.role.empty() && fd.piece_kind == 0) piece = fd.role;  // the piece named by its role on the feature
         if (m.piece && *m.piece != piece) {                           // a piece claiming the feature's network
           piece = *m.piece;
-          type = cli_say("move.network", {{"name", g.present.network_name}});
+          type = cli_say("move.network", {{"name", has_message(g, "network.name") ? carc::say(g, "network.name")
+                                                                                  : g.present.network_name}});
         }
       }
     }
