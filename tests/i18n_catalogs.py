@@ -4,7 +4,8 @@
 - Each catalog parses, and every message has en, ru and ro texts (the coverage is printed per
   catalog and language; any gap fails).
 - Every message id the code names exists: say(..., "id" ...) in src/ and tests/games/ in the
-  game's own catalog or the engine's (src/rules/messages.json), cli_say("id") in src/cli/ in the
+  game's own catalog or the engine's (src/rules/messages.json), a game's own helper (sf_say("id"))
+  in its folder likewise, cli_say("id") in src/cli/ in the
   terminal's or the engine's, t("id") in web/src/ in the browser's.
 - Plural forms: {name|a|b} with 2 forms in English, 3 in Russian and Romanian.
 Usage: i18n_catalogs.py REPO"""
@@ -68,6 +69,8 @@ for k, d in loaded.items():
 # the id: the first argument, or the second after a game or state; ids built at run time
 # ("track." + name) are checked where they are looked up (has_message)
 SAY = re.compile(r'\bsay\(\s*(?:[A-Za-z_][\w.\->*]*\s*,\s*)?"([a-z0-9_.\-]*[a-z0-9_\-])"(?!\s*\+)')
+# a game's own say() for its words (sf_say, az_say, hg_say: its catalog, then the engine's)
+GAME_SAY = re.compile(r'\b[a-z]{2}_say\(\s*"([a-z0-9_.\-]*[a-z0-9_\-])"(?!\s*\+)')
 CLI_SAY = re.compile(r'\bcli_say\(\s*"([a-z0-9_.\-]+)"')
 T = re.compile(r'\bt\(\s*"([a-z0-9_.\-]*[a-z0-9_\-])"(?!\s*\+)')
 engine = set(loaded["engine"])
@@ -81,7 +84,7 @@ for path in sorted(list((repo / "src").rglob("*.cpp")) + list((repo / "src").rgl
     allowed = engine | own | (set(loaded["terminal"]) if rel.parts[:2] == ("src", "cli") else set())
     if rel.parts[:2] in {("src", "view"), ("src", "rules"), ("src", "server"), ("src", "cli")}:  # generic code may name a game's own message, checked with has_message
         allowed |= set().union(*(set(v) for k, v in loaded.items() if k not in ("terminal", "browser")))
-    for pat in (SAY, CLI_SAY):
+    for pat in (SAY, CLI_SAY) + ((GAME_SAY,) if own else ()):
         for mid in pat.findall(text):
             used += 1
             if mid not in allowed:

@@ -1,11 +1,15 @@
 // Messages in three languages (docs/i18n.md): plural rules, formatting, catalog checks, every
 // catalog complete, views in Russian and Romanian, English unchanged.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 
+#include "ai/bots.hpp"
 #include "core/core.hpp"
 #include "core/i18n.hpp"
 #include "engine/engine.hpp"
@@ -305,6 +309,235 @@ TEST(I18n, SafariEnglishIsTheSameInAnEnglishScope) {
   view::ViewOptions vo;
   vo.lang = Lang::En;
   EXPECT_EQ(view::to_json(view::build_view(g, vo)).dump(), view::to_json(en).dump());
+}
+
+// ---- Amazonas and Hunters & Gatherers ----
+
+// Every sentence of a view of `game` in `l` along seeded games (as for Safari): option texts, the
+// decision's panels (also in full), the game's panels (titles, counters, columns, rows, lines),
+// overlays, the track's title and its word, the supply words, events (the final scoring's too), a
+// turn's words for a choice (Presentation::told) and what a mistyped choice is told. `seen` counts
+// what the games went through, so that a test can ask that every kind of text was met.
+struct GameTexts {
+  std::vector<std::string> texts;
+  std::map<std::string, int> seen;
+};
+
+void add_panels(GameTexts& out, const std::vector<Panel>& ps) {
+  for (const Panel& p : ps) {
+    out.texts.push_back(p.title);
+    for (const auto& [name, value] : p.counters) {
+      out.texts.push_back(name);
+      out.texts.push_back(value);
+    }
+    for (const auto& c : p.columns)
+      if (c != "seat") out.texts.push_back(c);
+    for (const auto& row : p.rows)
+      for (const auto& cell : row) out.texts.push_back(cell);
+    for (const auto& line : p.lines) out.texts.push_back(line);
+  }
+}
+
+// Shorthands a player may mistype at a choice (the double tile, the shaman): the errors they get.
+const std::vector<std::string> kBadChoices = {"D2", "D2 45", "D2 0 0", "D1 0", "N 99 99", "N at 99,99", "99 99", "3 3"};
+
+void play_game(GameTexts& out, const std::string& game, Lang l, u64 seed) {
+  Game g(load_ruleset(game, {}), {{"Аня", ""}, {"Bob", ""}, {"Ioana", ""}}, seed);
+  std::mt19937 rng(static_cast<unsigned>(seed));
+  Rng bot_rng(seed);
+  const auto greedy = make_bot("greedy");
+  view::ViewOptions vo;
+  vo.lang = l;
+  auto add_view = [&](const view::View& v) {
+    for (const auto& o : v.decision.options) {
+      out.texts.push_back(o.text);
+      ++out.seen["option." + o.kind];
+      if (o.piece == "hut") ++out.seen["option.hut"];
+    }
+    add_panels(out, v.decision.panels);
+    for (const Panel& p : v.decision.panels) ++out.seen["panel." + p.id];
+    add_panels(out, v.panels);
+    for (const auto& s : v.summary) out.texts.push_back(s);
+    for (const auto& ov : v.overlays) {
+      out.texts.push_back(ov.overlay.label);
+      for (const auto& part : ov.overlay.parts) out.texts.push_back(part.label);
+    }
+    if (!v.track_title.empty()) out.texts.push_back(v.track_title);
+    if (!v.track_word.empty()) out.texts.push_back(v.track_word);
+    for (const auto& pv : v.players)
+      for (const auto& w : pv.supply_words) out.texts.push_back(w);
+    for (const auto& e : v.last_turn) {
+      out.texts.push_back(e.text);
+      ++out.seen["event." + e.reason];
+    }
+  };
+  for (int step = 0; step < 600 && !g.over(); ++step) {
+    g.advance();
+    if (g.over()) break;
+    const State& s = g.state();
+    if (s.in_extra) ++out.seen["bonus_turn"];
+    add_view(view::build_view(g, vo));
+    const Presentation& pr = s.rs->game->present;
+    MoveList ml;
+    legal_moves(s, ml);
+    // the greedy bot (it places pieces, completes forests with menhirs) or, now and then, any move
+    const bool own = s.phase == Phase::Place || s.phase == Phase::Piece;
+    const Move m = own && rng() % 4 ? greedy->choose(s, ml, bot_rng) : ml[rng() % ml.size()];
+    {
+      const i18n::Scope scope(l);
+      if (pr.decision_panels && (s.phase == Phase::Piece || s.phase == Phase::Choose))
+        add_panels(out, pr.decision_panels(s, true));
+      if (s.phase == Phase::Choose) {
+        for (const std::string& bad : kBadChoices) {
+          try {
+            if (pr.parse_alias) (void)pr.parse_alias(s, bad);
+            if (s.rs->game->hooks.choice_parse) (void)s.rs->game->hooks.choice_parse(s, bad);
+          } catch (const InputError& e) {
+            out.texts.push_back(e.what());
+            ++out.seen["error"];
+          }
+        }
+        const std::string text = s.rs->game->hooks.choice_text
+                                     ? s.rs->game->hooks.choice_text(s, m)
+                                     : fmt::format("{} r{}", s.rs->tiles.types[m.feat].id, m.rot * 90);
+        if (pr.told) out.texts.push_back(pr.told(s, m.kind, text, m.x, m.y));
+      }
+    }
+    g.play(m);
+  }
+  add_view(view::build_view(g, vo));
+}
+
+GameTexts game_texts(const std::string& game, Lang l, int games) {
+  GameTexts out;
+  for (int seed = 1; seed <= games; ++seed) play_game(out, game, l, static_cast<u64>(seed));
+  return out;
+}
+
+// An id no catalog has is said as "[id]".
+bool names_a_missing_message(const std::string& text) {
+  for (auto a = text.find('['); a != std::string::npos; a = text.find('[', a + 1)) {
+    const auto b = text.find(']', a);
+    const std::string inner = b == std::string::npos ? std::string() : text.substr(a + 1, b - a - 1);
+    if (!inner.empty() && inner.find('.') != std::string::npos &&
+        inner.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") == std::string::npos)
+      return true;
+  }
+  return false;
+}
+
+void expect_none_of(const GameTexts& t, const std::vector<std::string>& words, const std::string& what) {
+  int shown = 0;
+  for (const std::string& text : t.texts) {
+    EXPECT_FALSE(names_a_missing_message(text)) << what << ": " << text;
+    const std::string bare = unquoted(text);
+    for (const std::string& w : words)
+      if (bare.find(w) != std::string::npos && shown++ < 20) ADD_FAILURE() << what << ": \"" << w << "\" in: " << text;
+  }
+}
+
+bool any_text_has(const GameTexts& t, const std::string& word) {
+  return std::any_of(t.texts.begin(), t.texts.end(),
+                     [&](const std::string& x) { return x.find(word) != std::string::npos; });
+}
+
+void expect_amazonas_seen(const GameTexts& t) {
+  // the double tiles (a choice, its panel, typed mistakes), boats moving on their track, the
+  // Amazon scorings, the river mouth, the jungles' camps at the end, passes
+  for (const char* k : {"option.choice", "panel.double_tile", "error", "event.track", "event.amazon", "event.mouth",
+                        "event.farm", "event.completed", "event.final", "option.pass", "option.piece"})
+    EXPECT_GT(t.seen.count(k) ? t.seen.at(k) : 0, 0) << k;
+}
+
+const std::vector<std::string> kAmazonasEnglish = {
+    " the ",  "boat",   "Boat",   "explorer", "camp", "tributary", "village", "jungle", "river", "River", "space",
+    "scores", " place", "double", "Double",   "tile", "fruit",     " and ",   " with ", "mouth", "Front", "pile"};
+
+TEST(I18n, AmazonasSpeaksRussian) {
+  int english = 0;  // the same games in English say the words looked for (the check sees the texts)
+  for (const std::string& text : game_texts("amazonas", Lang::En, 3).texts)
+    english += text.find("boat") != std::string::npos || text.find("double tile") != std::string::npos;
+  EXPECT_GT(english, 0);
+  const GameTexts t = game_texts("amazonas", Lang::Ru, 3);
+  expect_amazonas_seen(t);
+  std::vector<std::string> words = kAmazonasEnglish;
+  for (const char* w : {"caiman", "piranha", "animal", "Amazon"}) words.emplace_back(w);
+  expect_none_of(t, words, "ru");
+  for (const char* w : {"лодка", "кайман", "пирани", "устье", "двойн", "делени", "исследовател", "стоянк"})
+    EXPECT_TRUE(any_text_has(t, w)) << w;
+}
+
+TEST(I18n, AmazonasSpeaksRomanian) {
+  const GameTexts t = game_texts("amazonas", Lang::Ro, 3);
+  expect_amazonas_seen(t);
+  // Romanian says caiman, piranha, animal and Amazon too; no English sentence words, no Russian letters
+  std::vector<std::string> words = kAmazonasEnglish;
+  for (const char* w : {"а", "о", "е", "и"}) words.emplace_back(w);
+  expect_none_of(t, words, "ro");
+  for (const char* w : {"barc", "caiman", "gura fluviului", "cartonaș-dublu", "spațiu", "tabăr"})
+    EXPECT_TRUE(any_text_has(t, w)) << w;
+}
+
+void expect_hunters_seen(const GameTexts& t) {
+  // the shaman (a choice, its panel, typed mistakes), the menhir's bonus turns, huts on river
+  // systems and their final scoring, the meadows' hunters, the canoe or the pit trap
+  for (const char* k : {"option.choice", "panel.shaman", "panel.menhir", "error", "bonus_turn", "option.hut",
+                        "event.network", "event.farm", "event.completed", "event.special", "option.pass"})
+    EXPECT_GT(t.seen.count(k) ? t.seen.at(k) : 0, 0) << k;
+}
+
+const std::vector<std::string> kHuntersEnglish = {
+    " the ",  "tribe",  "member",  "hut",     "fisher", "gatherer", "hunter", "river",  "lake",   "forest", "meadow",
+    "fish",   "deer",   "aurochs", "mammoth", "tiger",  "mushroom", "shaman", "Shaman", "scores", "tile",   " and ",
+    " with ", "so far", "supply",  "board",   "canoe",  "trap",     "raft",   "Tiles",  "keep"};
+
+TEST(I18n, HuntersSpeaksRussian) {
+  int english = 0;
+  for (const std::string& text : game_texts("hunters", Lang::En, 4).texts)
+    english += text.find("tribe member") != std::string::npos || text.find("hut") != std::string::npos;
+  EXPECT_GT(english, 0);
+  const GameTexts t = game_texts("hunters", Lang::Ru, 4);
+  expect_hunters_seen(t);
+  std::vector<std::string> words = kHuntersEnglish;
+  for (const char* w : {"menhir", "Menhir", "bonus", "Bonus"}) words.emplace_back(w);
+  expect_none_of(t, words, "ru");
+  for (const char* w : {"соплеменник", "хижин", "низин", "речн", "менгир", "шаман", "бонусн", "олен"})
+    EXPECT_TRUE(any_text_has(t, w)) << w;
+}
+
+TEST(I18n, HuntersSpeaksRomanian) {
+  const GameTexts t = game_texts("hunters", Lang::Ro, 4);
+  expect_hunters_seen(t);
+  // Romanian says menhir, bonus and canoe ("canoea") too; no English sentence words, no Russian letters
+  std::vector<std::string> words;
+  for (const std::string& w : kHuntersEnglish)
+    if (w != "canoe") words.push_back(w);
+  for (const char* w : {"а", "о", "е", "и"}) words.emplace_back(w);
+  expect_none_of(t, words, "ro");
+  for (const char* w : {"colib", "membr", "pajiște", "sistem de râuri", "Șaman", "cartonaș bonus", "pești"})
+    EXPECT_TRUE(any_text_has(t, w)) << w;
+}
+
+TEST(I18n, AmazonasAndHuntersEnglishIsTheSameInAnyScope) {
+  // the words of a view asked for in English do not depend on the thread's language, along a game
+  for (const char* game : {"amazonas", "hunters"}) {
+    Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}}, 5);
+    std::mt19937 rng(5);
+    view::ViewOptions en;
+    en.lang = Lang::En;
+    for (int step = 0; step < 300 && !g.over(); ++step) {
+      g.advance();
+      const std::string plain = view::to_json(view::build_view(g)).dump();
+      for (const Lang l : {Lang::Ru, Lang::Ro}) {
+        const i18n::Scope scope(l);
+        ASSERT_EQ(view::to_json(view::build_view(g, en)).dump(), plain) << game << " step " << step;
+      }
+      if (g.over()) break;
+      MoveList ml;
+      legal_moves(g.state(), ml);
+      g.play(ml[rng() % ml.size()]);
+    }
+  }
 }
 
 }  // namespace

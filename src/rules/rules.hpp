@@ -191,7 +191,8 @@ struct Presentation {
   // {"boat", "boat icon"}. (How a picture or the terminal draws it is the game's look.)
   std::vector<std::pair<std::string, std::string>> nouns;
   // What a player's hand holds, one of it ("token"); what taking a marker's cell does ("" none);
-  // what a network of features is called (Hunters: "river system").
+  // what a network of features is called (Hunters: "river system"; in the players' language: the
+  // game's message network.name, where it has one).
   std::string hand_noun, marker_text, network_name = "network";
 
   // The game's explanation of the decision now (phases Piece and Choose), as panels: the actions
@@ -213,7 +214,8 @@ struct Presentation {
   // The same sections in the calling thread's language (i18n::Scope), for a game whose help is
   // messages; nullptr: `help` as it stands.
   std::vector<Panel> (*help_in)(const GameDef&) = nullptr;
-  // An extra turn in progress (State::in_extra), as a sentence: "{p}" is the player.
+  // An extra turn in progress (State::in_extra), as a sentence: "{p}" is the player (in the
+  // players' language: the game's message extra_turn, where it has one).
   std::string extra_turn;
   // A recorded action or choice in the game's words, as a turn's summary tells it after "placed
   // the tile at x,y" (past tense: "moved a jeep from -2,0 to 3,1"); "" to leave it out, nullptr for

@@ -20,12 +20,13 @@ const i18n::Catalog& generic_messages() {
 const i18n::Catalog* game_messages(const GameDef& g) {
   if (g.present.messages.empty()) return nullptr;
   // every sentence asks for its game's catalog: the last one found, per thread, spares the lock
-  // and the name of the shared lookup
-  thread_local const GameDef* last_game = nullptr;
+  // and the name of the shared lookup. Known by its compiled-in text, not by the GameDef's address:
+  // a game says its help while its GameDef is built, in a local that another game's may reuse.
+  thread_local const char* last_text = nullptr;
   thread_local const i18n::Catalog* last = nullptr;
-  if (last_game != &g) {
+  if (last_text != g.present.messages.data()) {
     last = &i18n::catalog(g.present.messages, g.id + "/messages.json");
-    last_game = &g;
+    last_text = g.present.messages.data();
   }
   return last;
 }

@@ -27,6 +27,8 @@ std::string describe_event_named(const State& s, const ScoreEvent& e, const std:
   const bool you = static_cast<std::size_t>(e.player) < players.size() && players[e.player].name == "You";
   if (you && i18n::current() == i18n::Lang::En && text.rfind(ref + " scores ", 0) == 0)
     text = cli_say("you_score") + text.substr(ref.size() + 8);
+  else if (you && i18n::current() == i18n::Lang::En && text.rfind(ref + "'s ", 0) == 0)
+    text = "Your " + text.substr(ref.size() + 3);  // "{p0}'s track piece moves": "Your track piece moves"
   std::vector<std::string> names;
   for (int p = 0; p < static_cast<int>(players.size()); ++p) names.push_back(player_name(players, p, color));
   text = with_seat_names(text, names);
@@ -79,7 +81,8 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
         if (!fd.role.empty() && fd.piece_kind == 0) piece = fd.role;  // the piece named by its role on the feature
         if (m.piece && *m.piece != piece) {                           // a piece claiming the feature's network
           piece = *m.piece;
-          type = cli_say("move.network", {{"name", g.present.network_name}});
+          type = cli_say("move.network", {{"name", has_message(g, "network.name") ? carc::say(g, "network.name")
+                                                                                  : g.present.network_name}});
         }
       }
     }

@@ -9,12 +9,28 @@
 
 #include "core/json_input.hpp"
 #include "games/games.hpp"
+#include "rules/words.hpp"
 
 namespace carc::games {
 
 std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);
 StaticVec<u8, 64> amazonas_aside_tiles(const State& s);
 void present_amazonas(GameDef& g);  // present.cpp
+const GameDef& amazonas();          // below
+
+// say() for Amazonas's words: its catalog and the engine's, looked up once (an event, a panel or
+// an option names several). Also present.cpp.
+std::string az_say(std::string_view id, const MsgArgs& args = {}) {
+  static const i18n::Catalog* const own = game_messages(amazonas());
+  static const i18n::Catalog* const generic = &generic_messages();
+  return i18n::say({own, generic}, id, args);
+}
+
+// A boat's place in the current language: "1st", "1-е", "întâi" (also present.cpp).
+std::string az_ordinal(int r) {
+  static constexpr std::array<const char*, 4> kIds = {"ordinal.n", "ordinal.1", "ordinal.2", "ordinal.3"};
+  return az_say(r >= 1 && r <= 3 ? kIds[static_cast<std::size_t>(r)] : kIds[0], {{"n", r}});
+}
 
 namespace {
 
@@ -390,26 +406,30 @@ void on_final_scoring(State& s, EventSink* ev) {
   }
 }
 
-std::string ordinal(int r) { return r == 1 ? "1st" : r == 2 ? "2nd" : r == 3 ? "3rd" : fmt::format("{}th", r); }
-
+// The game's own events: a boat's move on the track (and why), an Amazon scoring, the river mouth.
+// The seat is "{pN}" (seat_ref), named by whoever shows the text.
 std::string describe(const State&, const ScoreEvent& e) {
   if (e.reason != ScoreReason::Own) return {};
+  const std::string who = seat_ref(e.player);
   switch (e.kind) {
     case kTrackEvent: {
-      static constexpr std::array<const char*, 5> kWhy = {
-          "", "no explorer or camp placed", "explorer placed on a tributary with boat icons",
-          "boat icons newly connected to their explorers", "scored nothing in the Amazon scoring"};
-      const char* why = e.cause < kWhy.size() ? kWhy[e.cause] : "";
-      if (e.moved == 0) return fmt::format("player {}'s boat stays on the last space, {} ({})", e.player + 1, e.tiles, why);
-      return fmt::format("player {}'s boat moves {} to space {} ({})", e.player + 1, e.moved, e.tiles, why);
+      static constexpr std::array<const char*, 5> kWhy = {"", "why.pass", "why.explorer", "why.connected",
+                                                          "why.nothing"};
+      const std::string why = e.cause >= 1 && e.cause < kWhy.size() ? az_say(kWhy[e.cause]) : std::string();
+      if (e.moved == 0) return az_say("event.boat_stays", {{"player", who}, {"space", e.tiles}, {"why", why}});
+      return az_say("event.boat_moves", {{"player", who}, {"moved", e.moved}, {"space", e.tiles}, {"why", why}});
     }
     case kAmazonEvent:
-      return fmt::format("player {} scores {} in the Amazon scoring ({} place: {})", e.player + 1, e.points,
-                         ordinal(e.cause),
-                         e.cause == 1 ? fmt::format("{} caiman{} + {} piranha{}", e.tiles, e.tiles == 1 ? "" : "s", e.attr, e.attr == 1 ? "" : "s")
-                                      : fmt::format("{} piranha{}", e.attr, e.attr == 1 ? "" : "s"));
+      return az_say("event.amazon",
+                    {{"player", who},
+                     {"points", e.points},
+                     {"place", az_say("place", {{"ordinal", az_ordinal(e.cause)}})},
+                     {"what", e.cause == 1 ? az_say("amazon.first", {{"caimans", e.tiles}, {"piranhas", e.attr}})
+                                           : az_say("amazon.second", {{"piranhas", e.attr}})}});
     case kMouthEvent:
-      return fmt::format("player {} scores {} at the river mouth ({} place)", e.player + 1, e.points, ordinal(e.cause));
+      return az_say(
+          "event.mouth",
+          {{"player", who}, {"points", e.points}, {"place", az_say("place", {{"ordinal", az_ordinal(e.cause)}})}});
     default:
       return {};
   }
@@ -421,17 +441,17 @@ std::vector<Panel> panels(const State& s) {
   Panel river;
   river.id = "river";
   const int len = std::max<int>(1, s.track_len);
-  river.title = fmt::format("River: {} spaces for the boats, from 1 (source) to {} (mouth)", len, len);
+  river.title = az_say("panel.river.title", {{"len", len}});
   river.track = len;
   const auto ranks = amazonas_boat_ranks(s);
-  river.columns = {"seat", "space", "place"};
+  river.columns = {"seat", az_say("panel.river.space"), az_say("panel.river.place")};  // "seat": the front ends' key
   for (int p = 0; p < s.nplayers; ++p) {
     const int r = ranks[static_cast<std::size_t>(p)];
-    const char* const kOrd[] = {"", "1st", "2nd", "3rd", "4th", "5th"};
-    river.rows.push_back({std::to_string(p), std::to_string(s.track[static_cast<std::size_t>(p)]),
-                          r == 0 ? "2nd, not directly behind the 1st: scores nothing" : kOrd[std::min(r, 5)]});
+    river.rows.push_back(
+        {std::to_string(p), std::to_string(s.track[static_cast<std::size_t>(p)]),
+         r == 0 ? az_say("panel.river.no_place") : az_say("panel.river.rank", {{"ordinal", az_ordinal(r)}})});
   }
-  river.lines.push_back(fmt::format("Front: x = {}. Land tiles only at x <= {}; the next Amazon tile goes at {},{}.", s.front, s.front, s.front + 1, kRow));
+  river.lines.push_back(az_say("panel.river.front", {{"x", s.front}, {"nx", s.front + 1}, {"y", kRow}}));
   int amazon_left = 0, bang_left = 0;
   for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
     const TileType& tt = s.rs->tiles.types[t];
@@ -439,7 +459,10 @@ std::vector<Panel> panels(const State& s) {
     amazon_left += s.remaining[t];
     if (tt.kind == kBang) bang_left += s.remaining[t];
   }
-  river.lines.push_back(fmt::format("Amazon tiles in the pile: {}{}", amazon_left, bang_left > 0 ? fmt::format(" ({} with \"!\")", bang_left) : std::string()));
+  river.lines.push_back(
+      az_say("panel.river.pile",
+             {{"n", amazon_left},
+              {"bang", bang_left > 0 ? az_say("panel.river.pile_bang", {{"n", bang_left}}) : std::string()}}));
   std::vector<std::string> aside;
   for (const u8 t : amazonas_aside_tiles(s)) {
     std::array<int, kAttrs> n{};  // caimans and piranhas of both cells
@@ -451,11 +474,13 @@ std::vector<Panel> panels(const State& s) {
       u = tt.east == 0xFF ? -1 : tt.east;
     }
     std::string c;
-    if (n[kCaiman]) c += fmt::format("{}c", n[kCaiman]);
-    if (n[kPiranha]) c += fmt::format("{}p", n[kPiranha]);
+    if (n[kCaiman]) c += az_say("aside.caimans", {{"n", n[kCaiman]}});
+    if (n[kPiranha]) c += az_say("aside.piranhas", {{"n", n[kPiranha]}});
     aside.push_back(fmt::format("{} ({})", s.rs->tiles.types[t].id, c.empty() ? "-" : c));
   }
-  river.lines.push_back(aside.empty() ? std::string("Double tiles set aside: none left.") : fmt::format("Double tiles set aside: {}.", fmt::join(aside, ", ")));
+  river.lines.push_back(aside.empty()
+                            ? az_say("panel.river.aside_none")
+                            : az_say("panel.river.aside", {{"list", fmt::format("{}", fmt::join(aside, ", "))}}));
   return {river};
 }
 

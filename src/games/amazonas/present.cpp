@@ -8,6 +8,7 @@
 
 #include "core/io.hpp"
 #include "games/games.hpp"
+#include "rules/words.hpp"
 
 namespace carc::games {
 
@@ -19,11 +20,9 @@ constexpr std::string_view kMessages =
 #include "messages_amazonas.inc"
     ;
 
-namespace {
+std::string az_say(std::string_view id, const MsgArgs& args = {});  // amazonas.cpp: say() for the game's words
 
-std::string count_of(int n, const std::string& noun) {
-  return fmt::format("{} {}", n, n == 1 ? noun : plural_noun(noun));
-}
+namespace {
 
 // The Amazon: the feature type nobody claims that carries the creatures.
 const FeatureTypeDef* water_type(const GameDef& g) {
@@ -53,12 +52,7 @@ std::vector<Panel> decision_panels(const State& s, bool) {
   const int x = s.front + 1;
   Panel p;
   p.id = "double_tile";
-  p.counters.emplace_back(
-      "Double tile",
-      fmt::format("the \"!\" tile lets you place one of the {} double tiles set aside. It goes on the Amazon at "
-                  "{},0 and {},0, turned 0 or 180 degrees, and scores as one Amazon tile: the 1st boat "
-                  "scores its caimans + piranhas, the 2nd boat its piranhas.",
-                  n, x, x + 1));
+  p.counters.emplace_back(az_say("double.title"), az_say("double.text", {{"n", n}, {"x", x}, {"x2", x + 1}}));
   return {p};
 }
 
@@ -70,11 +64,10 @@ OptionInfo option_info(const State& s, const Move& m) {
   o.rot = m.rot;
   const FeatureTypeDef* wd = water_type(*s.rs->game);
   if (!wd) return o;
-  const auto n = creatures(*s.rs, m.feat);
-  std::vector<std::string> parts;
-  for (std::size_t k = 0; k < wd->attrs.size() && k < kAttrs; ++k) parts.push_back(count_of(n[k], wd->attrs[k]));
+  const auto n = creatures(*s.rs, m.feat);  // caimans, piranhas
   const int second = wd->attrs.size() > 1 ? n[1] : 0;
-  o.text = fmt::format("{}; 1st boat +{}, 2nd boat +{}", fmt::join(parts, ", "), n[0] + second, second);
+  o.text =
+      az_say("option.double", {{"caimans", n[0]}, {"piranhas", second}, {"first", n[0] + second}, {"second", second}});
   return o;
 }
 
@@ -97,16 +90,12 @@ std::optional<Move> parse_alias(const State& s, std::string_view text) {
   for (const u8 t : amazonas_aside_tiles(s)) ids.push_back(s.rs->tiles.types[t].id);
   const std::string& id = s.rs->tiles.types[static_cast<std::size_t>(type)].id;
   if (std::find(ids.begin(), ids.end(), id) == ids.end())
-    throw InputError(fmt::format("{} is not a double tile set aside ({})", printable(id),
-                                 printable(fmt::format("{}", fmt::join(ids, ", ")))));
-  if (w.size() > 2)
-    throw InputError(fmt::format("too much: a double tile and its rotation, e.g. \"{} 180\"", printable(id)));
-  if (w.size() == 1)
-    throw InputError(fmt::format("add the rotation: \"{} 0\" or \"{} 180\"", printable(id), printable(id)));
+    throw InputError(
+        az_say("err.not_aside", {{"id", printable(id)}, {"ids", printable(fmt::format("{}", fmt::join(ids, ", ")))}}));
+  if (w.size() > 2) throw InputError(az_say("err.too_much", {{"id", printable(id)}}));
+  if (w.size() == 1) throw InputError(az_say("err.add_rotation", {{"id", printable(id)}}));
   const auto rot = to_rotation(w[1]);
-  if (!rot || (*rot != 0 && *rot != 180))
-    throw InputError(fmt::format("\"{}\" is not a rotation a double tile can take: 0 or 180 (it lies along the Amazon)",
-                                 printable(w[1])));
+  if (!rot || (*rot != 0 && *rot != 180)) throw InputError(az_say("err.bad_rotation", {{"text", printable(w[1])}}));
   Move m;
   m.kind = MoveKind::Choose;
   m.player = s.current;
@@ -116,19 +105,17 @@ std::optional<Move> parse_alias(const State& s, std::string_view text) {
 }
 
 std::string told(const State&, MoveKind kind, std::string_view text, int, int) {
-  return kind == MoveKind::Choose ? fmt::format("then the double tile {}", printable(std::string(text)))
+  return kind == MoveKind::Choose ? az_say("told.double", {{"text", printable(std::string(text))}})
                                   : printable(std::string(text));
 }
 
-std::vector<Panel> help() {
+// The game's help sections in the current language (what to type stays the notation's).
+std::vector<Panel> help(const GameDef& g) {
   Panel place;
-  place.lines = {
-      "Amazon tiles go only at the east end of the Amazon (row 0), at r0 or r180; land tiles only at x <= the front "
-      "(see the river panel)."};
+  place.lines = {say(g, "help.place")};
   Panel choose;
-  choose.title = "Choosing a double tile (after an Amazon tile with \"!\"):";
-  choose.rows = {
-      {"D2 180", "the double tile D2 turned 180 degrees (0 or 180); the list shows each double tile both ways"}};
+  choose.title = say(g, "help.choose.title");
+  choose.rows = {{"D2 180", say(g, "help.choose.tile")}};
   return {place, choose};
 }
 
@@ -145,7 +132,7 @@ std::vector<Overlay> overlays(const State& s) {
     o.at = Overlay::At::Track;
     o.x = s.track[static_cast<std::size_t>(p)];
     o.seat = p;
-    o.label = fmt::format("{{p{}}}'s boat: space {}", p, o.x);
+    o.label = az_say("overlay.boat", {{"player", seat_ref(p)}, {"space", o.x}});
     out.push_back(std::move(o));
   }
   return out;
@@ -163,7 +150,11 @@ void present_amazonas(GameDef& g) {
   p.option_info = option_info;
   p.parse_alias = parse_alias;
   p.told = told;
-  p.help = help();
+  {  // Presentation::help is one list, read by the terminal: English, whatever the language of the
+     // thread that first asks for the game (help(g) says it in another)
+    const i18n::Scope english(i18n::Lang::En);
+    p.help = help(g);
+  }
 }
 
 }  // namespace carc::games

@@ -10,10 +10,86 @@
 
 #include "core/io.hpp"
 #include "games/games.hpp"
+#include "rules/words.hpp"
 
 namespace carc::games {
 
 void present_hunters(GameDef& g);  // present.cpp
+const GameDef& hunters();          // below
+
+// say() for the game's words: its catalog and the engine's, looked up once (a spot's worth is said
+// for every piece option of a legal list). Also present.cpp.
+std::string hg_say(std::string_view id, const MsgArgs& args = {}) {
+  static const i18n::Catalog* const own = game_messages(hunters());
+  static const i18n::Catalog* const generic = &generic_messages();
+  return i18n::say({own, generic}, id, args);
+}
+
+namespace {
+
+// The messages a spot's worth, a panel's counts and an event are made of, in every language,
+// looked up once: a legal list says a spot's worth for every piece option, each then only
+// formatted. The counts first, in the order of kCountNouns.
+enum Text : std::size_t {
+  kTilesText,
+  kFishText,
+  kLakeText,
+  kMushroomText,
+  kMenhirText,
+  kDeerText,
+  kAurochsText,
+  kMammothText,
+  kTigerText,
+  kMemberText,
+  kHutText,
+  kFisherText,
+  kGathererText,
+  kHunterText,
+  kInLakesText,
+  kNoAnimalsText,
+  kFireText,
+  kTigersEatText,
+  kBigTrapText,
+  kCompletedNowText,
+  kSoFarOpenText,
+  kSoFarText,
+  kMeadowValueText,
+  kTexts
+};
+constexpr std::array<std::string_view, kInLakesText> kCountNouns = {
+    "tiles",   "fish",  "lake",   "mushroom", "menhir", "deer",     "aurochs",
+    "mammoth", "tiger", "member", "hut",      "fisher", "gatherer", "hunter"};
+constexpr std::array<std::string_view, kTexts - kInLakesText> kTextIds = {
+    "fish.in_lakes",      "animals.none",     "tigers.fire", "tigers.eat",       "tigers.big_trap",
+    "spot.completed_now", "spot.so_far_open", "spot.so_far", "spot.meadow_value"};
+
+std::string hg_text(Text k, const MsgArgs& args = {}) {
+  static const auto texts = [] {
+    std::array<std::array<std::string, kTexts>, i18n::kLangs> t;
+    for (const i18n::Lang l : i18n::kAllLangs) {
+      const i18n::Scope scope(l);
+      for (std::size_t i = 0; i < kTexts; ++i) {
+        const std::string id =
+            i < kInLakesText ? "count." + std::string(kCountNouns[i]) : std::string(kTextIds[i - kInLakesText]);
+        // the raw text (its parameters left in): say() with no arguments keeps "{n|...}" as it is
+        t[static_cast<std::size_t>(l)][i] = hg_say(id);
+      }
+    }
+    return t;
+  }();
+  const i18n::Lang l = i18n::current();
+  return i18n::format(texts[static_cast<std::size_t>(l)][k], args, l);
+}
+
+}  // namespace
+
+// "3 fish", "1 mushroom glade", "2 fishers": n of a symbol, a piece or a role (message
+// count.<noun>) in the current language.
+std::string hg_count(std::string_view noun, int n) {
+  for (std::size_t i = 0; i < kCountNouns.size(); ++i)
+    if (kCountNouns[i] == noun) return hg_text(static_cast<Text>(i), {{"n", n}});
+  return hg_say("count." + std::string(noun), {{"n", n}});
+}
 
 namespace {
 
@@ -218,16 +294,16 @@ Move choice_parse(const State& s, std::string_view text) {
   const auto at = text.find(" at ");
   const auto comma = text.find(',');
   if (at == std::string_view::npos || comma == std::string_view::npos || comma < at)
-    throw InputError(fmt::format("shaman: \"{}\" is not \"none\" or \"PORT at X,Y\"", text));
+    throw InputError(hg_say("err.shaman_form", {{"text", text}}));
   const std::string port(text.substr(0, at));
   long long lx = 0, ly = 0;  // on the map only: never wrapped onto another cell
   if (!carc::parse_int(text.substr(at + 4, comma - at - 4), -128, 127, lx) || !carc::parse_int(text.substr(comma + 1), -128, 127, ly))
-    throw InputError(fmt::format("shaman: \"{}\": coordinates must be whole numbers from -128 to 127", text));
+    throw InputError(hg_say("err.shaman_coords", {{"text", text}}));
   const int x = static_cast<int>(lx), y = static_cast<int>(ly);
   const int ti = s.placed_at(x, y);
-  if (ti < 0) throw InputError(fmt::format("shaman: no tile at {},{}", x, y));
+  if (ti < 0) throw InputError(hg_say("err.shaman_no_tile", {{"x", x}, {"y", y}}));
   const int f = feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], port);
-  if (f < 0) throw InputError(fmt::format("shaman: no feature at {} of the tile at {},{}", port, x, y));
+  if (f < 0) throw InputError(hg_say("err.shaman_no_feature", {{"port", port}, {"x", x}, {"y", y}}));
   // name the segment the piece stands on (the port may name another segment of the same feature)
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
   m.x = static_cast<i8>(x);
@@ -235,7 +311,7 @@ Move choice_parse(const State& s, std::string_view text) {
   m.feat = static_cast<u8>(f);
   for (const PieceOnBoard& pc : s.pieces)
     if (pc.player == s.current && pc.kind == 0 && s.graph[pc.seg].tile == ti && pc.seg == pt.seg0 + f) return m;
-  throw InputError(fmt::format("shaman: none of your tribe members stands at {} of the tile at {},{}", port, x, y));
+  throw InputError(hg_say("err.shaman_not_yours", {{"port", port}, {"x", x}, {"y", y}}));
 }
 
 // This turn's tiles complete a forest with a menhir (scored already, when scored_only): a bonus
@@ -277,57 +353,64 @@ void on_final_scoring(State& s, EventSink* ev) {
   }
 }
 
-std::string count_of(int n, const std::string& noun) { return fmt::format("{} {}", n, n == 1 ? noun : plural_noun(noun)); }
-
 // A meadow's animals ("3 deer, 1 mammoth, 2 tigers") and what its tigers do ("tigers eat 2 deer",
-// "fire: tigers eat nothing", the big trap).
+// "fire: tigers eat nothing", the big trap), in the current language.
 std::pair<std::string, std::string> meadow_animals(const State& s, int root) {
   const Segment& r = s.graph[root];
   const FeatureTypeDef& fd = s.rs->ftype(r.ftype);
   std::vector<std::string> parts;
   for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
-    if (r.attr[k] > 0) parts.push_back(count_of(r.attr[k], fd.attrs[k]));
+    if (r.attr[k] > 0) parts.push_back(hg_count(fd.attrs[k], r.attr[k]));
   std::string tigers;
-  if (r.attr[kTiger] > 0 && find_special(s, root, kFire) >= 0) tigers = "fire: tigers eat nothing";
-  else if (r.attr[kTiger] > 0 && r.attr[kDeer] > 0) tigers = fmt::format("tigers eat {} deer", std::min(r.attr[kTiger], r.attr[kDeer]));
-  if (find_special(s, root, kBigTrap) >= 0) tigers += std::string(tigers.empty() ? "" : "; ") + "big trap: its 3x3 area counts twice";
+  if (r.attr[kTiger] > 0 && find_special(s, root, kFire) >= 0)
+    tigers = hg_text(kFireText);
+  else if (r.attr[kTiger] > 0 && r.attr[kDeer] > 0)
+    tigers = hg_text(kTigersEatText, {{"n", std::min(r.attr[kTiger], r.attr[kDeer])}});
+  if (find_special(s, root, kBigTrap) >= 0) tigers += std::string(tigers.empty() ? "" : "; ") + hg_text(kBigTrapText);
   return {fmt::format("{}", fmt::join(parts, ", ")), tigers};
 }
 
 // The engine's sentences with what the generic ones leave out: the fish in a completed river's
-// lakes, a meadow's animals and tigers, who scores a river system, the canoe, the pit trap.
+// lakes, a meadow's animals and tigers, who scores a river system, the canoe, the pit trap. The
+// seat is "{pN}" (seat_ref), named by whoever shows the text.
 std::string describe(const State& s, const ScoreEvent& e) {
-  const FeatureTypeDef* fd = e.ftype < s.rs->game->ftypes.size() ? &s.rs->ftype(e.ftype) : nullptr;
+  const GameDef& g = *s.rs->game;
+  const FeatureTypeDef* fd = e.ftype < g.ftypes.size() ? &s.rs->ftype(e.ftype) : nullptr;
+  const std::string who = seat_ref(e.player);
   switch (e.reason) {
     case ScoreReason::Completed: {
       if (!fd) return {};
-      std::vector<std::string> parts = {fmt::format("{} tile{}", e.tiles, e.tiles == 1 ? "" : "s")};
+      std::vector<std::string> parts = {hg_count("tiles", e.tiles)};
       if (fd->cls == FClass::Path) {
         const int lake_fish = e.points - fd->completed_per_tile * e.tiles - fd->completed_per_attr * e.attr;
-        if (e.attr > 0) parts.push_back(count_of(e.attr, "fish"));
-        if (lake_fish > 0) parts.push_back(fmt::format("{} in its lakes", count_of(lake_fish, "fish")));
+        if (e.attr > 0) parts.push_back(hg_count("fish", e.attr));
+        if (lake_fish > 0) parts.push_back(hg_text(kInLakesText, {{"fish", hg_count("fish", lake_fish)}}));
       } else if (e.attr > 0 && !fd->attrs.empty()) {
-        parts.push_back(count_of(e.attr, fd->attrs[0] == "mushroom" ? "mushroom glade" : fd->attrs[0]));
+        parts.push_back(hg_count(fd->attrs[0], e.attr));
       }
       std::string what = parts[0];
-      for (std::size_t i = 1; i < parts.size(); ++i) what += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
-      return fmt::format("player {} scores {} for a completed {} of {}", e.player + 1, e.points, fd->name, what);
+      for (std::size_t i = 1; i < parts.size(); ++i)
+        what += (i + 1 == parts.size() ? hg_say("list.and") : ", ") + parts[i];
+      return hg_say("event.hg_completed",
+                    {{"player", who}, {"points", e.points}, {"feature", feature_word(g, fd->name)}, {"what", what}});
     }
     case ScoreReason::Farm: {
       if (!fd || e.feature >= s.graph.size() || s.graph[e.feature].ftype != e.ftype) return {};
       const auto [animals, tigers] = meadow_animals(s, e.feature);
-      return fmt::format("player {} scores {} for a {} with {}{}", e.player + 1, e.points, fd->name, animals.empty() ? std::string("no animals") : animals,
-                         tigers.empty() ? std::string() : " (" + tigers + ")");
+      return hg_say(tigers.empty() ? "event.hg_farm" : "event.hg_farm_tigers",
+                    {{"player", who},
+                     {"points", e.points},
+                     {"feature", feature_word(g, fd->name)},
+                     {"animals", animals.empty() ? hg_text(kNoAnimalsText) : animals},
+                     {"tigers", tigers}});
     }
     case ScoreReason::Special:
       if (e.cause == kCanoeCause)
-        return fmt::format("player {} scores {} with the canoe: 2 per lake, {} lake{} in the river system", e.player + 1,
-                           e.points, e.tiles, e.tiles == 1 ? "" : "s");
-      return fmt::format("player {} scores {} with the pit trap ({} animal{} in its 3x3 area, {} deer eaten by tigers); those animals are covered",
-                         e.player + 1, e.points, e.tiles, e.tiles == 1 ? "" : "s", e.attr);
+        return hg_say("event.canoe", {{"player", who}, {"points", e.points}, {"lakes", e.tiles}});
+      return hg_say("event.pit_trap", {{"player", who}, {"points", e.points}, {"animals", e.tiles}, {"eaten", e.attr}});
     case ScoreReason::Own:  // the only one: a river system's huts (own_events[0])
-      return fmt::format("player {} scores {} for the hut majority on a river system with {}{}", e.player + 1, e.points, count_of(e.tiles, "fish"),
-                         e.cause ? fmt::format(" and {} (raft: +1 per lake)", count_of(e.attr, "lake")) : "");
+      return hg_say(e.cause ? "event.huts_raft" : "event.huts",
+                    {{"player", who}, {"points", e.points}, {"fish", e.tiles}, {"lakes", e.attr}});
     default:
       return {};
   }
@@ -341,48 +424,53 @@ std::string spot_text(const State& s, const PlacedTile& pt, int local) {
   const FeatureTypeDef& fd = s.rs->ftype(s.type_of(pt).feats[static_cast<std::size_t>(local)].type);
   const FeatureInfo fi = feature_info(s, pt.seg0 + local);
   const Segment& root = s.graph[fi.root];
-  const std::string tiles = fmt::format("{} tile{}", fi.tiles, fi.tiles == 1 ? "" : "s");
+  const std::string tiles = hg_count("tiles", fi.tiles);
   switch (fd.cls) {
     case FClass::Path: {
       const int lake_fish = completion_bonus(s, fi.root);
-      std::string fish = fi.attr > 0 ? ", " + count_of(fi.attr, "fish") : "";
-      if (lake_fish > 0) fish += fmt::format("{}{} in its lakes", fi.attr > 0 ? " + " : ", ", count_of(lake_fish, "fish"));
-      return fi.closed ? fmt::format("completed now: scores {} ({}{})", feature_value(s, fi, true), tiles, fish)
-                       : fmt::format("{} so far, open{}", tiles, fish);
+      std::string fish = fi.attr > 0 ? ", " + hg_count("fish", fi.attr) : "";
+      if (lake_fish > 0)
+        fish += (fi.attr > 0 ? " + " : ", ") + hg_text(kInLakesText, {{"fish", hg_count("fish", lake_fish)}});
+      return fi.closed
+                 ? hg_text(kCompletedNowText, {{"points", feature_value(s, fi, true)}}) + " (" + tiles + fish + ")"
+                 : hg_text(kSoFarOpenText, {{"tiles", tiles}}) + fish;
     }
     case FClass::Area: {
-      std::string info = fi.closed ? fmt::format("completed now: scores {}", feature_value(s, fi, true)) : fmt::format("{} so far, open", tiles);
+      std::string info = fi.closed ? hg_text(kCompletedNowText, {{"points", feature_value(s, fi, true)}})
+                                   : hg_text(kSoFarOpenText, {{"tiles", tiles}});
       for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
-        if (root.attr[k] > 0) info += ", " + count_of(root.attr[k], fd.attrs[k] == "mushroom" ? "mushroom glade" : fd.attrs[k]);
+        if (root.attr[k] > 0) info += ", " + hg_count(fd.attrs[k], root.attr[k]);
       return info;
     }
     case FClass::Field: {
       const auto [animals, tigers] = meadow_animals(s, fi.root);
-      std::string info = animals.empty() ? "no animals" : animals;
+      std::string info = animals.empty() ? hg_text(kNoAnimalsText) : animals;
       if (!tigers.empty()) info += " (" + tigers + ")";
-      const int v = field_value(s, fi.root);
-      return info + fmt::format(" = {} point{} so far (at the end)", v, v == 1 ? "" : "s");
+      return info + hg_text(kMeadowValueText, {{"points", field_value(s, fi.root)}});
     }
     default:
-      return tiles + " so far";
+      return hg_text(kSoFarText, {{"tiles", tiles}});
   }
 }
 
 std::vector<Panel> panels(const State& s) {
   Panel piles;
   piles.id = "piles";
-  piles.title = fmt::format("Tiles: {} regular left (the game ends when none are left), {} bonus left", s.pile, s.bonus_pile);
-  const int p = s.current;
+  piles.title = hg_say("panel.piles.title", {{"pile", s.pile}, {"bonus", s.bonus_pile}});
+  const std::string who = seat_ref(s.current);
   if (s.phase == Phase::Over) {
     // nothing is due any more
   } else if (s.in_extra) {
-    piles.counters.emplace_back("Bonus turn now", fmt::format("a bonus tile for {{p{}}} (a forest with a menhir was completed)", p));
+    piles.counters.emplace_back(hg_say("panel.piles.bonus_now"),
+                                hg_say("panel.piles.bonus_now_text", {{"player", who}}));
   } else if (s.phase == Phase::Piece && completes_menhir_forest(s, false) && s.bonus_pile > 0) {
-    piles.counters.emplace_back("Bonus turn due", fmt::format("a bonus tile for {{p{}}} after this turn (a forest with a menhir is complete)", p));
+    piles.counters.emplace_back(hg_say("panel.piles.bonus_due"),
+                                hg_say("panel.piles.bonus_due_text", {{"player", who}}));
   } else {
-    piles.counters.emplace_back("Bonus turn", s.bonus_pile > 0 ? "none due (completing a forest with a menhir earns one)" : "none (the bonus pile is empty)");
+    piles.counters.emplace_back(hg_say("panel.piles.bonus"),
+                                hg_say(s.bonus_pile > 0 ? "panel.piles.bonus_none" : "panel.piles.bonus_empty"));
   }
-  piles.columns = {"seat", "in supply", "on the board"};
+  piles.columns = {"seat", hg_say("panel.piles.supply"), hg_say("panel.piles.board")};  // "seat": the front ends' key
   for (int q = 0; q < s.nplayers; ++q) {
     std::array<int, 4> on{};  // tribe members by role: fishers (rivers), gatherers (forests), hunters (meadows); huts
     int huts = 0;
@@ -392,11 +480,13 @@ std::vector<Panel> panels(const State& s) {
       else ++on[std::min<std::size_t>(s.graph[pc.seg].ftype, 3)];
     }
     std::vector<std::string> where;
-    if (on[kRiver]) where.push_back(count_of(on[kRiver], "fisher"));
-    if (on[kForest]) where.push_back(count_of(on[kForest], "gatherer"));
-    if (on[kMeadow]) where.push_back(count_of(on[kMeadow], "hunter"));
-    if (huts) where.push_back(count_of(huts, "hut"));
-    piles.rows.push_back({std::to_string(q), fmt::format("{}, {}", count_of(s.supply[static_cast<std::size_t>(q)], "member"), count_of(s.supply2[static_cast<std::size_t>(q)], "hut")),
+    if (on[kRiver]) where.push_back(hg_count("fisher", on[kRiver]));
+    if (on[kForest]) where.push_back(hg_count("gatherer", on[kForest]));
+    if (on[kMeadow]) where.push_back(hg_count("hunter", on[kMeadow]));
+    if (huts) where.push_back(hg_count("hut", huts));
+    piles.rows.push_back({std::to_string(q),
+                          fmt::format("{}, {}", hg_count("member", s.supply[static_cast<std::size_t>(q)]),
+                                      hg_count("hut", s.supply2[static_cast<std::size_t>(q)])),
                           where.empty() ? std::string("-") : fmt::format("{}", fmt::join(where, ", "))});
   }
   return {piles};

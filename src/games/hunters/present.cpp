@@ -8,6 +8,7 @@
 
 #include "core/io.hpp"
 #include "games/games.hpp"
+#include "rules/words.hpp"
 
 namespace carc::games {
 
@@ -19,7 +20,8 @@ constexpr std::string_view kMessages =
 #include "messages_hunters.inc"
     ;
 
-bool hunters_completes_menhir(const State& s);  // hunters.cpp
+bool hunters_completes_menhir(const State& s);                      // hunters.cpp
+std::string hg_say(std::string_view id, const MsgArgs& args = {});  // hunters.cpp: say() for the game's words
 
 namespace {
 
@@ -30,6 +32,11 @@ const FeatureTypeDef* member_type(const State& s, const Move& m) {
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
   return &s.rs->ftype(s.type_of(pt).feats[m.feat].type);
 }
+// A tribe member's role on its feature ("fisher"), else the piece's name, in the current language.
+std::string role_word(const State& s, const FeatureTypeDef* fd) {
+  const GameDef& g = *s.rs->game;
+  return piece_word(g, fd && !fd->role.empty() ? fd->role : g.piece_names[0]);
+}
 std::string member_place(const State& s, const Move& m) {
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
   return fmt::format("{} at {},{}", feature_port(s, pt, m.feat), m.x, m.y);
@@ -39,20 +46,14 @@ std::vector<Panel> decision_panels(const State& s, bool) {
   Panel p;
   if (s.phase == Phase::Choose) {
     p.id = "shaman";
-    p.counters.emplace_back("Shaman",
-                            "before placing a piece, {p" + std::to_string(s.current) +
-                                "} may send one of their tribe members home, from anywhere on the board (not a hut). "
-                                "It goes back to the supply and scores nothing.");
+    p.counters.emplace_back(hg_say("shaman.title"), hg_say("shaman.text", {{"player", seat_ref(s.current)}}));
     return {p};
   }
   if (s.phase != Phase::Piece || s.in_extra || !hunters_completes_menhir(s)) return {};
   p.id = "menhir";
-  p.counters.emplace_back(
-      "Menhir", s.bonus_pile > 0
-                    ? "this tile completes a forest with a menhir: after this turn, a bonus tile and an "
-                      "extra turn for {p" +
-                          std::to_string(s.current) + "}."
-                    : std::string("this tile completes a forest with a menhir, but the bonus pile is empty."));
+  p.counters.emplace_back(hg_say("menhir.title"), s.bonus_pile > 0
+                                                      ? hg_say("menhir.bonus", {{"player", seat_ref(s.current)}})
+                                                      : hg_say("menhir.empty"));
   return {p};
 }
 
@@ -61,7 +62,7 @@ OptionInfo option_info(const State& s, const Move& m) {
   if (m.kind != MoveKind::Choose) return o;
   const FeatureTypeDef* fd = member_type(s, m);
   if (!fd) {
-    o.text = "keep them all where they are";
+    o.text = hg_say("option.keep");
     return o;
   }
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(m.x, m.y))];
@@ -69,8 +70,8 @@ OptionInfo option_info(const State& s, const Move& m) {
   o.x = m.x;
   o.y = m.y;
   o.local = m.feat;
-  o.text = fmt::format("{}: {}", fd->role.empty() ? s.rs->game->piece_names[0] : fd->role,
-                       s.rs->game->present.spot_text(s, pt, m.feat));
+  o.text =
+      hg_say("option.member", {{"role", role_word(s, fd)}, {"spot", s.rs->game->present.spot_text(s, pt, m.feat)}});
   return o;
 }
 
@@ -128,19 +129,20 @@ std::optional<Move> parse_alias(const State& s, std::string_view text) {
   std::vector<std::string> places;
   for (const auto* o : hits) places.push_back("\"" + member_place(s, *o) + "\"");
   const std::string what =
-      cell ? fmt::format("{}{},{}", is_port ? upper(word) + " at " : std::string(), cell->first, cell->second)
+      cell ? (is_port ? hg_say("where.port_cell", {{"port", upper(word)}, {"x", cell->first}, {"y", cell->second}})
+                      : fmt::format("{},{}", cell->first, cell->second))
            : (is_port ? upper(word) : word);
-  if (hits.empty())
-    throw InputError(fmt::format("none of your tribe members stands at {} (see the list; e.g. {})", what, place));
-  throw InputError(
-      fmt::format("{} of your tribe members match {}: type {}", hits.size(), what, fmt::join(places, " or ")));
+  if (hits.empty()) throw InputError(hg_say("err.none_at", {{"what", what}, {"place", place}}));
+  throw InputError(hg_say("err.several", {{"n", static_cast<int>(hits.size())},
+                                          {"what", what},
+                                          {"list", fmt::format("{}", fmt::join(places, hg_say("list.or")))}}));
 }
 
 // The shaman's choice as a turn's summary tells it.
 std::string told(const State& s, MoveKind kind, std::string_view text, int, int) {
   if (kind != MoveKind::Choose) return printable(std::string(text));
-  if (text == "none") return "the shaman sends nobody home";
-  std::string role = s.rs->game->piece_names[0];
+  if (text == "none") return hg_say("told.shaman_none");
+  const FeatureTypeDef* type = nullptr;  // the feature the tribe member stood on
   const auto at = text.find(" at ");
   const std::string_view cell = at == std::string_view::npos ? std::string_view() : text.substr(at + 4);
   const auto comma = cell.find(',');
@@ -149,40 +151,29 @@ std::string told(const State& s, MoveKind kind, std::string_view text, int, int)
       parse_int(cell.substr(comma + 1), -128, 127, cy)) {
     const int ti = s.placed_at(static_cast<int>(cx), static_cast<int>(cy));
     const int f = ti < 0 ? -1 : feature_at_port(s, s.tiles[static_cast<std::size_t>(ti)], text.substr(0, at));
-    if (f >= 0) {
-      const auto& fd =
-          s.rs->ftype(s.type_of(s.tiles[static_cast<std::size_t>(ti)]).feats[static_cast<std::size_t>(f)].type);
-      if (!fd.role.empty()) role = fd.role;
-    }
+    if (f >= 0)
+      type = &s.rs->ftype(s.type_of(s.tiles[static_cast<std::size_t>(ti)]).feats[static_cast<std::size_t>(f)].type);
   }
-  return fmt::format("the shaman sends a {} home ({})", role, printable(std::string(text)));
+  return hg_say("told.shaman", {{"role", role_word(s, type)}, {"text", printable(std::string(text))}});
 }
 
+// The game's help sections in the current language (what to type stays the notation's).
 std::vector<Panel> help(const GameDef& g) {
   Panel place;
-  place.lines = {
-      "The game ends when the regular pile is empty. A regular tile that completes a forest with a menhir earns a "
-      "bonus turn: "
-      "draw a bonus tile and play again."};
+  place.lines = {say(g, "help.end")};
   Panel shaman;
-  shaman.title = "The shaman (a bonus tile): first you may send one of your tribe members home:";
-  shaman.rows = {{"2", "the tribe member numbered 2 in the list shown"},
-                 {"N at 3,-1", "the one at port N of the tile at 3,-1"},
-                 {"none", "keep them all"}};
+  shaman.title = say(g, "help.shaman.title");
+  shaman.rows = {{"2", say(g, "help.shaman.number")},
+                 {"N at 3,-1", say(g, "help.shaman.port")},
+                 {"none", say(g, "help.shaman.none")}};
   Panel piece;
   piece.id = "piece";
-  piece.title = fmt::format("Placing a {} or a {} (after the tile):", g.piece_names[0], g.piece_names[1]);
-  piece.rows = {
-      {"PORT",
-       "a tribe member on the feature at that port: N E S W NNE ENE ... (see below): a fisher on a river, a gatherer "
-       "in a "
-       "forest, a hunter in a meadow; never on a lake"},
-      {"hut PORT",
-       "a hut on the river system through the river or lake at that port (also \"PORT hut\"); huts stay to the end: "
-       "1 point per fish in the whole system for the most huts there"},
-      {"river, forest, meadow, fisher, gatherer, hunter, hut",
-       "the free spot of that type (or for that piece), if just one"},
-      {"none", g.pass_text}};
+  piece.title = say(g, "help.piece.title",
+                    {{"piece", piece_word(g, g.piece_names[0])}, {"piece2", piece_word(g, g.piece_names[1])}});
+  piece.rows = {{"PORT", say(g, "help.piece.port")},
+                {"hut PORT", say(g, "help.piece.hut")},
+                {"river, forest, meadow, fisher, gatherer, hunter, hut", say(g, "help.piece.type")},
+                {"none", say(g, "option.pass")}};
   return {place, shaman, piece};
 }
 
@@ -199,7 +190,11 @@ void present_hunters(GameDef& g) {
   p.option_info = option_info;
   p.parse_alias = parse_alias;
   p.told = told;
-  p.help = help(g);
+  {  // Presentation::help is one list, read by the terminal: English, whatever the language of the
+     // thread that first asks for the game (help(g) says it in another)
+    const i18n::Scope english(i18n::Lang::En);
+    p.help = help(g);
+  }
 }
 
 }  // namespace carc::games
