@@ -93,15 +93,6 @@ EventView event_view(const State& s, const ScoreEvent& e, const std::vector<Play
   std::vector<std::string> names;
   for (const PlayerInfo& pi : players) names.push_back(printable(pi.name));
   std::string text = with_seat_names(describe_event_text(s, e), names);
-  for (int p = s.nplayers; p-- > 0;)  // a game's own words in English: "player 2" -> the name
-    if (static_cast<std::size_t>(p) < players.size()) {
-      const std::string key = fmt::format("player {}", p + 1);
-      for (auto pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + 1)) {
-        const auto end = pos + key.size();
-        if (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) continue;
-        text.replace(pos, key.size(), printable(players[static_cast<std::size_t>(p)].name));
-      }
-    }
   std::string feature;
   const GameDef& g = *s.rs->game;
   const bool about_feature =

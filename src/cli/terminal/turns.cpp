@@ -32,17 +32,6 @@ std::string describe_event_named(const State& s, const ScoreEvent& e, const std:
   std::vector<std::string> names;
   for (int p = 0; p < static_cast<int>(players.size()); ++p) names.push_back(player_name(players, p, color));
   text = with_seat_names(text, names);
-  // a game's words not yet made messages: "player N ..." in English
-  const std::string prefix = fmt::format("player {} ", e.player + 1);
-  const std::string possessive = fmt::format("player {}'s ", e.player + 1);
-  if (text.rfind(prefix, 0) == 0 && static_cast<std::size_t>(e.player) < players.size()) {
-    std::string rest = text.substr(prefix.size());
-    if (players[e.player].name == "You" && rest.rfind("scores ", 0) == 0) rest = "score " + rest.substr(7);
-    text = player_name(players, e.player, color) + " " + rest;
-  } else if (text.rfind(possessive, 0) == 0 && static_cast<std::size_t>(e.player) < players.size()) {
-    const std::string rest = text.substr(possessive.size());
-    text = players[e.player].name == "You" ? "Your " + rest : player_name(players, e.player, color) + "'s " + rest;
-  }
   return text;
 }
 
