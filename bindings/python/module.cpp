@@ -401,12 +401,15 @@ PYBIND11_MODULE(_core, m) {
         return fmt::format("{} turn {}, phase {}, scores {}", st.game->name, st.s().turn, static_cast<int>(st.s().phase), fmt::join(st.scores(), " "));
       });
 
-  py::class_<rl::VecEnv, std::shared_ptr<rl::VecEnv>>(m, "VecEnv", "Many games stepped at once, EnvPool-style (docs/python.md).")
-      .def(py::init([](const py::object& game, int num_envs, std::optional<int> players, u64 seed, int threads, bool observations, bool records) {
+  py::class_<rl::VecEnv, std::shared_ptr<rl::VecEnv>>(m, "VecEnv",
+                                                      "Many games stepped at once, EnvPool-style (docs/python.md).")
+      .def(py::init([](const py::object& game, int num_envs, std::optional<int> players, u64 seed, int threads,
+                       bool observations, bool records) {
              std::shared_ptr<PyGame> g;
              if (py::isinstance<PyGame>(game)) {
                g = game.cast<std::shared_ptr<PyGame>>();
-               if (players && *players != g->players) throw InputError(fmt::format("players={} but the game is for {}", *players, g->players));
+               if (players && *players != g->players)
+                 throw InputError(fmt::format("players={} but the game is for {}", *players, g->players));
              } else {
                g = std::make_shared<PyGame>(game.cast<std::string>(), players.value_or(2), std::map<std::string, std::string>{}, rl::kDefaultRadius);
              }
@@ -418,35 +421,56 @@ PYBIND11_MODULE(_core, m) {
              o.records = records;
              return std::make_shared<rl::VecEnv>(g->enc, o);
            }),
-           py::arg("game"), py::arg("num_envs"), py::arg("players") = py::none(), py::arg("seed") = 0, py::arg("threads") = 1,
-           py::arg("observations") = true, py::arg("records") = false)
+           py::arg("game"), py::arg("num_envs"), py::arg("players") = py::none(), py::arg("seed") = 0,
+           py::arg("threads") = 1, py::arg("observations") = true, py::arg("records") = false)
       .def_property_readonly("num_envs", &rl::VecEnv::num_envs)
-      .def_property_readonly("episodes", &rl::VecEnv::episodes, "Games started so far (finished ones and those under way).")
-      .def("reset", [](const std::shared_ptr<rl::VecEnv>& v) {
-        {
-          py::gil_scoped_release nogil;
-          v->reset();
-        }
-        return py::make_tuple(vec_obs(v), vec_mask(v), vec_to_play(v));
-      }, "Starts every game: (observations or None, masks, to_play). The arrays are the environment's own: the next call overwrites them.")
-      .def("step", [](const std::shared_ptr<rl::VecEnv>& v, const py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>& actions) {
-        if (actions.ndim() != 1 || actions.shape(0) != v->num_envs())
-          throw InputError(fmt::format("step: {} actions for {} games", actions.size(), v->num_envs()));
-        {
-          py::gil_scoped_release nogil;
-          v->step(actions.data());
-        }
-        return py::make_tuple(vec_obs(v), vec_mask(v), vec_rewards(v), vec_done(v), vec_to_play(v));
-      }, py::arg("actions"), "One action per game: (observations or None, masks, rewards [envs x players], done, to_play). A finished game restarts at once.")
-      .def("sample_actions", [](rl::VecEnv& v) {
-        py::array_t<std::int32_t> out(v.num_envs());
-        v.sample_actions(out.mutable_data());
-        return out;
-      }, "One uniformly random legal action per game, drawn in C++.")
-      .def("final_scores", [](const std::shared_ptr<rl::VecEnv>& v) {
-        return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->final_scores());
-      }, "Per game: the scores of the game that ended at the last step (where done).")
-      .def("take_records", &rl::VecEnv::take_records, "The records (JSON text) of the games finished since the last call; needs records=True.");
+      .def_property_readonly("episodes", &rl::VecEnv::episodes,
+                             "Games started so far (finished ones and those under way).")
+      .def(
+          "reset",
+          [](const std::shared_ptr<rl::VecEnv>& v) {
+            {
+              py::gil_scoped_release nogil;
+              v->reset();
+            }
+            return py::make_tuple(vec_obs(v), vec_mask(v), vec_to_play(v));
+          },
+          "Starts every game: (observations or None, masks, to_play). The arrays are the environment's own: the next "
+          "call overwrites them.")
+      .def(
+          "step",
+          [](const std::shared_ptr<rl::VecEnv>& v,
+             const py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>& actions) {
+            if (actions.ndim() != 1 || actions.shape(0) != v->num_envs())
+              throw InputError(fmt::format("step: {} actions for {} games", actions.size(), v->num_envs()));
+            {
+              py::gil_scoped_release nogil;
+              v->step(actions.data());
+            }
+            return py::make_tuple(vec_obs(v), vec_mask(v), vec_rewards(v), vec_done(v), vec_to_play(v));
+          },
+          py::arg("actions"),
+          "One action per game: (observations or None, masks, rewards [envs x players], done, to_play). A finished "
+          "game restarts at once.")
+      .def(
+          "sample_actions",
+          [](rl::VecEnv& v, std::optional<u64> seed) {
+            if (seed) v.reseed_sampling(*seed);
+            py::array_t<std::int32_t> out(v.num_envs());
+            v.sample_actions(out.mutable_data());
+            return out;
+          },
+          py::arg("seed") = py::none(),
+          "One uniformly random legal action per game, drawn in C++ from generators of their own (never the games' "
+          "chance): the deal does not depend on it. seed restarts them (game i from seed + i).")
+      .def(
+          "final_scores",
+          [](const std::shared_ptr<rl::VecEnv>& v) {
+            return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->final_scores());
+          },
+          "Per game: the scores of the game that ended at the last step (where done).")
+      .def("take_records", &rl::VecEnv::take_records,
+           "The records (JSON text) of the games finished since the last call; needs records=True.");
 
   // The same loop as a Python VecEnv benchmark, run in C++ alone: random legal actions, masks
   // (and observations if asked) written, until `games` games have finished. Returns (games, CPU s).

@@ -38,6 +38,7 @@ VecEnv::VecEnv(std::shared_ptr<const Encoding> enc, const Options& o) : enc_(std
   A_ = enc_->num_actions();
   O_ = o.observations ? enc_->observation_size() : 0;
   envs_.resize(static_cast<std::size_t>(n_));
+  reseed_sampling(o.seed ^ 0x5EED5A3C0FFEE123ULL);
   obs_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(O_), 0.0f);
   mask_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(A_), 0);
   rew_.assign(static_cast<std::size_t>(n_ * players_), 0.0f);
@@ -207,10 +208,14 @@ void VecEnv::step(const std::int32_t* actions) {
       if (!e.record.empty()) records_.push_back(std::move(e.record)), e.record.clear();
 }
 
+void VecEnv::reseed_sampling(u64 seed) {
+  for (int i = 0; i < n_; ++i) envs_[static_cast<std::size_t>(i)].policy.reseed(seed + static_cast<u64>(i));
+}
+
 void VecEnv::sample_actions(std::int32_t* out) {
   for (int i = 0; i < n_; ++i) {
     Env& e = envs_[static_cast<std::size_t>(i)];
-    out[i] = e.legal.actions.empty() ? -1 : e.legal.actions[e.rng.below(static_cast<u32>(e.legal.actions.size()))];
+    out[i] = e.legal.actions.empty() ? -1 : e.legal.actions[e.policy.below(static_cast<u32>(e.legal.actions.size()))];
   }
 }
 

@@ -52,8 +52,11 @@ class VecEnv {
   // One decision per game: actions[i] must be legal in game i (else InputError naming it; no game
   // has moved then).
   void step(const std::int32_t* actions);
-  // One uniformly random legal action per game, drawn in C++ from each game's generator.
+  // One uniformly random legal action per game, drawn in C++ from each game's sampling generator:
+  // never the generator of its chance events, so sampling changes no game's deal.
   void sample_actions(std::int32_t* out);
+  // Restarts the sampling generators (game i from seed + i); the default is from the env's seed.
+  void reseed_sampling(u64 seed);
   // The records of the games finished since the last call (JSON text): by step, then by game.
   std::vector<std::string> take_records();
   // The state of game i (for tests and tools).
@@ -62,7 +65,8 @@ class VecEnv {
  private:
   struct Env {
     State s;
-    Rng rng;
+    Rng rng;     // chance: the tiles and tokens of this game
+    Rng policy;  // sample_actions' draws, apart from chance
     Encoding::Legal legal;
     std::vector<int> set_mask;  // mask entries set now (cleared at the next write)
     std::vector<u32> obs_set;   // observation entries set now (likewise)

@@ -125,3 +125,26 @@ def test_observations_are_the_states_all_game_long(name):
         state = carcassonne.from_record(cut)
         want, player = at_turn[t]
         np.testing.assert_array_equal(state.observation_tensor(player), want, err_msg=f"turn {t}")
+
+
+@pytest.mark.parametrize("name", carcassonne.games())
+def test_the_deal_does_not_depend_on_sampling(name):
+    """Same seed, same actions: the same games, however often sample_actions was called in between
+    (it draws from generators of its own), and sample_actions(seed=...) repeats its draws."""
+    game = carcassonne.Game(name, players=2)
+    plain = carcassonne.VecEnv(game, 4, seed=11)
+    busy = carcassonne.VecEnv(game, 4, seed=11)
+    _, mask_a, _ = plain.reset()
+    _, mask_b, _ = busy.reset()
+    rng = np.random.default_rng(5)
+    for step in range(60):
+        assert (mask_a == mask_b).all(), f"step {step}: the games differ"
+        for _ in range(step % 3):
+            busy.sample_actions()  # draws that must not touch the deal
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask_a], dtype=np.int32)
+        _, mask_a, _, done_a, _ = plain.step(actions)
+        _, mask_b, _, done_b, _ = busy.step(actions)
+        assert (done_a == done_b).all()
+    first = plain.sample_actions(seed=7).copy()
+    plain.sample_actions()
+    assert (plain.sample_actions(seed=7) == first).all(), "sample_actions(seed=...) repeats its draws"
