@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <numeric>
 
@@ -567,10 +568,23 @@ PYBIND11_MODULE(_core, m) {
       }, "After search(): [len(states), num_distinct_actions] mean values of each root's actions for its player to move; NaN where an action was not visited (or is not legal).")
       .def("search", [](rl::BatchedMcts& b, const std::vector<const PyState*>& states, const py::function& evaluator) {
         if (states.empty()) throw InputError("search: no states");
-        const auto& enc = states[0]->game->enc;
-        for (const PyState* st : states)
-          if (st->game->enc.get() != enc.get() && (st->game->name != states[0]->game->name || st->game->players != states[0]->game->players))
-            throw InputError("search: the states are of different games");
+        const auto& enc = b.encoding();
+        // every state of the search's own game: the same game, seats, window and tile set (a
+        // state of another would index the search's arrays with its own actions)
+        for (std::size_t i = 0; i < states.size(); ++i) {
+          if (states[i] == nullptr)
+            throw py::type_error(fmt::format("search: states[{}] is None, not a carcassonne.State", i));
+          const rl::Encoding& e = *states[i]->game->enc;
+          if (&e != enc.get() && (e.ruleset().game != enc->ruleset().game || e.nplayers() != enc->nplayers() ||
+                                  e.radius() != enc->radius() || e.num_actions() != enc->num_actions() ||
+                                  e.observation_size() != enc->observation_size() ||
+                                  e.ruleset().tiles.types.size() != enc->ruleset().tiles.types.size()))
+            throw InputError(
+                fmt::format("search: states[{}] is a state of {} ({} players, radius {}), not of this search's game {} "
+                            "({} players, radius {})",
+                            i, e.ruleset().game->id, e.nplayers(), e.radius(), enc->ruleset().game->id, enc->nplayers(),
+                            enc->radius()));
+        }
         std::vector<const State*> roots;
         for (const PyState* st : states) roots.push_back(&st->s());
         const int A = enc->num_actions(), O = enc->observation_size(), P = enc->nplayers();
@@ -586,6 +600,15 @@ PYBIND11_MODULE(_core, m) {
             throw InputError(fmt::format("the evaluator's policy must have shape ({}, {})", n, A));
           if (!val || !((val.ndim() == 1 && val.shape(0) == n) || (val.ndim() == 2 && val.shape(0) == n && val.shape(1) == P)))
             throw InputError(fmt::format("the evaluator's values must have shape ({},) or ({}, {})", n, n, P));
+          for (std::size_t k = 0; k < static_cast<std::size_t>(n) * static_cast<std::size_t>(A); ++k)
+            if (!std::isfinite(pol.data()[k]) || pol.data()[k] < 0.0f)
+              throw InputError(
+                  fmt::format("the evaluator's policy[{}, {}] is {}: weights must be finite and not negative",
+                              k / static_cast<std::size_t>(A), k % static_cast<std::size_t>(A), pol.data()[k]));
+          for (py::ssize_t k = 0; k < val.size(); ++k)
+            if (!std::isfinite(val.data()[k]) || std::abs(val.data()[k]) > 1.0f + 1e-4f)
+              throw InputError(fmt::format(
+                  "the evaluator's values hold {} (entry {}): values must be finite, from -1 to 1", val.data()[k], k));
           std::copy(pol.data(), pol.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(A), policy);
           if (val.ndim() == 2) {
             std::copy(val.data(), val.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(P), values);

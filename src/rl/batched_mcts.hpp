@@ -29,6 +29,8 @@ using Evaluator = std::function<void(int n, const float* obs, float* policy, flo
 class BatchedMcts {
  public:
   BatchedMcts(std::shared_ptr<const Encoding> enc, const AzOptions& o);
+  // The encoding (game, players, window) of the states this search takes.
+  [[nodiscard]] const std::shared_ptr<const Encoding>& encoding() const { return enc_; }
   // Searches from every root (each a decision); visits receives roots.size() x num_actions root
   // visit counts.
   void search(const std::vector<const State*>& roots, const Evaluator& eval, std::vector<float>& visits);
