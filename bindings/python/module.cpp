@@ -320,8 +320,11 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "observation_tensor",
           [](const PyState& st, std::optional<int> player) {
+            if (player && (*player < 0 || *player >= st.game->players))
+              throw InputError(fmt::format("observation_tensor: player {} is not a seat of this game (0..{})", *player,
+                                           st.game->players - 1));
             int p = player ? *player : st.current_player();
-            if (p < 0) p = 0;
+            if (p < 0) p = 0;  // a chance node or the end, with no player given: seat 0's view
             return st.observation(p);
           },
           py::arg("player") = py::none())
@@ -440,10 +443,23 @@ PYBIND11_MODULE(_core, m) {
           "call overwrites them.")
       .def(
           "step",
-          [](const std::shared_ptr<rl::VecEnv>& v,
-             const py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>& actions) {
-            if (actions.ndim() != 1 || actions.shape(0) != v->num_envs())
-              throw InputError(fmt::format("step: {} actions for {} games", actions.size(), v->num_envs()));
+          [](const std::shared_ptr<rl::VecEnv>& v, const py::array& raw) {
+            // integers only, each as it is: a float or an id beyond int32 is refused, never cast
+            const char kind = raw.dtype().kind();
+            if (kind != 'i' && kind != 'u')
+              throw py::type_error(fmt::format("step: actions must be integers, not dtype {}",
+                                               py::str(raw.dtype()).cast<std::string>()));
+            if (raw.ndim() != 1 || raw.shape(0) != v->num_envs())
+              throw InputError(fmt::format("step: {} actions for {} games", raw.size(), v->num_envs()));
+            const auto wide = py::array_t<long long, py::array::c_style | py::array::forcecast>::ensure(raw);
+            py::array_t<std::int32_t> actions(v->num_envs());
+            for (py::ssize_t i = 0; i < wide.size(); ++i) {
+              const long long a = wide.data()[i];
+              if (a < 0 || a >= v->encoding().num_actions())
+                throw InputError(fmt::format("step: actions[{}] = {} is not an action id (0..{})", i, a,
+                                             v->encoding().num_actions() - 1));
+              actions.mutable_data()[i] = static_cast<std::int32_t>(a);
+            }
             {
               py::gil_scoped_release nogil;
               v->step(actions.data());

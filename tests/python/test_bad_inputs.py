@@ -26,6 +26,14 @@ CASES = {
     "mcts_negative_prior": 'c.BatchedMCTS(game, simulations=8).search([st], lambda o: (-np.ones((o.shape[0], game.num_distinct_actions()), np.float32), np.zeros(o.shape[0], np.float32)))',
     "mcts_huge_value": 'c.BatchedMCTS(game, simulations=8).search([st], lambda o: (np.ones((o.shape[0], game.num_distinct_actions()), np.float32), np.full(o.shape[0], 1e30, np.float32)))',
     "mcts_inf_value": 'c.BatchedMCTS(game, simulations=8).search([st], lambda o: (np.ones((o.shape[0], game.num_distinct_actions()), np.float32), np.full(o.shape[0], np.inf, np.float32)))',
+    # VecEnv.step: ids are integers as they are, never cast
+    "vec_float_actions": 'env = c.VecEnv(game, 2, seed=1); _, m, _ = env.reset(); env.step(env.sample_actions().astype(np.float64) + 0.7)',
+    "vec_int64_wraps": 'env = c.VecEnv(game, 2, seed=1); env.reset(); env.step(env.sample_actions().astype(np.int64) + 2**32)',
+    "vec_bool_actions": 'env = c.VecEnv(game, 2, seed=1); env.reset(); env.step(np.array([True, False]))',
+    "vec_wrong_shape": 'env = c.VecEnv(game, 2, seed=1); env.reset(); env.step(np.zeros((2, 1), np.int32))',
+    # a seat that the game does not have
+    "observation_seat_minus_one": 'st.observation_tensor(-1)',
+    "observation_seat_two": 'st.observation_tensor(2)',
 }
 
 
