@@ -432,15 +432,16 @@ PYBIND11_MODULE(_core, m) {
                              "Games started so far (finished ones and those under way).")
       .def(
           "reset",
-          [](const std::shared_ptr<rl::VecEnv>& v) {
+          [](const std::shared_ptr<rl::VecEnv>& v, std::optional<u64> seed) {
             {
               py::gil_scoped_release nogil;
-              v->reset();
+              v->reset(seed);
             }
             return py::make_tuple(vec_obs(v), vec_mask(v), vec_to_play(v));
           },
-          "Starts every game: (observations or None, masks, to_play). The arrays are the environment's own: the next "
-          "call overwrites them.")
+          py::arg("seed") = py::none(),
+          "Starts every game: (observations or None, masks, to_play). With seed, the games (and sample_actions) start "
+          "as in a new env of that seed. The arrays are the environment's own: the next call overwrites them.")
       .def(
           "step",
           [](const std::shared_ptr<rl::VecEnv>& v, const py::array& raw) {

@@ -167,7 +167,11 @@ void VecEnv::finish(int i) {
   }
 }
 
-void VecEnv::reset() {
+void VecEnv::reset(std::optional<u64> seed) {
+  if (seed) {  // a new seed: the games and the sampling start as in a new env of that seed
+    opt_.seed = *seed;
+    reseed_sampling(*seed ^ 0x5EED5A3C0FFEE123ULL);
+  }
   for (Env& e : envs_) e.episode = 0;
   run([this](int b, int e) {
     for (int i = b; i < e; ++i) {

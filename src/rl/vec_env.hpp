@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,8 +48,9 @@ class VecEnv {
   float* final_scores() { return scores_.data(); }
   [[nodiscard]] long long episodes() const;
 
-  // Starts every game anew (game i from seed + i, then the next seeds).
-  void reset();
+  // Starts every game anew (game i from seed + i, then the next seeds); with a seed, from that
+  // seed instead (and so from then on), as a new env of that seed would.
+  void reset(std::optional<u64> seed = std::nullopt);
   // One decision per game: actions[i] must be legal in game i (else InputError naming it; no game
   // has moved then).
   void step(const std::int32_t* actions);

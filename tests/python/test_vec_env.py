@@ -148,3 +148,20 @@ def test_the_deal_does_not_depend_on_sampling(name):
     first = plain.sample_actions(seed=7).copy()
     plain.sample_actions()
     assert (plain.sample_actions(seed=7) == first).all(), "sample_actions(seed=...) repeats its draws"
+
+
+def test_reset_with_a_seed_starts_as_a_new_env_of_that_seed():
+    game = carcassonne.Game("safari", players=2)
+    used = carcassonne.VecEnv(game, 3, seed=3, observations=False)
+    used.reset()
+    for _ in range(20):
+        used.step(used.sample_actions())
+    fresh = carcassonne.VecEnv(game, 3, seed=9, observations=False)
+    _, m_used, _ = used.reset(seed=9)
+    _, m_fresh, _ = fresh.reset()
+    for step in range(40):
+        assert (m_used == m_fresh).all(), f"step {step}"
+        a_used, a_fresh = used.sample_actions(), fresh.sample_actions()
+        assert (a_used == a_fresh).all(), f"step {step}: the sampling did not restart with the seed"
+        _, m_used, _, _, _ = used.step(a_used)
+        _, m_fresh, _, _, _ = fresh.step(a_fresh)
