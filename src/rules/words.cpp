@@ -1,5 +1,7 @@
 #include "rules/words.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "rules/rules.hpp"
@@ -59,6 +61,17 @@ std::string symbols_word(const GameDef& g, std::string_view name, int n) {
   const std::string id = fmt::format("symbol.{}", name);
   if (has_message(g, id)) return say(g, id, {{"n", n}});
   return n == 1 ? fmt::format("1 {}", name) : fmt::format("{} {}", n, plural_noun(std::string(name)));
+}
+
+std::string track_word(const GameDef& g) {
+  const std::string id = "track." + g.track_name;
+  return has_message(g, id) ? say(g, id) : g.track_name;
+}
+
+std::string noun_word(const GameDef& g, std::string_view name) {
+  std::string id = fmt::format("noun.{}", name);
+  std::replace(id.begin(), id.end(), ' ', '_');
+  return has_message(g, id) ? say(g, id) : std::string(name);
 }
 
 std::string seat_ref(int seat) { return fmt::format("{{p{}}}", seat); }

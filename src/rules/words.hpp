@@ -34,6 +34,10 @@ bool has_message(const GameDef& g, std::string_view id);
 std::string feature_word(const GameDef& g, std::string_view name);
 std::string piece_word(const GameDef& g, std::string_view name);
 std::string symbols_word(const GameDef& g, std::string_view name, int n);
+// What stands on the game's track ("track.<track_name>"; a boat) and a kind of token or symbol
+// named alone ("noun.<name>"; a hand's lion, the legend's lion), else the identifier.
+std::string track_word(const GameDef& g);
+std::string noun_word(const GameDef& g, std::string_view name);
 // "{pN}": seat N's name, put in by whoever shows the text (the view, the terminal, a record).
 std::string seat_ref(int seat);
 // `text` with every "{pN}" replaced by names[N] (those beyond the list as "player N+1", in the

@@ -318,7 +318,7 @@ View build_view(const State& s, const std::vector<PlayerInfo>& players, const Vi
   if (!gd.track_name.empty() && s.track_len > 0) {
     v.track_len = s.track_len;
     v.track_name = gd.track_name;
-    v.track_word = has_message(gd, "track." + gd.track_name) ? say(gd, "track." + gd.track_name) : gd.track_name;
+    v.track_word = track_word(gd);
     std::string name = gd.track_name;
     name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
     const std::string end = has_message(gd, "track.end") ? say(gd, "track.end") : gd.present.track_end;
@@ -337,10 +337,7 @@ View build_view(const State& s, const std::vector<PlayerInfo>& players, const Vi
     if (gd.pieces2_per_player > 0) pv.supply.emplace_back(gd.piece_names[1], s.supply2[static_cast<std::size_t>(p)]);
     if (gd.present.hand) pv.hand = gd.present.hand(s, p);
     for (const auto& [name, n] : pv.supply) pv.supply_words.push_back(piece_word(gd, name));
-    for (const auto& [name, n] : pv.hand) {
-      std::string id = "hand." + name;
-      pv.hand_words.push_back(has_message(gd, id) ? say(gd, id) : name);
-    }
+    for (const auto& [name, n] : pv.hand) pv.hand_words.push_back(noun_word(gd, name));
     if (!gd.track_name.empty()) pv.track = s.track[static_cast<std::size_t>(p)];
     v.players.push_back(std::move(pv));
   }

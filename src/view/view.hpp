@@ -66,7 +66,7 @@ struct PlayerView {
   int score = 0;
   std::vector<std::pair<std::string, int>> supply;  // pieces in supply by name
   std::vector<std::pair<std::string, int>> hand;    // what else the player holds (a game's tokens)
-  // supply's and hand's names in the view's language (piece.<name>, hand.<name> messages)
+  // supply's and hand's names in the view's language (piece.<name>, noun.<name> messages)
   std::vector<std::string> supply_words, hand_words;
   int track = 0;  // space on the game's track, 0 none
 };

@@ -216,7 +216,7 @@ std::string tile_words(const Ruleset& rs, const TileType& tt) {
     std::vector<std::string> symbols;
     for (std::size_t k = 0; k < fd.attrs.size() && k < kAttrs; ++k)
       if (tf.attr[k] > 0) symbols.push_back(noun_count(g, fd.attrs[k], tf.attr[k]));
-    if (tf.special > 0 && tf.special <= g.specials.size()) symbols.push_back(noun_word(g, g.specials[tf.special - 1u]));
+    if (tf.special > 0 && tf.special <= g.specials.size()) symbols.push_back(term_noun(g, g.specials[tf.special - 1u]));
     if (!symbols.empty()) part += fmt::format(" ({})", fmt::join(symbols, ", "));
     parts.push_back(std::move(part));
   }

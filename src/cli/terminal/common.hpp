@@ -115,19 +115,19 @@ int quarter_of(const OverlayPart& p);
 BoardMarks board_marks(const State& s);
 std::string capitalized(std::string w);
 std::string symbol_noun(const GameDef& g, const std::string& name);
-// The game's words in the session's language (its messages.json), English where it has none:
-// a symbol's or centre's noun ("noun.NAME"), N of them ("symbol.NAME" with n), their plural
-// (a symbol named with no number), the network ("network.name"), a piece's role ("role.NAME"), the track's piece
-// ("track.NAME"), the pass option ("option.pass"), and N pieces in supply ("7 followers"; in
-// other languages the number alone, the piece being named beside it).
-std::string noun_word(const GameDef& g, const std::string& name);
+// The game's words in the session's language (its messages.json), English where it has none
+// (the track's piece and a noun alone: rules/words.hpp): a symbol's or centre's noun
+// ("noun.NAME", else Presentation::nouns), N of them ("symbol.NAME" with n), their plural (a
+// symbol named with no number), the network ("network.name"), a piece's role ("role.NAME"), the
+// pass option ("option.pass"), and N pieces in supply ("7 followers"; in other languages the
+// number alone, the piece being named beside it).
+std::string term_noun(const GameDef& g, const std::string& name);
 std::string noun_count(const GameDef& g, const std::string& name, int n);
 std::string noun_plural(const GameDef& g, const std::string& name);
 std::string network_word(const GameDef& g);
 std::string role_word(const GameDef& g, const std::string& role);
-std::string track_word(const GameDef& g);
 std::string pass_word(const GameDef& g);
-std::string piece_count(const GameDef& g, const std::string& piece, int n);
+std::string piece_count(const std::string& piece, int n);
 bool has_networks(const GameDef& g);
 std::string network_text(const State& s, int net);
 std::string network_types(const GameDef& g, int k);

@@ -83,13 +83,13 @@ std::string board_legend(const GameDef& g) {
     if (is_water(fd) || is_lake(fd)) continue;
     animals |= fd.cls == FClass::Field && !g.specials.empty() && !fd.attrs.empty();
     for (const std::string& a : fd.attrs) {
-      const std::string item = symbol_glyph(g, a, 0).ch + " " + noun_word(g, a);
+      const std::string item = symbol_glyph(g, a, 0).ch + " " + term_noun(g, a);
       if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
     }
   }
   // symbols covered by a special, and the bonus tiles' specials
   if (animals) items.push_back(cli_say("legend.covered"));
-  for (const std::string& sp : g.specials) items.push_back(symbol_glyph(g, sp, -1).ch + " " + noun_word(g, sp));
+  for (const std::string& sp : g.specials) items.push_back(symbol_glyph(g, sp, -1).ch + " " + term_noun(g, sp));
   std::string pieces =
       cli_say("legend.pieces", {{"pieces", plural_of(g.piece_names[0])}, {"piece", piece_word(g, g.piece_names[0])}});
   if (g.pieces2_per_player > 0) {

@@ -55,9 +55,8 @@ std::string key_of(std::string_view kind, const std::string& name) {
 }
 }  // namespace
 
-std::string noun_word(const GameDef& g, const std::string& name) {
-  const std::string id = key_of("noun", name);
-  return has_message(g, id) ? carc::say(g, id) : symbol_noun(g, name);
+std::string term_noun(const GameDef& g, const std::string& name) {
+  return has_message(g, key_of("noun", name)) ? carc::noun_word(g, name) : symbol_noun(g, name);
 }
 
 std::string noun_count(const GameDef& g, const std::string& name, int n) {
@@ -82,17 +81,11 @@ std::string role_word(const GameDef& g, const std::string& role) {
   return has_message(g, id) ? carc::say(g, id) : role;
 }
 
-std::string track_word(const GameDef& g) {
-  const std::string id = key_of("track", g.track_name);
-  return has_message(g, id) ? carc::say(g, id) : g.track_name;
-}
-
 std::string pass_word(const GameDef& g) {
   return has_message(g, "option.pass") ? carc::say(g, "option.pass") : g.pass_text;
 }
 
-std::string piece_count(const GameDef& g, const std::string& piece, int n) {
-  (void)g;
+std::string piece_count(const std::string& piece, int n) {
   return i18n::current() == i18n::Lang::En ? count_of(n, piece) : std::to_string(n);
 }
 
@@ -117,7 +110,7 @@ std::string network_text(const State& s, int net) {
   }
   std::string t = fmt::format("{}, {}", noun_count(g, symbol, n.net_attr), noun_count(g, centre, n.net_centres));
   for (std::size_t k = 0; k < g.specials.size() && k < 8; ++k)
-    if ((n.net_flags >> k) & 1u) t += cli_say("net.with", {{"special", noun_word(g, g.specials[k])}});
+    if ((n.net_flags >> k) & 1u) t += cli_say("net.with", {{"special", term_noun(g, g.specials[k])}});
   return t;
 }
 
@@ -211,7 +204,7 @@ std::string spot_info(const State& s, const PlacedTile& pt, int local) {
       } else {
         info = cli_say("spot.field_symbols", {{"symbols", noun_count(g, attr_name, fi.attr)},
                                               {"per", fd.final_per_attr},
-                                              {"symbol", noun_word(g, attr_name)}});
+                                              {"symbol", term_noun(g, attr_name)}});
       }
       break;
   }
@@ -246,10 +239,9 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
   }
   std::string out;
   if (!two)
-    out = cli_say("spots.title", {{"piece", capitalized(piece_word(g, n0))},
-                                  {"tile", id},
-                                  {"at", where},
-                                  {"count", piece_count(g, n0, supply)}});
+    out = cli_say(
+        "spots.title",
+        {{"piece", capitalized(piece_word(g, n0))}, {"tile", id}, {"at", where}, {"count", piece_count(n0, supply)}});
   else
     out = cli_say("spots.title_two", {{"piece", capitalized(piece_word(g, n0))},
                                       {"piece2", piece_word(g, n1)},
@@ -444,9 +436,7 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
       pieces += "  " + cli_say("scores.pieces",
                                {{"pieces", piece_name(1)}, {"left", s.supply2[pi]}, {"all", g.pieces2_per_player}});
     if (!g.track_name.empty()) {
-      const std::string track =
-          has_message(g, "track." + g.track_name) ? carc::say(g, "track." + g.track_name) : g.track_name;
-      pieces += cli_say("scores.track", {{"name", track}, {"space", fmt::format("{:<2}", s.track[pi])}});
+      pieces += cli_say("scores.track", {{"name", track_word(g)}, {"space", fmt::format("{:<2}", s.track[pi])}});
     }
     out += cli_say("scores.row_extra", {{"arrow", to_move ? "▶" : " "},
                                         {"badge", badge(p, color)},
@@ -617,8 +607,7 @@ std::string hand_news(const Hands& before, const State& after, const std::vector
       const int was = p < before.size() && k < before[p].size() ? before[p][k].second : 0;
       for (int i = was; i < now[p][k].second; ++i) got.push_back(now[p][k].first);
     }
-    for (std::string& w : got)
-      if (has_message(*after.rs->game, "hand." + w)) w = carc::say(*after.rs->game, "hand." + w);
+    for (std::string& w : got) w = noun_word(*after.rs->game, w);
     if (!got.empty())
       out += cli_say("hand.draws", {{"who", who_verb(players, static_cast<int>(p), color, "draw", "draws")},
                                     {"name", player_name(players, static_cast<int>(p), color)},
