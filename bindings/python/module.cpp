@@ -46,16 +46,79 @@ struct PyGame {
   std::shared_ptr<const Ruleset> rs;
   std::shared_ptr<const rl::Encoding> enc;
 
-  PyGame(const std::string& game, int nplayers, const std::map<std::string, std::string>& opts, int radius) : name(game), players(nplayers) {
+  int radius_asked = rl::kDefaultRadius;  // as given (kDefaultRadius: the game's own)
+
+  PyGame(const std::string& game, int nplayers, const std::map<std::string, std::string>& opts, int radius)
+      : name(game), players(nplayers), radius_asked(radius) {
     std::vector<std::string> settings;
     for (const auto& [k, v] : opts) settings.push_back(k + "=" + v);
     rs = load_ruleset(game, settings);
     options = rs->options;
+    if (nplayers < rs->game->min_players || nplayers > rs->game->max_players)
+      throw InputError(fmt::format("players: {} takes {} to {} players, not {}", game, rs->game->min_players,
+                                   rs->game->max_players, nplayers));
+    if (radius != rl::kDefaultRadius && (radius < 2 || radius > 60))
+      throw InputError(fmt::format("radius: {} is not from 2 to 60 (or None: the game's own)", radius));
     enc = std::make_shared<rl::Encoding>(rs, nplayers, radius);
   }
   [[nodiscard]] int ntypes() const { return static_cast<int>(rs->tiles.types.size()); }
   [[nodiscard]] int max_chance_outcomes() const { return ntypes() + kTokenKinds; }
+  // A decision's action in words even when it is not legal now: its block and fields.
+  [[nodiscard]] std::string describe(int a) const {
+    const rl::Encoding& e = *enc;
+    const auto& bl = e.blocks();
+    std::size_t bi = 0;
+    while (bi + 1 < bl.size() && a >= bl[bi + 1].offset) ++bi;
+    const rl::ActionBlock& b = bl[bi];
+    int i = a - b.offset;
+    const auto field = [&i](int n) {
+      const int v = i % std::max(n, 1);
+      i /= std::max(n, 1);
+      return v;
+    };
+    const int pk = field(b.pks), feat = field(b.feats + (b.none ? 1 : 0)), rot = field(b.rots), slot = field(b.slots);
+    std::string out = b.name;
+    if (b.cell)
+      out +=
+          fmt::format(" {},{}", i % e.width() - e.radius() + e.centre_x(), i / e.width() - e.radius() + e.centre_y());
+    if (b.slots > 1) out += fmt::format(" slot {}", slot);
+    if (b.rots > 0) out += fmt::format(" rot {}", rot);
+    if (b.feats > 0) out += b.none && feat == b.feats ? std::string(" none") : fmt::format(" feat {}", feat);
+    if (b.pks > 1) out += fmt::format(" kind {}", pk);
+    return out;
+  }
+  // Any id in words without a state (OpenSpiel's Game.action_to_string): a chance id (player
+  // kChance) as its outcome, a decision's by its block and fields.
+  [[nodiscard]] std::string action_to_string(int player, int a) const {
+    if (player == kChance) {
+      if (a < 0 || a >= max_chance_outcomes())
+        throw InputError(fmt::format("action: {} is not a chance outcome id (0..{})", a, max_chance_outcomes() - 1));
+      if (a < ntypes()) return "draw " + rs->tiles.types[static_cast<std::size_t>(a)].id;
+      return fmt::format("chance outcome {}", a - ntypes());
+    }
+    if (a < 0 || a >= enc->num_actions())
+      throw InputError(fmt::format("action: {} is not an action id (0..{})", a, enc->num_actions() - 1));
+    return describe(a);
+  }
+  [[nodiscard]] int total_tiles() const {
+    int n = 0;
+    for (const auto& t : rs->tiles.types) n += t.count;
+    return n;
+  }
 };
+
+// Games by (name, players, options, radius), shared while anyone holds them: unpickled states of
+// one game share its encoding instead of building one each.
+std::shared_ptr<PyGame> shared_game(const std::string& name, int players,
+                                    const std::map<std::string, std::string>& options, int radius) {
+  static std::map<std::string, std::weak_ptr<PyGame>> cache;
+  std::string key = fmt::format("{}|{}|{}", name, players, radius);
+  for (const auto& [k, v] : options) key += "|" + k + "=" + v;
+  if (auto g = cache[key].lock()) return g;
+  auto g = std::make_shared<PyGame>(name, players, options, radius);
+  cache[key] = g;
+  return g;
+}
 
 std::vector<PlayerInfo> seat_names(int n) {
   std::vector<PlayerInfo> p;
@@ -67,6 +130,11 @@ struct PyState {
   std::shared_ptr<const PyGame> game;
   Game g;
   std::vector<double> last_rewards;
+  // every action applied since the initial state, and who took it (kChance for chance outcomes);
+  // for a state loaded from a record, derived from it (history_known false where it could not be:
+  // a prepared position, or a record the actions do not reproduce)
+  std::vector<int> history, history_players;
+  bool history_known = true;
 
   PyState(std::shared_ptr<const PyGame> pg, Game gm) : game(std::move(pg)), g(std::move(gm)) {}
 
@@ -112,6 +180,7 @@ struct PyState {
   }
   void apply_action(int a) {
     if (terminal()) throw InputError(fmt::format("apply_action({}): the game is over", a));
+    const int who = current_player();
     if (chance()) {
       int o = a;
       if (s().phase == Phase::Chance) o -= game->ntypes();
@@ -121,26 +190,34 @@ struct PyState {
     } else {
       g.play(move_of(a));
     }
+    history.push_back(a);
+    history_players.push_back(who);
+    settle_rewards();
+  }
+  void settle_rewards() {
     last_rewards = terminal() ? returns() : std::vector<double>(static_cast<std::size_t>(game->players), 0.0);
   }
-  // An action in words even when it is not legal now: the block and its fields.
-  [[nodiscard]] std::string describe(int a) const {
-    const auto& bl = game->enc->blocks();
-    std::size_t bi = 0;
-    while (bi + 1 < bl.size() && a >= bl[bi + 1].offset) ++bi;
-    return fmt::format("{} #{}", bl[bi].name, a - bl[bi].offset);
-  }
+  [[nodiscard]] std::string describe(int a) const { return game->describe(a); }
+  // Any action id in words (OpenSpiel's ActionToString): chance ids as their outcome, a legal
+  // decision in the engine's notation, any other decision id by its block and fields.
   [[nodiscard]] std::string action_to_string(int a) const {
     if (chance()) {
-      if (s().phase == Phase::Chance) {
-        const int o = a - game->ntypes();
-        if (o < 0 || o >= kTokenKinds) throw InputError(fmt::format("action {} is not a chance outcome here", a));
-        return game->rs->game->hooks.chance_text(s(), o);
-      }
-      if (a < 0 || a >= game->ntypes()) throw InputError(fmt::format("action {} is not a tile type", a));
-      return "draw " + game->rs->tiles.types[static_cast<std::size_t>(a)].id;
+      if (a < 0 || a >= game->max_chance_outcomes())
+        throw InputError(
+            fmt::format("action: {} is not a chance outcome id (0..{})", a, game->max_chance_outcomes() - 1));
+      if (a < game->ntypes()) return "draw " + game->rs->tiles.types[static_cast<std::size_t>(a)].id;
+      const auto text = game->rs->game->hooks.chance_text;
+      return text ? text(s(), a - game->ntypes()) : fmt::format("outcome {}", a - game->ntypes());
     }
-    return notation(s(), move_of(a));
+    if (a < 0 || a >= game->enc->num_actions())
+      throw InputError(fmt::format("action: {} is not an action id (0..{})", a, game->enc->num_actions() - 1));
+    if (!terminal()) {
+      rl::Encoding::Legal l;
+      legal(l);
+      for (std::size_t i = 0; i < l.actions.size(); ++i)
+        if (l.actions[i] == a) return notation(s(), l.moves[i]);
+    }
+    return describe(a) + " (not legal now)";
   }
   [[nodiscard]] int string_to_action(const std::string& text) const {
     if (chance()) {
@@ -166,11 +243,18 @@ struct PyState {
     return r;
   }
   // Zero-sum: the top scorers share a win; (n w - 1) / (n - 1) with w = 1/k for k tied winners.
+  // Computed in double here (rl::final_returns gives float32): they sum to 0 exactly as doubles can.
   [[nodiscard]] std::vector<double> returns() const {
-    std::vector<double> r(static_cast<std::size_t>(game->players), 0.0);
+    const int n = game->players;
+    std::vector<double> r(static_cast<std::size_t>(n), 0.0);
     if (!terminal()) return r;
-    const auto ret = rl::final_returns(s());
-    for (std::size_t p = 0; p < r.size(); ++p) r[p] = ret[p];
+    int best = s().score[0], k = 0;
+    for (int p = 0; p < n; ++p) best = std::max<int>(best, s().score[static_cast<std::size_t>(p)]);
+    for (int p = 0; p < n; ++p) k += s().score[static_cast<std::size_t>(p)] == best;
+    for (int p = 0; p < n; ++p) {
+      const double w = s().score[static_cast<std::size_t>(p)] == best ? 1.0 / k : 0.0;
+      r[static_cast<std::size_t>(p)] = (n * w - 1) / (n - 1);
+    }
     return r;
   }
   [[nodiscard]] py::array_t<float> observation(int player) const {
@@ -179,8 +263,9 @@ struct PyState {
     game->enc->observe(s(), player, out.mutable_data());
     return out;
   }
+  // OpenSpiel's sizes: max_chance_outcomes() at a chance node, num_distinct_actions() elsewhere.
   [[nodiscard]] py::array_t<std::uint8_t> mask() const {
-    py::array_t<std::uint8_t> out(game->enc->num_actions());
+    py::array_t<std::uint8_t> out(chance() ? game->max_chance_outcomes() : game->enc->num_actions());
     std::fill(out.mutable_data(), out.mutable_data() + out.size(), 0);
     if (!terminal() && !chance()) {
       rl::Encoding::Legal l;
@@ -194,17 +279,88 @@ struct PyState {
   }
 };
 
-PyState from_record_text(const std::string& text) {
+// The state a record leads to, with its action history and, for a record with a seed, the
+// generator exactly where the recorded game left it: the record's events are played again as
+// actions on a fresh game of that seed (a chance node keeps the generator in step whatever the
+// outcome), and the result is checked against the engine's own replay of the record. A record
+// this cannot reproduce (a prepared position, its own tile file, an early end, a move off the
+// window) is the engine's replay with a generator derived from the seed, and no history.
+PyState from_record_text(const std::string& text, std::shared_ptr<PyGame> pg = nullptr) {
   Record r = record_from_json(text, "record");
   const std::optional<u64> seed = r.seed;
+  if (pg) {
+    if (r.game != pg->name || static_cast<int>(r.players.size()) != pg->players)
+      throw InputError(fmt::format("record: a game of {} for {} players, not of this game ({}, {} players)", r.game,
+                                   r.players.size(), pg->name, pg->players));
+  } else {
+    pg = shared_game(r.game, static_cast<int>(r.players.size()), r.options, rl::kDefaultRadius);
+  }
   r.seed.reset();  // stop where the record stops: the next chance event is a chance node
-  Game g = Game::replay(r);
+  std::vector<Move> moves;
+  Game g = Game::replay(r, std::nullopt, "", [&moves](const State&, const Move& m, int) { moves.push_back(m); });
+  if (g.ruleset().options != pg->rs->options) throw InputError("record: its options are not this game's");
+  if (!r.setup && r.tiles.empty() && r.ended.empty()) {
+    PyState sh(pg, Game::with_explicit_chance(pg->rs, r.players, seed));
+    const Record& done = g.record();
+    std::size_t di = 0, ci = 0, mi = 0;
+    bool ok = true;
+    try {
+      while (ok && !sh.terminal()) {
+        const State& s = sh.s();
+        if (sh.chance()) {
+          int a = -1;
+          if (s.phase == Phase::Chance) {
+            if (ci >= done.chance.size()) break;
+            for (const auto& [o, p] : sh.chance_outcomes())
+              if (sh.action_to_string(o) == done.chance[ci]) a = o;
+            ++ci;
+          } else {
+            if (di >= done.draws.size()) break;
+            for (int t = 0; t < pg->ntypes(); ++t)
+              if (pg->rs->tiles.types[static_cast<std::size_t>(t)].id == done.draws[di]) a = t;
+            ++di;
+          }
+          if (a < 0)
+            ok = false;
+          else
+            sh.apply_action(a);
+        } else {
+          if (mi >= moves.size()) break;
+          const Move m = moves[mi++];
+          const int a = pg->enc->action(s, m);
+          if (a < 0)
+            ok = false;  // off the window: no action names it
+          else
+            sh.apply_action(a);
+        }
+      }
+    } catch (const InputError&) {
+      ok = false;
+    }
+    Record replayed = g.record();
+    replayed.seed = seed;  // taken off for the replay above
+    if (ok && mi == moves.size() && di == done.draws.size() && ci == done.chance.size() &&
+        record_to_json(sh.g.record(), sh.g.ruleset()) == record_to_json(replayed, g.ruleset()))
+      return sh;
+    if (std::getenv("CARC_DEBUG_FROM_RECORD"))
+      fmt::print(stderr, "from_record: ok {} moves {}/{} draws {}/{} chance {}/{}\n{}\n{}\n", ok, mi, moves.size(), di,
+                 done.draws.size(), ci, done.chance.size(), record_to_json(sh.g.record(), sh.g.ruleset()),
+                 record_to_json(replayed, g.ruleset()));
+  }
   g.set_explicit_chance(seed ? std::optional<u64>(*seed ^ (0x9E3779B97F4A7C15ull * (g.record().draws.size() + g.record().chance.size() + 1)))
                              : std::nullopt);
-  auto pg = std::make_shared<PyGame>(r.game, static_cast<int>(r.players.size()), r.options, rl::kDefaultRadius);
   PyState st(pg, std::move(g));
-  st.last_rewards.assign(static_cast<std::size_t>(pg->players), 0.0);
+  st.history_known = false;
+  st.settle_rewards();
   return st;
+}
+
+// What pickles a game: its name, players, options and the radius it was asked for.
+py::tuple game_state_tuple(const PyGame& g) { return py::make_tuple(g.name, g.players, g.options, g.radius_asked); }
+std::shared_ptr<PyGame> game_from_tuple(const py::tuple& t) {
+  if (t.size() != 4) throw InputError("a pickled carcassonne.Game holds 4 fields");
+  return shared_game(t[0].cast<std::string>(), t[1].cast<int>(), t[2].cast<std::map<std::string, std::string>>(),
+                     t[3].cast<int>());
 }
 
 // The environment's buffers as read-only numpy views (the next step overwrites them, and
@@ -235,11 +391,12 @@ PYBIND11_MODULE(_core, m) {
   m.def("games", &game_ids, "The games this engine plays.");
 
   py::class_<PyGame, std::shared_ptr<PyGame>>(m, "Game")
-      .def(py::init([](const std::string& name, int players, const std::map<std::string, py::object>& options, int radius) {
-             std::map<std::string, std::string> o;
-             for (const auto& [k, v] : options) o[k] = py::str(v).cast<std::string>();
-             return std::make_shared<PyGame>(name, players, o, radius);
-           }),
+      .def(py::init(
+               [](const std::string& name, int players, const std::map<std::string, py::object>& options, int radius) {
+                 std::map<std::string, std::string> o;
+                 for (const auto& [k, v] : options) o[k] = py::str(v).cast<std::string>();
+                 return std::make_shared<PyGame>(name, players, o, radius);
+               }),
            py::arg("name") = "base", py::arg("players") = 2, py::arg("options") = std::map<std::string, py::object>{},
            py::arg("radius") = rl::kDefaultRadius)
       .def_readonly("name", &PyGame::name)
@@ -249,12 +406,18 @@ PYBIND11_MODULE(_core, m) {
       .def("max_chance_outcomes", &PyGame::max_chance_outcomes)
       .def("observation_tensor_shape", [](const PyGame& g) { return std::vector<int>{g.enc->observation_size()}; })
       .def("observation_tensor_size", [](const PyGame& g) { return g.enc->observation_size(); })
-      .def("observation_planes_shape", [](const PyGame& g) { return std::vector<int>{g.enc->num_planes(), g.enc->width(), g.enc->width()}; })
+      .def("observation_planes_shape",
+           [](const PyGame& g) {
+             return std::vector<int>{g.enc->num_planes(), g.enc->width(), g.enc->width()};
+           })
       .def("observation_scalars_size", [](const PyGame& g) { return g.enc->num_scalars(); })
       .def("plane_names", [](const PyGame& g) { return g.enc->plane_names(); })
       .def("scalar_names", [](const PyGame& g) { return g.enc->scalar_names(); })
       .def("radius", [](const PyGame& g) { return g.enc->radius(); })
-      .def("window_centre", [](const PyGame& g) { return std::vector<int>{g.enc->centre_x(), g.enc->centre_y()}; })
+      .def("window_centre",
+           [](const PyGame& g) {
+             return std::vector<int>{g.enc->centre_x(), g.enc->centre_y()};
+           })
       .def("turn_symmetric", [](const PyGame& g) { return g.enc->turn_symmetric(); })
       .def("action_blocks",
            [](const PyGame& g) {
@@ -274,14 +437,65 @@ PYBIND11_MODULE(_core, m) {
              }
              return out;
            })
-      .def("new_initial_state",
-           [](std::shared_ptr<PyGame> g, std::optional<u64> seed) {
-             PyState st(g, Game::with_explicit_chance(g->rs, seat_names(g->players), seed));
-             st.last_rewards.assign(static_cast<std::size_t>(g->players), 0.0);
-             return st;
-           },
-           py::arg("seed") = py::none())
-      .def("__repr__", [](const PyGame& g) { return fmt::format("carcassonne.Game(\"{}\", players={})", g.name, g.players); });
+      .def(
+          "new_initial_state",
+          [](std::shared_ptr<PyGame> g, std::optional<u64> seed) {
+            PyState st(g, Game::with_explicit_chance(g->rs, seat_names(g->players), seed));
+            st.last_rewards.assign(static_cast<std::size_t>(g->players), 0.0);
+            return st;
+          },
+          py::arg("seed") = py::none())
+      .def(
+          "min_utility", [](const PyGame& g) { return -1.0 / (g.players - 1); },
+          "The lowest return: -1/(players-1), a seat that does not share the win.")
+      .def(
+          "max_utility", [](const PyGame&) { return 1.0; }, "The highest return: 1, a win alone.")
+      .def(
+          "utility_sum", [](const PyGame&) { return 0.0; }, "The returns of every finished game sum to 0.")
+      .def(
+          "max_game_length",
+          [](const PyGame& g) {
+            return (g.total_tiles() + 1) *
+                   (1 + g.rs->game->turn_actions + g.rs->game->turn_actions_per_player * g.players);
+          },
+          "A bound on the actions of a game, chance outcomes included (not a typical length): (tiles + 1) x (1 + the "
+          "most actions of a turn).")
+      .def("max_move_number",
+           [](const PyGame& g) {
+             return (g.total_tiles() + 1) *
+                    (1 + g.rs->game->turn_actions + g.rs->game->turn_actions_per_player * g.players);
+           })
+      .def("action_to_string", &PyGame::action_to_string, py::arg("player"), py::arg("action"),
+           "Any id in words without a state: a chance id (player CHANCE) as its outcome, a decision's by its block and "
+           "fields.")
+      .def("information_state_tensor_shape",
+           [](const PyGame& g) { return std::vector<int>{g.enc->observation_size()}; })
+      .def("information_state_tensor_size", [](const PyGame& g) { return g.enc->observation_size(); })
+      .def("policy_tensor_shape", [](const PyGame& g) { return std::vector<int>{g.enc->num_actions()}; })
+      .def(
+          "get_parameters",
+          [](const PyGame& g) {
+            py::dict d;
+            d["players"] = g.players;
+            if (g.radius_asked != rl::kDefaultRadius) d["radius"] = g.radius_asked;
+            for (const auto& [k, v] : g.options) d[py::str(k)] = v;
+            return d;
+          },
+          "The game's parameters as load_game reads them: players, radius (if not the game's own), its rule options.")
+      .def(
+          "deserialize_state",
+          [](std::shared_ptr<PyGame> g, const std::string& text) { return from_record_text(text, std::move(g)); },
+          py::arg("text"), "The state of a serialize_state() text (the engine's record) of this game.")
+      .def("__eq__",
+           [](const PyGame& a, const PyGame& b) {
+             return a.name == b.name && a.players == b.players && a.options == b.options &&
+                    a.enc->radius() == b.enc->radius();
+           })
+      .def("__hash__", [](const PyGame& g) { return py::hash(py::make_tuple(g.name, g.players, g.enc->radius())); })
+      .def(py::pickle([](const PyGame& g) { return game_state_tuple(g); },
+                      [](const py::tuple& t) { return game_from_tuple(t); }))
+      .def("__repr__",
+           [](const PyGame& g) { return fmt::format("carcassonne.Game(\"{}\", players={})", g.name, g.players); });
 
   py::class_<PyState>(m, "State")
       .def("current_player", &PyState::current_player)
@@ -329,6 +543,63 @@ PYBIND11_MODULE(_core, m) {
           },
           py::arg("player") = py::none())
       .def("clone", [](const PyState& st) { return PyState(st); })
+      .def(
+          "child",
+          [](const PyState& st, int a) {
+            PyState c(st);
+            c.apply_action(a);
+            return c;
+          },
+          py::arg("action"), "A copy with the action applied (this state unchanged).")
+      .def(
+          "history", [](const PyState& st) { return st.history; },
+          "Every action applied since the initial state, chance outcomes included.")
+      .def("history_str", [](const PyState& st) { return fmt::format("{}", fmt::join(st.history, ", ")); })
+      .def(
+          "full_history",
+          [](const PyState& st) {
+            py::list out;
+            for (std::size_t i = 0; i < st.history.size(); ++i)
+              out.append(py::make_tuple(st.history_players[i], st.history[i]));
+            return out;
+          },
+          "(player, action) per action of history(): the seat that chose it, CHANCE for a chance outcome.")
+      .def(
+          "history_known", [](const PyState& st) { return st.history_known; },
+          "False for a state loaded from a record that actions cannot reproduce (a prepared position, a tile file of "
+          "its own, an early end, a move off the window): its history() is then empty.")
+      .def("is_player_node", [](const PyState& st) { return !st.terminal() && !st.chance(); })
+      .def("is_simultaneous_node", [](const PyState&) { return false; })
+      .def("is_mean_field_node", [](const PyState&) { return false; })
+      .def("is_initial_state", [](const PyState& st) { return st.history_known && st.history.empty(); })
+      .def(
+          "player_return",
+          [](const PyState& st, int p) {
+            if (p < 0 || p >= st.game->players)
+              throw InputError(fmt::format("player: {} is not a seat of this game (0..{})", p, st.game->players - 1));
+            return st.returns()[static_cast<std::size_t>(p)];
+          },
+          py::arg("player"))
+      .def(
+          "player_reward",
+          [](const PyState& st, int p) {
+            if (p < 0 || p >= st.game->players)
+              throw InputError(fmt::format("player: {} is not a seat of this game (0..{})", p, st.game->players - 1));
+            return st.last_rewards[static_cast<std::size_t>(p)];
+          },
+          py::arg("player"))
+      .def("apply_action_with_legality_check", &PyState::apply_action, py::arg("action"))
+      .def(
+          "serialize", [](const PyState& st) { return record_to_json(st.g.record(), st.g.ruleset()); },
+          "The engine's record of the game so far (Game.deserialize_state reads it).")
+      .def(py::pickle(
+          [](const PyState& st) {
+            return py::make_tuple(game_state_tuple(*st.game), record_to_json(st.g.record(), st.g.ruleset(), -1));
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 2) throw InputError("a pickled carcassonne.State holds 2 fields");
+            return from_record_text(t[1].cast<std::string>(), game_from_tuple(t[0].cast<py::tuple>()));
+          }))
       .def("__copy__", [](const PyState& st) { return PyState(st); })
       .def("__deepcopy__", [](const PyState& st, py::dict) { return PyState(st); })
       .def("get_game", [](const PyState& st) { return std::const_pointer_cast<PyGame>(st.game); })
@@ -375,7 +646,7 @@ PYBIND11_MODULE(_core, m) {
             if (!st.game->enc->turn_symmetric() && k % 4 != 0)
               throw InputError(fmt::format("{}: a turned board is not a position of this game", st.game->name));
             py::array_t<float> out(obs.size());
-            st.game->enc->turn_observation(obs.data(), out.mutable_data(), k,
+            st.game->enc->turn_observation(obs.data(), out.mutable_data(), ((k % 4) + 4) % 4,
                                            st.s().in_hand == 0xFF ? -1 : st.s().in_hand);
             return out;
           },
@@ -393,14 +664,24 @@ PYBIND11_MODULE(_core, m) {
             for (int a = 0; a < n; ++a) {
               const float v = pol.data()[a];
               if (v == 0) continue;
-              const int b = st.game->enc->turn_action(st.s(), a, k);
+              const int b = st.game->enc->turn_action(st.s(), a, ((k % 4) + 4) % 4);
               if (b >= 0) out.mutable_data()[b] += v;
             }
             return out;
           },
           py::arg("policy"), py::arg("k"),
           "A policy over this position's actions, for the board turned k quarter turns clockwise.")
-      .def("turn_action", [](const PyState& st, int a, int k) { return st.game->enc->turn_action(st.s(), a, k); })
+      .def(
+          "turn_action",
+          [](const PyState& st, int a, int k) {
+            if (a < 0 || a >= st.game->enc->num_actions())
+              throw InputError(fmt::format("turn_action: action {} is not an action id (0..{})", a,
+                                           st.game->enc->num_actions() - 1));
+            if (!st.game->enc->turn_symmetric() && k % 4 != 0)
+              throw InputError(fmt::format("{}: a turned board is not a position of this game", st.game->name));
+            return st.game->enc->turn_action(st.s(), a, ((k % 4) + 4) % 4);
+          },
+          py::arg("action"), py::arg("k"))
       .def("__str__", [](const PyState& st) {
         return fmt::format("{} turn {}, phase {}, scores {}", st.game->name, st.s().turn, static_cast<int>(st.s().phase), fmt::join(st.scores(), " "));
       });
@@ -408,7 +689,10 @@ PYBIND11_MODULE(_core, m) {
   py::class_<rl::VecEnv, std::shared_ptr<rl::VecEnv>>(m, "VecEnv",
                                                       "Many games stepped at once, EnvPool-style (docs/python.md).")
       .def(py::init([](const py::object& game, int num_envs, std::optional<int> players, u64 seed, int threads,
-                       bool observations, bool records) {
+                       bool observations, bool records, const std::string& autoreset) {
+             if (autoreset != "same_step" && autoreset != "next_step")
+               throw InputError(
+                   fmt::format("autoreset: \"{}\" is not same_step or next_step", autoreset.substr(0, 40)));
              std::shared_ptr<PyGame> g;
              if (py::isinstance<PyGame>(game)) {
                g = game.cast<std::shared_ptr<PyGame>>();
@@ -423,10 +707,16 @@ PYBIND11_MODULE(_core, m) {
              o.threads = threads;
              o.observations = observations;
              o.records = records;
+             o.next_step_reset = autoreset == "next_step";
              return std::make_shared<rl::VecEnv>(g->enc, o);
            }),
            py::arg("game"), py::arg("num_envs"), py::arg("players") = py::none(), py::arg("seed") = 0,
-           py::arg("threads") = 1, py::arg("observations") = true, py::arg("records") = false)
+           py::arg("threads") = 1, py::arg("observations") = true, py::arg("records") = false,
+           py::arg("autoreset") = "same_step",
+           "autoreset: same_step (a finished game restarts within the step that ends it; done and rewards come with "
+           "the new game's first decision) or next_step (Gymnasium's default: the step that ends a game shows its "
+           "final position, masks all 0, to_play TERMINAL, the observation from the seat that moved last; the next "
+           "step ignores its action and starts a new game)")
       .def_property_readonly("num_envs", &rl::VecEnv::num_envs)
       .def_property_readonly("episodes", &rl::VecEnv::episodes,
                              "Games started so far (finished ones and those under way).")
@@ -561,9 +851,19 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("state"), py::arg("bot_spec") = "mcts:playouts=1000,threads=1", py::arg("seed") = 0,
      "The engine's MCTS from a decision (docs/mcts.md): (root visits per action as numpy, the chosen action). bot_spec: an mcts spec or a level (easy, normal, hard).");
 
-  py::class_<rl::BatchedMcts, std::shared_ptr<rl::BatchedMcts>>(m, "BatchedMCTS",
-                                                                 "AlphaZero's search over many games at once, with a Python evaluator (docs/python.md).")
-      .def(py::init([](std::shared_ptr<PyGame> g, int simulations, double c_puct, double dirichlet_alpha, double noise, u64 seed) {
+  py::class_<rl::BatchedMcts, std::shared_ptr<rl::BatchedMcts>>(
+      m, "BatchedMCTS", "AlphaZero's search over many games at once, with a Python evaluator (docs/python.md).")
+      .def(py::init([](std::shared_ptr<PyGame> g, int simulations, double c_puct, double dirichlet_alpha, double noise,
+                       u64 seed) {
+             if (!g) throw py::type_error("BatchedMCTS: game is None, not a carcassonne.Game");
+             if (simulations < 1 || simulations > 1000000)
+               throw InputError(fmt::format("simulations: {} is not from 1 to 1000000", simulations));
+             if (!std::isfinite(c_puct) || c_puct <= 0 || c_puct > 1e6)
+               throw InputError(fmt::format("c_puct: {} must be a positive finite number", c_puct));
+             if (!std::isfinite(dirichlet_alpha) || dirichlet_alpha <= 0 || dirichlet_alpha > 1e6)
+               throw InputError(fmt::format("dirichlet_alpha: {} must be a positive finite number", dirichlet_alpha));
+             if (!std::isfinite(noise) || noise < 0 || noise > 1)
+               throw InputError(fmt::format("noise: {} must be from 0 to 1", noise));
              rl::AzOptions o;
              o.simulations = simulations;
              o.c_puct = c_puct;
@@ -572,76 +872,90 @@ PYBIND11_MODULE(_core, m) {
              o.seed = seed;
              return std::make_shared<rl::BatchedMcts>(g->enc, o);
            }),
-           py::arg("game"), py::arg("simulations") = 64, py::arg("c_puct") = 1.5, py::arg("dirichlet_alpha") = 0.3, py::arg("noise") = 0.25,
-           py::arg("seed") = 0)
+           py::arg("game"), py::arg("simulations") = 64, py::arg("c_puct") = 1.5, py::arg("dirichlet_alpha") = 0.3,
+           py::arg("noise") = 0.25, py::arg("seed") = 0)
       .def_property_readonly("leaves_evaluated", &rl::BatchedMcts::leaves_evaluated)
-      .def("root_q", [](const rl::BatchedMcts& b) {
-        std::vector<float> q;
-        b.root_q(q);
-        const auto A = static_cast<py::ssize_t>(b.num_actions());
-        py::array_t<float> out({static_cast<py::ssize_t>(q.size()) / A, A});
-        std::copy(q.begin(), q.end(), out.mutable_data());
-        return out;
-      }, "After search(): [len(states), num_distinct_actions] mean values of each root's actions for its player to move; NaN where an action was not visited (or is not legal).")
-      .def("search", [](rl::BatchedMcts& b, const std::vector<const PyState*>& states, const py::function& evaluator) {
-        if (states.empty()) throw InputError("search: no states");
-        const auto& enc = b.encoding();
-        // every state of the search's own game: the same game, seats, window and tile set (a
-        // state of another would index the search's arrays with its own actions)
-        for (std::size_t i = 0; i < states.size(); ++i) {
-          if (states[i] == nullptr)
-            throw py::type_error(fmt::format("search: states[{}] is None, not a carcassonne.State", i));
-          const rl::Encoding& e = *states[i]->game->enc;
-          if (&e != enc.get() && (e.ruleset().game != enc->ruleset().game || e.nplayers() != enc->nplayers() ||
-                                  e.radius() != enc->radius() || e.num_actions() != enc->num_actions() ||
-                                  e.observation_size() != enc->observation_size() ||
-                                  e.ruleset().tiles.types.size() != enc->ruleset().tiles.types.size()))
-            throw InputError(
-                fmt::format("search: states[{}] is a state of {} ({} players, radius {}), not of this search's game {} "
-                            "({} players, radius {})",
-                            i, e.ruleset().game->id, e.nplayers(), e.radius(), enc->ruleset().game->id, enc->nplayers(),
-                            enc->radius()));
-        }
-        std::vector<const State*> roots;
-        for (const PyState* st : states) roots.push_back(&st->s());
-        const int A = enc->num_actions(), O = enc->observation_size(), P = enc->nplayers();
-        rl::Evaluator ev = [&](int n, const float* obs, float* policy, float* values) {
-          py::array_t<float> o({n, O});
-          std::copy(obs, obs + static_cast<std::size_t>(n) * static_cast<std::size_t>(O), o.mutable_data());
-          py::object r = evaluator(o);
-          py::tuple t = r.cast<py::tuple>();
-          if (t.size() != 2) throw InputError("the evaluator must return (policy, values)");
-          auto pol = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(t[0]);
-          auto val = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(t[1]);
-          if (!pol || pol.ndim() != 2 || pol.shape(0) != n || pol.shape(1) != A)
-            throw InputError(fmt::format("the evaluator's policy must have shape ({}, {})", n, A));
-          if (!val || !((val.ndim() == 1 && val.shape(0) == n) || (val.ndim() == 2 && val.shape(0) == n && val.shape(1) == P)))
-            throw InputError(fmt::format("the evaluator's values must have shape ({},) or ({}, {})", n, n, P));
-          for (std::size_t k = 0; k < static_cast<std::size_t>(n) * static_cast<std::size_t>(A); ++k)
-            if (!std::isfinite(pol.data()[k]) || pol.data()[k] < 0.0f)
-              throw InputError(
-                  fmt::format("the evaluator's policy[{}, {}] is {}: weights must be finite and not negative",
-                              k / static_cast<std::size_t>(A), k % static_cast<std::size_t>(A), pol.data()[k]));
-          for (py::ssize_t k = 0; k < val.size(); ++k)
-            if (!std::isfinite(val.data()[k]) || std::abs(val.data()[k]) > 1.0f + 1e-4f)
-              throw InputError(fmt::format(
-                  "the evaluator's values hold {} (entry {}): values must be finite, from -1 to 1", val.data()[k], k));
-          std::copy(pol.data(), pol.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(A), policy);
-          if (val.ndim() == 2) {
-            std::copy(val.data(), val.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(P), values);
-          } else {
-            for (int i = 0; i < n; ++i)
-              for (int q = 0; q < P; ++q) values[i * P + q] = q == 0 ? val.data()[i] : -val.data()[i] / static_cast<float>(P - 1);
-          }
-        };
-        std::vector<float> visits;
-        b.search(roots, ev, visits);
-        py::array_t<float> out({static_cast<py::ssize_t>(states.size()), static_cast<py::ssize_t>(A)});
-        std::copy(visits.begin(), visits.end(), out.mutable_data());
-        return out;
-      }, py::arg("states"), py::arg("evaluator"),
-         "Root visit counts [len(states), num_distinct_actions] after the simulations. evaluator(obs [k, size]) -> (policy [k, A], values [k] or [k, players]): values for the player to move (seat+q in column q).");
+      .def(
+          "root_q",
+          [](const rl::BatchedMcts& b) {
+            std::vector<float> q;
+            b.root_q(q);
+            const auto A = static_cast<py::ssize_t>(b.num_actions());
+            py::array_t<float> out({static_cast<py::ssize_t>(q.size()) / A, A});
+            std::copy(q.begin(), q.end(), out.mutable_data());
+            return out;
+          },
+          "After search(): [len(states), num_distinct_actions] mean values of each root's actions for its player to "
+          "move; NaN where an action was not visited (or is not legal).")
+      .def(
+          "search",
+          [](rl::BatchedMcts& b, const std::vector<const PyState*>& states, const py::function& evaluator) {
+            if (states.empty()) throw InputError("search: no states");
+            const auto& enc = b.encoding();
+            // every state of the search's own game: the same game, seats, window and tile set (a
+            // state of another would index the search's arrays with its own actions)
+            for (std::size_t i = 0; i < states.size(); ++i) {
+              if (states[i] == nullptr)
+                throw py::type_error(fmt::format("search: states[{}] is None, not a carcassonne.State", i));
+              const rl::Encoding& e = *states[i]->game->enc;
+              if (&e != enc.get() && (e.ruleset().game != enc->ruleset().game || e.nplayers() != enc->nplayers() ||
+                                      e.radius() != enc->radius() || e.num_actions() != enc->num_actions() ||
+                                      e.observation_size() != enc->observation_size() ||
+                                      e.ruleset().tiles.types.size() != enc->ruleset().tiles.types.size()))
+                throw InputError(fmt::format(
+                    "search: states[{}] is a state of {} ({} players, radius {}), not of this search's game {} "
+                    "({} players, radius {})",
+                    i, e.ruleset().game->id, e.nplayers(), e.radius(), enc->ruleset().game->id, enc->nplayers(),
+                    enc->radius()));
+            }
+            std::vector<const State*> roots;
+            for (const PyState* st : states) roots.push_back(&st->s());
+            const int A = enc->num_actions(), O = enc->observation_size(), P = enc->nplayers();
+            rl::Evaluator ev = [&](int n, const float* obs, float* policy, float* values) {
+              py::array_t<float> o({n, O});
+              std::copy(obs, obs + static_cast<std::size_t>(n) * static_cast<std::size_t>(O), o.mutable_data());
+              py::object r = evaluator(o);
+              py::tuple t = r.cast<py::tuple>();
+              if (t.size() != 2) throw InputError("the evaluator must return (policy, values)");
+              auto pol = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(t[0]);
+              auto val = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(t[1]);
+              if (!pol || pol.ndim() != 2 || pol.shape(0) != n || pol.shape(1) != A)
+                throw InputError(fmt::format("the evaluator's policy must have shape ({}, {})", n, A));
+              if (!val || !((val.ndim() == 1 && val.shape(0) == n) ||
+                            (val.ndim() == 2 && val.shape(0) == n && val.shape(1) == P)))
+                throw InputError(fmt::format("the evaluator's values must have shape ({},) or ({}, {})", n, n, P));
+              for (std::size_t k = 0; k < static_cast<std::size_t>(n) * static_cast<std::size_t>(A); ++k)
+                if (!std::isfinite(pol.data()[k]) || pol.data()[k] < 0.0f)
+                  throw InputError(
+                      fmt::format("the evaluator's policy[{}, {}] is {}: weights must be finite and not negative",
+                                  k / static_cast<std::size_t>(A), k % static_cast<std::size_t>(A), pol.data()[k]));
+              for (py::ssize_t k = 0; k < val.size(); ++k)
+                if (!std::isfinite(val.data()[k]) || std::abs(val.data()[k]) > 1.0f + 1e-4f)
+                  throw InputError(
+                      fmt::format("the evaluator's values hold {} (entry {}): values must be finite, from -1 to 1",
+                                  val.data()[k], k));
+              std::copy(pol.data(), pol.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(A), policy);
+              if (val.ndim() == 2) {
+                std::copy(val.data(), val.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(P), values);
+              } else {
+                for (int i = 0; i < n; ++i)
+                  for (int q = 0; q < P; ++q)
+                    values[i * P + q] = q == 0 ? val.data()[i] : -val.data()[i] / static_cast<float>(P - 1);
+              }
+            };
+            std::vector<float> visits;
+            b.search(roots, ev, visits);
+            py::array_t<float> out({static_cast<py::ssize_t>(states.size()), static_cast<py::ssize_t>(A)});
+            std::copy(visits.begin(), visits.end(), out.mutable_data());
+            return out;
+          },
+          py::arg("states"), py::arg("evaluator"),
+          "Root visit counts [len(states), num_distinct_actions] after the simulations. evaluator(obs [k, size]) -> "
+          "(policy [k, A], values [k] or [k, players]): values for the player to move (seat+q in column q).");
 
-  m.def("from_record", [](const py::object& record) { return from_record_text(py_to_json_text(record)); }, py::arg("record"),
-        "The state at the end of an engine record (a dict or JSON text), chance nodes explicit from there.");
+  m.def(
+      "from_record", [](const py::object& record) { return from_record_text(py_to_json_text(record)); },
+      py::arg("record"),
+      "The state at the end of an engine record (a dict or JSON text), chance nodes explicit from there: its history "
+      "and, with the record's seed, its generator where the recorded game left it.");
 }

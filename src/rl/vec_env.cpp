@@ -129,7 +129,7 @@ void VecEnv::advance(int i) {
   }
 }
 
-void VecEnv::publish(int i) {
+void VecEnv::publish(int i, int seat) {
   Env& e = envs_[static_cast<std::size_t>(i)];
   std::uint8_t* mask = mask_.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(A_);
   for (const int a : e.set_mask) mask[a] = 0;
@@ -139,8 +139,9 @@ void VecEnv::publish(int i) {
     mask[a] = 1;
     e.set_mask.push_back(a);
   }
-  const int p = to_move(e.s);
-  to_play_[static_cast<std::size_t>(i)] = p;
+  const bool over = e.s.phase == Phase::Over;
+  const int p = over ? std::max(seat, 0) : to_move(e.s);
+  to_play_[static_cast<std::size_t>(i)] = over ? kTerminal : p;
   if (O_) enc_->observe(e.s, p, obs_.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(O_), &e.legal, &e.obs_set);
 }
 
@@ -176,6 +177,7 @@ void VecEnv::reset(std::optional<u64> seed) {
   run([this](int b, int e) {
     for (int i = b; i < e; ++i) {
       start_game(i);
+      envs_[static_cast<std::size_t>(i)].ended = false;
       done_[static_cast<std::size_t>(i)] = 0;
       std::fill_n(rew_.data() + static_cast<std::size_t>(i * players_), players_, 0.0f);
       publish(i);
@@ -187,6 +189,7 @@ void VecEnv::step(const std::int32_t* actions) {
   // every action is checked before any game moves
   for (int i = 0; i < n_; ++i) {
     const int a = actions[i];
+    if (envs_[static_cast<std::size_t>(i)].ended) continue;  // restarts: its action is ignored
     if (a < 0 || a >= A_ || !mask_[static_cast<std::size_t>(i) * static_cast<std::size_t>(A_) + static_cast<std::size_t>(a)])
       throw InputError(fmt::format("env {}: action {} is not legal there", i, a));
   }
@@ -195,6 +198,13 @@ void VecEnv::step(const std::int32_t* actions) {
       Env& env = envs_[static_cast<std::size_t>(i)];
       done_[static_cast<std::size_t>(i)] = 0;
       std::fill_n(rew_.data() + static_cast<std::size_t>(i * players_), players_, 0.0f);
+      if (env.ended) {
+        env.ended = false;
+        start_game(i);
+        publish(i);
+        continue;
+      }
+      const int mover = to_move(env.s);
       const auto it = std::find(env.legal.actions.begin(), env.legal.actions.end(), actions[i]);
       const Move m = env.legal.moves[static_cast<std::size_t>(it - env.legal.actions.begin())];
       if (opt_.records) env.log.push_back(pack(m));
@@ -202,9 +212,12 @@ void VecEnv::step(const std::int32_t* actions) {
       advance(i);
       if (env.s.phase == Phase::Over) {
         finish(i);
-        start_game(i);
+        if (opt_.next_step_reset)
+          env.ended = true;  // shown over now, restarted at the next step
+        else
+          start_game(i);
       }
-      publish(i);
+      publish(i, mover);
     }
   });
   if (opt_.records)
@@ -219,7 +232,9 @@ void VecEnv::reseed_sampling(u64 seed) {
 void VecEnv::sample_actions(std::int32_t* out) {
   for (int i = 0; i < n_; ++i) {
     Env& e = envs_[static_cast<std::size_t>(i)];
-    out[i] = e.legal.actions.empty() ? -1 : e.legal.actions[e.policy.below(static_cast<u32>(e.legal.actions.size()))];
+    // a game shown over (next_step_reset) takes any action: 0
+    out[i] = e.legal.actions.empty() ? (e.ended ? 0 : -1)
+                                     : e.legal.actions[e.policy.below(static_cast<u32>(e.legal.actions.size()))];
   }
 }
 

@@ -1,8 +1,10 @@
 // rl/vec_env: many games stepped at once, in the style of EnvPool (docs/python.md). Whole arrays
 // in and out: actions in; observations, legal masks, rewards, done flags and the player to move
 // out, in buffers the environment owns and overwrites at each step (no allocation per step).
-// Chance is applied inside from each game's seeded generator; a finished game starts the next one
-// at once (its last rewards and done flag are reported with the new game's first decision).
+// Chance is applied inside from each game's seeded generator. A finished game starts the next one
+// at once (its last rewards and done flag are reported with the new game's first decision), or,
+// with next_step autoreset (Gymnasium's default), shows its final position at the step it ends and
+// starts anew at the next step, which ignores its action.
 // The games are split over worker threads that run while the caller waits.
 #pragma once
 #include <condition_variable>
@@ -27,7 +29,9 @@ class VecEnv {
     int threads = 1;
     bool observations = true;  // write observations (off: masks, rewards and players only)
     bool records = false;      // keep each finished game's record (take_records)
+    bool next_step_reset = false;  // a finished game waits for the next step to restart
   };
+  static constexpr std::int32_t kTerminal = -4;  // to_play of a finished game (next_step_reset)
   VecEnv(std::shared_ptr<const Encoding> enc, const Options& o);
   ~VecEnv();
   VecEnv(const VecEnv&) = delete;
@@ -52,7 +56,8 @@ class VecEnv {
   // seed instead (and so from then on), as a new env of that seed would.
   void reset(std::optional<u64> seed = std::nullopt);
   // One decision per game: actions[i] must be legal in game i (else InputError naming it; no game
-  // has moved then).
+  // has moved then). With next_step_reset, a game that ended at the last step restarts instead and
+  // its action is ignored.
   void step(const std::int32_t* actions);
   // One uniformly random legal action per game, drawn in C++ from each game's sampling generator:
   // never the generator of its chance events, so sampling changes no game's deal.
@@ -74,12 +79,13 @@ class VecEnv {
     std::vector<u32> obs_set;   // observation entries set now (likewise)
     std::vector<u64> log;       // this game's chance outcomes and moves (for its record)
     long long episode = 0;      // games started in this slot
+    bool ended = false;         // over and shown as such (next_step_reset): restarts at the next step
     std::string record;         // the record of the game that ended at this step, if any
   };
   void run(const std::function<void(int, int)>& f);
   void start_game(int i);
   void advance(int i);  // chance until a decision or the end
-  void publish(int i);  // mask, observation, to_play
+  void publish(int i, int seat = -1);  // mask, observation (from seat, default the one to move), to_play
   void finish(int i);   // rewards, record; then a new game
 
   std::shared_ptr<const Encoding> enc_;

@@ -298,6 +298,11 @@ struct GameDef {
   // axes (Amazonas: the river runs 24 cells east of the start).
   std::array<int, 2> window_centre{0, 0};
   int window_radius = 15;
+  // The most actions one turn can take after its tile draw, decisions and chance outcomes:
+  // turn_actions + turn_actions_per_player x players (a bound, not a typical count: the Python
+  // module's max_game_length). Base: the placement and the piece decision.
+  int turn_actions = 2;
+  int turn_actions_per_player = 0;
   Hooks hooks;
   Presentation present;
 };

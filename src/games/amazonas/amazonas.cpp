@@ -549,6 +549,7 @@ const GameDef& amazonas() {
                     {"mouth", {"", "", "", "rank"}, "", true, false}};
     g.min_players = 2;
     g.max_players = 5;
+    g.turn_actions = 3;  // the placement, the double tile (an Amazon tile) and the piece decision
     g.farm_points_per_city = 0;
     g.setup_keys = {"boats"};
     // a double tile set aside, and its rotation (0 or 180): "D2 180"

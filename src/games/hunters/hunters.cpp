@@ -523,6 +523,7 @@ const GameDef& hunters() {
                        {"shaman_return", "the shaman returns the tribe member on local feature `feat` of the tile at the cell", MoveKind::Choose, 0xFF, true, 0, false, -2, false}};
     g.min_players = 2;
     g.max_players = 5;
+    g.turn_actions = 3;  // the placement, the piece decision and the shaman's return (a bonus turn draws again)
     g.farm_points_per_city = 0;
     g.hooks.on_tile_placed = on_tile_placed;
     g.hooks.gen_choices = gen_choices;

@@ -906,6 +906,11 @@ const GameDef& safari() {
         {"explore", "explore the watering hole at a corner (rot) of the cell with a species (feat)", MoveKind::Act, 3, true, 4, true, kTokenKinds, false}};
     g.min_players = 2;
     g.max_players = 5;
+    // the placement, the action, the taken jeep's new cell, and token draws: 2 for a photographer
+    // on a baobab and 2 for each baobab the tile surrounds (9 at most); per player, a hand-in on
+    // each trail or bush the tile completes (5 features at most)
+    g.turn_actions = 1 + 1 + 1 + 2 + 2 * 9;
+    g.turn_actions_per_player = 5;
     g.farm_points_per_city = 0;
     g.describe = describe;
     g.special_effects = {{},
