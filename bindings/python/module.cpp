@@ -590,6 +590,20 @@ PYBIND11_MODULE(_core, m) {
           py::arg("player"))
       .def("apply_action_with_legality_check", &PyState::apply_action, py::arg("action"))
       .def(
+          "undo_action",
+          [](PyState& st, int player, int action) {
+            if (!st.history_known || st.history.empty()) throw InputError("undo_action: no action to take back");
+            if (st.history.back() != action || st.history_players.back() != player)
+              throw InputError(fmt::format("undo_action: the last action is {} by {}, not {} by {}", st.history.back(),
+                                           st.history_players.back(), action, player));
+            // the game again from its start without the last action (the generator in step too)
+            PyState fresh(st.game, Game::with_explicit_chance(st.game->rs, st.g.record().players, st.g.record().seed));
+            for (std::size_t i = 0; i + 1 < st.history.size(); ++i) fresh.apply_action(st.history[i]);
+            st = std::move(fresh);
+          },
+          py::arg("player"), py::arg("action"),
+          "Takes back the last action (OpenSpiel's UndoAction: player and action must be it).")
+      .def(
           "serialize", [](const PyState& st) { return record_to_json(st.g.record(), st.g.ruleset()); },
           "The engine's record of the game so far (Game.deserialize_state reads it).")
       .def(py::pickle(
@@ -805,26 +819,40 @@ PYBIND11_MODULE(_core, m) {
     return py::make_tuple(finished, static_cast<double>(t1 - t0) / CLOCKS_PER_SEC);
   });
 
-  m.def("bot_action", [](const PyState& st, const std::string& spec, u64 seed) {
-    if (st.terminal() || st.chance()) throw InputError("bot_action: the state is not a decision (a chance node or the end)");
-    std::string sp = spec;
-    if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
-    auto bot = make_bot(sp);
-    rl::Encoding::Legal l;
-    st.legal(l);
-    MoveList all;
-    legal_moves(st.s(), all);
-    Rng rng(seed);
-    Move chosen;
-    {
-      py::gil_scoped_release nogil;
-      chosen = bot->choose(st.s(), all, rng);
-    }
-    for (std::size_t i = 0; i < l.moves.size(); ++i)
-      if (l.moves[i] == chosen) return l.actions[i];
-    throw InputError("bot_action: the bot chose a move off the window");
-  }, py::arg("state"), py::arg("bot_spec") = "greedy", py::arg("seed") = 0,
-     "The action an engine bot plays here (random, greedy, mcts:..., or a level: easy, normal, hard), seeded.");
+  m.def(
+      "bot_action",
+      [](const PyState& st, const std::string& spec, u64 seed) {
+        if (st.terminal() || st.chance())
+          throw InputError("bot_action: the state is not a decision (a chance node or the end)");
+        std::string sp = spec;
+        if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
+        auto bot = make_bot(sp);
+        rl::Encoding::Legal l;
+        st.legal(l);
+        Rng rng(seed);
+        Move chosen;
+        {
+          // among the moves that have an action (legal_actions): a move off the window has none
+          py::gil_scoped_release nogil;
+          chosen = bot->choose(st.s(), l.moves, rng);
+        }
+        for (std::size_t i = 0; i < l.moves.size(); ++i)
+          if (l.moves[i] == chosen) return l.actions[i];
+        throw InputError("bot_action: the bot chose a move off the window");
+      },
+      py::arg("state"), py::arg("bot_spec") = "greedy", py::arg("seed") = 0,
+      "The action an engine bot plays here (random, greedy, mcts:..., or a level: easy, normal, hard), seeded; the bot "
+      "chooses among legal_actions() (a move off the window has no action).");
+
+  m.def(
+      "check_bot",
+      [](const std::string& spec) {
+        std::string sp = spec;
+        if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
+        (void)make_bot(sp);
+      },
+      py::arg("bot_spec"),
+      "Raises ValueError naming what is wrong if bot_spec is not an engine bot (random, greedy, mcts:..., a level).");
 
   m.def("mcts", [](const PyState& st, const std::string& spec, u64 seed) {
     if (st.terminal() || st.chance()) throw InputError("mcts: the state is not a decision (a chance node or the end)");

@@ -37,9 +37,36 @@ def shard_name(first, last):
     return f"shard-{first:09d}-{last:09d}"
 
 
+def check_bots(bots):
+    """The bots as a list of engine bot specs, or ValueError/TypeError naming what is wrong."""
+    if isinstance(bots, str):
+        bots = split_bots(bots)
+    if not isinstance(bots, (list, tuple)) or not bots:
+        raise ValueError(f"bots: a non-empty list of engine bot specs, not {bots!r}")
+    for i, spec in enumerate(bots):
+        if not isinstance(spec, str):
+            raise TypeError(f"bots[{i}]: a bot spec is a str, not {type(spec).__name__}")
+        try:
+            carcassonne.check_bot(spec)
+        except ValueError as e:
+            raise ValueError(f"bots[{i}]: {e}") from None
+    return list(bots)
+
+
+def check_seed(seed, what="seed"):
+    if isinstance(seed, bool) or not isinstance(seed, int) and not hasattr(seed, "__index__"):
+        raise TypeError(f"{what}: an int, not {type(seed).__name__}")
+    seed = int(seed.__index__())
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"{what}: {seed} is not from 0 to 2**64 - 1")
+    return seed
+
+
 def play_game(game, seed, bots):
     """One whole game from `seed`: chance from the state's generator, seat p played by bots[p]
     (an engine bot spec), each decision's bot seeded from the seed and the move number."""
+    bots = check_bots(bots)
+    seed = check_seed(seed)
     state = game.new_initial_state(seed=seed)
     k = 0
     while not state.is_terminal():
@@ -47,7 +74,7 @@ def play_game(game, seed, bots):
             state.apply_action(state.sample_chance_outcome())
             continue
         spec = bots[state.current_player() % len(bots)]
-        state.apply_action(carcassonne.bot_action(state, spec, seed * 1000003 + k))
+        state.apply_action(carcassonne.bot_action(state, spec, (seed * 1000003 + k) % 2**64))
         k += 1
     return state
 
@@ -95,6 +122,9 @@ def shards(seeds, size):
 
 def submit(client, name, seeds, out, bots=("greedy",), players=2, options=None, shard_size=50, retries=3):
     """Submits one Dask task per shard not yet written; returns the futures."""
+    bots = check_bots(bots)
+    seeds = [check_seed(x, "seeds") for x in seeds]
+    carcassonne.Game(name, players=players, options=options or {})  # the game and its options, checked here
     os.makedirs(out, exist_ok=True)
     futures = []
     for first, last in shards(seeds, shard_size):
