@@ -39,6 +39,40 @@ std::string py_to_json_text(const py::object& o) {
   return py::module_::import("json").attr("dumps")(o).cast<std::string>();
 }
 
+// Integer arguments as Python gives them: an int or anything with __index__ (numpy's integers),
+// never a float or a bool, and never wrapped: out of range is a ValueError naming the argument
+// (pybind11's own int conversion answers a numpy int64 past int32 with a bare signature error).
+long long int_arg(const py::handle& o, const char* name) {
+  if (PyBool_Check(o.ptr()) || !PyIndex_Check(o.ptr()))
+    throw py::type_error(fmt::format("{}: an integer, not {}", name, Py_TYPE(o.ptr())->tp_name));
+  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(o.ptr()));
+  if (!i) throw py::error_already_set();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) throw InputError(fmt::format("{}: {} is out of range", name, py::str(i).cast<std::string>()));
+  return v;
+}
+int int_arg(const py::handle& o, const char* name, long long lo, long long hi) {
+  const long long v = int_arg(o, name);
+  if (v < lo || v > hi) throw InputError(fmt::format("{}: {} is not from {} to {}", name, v, lo, hi));
+  return static_cast<int>(v);
+}
+// A seed: None, or an integer from 0 to 2**64 - 1.
+std::optional<u64> seed_arg(const py::handle& o, const char* name = "seed") {
+  if (o.is_none()) return std::nullopt;
+  if (PyBool_Check(o.ptr()) || !PyIndex_Check(o.ptr()))
+    throw py::type_error(fmt::format("{}: an integer or None, not {}", name, Py_TYPE(o.ptr())->tp_name));
+  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(o.ptr()));
+  if (!i) throw py::error_already_set();
+  const unsigned long long v = PyLong_AsUnsignedLongLong(i.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw InputError(fmt::format("{}: {} is not from 0 to 2**64 - 1", name, py::str(i).cast<std::string>()));
+  }
+  return static_cast<u64>(v);
+}
+u64 seed_or_zero(const py::handle& o, const char* name = "seed") { return seed_arg(o, name).value_or(0); }
+
 struct PyGame {
   std::string name;
   int players = 2;
@@ -391,12 +425,14 @@ PYBIND11_MODULE(_core, m) {
   m.def("games", &game_ids, "The games this engine plays.");
 
   py::class_<PyGame, std::shared_ptr<PyGame>>(m, "Game")
-      .def(py::init(
-               [](const std::string& name, int players, const std::map<std::string, py::object>& options, int radius) {
-                 std::map<std::string, std::string> o;
-                 for (const auto& [k, v] : options) o[k] = py::str(v).cast<std::string>();
-                 return std::make_shared<PyGame>(name, players, o, radius);
-               }),
+      .def(py::init([](const std::string& name, const py::object& players,
+                       const std::map<std::string, py::object>& options, const py::object& radius) {
+             std::map<std::string, std::string> o;
+             for (const auto& [k, v] : options) o[k] = py::str(v).cast<std::string>();
+             return std::make_shared<PyGame>(
+                 name, int_arg(players, "players", 0, 1000), o,
+                 radius.is_none() ? rl::kDefaultRadius : int_arg(radius, "radius", -1, 1000));
+           }),
            py::arg("name") = "base", py::arg("players") = 2, py::arg("options") = std::map<std::string, py::object>{},
            py::arg("radius") = rl::kDefaultRadius)
       .def_readonly("name", &PyGame::name)
@@ -439,7 +475,8 @@ PYBIND11_MODULE(_core, m) {
            })
       .def(
           "new_initial_state",
-          [](std::shared_ptr<PyGame> g, std::optional<u64> seed) {
+          [](std::shared_ptr<PyGame> g, const py::object& seed_obj) {
+            const std::optional<u64> seed = seed_arg(seed_obj);
             PyState st(g, Game::with_explicit_chance(g->rs, seat_names(g->players), seed));
             st.last_rewards.assign(static_cast<std::size_t>(g->players), 0.0);
             return st;
@@ -465,9 +502,15 @@ PYBIND11_MODULE(_core, m) {
              return (g.total_tiles() + 1) *
                     (1 + g.rs->game->turn_actions + g.rs->game->turn_actions_per_player * g.players);
            })
-      .def("action_to_string", &PyGame::action_to_string, py::arg("player"), py::arg("action"),
-           "Any id in words without a state: a chance id (player CHANCE) as its outcome, a decision's by its block and "
-           "fields.")
+      .def(
+          "action_to_string",
+          [](const PyGame& g, const py::object& player, const py::object& a) {
+            return g.action_to_string(int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1),
+                                      int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
+          },
+          py::arg("player"), py::arg("action"),
+          "Any id in words without a state: a chance id (player CHANCE) as its outcome, a decision's by its block and "
+          "fields.")
       .def("information_state_tensor_shape",
            [](const PyGame& g) { return std::vector<int>{g.enc->observation_size()}; })
       .def("information_state_tensor_size", [](const PyGame& g) { return g.enc->observation_size(); })
@@ -510,21 +553,42 @@ PYBIND11_MODULE(_core, m) {
           },
           "The outcome the state's seeded generator draws here (apply it to follow the engine's own deal).")
       .def("legal_actions", [](const PyState& st) { return st.legal_actions(); })
-      .def("legal_actions",
-           [](const PyState& st, int player) {
-             return player == st.current_player() ? st.legal_actions() : std::vector<int>{};
-           })
+      .def(
+          "legal_actions",
+          [](const PyState& st, const py::object& player) {
+            return int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1) == st.current_player() ? st.legal_actions()
+                                                                                                   : std::vector<int>{};
+          },
+          py::arg("player"))
       .def("legal_actions_mask", [](const PyState& st) { return st.mask(); })
-      .def("legal_actions_mask",
-           [](const PyState& st, int player) {
-             if (player == st.current_player()) return st.mask();
-             py::array_t<std::uint8_t> z(st.game->enc->num_actions());
-             std::fill(z.mutable_data(), z.mutable_data() + z.size(), 0);
-             return z;
-           })
-      .def("apply_action", &PyState::apply_action, py::arg("action"))
-      .def("action_to_string", [](const PyState& st, int a) { return st.action_to_string(a); })
-      .def("action_to_string", [](const PyState& st, int /*player*/, int a) { return st.action_to_string(a); })
+      .def(
+          "legal_actions_mask",
+          [](const PyState& st, const py::object& player) {
+            if (int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1) == st.current_player()) return st.mask();
+            py::array_t<std::uint8_t> z(st.game->enc->num_actions());
+            std::fill(z.mutable_data(), z.mutable_data() + z.size(), 0);
+            return z;
+          },
+          py::arg("player"))
+      .def(
+          "apply_action",
+          [](PyState& st, const py::object& a) {
+            st.apply_action(int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
+          },
+          py::arg("action"))
+      .def(
+          "action_to_string",
+          [](const PyState& st, const py::object& a) {
+            return st.action_to_string(int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
+          },
+          py::arg("action"))
+      .def(
+          "action_to_string",
+          [](const PyState& st, const py::object& player, const py::object& a) {
+            (void)int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1);
+            return st.action_to_string(int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
+          },
+          py::arg("player"), py::arg("action"))
       .def("string_to_action", [](const PyState& st, const std::string& t) { return st.string_to_action(t); })
       .def("string_to_action",
            [](const PyState& st, int /*player*/, const std::string& t) { return st.string_to_action(t); })
@@ -533,7 +597,9 @@ PYBIND11_MODULE(_core, m) {
       .def("scores", &PyState::scores)
       .def(
           "observation_tensor",
-          [](const PyState& st, std::optional<int> player) {
+          [](const PyState& st, const py::object& player_arg) {
+            std::optional<int> player;
+            if (!player_arg.is_none()) player = int_arg(player_arg, "player", -(1LL << 31), (1LL << 31) - 1);
             if (player && (*player < 0 || *player >= st.game->players))
               throw InputError(fmt::format("observation_tensor: player {} is not a seat of this game (0..{})", *player,
                                            st.game->players - 1));
@@ -545,9 +611,9 @@ PYBIND11_MODULE(_core, m) {
       .def("clone", [](const PyState& st) { return PyState(st); })
       .def(
           "child",
-          [](const PyState& st, int a) {
+          [](const PyState& st, const py::object& a) {
             PyState c(st);
-            c.apply_action(a);
+            c.apply_action(int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
             return c;
           },
           py::arg("action"), "A copy with the action applied (this state unchanged).")
@@ -574,7 +640,8 @@ PYBIND11_MODULE(_core, m) {
       .def("is_initial_state", [](const PyState& st) { return st.history_known && st.history.empty(); })
       .def(
           "player_return",
-          [](const PyState& st, int p) {
+          [](const PyState& st, const py::object& player) {
+            const int p = int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1);
             if (p < 0 || p >= st.game->players)
               throw InputError(fmt::format("player: {} is not a seat of this game (0..{})", p, st.game->players - 1));
             return st.returns()[static_cast<std::size_t>(p)];
@@ -582,7 +649,8 @@ PYBIND11_MODULE(_core, m) {
           py::arg("player"))
       .def(
           "player_reward",
-          [](const PyState& st, int p) {
+          [](const PyState& st, const py::object& player) {
+            const int p = int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1);
             if (p < 0 || p >= st.game->players)
               throw InputError(fmt::format("player: {} is not a seat of this game (0..{})", p, st.game->players - 1));
             return st.last_rewards[static_cast<std::size_t>(p)];
@@ -591,7 +659,9 @@ PYBIND11_MODULE(_core, m) {
       .def("apply_action_with_legality_check", &PyState::apply_action, py::arg("action"))
       .def(
           "undo_action",
-          [](PyState& st, int player, int action) {
+          [](PyState& st, const py::object& player_arg, const py::object& action_arg) {
+            const int player = int_arg(player_arg, "player", -(1LL << 31), (1LL << 31) - 1);
+            const int action = int_arg(action_arg, "action", -(1LL << 31), (1LL << 31) - 1);
             if (!st.history_known || st.history.empty()) throw InputError("undo_action: no action to take back");
             if (st.history.back() != action || st.history_players.back() != player)
               throw InputError(fmt::format("undo_action: the last action is {} by {}, not {} by {}", st.history.back(),
@@ -653,7 +723,9 @@ PYBIND11_MODULE(_core, m) {
           "Legal moves of the decision now that lie off the action space's window (left out of legal_actions).")
       .def(
           "turn_observation",
-          [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> obs, int k) {
+          [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> obs,
+             const py::object& k_arg) {
+            const int k = int_arg(k_arg, "k", -(1LL << 30), 1LL << 30);
             if (obs.size() != st.game->enc->observation_size())
               throw InputError(fmt::format("turn_observation: {} floats, expected {}", obs.size(),
                                            st.game->enc->observation_size()));
@@ -668,7 +740,9 @@ PYBIND11_MODULE(_core, m) {
           "The observation of this position with the board turned k quarter turns clockwise.")
       .def(
           "turn_policy",
-          [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> pol, int k) {
+          [](const PyState& st, py::array_t<float, py::array::c_style | py::array::forcecast> pol,
+             const py::object& k_arg) {
+            const int k = int_arg(k_arg, "k", -(1LL << 30), 1LL << 30);
             const int n = st.game->enc->num_actions();
             if (pol.size() != n) throw InputError(fmt::format("turn_policy: {} entries, expected {}", pol.size(), n));
             if (!st.game->enc->turn_symmetric() && k % 4 != 0)
@@ -687,7 +761,9 @@ PYBIND11_MODULE(_core, m) {
           "A policy over this position's actions, for the board turned k quarter turns clockwise.")
       .def(
           "turn_action",
-          [](const PyState& st, int a, int k) {
+          [](const PyState& st, const py::object& a_arg, const py::object& k_arg) {
+            const int a = int_arg(a_arg, "action", -(1LL << 31), (1LL << 31) - 1);
+            const int k = int_arg(k_arg, "k", -(1LL << 30), 1LL << 30);
             if (a < 0 || a >= st.game->enc->num_actions())
               throw InputError(fmt::format("turn_action: action {} is not an action id (0..{})", a,
                                            st.game->enc->num_actions() - 1));
@@ -702,8 +778,8 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<rl::VecEnv, std::shared_ptr<rl::VecEnv>>(m, "VecEnv",
                                                       "Many games stepped at once, EnvPool-style (docs/python.md).")
-      .def(py::init([](const py::object& game, int num_envs, std::optional<int> players, u64 seed, int threads,
-                       bool observations, bool records, const std::string& autoreset) {
+      .def(py::init([](const py::object& game, int num_envs, std::optional<int> players, const py::object& seed_obj,
+                       int threads, bool observations, bool records, const std::string& autoreset) {
              if (autoreset != "same_step" && autoreset != "next_step")
                throw InputError(
                    fmt::format("autoreset: \"{}\" is not same_step or next_step", autoreset.substr(0, 40)));
@@ -717,7 +793,7 @@ PYBIND11_MODULE(_core, m) {
              }
              rl::VecEnv::Options o;
              o.num_envs = num_envs;
-             o.seed = seed;
+             o.seed = seed_or_zero(seed_obj);
              o.threads = threads;
              o.observations = observations;
              o.records = records;
@@ -736,7 +812,8 @@ PYBIND11_MODULE(_core, m) {
                              "Games started so far (finished ones and those under way).")
       .def(
           "reset",
-          [](const std::shared_ptr<rl::VecEnv>& v, std::optional<u64> seed) {
+          [](const std::shared_ptr<rl::VecEnv>& v, const py::object& seed_obj) {
+            const std::optional<u64> seed = seed_arg(seed_obj);
             {
               py::gil_scoped_release nogil;
               v->reset(seed);
@@ -776,7 +853,8 @@ PYBIND11_MODULE(_core, m) {
           "game restarts at once.")
       .def(
           "sample_actions",
-          [](rl::VecEnv& v, std::optional<u64> seed) {
+          [](rl::VecEnv& v, const py::object& seed_obj) {
+            const std::optional<u64> seed = seed_arg(seed_obj);
             if (seed) v.reseed_sampling(*seed);
             py::array_t<std::int32_t> out(v.num_envs());
             v.sample_actions(out.mutable_data());
@@ -791,6 +869,10 @@ PYBIND11_MODULE(_core, m) {
             return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->final_scores());
           },
           "Per game: the scores of the game that ended at the last step (where done).")
+      .def(
+          "truncate", [](rl::VecEnv& v, const std::vector<int>& envs) { v.truncate(envs); }, py::arg("envs"),
+          "Cuts the listed games short (Gymnasium's truncation): each ends without returns and restarts at once "
+          "(same_step: the arrays now show its new game) or at the next step, which ignores its action (next_step).")
       .def("take_records", &rl::VecEnv::take_records,
            "The records (JSON text) of the games finished since the last call; needs records=True.");
 
@@ -821,7 +903,8 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "bot_action",
-      [](const PyState& st, const std::string& spec, u64 seed) {
+      [](const PyState& st, const std::string& spec, const py::object& seed_obj) {
+        const u64 seed = seed_or_zero(seed_obj);
         if (st.terminal() || st.chance())
           throw InputError("bot_action: the state is not a decision (a chance node or the end)");
         std::string sp = spec;
@@ -854,35 +937,42 @@ PYBIND11_MODULE(_core, m) {
       py::arg("bot_spec"),
       "Raises ValueError naming what is wrong if bot_spec is not an engine bot (random, greedy, mcts:..., a level).");
 
-  m.def("mcts", [](const PyState& st, const std::string& spec, u64 seed) {
-    if (st.terminal() || st.chance()) throw InputError("mcts: the state is not a decision (a chance node or the end)");
-    std::string sp = spec;
-    if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
-    const MctsOptions o = parse_mcts_spec(sp);
-    SearchVisits r;
-    {
-      py::gil_scoped_release nogil;
-      r = mcts_search(st.s(), o, seed);
-    }
-    rl::Encoding::Legal l;
-    st.legal(l);
-    py::array_t<std::int64_t> visits(st.game->enc->num_actions());
-    std::fill(visits.mutable_data(), visits.mutable_data() + visits.size(), 0);
-    int best = -1;
-    for (const auto& [mv, n] : r.visits)
-      for (std::size_t i = 0; i < l.moves.size(); ++i)
-        if (l.moves[i] == mv) {
-          visits.mutable_data()[l.actions[i]] += n;
-          if (mv == r.best) best = l.actions[i];
+  m.def(
+      "mcts",
+      [](const PyState& st, const std::string& spec, const py::object& seed_obj) {
+        const u64 seed = seed_or_zero(seed_obj);
+        if (st.terminal() || st.chance())
+          throw InputError("mcts: the state is not a decision (a chance node or the end)");
+        std::string sp = spec;
+        if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
+        const MctsOptions o = parse_mcts_spec(sp);
+        SearchVisits r;
+        {
+          py::gil_scoped_release nogil;
+          r = mcts_search(st.s(), o, seed);
         }
-    return py::make_tuple(visits, best);
-  }, py::arg("state"), py::arg("bot_spec") = "mcts:playouts=1000,threads=1", py::arg("seed") = 0,
-     "The engine's MCTS from a decision (docs/mcts.md): (root visits per action as numpy, the chosen action). bot_spec: an mcts spec or a level (easy, normal, hard).");
+        rl::Encoding::Legal l;
+        st.legal(l);
+        py::array_t<std::int64_t> visits(st.game->enc->num_actions());
+        std::fill(visits.mutable_data(), visits.mutable_data() + visits.size(), 0);
+        int best = -1;
+        for (const auto& [mv, n] : r.visits)
+          for (std::size_t i = 0; i < l.moves.size(); ++i)
+            if (l.moves[i] == mv) {
+              visits.mutable_data()[l.actions[i]] += n;
+              if (mv == r.best) best = l.actions[i];
+            }
+        return py::make_tuple(visits, best);
+      },
+      py::arg("state"), py::arg("bot_spec") = "mcts:playouts=1000,threads=1", py::arg("seed") = 0,
+      "The engine's MCTS from a decision (docs/mcts.md): (root visits per action as numpy, the chosen action). "
+      "bot_spec: an mcts spec or a level (easy, normal, hard).");
 
   py::class_<rl::BatchedMcts, std::shared_ptr<rl::BatchedMcts>>(
       m, "BatchedMCTS", "AlphaZero's search over many games at once, with a Python evaluator (docs/python.md).")
       .def(py::init([](std::shared_ptr<PyGame> g, int simulations, double c_puct, double dirichlet_alpha, double noise,
-                       u64 seed) {
+                       const py::object& seed_obj) {
+             const u64 seed = seed_or_zero(seed_obj);
              if (!g) throw py::type_error("BatchedMCTS: game is None, not a carcassonne.Game");
              if (simulations < 1 || simulations > 1000000)
                throw InputError(fmt::format("simulations: {} is not from 1 to 1000000", simulations));

@@ -238,6 +238,20 @@ void VecEnv::sample_actions(std::int32_t* out) {
   }
 }
 
+void VecEnv::truncate(const std::vector<int>& which) {
+  for (const int i : which)
+    if (i < 0 || i >= n_) throw InputError(fmt::format("truncate: env {} is not in 0..{}", i, n_ - 1));
+  for (const int i : which) {
+    Env& e = envs_[static_cast<std::size_t>(i)];
+    if (opt_.next_step_reset) {
+      e.ended = true;  // its position stays shown; the next step restarts it
+      continue;
+    }
+    start_game(i);
+    publish(i);
+  }
+}
+
 std::vector<std::string> VecEnv::take_records() {
   std::vector<std::string> out;
   out.swap(records_);

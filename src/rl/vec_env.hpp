@@ -59,6 +59,10 @@ class VecEnv {
   // has moved then). With next_step_reset, a game that ended at the last step restarts instead and
   // its action is ignored.
   void step(const std::int32_t* actions);
+  // Cuts games short (Gymnasium's truncation): game i of each listed index ends without returns,
+  // restarting at once (same step) or at the next step, which ignores its action (next_step_reset),
+  // as if it had ended. Throws InputError for an index out of range, before cutting any.
+  void truncate(const std::vector<int>& which);
   // One uniformly random legal action per game, drawn in C++ from each game's sampling generator:
   // never the generator of its chance events, so sampling changes no game's deal.
   void sample_actions(std::int32_t* out);

@@ -252,8 +252,7 @@ class CarcassonneVectorEnv:
     observation). Gymnasium's AutoresetMode members are accepted too.
 
     max_episode_steps: a game's decisions after which it is truncated (truncated True) and then
-    restarted like a terminated game. A truncated slot goes on in Python (carcassonne.State) with
-    the seeds the engine would have used: slower, the same games.
+    restarted like a terminated game (VecEnv.truncate).
 
     Game i's k-th episode is the engine's game of seed `seed + i + k * num_envs`.
     """
@@ -311,7 +310,6 @@ class CarcassonneVectorEnv:
         self._episode = np.zeros(n, dtype=np.int64)  # games started in each slot, minus one
         self._steps = np.zeros(n, dtype=np.int64)
         self._restart = np.zeros(n, dtype=bool)  # the slot's game ended or was cut at the last step
-        self._py = {}  # slot -> the State it goes on with in Python once truncated
         self._to_play = to_play.copy()
         return self._out(obs, mask), {"to_play": to_play.copy()}
 
@@ -330,18 +328,10 @@ class CarcassonneVectorEnv:
         bad = np.flatnonzero(~ignored & ((a < 0) | (a >= A)))
         if bad.size:
             raise ValueError(f"actions[{bad[0]}]: {a[bad[0]]} is outside the action space 0..{A - 1}")
-        for i, s in self._py.items():  # checked before any game moves
-            if not ignored[i] and a[i] not in s.legal_actions():
-                raise ValueError(f"actions[{i}]: env {i}: action {a[i]} is not legal there")
-        engine_a = np.where(ignored, 0, a)
-        if self._py:  # the engine's own games in those slots are no longer shown: any legal move
-            engine_a[list(self._py)] = self._env.sample_actions()[list(self._py)]
-        obs, mask, rew, done, to_play = self._env.step(engine_a.astype(np.int32))
+        obs, mask, rew, done, to_play = self._env.step(np.where(ignored, 0, a).astype(np.int32))
         mover = self._to_play
         terminated = done.astype(bool)
         returns = rew.copy()
-        to_play = to_play.copy()
-        py_out = {i: self._py_step(i, int(a[i]), ignored[i], terminated, returns, to_play) for i in list(self._py)}
         rewards = np.where(terminated, returns[np.arange(n), np.maximum(mover, 0)], 0.0)
         self._steps = np.where(ignored, 0, self._steps + 1)
         truncated = ~ignored & ~terminated
@@ -350,70 +340,28 @@ class CarcassonneVectorEnv:
         else:
             truncated &= self._steps >= self.max_episode_steps
         same = self.autoreset_mode == "same_step"
-        for i in np.flatnonzero(truncated):  # the engine cannot restart one game: Python goes on with it
-            self._py[i] = None
-            if same:
-                py_out[i] = self._py_start(i, to_play)
+        if truncated.any():  # the engine cuts them: at once (same_step) or at the next step
+            self._env.truncate([int(i) for i in np.flatnonzero(truncated)])
+        to_play = to_play.copy()  # after truncate: a same_step cut shows its new game's seat
         new_game = ignored | (same & (terminated | truncated))
         self._episode += new_game
         self._steps[new_game] = 0
         self._restart = (terminated | truncated) & (not same)
         self._to_play = to_play
-        return (self._out(obs, mask, py_out), rewards, terminated, truncated,
+        return (self._out(obs, mask), rewards, terminated, truncated,
                 {"to_play": to_play, "returns": returns})
 
-    def _py_start(self, i, to_play):
-        """Slot i's next game (episode count + 1), seeded as the engine would have seeded it."""
-        k = int(self._episode[i]) + 1
-        s = self.game.new_initial_state(seed=(self._base + i + k * self.num_envs) % 2**64)
-        advance_chance(s)
-        self._py[i] = s
-        to_play[i] = s.current_player()
-        return self._py_view(s, to_play[i])
-
-    def _py_step(self, i, action, restart, terminated, returns, to_play):
-        """Slot i's Python game moves (or restarts); writes its results in place, returns obs and mask."""
-        terminated[i], returns[i] = False, 0.0  # the engine's own game in the slot is not shown
-        if restart:
-            return self._py_start(i, to_play)
-        s = self._py[i]
-        seat = s.current_player()
-        s.apply_action(action)
-        advance_chance(s)
-        if not s.is_terminal():
-            to_play[i] = s.current_player()
-            return self._py_view(s, to_play[i])
-        terminated[i], returns[i] = True, s.returns()
-        if self.autoreset_mode == "same_step":
-            return self._py_start(i, to_play)
-        to_play[i] = carcassonne.TERMINAL
-        return self._py_view(s, seat)
-
-    def _py_view(self, s, seat):
-        mask = np.zeros(self.single_action_space.n, dtype=np.int8) if s.is_terminal() else s.legal_actions_mask().view(np.int8)
-        return (s.observation_tensor(seat) if self.observations else None), mask
-
-    def _out(self, obs, mask, py_out=None):
-        # The engine's arrays are its own buffers, overwritten (sparsely) by its next step: copy them
-        # when asked to, and always before writing a Python slot's results into them.
-        copy = self.copy or bool(py_out)
-        out = {"action_mask": mask.view(np.int8).copy() if copy else mask.view(np.int8)}
+    def _out(self, obs, mask):
+        # The engine's arrays are its own buffers, overwritten (sparsely) by its next step: copied
+        # unless copy=False.
+        out = {"action_mask": mask.view(np.int8).copy() if self.copy else mask.view(np.int8)}
         if self.observations:
-            out = {"observation": obs.copy() if copy else obs, **out}
-        for i, (o, m) in (py_out or {}).items():
-            out["action_mask"][i] = m
-            if self.observations:
-                out["observation"][i] = o
+            out = {"observation": obs.copy() if self.copy else obs, **out}
         return out
 
     def sample_actions(self):
         """One uniformly random legal action per game (0 where the action is ignored)."""
-        a = self._env.sample_actions().astype(np.int64)
-        for i, s in self._py.items():
-            if s is not None and not s.is_terminal():
-                a[i] = s.legal_actions()[int(self._rng.integers(len(s.legal_actions())))]
-        a[self._restart] = 0
-        return a
+        return self._env.sample_actions().astype(np.int64)
 
     def close(self):
         self.closed = True
