@@ -8,11 +8,14 @@
 2. the same with observations;
 3. State.apply_action + State.legal_actions per call;
 4. State.observation_tensor per state;
-5. how often a board outgrows the observation window: greedy and mcts games (carcassonne
-   selfplay records) and random games.
+5. the batched search's leaves per CPU second (a trivial evaluator) for every game;
+6. pickling a mid-game state of every game (dumps + loads, the record's size);
+7. how often a board outgrows the observation window: greedy and mcts games (carcassonne
+   selfplay records) and random games (--no-window skips it: it takes minutes).
 """
 import argparse
 import json
+import pickle
 import os
 import random
 import subprocess
@@ -90,6 +93,26 @@ def batched_leaves(name, games, simulations):
     return mcts.leaves_evaluated / (cpu() - t0)
 
 
+def pickle_cost(name, actions, reps):
+    """CPU microseconds to pickle and to unpickle a state `actions` actions into a game, and its size."""
+    game = carcassonne.Game(name)
+    st = game.new_initial_state(seed=3)
+    rng = random.Random(3)
+    for _ in range(actions):
+        if st.is_terminal():
+            break
+        st.apply_action(st.sample_chance_outcome() if st.is_chance_node() else rng.choice(st.legal_actions()))
+    t0 = cpu()
+    for _ in range(reps):
+        blob = pickle.dumps(st)
+    t1 = cpu()
+    for _ in range(reps):
+        back = pickle.loads(blob)
+    t2 = cpu()
+    assert back.history() == st.history()
+    return (t1 - t0) / reps * 1e6, (t2 - t1) / reps * 1e6, len(blob), len(st.history())
+
+
 def window_overflow(name, bots, games, folder):
     """Share of games with a tile off the window, and the largest distance reached."""
     g = carcassonne.Game(name)
@@ -113,6 +136,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20000, help="games for the VecEnv figures")
     ap.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
+    ap.add_argument("--no-window", action="store_true", help="skip the window figures (selfplay games)")
     a = ap.parse_args()
     games = 500 if a.quick else a.games
     res = {}
@@ -123,12 +147,23 @@ def main():
     res["python_vs_cpp"] = round(py / (n / t), 3)
     og = max(50, games // 40)
     res["vecenv_base_masks_observations_games_per_cpu_s"] = round(vec_env_games("base", 64, og, True))
-    for name in carcassonne.games():
+    games_played = [g for g in carcassonne.games() if g in ("base", "amazonas", "hunters", "safari")]
+    for name in games_played:
         res[f"vecenv_{name}_masks_games_per_cpu_s"] = round(vec_env_games(name, 64, games // 4, False))
+        res[f"vecenv_{name}_masks_observations_games_per_cpu_s"] = round(vec_env_games(name, 64, og, True))
     ap_us, obs_us = per_call("base", 5 if a.quick else 50)
     res["apply_action_plus_legal_actions_us"] = round(ap_us * 1e6, 2)
     res["observation_tensor_us"] = round(obs_us * 1e6, 2)
-    res["batched_mcts_leaves_per_cpu_s_base_64_games"] = round(batched_leaves("base", 64, 20 if a.quick else 200))
+    for name in games_played:
+        res[f"batched_mcts_leaves_per_cpu_s_{name}_64_games"] = round(batched_leaves(name, 64, 20 if a.quick else 200))
+    for name in games_played:
+        dumps_us, loads_us, size, length = pickle_cost(name, 100, 20 if a.quick else 200)
+        res[f"pickle_{name}_after_100_actions"] = {"dumps_us": round(dumps_us, 1), "loads_us": round(loads_us, 1),
+                                                   "bytes": size, "actions": length}
+    if a.no_window:
+        json.dump(res, sys.stdout, indent=1)
+        print()
+        return
     with tempfile.TemporaryDirectory() as d:
         ng = 20 if a.quick else 200
         for name in carcassonne.games():

@@ -94,7 +94,9 @@ struct PyGame {
     if (radius != rl::kDefaultRadius && (radius < 2 || radius > 60))
       throw InputError(fmt::format("radius: {} is not from 2 to 60 (or None: the game's own)", radius));
     enc = std::make_shared<rl::Encoding>(rs, nplayers, radius);
+    init_state(start, *rs, nplayers);
   }
+  State start;  // the game's first position (names the game's own chance outcomes without a state)
   [[nodiscard]] int ntypes() const { return static_cast<int>(rs->tiles.types.size()); }
   [[nodiscard]] int max_chance_outcomes() const { return ntypes() + kTokenKinds; }
   // A decision's action in words even when it is not legal now: its block and fields.
@@ -128,6 +130,8 @@ struct PyGame {
       if (a < 0 || a >= max_chance_outcomes())
         throw InputError(fmt::format("action: {} is not a chance outcome id (0..{})", a, max_chance_outcomes() - 1));
       if (a < ntypes()) return "draw " + rs->tiles.types[static_cast<std::size_t>(a)].id;
+      // the game's own outcome in its words (Safari: a species), as a state names it
+      if (const auto text = rs->game->hooks.chance_text) return text(start, a - ntypes());
       return fmt::format("chance outcome {}", a - ntypes());
     }
     if (a < 0 || a >= enc->num_actions())
@@ -232,6 +236,16 @@ struct PyState {
     last_rewards = terminal() ? returns() : std::vector<double>(static_cast<std::size_t>(game->players), 0.0);
   }
   [[nodiscard]] std::string describe(int a) const { return game->describe(a); }
+  // OpenSpiel's ActionToString(player, action): the action as `player` would take it, here or
+  // anywhere in the game (a past draw named by CHANCE, a seat's id by its block and fields).
+  [[nodiscard]] std::string action_to_string(int player, int a) const {
+    if (player == kChance) return chance() ? action_to_string(a) : game->action_to_string(kChance, a);
+    if (player < 0 || player >= game->players)
+      throw InputError(
+          fmt::format("player: {} is not a seat of this game (0..{}) or CHANCE", player, game->players - 1));
+    if (!chance() && !terminal() && player == current_player()) return action_to_string(a);
+    return game->action_to_string(player, a);
+  }
   // Any action id in words (OpenSpiel's ActionToString): chance ids as their outcome, a legal
   // decision in the engine's notation, any other decision id by its block and fields.
   [[nodiscard]] std::string action_to_string(int a) const {
@@ -320,7 +334,21 @@ struct PyState {
 // this cannot reproduce (a prepared position, its own tile file, an early end, a move off the
 // window) is the engine's replay with a generator derived from the seed, and no history.
 PyState from_record_text(const std::string& text, std::shared_ptr<PyGame> pg = nullptr) {
-  Record r = record_from_json(text, "record");
+  Record r;
+  try {
+    r = record_from_json(text, "record");
+  } catch (const InputError&) {
+    // a game with no generator before its first draw (new_initial_state() at its chance node):
+    // its record has no seed, draws or pile, which a record the engine continues needs; here the
+    // caller settles every draw, so it loads (a placeholder seed is read, then dropped)
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object() || (j.contains("seed") && !j["seed"].is_null()) ||
+        (j.contains("draws") && !j["draws"].empty()) || j.contains("setup"))
+      throw;
+    j["seed"] = 0;
+    r = record_from_json(j.dump(), "record");
+    r.seed.reset();
+  }
   const std::optional<u64> seed = r.seed;
   if (pg) {
     if (r.game != pg->name || static_cast<int>(r.players.size()) != pg->players)
@@ -585,8 +613,8 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "action_to_string",
           [](const PyState& st, const py::object& player, const py::object& a) {
-            (void)int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1);
-            return st.action_to_string(int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
+            return st.action_to_string(int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1),
+                                       int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
           },
           py::arg("player"), py::arg("action"))
       .def("string_to_action", [](const PyState& st, const std::string& t) { return st.string_to_action(t); })

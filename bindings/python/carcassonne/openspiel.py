@@ -177,8 +177,14 @@ def observation_string(state, player=None):
     _seat(state, player)
     v = state.view()
     d = v["decision"]
-    lines = [f"{v['game']} turn {v['turn']}" + (" over" if v["over"] else
-             f", seat {d['player']} to decide ({d['phase']}{', tile ' + str(d['tile']) if d.get('tile') else ''})")]
+    if v["over"]:
+        now = " over"
+    elif state.is_chance_node():
+        now = ", a chance node: " + ", ".join(state.action_to_string(a) for a, _ in state.chance_outcomes()[:3]) + \
+            (", ..." if len(state.chance_outcomes()) > 3 else "")
+    else:
+        now = f", seat {d['player']} to decide ({d['phase']}{', tile ' + str(d['tile']) if d.get('tile') else ''})"
+    lines = [f"{v['game']} turn {v['turn']}{now}"]
     for p in v["players"]:
         supply = " ".join(f"{s['name']} {s['count']}" for s in p["supply"])
         hand = " ".join(f"{h.get('name')} {h.get('count')}" for h in p.get("hand", []))
@@ -214,7 +220,7 @@ def _install():
     g.__str__ = lambda game: GAME_NAMES[game.name] + "(" + ",".join(
         f"{k}={v}" for k, v in sorted(game.get_parameters().items())) + ")"
     g.new_initial_states = lambda game: [game.new_initial_state()]
-    g.make_py_observer = lambda game, iig_obs_type=None, params=None: Observer(game, params)
+    g.make_py_observer = lambda game, iig_obs_type=None, params=None: Observer(game, params, iig_obs_type)
     s.get_type = lambda state: state.get_game().get_type()
     s.num_players = lambda state: state.get_game().num_players()
     s.num_distinct_actions = lambda state: state.get_game().num_distinct_actions()
@@ -226,23 +232,37 @@ def _install():
 
 class Observer:
     """OpenSpiel's PyObserver shape: tensor (flat float32), dict (planes and scalars), set_from,
-    string_from. Perfect information: every seat's observation and information state."""
+    string_from. Perfect information: every seat's observation and information state. An
+    iig_obs_type with perfect_recall (OpenSpiel's information-state observer) reads strings as
+    information_state_string; the tensor is the observation either way. set_from and string_from
+    take this module's states and the pyspiel states of register() (which wrap one)."""
 
-    def __init__(self, game, params=None):
+    def __init__(self, game, params=None, iig_obs_type=None):
         if params:
             raise ValueError(f"params: this observer takes none, not {params!r}")
         import numpy as np
         self._game = game
+        self._perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
         self.tensor = np.zeros(game.observation_tensor_size(), np.float32)
         c, w, _ = game.observation_planes_shape()
         n = c * w * w
         self.dict = {"planes": self.tensor[:n].reshape(c, w, w), "scalars": self.tensor[n:]}
 
     def set_from(self, state, player):
+        state = _engine_state(state)
         self.tensor[:] = state.observation_tensor(_seat(state, player))
 
     def string_from(self, state, player):
+        state = _engine_state(state)
+        if self._perfect_recall:
+            return information_state_string(state, player)
         return observation_string(state, player)
+
+
+def _engine_state(state):
+    """This module's State: itself, or the one a registered pyspiel state wraps (whose own views
+    call back into the observer: using it here would recurse)."""
+    return state if isinstance(state, _core.State) else state._inner
 
 
 def register(pyspiel=None):
@@ -279,7 +299,8 @@ def _register_one(pyspiel, gid):
         max_num_players=t.max_num_players, min_num_players=t.min_num_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": 2})
+        # OpenSpiel refuses parameters a game does not declare: every one load_game reads
+        parameter_specification=dict(t.parameter_specification))
 
     def info_of(game):
         return pyspiel.GameInfo(
@@ -305,7 +326,7 @@ def _register_one(pyspiel, gid):
             self._inner.apply_action(action)
 
         def _action_to_string(self, player, action):
-            return self._inner.action_to_string(action)
+            return self._inner.action_to_string(player, action)  # as `player` takes it, here or in the history
 
         def is_terminal(self):
             return self._inner.is_terminal()
@@ -329,7 +350,7 @@ def _register_one(pyspiel, gid):
             return SpielState(self)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
-            return Observer(self._inner, params)
+            return Observer(self._inner, params, iig_obs_type)
 
     SpielGame.__name__ = f"Carcassonne_{gid}"
     pyspiel.register_game(game_type, SpielGame)
