@@ -190,5 +190,51 @@ TEST(Rl, VecEnvAndBatchedSearchPlayWholeGames) {
   }
 }
 
+// Gymnasium's next-step autoreset: the step that ends a game shows its final position (no legal
+// action, to_play kTerminal), the next one ignores its action and starts the slot's next game;
+// truncate() cuts a game the same way. A same-step env of the seed deals the same games.
+TEST(Rl, VecEnvNextStepResetShowsTheEndThenRestarts) {
+  for (const std::string& game : kGames) {
+    auto enc = std::make_shared<rl::Encoding>(load_ruleset(game, {}), 2);
+    rl::VecEnv::Options o;
+    o.num_envs = 2;
+    o.seed = 3;
+    o.observations = false;
+    o.next_step_reset = true;
+    rl::VecEnv env(enc, o);
+    env.reset();
+    std::vector<std::int32_t> a(2);
+    bool ended = false;
+    for (int step = 0; step < 5000 && !ended; ++step) {
+      env.sample_actions(a.data());
+      env.step(a.data());
+      if (!env.done()[0]) continue;
+      ended = true;
+      const long long started = env.episodes() + env.done()[1];  // game 1 may end at this step too
+      EXPECT_EQ(env.to_play()[0], rl::VecEnv::kTerminal) << game;
+      EXPECT_EQ(env.state(0).phase, Phase::Over) << game;
+      const std::uint8_t* m = env.masks();
+      EXPECT_EQ(std::count(m, m + enc->num_actions(), 1), 0) << game;
+      env.sample_actions(a.data());
+      EXPECT_EQ(a[0], 0) << game;  // any id: the action is ignored
+      a[0] = enc->num_actions() - 1;
+      env.step(a.data());
+      EXPECT_FALSE(env.done()[0]) << game;
+      EXPECT_NE(env.state(0).phase, Phase::Over) << game;
+      EXPECT_GE(env.to_play()[0], 0) << game;
+      EXPECT_EQ(env.episodes(), started + 1) << game;  // game 0 restarted (and game 1 if it ended)
+    }
+    EXPECT_TRUE(ended) << game;
+    env.truncate({1});
+    env.sample_actions(a.data());
+    EXPECT_EQ(a[1], 0) << game;
+    const long long before = env.episodes();
+    env.step(a.data());
+    EXPECT_EQ(env.episodes(), before + 1) << game;
+    EXPECT_FALSE(env.done()[1]) << game;
+    EXPECT_THROW(env.truncate({2}), InputError) << game;
+  }
+}
+
 }  // namespace
 }  // namespace carc::test

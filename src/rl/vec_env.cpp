@@ -232,9 +232,10 @@ void VecEnv::reseed_sampling(u64 seed) {
 void VecEnv::sample_actions(std::int32_t* out) {
   for (int i = 0; i < n_; ++i) {
     Env& e = envs_[static_cast<std::size_t>(i)];
-    // a game shown over (next_step_reset) takes any action: 0
-    out[i] = e.legal.actions.empty() ? (e.ended ? 0 : -1)
-                                     : e.legal.actions[e.policy.below(static_cast<u32>(e.legal.actions.size()))];
+    // a game shown over or cut (next_step_reset) takes any action: 0
+    out[i] = e.ended                   ? 0
+             : e.legal.actions.empty() ? -1
+                                       : e.legal.actions[e.policy.below(static_cast<u32>(e.legal.actions.size()))];
   }
 }
 
