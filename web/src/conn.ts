@@ -108,6 +108,18 @@ export class Conn {
     if (this.status === "online") this.sendCommand(cmd);
   }
 
+  // A command kept in the outbox but not sent yet (a confirm whose last pass the engine has still
+  // to call whole): `release` sends it, `drop` takes it out. A reconnect sends it like any other.
+  keep(cmd: Command): void {
+    this.outbox.push(cmd);
+    save(this.key, this.outbox);
+  }
+  release(cid: string): void {
+    const c = this.outbox.find((x) => x.cid === cid);
+    if (c && this.status === "online") this.sendCommand(c);
+  }
+  drop(cid: string): void { this.settle(cid); }
+
   send(msg: any): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));

@@ -156,6 +156,7 @@ export class GamePage {
     this.el.root.classList.toggle("is-offline", s !== "online");
     // `legal` asked on a connection that died is asked again on the new one
     if (s !== "online") this.legalQueue = [];
+    else if (this.passed) { this.passed = null; window.carc.sent = (window.carc.sent ?? 0) + 1; return; }  // sent again with the outbox
     else if (this.turn.moves.length && !this.turn.options && !this.turn.complete) this.requestLegal();
   }
 
@@ -184,6 +185,7 @@ export class GamePage {
       // a turn sent before a reload and not yet acknowledged is in the outbox: wait for its answer
       const waiting = (this.conn?.pending() ?? []).some((c) => c.type === "play" && c.at === m.seq);
       this.turn = { moves: [], options: null, complete: false, sending: waiting, place: null };
+      this.passed = null;
       this.legalQueue = [];
       this.confirmOnComplete = false;
       this.message = "";
@@ -206,6 +208,10 @@ export class GamePage {
   private onOptions(m: any): void {
     const asked = this.legalQueue.shift();
     if (!asked || asked.join("\n") !== this.turn.moves.join("\n") || m.seq !== this.viewSeq) return;
+    if (this.passed) {
+      this.settlePassed(m.complete);
+      if (m.complete) { this.turn.complete = true; this.render(); return; }
+    }
     this.turn.moves = m.moves;  // as the engine writes them (a typed shorthand becomes its notation)
     if (this.placing() && m.moves.length) {
       // a typed placement: show it on the board as if clicked
@@ -230,6 +236,7 @@ export class GamePage {
       // a typed or stale tentative move the engine refused: take it back
       const asked = this.legalQueue.shift()!;
       if (asked.join("\n") === this.turn.moves.join("\n")) {
+        this.settlePassed(false);
         this.turn.moves.pop();
         if (!this.turn.moves.length) this.turn.place = null;
         this.message = m.message;
@@ -354,10 +361,42 @@ export class GamePage {
       // it goes into the outbox at once (a turn confirmed during a cut network is kept), and
       // the server's incomplete_turn brings the decision back when it is not
       this.turn.moves.push(this.turn.options!.find((o) => o.kind === "pass")!.notation!);
-      this.turn.complete = true;
+      this.keepPassed();
+      return;
     }
     this.submitTurn();
   }
+
+  // "Confirm (no piece)": the turn with its pass is in the outbox at once, and sent when `legal`
+  // says it is whole (offline, the outbox sends it on reconnect; the server's incomplete_turn
+  // then brings a decision left back). A decision after the pass takes it out again.
+  private passed: Command | null = null;
+  private keepPassed(): void {
+    if (!this.conn) return;
+    const cmd: Command = { cid: this.newCid(), type: "play", at: this.viewSeq, moves: this.turn.moves.slice() };
+    this.conn.keep(cmd);
+    this.passed = cmd;
+    this.turn.sending = true;
+    this.confirmAt = performance.now();
+    this.confirmSeq = 0;
+    this.requestLegal();
+    this.render();
+  }
+  private settlePassed(complete: boolean): void {
+    const cmd = this.passed;
+    if (!cmd || !this.conn) return;
+    this.passed = null;
+    if (complete) {
+      this.conn.release(cmd.cid);
+      window.carc.sent = (window.carc.sent ?? 0) + 1;
+      return;
+    }
+    this.conn.drop(cmd.cid);
+    this.turn.sending = false;
+    this.confirmAt = 0;
+    this.message = t("game.goes_on");
+  }
+  private newCid(): string { return `${this.me}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`; }
 
   private submitTurn(): void {
     if (!this.conn) return;
