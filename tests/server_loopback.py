@@ -412,6 +412,65 @@ async def http_resources(server):
         fail(f"another request with a used request_id: {st3} {g3}")
 
 
+async def rematch(server):
+    """A resignation ends the game for both seats (the `state` says how); a rematch over HTTP makes
+    one new game, tells the other seat by a `rematch` event, and the old tokens open the new seats."""
+    st, g = http(server, "POST", "/api/games", {"game": "base", "seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"farmers": "off"}, "seed": 7})
+    a, b = Client("ann", g["id"], g["seats"][0]["token"]), Client("bob", g["id"], g["seats"][1]["token"])
+    await a.connect(server)
+    await b.connect(server)
+    path = f"/api/games/{g['id']}/rematch"
+    st, r = http(server, "POST", path, {"token": g["seats"][0]["token"]})
+    if st != 409 or r["code"] != "not_over":
+        fail(f"a rematch before the end: {st} {r}")
+    r = await a.request({"type": "resign", "cid": a.cid(), "at": a.seq}, ("ack", "reject"))
+    if r["type"] != "ack":
+        fail(f"resign: {r}")
+    await b.drain(0.3)
+    if b.events[b.seq]["type"] != "end" or b.events[b.seq]["data"]["reason"] != "resign" or b.events[b.seq]["data"]["winners"] != [1]:
+        fail(f"the other seat sees the end: {b.events[b.seq]}")
+    for c in (a, b):
+        s = await c.request({"type": "view"}, ("state",))
+        if s.get("end", {}).get("reason") != "resign" or s["end"]["resigned"] != [0] or s["end"]["winners"] != [1]:
+            fail(f"{c.name}: the state after a resignation says how the game ended: {s.get('end')}")
+    for bad in ({"token": "0" * 32}, {"token": g["seats"][0]["token"], "seats": []}, []):
+        st, r = http(server, "POST", path, bad)
+        if st not in (400, 403):
+            fail(f"a bad rematch request {bad}: {st} {r}")
+    check("http", {"token": g["seats"][0]["token"]}, "rematch_request")
+    st, r1 = http(server, "POST", path, {"token": g["seats"][0]["token"]})
+    if st != 201 or r1["rematch_of"] != g["id"] or r1["id"] == g["id"] or r1["seats"][0].get("token") != g["seats"][0]["token"] or "token" in r1["seats"][1]:
+        fail(f"a rematch: {st} {r1}")
+    await b.drain(0.3)
+    ev = b.events[b.seq]
+    if ev["type"] != "rematch" or ev["data"] != {"game": r1["id"], "seat": 0} or ev["seat"] != 0:
+        fail(f"the other seat is told of the rematch: {ev}")
+    st, r2 = http(server, "POST", path, {"token": g["seats"][1]["token"]})
+    if st != 200 or not r2.get("repeat") or r2["id"] != r1["id"] or r2["seats"][1].get("token") != g["seats"][1]["token"]:
+        fail(f"a second rematch request gives the same game: {st} {r2}")
+    await a.drain(0.3)
+    if sum(1 for e in a.events.values() if e["type"] == "rematch") != 1:
+        fail("one rematch event however often it is asked for")
+    s = await b.request({"type": "view"}, ("state",))
+    if s.get("rematch") != r1["id"]:
+        fail(f"the state names the rematch: {s.get('rematch')}")
+    # the old tokens open the same seats of the new game: same game, options, seats
+    na, nb = Client("ann2", r1["id"], g["seats"][0]["token"]), Client("bob2", r1["id"], g["seats"][1]["token"])
+    await na.connect(server)
+    await nb.connect(server)
+    if (na.seat, nb.seat) != (0, 1):
+        fail(f"the old tokens open the new seats: {na.seat} {nb.seat}")
+    created = na.events[1]["data"]
+    if created["game"] != "base" or created["options"].get("farmers") != "off" or [x["name"] for x in created["seats"]] != ["Ann", "Bob"] or created["seed_hash"] == g["seed_hash"]:
+        fail(f"the rematch is the same game with a new seed: {created}")
+    r, _, _ = await (na if to_move((await na.request({"type": "view"}, ("state",)))["view"]) == 0 else nb).turn()
+    if r["type"] != "ack":
+        fail(f"a turn of the rematch: {r}")
+    for c in (a, b, na, nb):
+        await c.ws.close()
+    return g["id"], r1["id"]
+
+
 async def main():
     await silence()
     bot_turns = outside_workers()
@@ -423,8 +482,17 @@ async def main():
     server, turns2, _ = await whole_game(server)
     st, stats = http(server, "GET", "/api/stats")
     await http_resources(server)
+    old, new = await rematch(server)
+    server.kill()  # the rematch survives a restart: asked again, the same game
+    server = Server()
+    st, r = http(server, "POST", f"/api/games/{old}/rematch", {"token": "1" * 32})
+    if st != 403:
+        fail(f"a stranger's rematch: {st} {r}")
+    st, s = http(server, "GET", f"/api/games/{new}")
+    if st != 200 or s["status"] != "active":
+        fail(f"the rematch after a restart: {st} {s}")
     server.stop()
-    print(f"ok: a game of three bots played by a `carcassonne worker` ({bot_turns} turns, one job retaken after its lease), two whole games ({turns} + {turns2} human turns), one with a SIGKILL and restart; "
+    print(f"ok: a game of three bots played by a `carcassonne worker` ({bot_turns} turns, one job retaken after its lease), two whole games ({turns} + {turns2} human turns), one with a SIGKILL and restart; a resignation and a rematch; "
           f"{stats['commits']} commits after the restart, largest batch {stats['max_batch']}; messages checked against the schema: {CHECKED}")
 
 

@@ -35,6 +35,7 @@ event_data = {
               "seed": I(minimum=0, maximum=18446744073709551615, description="the record's seed (a JSON integer up to 2^64-1: read it as a big integer)"),
               "salt": S(pattern="^[0-9a-f]{32}$", description="seed_hash = SHA-256 of SALT:SEED; absent for games created before salts (seed_hash = SHA-256 of SEED)")},
              ["reason", "scores", "winners", "resigned", "seed"]),
+  "rematch": obj({"game": S(description="the rematch's id: open it with this seat's own token"), "seat": seat_no}, ["game", "seat"]),
 }
 event = {"oneOf": [obj({"seq": I(minimum=1), "type": const(t), "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": d},
                        ["seq", "type", "seat", "time", "data"]) for t, d in event_data.items()]}
@@ -54,7 +55,9 @@ server = {
   "ack": obj({"type": const("ack"), "cid": S(), "seq": I(minimum=1), "repeat": B}, ["type", "cid", "seq"]),
   "reject": obj({"type": const("reject"), "cid": S(), "code": {"enum": ["stale", "not_your_turn", "illegal_move", "bad_turn", "incomplete_turn", "time", "over", "started", "resigned", "spectator", "bad_message", "store"]}, "message": S(), "seq": seq}, ["type", "cid", "code", "message", "seq"]),
   "options": obj({"type": const("options"), "seq": seq, "moves": {"type": "array", "items": S()}, "complete": B, "options": {"type": "array", "items": {"$ref": "#/$defs/option"}}}, ["type", "seq", "moves", "complete", "options"]),
-  "state": obj({"type": const("state"), "seq": seq, "view": {"$ref": "#/$defs/view"}, "clocks": {"type": "array", "items": I(minimum=-1)}}, ["type", "seq", "view"]),
+  "state": obj({"type": const("state"), "seq": seq, "view": {"$ref": "#/$defs/view"}, "clocks": {"type": "array", "items": I(minimum=-1)},
+                    "end": obj({"reason": {"enum": ["finished", "resign", "timeout", "aborted"]}, "scores": ints, "winners": ints, "resigned": ints}, ["reason", "scores", "winners", "resigned"]),
+                    "rematch": S()}, ["type", "seq", "view"]),
   "presence": obj({"type": const("presence"), "spectators": I(minimum=0), "seats": {"type": "array", "items": obj({"seat": I(minimum=0), "connected": B, "stand_in": B, "resigned": B, "grace_until": I()}, ["seat", "connected", "stand_in", "resigned"])}}, ["type", "seats", "spectators"]),
   "pong": obj({"type": const("pong"), "time": I()}, ["type", "time"]),
   "error": obj({"type": const("error"), "code": {"enum": ["bad_json", "bad_message", "no_hello", "bad_token", "unknown_game", "moved", "full", "restart", "internal"]}, "message": S()}, ["type", "code", "message"]),
@@ -65,7 +68,8 @@ http = {
                          "seats": {"type": "array", "minItems": 2, "maxItems": 5, "items": obj({"name": S(maxLength=40), "bot": S(maxLength=100)}, [])},
                          "clock": {"oneOf": [obj({"type": const("none")}, ["type"]), obj({"type": const("realtime"), "bank": {"type": "number"}, "increment": {"type": "number"}}, ["type", "bank"]), obj({"type": const("days"), "days": I(minimum=1, maximum=30)}, ["type", "days"])]},
                          "absence": obj({"grace": {"type": "number"}, "policy": {"enum": ["wait", "bot"]}, "bot": S()}, [])}, ["seats"]),
-  "create_response": obj({"id": S(), "seed_hash": S(pattern="^[0-9a-f]{64}$"), "repeat": B, "seats": {"type": "array", "items": obj({"seat": I(), "name": S(), "bot": S(), "token": S(pattern="^[0-9a-f]{32}$"), "invite": S()}, ["seat", "name", "bot"])}}, ["id", "seats", "seed_hash"]),
+  "rematch_request": obj({"token": S(maxLength=64)}, ["token"]),
+  "create_response": obj({"id": S(), "seed_hash": S(pattern="^[0-9a-f]{64}$"), "repeat": B, "rematch_of": S(), "seats": {"type": "array", "items": obj({"seat": I(), "name": S(), "bot": S(), "token": S(pattern="^[0-9a-f]{32}$"), "invite": S()}, ["seat", "name", "bot"])}}, ["id", "seats", "seed_hash"]),
   "games": {"type": "array", "items": obj({"id": S(), "game": S(), "status": {"enum": ["active", "finished", "aborted"]}, "created": I()}, ["id", "game", "status", "created"])},
   "events": {"type": "array", "items": {"$ref": "#/$defs/event"}},
   "healthz": obj({"status": {"enum": ["ok", "draining"]}, "store": S(), "games_loaded": I(minimum=0)}, ["status", "store", "games_loaded"]),

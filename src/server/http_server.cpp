@@ -354,6 +354,7 @@ class Server {
   static const Route kRoutes[];
   bool worker_allowed(HttpCall& c);
   void http_create_game(HttpCall& c);
+  void http_rematch(HttpCall& c);
   void http_list_games(HttpCall& c);
   void http_take_job(HttpCall& c);
   void http_job_result(HttpCall& c);
@@ -1072,6 +1073,7 @@ const Server::Route Server::kRoutes[] = {
     // routes it to the game's process
     {http::verb::post, "/api/jobs/take", &Server::http_take_job},
     {http::verb::post, "/api/games/+/job", &Server::http_job_result},
+    {http::verb::post, "/api/games/+/rematch", &Server::http_rematch},
     {http::verb::get, "/healthz", &Server::http_health},
     {http::verb::get, "/metrics", &Server::http_metrics},
     {http::verb::get, "/api/catalog", &Server::http_catalog},
@@ -1221,6 +1223,95 @@ void Server::http_create_game(HttpCall& c) {
   if (created.first.job) wake_workers();
   (void)host(id);
   answer(created.meta, created.tokens, false);
+}
+
+// POST /api/games/ID/rematch {"token"}: a seat of a game that is over asks for a rematch. The new
+// game (the same game, options, seats, clock and absence; a new seed; each person's old token opens
+// their seat) is created once: asking again, from any seat, gives it back (200, "repeat"). The old
+// game gets a `rematch` event naming it, which tells the other seats.
+void Server::http_rematch(HttpCall& c) {
+  if (draining_) {
+    c.retry_after = 5;
+    c.problem(http::status::service_unavailable, "restarting", "the server is restarting: try again in a few seconds");
+    return;
+  }
+  std::string token;
+  try {
+    const json body = jin::parse(c.req.body(), "request");
+    if (!body.is_object()) throw InputError("request: expected a JSON object {\"token\"}");
+    for (const auto& [k, v] : body.items())
+      if (k != "token")
+        throw InputError(fmt::format("request: {}: not a field of a rematch request (token)", printable(k)));
+    token = jin::string(jin::need(body, "token", "request"), "request", "token", 64);
+  } catch (const InputError& e) {
+    c.problem(http::status::bad_request, "bad_request", e.what());
+    return;
+  }
+  const std::string old = c.arg;
+  Host* h = host(old);
+  if (!h) {
+    c.problem(http::status::not_found, "unknown_game", fmt::format("no game \"{}\"", printable(old)));
+    return;
+  }
+  const int seat = h->room->seat_of_token(token);
+  if (seat < 0) {
+    c.problem(http::status::forbidden, "bad_token", "request: token: not the token of a seat of this game");
+    return;
+  }
+  if (!h->room->over() || h->room->busy()) {
+    // busy: the end is being committed; the client asks again once it has seen it
+    c.problem(http::status::conflict, "not_over", "the game is not over: a rematch is asked for at the end");
+    return;
+  }
+  const std::string id = rematch_id(old);
+  auto answer = [&](const GameMeta& meta, bool repeat) {
+    json seats = json::array();
+    const json settings = json::parse(meta.settings);
+    for (std::size_t i = 0; i < settings["seats"].size(); ++i) {
+      const json& sc = settings["seats"][i];
+      json s{{"seat", i}, {"name", sc["name"]}, {"bot", sc["bot"]}};
+      if (static_cast<int>(i) == seat) {
+        s["token"] = token;
+        s["invite"] = fmt::format("/play/{}?seat={}&token={}", meta.id, i, token);
+      }
+      seats.push_back(std::move(s));
+    }
+    json out{{"id", meta.id}, {"seats", seats}, {"seed_hash", seed_hash(meta)}, {"rematch_of", old}};
+    if (repeat) out["repeat"] = true;
+    c.respond(repeat ? http::status::ok : http::status::created, dump(out));
+  };
+  auto tell = [this, h, seat, id] {
+    when_free(*h, [this, h, seat, id] { run_step(*h, h->room->ask_rematch(seat, id, now_ms())); });
+  };
+  if (const auto meta = store_->game(id)) {
+    tell();  // (a crash between the creation and the event: the event now)
+    answer(*meta, true);
+    return;
+  }
+  std::string why;
+  if (const std::string code = create_quota(c.client, why, c.retry_after); !code.empty()) {
+    c.problem(code == "rate_limited" ? http::status::too_many_requests : http::status::service_unavailable, code, why);
+    return;
+  }
+  const auto old_meta = store_->game(old);
+  if (!old_meta) throw NotFound(fmt::format("no game \"{}\"", printable(old)));
+  Created created = rematch_game(*old_meta, now_ms());
+  try {
+    store_->create(created.meta, created.first);
+  } catch (const StoreError&) {
+    const auto meta = store_->game(id);  // another request made it meanwhile
+    if (!meta) throw;
+    tell();
+    answer(*meta, true);
+    return;
+  }
+  ++active_games_;
+  creator_[id] = c.client;
+  games_by_ip_[c.client].insert(id);
+  if (created.first.job) wake_workers();
+  (void)host(id);
+  tell();
+  answer(created.meta, false);
 }
 
 // GET /api/games?status=...: the latest games.

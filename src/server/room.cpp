@@ -131,6 +131,7 @@ struct Room::Live {
   std::string ended;              // "" active; else the end's reason (finished, resign, timeout, aborted)
   bool any_turn = false;
   std::size_t draws = 0, chance = 0;  // draw and chance events seen
+  std::string rematch;                // the id of the game's rematch ("" none asked for)
 };
 
 namespace {
@@ -223,6 +224,8 @@ std::string request_token(const std::string& request_id, std::size_t seat) {
   return sha256_hex(fmt::format("carc-token:{}:{}", seat, request_id)).substr(0, 32);
 }
 
+void start_game(Created& c, const std::string& game, Settings st, const std::string& id, u64 seed, std::int64_t now);
+
 Created create_game(const json& req, const std::string& id, std::int64_t now, const BotPolicy& budget, const std::string& request_id) {
   if (!req.is_object()) throw InputError(fmt::format("{}: expected a JSON object", kWhere));
   only(req, {"game", "options", "seats", "clock", "absence", "seed"}, "game");
@@ -303,8 +306,7 @@ Created create_game(const json& req, const std::string& id, std::int64_t now, co
     seed = std::stoull(h, nullptr, 16);
   }
   // the game itself: options and seats checked by the engine
-  auto rs = load_ruleset(game, option_settings(st));
-  Game g(rs, players_of(st), seed);
+  (void)load_ruleset(game, option_settings(st));
   Created c;
   for (std::size_t i = 0; i < st.seats.size(); ++i) {
     SeatConf& sc = st.seats[i];
@@ -316,8 +318,16 @@ Created create_game(const json& req, const std::string& id, std::int64_t now, co
     c.tokens.push_back(request_id.empty() ? random_hex(16) : request_token(request_id, i));
     sc.token_hash = sha256_hex(c.tokens.back());
   }
-  st.salt = random_hex(16);
   if (!request_id.empty()) st.request_hash = sha256_hex(req.dump());
+  start_game(c, game, std::move(st), id, seed, now);
+  return c;
+}
+
+// The meta and first events of a game with these settings (seats, tokens' hashes, clock, options).
+void start_game(Created& c, const std::string& game, Settings st, const std::string& id, u64 seed, std::int64_t now) {
+  auto rs = load_ruleset(game, option_settings(st));
+  Game g(rs, players_of(st), seed);
+  st.salt = random_hex(16);
   c.meta.id = id;
   c.meta.game = game;
   c.meta.settings = settings_json(st).dump();
@@ -340,6 +350,16 @@ Created create_game(const json& req, const std::string& id, std::int64_t now, co
   if (!l.game.over() && !is_chance(l.game.state()) && !st.seats[static_cast<std::size_t>(d)].bot.empty())
     c.first.job = Job{id, l.seq, d, st.seats[static_cast<std::size_t>(d)].bot, "", 0};
   c.first.status = "active";
+}
+
+std::string rematch_id(const std::string& game) { return sha256_hex("carc-rematch:" + game).substr(0, 12); }
+
+Created rematch_game(const GameMeta& old, std::int64_t now) {
+  Settings st = settings_of(old.settings);
+  st.request_hash.clear();
+  Created c;
+  c.tokens.resize(st.seats.size());  // the same tokens open the same seats: none new
+  start_game(c, old.game, std::move(st), rematch_id(old.id), std::stoull(random_hex(8), nullptr, 16), now);
   return c;
 }
 
@@ -404,6 +424,9 @@ void Room::replay_event(Live& l, const Event& e) const {
     l.ended = "aborted";
   } else if (e.type == "end") {
     l.ended = d.at("reason").get<std::string>();
+  } else if (e.type == "rematch") {
+    if (l.ended.empty()) fail("a rematch before the end");
+    l.rematch = d.at("game").get<std::string>();
   } else {
     fail("unknown event type");
   }
@@ -474,11 +497,37 @@ json Room::summary(std::int64_t now) const {
 }
 
 std::string Room::state_message(std::int64_t now) const {
-  return json{{"type", "state"},
-              {"seq", live_->seq},
-              {"view", view::to_json(view::build_view(live_->game))},
-              {"clocks", clocks(now)}}
-      .dump();
+  json j{{"type", "state"},
+         {"seq", live_->seq},
+         {"view", view::to_json(view::build_view(live_->game))},
+         {"clocks", clocks(now)}};
+  // however the game ended (a resignation leaves the engine's game unfinished): how, and the rematch
+  if (!live_->ended.empty()) {
+    for (auto it = log_.rbegin(); it != log_.rend(); ++it) {
+      if (it->type != "end") continue;
+      const json d = json::parse(it->body);
+      j["end"] = {{"reason", d.at("reason")},
+                  {"scores", d.at("scores")},
+                  {"winners", d.at("winners")},
+                  {"resigned", d.at("resigned")}};
+      break;
+    }
+    if (!live_->rematch.empty()) j["rematch"] = live_->rematch;
+  }
+  return j.dump();
+}
+
+std::string Room::rematch() const { return live_->rematch; }
+
+Step Room::ask_rematch(int seat, const std::string& game, std::int64_t now) {
+  Step st;
+  if (busy() || live_->ended.empty() || !live_->rematch.empty()) return st;
+  auto n = std::make_unique<Live>(*live_);
+  std::vector<Event> evs;
+  n->rematch = game;
+  add_event(evs, n->seq, "rematch", seat, "", now, {{"game", game}, {"seat", seat}});
+  begin(st, std::move(n), std::move(evs), "", 0, "", -1);
+  return st;
 }
 
 std::vector<Out> Room::views(std::int64_t now) const {

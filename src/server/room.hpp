@@ -76,6 +76,11 @@ void check_bot(const std::string& spec, const BotPolicy& budget, std::string_vie
 // them again; only their hashes are stored) and the request's hash is kept in the settings.
 Created create_game(const nlohmann::json& req, const std::string& id, std::int64_t now, const BotPolicy& budget = {},
                     const std::string& request_id = "");
+// A rematch of a game: the same game, options, seats (names, bots, and the hashes of the same
+// invite tokens: each person opens their seat of the rematch with the token of their old seat),
+// clock and absence, with a new seed; its id is rematch_id(old.id), so that asking twice finds it.
+std::string rematch_id(const std::string& game);
+Created rematch_game(const GameMeta& old, std::int64_t now);
 
 // A message for one connection, or (conn 0) for everyone in the room. kNobody: no one waits for it.
 constexpr std::uint64_t kNobody = ~std::uint64_t{0};
@@ -110,6 +115,12 @@ class Room {
   [[nodiscard]] int seat_of_token(const std::string& token) const;
   // Connections that said hello without a seat.
   [[nodiscard]] int spectators() const { return spectators_; }
+
+  // The id of the game's rematch, once asked for ("" none).
+  [[nodiscard]] std::string rematch() const;
+  // A seat asks for a rematch of a game that is over: a `rematch` event naming the new game (which
+  // the caller has created); nothing if the game goes on, is busy or has its rematch already.
+  Step ask_rematch(int seat, const std::string& game, std::int64_t now);
 
   // A connection joins (seat -1: a spectator) and asks for every event after `since`. Welcome,
   // the events and presence; presence goes to everybody only when a seat's connection changes (a

@@ -6,7 +6,7 @@ import { lang } from "./i18n";
 import { load, save } from "./util";
 import type { GameEvent } from "./types";
 
-export interface Command { cid: string; type: "play" | "resign"; at: number; moves?: string[] }
+export interface Command { cid: string; type: "play" | "resign" | "abort"; at: number; moves?: string[] }
 export type ConnStatus = "connecting" | "online" | "offline";
 
 export interface ConnHandlers {
@@ -38,12 +38,25 @@ export class Conn {
     this.key = `carc.outbox.${game}.${seat}`;
     this.outbox = token ? load<Command[]>(this.key, []) : [];
     this.timer = window.setInterval(() => this.tick(), 1000);
+    // the browser knows the network is gone before any timeout does: offline at once, and a new
+    // connection as soon as it is back (a socket left open through a cut network may never close)
+    window.addEventListener("offline", () => this.networkDown());
+    window.addEventListener("online", () => { if (!this.ws || this.status !== "online") this.connect(); });
+  }
+
+  private networkDown(): void {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) { ws.onclose = null; ws.close(); }
+    if (this.retry !== undefined) { clearTimeout(this.retry); this.retry = undefined; }
+    this.setStatus("offline", "network down");
   }
 
   pending(): Command[] { return this.outbox.slice(); }
 
   connect(): void {
     if (this.retry !== undefined) { clearTimeout(this.retry); this.retry = undefined; }
+    if (navigator.onLine === false) { this.setStatus("offline", "network down"); return; }  // "online" connects
     this.setStatus("connecting", this.tries ? "reconnecting" : "connecting");
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(this.game)}`);
@@ -61,6 +74,7 @@ export class Conn {
       try { msg = JSON.parse(String(e.data)); } catch { return; }
       this.onMessage(msg);
     };
+    ws.onerror = () => { if (ws === this.ws && this.status === "online") this.setStatus("offline", "connection lost: reconnecting"); };
     ws.onclose = () => {
       if (ws !== this.ws) return;
       this.ws = null;
@@ -93,6 +107,18 @@ export class Conn {
     save(this.key, this.outbox);
     if (this.status === "online") this.sendCommand(cmd);
   }
+
+  // A command kept in the outbox but not sent yet (a confirm whose last pass the engine has still
+  // to call whole): `release` sends it, `drop` takes it out. A reconnect sends it like any other.
+  keep(cmd: Command): void {
+    this.outbox.push(cmd);
+    save(this.key, this.outbox);
+  }
+  release(cid: string): void {
+    const c = this.outbox.find((x) => x.cid === cid);
+    if (c && this.status === "online") this.sendCommand(c);
+  }
+  drop(cid: string): void { this.settle(cid); }
 
   send(msg: any): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;

@@ -8,6 +8,9 @@ import { finalPanel, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, sea
 import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
 import { getJSON, h, load, save } from "./util";
 import { langPicker, setGameWords, t, withLang } from "./i18n";
+import { drawSeen } from "./seen";
+import { settings, settingsMenu, TurnNotice } from "./notify";
+import { askRematch, endPanel, endView, endLine, type End, type Rematch } from "./final";
 
 declare global {
   interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
@@ -56,6 +59,14 @@ export class GamePage {
   private replay: { record: any; step: number; steps: number; view: View | null; own: boolean } | null = null;
   private el!: { root: HTMLElement; side: HTMLElement; turn: HTMLElement; conn: HTMLElement; replayBar: HTMLElement; title: HTMLElement; boardWrap: HTMLElement };
   private readonly t0 = performance.now();
+  // the end and what follows it (final.ts), what happened (seen.ts), your turn noticed (notify.ts)
+  private end: End | null = null;
+  private rematch: Rematch | null = null;
+  private rematchDeclined = false;
+  private rematchBusy = "";
+  private anyTurn = false;
+  private hoverCell: string | null = null;
+  private notice = new TurnNotice();
 
   constructor(private root: HTMLElement, private id: string | null, private kind: string, private token: string | null) {}
 
@@ -97,7 +108,7 @@ export class GamePage {
     const title = h("span", { class: "title", text: tiles.title });
     const header = h("header", { class: "bar" },
       h("a", { href: "/", class: "home", text: t("game.lobby") }), title, conn,
-      h("span", { class: "spacer" }), langPicker(h),
+      h("span", { class: "spacer" }), settingsMenu(() => this.render()), langPicker(h),
       this.id ? h("button", { "data-replay": "", type: "button", text: t("game.replay") }) : null,
       this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: t("game.record") }) : null,
       h("button", { "data-toggle-panels": "", type: "button", text: t("game.panels") }));
@@ -119,6 +130,7 @@ export class GamePage {
     zoom.querySelector("[data-zoom-out]")!.addEventListener("click", () => this.board.zoom(0.8));
     zoom.querySelector("[data-fit]")!.addEventListener("click", () => this.board.fit());
     document.addEventListener("keydown", (e) => this.key(e));
+    this.hoverLinks(side);
     setInterval(() => this.tickClocks(), 500);
   }
 
@@ -144,6 +156,7 @@ export class GamePage {
     this.el.root.classList.toggle("is-offline", s !== "online");
     // `legal` asked on a connection that died is asked again on the new one
     if (s !== "online") this.legalQueue = [];
+    else if (this.passed) { this.passed = null; window.carc.sent = (window.carc.sent ?? 0) + 1; return; }  // sent again with the outbox
     else if (this.turn.moves.length && !this.turn.options && !this.turn.complete) this.requestLegal();
   }
 
@@ -152,13 +165,18 @@ export class GamePage {
     for (const e of evs) {
       const l = logLine(e, name);
       if (l) this.log.push(l);
+      if (e.type === "turn") this.anyTurn = true;
+      if (e.type === "end") this.end = { reason: e.data.reason, scores: e.data.scores, winners: e.data.winners, resigned: e.data.resigned ?? [] };
+      if (e.type === "rematch") this.rematch = { game: e.data.game, seat: e.data.seat };
     }
     window.carc.seq = this.conn?.seq;
     if (evs.length) this.renderSide();
   }
 
   private onState(m: any): void {
-    const v: View = m.view;
+    if (m.end) this.end = m.end;
+    if (m.rematch && !this.rematch) this.rematch = { game: m.rematch, seat: -1 };
+    const v: View = endView(m.view, this.end);
     if (m.clocks) { this.clocks = m.clocks; this.clockBase = Date.now(); }
     const changed = m.seq !== this.viewSeq;
     this.view = v;
@@ -167,6 +185,7 @@ export class GamePage {
       // a turn sent before a reload and not yet acknowledged is in the outbox: wait for its answer
       const waiting = (this.conn?.pending() ?? []).some((c) => c.type === "play" && c.at === m.seq);
       this.turn = { moves: [], options: null, complete: false, sending: waiting, place: null };
+      this.passed = null;
       this.legalQueue = [];
       this.confirmOnComplete = false;
       this.message = "";
@@ -189,6 +208,10 @@ export class GamePage {
   private onOptions(m: any): void {
     const asked = this.legalQueue.shift();
     if (!asked || asked.join("\n") !== this.turn.moves.join("\n") || m.seq !== this.viewSeq) return;
+    if (this.passed) {
+      this.settlePassed(m.complete);
+      if (m.complete) { this.turn.complete = true; this.render(); return; }
+    }
     this.turn.moves = m.moves;  // as the engine writes them (a typed shorthand becomes its notation)
     if (this.placing() && m.moves.length) {
       // a typed placement: show it on the board as if clicked
@@ -213,6 +236,7 @@ export class GamePage {
       // a typed or stale tentative move the engine refused: take it back
       const asked = this.legalQueue.shift()!;
       if (asked.join("\n") === this.turn.moves.join("\n")) {
+        this.settlePassed(false);
         this.turn.moves.pop();
         if (!this.turn.moves.length) this.turn.place = null;
         this.message = m.message;
@@ -229,7 +253,13 @@ export class GamePage {
     this.turn.sending = false;
     this.confirmAt = 0;
     this.message = t("game.not_played", { code: m.code, message: m.message });
-    if (cmd && m.code === "store") {
+    if (cmd && m.code === "incomplete_turn" && cmd.moves) {
+      // a confirm that passed a decision the turn goes on after: that decision is shown
+      this.turn.moves = cmd.moves.slice();
+      this.message = t("game.goes_on");
+      this.requestLegal();
+    }
+    else if (cmd && m.code === "store") {
       // not committed: the same command (same cid, so never applied twice) again in a second
       this.turn.sending = true;
       this.message = t("game.store_retry");
@@ -328,14 +358,45 @@ export class GamePage {
     if (!this.turn.complete) {
       // confirming with a decision left passes it; whether the turn is then whole is the engine's
       // to say: it is sent when it is, and the next decision is shown when it is not
+      // it goes into the outbox at once (a turn confirmed during a cut network is kept), and
+      // the server's incomplete_turn brings the decision back when it is not
       this.turn.moves.push(this.turn.options!.find((o) => o.kind === "pass")!.notation!);
-      this.confirmOnComplete = true;
-      this.requestLegal();
-      this.render();
+      this.keepPassed();
       return;
     }
     this.submitTurn();
   }
+
+  // "Confirm (no piece)": the turn with its pass is in the outbox at once, and sent when `legal`
+  // says it is whole (offline, the outbox sends it on reconnect; the server's incomplete_turn
+  // then brings a decision left back). A decision after the pass takes it out again.
+  private passed: Command | null = null;
+  private keepPassed(): void {
+    if (!this.conn) return;
+    const cmd: Command = { cid: this.newCid(), type: "play", at: this.viewSeq, moves: this.turn.moves.slice() };
+    this.conn.keep(cmd);
+    this.passed = cmd;
+    this.turn.sending = true;
+    this.confirmAt = performance.now();
+    this.confirmSeq = 0;
+    this.requestLegal();
+    this.render();
+  }
+  private settlePassed(complete: boolean): void {
+    const cmd = this.passed;
+    if (!cmd || !this.conn) return;
+    this.passed = null;
+    if (complete) {
+      this.conn.release(cmd.cid);
+      window.carc.sent = (window.carc.sent ?? 0) + 1;
+      return;
+    }
+    this.conn.drop(cmd.cid);
+    this.turn.sending = false;
+    this.confirmAt = 0;
+    this.message = t("game.goes_on");
+  }
+  private newCid(): string { return `${this.me}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`; }
 
   private submitTurn(): void {
     if (!this.conn) return;
@@ -366,6 +427,44 @@ export class GamePage {
     if (!this.conn || this.me < 0 || !this.view || this.view.over) return;
     if (!confirm(t("game.resign_q"))) return;
     this.conn.submit({ cid: `${this.me}-resign-${Date.now().toString(36)}`, type: "resign", at: this.viewSeq });
+  }
+
+  private abort(): void {
+    if (!this.conn || this.me < 0 || !this.view || this.view.over || this.anyTurn) return;
+    if (!confirm(t("game.abort_q"))) return;
+    this.conn.submit({ cid: `${this.me}-abort-${Date.now().toString(36)}`, type: "abort", at: this.viewSeq });
+  }
+
+  private async askRematch(): Promise<void> {
+    if (!this.id || !this.token || this.rematchBusy) return;
+    this.rematchBusy = t("final.rematch_busy");
+    this.renderSide();
+    try {
+      this.openRematch(await askRematch(this.id, this.token));
+    } catch (e) {
+      this.rematchBusy = "";
+      this.message = (e as Error).message;
+      this.render();
+    }
+  }
+
+  private openRematch(game: string): void {
+    if (!this.token) { location.href = `/play/${encodeURIComponent(game)}`; return; }
+    location.href = `/play/${encodeURIComponent(game)}?seat=${this.me}&token=${encodeURIComponent(this.token)}`;
+  }
+
+  // A log line or a last-turn line under the pointer (or focus) shows what it names on the board.
+  private hoverLinks(side: HTMLElement): void {
+    const over = (e: Event) => {
+      const li = (e.target as HTMLElement).closest<HTMLElement>("[data-log-cell], [data-summary-feature]");
+      const cell = li?.dataset.logCell ?? null;
+      if (cell !== this.hoverCell) { this.hoverCell = cell; if (this.shown()) drawSeen(this.board.svg, this.shown()!, { me: this.replay ? -1 : this.me, colours: this.colours, coords: settings().coords, hover: cell }); }
+      const type = li?.dataset.summaryFeature ?? null;
+      this.board.svg.querySelectorAll<SVGElement>("[data-scored]").forEach((g) => g.classList.toggle("hot", !!type && g.dataset.featureType === type));
+    };
+    side.addEventListener("mouseover", over);
+    side.addEventListener("focusin", over);
+    side.addEventListener("mouseleave", () => over({ target: side } as any));
   }
 
   private key(e: KeyboardEvent): void {
@@ -404,6 +503,8 @@ export class GamePage {
       colours: this.colours,
     };
     this.board.render(v, overlay);
+    drawSeen(this.board.svg, v, { me: this.replay ? -1 : this.me, colours: this.colours, coords: settings().coords, hover: this.hoverCell });
+    if (!this.replay) this.notice.update(v.title, this.colours[this.me] ?? null, this.mine(), v.over);
     const b = document.body;
     b.dataset.myTurn = String(this.mine());
     b.dataset.phase = v.decision.phase;
@@ -428,8 +529,8 @@ export class GamePage {
     const who = v.decision.player;
     const whoName = who === null || who === undefined ? "" : v.players[who]?.name ?? "";
     let status: string;
-    if (v.over) status = t("status.over");
-    else if (this.turn.sending) status = t("status.sending");
+    if (v.over) status = `${t("status.over")}: ${endLine(v, this.end)}`;
+    else if (this.turn.sending) status = this.conn?.status === "online" ? t("status.sending") : t("status.queued");
     else if (this.mine()) status = v.decision.phase === "place" ? (this.turn.place ? t("status.follows") : t("status.place")) : t("status.decision");
     else if (this.me < 0) status = t("status.watching", { name: whoName });
     else status = t("status.waiting", { name: whoName });
@@ -479,6 +580,11 @@ export class GamePage {
       const resign = h("button", { type: "button", class: "quiet", "data-resign": "", text: t("game.resign") });
       resign.addEventListener("click", () => this.resign());
       actions.append(back, ok, form, resign);
+      if (!this.anyTurn) {
+        const abort = h("button", { type: "button", class: "quiet", "data-abort": "", text: t("game.abort") });
+        abort.addEventListener("click", () => this.abort());
+        actions.append(abort);
+      }
     }
     kids.push(actions);
     // keep the typed text and focus across redraws
@@ -497,9 +603,14 @@ export class GamePage {
     if (!v) return;
     const toMove = v.over ? -1 : (v.decision.player ?? -1);
     const kids: HTMLElement[] = [];
-    if (v.over) kids.push(finalPanel(v, this.colours, this.replay ? this.replay.record : this.record, this.replay ? 1e9 : this.finalShown));
+    if (v.over) kids.push(this.replay ? finalPanel(v, this.colours, this.replay.record, 1e9) : endPanel(v, this.end, this.colours, this.record, this.finalShown, this.me, this.rematch, this.rematchDeclined, this.rematchBusy, {
+      replay: () => void this.fetchReplay(),
+      rematch: () => void this.askRematch(),
+      accept: (r) => this.openRematch(r.game),
+      decline: () => { this.rematchDeclined = true; this.renderSide(); },
+    }));
     kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase));
-    if (!v.over || v.last_turn.length === 0) kids.push(lastTurnPanel(v));
+    if (!v.over || v.last_turn.length === 0) kids.push(lastTurnPanel(v, this.colours));
     for (const p of v.panels) kids.push(gamePanel(p, v, this.colours));
     kids.push(pilePanel(v, (id) => this.board.tileURL(id)));
     if (!this.replay) kids.push(logPanel(this.log));

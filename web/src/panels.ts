@@ -3,6 +3,7 @@
 import { h, names, fmtClock } from "./util";
 import { lang, t, word } from "./i18n";
 import type { View, Panel, GameEvent, EventView } from "./types";
+import { logCell } from "./seen";
 
 export function seatsPanel(v: View, colours: string[], me: number, toMove: number, clocks: number[], presence: any, clockBase: number): HTMLElement {
   const rows = v.players.map((p) => {
@@ -50,8 +51,10 @@ export function gamePanel(p: Panel, v: View, colours: string[]): HTMLElement {
   return section(`game:${p.id}`, names(p.title, v.players), ...kids);
 }
 
-export function lastTurnPanel(v: View): HTMLElement {
-  const items = v.last_turn.length ? v.last_turn.map((e) => h("li", { text: e.text })) : [h("li", { class: "sub", text: t("panel.no_points") })];
+export function lastTurnPanel(v: View, colours: string[] = []): HTMLElement {
+  // each line names who scored; a line with a feature outlines that feature on the board on hover
+  const items = v.last_turn.length ? v.last_turn.map((e) => h("li", { "data-summary-player": e.player, "data-summary-feature": e.feature, "data-points": e.points, tabindex: e.feature ? 0 : undefined },
+    e.player >= 0 ? h("span", { class: "swatch", style: `background:${colours[e.player] ?? "#888"}` }) : null, " " + e.text)) : [h("li", { class: "sub", text: t("panel.no_points") })];
   return section("last-turn", t("panel.last_turn"), h("ul", {}, ...items));
 }
 
@@ -64,13 +67,22 @@ export function logLine(e: GameEvent, seatName: (n: number) => string): string |
     case "seat_bot": return t("log.seat_bot", { name: seatName(e.data.seat) });
     case "seat_back": return t("log.seat_back", { name: seatName(e.data.seat) });
     case "abort": return t("log.abort");
+    case "rematch": return t("log.rematch", { name: seatName(e.data.seat) });
     case "end": return t("log.end", { reason: t(`end.${e.data.reason}`).startsWith("[") ? e.data.reason : t(`end.${e.data.reason}`), scores: (e.data.scores as number[]).map((sc, i) => `${seatName(i)} ${sc}`).join(", ") });
     default: return null;
   }
 }
 
+// The newest line first, each with its number written out (a list marker loses digits) and, for a
+// turn, the cell its tile went to (data-log-cell: hovering shows it on the board).
 export function logPanel(lines: string[]): HTMLElement {
-  return section("log", t("panel.log"), h("ol", { class: "log", reversed: true }, ...lines.slice(-150).reverse().map((l) => h("li", { text: l }))));
+  const first = Math.max(0, lines.length - 150);
+  const items = lines.slice(first).map((l, i) => {
+    const cell = logCell(l);
+    return h("li", { "data-log-n": first + i + 1, "data-log-cell": cell ?? undefined, tabindex: cell ? 0 : undefined },
+      h("span", { class: "log-n", text: String(first + i + 1) }), h("span", { text: l }));
+  });
+  return section("log", t("panel.log"), h("ol", { class: "log" }, ...items.reverse()));
 }
 
 // Final scoring: the end's events one by one, then the whole game's points by feature type.
@@ -96,7 +108,7 @@ export function finalPanel(v: View, colours: string[], record: any | null, shown
     }
     const head = h("tr", {}, h("th", { text: "" }), ...v.players.map((p) => h("th", { style: `color:${colours[p.seat]}`, text: p.name })));
     const rows = [...by.entries()].map(([k, row]) => h("tr", { "data-breakdown": k }, h("td", { text: word("feature", k) === k ? k.replace(/_/g, " ") : word("feature", k) }), ...row.map((n) => h("td", { class: "score", text: String(n) }))));
-    kids.push(h("h4", { text: t("final.by_feature") }), h("table", { class: "ptable breakdown" }, h("thead", {}, head), h("tbody", {}, ...rows)));
+    if (rows.length) kids.push(h("h4", { text: t("final.by_feature") }), h("table", { class: "ptable breakdown" }, h("thead", {}, head), h("tbody", {}, ...rows)));
   }
   return section("final", t("final.scores"), ...kids);
 }

@@ -1,0 +1,102 @@
+// Your turn, noticed (docs/web.md, "Your turn"): the tab's title and icon change while this seat
+// decides; an optional sound (made with WebAudio, no media files) and a browser notification when
+// the tab is hidden. The player's settings (these, and the board's coordinates) are remembered in
+// localStorage["carc.settings"].
+import { h, load, save } from "./util";
+import { t } from "./i18n";
+
+export interface Settings { sound: boolean; notify: boolean; coords: boolean }
+const KEY = "carc.settings";
+
+export function settings(): Settings {
+  return { sound: false, notify: false, coords: false, ...load<Partial<Settings>>(KEY, {}) };
+}
+export function setSetting(k: keyof Settings, v: boolean): void {
+  save(KEY, { ...settings(), [k]: v });
+}
+
+// The settings menu of the game page's header: a checkbox per setting (input[data-setting=NAME]).
+export function settingsMenu(changed: (k: keyof Settings) => void): HTMLElement {
+  const s = settings();
+  const box = (k: keyof Settings, label: string) => {
+    const inp = h("input", { type: "checkbox", "data-setting": k, checked: s[k] });
+    inp.addEventListener("change", () => {
+      setSetting(k, inp.checked);
+      if (k === "notify" && inp.checked && "Notification" in window && Notification.permission === "default") void Notification.requestPermission();
+      if (k === "sound" && inp.checked) chime();  // what it sounds like (and the audio unlocked by a click)
+      changed(k);
+    });
+    return h("label", { class: "setting" }, inp, " " + label);
+  };
+  return h("details", { class: "settings", "data-settings": "" },
+    h("summary", { "aria-label": t("settings.title"), title: t("settings.title"), text: "⚙" }),
+    h("div", { class: "settings-box" },
+      box("coords", t("settings.coords")), box("sound", t("settings.sound")), box("notify", t("settings.notify"))));
+}
+
+let audio: AudioContext | null = null;
+// Two short notes, generated: no sound file.
+export function chime(): void {
+  try {
+    const Ctx = window.AudioContext ?? (window as any).webkitAudioContext;
+    if (!Ctx) return;
+    audio = audio ?? new Ctx();
+    const a = audio!;
+    if (a.state === "suspended") void a.resume();
+    const t0 = a.currentTime;
+    [660, 880].forEach((f, i) => {
+      const o = a.createOscillator(), g = a.createGain();
+      o.type = "sine";
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, t0 + i * 0.16);
+      g.gain.exponentialRampToValueAtTime(0.18, t0 + i * 0.16 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + i * 0.16 + 0.3);
+      o.connect(g).connect(a.destination);
+      o.start(t0 + i * 0.16);
+      o.stop(t0 + i * 0.16 + 0.32);
+    });
+    window.carcSounds = (window.carcSounds ?? 0) + 1;
+  } catch { /* no audio: nothing to say */ }
+}
+
+declare global { interface Window { carcSounds?: number; carcNotices?: number } }
+
+function favicon(colour: string | null): string {
+  // a disc in the seat's colour on your turn, a plain ring otherwise (SVG data URLs: no files)
+  const svg = colour
+    ? `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="${colour}" stroke="#111" stroke-width="3"/><circle cx="25" cy="7" r="6" fill="#d0461e"/></svg>`
+    : `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="4" y="4" width="24" height="24" rx="4" fill="#c9b98f" stroke="#6b5a2e" stroke-width="3"/></svg>`;
+  return "data:image/svg+xml," + encodeURIComponent(svg);
+}
+
+// Tracks whose turn it is and says so when it becomes this seat's.
+export class TurnNotice {
+  private mine = false;
+  private base = document.title;
+  private shown = "";
+
+  // title: the game's title; colour: this seat's colour; mine: this seat decides now.
+  update(title: string, colour: string | null, mine: boolean, over: boolean): void {
+    const text = over ? t("notify.over", { title }) : mine ? t("notify.title", { title }) : title;
+    if (text !== this.shown) { document.title = text; this.shown = text; }
+    this.base = title;
+    const link = document.querySelector<HTMLLinkElement>("link[rel='icon']") ?? document.head.appendChild(h("link", { rel: "icon" }));
+    const icon = favicon(mine && !over ? colour : null);
+    if (link.getAttribute("href") !== icon) link.setAttribute("href", icon);
+    document.body.dataset.titleTurn = String(mine && !over);
+    if (mine && !this.mine && !over) this.arrived();
+    this.mine = mine && !over;
+  }
+
+  private arrived(): void {
+    const s = settings();
+    if (s.sound) chime();
+    if (s.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try {
+        const n = new Notification(t("notify.title", { title: this.base }), { body: t("notify.body"), tag: "carc-turn" });
+        n.onclick = () => { window.focus(); n.close(); };
+        window.carcNotices = (window.carcNotices ?? 0) + 1;
+      } catch { /* a browser without page notifications */ }
+    }
+  }
+}

@@ -1,0 +1,168 @@
+// What happened and how it ended, in Debian's Chromium: the opponent's last turn framed in its
+// colour after every bot turn; a resignation, a clock run out and an abort each bring both seats
+// to the final panel; a rematch made from it and joined by the other seat; a confirm during a cut
+// network kept in the outbox before any answer and applied exactly once.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { startServer, stopAll, launch, api, rng, playTurnByClicks, waitReady, events, summary, repo, clickFree } from "./harness.mjs";
+
+let server, browser, colours;
+const shots = `${repo}/web/test-results`;
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startServer();
+  browser = await launch();
+  colours = (await api(server, "GET", "/api/catalog")).seat_colours;
+});
+after(async () => { await browser?.close(); await server?.stop(); await stopAll(); });
+
+async function open(url, opts = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...opts });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("dialog", (d) => void d.accept());
+  await page.goto(url);
+  return { ctx, page, errors };
+}
+const norm = (c) => c.toLowerCase();
+
+test("the opponent's last turn is framed in its colour after each bot turn", { timeout: 180000 }, async () => {
+  const g = await api(server, "POST", "/api/games", { game: "base", seats: [{ name: "Ann" }, { bot: "random" }], seed: 12 });
+  const { ctx, page, errors } = await open(server.url + g.seats[0].invite);
+  const rand = rng(12);
+  for (let turn = 0; turn < 5; turn++) {
+    await playTurnByClicks(page, rand);
+    await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 30000 });
+    // the bot has moved: its last tile framed in seat 1's colour, where the server says it went
+    const botTurns = (await events(server, g.id)).filter((e) => e.type === "turn" && e.seat === 1);
+    const cell = / (-?\d+,-?\d+) r\d+/.exec(botTurns[botTurns.length - 1].data.moves[0])[1];
+    const frame = page.locator("[data-last-turn='1']");
+    assert.equal(await frame.count(), 1, "one frame for the one other player");
+    assert.equal(await frame.getAttribute("data-last-cell"), cell, "on the tile the bot laid");
+    assert.equal(norm(await frame.getAttribute("stroke")), norm(colours[1]), "in the bot's colour");
+    assert.equal(await page.locator("[data-last-turn='0']").count(), 0, "never this seat's own turn");
+    assert.equal(await page.evaluate(() => document.body.dataset.titleTurn), "true");
+    assert.match(await page.title(), /^▶ /, "the tab's title says it is your turn");
+    if (turn === 2) {
+      await page.screenshot({ path: `${shots}/last-turn-desktop.png` });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.click("[data-fit]");
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `${shots}/last-turn-phone.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }
+  // coordinates on the edges, a setting that is remembered; a log line shows its tile
+  await page.click("[data-settings] summary");
+  await page.check("[data-setting='coords']");
+  await page.waitForSelector("[data-coords] [data-coord-x='0']");
+  assert.ok(JSON.parse(await page.evaluate(() => localStorage.getItem("carc.settings"))).coords);
+  const line = page.locator("[data-panel='log'] li[data-log-cell]").first();
+  const logged = await line.getAttribute("data-log-cell");
+  await line.hover();
+  await page.waitForSelector(`[data-log-hover='${logged}']`);
+  const nums = await page.$$eval("[data-panel='log'] .log-n", (els) => els.map((e) => e.textContent));
+  assert.ok(nums.some((n) => n.length >= 2), `log numbers keep their digits: ${nums.slice(0, 3)}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+// Both seats of a two-person game, each in its own tab.
+async function twoSeats(body) {
+  const g = await api(server, "POST", "/api/games", { game: "base", seats: [{ name: "Ann" }, { name: "Bob" }], seed: 3, ...body });
+  const a = await open(server.url + g.seats[0].invite);
+  const b = await open(server.url + g.seats[1].invite);
+  await a.page.waitForSelector("[data-conn='online']");
+  await b.page.waitForSelector("[data-conn='online']");
+  return { g, a, b };
+}
+async function finalOnBoth(tabs, reason) {
+  for (const x of tabs) {
+    await x.page.waitForSelector(`[data-panel='final'][data-end-reason='${reason}']`, { timeout: 20000 });
+    assert.equal(await x.page.evaluate(() => document.body.dataset.over), "true");
+    assert.equal(await x.page.evaluate(() => document.body.dataset.myTurn), "false");
+    assert.match(await x.page.textContent("[data-status]"), /^Game over/);
+  }
+}
+
+test("a resignation, a clock run out and an abort each end the game on both seats; a rematch is made and joined", { timeout: 180000 }, async () => {
+  // resignation: seat 0 resigns on its turn
+  {
+    const { g, a, b } = await twoSeats({});
+    await waitReady(a.page);
+    await a.page.click("[data-resign]");
+    await finalOnBoth([a, b], "resign");
+    assert.match(await b.page.textContent("[data-end-line]"), /Ann resigned\. Winner: Bob\./);
+    assert.equal(await b.page.locator("[data-final-seat='1'] [data-winner]").count(), 1);
+    await a.page.screenshot({ path: `${shots}/final-resign-desktop.png` });
+    const phone = await open(server.url + g.seats[1].invite, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    await phone.page.waitForSelector("[data-panel='final'][data-end-reason='resign']");
+    await phone.page.waitForTimeout(1200);
+    await phone.page.screenshot({ path: `${shots}/final-resign-phone.png` });
+    await phone.ctx.close();
+    // the rematch: Bob asks, Ann is asked and accepts; both are in the new game, same seats
+    await b.page.click("[data-rematch]");
+    await b.page.waitForURL((u) => /\/play\/[0-9a-f]+\?seat=1&token=/.test(u.href) && !u.href.includes(g.id), { timeout: 10000 });
+    const id = /\/play\/([0-9a-f]+)/.exec(b.page.url())[1];
+    assert.notEqual(id, g.id);
+    await a.page.waitForSelector(`[data-rematch-offer='${id}'] [data-rematch-accept]`, { timeout: 10000 });
+    await a.page.click("[data-rematch-accept]");
+    await a.page.waitForURL(new RegExp(`/play/${id}\\?seat=0&token=`));
+    for (const [x, seat] of [[a, "0"], [b, "1"]]) {
+      await x.page.waitForSelector("[data-conn='online']");
+      await x.page.waitForFunction(() => document.body.dataset.over === "false");
+      assert.equal(await x.page.evaluate(() => document.body.dataset.seat), seat);
+    }
+    const s = await summary(server, id);
+    assert.deepEqual(s.seats.map((x) => x.name), ["Ann", "Bob"]);
+    assert.equal(s.game, "base");
+    for (const x of [a, b]) { assert.deepEqual(x.errors, []); await x.ctx.close(); }
+  }
+  // a clock run out: two seconds for seat 0, who does nothing
+  {
+    const { a, b } = await twoSeats({ clock: { type: "realtime", bank: 2, increment: 0 } });
+    await finalOnBoth([a, b], "timeout");
+    assert.match(await a.page.textContent("[data-end-line]"), /Ann ran out of time/);
+    for (const x of [a, b]) { assert.deepEqual(x.errors, []); await x.ctx.close(); }
+  }
+  // an abort before the first turn: by the seat that does not move first
+  {
+    const { a, b } = await twoSeats({});
+    await b.page.click("[data-abort]");
+    await finalOnBoth([a, b], "aborted");
+    assert.equal(await a.page.locator("[data-winner]").count(), 0, "an aborted game has no winner");
+    for (const x of [a, b]) { assert.deepEqual(x.errors, []); await x.ctx.close(); }
+  }
+});
+
+test("a confirm during a cut network is in the outbox at once, says offline, and is applied exactly once", { timeout: 120000 }, async () => {
+  // a tile with a piece left to decide: "Confirm (no piece)" passes it
+  const g = await api(server, "POST", "/api/games", { game: "base", seats: [{ name: "Ann" }, { bot: "random" }], seed: 5 });
+  const { ctx, page, errors } = await open(server.url + g.seats[0].invite);
+  await waitReady(page);
+  await clickFree(page.locator("[data-cell]").first());
+  await waitReady(page);
+  assert.equal(await page.evaluate(() => document.body.dataset.complete), "false", "a piece is still to decide");
+  await ctx.setOffline(true);
+  await page.waitForSelector("[data-conn='offline']", { timeout: 1000 });
+  await page.click("[data-confirm]");
+  const stored = await page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("carc.outbox.")).map(([, v]) => JSON.parse(v)).flat());
+  assert.equal(stored.length, 1, "the turn is in the outbox before any answer");
+  assert.equal(stored[0].moves[stored[0].moves.length - 1], "pass");
+  assert.equal(await page.evaluate(() => document.body.dataset.sending), "true");
+  assert.match(await page.textContent("[data-status]"), /saved/i);
+  await page.waitForTimeout(500);
+  assert.equal((await events(server, g.id)).filter((e) => e.type === "turn" && e.seat === 0).length, 0, "nothing reached the server");
+  await ctx.setOffline(false);
+  await page.waitForSelector("[data-conn='online']", { timeout: 10000 });
+  await page.waitForFunction(() => Object.keys(localStorage).filter((k) => k.startsWith("carc.outbox.")).every((k) => localStorage.getItem(k) === "[]"), null, { timeout: 10000 });
+  await page.reload();
+  await waitReady(page, 30000);
+  const mine = (await events(server, g.id)).filter((e) => e.type === "turn" && e.seat === 0);
+  assert.equal(mine.length, 1, "applied once");
+  assert.equal(mine[0].cid, stored[0].cid);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
