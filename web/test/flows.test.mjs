@@ -96,8 +96,8 @@ test("pan and zoom by drag, wheel and keys", { timeout: 180000 }, async () => {
   await page.keyboard.press("-");
   assert.ok((await zoom()) < z1, "- zooms out");
   const b2 = await vb();
-  await page.keyboard.press("ArrowLeft");
-  assert.ok((await vb())[0] < b2[0], "arrow keys pan");
+  await page.keyboard.press("Shift+ArrowLeft");
+  assert.ok((await vb())[0] < b2[0], "Shift + arrow keys pan");
   await page.click("[data-zoom-in]");
   await page.click("[data-fit]");
   assert.ok(Math.abs((await zoom()) - z0) < 1e-3, "fit goes back to the whole board");
@@ -166,7 +166,7 @@ test("phone size with touch: tap to place and confirm, pinch to zoom, panels fol
       for (let guard = 0; ; guard++) {
         assert.ok(guard < 20, "the turn ends");
         if (!(await confirm.isEnabled())) {
-          await page.locator("[data-spot], [data-target-cell][data-notation], [data-option]").first().tap();
+          await page.locator("[data-menu-option], [data-spot], [data-target-piece], [data-target-cell][data-notation], [data-target-menu], [data-options] > [data-option]").first().tap();
           await waitReady(page);
           continue;
         }
