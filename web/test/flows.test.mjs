@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnByClicks, waitReady, startProxy, events, summary, repo, tempDir, clickFree, spotsTooClose } from "./harness.mjs";
+import { startServer, stopAll, launch, api, rng, playTurnByClicks, focusByKeys, waitReady, startProxy, events, summary, repo, tempDir, clickFree, spotsTooClose } from "./harness.mjs";
 
 let server, browser;
 const shots = `${repo}/web/test-results`;
@@ -142,6 +142,62 @@ test("a tentative turn is taken back step by step and nothing is sent", { timeou
   assert.equal((await myTurns(server, g.id)).length, 1, "the typed turn was played");
   await page.fill("[data-notation-input]", "Q 99,99 r0");
   await page.press("[data-notation-input]", "Enter");
+  await ctx.close();
+});
+
+test("keys: the cursor, Enter and Space on the focused control only, c confirms, ? lists the keys", { timeout: 180000 }, async () => {
+  const g = await newGame(server, "base", 11);
+  const { ctx, page, errors } = await open(server.url + g.seats[0].invite);
+  await waitReady(page);
+  const seq0 = (await summary(server, g.id)).seq;
+  const sent = () => page.evaluate(() => window.carc.sent ?? 0);
+  const focused = () => page.evaluate(() => { const a = document.activeElement; return a?.getAttribute("data-key") ?? a?.tagName; });
+  await page.keyboard.press("?");
+  assert.ok(await page.locator("[data-keys-help]").isVisible(), "? shows the keys");
+  assert.ok((await page.locator("[data-keys-help] tr[data-key-row]").count()) >= 8);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("[data-keys-help]").count(), 0, "Escape closes the list");
+  // the cursor: arrows over the cells; Enter places the tile there
+  await page.keyboard.press("ArrowRight");
+  assert.match(await focused(), /^cell:/, "the first arrow puts the cursor on a cell");
+  const k1 = await focused();
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowRight");
+  assert.match(await focused(), /^cell:/);
+  assert.ok(await page.locator(":focus[data-cell]").count(), "an empty cell takes the focus");
+  await page.keyboard.press("Enter");
+  await waitReady(page);
+  assert.equal(await page.locator("[data-tentative]").count(), 1, "Enter on a cell places the tile");
+  assert.ok(k1);
+  // Enter on a focused Take back takes back, and sends nothing
+  await page.focus("[data-takeback]");
+  await page.keyboard.press("Enter");
+  await waitReady(page);
+  assert.equal(await page.locator("[data-tentative]").count(), 0, "Enter on Take back took the placement back");
+  assert.equal(await sent(), 0, "nothing sent");
+  // Space on a cell, then Enter on a spot reached by the arrow keys
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press(" ");
+  await waitReady(page);
+  assert.equal(await page.locator("[data-tentative]").count(), 1, "Space on a cell places the tile");
+  const spot = page.locator("[data-spot]").first();
+  await focusByKeys(page, spot);
+  assert.match(await focused(), /^spot:/, "a piece spot takes the focus");
+  assert.ok(await page.locator("[data-focus-tip]").isVisible(), "the focused spot's words show beside it");
+  await page.keyboard.press("Enter");
+  await waitReady(page);
+  assert.equal((await page.getAttribute("[data-moves]", "data-moves")).split(" | ").length, 2, "Enter on the spot put the piece there");
+  assert.equal(await page.evaluate(() => document.body.dataset.complete), "true");
+  await page.locator("[data-board]").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(300);
+  assert.equal(await sent(), 0, "Enter on the board confirms nothing");
+  assert.equal((await summary(server, g.id)).seq, seq0);
+  await page.keyboard.press("c");
+  await page.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq0);
+  assert.equal(await sent(), 1, "c confirmed the turn");
+  assert.equal((await myTurns(server, g.id)).length, 1);
+  assert.deepEqual(errors, []);
   await ctx.close();
 });
 
