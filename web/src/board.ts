@@ -106,10 +106,18 @@ export class Board {
       }
     } else {
       const p0 = c(cur);
+      const forward = dx + dy > 0;
+      const at = list.indexOf(cur as SVGElement);
       let bd = Infinity;
-      for (const el of list) {
+      for (const [i, el] of list.entries()) {
         if (el === cur) continue;
         const p = c(el);
+        if (Math.hypot(p.x - p0.x, p.y - p0.y) < 4) {
+          // targets at the same place (a spot at the centre of its cell): the next in order that way
+          const d = forward ? (i > at ? i - at : Infinity) : (i < at ? at - i : Infinity);
+          if (d * 0.01 < bd) { bd = d * 0.01; best = el; }
+          continue;
+        }
         const along = (p.x - p0.x) * dx + (p.y - p0.y) * dy;
         if (along < 2) continue;
         const across = Math.abs((p.x - p0.x) * dy - (p.y - p0.y) * dx);

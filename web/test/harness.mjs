@@ -232,9 +232,12 @@ export async function focusByKeys(page, loc, stats = {}) {
     const onBoard = a && a !== board && board.contains(a);
     if (!onBoard) return { first: true, key };
     const q = a.getBoundingClientRect();
-    return { dx: r.left + r.width / 2 - (q.left + q.width / 2), dy: r.top + r.height / 2 - (q.top + q.height / 2), key };
+    const dx = r.left + r.width / 2 - (q.left + q.width / 2), dy = r.top + r.height / 2 - (q.top + q.height / 2);
+    // at the same place: the cursor goes on in document order (right: the next, left: the one before)
+    if (Math.hypot(dx, dy) < 4) return { dx: a.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING ? 1 : -1, dy: 0, key };
+    return { dx, dy, key };
   });
-  const seen = new Set();
+  const seen = new Map();
   for (let i = 0; i < 60; i++) {
     const w = await where();
     if (w.done) return;
@@ -242,9 +245,12 @@ export async function focusByKeys(page, loc, stats = {}) {
     if (w.tab) break;
     let key = "ArrowRight";
     if (!w.first) {
-      if (seen.has(w.key)) break;  // going round: Tab instead
-      seen.add(w.key);
-      key = Math.abs(w.dx) > Math.abs(w.dy) ? (w.dx > 0 ? "ArrowRight" : "ArrowLeft") : (w.dy > 0 ? "ArrowDown" : "ArrowUp");
+      const visits = (seen.get(w.key) ?? 0) + 1;
+      if (visits > 2) break;  // going round: Tab instead
+      seen.set(w.key, visits);
+      const main = Math.abs(w.dx) > Math.abs(w.dy);
+      const horizontal = visits === 1 ? main : !main && Math.abs(w.dx) > 4 || main && Math.abs(w.dy) <= 4;  // the second time here: the other axis
+      key = horizontal ? (w.dx > 0 ? "ArrowRight" : "ArrowLeft") : (w.dy > 0 ? "ArrowDown" : "ArrowUp");
     }
     await page.keyboard.press(key);
     stats.keys = (stats.keys ?? 0) + 1;
@@ -256,6 +262,7 @@ export async function focusByKeys(page, loc, stats = {}) {
       stats.keys++;
     }
   }
+  if (process.env.CARC_DEBUG_KEYS) console.log("tab to", await loc.evaluate((el) => el.getAttribute("data-key")), "from", await page.evaluate(() => document.activeElement?.getAttribute("data-key") ?? document.activeElement?.tagName));
   for (let i = 0; i < 600; i++) {
     if (await loc.evaluate((el) => document.activeElement === el)) { stats.tabbed = (stats.tabbed ?? 0) + 1; return; }
     await page.keyboard.press("Tab");
