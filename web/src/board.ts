@@ -237,7 +237,7 @@ export class Board {
         n.textContent = String(i);
         g.append(r, n);
       }
-      // the boats on a space side by side, in rows
+      // what stands on one space side by side, in rows
       const here = new Map<number, number>();
       for (const ov of v.board.overlays) {
         if (ov.at !== "track") continue;
