@@ -231,9 +231,12 @@ export class Board {
       const title = s("text", { x: left, y: top - 10, class: "track-title" });
       title.textContent = track.title;
       g.append(title);
+      // as wide as the board (six spaces at least), in rows
+      const perRow = Math.max(6, Math.floor(((x1 - x0 + 1) * S) / w));
+      const sx = (i: number) => left + ((i - 1) % perRow) * w, sy = (i: number) => top + Math.floor((i - 1) / perRow) * (hgt + 8);
       for (let i = 1; i <= track.length; i++) {
-        const r = s("rect", { x: left + (i - 1) * w, y: top, width: w - 3, height: hgt, rx: 6, class: i === track.length ? "space end" : "space", "data-track-space": i });
-        const n = s("text", { x: left + (i - 1) * w + w / 2 - 1, y: top + hgt - 6, class: "space-n" });
+        const r = s("rect", { x: sx(i), y: sy(i), width: w - 3, height: hgt, rx: 6, class: i === track.length ? "space end" : "space", "data-track-space": i });
+        const n = s("text", { x: sx(i) + w / 2 - 1, y: sy(i) + hgt - 6, class: "space-n" });
         n.textContent = String(i);
         g.append(r, n);
       }
@@ -243,12 +246,13 @@ export class Board {
         if (ov.at !== "track") continue;
         const k = here.get(ov.x) ?? 0;
         here.set(ov.x, k + 1);
-        const cx = left + (ov.x - 1) * w + w / 2 - 1 + (k % 2 ? 14 : -14), cy = top + 22 + Math.floor(k / 2) * 22;
+        const cx = sx(ov.x) + w / 2 - 1 + (k % 2 ? 14 : -14), cy = sy(ov.x) + 22 + Math.floor(k / 2) * 22;
         g.append(this.overlayGlyph(ov, v, o, cx, cy, 1.1));
       }
       root.append(g);
-      grow(x0, y1 + 1);
-      grow(x0 + Math.ceil((track.length * w) / S) - 1, y1 + 1);
+      const rows = Math.ceil(track.length / perRow);
+      grow(x0, y1 + 1 + Math.ceil((rows * (hgt + 8) + 40 - S) / S));
+      grow(x0 + Math.ceil((Math.min(perRow, track.length) * w) / S) - 1, y1 + 1);
     }
     const pieces = s("g", { class: "pieces" });
     for (const p of v.board.pieces) {
