@@ -22,9 +22,10 @@ option = {"type": "object", "required": ["kind", "text"], "additionalProperties"
     "notations": {"type": "array", "items": STR, "description": "place: one move per rotation in rots"},
     "rots": {"type": "array", "items": {"enum": [0, 90, 180, 270]}},
     "text": {"type": "string", "description": "a sentence for a person"},
-    "x": INT, "y": INT, "port": STR, "piece": STR, "feature": STR, "worth": worth,
+    "x": {"type": "integer", "description": "the option's cell (place, piece, cell, piece target; tile, token or no target: the cell where it acts, when the game gives one) or grid point (point)"}, "y": INT, "port": STR, "piece": STR, "feature": STR, "worth": worth,
     "anchor": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "piece: where the piece would stand in its tile, (0,0) north-west, (1,1) south-east"},
-    "target": {"enum": ["cell", "piece", "tile", "token"], "description": "action, choice: what the option names (cell: x, y; piece: x, y, port, piece, feature; tile: tile, rot; token: token)"},
+    "target": {"enum": ["cell", "piece", "tile", "token", "point"], "description": "action, choice: what the option names (cell: x, y; piece: x, y, port, piece, feature; tile: tile, rot; token: token; point: x, y a grid point, the north-west corner of cell x, y, and cell)"},
+    "cell": {"type": "array", "items": INT, "minItems": 2, "maxItems": 2, "description": "target point: the cell whose quarter of the grid point the option fills"},
     "tile": {"type": "string", "description": "target tile: the tile id"}, "rot": {"enum": [0, 90, 180, 270], "description": "target tile: its rotation"},
     "token": {"type": "string", "description": "target token: the kind of token"},
     "overlay": {"type": "string", "description": "action, choice: the id of the overlay (board.overlays) the option acts on"}}}

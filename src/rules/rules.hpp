@@ -121,10 +121,13 @@ struct Panel {
 // sentence in the game's words and what the option names, so that a front end can show it without
 // knowing the game (a cell to label on the board, a piece to point at, a tile to draw, a token).
 struct OptionInfo {
-  enum class Target : u8 { None, Cell, Piece, Tile, Token };
+  enum class Target : u8 { None, Cell, Piece, Tile, Token, Point };
   std::string text;  // "" for none: the front end shows the notation
   Target target = Target::None;
-  int x = 0, y = 0;        // Cell, Piece: the cell (Piece: of the tile the piece stands on)
+  int x = 0, y = 0;        // Cell, Piece: the cell (Piece: of the tile the piece stands on); Point: the
+                           // cell whose corner (quarter of the grid point) it fills
+  int px = 0, py = 0;      // Point: the grid point (the north-west corner of cell px, py)
+  bool located = false;    // Tile, Token, None: x, y is the cell where it acts (offered there)
   int local = -1;          // Piece: the local feature of that tile
   int tile = -1, rot = 0;  // Tile: the tile type and its quarter turns (a multi-cell tile: its first cell)
   int token = -1;          // Token: the token kind (Presentation::state_names.tokens names it)

@@ -117,6 +117,13 @@ void target_of(const State& s, const OptionInfo& info, OptionView& o) {
   switch (info.target) {
     case OptionInfo::Target::None:
       break;
+    case OptionInfo::Target::Point:
+      o.target = "point";
+      o.x = info.px;
+      o.y = info.py;
+      o.cx = info.x;
+      o.cy = info.y;
+      break;
     case OptionInfo::Target::Cell:
       o.target = "cell";
       o.x = info.x;
@@ -147,6 +154,11 @@ void target_of(const State& s, const OptionInfo& info, OptionView& o) {
       o.token = info.token >= 0 && static_cast<std::size_t>(info.token) < names.size() ? names[static_cast<std::size_t>(info.token)] : std::to_string(info.token);
       break;
     }
+  }
+  if (info.located && (o.target.empty() || o.target == "tile" || o.target == "token")) {
+    o.located = true;
+    o.x = info.x;
+    o.y = info.y;
   }
 }
 
@@ -477,8 +489,10 @@ void append_options_json(std::string& out, const std::vector<OptionView>& option
     }
     out += R"(,"text":)";
     put_string(out, o.text);
-    if (o.kind == "place" || o.kind == "piece" || o.target == "cell" || o.target == "piece")
+    if (o.kind == "place" || o.kind == "piece" || o.target == "cell" || o.target == "piece" || o.target == "point" ||
+        o.located)
       fmt::format_to(std::back_inserter(out), R"(,"x":{},"y":{})", o.x, o.y);
+    if (o.target == "point") fmt::format_to(std::back_inserter(out), R"(,"cell":[{},{}])", o.cx, o.cy);
     if (!o.target.empty()) {
       out += R"(,"target":)";
       put_string(out, o.target);
@@ -529,10 +543,11 @@ json to_json(const OptionView& o) {
     j.erase("notation");
   }
   if (!o.target.empty()) j["target"] = o.target;
-  if (o.target == "cell") {
+  if (o.target == "cell" || o.target == "point" || o.located) {
     j["x"] = o.x;
     j["y"] = o.y;
   }
+  if (o.target == "point") j["cell"] = {o.cx, o.cy};
   if (o.target == "tile") {
     j["tile"] = o.tile;
     j["rot"] = o.rot;

@@ -75,7 +75,9 @@ struct PlayerView {
 // it goes and what the feature is worth with it. A game's actions and choices say what they name
 // (`target`, from the game's Presentation::option_info): "cell" (x, y: a cell to point at, e.g.
 // a marker's new cell), "piece" (x, y, port, piece, feature: a piece on the board), "tile" (tile,
-// rot: a tile to draw), "token" (token: a kind of token), "" nothing.
+// rot: a tile to draw), "token" (token: a kind of token), "point" (x, y: a grid point, the
+// north-west corner of cell x, y; cell: the cell whose quarter of it the option fills), "" nothing.
+// `located`: a tile, token or nothing that acts at cell x, y (a front end offers it there).
 struct OptionView {
   std::string notation, text;
   std::string kind;  // "place", "piece", "pass", "action", "choice"
@@ -89,6 +91,8 @@ struct OptionView {
   std::string tile, token;     // target "tile": the tile id (rot: degrees); "token": its kind's name
   std::string overlay;         // action, choice: the overlay it acts on (OverlayView), "" none
   int rot = 0;
+  int cx = 0, cy = 0;    // target "point": the cell whose quarter it fills
+  bool located = false;  // target "tile", "token" or "": x, y is the cell where it acts
 };
 
 struct DecisionView {

@@ -3,27 +3,35 @@
 // Pan and zoom by mouse drag, wheel, keyboard and touch (drag, pinch) change only the viewBox.
 import { t, word } from "./i18n";
 import { s, names } from "./util";
-import type { TileIndex, View, OptionView } from "./types";
+import type { TileIndex, View, OptionView, OverlayView } from "./types";
 
 export const CELL = 100;
 
 export interface BoardHandlers {
-  cell(x: number, y: number): void;          // a highlighted cell (a placement or a cell target)
-  option(o: OptionView): void;               // a piece spot or a piece target
+  cell(x: number, y: number): void;          // a highlighted placement cell
+  option(o: OptionView): void;               // a target that names one option
   rotate(dir: 1 | -1): void;                 // wheel over the tentative tile
-  cellOptions(key: string): void;            // a cell several options name: show those
+  select(key: string | null): void;          // a target that names several options: pick them out
 }
+
+// A target on the board that stands for several options (a cell, an overlay, a grid point, a
+// quarter of one, a cell where a menu of tiles or tokens acts): selecting it shows what follows.
+export interface Group { key: string; x: number; y: number; options: OptionView[] }
 
 export interface Overlay {
   fits: OptionView[];                        // placement cells
   tentative: { tile: string; x: number; y: number; rot: number } | null;
   spots: OptionView[];                       // piece options (anchors)
-  cellTargets: OptionView[];                 // actions/choices naming a cell
+  cells: Group[];                            // cells options name (now: with the overlay selected)
   pieceTargets: OptionView[];                // actions/choices naming a piece on the board
-  cellFilter: string | null;                 // the cell whose options the turn bar lists
+  overlayTargets: Group[];                   // overlays on cells to select first, key "ov:ID"
+  points: Group[];                           // grid points options name, key "pt:x,y"
+  quarters: Group[];                         // the selected point's quarters (x, y the cell), key "q:..."
+  located: Group[];                          // cells where a menu acts (tiles, tokens), key "loc:x,y"
+  selected: string | null;
+  menu: { key: string; x: number; y: number; items: OptionView[]; label: (o: OptionView) => Node[] } | null;
   colours: string[];
 }
-
 
 export class Board {
   readonly svg: SVGSVGElement;
@@ -45,7 +53,114 @@ export class Board {
     this.svg.addEventListener("pointercancel", up);
     this.svg.addEventListener("click", (e) => { if (this.dragged) { e.stopPropagation(); e.preventDefault(); } }, true);
     this.svg.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+    // Enter and Space act on the focused target only
+    this.svg.addEventListener("keydown", (e) => {
+      const el = e.target as Element;
+      if ((e.key === "Enter" || e.key === " ") && el !== this.svg && el.closest("[data-act]")) {
+        e.preventDefault(); e.stopPropagation();
+        (el.closest("[data-act]") as any).__act?.();
+      }
+    });
+    this.svg.addEventListener("focusin", (e) => this.showTip(e.target as Element));
+    this.svg.addEventListener("click", () => { if (this.selected) this.h.select(null); });
+    this.svg.addEventListener("focusout", () => { this.tip.hidden = true; });
     new ResizeObserver(() => this.apply()).observe(this.svg);
+  }
+
+  // what a focused target does and is worth, beside it (the tooltip for keys and touch)
+  readonly tip: HTMLElement = Object.assign(document.createElement("div"), { className: "focus-tip", hidden: true });
+  private menuEl: HTMLElement | null = null;
+  private selected: string | null = null;
+  private menuAt: { x: number; y: number } | null = null;
+  private showTip(el: Element): void {
+    const label = el.getAttribute("aria-label");
+    const wrap = this.svg.parentElement;
+    if (!label || el === this.svg || !wrap || !el.matches(":focus-visible")) { this.tip.hidden = true; return; }
+    if (this.tip.parentElement !== wrap) wrap.append(this.tip);
+    this.tip.textContent = label;
+    this.tip.setAttribute("data-focus-tip", el.getAttribute("data-key") ?? "");
+    const r = el.getBoundingClientRect(), w = wrap.getBoundingClientRect();
+    this.tip.hidden = false;
+    this.tip.style.left = `${Math.max(4, Math.min(w.width - 260, r.left - w.left))}px`;
+    this.tip.style.top = `${r.bottom - w.top + 6 > w.height - 40 ? r.top - w.top - 34 : r.bottom - w.top + 6}px`;
+  }
+
+  // The focusable targets (the cursor's stops) and moving the cursor by arrow keys: to the nearest
+  // target in that direction, the view following.
+  targets(): SVGElement[] { return [...this.svg.querySelectorAll<SVGElement>("[data-act]")]; }
+  moveCursor(dx: number, dy: number): void {
+    const list = this.targets();
+    if (!list.length) return;
+    const active = document.activeElement as Element | null;
+    const cur = active && this.svg.contains(active) && active !== this.svg ? active : null;
+    const c = (el: Element) => { const r = el.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
+    let best: SVGElement | null = null;
+    if (!cur) {
+      // the first stop: the chosen cell or the selected target, else the one nearest the view's centre
+      const pick = this.svg.querySelector<SVGElement>("[data-act].chosen, [data-act].selected");
+      if (pick) best = pick;
+      else {
+        const r = this.svg.getBoundingClientRect(), m = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+        let bd = Infinity;
+        for (const el of list) { const p = c(el); const d = Math.hypot(p.x - m.x, p.y - m.y); if (d < bd) { bd = d; best = el; } }
+      }
+    } else {
+      const p0 = c(cur);
+      const forward = dx + dy > 0;
+      const at = list.indexOf(cur as SVGElement);
+      let bd = Infinity;
+      for (const [i, el] of list.entries()) {
+        if (el === cur) continue;
+        const p = c(el);
+        if (Math.hypot(p.x - p0.x, p.y - p0.y) < 4) {
+          // targets at the same place (a spot at the centre of its cell): the next in order that way
+          const d = forward ? (i > at ? i - at : Infinity) : (i < at ? at - i : Infinity);
+          if (d * 0.01 < bd) { bd = d * 0.01; best = el; }
+          continue;
+        }
+        const along = (p.x - p0.x) * dx + (p.y - p0.y) * dy;
+        if (along < 2) continue;
+        const across = Math.abs((p.x - p0.x) * dy - (p.y - p0.y) * dx);
+        const d = along + 2.5 * across;
+        if (d < bd) { bd = d; best = el; }
+      }
+    }
+    if (best) { best.focus({ preventScroll: true }); this.reveal(best); }
+  }
+  // pans so that an element shows
+  reveal(el: Element): void {
+    const r = el.getBoundingClientRect(), b = this.svg.getBoundingClientRect();
+    const k = this.svg.viewBox.baseVal.width / Math.max(1, b.width);
+    let dx = 0, dy = 0;
+    if (r.left < b.left + 20) dx = (r.left - b.left - 60) * k; else if (r.right > b.right - 20) dx = (r.right - b.right + 60) * k;
+    if (r.top < b.top + 20) dy = (r.top - b.top - 60) * k; else if (r.bottom > b.bottom - 20) dy = (r.bottom - b.bottom + 60) * k;
+    if (dx || dy) this.pan(dx, dy);
+    this.showTip(el);
+  }
+  // which target has the focus, to give it back after a redraw
+  focusedKey(): string | null {
+    const a = document.activeElement;
+    if (!a || !this.svg.contains(a)) return null;
+    return a === this.svg ? "" : a.getAttribute("data-key");
+  }
+  refocus(key: string | null): void {
+    if (key === null) return;
+    const el = key ? [...this.svg.querySelectorAll<SVGElement>("[data-act]")].find((e) => e.getAttribute("data-key") === key) : null;
+    (el ?? this.svg).focus({ preventScroll: true });
+    if (el) this.showTip(el);
+  }
+  // a target: focusable (tabindex), a button to assistive technology, named by what it does and is
+  // worth, acting on click, Enter and Space
+  private target<E extends SVGElement>(el: E, key: string, label: string, act: () => void): E {
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", label);
+    el.setAttribute("data-act", "");
+    el.setAttribute("data-key", key);
+    el.append(s("title", {}, document.createTextNode(label)));
+    (el as any).__act = act;
+    el.addEventListener("click", (e) => { e.stopPropagation(); act(); });
+    return el;
   }
 
   tileURL(id: string): string { return this.urls.get(id) ?? ""; }
@@ -78,20 +193,25 @@ export class Board {
       grow(f.x!, f.y!);
       const chosen = o.tentative && o.tentative.x === f.x && o.tentative.y === f.y;
       const r = s("rect", { class: chosen ? "fit chosen" : "fit", x: f.x! * S + 3, y: f.y! * S + 3, width: S - 6, height: S - 6, rx: 6, "data-cell": `${f.x},${f.y}`, "data-rots": (f.rots ?? []).join(" ") });
-      r.addEventListener("click", () => this.h.cell(f.x!, f.y!));
-      marks.append(r);
+      marks.append(this.target(r, `cell:${f.x},${f.y}`, t("board.cell", { x: f.x!, y: f.y! }), () => this.h.cell(f.x!, f.y!)));
     }
-    // cells that options name: one mark per cell; a cell named by several options picks them out
-    const byCell = new Map<string, OptionView[]>();
-    for (const c of o.cellTargets) byCell.set(`${c.x},${c.y}`, [...(byCell.get(`${c.x},${c.y}`) ?? []), c]);
-    for (const [key, list] of byCell) {
-      const c = list[0];
-      grow(c.x!, c.y!);
-      const chosen = o.cellFilter === key;
-      const r = s("rect", { class: chosen ? "fit target chosen-cell" : "fit target", x: c.x! * S + 3, y: c.y! * S + 3, width: S - 6, height: S - 6, rx: 6, "data-target-cell": key, "data-notation": list.length === 1 ? c.notation : undefined, "data-count": list.length });
-      r.append(s("title", {}, document.createTextNode(list.map((x) => x.text).join("\n"))));
-      r.addEventListener("click", () => list.length === 1 ? this.h.option(c) : this.h.cellOptions(key));
-      marks.append(r);
+    // cells that options name: one mark per cell; a cell named by several options opens a menu
+    for (const g of o.cells) {
+      const c = g.options[0];
+      grow(g.x, g.y);
+      const key = `cell:${g.x},${g.y}`;
+      const chosen = o.selected === key;
+      const r = s("rect", { class: chosen ? "fit target chosen-cell selected" : "fit target", x: g.x * S + 3, y: g.y * S + 3, width: S - 6, height: S - 6, rx: 6, "data-target-cell": `${g.x},${g.y}`, "data-notation": g.options.length === 1 ? c.notation : undefined, "data-count": g.options.length });
+      marks.append(this.target(r, `t${key}`, g.options.map((x) => x.text).join("\n"), () => g.options.length === 1 ? this.h.option(c) : this.h.select(chosen ? null : key)));
+    }
+    // menus at the cells where their options act (a tile where it goes, a token at its feature)
+    for (const g of o.located) {
+      grow(g.x, g.y);
+      const key = `loc:${g.x},${g.y}`;
+      const sel = o.selected === key;
+      const wide = g.options.some((x) => x.target === "tile");
+      const r = s("rect", { class: sel ? "fit target located selected" : "fit target located", x: g.x * S + 3, y: g.y * S + 3, width: (wide ? 2 : 1) * S - 6, height: S - 6, rx: 6, "data-target-menu": `${g.x},${g.y}`, "data-count": g.options.length });
+      marks.append(this.target(r, key, g.options.map((x) => x.text).join("\n"), () => this.h.select(sel ? null : key)));
     }
     root.append(marks);
     // what the game stands on the board besides tiles and pieces (overlays), with the look's glyphs
@@ -99,21 +219,41 @@ export class Board {
     for (const ov of v.board.overlays) {
       if (ov.at === "track") continue;
       const cell = ov.at === "cell";
-      const g = s("g", { class: `overlay ${ov.glyph ?? ov.id.split(":")[0]}${ov.done ? " done" : ""}`, "data-overlay": ov.id, "data-at": ov.at, "data-x": ov.x, "data-y": ov.y,
-        transform: `translate(${(ov.x + (cell ? 0.5 : 0)) * S},${(ov.y + (cell ? 0.5 : 0)) * S})` });
-      g.append(s("title", {}, document.createTextNode(names(ov.label, v.players))));
-      if (ov.glyph) { const gl = this.glyph(ov.glyph, ov.seat ?? -1, o.colours); if (gl) g.append(gl); }
-      for (const p of ov.parts) {
-        const gl = this.glyph(p.glyph, p.seat ?? -1, o.colours);
-        if (!gl) continue;
-        const part = s("g", { class: `part ${p.glyph}`, transform: `translate(${p.dx * S},${p.dy * S})${p.rot ? ` rotate(${p.rot})` : ""}`, "data-player": p.seat });
-        if (p.label) part.append(s("title", {}, document.createTextNode(names(p.label, v.players))));
-        part.append(gl);
-        g.append(part);
-      }
-      overlays.append(g);
+      grow(ov.x - (cell ? 0 : 1), ov.y - (cell ? 0 : 1));
+      overlays.append(this.overlayGlyph(ov, v, o, (ov.x + (cell ? 0.5 : 0)) * S, (ov.y + (cell ? 0.5 : 0)) * S));
     }
     root.append(overlays);
+    // the game's track (board.track) under the board, with what stands on it
+    const track = v.board.track;
+    if (track && track.length > 0) {
+      const w = 64, hgt = 84, top = (y1 + 1) * S + 40, left = x0 * S;
+      const g = s("g", { class: "track", "data-track": track.length });
+      const title = s("text", { x: left, y: top - 10, class: "track-title" });
+      title.textContent = track.title;
+      g.append(title);
+      // as wide as the board (six spaces at least), in rows
+      const perRow = Math.max(6, Math.floor(((x1 - x0 + 1) * S) / w));
+      const sx = (i: number) => left + ((i - 1) % perRow) * w, sy = (i: number) => top + Math.floor((i - 1) / perRow) * (hgt + 8);
+      for (let i = 1; i <= track.length; i++) {
+        const r = s("rect", { x: sx(i), y: sy(i), width: w - 3, height: hgt, rx: 6, class: i === track.length ? "space end" : "space", "data-track-space": i });
+        const n = s("text", { x: sx(i) + w / 2 - 1, y: sy(i) + hgt - 6, class: "space-n" });
+        n.textContent = String(i);
+        g.append(r, n);
+      }
+      // what stands on one space side by side, in rows
+      const here = new Map<number, number>();
+      for (const ov of v.board.overlays) {
+        if (ov.at !== "track") continue;
+        const k = here.get(ov.x) ?? 0;
+        here.set(ov.x, k + 1);
+        const cx = sx(ov.x) + w / 2 - 1 + (k % 2 ? 14 : -14), cy = sy(ov.x) + 22 + Math.floor(k / 2) * 22;
+        g.append(this.overlayGlyph(ov, v, o, cx, cy, 1.1));
+      }
+      root.append(g);
+      const rows = Math.ceil(track.length / perRow);
+      grow(x0, y1 + 1 + Math.ceil((rows * (hgt + 8) + 40 - S) / S));
+      grow(x0 + Math.ceil((Math.min(perRow, track.length) * w) / S) - 1, y1 + 1);
+    }
     const pieces = s("g", { class: "pieces" });
     for (const p of v.board.pieces) {
       const g = this.piece(p.piece, p.feature, p.player, o.colours, (p.x + p.anchor[0]) * S, (p.y + p.anchor[1]) * S);
@@ -124,6 +264,37 @@ export class Board {
     }
     root.append(pieces);
     const spots = s("g", { class: "spots" });
+    // overlays with options that move them: select one, then the cells it may go to show
+    for (const g of o.overlayTargets) {
+      const key = g.key;
+      const sel = o.selected === key;
+      const id = key.slice(3);
+      const m = s("g", { class: sel ? "spot overlay-target selected" : "spot overlay-target", "data-target-overlay": id, "data-count": g.options.length });
+      m.append(s("circle", { cx: (g.x + 0.5) * S, cy: (g.y + 0.5) * S, r: 30 }));
+      const ov = v.board.overlays.find((q) => q.id === id);
+      spots.append(this.target(m, key, t("board.select", { what: ov ? names(ov.label, v.players) : id, n: g.options.length }), () => this.h.select(sel ? null : key)));
+    }
+    // grid points options name, then the selected point's quarters
+    for (const g of o.points) {
+      grow(g.x, g.y);
+      const sel = o.selected === g.key || (o.selected ?? "").startsWith(`q:${g.x},${g.y},`);
+      const m = s("g", { class: sel ? "spot point-target selected" : "spot point-target", "data-target-point": `${g.x},${g.y}`, "data-count": g.options.length });
+      const cx = g.x * S, cy = g.y * S;
+      m.append(s("path", { d: `M${cx} ${cy - 15} L${cx + 15} ${cy} L${cx} ${cy + 15} L${cx - 15} ${cy} Z` }));
+      const best = Math.max(...g.options.map(worthOf));
+      const txt = s("text", { x: cx, y: cy + 4.5, class: "spot-worth" });
+      txt.textContent = best > 0 ? `+${best}` : "";
+      m.append(txt);
+      spots.append(this.target(m, g.key, t("board.point", { x: g.x, y: g.y, n: g.options.length, best }) + "\n" + summarize(g.options), () => this.h.select(o.selected === g.key ? null : g.key)));
+    }
+    for (const g of o.quarters) {
+      const [px, py] = g.key.slice(2).split(",").map(Number);
+      const qx = (px + (g.x + 0.5 - px) * 0.42) * S, qy = (py + (g.y + 0.5 - py) * 0.42) * S;
+      const sel = o.selected === g.key;
+      const m = s("g", { class: sel ? "spot quarter-target selected" : "spot quarter-target", "data-target-quarter": `${px},${py},${g.x},${g.y}`, "data-count": g.options.length });
+      m.append(s("circle", { cx: qx, cy: qy, r: 12 }));
+      spots.append(this.target(m, g.key, t("board.quarter", { x: g.x, y: g.y }) + "\n" + summarize(g.options), () => this.h.select(g.key)));
+    }
     // marks at their anchors, then spread: options at the same spot (a tribe member on a river and
     // a network piece on its network) end side by side, marks of nearby ports apart
     const at = o.spots.map((o2) => {
@@ -135,32 +306,97 @@ export class Board {
       const key = `${o2.x},${o2.y},${o2.port}`;
       const { x: cx, y: cy } = at[i];
       const second = o2.piece === this.tiles.piece_names[1];
-      const g = s("g", { class: second ? "spot second" : "spot", "data-spot": key, "data-notation": o2.notation, "data-piece-kind": o2.piece, tabindex: 0 });
+      const g = s("g", { class: second ? "spot second" : "spot", "data-spot": key, "data-notation": o2.notation, "data-piece-kind": o2.piece });
       g.append(second ? s("rect", { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 3 }) : s("circle", { cx, cy, r: 13 }));
       const worth = s("text", { x: cx, y: cy + 4.5, class: "spot-worth" });
       worth.textContent = String(o2.worth?.points ?? "");
-      g.append(worth, s("title", {}, document.createTextNode(o2.text)));
-      g.addEventListener("click", () => this.h.option(o2));
-      spots.append(g);
+      g.append(worth);
+      spots.append(this.target(g, `spot:${key}:${o2.piece}`, o2.text, () => this.h.option(o2)));
     });
     for (const o2 of o.pieceTargets) {
       const p = v.board.pieces.find((q) => q.x === o2.x && q.y === o2.y && q.port === o2.port);
       const a = p?.anchor ?? [0.5, 0.5];
       const g = s("g", { class: "spot target", "data-target-piece": `${o2.x},${o2.y},${o2.port}`, "data-notation": o2.notation });
-      g.append(s("circle", { cx: (o2.x! + a[0]) * S, cy: (o2.y! + a[1]) * S, r: 17 }), s("title", {}, document.createTextNode(o2.text)));
-      g.addEventListener("click", () => this.h.option(o2));
-      spots.append(g);
+      g.append(s("circle", { cx: (o2.x! + a[0]) * S, cy: (o2.y! + a[1]) * S, r: 17 }));
+      spots.append(this.target(g, `piece:${o2.x},${o2.y},${o2.port}`, o2.text, () => this.h.option(o2)));
     }
     root.append(spots);
     this.svg.replaceChildren(root);
     this.svg.setAttribute("data-tiles", String(v.board.tiles.length));
     this.bounds = { x0, y0, x1: x1 + 1, y1: y1 + 1 };
+    this.selected = o.selected;
+    this.setMenu(o);
     if (this.autoFit) this.fit(); else this.apply();
+  }
+
+  // The menu of a selected target beside it (HTML over the board, following pan and zoom): one
+  // button per option, its worth in its words.
+  private setMenu(o: Overlay): void {
+    this.menuEl?.remove();
+    this.menuEl = null;
+    this.menuAt = null;
+    const m = o.menu;
+    const wrap = this.svg.parentElement;
+    if (!m || !wrap) return;
+    const el = document.createElement("div");
+    el.className = "board-menu";
+    el.setAttribute("data-menu", m.key);
+    el.setAttribute("role", "menu");
+    for (const it of m.items) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.setAttribute("role", "menuitem");
+      b.setAttribute("data-menu-option", "");
+      b.setAttribute("data-kind", it.kind);
+      if (it.notation) b.setAttribute("data-notation", it.notation);
+      b.title = it.text;
+      b.append(...m.label(it));
+      b.addEventListener("click", () => this.h.option(it));
+      el.append(b);
+    }
+    el.addEventListener("keydown", (e) => {
+      const items = [...el.querySelectorAll<HTMLButtonElement>("button")];
+      const i = items.indexOf(document.activeElement as HTMLButtonElement);
+      if (e.key === "ArrowDown" || e.key === "ArrowRight") { items[(i + 1) % items.length].focus(); e.preventDefault(); e.stopPropagation(); }
+      else if (e.key === "ArrowUp" || e.key === "ArrowLeft") { items[(i - 1 + items.length) % items.length].focus(); e.preventDefault(); e.stopPropagation(); }
+    });
+    wrap.append(el);
+    this.menuEl = el;
+    this.menuAt = { x: m.x, y: m.y };
+  }
+  menuOpen(): HTMLElement | null { return this.menuEl; }
+  private placeMenu(): void {
+    const el = this.menuEl, at = this.menuAt, wrap = this.svg.parentElement;
+    if (!el || !at || !wrap) return;
+    const vb = this.svg.viewBox.baseVal, r = this.svg.getBoundingClientRect(), w = wrap.getBoundingClientRect();
+    if (!vb || !vb.width || !r.width) return;
+    const k = r.width / vb.width;
+    const px = r.left - w.left + (at.x - vb.x) * k, py = r.top - w.top + (at.y - vb.y) * k;
+    const mw = el.offsetWidth || 200, mh = el.offsetHeight || 100;
+    el.style.left = `${Math.max(4, Math.min(w.width - mw - 4, px + 8))}px`;
+    el.style.top = `${Math.max(4, Math.min(w.height - mh - 4, py - mh / 2))}px`;
   }
 
   private image(id: string, x: number, y: number, rot: number): SVGImageElement {
     const S = CELL;
     return s("image", { href: this.tileURL(id), x: x * S, y: y * S, width: S, height: S, transform: rot ? `rotate(${rot} ${x * S + S / 2} ${y * S + S / 2})` : undefined });
+  }
+
+  private overlayGlyph(ov: OverlayView, v: View, o: Overlay, x: number, y: number, scale = 1): SVGGElement {
+    const S = CELL;
+    const g = s("g", { class: `overlay ${ov.glyph ?? ov.id.split(":")[0]}${ov.done ? " done" : ""}`, "data-overlay": ov.id, "data-at": ov.at, "data-x": ov.x, "data-y": ov.y,
+      transform: `translate(${x},${y})${scale !== 1 ? ` scale(${scale})` : ""}` });
+    g.append(s("title", {}, document.createTextNode(names(ov.label, v.players))));
+    if (ov.glyph) { const gl = this.glyph(ov.glyph, ov.seat ?? -1, o.colours); if (gl) g.append(gl); }
+    for (const p of ov.parts) {
+      const gl = this.glyph(p.glyph, p.seat ?? -1, o.colours);
+      if (!gl) continue;
+      const part = s("g", { class: `part ${p.glyph}`, transform: `translate(${p.dx * S},${p.dy * S})${p.rot ? ` rotate(${p.rot})` : ""}`, "data-player": p.seat });
+      if (p.label) part.append(s("title", {}, document.createTextNode(names(p.label, v.players))));
+      part.append(gl);
+      g.append(part);
+    }
+    return g;
   }
 
   // A piece: the look's glyph for it (by name; a piece claiming a feature's network; by kind), in
@@ -227,6 +463,7 @@ export class Board {
     }
     this.svg.setAttribute("viewBox", `${x.toFixed(1)} ${y.toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}`);
     this.svg.setAttribute("data-zoom", (CELL * 5 / w).toFixed(3));
+    this.placeMenu();
   }
   private toBoard(px: number, py: number): { x: number; y: number; k: number } {
     const r = this.svg.getBoundingClientRect();
@@ -296,4 +533,15 @@ export function spreadSpots(at: { x: number; y: number }[], gap: number): void {
     }
     if (!moved) return;
   }
+}
+
+// What an option is worth, from its words ("...: +3") or its feature, 0 unknown.
+export function worthOf(o: OptionView): number {
+  if (o.worth) return o.worth.points;
+  const m = /\+(\d+)\s*$/.exec(o.text) ?? /\+(\d+)/.exec(o.text);
+  return m ? Number(m[1]) : 0;
+}
+function summarize(list: OptionView[]): string {
+  const shown = list.slice(0, 6).map((x) => x.text);
+  return list.length > 6 ? [...shown, "…"].join("\n") : shown.join("\n");
 }

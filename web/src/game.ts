@@ -2,11 +2,11 @@
 // with the server's `legal`, sent whole on confirm), panels, clocks, presence, the log, the end,
 // and a replay slider over the game's record. The page holds no rules: what may be played comes
 // from the view's options and `legal`; what is shown from the view.
-import { Board, type Overlay } from "./board";
+import { Board, type Group, type Overlay } from "./board";
 import { Conn, type Command, type ConnStatus } from "./conn";
 import { finalPanel, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section } from "./panels";
 import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
-import { getJSON, h, load, save } from "./util";
+import { getJSON, h, load, names, save } from "./util";
 import { langPicker, setGameWords, t, withLang } from "./i18n";
 import { drawSeen } from "./seen";
 import { settings, settingsMenu, TurnNotice } from "./notify";
@@ -44,7 +44,9 @@ export class GamePage {
   private turn: Turn = { moves: [], options: null, complete: false, sending: false, place: null };
   private legalQueue: string[][] = [];
   private prefRot = 0;
-  private cellFilter: string | null = null;
+  private sel: string | null = null;       // the board target picked out (an overlay, a point, a cell of several options)
+  private keysHelp: HTMLElement | null = null;
+  private allOpen = false;
   private log: string[] = [];
   private clocks: number[] = [];
   private clockBase = Date.now();
@@ -102,7 +104,7 @@ export class GamePage {
       cell: (x, y) => this.pickCell(x, y),
       option: (o) => this.choose(o),
       rotate: (d) => this.rotate(d),
-      cellOptions: (key) => { this.cellFilter = this.cellFilter === key ? null : key; this.render(); },
+      select: (key) => this.select(key),
     });
     const conn = h("span", { class: "conn", "data-conn": "connecting", role: "status", "aria-live": "polite", text: t("conn.connecting") });
     const title = h("span", { class: "title", text: tiles.title });
@@ -189,7 +191,7 @@ export class GamePage {
       this.legalQueue = [];
       this.confirmOnComplete = false;
       this.message = "";
-      this.cellFilter = null;
+      this.sel = null;
     }
     if (v.over && !this.record && this.id) {
       getJSON<any>(`/api/games/${this.id}/record`).then((r) => { this.record = r; this.renderSide(); }).catch(() => {});
@@ -284,7 +286,7 @@ export class GamePage {
   private requestLegal(): void {
     this.turn.options = null;
     this.turn.complete = false;
-    this.cellFilter = null;
+    this.sel = null;
     const moves = this.turn.moves.slice();
     if (this.conn?.send({ type: "legal", moves })) this.legalQueue.push(moves);
   }
@@ -467,25 +469,96 @@ export class GamePage {
     side.addEventListener("mouseleave", () => over({ target: side } as any));
   }
 
+  // Keys (docs/web.md): Enter and Space act on the focused control only (buttons natively, board
+  // targets by the board); arrows move the cursor over the board's cells and targets (Shift:
+  // pan); r / R rotate; c confirms; Escape closes a menu or takes back; ? lists the keys.
   private key(e: KeyboardEvent): void {
     const tgt = e.target as HTMLElement;
     if (tgt && (tgt.tagName === "INPUT" || tgt.tagName === "TEXTAREA" || tgt.tagName === "SELECT")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;
+    const inMenu = !!tgt?.closest?.("[data-menu]");
+    if (k === "?") { this.toggleKeys(); e.preventDefault(); return; }
+    if (k === "Escape" && this.keysHelp) { this.toggleKeys(false); e.preventDefault(); return; }
     if (k === "r" || k === "R") { this.rotate(k === "r" ? 1 : -1); e.preventDefault(); }
-    else if (k === "Enter") { this.confirm(); e.preventDefault(); }
-    else if (k === "Backspace" || k === "Escape") { this.takeBack(); e.preventDefault(); }
-    else if (k === "ArrowLeft") this.board.panKey(-1, 0);
-    else if (k === "ArrowRight") this.board.panKey(1, 0);
-    else if (k === "ArrowUp") this.board.panKey(0, -1);
-    else if (k === "ArrowDown") this.board.panKey(0, 1);
+    else if (k === "c" || k === "C") { this.confirm(); e.preventDefault(); }
+    else if (k === "Escape") {
+      e.preventDefault();
+      if (this.sel) { const back = this.sel; this.select(this.parentOf(back)); this.board.refocus(this.focusKeyOf(back)); }
+      else this.takeBack();
+    }
+    else if (k === "Backspace") { this.takeBack(); e.preventDefault(); }
+    else if (k.startsWith("Arrow") && !inMenu) {
+      const dx = k === "ArrowLeft" ? -1 : k === "ArrowRight" ? 1 : 0, dy = k === "ArrowUp" ? -1 : k === "ArrowDown" ? 1 : 0;
+      e.preventDefault();
+      if (e.shiftKey || !this.board.targets().length) this.board.panKey(dx, dy);
+      else this.board.moveCursor(dx, dy);
+    }
     else if (k === "+" || k === "=") this.board.zoom(1.25);
     else if (k === "-") this.board.zoom(0.8);
     else if (k === "0") this.board.fit();
     else return;
   }
 
+  private toggleKeys(show = !this.keysHelp): void {
+    this.keysHelp?.remove();
+    this.keysHelp = null;
+    if (!show) return;
+    const rows: [string, string][] = [["←↑→↓", t("keys.arrows")], ["Shift + ←↑→↓", t("keys.pan")], ["Enter, Space", t("keys.enter")], ["Tab", t("keys.tab")],
+      ["r / R", t("keys.rotate")], ["c", t("keys.confirm")], ["Esc", t("keys.escape")], ["Backspace", t("keys.back")], ["+ − 0", t("keys.zoom")], ["?", t("keys.help")]];
+    const close = h("button", { type: "button", "data-keys-close": "", text: t("keys.close") });
+    const box = h("div", { class: "keys-help", "data-keys-help": "", role: "dialog", "aria-label": t("keys.title") },
+      h("h2", { text: t("keys.title") }),
+      h("table", {}, ...rows.map(([key, what]) => h("tr", { "data-key-row": key }, h("th", {}, h("kbd", { text: key })), h("td", { text: what })))), close);
+    close.addEventListener("click", () => this.toggleKeys(false));
+    this.el.root.append(box);
+    this.keysHelp = box;
+    close.focus();
+  }
+
   // ---- drawing ----
   private shown(): View | null { return this.replay ? this.replay.view : this.view; }
+
+  // ---- targets on the board ----
+  private select(key: string | null): void {
+    if (!this.mine() || this.turn.sending) return;
+    const viaKeys = document.activeElement !== document.body && !!document.activeElement?.closest?.("[data-board], [data-menu]");
+    this.sel = key;
+    this.render();
+    // the keyboard goes on into what the selection shows: the menu's first item
+    if (viaKeys) this.board.menuOpen()?.querySelector<HTMLButtonElement>("button")?.focus();
+  }
+  private parentOf(key: string): string | null {
+    if (key.startsWith("q:")) { const [px, py] = key.slice(2).split(","); return `pt:${px},${py}`; }
+    return null;
+  }
+  private focusKeyOf(key: string): string { return key.startsWith("cell:") ? `t${key}` : key; }
+
+  // The decision's options by where they act on the board (docs/web.md): piece spots, pieces,
+  // cells, overlays to select first (their cells then), grid points (then their quarters and a
+  // menu), cells where a menu of tiles or tokens acts; what has no place on the board is `loose`.
+  private groups(v: View, opts: OptionView[]) {
+    const spots = opts.filter((o) => o.kind === "piece");
+    const pieceTargets = opts.filter((o) => o.target === "piece");
+    const add = (m: Map<string, Group>, key: string, x: number, y: number, o: OptionView) => {
+      const g = m.get(key) ?? { key, x, y, options: [] };
+      g.options.push(o);
+      m.set(key, g);
+    };
+    const cellOverlays = new Map(v.board.overlays.filter((ov) => ov.at === "cell").map((ov) => [ov.id, ov]));
+    const overlays = new Map<string, Group>(), cells = new Map<string, Group>(), points = new Map<string, Group>(), located = new Map<string, Group>();
+    const loose: OptionView[] = [];
+    for (const o of opts) {
+      if (o.kind === "place" || o.kind === "piece" || o.kind === "pass" || o.target === "piece") continue;
+      const ov = o.overlay ? cellOverlays.get(o.overlay) : undefined;
+      if (o.target === "cell" && ov && !(ov.x === o.x && ov.y === o.y)) add(overlays, `ov:${ov.id}`, ov.x, ov.y, o);
+      else if (o.target === "cell") add(cells, `cell:${o.x},${o.y}`, o.x!, o.y!, o);
+      else if (o.target === "point") add(points, `pt:${o.x},${o.y}`, o.x!, o.y!, o);
+      else if (o.x !== undefined && o.y !== undefined) add(located, `loc:${o.x},${o.y}`, o.x, o.y, o);
+      else loose.push(o);
+    }
+    return { spots, pieceTargets, overlays, cells, points, located, loose };
+  }
 
   private render(): void {
     const v = this.shown();
@@ -493,18 +566,83 @@ export class GamePage {
     const opts = this.current();
     const placing = this.placing() && !this.turn.sending;
     const tileInHand = v.decision.tile;
+    const G = this.groups(v, opts);
+    // a selection that no longer names anything is dropped; a decision that is one menu opens it
+    const all = [...G.overlays.keys(), ...G.cells.keys(), ...G.points.keys(), ...G.located.keys()];
+    if (this.sel && !all.includes(this.sel) && !(this.sel.startsWith("q:") && G.points.has(this.parentOf(this.sel)!))) this.sel = null;
+    const only = G.spots.length + G.pieceTargets.length + G.loose.length === 0 && all.length === 1 && G.located.size === 1 ? all[0] : null;
+    const sel = this.sel ?? only;
+    const cells = [...G.cells.values()];
+    if (sel?.startsWith("ov:")) {
+      const m = new Map<string, Group>();
+      for (const o of G.overlays.get(sel)?.options ?? []) {
+        const key = `cell:${o.x},${o.y}`;
+        const g = m.get(key) ?? { key, x: o.x!, y: o.y!, options: [] };
+        g.options.push(o);
+        m.set(key, g);
+      }
+      cells.push(...m.values());
+    }
+    let quarters: Group[] = [];
+    let menu: Overlay["menu"] = null;
+    const S = 100;
+    const label = (o: OptionView): Node[] => {
+      const kids: Node[] = [];
+      if (o.target === "tile" && o.tile) kids.push(h("img", { src: this.board.tileURL(o.tile), alt: "", width: 36, height: 36, style: `transform: rotate(${o.rot ?? 0}deg)` }));
+      if (o.target === "token" && o.token) kids.push(h("b", { text: v.players[this.me]?.hand.find((x) => x.name === o.token)?.word ?? o.token }));
+      kids.push(document.createTextNode(o.text));
+      return kids;
+    };
+    if (sel?.startsWith("pt:") || sel?.startsWith("q:")) {
+      const ptKey = sel.startsWith("pt:") ? sel : this.parentOf(sel)!;
+      const pt = G.points.get(ptKey)!;
+      const m = new Map<string, Group>();
+      for (const o of pt.options) {
+        const [cx, cy] = o.cell ?? [pt.x, pt.y];
+        const key = `q:${pt.x},${pt.y},${cx},${cy}`;
+        const g = m.get(key) ?? { key, x: cx, y: cy, options: [] };
+        g.options.push(o);
+        m.set(key, g);
+      }
+      if (m.size === 1) menu = { key: ptKey, x: pt.x * S + 14, y: pt.y * S, items: pt.options, label };
+      else {
+        quarters = [...m.values()];
+        const q = sel.startsWith("q:") ? m.get(sel) : undefined;
+        if (q) menu = { key: q.key, x: (pt.x + (q.x + 0.5 - pt.x) * 0.42) * S + 12, y: (pt.y + (q.y + 0.5 - pt.y) * 0.42) * S, items: q.options, label };
+      }
+    }
+    else if (sel?.startsWith("cell:") && G.cells.get(sel) && G.cells.get(sel)!.options.length > 1) { const g = G.cells.get(sel)!; menu = { key: sel, x: (g.x + 1) * S, y: (g.y + 0.5) * S, items: g.options, label }; }
+    else if (sel?.startsWith("cell:")) { const g = cells.find((c) => c.key === sel); if (g && g.options.length > 1) menu = { key: sel, x: (g.x + 1) * S, y: (g.y + 0.5) * S, items: g.options, label }; }
+    else if (sel?.startsWith("loc:")) {
+      const g = G.located.get(sel)!;
+      const wide = g.options.some((o) => o.target === "tile");
+      menu = { key: sel, x: (g.x + (wide ? 2 : 1)) * S, y: (g.y + 0.5) * S, items: g.options, label };
+    }
     const overlay: Overlay = {
       fits: placing ? v.decision.options.filter((o) => o.kind === "place") : [],
       tentative: placing && this.turn.place && tileInHand ? { tile: tileInHand, ...this.turn.place } : null,
-      spots: opts.filter((o) => o.kind === "piece"),
-      cellTargets: opts.filter((o) => o.target === "cell"),
-      pieceTargets: opts.filter((o) => o.target === "piece"),
-      cellFilter: this.cellFilter,
+      spots: G.spots,
+      cells,
+      pieceTargets: G.pieceTargets,
+      overlayTargets: [...G.overlays.values()],
+      points: [...G.points.values()],
+      quarters,
+      located: [...G.located.values()],
+      selected: sel,
+      menu,
       colours: this.colours,
     };
+    const focus = this.board.focusedKey();
+    const menuFocus = (document.activeElement as HTMLElement | null)?.closest?.("[data-menu]") ? (document.activeElement as HTMLElement).getAttribute("data-notation") : null;
     this.board.render(v, overlay);
     drawSeen(this.board.svg, v, { me: this.replay ? -1 : this.me, colours: this.colours, coords: settings().coords, hover: this.hoverCell });
     if (!this.replay) this.notice.update(v.title, this.colours[this.me] ?? null, this.mine(), v.over);
+    this.board.refocus(focus);
+    if (menuFocus !== null) {
+      // the menu's item keeps the focus while the menu stays; else the board takes it
+      const again = this.board.menuOpen()?.querySelector<HTMLButtonElement>(`button[data-notation="${CSS.escape(menuFocus)}"]`);
+      if (again) again.focus(); else this.board.refocus("");
+    }
     const b = document.body;
     b.dataset.myTurn = String(this.mine());
     b.dataset.phase = v.decision.phase;
@@ -549,21 +687,49 @@ export class GamePage {
       kids.push(box);
     }
     const opts = this.current();
-    const filter = this.cellFilter;
-    const listed = opts.filter((o) => o.kind !== "place" && (!filter || (o.target === "cell" && `${o.x},${o.y}` === filter)));
+    const listed = opts.filter((o) => o.kind !== "place");
     if (this.mine() && !this.turn.sending) {
       if (this.turn.moves.length) kids.push(h("div", { class: "moves", "data-moves": this.turn.moves.join(" | ") }, t("game.this_turn"), h("b", { text: this.turn.moves.join(" · ") })));
       if (this.turn.moves.length && !this.turn.options && !this.turn.complete) kids.push(h("div", { class: "sub", text: "…" }));
-      if (listed.length) {
+      const G = this.groups(v, opts);
+      const onBoard = listed.length - G.loose.length - listed.filter((o) => o.kind === "pass").length;
+      if (onBoard > 0) kids.push(h("div", { class: "sub hint", "data-hint": "", text: t("game.on_board", { n: onBoard }) }));
+      const button = (o: OptionView, i: number) => {
+        const b = h("button", { type: "button", "data-option": i, "data-kind": o.kind, "data-notation": o.notation, class: `opt ${o.kind}`, title: o.text });
+        if (o.target === "tile" && o.tile) b.append(h("img", { src: this.board.tileURL(o.tile), alt: o.tile, width: 40, height: 40, style: `transform: rotate(${o.rot ?? 0}deg)` }));
+        if (o.target === "token" && o.token) b.append(h("b", { text: (v.players[this.me]?.hand.find((x) => x.name === o.token)?.word ?? o.token) + " " }));
+        b.append(o.text);
+        b.addEventListener("click", () => this.choose(o));
+        return b;
+      };
+      // what has no place on the board (a "keep" choice): buttons, a few at most
+      if (G.loose.length) {
         const box = h("div", { class: "options", "data-options": "" });
-        listed.forEach((o, i) => {
-          const b = h("button", { type: "button", "data-option": i, "data-kind": o.kind, "data-notation": o.notation, class: `opt ${o.kind}` });
-          if (o.target === "tile" && o.tile) b.append(h("img", { src: this.board.tileURL(o.tile), alt: o.tile, width: 40, height: 40, style: `transform: rotate(${o.rot ?? 0}deg)` }));
-          b.append(o.text);
-          b.addEventListener("click", () => this.choose(o));
-          box.append(b);
-        });
+        for (const o of G.loose) box.append(button(o, listed.indexOf(o)));
         kids.push(box);
+      }
+      // every option, grouped and folded away: "all options"
+      if (listed.length) {
+        const groupOf = (o: OptionView): string => {
+          const ov = o.overlay ? v.board.overlays.find((q) => q.id === o.overlay) : undefined;
+          if (ov && o.target !== "point") return names(ov.label, v.players);
+          if (o.kind === "piece") return t("opts.piece");
+          if (o.kind === "pass") return t("opts.pass");
+          if (o.target === "point") return t("opts.point", { x: o.x!, y: o.y! });
+          if (o.target === "cell") return t("opts.cell");
+          if (o.target === "piece") return t("opts.pieces_on_board");
+          if (o.target === "tile") return t("opts.tile");
+          if (o.target === "token") return t("opts.token");
+          return t("opts.other");
+        };
+        const groups = new Map<string, HTMLElement[]>();
+        listed.forEach((o, i) => { const g = groupOf(o); groups.set(g, [...(groups.get(g) ?? []), button(o, i)]); });
+        const det = h("details", { class: "all-options", "data-all-options": listed.length },
+          h("summary", { text: t("game.all_options", { n: listed.length }) }),
+          ...[...groups].map(([name, bs]) => h("div", { class: "opt-group", "data-option-group": name }, h("div", { class: "opt-group-title", text: name }), h("div", { class: "options" }, ...bs))));
+        if (this.allOpen) det.setAttribute("open", "");
+        det.addEventListener("toggle", () => { this.allOpen = det.open; });
+        kids.push(det);
       }
       if (!this.turn.moves.length) for (const p of v.decision.panels) kids.push(gamePanel(p, v, this.colours));
     }
@@ -579,7 +745,9 @@ export class GamePage {
       form.addEventListener("submit", (e) => { e.preventDefault(); const inp = form.querySelector("input")!; const t = inp.value; inp.value = ""; this.typed(t); });
       const resign = h("button", { type: "button", class: "quiet", "data-resign": "", text: t("game.resign") });
       resign.addEventListener("click", () => this.resign());
-      actions.append(back, ok, form, resign);
+      const keys = h("button", { type: "button", class: "quiet", "data-keys": "", title: t("keys.title"), "aria-label": t("keys.title"), text: "?" });
+      keys.addEventListener("click", () => this.toggleKeys());
+      actions.append(back, ok, form, resign, keys);
       if (!this.anyTurn) {
         const abort = h("button", { type: "button", class: "quiet", "data-abort": "", text: t("game.abort") });
         abort.addEventListener("click", () => this.abort());

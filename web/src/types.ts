@@ -13,7 +13,8 @@ export interface OptionView {
   port?: string; piece?: string; feature?: string;
   worth?: Worth;
   anchor?: [number, number];
-  target?: "cell" | "piece" | "tile" | "token";
+  target?: "cell" | "piece" | "tile" | "token" | "point";
+  cell?: [number, number];                   // target point: the cell whose quarter of the point it fills
   tile?: string; rot?: number; token?: string;
   overlay?: string;                          // the id of the overlay the option acts on
 }

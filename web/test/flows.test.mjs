@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnByClicks, waitReady, startProxy, events, summary, repo, tempDir, clickFree, spotsTooClose } from "./harness.mjs";
+import { startServer, stopAll, launch, api, rng, playTurnByClicks, focusByKeys, waitReady, startProxy, events, summary, repo, tempDir, clickFree, spotsTooClose } from "./harness.mjs";
 
 let server, browser;
 const shots = `${repo}/web/test-results`;
@@ -96,8 +96,8 @@ test("pan and zoom by drag, wheel and keys", { timeout: 180000 }, async () => {
   await page.keyboard.press("-");
   assert.ok((await zoom()) < z1, "- zooms out");
   const b2 = await vb();
-  await page.keyboard.press("ArrowLeft");
-  assert.ok((await vb())[0] < b2[0], "arrow keys pan");
+  await page.keyboard.press("Shift+ArrowLeft");
+  assert.ok((await vb())[0] < b2[0], "Shift + arrow keys pan");
   await page.click("[data-zoom-in]");
   await page.click("[data-fit]");
   assert.ok(Math.abs((await zoom()) - z0) < 1e-3, "fit goes back to the whole board");
@@ -145,6 +145,62 @@ test("a tentative turn is taken back step by step and nothing is sent", { timeou
   await ctx.close();
 });
 
+test("keys: the cursor, Enter and Space on the focused control only, c confirms, ? lists the keys", { timeout: 180000 }, async () => {
+  const g = await newGame(server, "base", 11);
+  const { ctx, page, errors } = await open(server.url + g.seats[0].invite);
+  await waitReady(page);
+  const seq0 = (await summary(server, g.id)).seq;
+  const sent = () => page.evaluate(() => window.carc.sent ?? 0);
+  const focused = () => page.evaluate(() => { const a = document.activeElement; return a?.getAttribute("data-key") ?? a?.tagName; });
+  await page.keyboard.press("?");
+  assert.ok(await page.locator("[data-keys-help]").isVisible(), "? shows the keys");
+  assert.ok((await page.locator("[data-keys-help] tr[data-key-row]").count()) >= 8);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("[data-keys-help]").count(), 0, "Escape closes the list");
+  // the cursor: arrows over the cells; Enter places the tile there
+  await page.keyboard.press("ArrowRight");
+  assert.match(await focused(), /^cell:/, "the first arrow puts the cursor on a cell");
+  const k1 = await focused();
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowRight");
+  assert.match(await focused(), /^cell:/);
+  assert.ok(await page.locator(":focus[data-cell]").count(), "an empty cell takes the focus");
+  await page.keyboard.press("Enter");
+  await waitReady(page);
+  assert.equal(await page.locator("[data-tentative]").count(), 1, "Enter on a cell places the tile");
+  assert.ok(k1);
+  // Enter on a focused Take back takes back, and sends nothing
+  await page.focus("[data-takeback]");
+  await page.keyboard.press("Enter");
+  await waitReady(page);
+  assert.equal(await page.locator("[data-tentative]").count(), 0, "Enter on Take back took the placement back");
+  assert.equal(await sent(), 0, "nothing sent");
+  // Space on a cell, then Enter on a spot reached by the arrow keys
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press(" ");
+  await waitReady(page);
+  assert.equal(await page.locator("[data-tentative]").count(), 1, "Space on a cell places the tile");
+  const spot = page.locator("[data-spot]").first();
+  await focusByKeys(page, spot);
+  assert.match(await focused(), /^spot:/, "a piece spot takes the focus");
+  assert.ok(await page.locator("[data-focus-tip]").isVisible(), "the focused spot's words show beside it");
+  await page.keyboard.press("Enter");
+  await waitReady(page);
+  assert.equal((await page.getAttribute("[data-moves]", "data-moves")).split(" | ").length, 2, "Enter on the spot put the piece there");
+  assert.equal(await page.evaluate(() => document.body.dataset.complete), "true");
+  await page.locator("[data-board]").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(300);
+  assert.equal(await sent(), 0, "Enter on the board confirms nothing");
+  assert.equal((await summary(server, g.id)).seq, seq0);
+  await page.keyboard.press("c");
+  await page.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq0);
+  assert.equal(await sent(), 1, "c confirmed the turn");
+  assert.equal((await myTurns(server, g.id)).length, 1);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test("phone size with touch: tap to place and confirm, pinch to zoom, panels fold away", { timeout: 180000 }, async () => {
   const catalog = await api(server, "GET", "/api/catalog");
   for (const [i, game] of catalog.games.map((g) => g.id).entries()) {
@@ -166,7 +222,7 @@ test("phone size with touch: tap to place and confirm, pinch to zoom, panels fol
       for (let guard = 0; ; guard++) {
         assert.ok(guard < 20, "the turn ends");
         if (!(await confirm.isEnabled())) {
-          await page.locator("[data-spot], [data-target-cell][data-notation], [data-option]").first().tap();
+          await page.locator("[data-menu-option], [data-spot], [data-target-piece], [data-target-cell][data-notation], [data-target-menu], [data-options] > [data-option]").first().tap();
           await waitReady(page);
           continue;
         }

@@ -1,14 +1,16 @@
-// A whole game of each game (src/games/GAMES) against `random`, by clicks alone, in Debian's
-// Chromium; the final scores the page shows must be the server's record's. Also measures, in the
-// browser, the time from a click on confirm to the updated board, and page load to an interactive
-// board.
+// A whole game of each game (src/games/GAMES) against `random`, by clicks on the board's targets
+// alone (the "all options" list stays folded), in Debian's Chromium; the final scores the page
+// shows must be the server's record's. Then a whole game of each by keys alone. Also measures, in
+// the browser, the time from a click on confirm to the updated board, page load to an interactive
+// board, and the most option buttons one decision shows (at most a dozen).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnByClicks, repo, clickStats, gameIds } from "./harness.mjs";
+import { startServer, stopAll, launch, api, rng, playTurnOnBoard, repo, clickStats, gameIds, clickFree, waitReady } from "./harness.mjs";
 
 let server, browser;
-const metrics = { confirm_to_board_ms: [], interactive_ms: [] };
+const shots = `${repo}/web/test-results`;
+const metrics = { confirm_to_board_ms: [], interactive_ms: [], max_buttons_per_decision: {}, by_keys: {} };
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => {
   await browser?.close();
@@ -16,39 +18,98 @@ after(async () => {
   await stopAll();
   const c = metrics.confirm_to_board_ms.sort((a, b) => a - b);
   const pct = (p) => c.length ? c[Math.min(c.length - 1, Math.floor(p * c.length))] : null;
-  const out = { confirm_to_board_ms: { n: c.length, p50: pct(0.5), p90: pct(0.9), max: c[c.length - 1] ?? null }, interactive_ms: metrics.interactive_ms, clicks: clickStats };
-  mkdirSync(`${repo}/web/test-results`, { recursive: true });
-  writeFileSync(`${repo}/web/test-results/metrics.json`, JSON.stringify(out, null, 1) + "\n");
+  const out = { confirm_to_board_ms: { n: c.length, p50: pct(0.5), p90: pct(0.9), max: c[c.length - 1] ?? null }, interactive_ms: metrics.interactive_ms, clicks: clickStats,
+    max_buttons_per_decision: metrics.max_buttons_per_decision, by_keys: metrics.by_keys };
+  mkdirSync(shots, { recursive: true });
+  writeFileSync(`${shots}/metrics.json`, JSON.stringify(out, null, 1) + "\n");
   console.log("browser metrics:", JSON.stringify(out));
 });
 
-for (const [i, game] of gameIds().entries()) {
-  test(`a whole ${game} game against random, by clicks`, { timeout: 600000 }, async () => {
-    const created = await api(server, "POST", "/api/games", { game, seats: [{ name: "Tester" }, { bot: "random" }], seed: 1000 + i });
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await ctx.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(server.url + created.seats[0].invite);
-    const rand = rng(77 + i);
-    let turns = 0;
-    while (await playTurnByClicks(page, rand)) {
-      turns++;
-      if (turns === 12) await page.screenshot({ path: `${repo}/web/test-results/${game}-desktop.png` });
+// screenshots of the decisions the issue names, once each: a Safari piece decision with jeeps and
+// watering-hole points (then a point selected), an Amazonas turn with its boats' track (and a double
+// tile's menu when one comes)
+function shooter(game, size) {
+  const done = new Set();
+  return async (page) => {
+    const has = (sel) => page.locator(sel).count();
+    if (game === "safari" && !done.has("piece") && (await has("[data-target-point]")) && (await has("[data-target-overlay]")) && !(await has("[data-board] .selected"))) {
+      done.add("piece");
+      await page.screenshot({ path: `${shots}/safari-piece-${size}.png` });
+      await clickFree(page.locator("[data-target-point]").first());
+      await waitReady(page);
+      if (await has("[data-target-quarter]")) { await clickFree(page.locator("[data-target-quarter]").first()); await waitReady(page); }
+      await page.screenshot({ path: `${shots}/safari-point-menu-${size}.png` });
     }
-    assert.ok(turns > 5, `played ${turns} turns`);
-    const rec = await api(server, "GET", `/api/games/${created.id}/record`);
-    assert.equal(rec.status, "finished");
-    await page.waitForSelector("[data-panel='final'] [data-final-score]");
-    const shown = await page.$$eval("[data-final-score]", (els) => els.map((e) => Number(e.getAttribute("data-final-score"))));
-    assert.deepEqual(shown, rec.final_scores);
-    const seatScores = await page.$$eval("[data-panel='scores'] [data-score]", (els) => els.map((e) => Number(e.getAttribute("data-score"))));
-    assert.deepEqual(seatScores, rec.final_scores);
-    await page.screenshot({ path: `${repo}/web/test-results/${game}-end.png` });
+    if (game === "safari" && !done.has("jeep") && done.has("piece") && (await has("[data-target-overlay]")) && !(await has("[data-board] .selected"))) {
+      done.add("jeep");
+      await clickFree(page.locator("[data-target-overlay]").first());
+      await waitReady(page);
+      await page.screenshot({ path: `${shots}/safari-jeep-${size}.png` });
+    }
+    if (game === "amazonas" && !done.has("double") && (await has("[data-menu]"))) {
+      done.add("double");
+      await page.screenshot({ path: `${shots}/amazonas-double-${size}.png` });
+    }
+    if (game === "amazonas" && !done.has("turn") && Number(await page.evaluate(() => document.querySelectorAll("[data-tile]").length)) > 14 && (await has("[data-spot]"))) {
+      done.add("turn");
+      await page.screenshot({ path: `${shots}/amazonas-turn-${size}.png` });
+    }
+  };
+}
+
+async function wholeGame(game, i, { keys }) {
+  const created = await api(server, "POST", "/api/games", { game, seats: [{ name: "Tester" }, { bot: "random" }], seed: 1000 + i + (keys ? 50 : 0) });
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(server.url + created.seats[0].invite);
+  const rand = rng(77 + i);
+  const stats = {};
+  const onStep = keys ? null : shooter(game, "desktop");
+  let turns = 0;
+  const t0 = Date.now();
+  while (await playTurnOnBoard(page, rand, { keys, stats, onStep })) {
+    turns++;
+    if (turns === 12 && !keys) await page.screenshot({ path: `${shots}/${game}-desktop.png` });
+  }
+  assert.ok(turns > 5, `played ${turns} turns`);
+  const rec = await api(server, "GET", `/api/games/${created.id}/record`);
+  assert.equal(rec.status, "finished");
+  await page.waitForSelector("[data-panel='final'] [data-final-score]");
+  const shown = await page.$$eval("[data-final-score]", (els) => els.map((e) => Number(e.getAttribute("data-final-score"))));
+  assert.deepEqual(shown, rec.final_scores);
+  const seatScores = await page.$$eval("[data-panel='scores'] [data-score]", (els) => els.map((e) => Number(e.getAttribute("data-score"))));
+  assert.deepEqual(seatScores, rec.final_scores);
+  assert.ok(stats.maxButtons <= 12, `a decision showed ${stats.maxButtons} option buttons`);
+  if (!keys) {
+    await page.screenshot({ path: `${shots}/${game}-end.png` });
     const m = await page.evaluate(() => window.carc);
     metrics.confirm_to_board_ms.push(...m.confirmToBoardMs);
     metrics.interactive_ms.push(Math.round(m.interactiveMs));
-    assert.deepEqual(errors, []);
-    await ctx.close();
-  });
+  }
+  metrics.max_buttons_per_decision[game] = Math.max(metrics.max_buttons_per_decision[game] ?? 0, stats.maxButtons);
+  if (keys) metrics.by_keys[game] = { turns, keys: stats.keys, tabbed: stats.tabbed ?? 0, seconds: Math.round((Date.now() - t0) / 1000) };
+  assert.deepEqual(errors, []);
+  await ctx.close();
 }
+
+for (const [i, game] of gameIds().entries()) {
+  test(`a whole ${game} game against random, by clicks on the board's targets`, { timeout: 600000 }, () => wholeGame(game, i, { keys: false }));
+}
+for (const [i, game] of gameIds().entries()) {
+  test(`a whole ${game} game against random, by keys alone`, { timeout: 600000 }, () => wholeGame(game, i, { keys: true }));
+}
+
+test("phone size: a Safari piece decision and an Amazonas turn on the board", { timeout: 300000 }, async () => {
+  for (const [game, seed] of [["safari", 4001], ["amazonas", 4002]]) {
+    const created = await api(server, "POST", "/api/games", { game, seats: [{ name: "Tester" }, { bot: "random" }], seed });
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    const page = await ctx.newPage();
+    await page.goto(server.url + created.seats[0].invite);
+    const rand = rng(seed);
+    const onStep = shooter(game, "phone");
+    for (let t = 0; t < 25 && (await playTurnOnBoard(page, rand, { onStep })); t++) { /* until the shots are taken */ }
+    await ctx.close();
+  }
+});

@@ -146,45 +146,9 @@ export async function clickFree(loc) {
   if (point && point.beside) clickStats.besideCentre++;
 }
 
-// Plays one decision of the player's turn by clicks alone: a highlighted cell, maybe a rotation,
-// then maybe a piece spot or an option, then confirm. Returns false when the game is over.
-export async function playTurnByClicks(page, rand, { timeout = 60000 } = {}) {
-  await page.waitForFunction(() => document.body.dataset.over === "true" || document.body.dataset.ready === "true", null, { timeout });
-  if (await page.evaluate(() => document.body.dataset.over === "true")) return false;
-  const cells = page.locator("[data-cell]");
-  const nCells = await cells.count();
-  if (nCells > 0 && (await page.locator("[data-tentative]").count()) === 0) {
-    await clickFree(cells.nth(Math.floor(rand() * nCells)));
-    await waitReady(page);
-    if (rand() < 0.3 && (await page.locator("[data-rotate='cw']").count())) { await page.click("[data-rotate='cw']"); await waitReady(page); }
-  }
-  for (let guard = 0; guard < 20; guard++) {
-    const confirm = page.locator("[data-confirm]");
-    const canConfirm = (await confirm.count()) > 0 && (await confirm.isEnabled());
-    const complete = await page.evaluate(() => document.body.dataset.complete === "true");
-    const choices = page.locator("[data-spot], [data-target-cell][data-notation], [data-target-piece], [data-option]:not([data-kind='pass'])");
-    const n = await choices.count();
-    const close = await spotsTooClose(page);
-    if (close) throw new Error(`two piece spots overlap: ${close}`);
-    if (!complete && n > 0 && (!canConfirm || rand() < 0.5)) {
-      await clickFree(choices.nth(Math.floor(rand() * n)));
-      await waitReady(page);
-      continue;
-    }
-    if (canConfirm) {
-      const sent = await page.evaluate(() => window.carc.sent ?? 0);
-      await confirm.click();
-      // the turn is sent and acknowledged, or the page went on to a decision left
-      await page.waitForFunction(() => document.body.dataset.sending !== "true" && (document.body.dataset.ready === "true" || document.body.dataset.myTurn === "false" || document.body.dataset.over === "true"), null, { timeout });
-      if ((await page.evaluate(() => window.carc.sent ?? 0)) > sent) return true;
-      continue;
-    }
-    const pass = page.locator("[data-option][data-kind='pass']");
-    if (await pass.count()) { await pass.first().click(); await waitReady(page); continue; }
-    await page.waitForTimeout(50);
-  }
-  throw new Error("no way to finish the turn: " + (await page.locator("[data-panel='turn']").innerText()));
-}
+// Plays one turn of the player's by clicks alone (on the board's targets: playTurnOnBoard).
+// Returns false when the game is over.
+export async function playTurnByClicks(page, rand, opts = {}) { return playTurnOnBoard(page, rand, opts); }
 
 // Two piece spots whose marks overlap (centres under 27 board units apart; a mark is 26 wide), or
 // null: the board spreads them so that each shows and takes its own clicks.
@@ -231,3 +195,134 @@ export async function startProxy(targetPort) {
 
 export async function events(server, id) { return api(server, "GET", `/api/games/${id}/events`); }
 export async function summary(server, id) { return api(server, "GET", `/api/games/${id}`); }
+
+// ---- the board alone: targets, menus, keys (docs/web.md "Test hooks", "Keys") ----
+
+// The option buttons a decision shows now (visible ones: the folded "all options" list does not
+// count), for the "no more than a dozen buttons" measure.
+export async function buttonsShown(page) {
+  return page.evaluate(() => [...document.querySelectorAll("[data-option], [data-menu-option]")].filter((b) => b.checkVisibility()).length);
+}
+
+const TOP = "[data-spot], [data-target-piece], [data-target-cell], [data-target-overlay], [data-target-point], [data-target-menu], [data-options] > [data-option]";
+const FOLLOW = "[data-target-quarter], [data-target-cell]";
+
+// What may be acted on now, by board targets alone: an open menu's items, else what a selection
+// shows, else the top-level targets. Returns a CSS selector for the candidates.
+async function candidates(page) {
+  return page.evaluate(([top, follow]) => {
+    const vis = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility());
+    if (vis("[data-menu] [data-menu-option]").length) return "[data-menu] [data-menu-option]";
+    if (document.querySelector("[data-board] .selected") && vis(follow).length) return follow;
+    return top;
+  }, [TOP, FOLLOW]);
+}
+
+// Moves the keyboard focus to an element by keys alone: arrow keys over the board (the cursor),
+// ArrowDown in a menu, Tab elsewhere (or when the arrows do not get there).
+export async function focusByKeys(page, loc, stats = {}) {
+  const where = () => loc.evaluate((el) => {
+    const a = document.activeElement;
+    if (a === el) return { done: true };
+    const board = el.closest("[data-board]"), menu = el.closest("[data-menu]");
+    const key = a?.getAttribute?.("data-key") ?? a?.getAttribute?.("data-notation") ?? a?.tagName;
+    if (menu) return { menu: true, key };
+    if (!board) return { tab: true, key };
+    const r = el.getBoundingClientRect();
+    const onBoard = a && a !== board && board.contains(a);
+    if (!onBoard) return { first: true, key };
+    const q = a.getBoundingClientRect();
+    const dx = r.left + r.width / 2 - (q.left + q.width / 2), dy = r.top + r.height / 2 - (q.top + q.height / 2);
+    // at the same place: the cursor goes on in document order (right: the next, left: the one before)
+    if (Math.hypot(dx, dy) < 4) return { dx: a.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING ? 1 : -1, dy: 0, key };
+    return { dx, dy, key };
+  });
+  const seen = new Map();
+  for (let i = 0; i < 60; i++) {
+    const w = await where();
+    if (w.done) return;
+    if (w.menu) { await page.keyboard.press("ArrowDown"); stats.keys = (stats.keys ?? 0) + 1; continue; }
+    if (w.tab) break;
+    let key = "ArrowRight";
+    if (!w.first) {
+      const visits = (seen.get(w.key) ?? 0) + 1;
+      if (visits > 2) break;  // going round: Tab instead
+      seen.set(w.key, visits);
+      const main = Math.abs(w.dx) > Math.abs(w.dy);
+      const horizontal = visits === 1 ? main : !main && Math.abs(w.dx) > 4 || main && Math.abs(w.dy) <= 4;  // the second time here: the other axis
+      key = horizontal ? (w.dx > 0 ? "ArrowRight" : "ArrowLeft") : (w.dy > 0 ? "ArrowDown" : "ArrowUp");
+    }
+    await page.keyboard.press(key);
+    stats.keys = (stats.keys ?? 0) + 1;
+    const after = await where();
+    if (!after.done && !after.first && after.key === w.key && !w.first) {
+      // nothing that way in the cursor's reach: the other axis
+      const k2 = Math.abs(w.dx) > Math.abs(w.dy) ? (w.dy > 0 ? "ArrowDown" : "ArrowUp") : (w.dx > 0 ? "ArrowRight" : "ArrowLeft");
+      await page.keyboard.press(k2);
+      stats.keys++;
+    }
+  }
+  if (process.env.CARC_DEBUG_KEYS) console.log("tab to", await loc.evaluate((el) => el.getAttribute("data-key")), "from", await page.evaluate(() => document.activeElement?.getAttribute("data-key") ?? document.activeElement?.tagName));
+  for (let i = 0; i < 600; i++) {
+    if (await loc.evaluate((el) => document.activeElement === el)) { stats.tabbed = (stats.tabbed ?? 0) + 1; return; }
+    await page.keyboard.press("Tab");
+    stats.keys = (stats.keys ?? 0) + 1;
+  }
+  throw new Error("could not reach " + (await loc.evaluate((el) => el.outerHTML.slice(0, 200))) + " by keys");
+}
+
+// Plays one turn of the player's by board targets alone (no "all options" list): a placement
+// cell, maybe a rotation, then the targets and menus the turn shows, then confirm. With
+// `keys`, by keys alone: the cursor (arrow keys, Tab), Enter, r, c. Records in `stats` the most
+// option buttons one decision showed (`maxButtons`). Returns false when the game is over.
+export async function playTurnOnBoard(page, rand, { keys = false, stats = {}, timeout = 60000, onStep = null } = {}) {
+  await page.waitForFunction(() => document.body.dataset.over === "true" || document.body.dataset.ready === "true", null, { timeout });
+  if (await page.evaluate(() => document.body.dataset.over === "true")) return false;
+  const act = async (loc) => {
+    if (!keys) return clickFree(loc);
+    await focusByKeys(page, loc, stats);
+    await page.keyboard.press(rand() < 0.5 ? "Enter" : " ");
+  };
+  const measure = async () => { stats.maxButtons = Math.max(stats.maxButtons ?? 0, await buttonsShown(page)); };
+  await measure();
+  const cells = page.locator("[data-cell]");
+  const nCells = await cells.count();
+  if (nCells > 0 && (await page.locator("[data-tentative]").count()) === 0) {
+    await act(cells.nth(Math.floor(rand() * nCells)));
+    await waitReady(page);
+    if (rand() < 0.3) {
+      if (keys) await page.keyboard.press(rand() < 0.5 ? "r" : "R");
+      else if (await page.locator("[data-rotate='cw']").count()) await page.click("[data-rotate='cw']");
+      await waitReady(page);
+    }
+  }
+  for (let guard = 0; guard < 40; guard++) {
+    await measure();
+    const close = await spotsTooClose(page);
+    if (close) throw new Error(`two piece spots overlap: ${close}`);
+    if (onStep) await onStep(page);
+    if (await page.locator("[data-all-options][open]").count()) throw new Error("the all-options list was opened");
+    const confirm = page.locator("[data-confirm]");
+    const canConfirm = (await confirm.count()) > 0 && (await confirm.isEnabled());
+    const complete = await page.evaluate(() => document.body.dataset.complete === "true");
+    const sel = await candidates(page);
+    const choices = page.locator(sel);
+    const n = await choices.evaluateAll((els) => els.filter((e) => e.checkVisibility()).length);
+    const inMenu = sel.startsWith("[data-menu]");
+    if (!complete && n > 0 && (!canConfirm || inMenu || rand() < 0.5)) {
+      const all = await choices.evaluateAll((els) => els.map((e, i) => e.checkVisibility() ? i : -1).filter((i) => i >= 0));
+      await act(choices.nth(all[Math.floor(rand() * all.length)]));
+      await waitReady(page);
+      continue;
+    }
+    if (canConfirm) {
+      const sent = await page.evaluate(() => window.carc.sent ?? 0);
+      if (keys) { await page.keyboard.press("c"); stats.keys = (stats.keys ?? 0) + 1; } else await confirm.click();
+      await page.waitForFunction(() => document.body.dataset.sending !== "true" && (document.body.dataset.ready === "true" || document.body.dataset.myTurn === "false" || document.body.dataset.over === "true"), null, { timeout });
+      if ((await page.evaluate(() => window.carc.sent ?? 0)) > sent) return true;
+      continue;
+    }
+    await page.waitForTimeout(50);
+  }
+  throw new Error("no way to finish the turn on the board: " + (await page.locator("[data-panel='turn']").innerText()));
+}

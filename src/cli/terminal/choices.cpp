@@ -39,6 +39,7 @@ std::string choice_label(const State& s, const view::OptionView& o) {
   if (o.target == "token") return o.token;
   if (o.target == "piece") return fmt::format("{} at {},{}", o.port, o.x, o.y);
   if (o.target == "cell") return fmt::format("{},{}", o.x, o.y);
+  if (o.target == "point") return fmt::format("{},{} at {},{}", o.cx, o.cy, o.x, o.y);
   if (o.target == "tile") return fmt::format("{} r{}", o.tile, o.rot);
   const std::string& key = s.rs->game->choice_key;
   if (o.notation.rfind(key + " ", 0) == 0) return o.notation.substr(key.size() + 1);

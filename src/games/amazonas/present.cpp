@@ -62,6 +62,9 @@ OptionInfo option_info(const State& s, const Move& m) {
   o.target = OptionInfo::Target::Tile;
   o.tile = m.feat;
   o.rot = m.rot;
+  o.located = true;  // it goes on the Amazon at front + 1 and front + 2 (decision_panels says so)
+  o.x = s.front + 1;
+  o.y = 0;
   const FeatureTypeDef* wd = water_type(*s.rs->game);
   if (!wd) return o;
   const auto n = creatures(*s.rs, m.feat);  // caimans, piranhas

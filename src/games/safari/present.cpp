@@ -364,6 +364,10 @@ OptionInfo option_info(const State& s, const Move& m) {
                           {{"fx", s.markers[m.rot & 1][0]}, {"fy", s.markers[m.rot & 1][1]}, {"x", m.x}, {"y", m.y}});
       o.overlay = fmt::format(FMT_COMPILE("jeep:{}"), m.rot & 1);
     } else {
+      // found and explore fill one quarter (the corner rot of cell x, y) of a grid point
+      o.target = OptionInfo::Target::Point;
+      o.px = m.x + kCornerDx[m.rot & 3u];
+      o.py = m.y + kCornerDy[m.rot & 3u];
       const char* a = article(species_name(m.feat)) == "an" ? "an" : "a";
       if (m.pk == 2) {
         o.text = option_say(
@@ -393,6 +397,17 @@ OptionInfo option_info(const State& s, const Move& m) {
   }
   const int root = s.pend_root, d = decider(s);
   const int n = std::popcount(feature_species(s, root)), birds = feature_birds(s, root);
+  // offered at the feature handed in to: its tile placed last
+  for (std::size_t ti = s.tiles.size(); ti-- > 0 && !o.located;) {
+    const PlacedTile& pt = s.tiles[ti];
+    for (int f = 0; f < s.type_of(pt).nfeat; ++f)
+      if (s.graph.find(pt.seg0 + f) == s.graph.find(root)) {
+        o.located = true;
+        o.x = pt.x;
+        o.y = pt.y;
+        break;
+      }
+  }
   if (m.feat == 0xFF) {
     o.text = sf_say("option.keep", {{"points", safari_species_points(n) + birds}});
     return o;
