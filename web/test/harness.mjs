@@ -104,6 +104,19 @@ export async function clickFree(loc) {
   // the new one (CI's cut-connection test did): so the point is found in one step in the page,
   // scrolling included (again if the element found was replaced before that step), and the click
   // itself (which re-finds its element) is Playwright's.
+  // A target the board has panned away from (a phone shows part of a long board) is brought into
+  // view as a player would: the whole board (key 0, "fit") when it lies outside the board's box.
+  const outside = await loc.evaluate((el) => {
+    const r = el.getBoundingClientRect(), svg = el.closest("svg")?.getBoundingClientRect();
+    if (!svg) return false;
+    const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+    return cx < svg.left || cx > svg.right || cy < svg.top || cy > svg.bottom || cx > innerWidth || cy > innerHeight;
+  }, null, { timeout: 10000 }).catch(() => false);
+  if (outside) {
+    await loc.page().evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
+    await loc.page().keyboard.press("0");
+    await loc.page().waitForTimeout(50);
+  }
   let point = null;
   for (let attempt = 0; attempt < 5; attempt++) {
     point = await loc.evaluate((el) => {
