@@ -48,6 +48,9 @@ export class GamePage {
   private keysHelp: HTMLElement | null = null;
   private allOpen = false;
   private log: string[] = [];
+  private live!: HTMLElement;
+  private wasMine = false;
+  private started = false;  // the first events (a page's catch-up) are not read out
   private clocks: number[] = [];
   private clockBase = Date.now();
   private presence: any = null;
@@ -123,7 +126,9 @@ export class GamePage {
     const turn = h("div", { class: "turn", "data-panel": "turn" });
     const replayBar = h("div", { class: "replay-bar", "data-replay-bar": "", hidden: true });
     const main = h("main", { class: "main" }, boardWrap, side);
-    const page = h("div", { class: "game-page", "data-page": "game" }, header, main, turn, replayBar);
+    // read out by screen readers: each new move, end and score line, and the player's turn
+    this.live = h("div", { class: "sr-only", "aria-live": "polite", role: "log", "data-live": "" });
+    const page = h("div", { class: "game-page", "data-page": "game" }, header, main, turn, replayBar, this.live);
     this.root.replaceChildren(page);
     this.el = { root: page, side, turn, conn, replayBar, title, boardWrap };
     header.querySelector("[data-toggle-panels]")!.addEventListener("click", () => page.classList.toggle("panels-open"));
@@ -164,14 +169,17 @@ export class GamePage {
 
   private onEvents(evs: GameEvent[]): void {
     const name = (n: number) => this.seats[n]?.name ?? t("game.seat", { n: n + 1 });
+    const said: string[] = [];
     for (const e of evs) {
       const l = logLine(e, name);
-      if (l) this.log.push(l);
+      if (l) { this.log.push(l); said.push(l); }
       if (e.type === "turn") this.anyTurn = true;
       if (e.type === "end") this.end = { reason: e.data.reason, scores: e.data.scores, winners: e.data.winners, resigned: e.data.resigned ?? [] };
       if (e.type === "rematch") this.rematch = { game: e.data.game, seat: e.data.seat };
     }
     window.carc.seq = this.conn?.seq;
+    if (this.started && said.length) this.announce(said.slice(-3).join(". "));
+    this.started = true;
     if (evs.length) this.renderSide();
   }
 
@@ -425,6 +433,12 @@ export class GamePage {
     this.render();
   }
 
+  // Screen readers read the live region's new text (polite: after what they are reading).
+  private announce(text: string): void {
+    this.live.textContent = text;
+    this.live.dataset.said = String(Number(this.live.dataset.said ?? 0) + 1);
+  }
+
   private resign(): void {
     if (!this.conn || this.me < 0 || !this.view || this.view.over) return;
     if (!confirm(t("game.resign_q"))) return;
@@ -635,6 +649,9 @@ export class GamePage {
     const focus = this.board.focusedKey();
     const menuFocus = (document.activeElement as HTMLElement | null)?.closest?.("[data-menu]") ? (document.activeElement as HTMLElement).getAttribute("data-notation") : null;
     this.board.render(v, overlay);
+    const mine = this.mine();
+    if (mine && !this.wasMine) this.announce(t("notify.body"));
+    this.wasMine = mine;
     drawSeen(this.board.svg, v, { me: this.replay ? -1 : this.me, colours: this.colours, coords: settings().coords, hover: this.hoverCell });
     if (!this.replay) this.notice.update(v.title, this.colours[this.me] ?? null, this.mine(), v.over);
     this.board.refocus(focus);

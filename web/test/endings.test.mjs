@@ -45,6 +45,10 @@ test("the opponent's last turn is framed in its colour after each bot turn", { t
     assert.equal(await page.locator("[data-last-turn='0']").count(), 0, "never this seat's own turn");
     assert.equal(await page.evaluate(() => document.body.dataset.titleTurn), "true");
     assert.match(await page.title(), /^▶ /, "the tab's title says it is your turn");
+    // the live region read out the bot's move (its notation, after its name), then this seat's turn
+    const live = page.locator("[data-live]");
+    assert.equal(await live.getAttribute("aria-live"), "polite");
+    assert.ok(Number(await live.getAttribute("data-said")) >= 2 * (turn + 1), "each move and each turn of this seat said");
     if (turn === 2) {
       await page.screenshot({ path: `${shots}/last-turn-desktop.png` });
       await page.setViewportSize({ width: 390, height: 844 });
