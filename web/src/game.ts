@@ -49,6 +49,7 @@ export class GamePage {
   private allOpen = false;
   private log: string[] = [];
   private live!: HTMLElement;
+  private stopAutoplay: () => void = () => {};
   private wasMine = false;
   private started = false;  // the first events (a page's catch-up) are not read out
   private clocks: number[] = [];
@@ -834,11 +835,16 @@ export class GamePage {
     this.el.root.classList.add("replaying");
     const slider = h("input", { type: "range", min: 0, max: steps, value: steps, step: 1, "data-replay-slider": "", "aria-label": t("replay.turn") });
     const label = h("span", { class: "replay-label", "data-replay-step": steps, text: t("replay.step", { step: steps, steps }) });
-    const prev = h("button", { type: "button", "data-replay-prev": "", text: "◀" });
-    const next = h("button", { type: "button", "data-replay-next": "", text: "▶" });
+    const prev = h("button", { type: "button", "data-replay-prev": "", title: t("replay.prev"), "aria-label": t("replay.prev"), text: "◀" });
+    const next = h("button", { type: "button", "data-replay-next": "", title: t("replay.next"), "aria-label": t("replay.next"), text: "▶" });
+    // autoplay: one turn every 1/speed seconds (the speed remembered), from the start if at the end
+    const play = h("button", { type: "button", "data-replay-play": "", "data-playing": "false", title: t("replay.play"), "aria-label": t("replay.play"), text: "⏵" });
+    const speed = h("select", { "data-replay-speed": "", "aria-label": t("replay.speed") },
+      ...[0.5, 1, 2, 4, 8].map((v) => h("option", { value: v, text: `${v}×` })));
+    speed.value = String(load<number>("carc.replay_speed", 1));
     const exit = own ? null : h("button", { type: "button", "data-replay-exit": "", text: t("replay.back") });
     const dl = own ? h("a", { class: "button", "data-download": "", download: "record.json", href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })), text: t("game.record") }) : null;
-    this.el.replayBar.replaceChildren(prev, slider, next, label, ...(dl ? [dl] : []), ...(exit ? [exit] : []));
+    this.el.replayBar.replaceChildren(prev, play, next, slider, label, speed, ...(dl ? [dl] : []), ...(exit ? [exit] : []));
     this.el.replayBar.hidden = false;
     let pending = 0;
     const go = async (step: number) => {
@@ -859,7 +865,34 @@ export class GamePage {
         this.el.replayBar.dataset.error = (e as Error).message;
       }
     };
-    slider.addEventListener("input", () => void go(Number(slider.value)));
+    let timer: number | undefined;
+    const stopPlay = () => {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      play.textContent = "⏵";
+      play.title = t("replay.play");
+      play.setAttribute("aria-label", t("replay.play"));
+      play.dataset.playing = "false";
+    };
+    const startPlay = () => {
+      if (Number(slider.value) >= steps) void go(0);
+      timer = window.setInterval(() => {
+        const at = Number(slider.value);
+        if (!this.replay || at >= steps) { stopPlay(); return; }
+        void go(at + 1);
+      }, 1000 / Number(speed.value));
+      play.textContent = "⏸";
+      play.title = t("replay.pause");
+      play.setAttribute("aria-label", t("replay.pause"));
+      play.dataset.playing = "true";
+    };
+    this.stopAutoplay = stopPlay;
+    play.addEventListener("click", () => (timer === undefined ? startPlay() : stopPlay()));
+    speed.addEventListener("change", () => {
+      save("carc.replay_speed", Number(speed.value));
+      if (timer !== undefined) { stopPlay(); startPlay(); }
+    });
+    slider.addEventListener("input", () => { stopPlay(); void go(Number(slider.value)); });
     prev.addEventListener("click", () => void go(Number(slider.value) - 1));
     next.addEventListener("click", () => void go(Number(slider.value) + 1));
     exit?.addEventListener("click", () => this.stopReplay());
@@ -867,6 +900,7 @@ export class GamePage {
   }
 
   private stopReplay(): void {
+    this.stopAutoplay();
     this.replay = null;
     this.el.replayBar.hidden = true;
     this.el.root.classList.remove("replaying");

@@ -384,6 +384,17 @@ test("two tabs through an invite link, across a server restart; watching; replay
   await watch.page.click("[data-replay-next]");
   await watch.page.waitForSelector("[data-replay-bar][data-loaded='1']");
   assert.equal(Number(await watch.page.getAttribute("[data-board]", "data-tiles")), start + 1, "one turn later, one tile more");
+  // autoplay at the chosen speed goes on by itself, and pauses
+  await watch.page.selectOption("[data-replay-speed]", "8");
+  await watch.page.click("[data-replay-play]");
+  await watch.page.waitForSelector("[data-replay-bar][data-loaded='3']", { timeout: 20000 });
+  await watch.page.click("[data-replay-play]");
+  assert.equal(await watch.page.getAttribute("[data-replay-play]", "data-playing"), "false");
+  await watch.page.waitForTimeout(400);  // a step asked just before the pause may still land
+  const paused = await watch.page.getAttribute("[data-replay-bar]", "data-loaded");
+  await watch.page.waitForTimeout(600);
+  assert.equal(await watch.page.getAttribute("[data-replay-bar]", "data-loaded"), paused, "paused: the replay stays");
+  assert.equal(await watch.page.evaluate(() => localStorage.getItem("carc.replay_speed")), "8", "the speed is remembered");
   await watch.page.screenshot({ path: `${shots}/replay.png` });
   // the record downloads, and a record file is viewed after upload
   const [dl] = await Promise.all([watch.page.waitForEvent("download"), watch.page.click("[data-download]")]);
