@@ -118,7 +118,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
     const rank = (r: { g: MyGame; s: any }) => r.s.status !== "active" ? 2 : r.s.to_move === r.g.seat ? 0 : 1;
     ok.sort((a, b) => rank(a) - rank(b) || b.g.created - a.g.created);
     const title = (id: string) => catalog.games.find((x) => x.id === id)?.title ?? id;
-    mineBox.replaceChildren(h("h2", { text: "Your games" }), ok.length ? h("ul", {}, ...ok.map((r) => h("li", { "data-my-game": r.g.id, "data-rank": rank(r) },
+    mineBox.replaceChildren(h("h2", { text: t("lobby.mine") }), ok.length ? h("ul", {}, ...ok.map((r) => h("li", { "data-my-game": r.g.id, "data-rank": rank(r) },
       h("a", { href: `/play/${r.g.id}?seat=${r.g.seat}&token=${r.g.token}`, text: `${title(r.s.game)} · ${r.s.seats.map((x: any) => x.name).join(t("lobby.vs"))}` }),
       h("span", { class: rank(r) === 0 ? "badge hot" : "badge", text: rank(r) === 0 ? t("lobby.your_move") : r.s.status === "active" ? t("lobby.live") : ` ${t("status." + r.s.status)}: ${r.s.scores.join("–")}` })))) : h("p", { class: "sub", text: t("lobby.none") }));
   }
@@ -131,7 +131,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
       sessionStorage.setItem("carc.upload", await f.text());
       location.href = "/replay";
     });
-    watchBox.replaceChildren(h("h2", { text: "Watch or replay" }), h("label", {}, t("lobby.record_view"), upload),
+    watchBox.replaceChildren(h("h2", { text: t("lobby.watch_title") }), h("label", {}, t("lobby.record_view"), upload),
       h("ul", {}, ...games.slice(0, 40).map((g) => h("li", { "data-watch": g.id }, h("a", { href: `/play/${g.id}`, text: `${catalog.games.find((x) => x.id === g.game)?.title ?? g.game} · ${g.id}` }), h("span", { class: "badge", text: ` ${t("status." + g.status)} · ${ago(g.created)}` })))));
   }
   void drawMine();
