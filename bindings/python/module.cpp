@@ -57,6 +57,7 @@ int int_arg(const py::handle& o, const char* name, long long lo, long long hi) {
   if (v < lo || v > hi) throw InputError(fmt::format("{}: {} is not from {} to {}", name, v, lo, hi));
   return static_cast<int>(v);
 }
+int int32_arg(const py::handle& o, const char* name) { return int_arg(o, name, -(1LL << 31), (1LL << 31) - 1); }
 // A seed: None, or an integer from 0 to 2**64 - 1.
 std::optional<u64> seed_arg(const py::handle& o, const char* name = "seed") {
   if (o.is_none()) return std::nullopt;
@@ -137,6 +138,10 @@ struct PyGame {
     if (a < 0 || a >= enc->num_actions())
       throw InputError(fmt::format("action: {} is not an action id (0..{})", a, enc->num_actions() - 1));
     return describe(a);
+  }
+  // A bound on a game's actions, chance outcomes included: (tiles + 1) x (1 + a turn's most).
+  [[nodiscard]] int max_game_length() const {
+    return (total_tiles() + 1) * (1 + rs->game->turn_actions + rs->game->turn_actions_per_player * players);
   }
   [[nodiscard]] int total_tiles() const {
     int n = 0;
@@ -517,24 +522,14 @@ PYBIND11_MODULE(_core, m) {
           "max_utility", [](const PyGame&) { return 1.0; }, "The highest return: 1, a win alone.")
       .def(
           "utility_sum", [](const PyGame&) { return 0.0; }, "The returns of every finished game sum to 0.")
-      .def(
-          "max_game_length",
-          [](const PyGame& g) {
-            return (g.total_tiles() + 1) *
-                   (1 + g.rs->game->turn_actions + g.rs->game->turn_actions_per_player * g.players);
-          },
-          "A bound on the actions of a game, chance outcomes included (not a typical length): (tiles + 1) x (1 + the "
-          "most actions of a turn).")
-      .def("max_move_number",
-           [](const PyGame& g) {
-             return (g.total_tiles() + 1) *
-                    (1 + g.rs->game->turn_actions + g.rs->game->turn_actions_per_player * g.players);
-           })
+      .def("max_game_length", &PyGame::max_game_length,
+           "A bound on the actions of a game, chance outcomes included (not a typical length): (tiles + 1) x (1 + the "
+           "most actions of a turn).")
+      .def("max_move_number", &PyGame::max_game_length)
       .def(
           "action_to_string",
           [](const PyGame& g, const py::object& player, const py::object& a) {
-            return g.action_to_string(int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1),
-                                      int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
+            return g.action_to_string(int32_arg(player, "player"), int32_arg(a, "action"));
           },
           py::arg("player"), py::arg("action"),
           "Any id in words without a state: a chance id (player CHANCE) as its outcome, a decision's by its block and "
@@ -584,37 +579,30 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "legal_actions",
           [](const PyState& st, const py::object& player) {
-            return int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1) == st.current_player() ? st.legal_actions()
-                                                                                                   : std::vector<int>{};
+            return int32_arg(player, "player") == st.current_player() ? st.legal_actions() : std::vector<int>{};
           },
           py::arg("player"))
       .def("legal_actions_mask", [](const PyState& st) { return st.mask(); })
       .def(
           "legal_actions_mask",
           [](const PyState& st, const py::object& player) {
-            if (int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1) == st.current_player()) return st.mask();
+            if (int32_arg(player, "player") == st.current_player()) return st.mask();
             py::array_t<std::uint8_t> z(st.game->enc->num_actions());
             std::fill(z.mutable_data(), z.mutable_data() + z.size(), 0);
             return z;
           },
           py::arg("player"))
       .def(
-          "apply_action",
-          [](PyState& st, const py::object& a) {
-            st.apply_action(int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
-          },
+          "apply_action", [](PyState& st, const py::object& a) { st.apply_action(int32_arg(a, "action")); },
           py::arg("action"))
       .def(
           "action_to_string",
-          [](const PyState& st, const py::object& a) {
-            return st.action_to_string(int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
-          },
+          [](const PyState& st, const py::object& a) { return st.action_to_string(int32_arg(a, "action")); },
           py::arg("action"))
       .def(
           "action_to_string",
           [](const PyState& st, const py::object& player, const py::object& a) {
-            return st.action_to_string(int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1),
-                                       int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
+            return st.action_to_string(int32_arg(player, "player"), int32_arg(a, "action"));
           },
           py::arg("player"), py::arg("action"))
       .def("string_to_action", [](const PyState& st, const std::string& t) { return st.string_to_action(t); })
@@ -627,7 +615,7 @@ PYBIND11_MODULE(_core, m) {
           "observation_tensor",
           [](const PyState& st, const py::object& player_arg) {
             std::optional<int> player;
-            if (!player_arg.is_none()) player = int_arg(player_arg, "player", -(1LL << 31), (1LL << 31) - 1);
+            if (!player_arg.is_none()) player = int32_arg(player_arg, "player");
             if (player && (*player < 0 || *player >= st.game->players))
               throw InputError(fmt::format("observation_tensor: player {} is not a seat of this game (0..{})", *player,
                                            st.game->players - 1));
@@ -641,7 +629,7 @@ PYBIND11_MODULE(_core, m) {
           "child",
           [](const PyState& st, const py::object& a) {
             PyState c(st);
-            c.apply_action(int_arg(a, "action", -(1LL << 31), (1LL << 31) - 1));
+            c.apply_action(int32_arg(a, "action"));
             return c;
           },
           py::arg("action"), "A copy with the action applied (this state unchanged).")
@@ -669,7 +657,7 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "player_return",
           [](const PyState& st, const py::object& player) {
-            const int p = int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1);
+            const int p = int32_arg(player, "player");
             if (p < 0 || p >= st.game->players)
               throw InputError(fmt::format("player: {} is not a seat of this game (0..{})", p, st.game->players - 1));
             return st.returns()[static_cast<std::size_t>(p)];
@@ -678,7 +666,7 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "player_reward",
           [](const PyState& st, const py::object& player) {
-            const int p = int_arg(player, "player", -(1LL << 31), (1LL << 31) - 1);
+            const int p = int32_arg(player, "player");
             if (p < 0 || p >= st.game->players)
               throw InputError(fmt::format("player: {} is not a seat of this game (0..{})", p, st.game->players - 1));
             return st.last_rewards[static_cast<std::size_t>(p)];
@@ -688,8 +676,8 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "undo_action",
           [](PyState& st, const py::object& player_arg, const py::object& action_arg) {
-            const int player = int_arg(player_arg, "player", -(1LL << 31), (1LL << 31) - 1);
-            const int action = int_arg(action_arg, "action", -(1LL << 31), (1LL << 31) - 1);
+            const int player = int32_arg(player_arg, "player");
+            const int action = int32_arg(action_arg, "action");
             if (!st.history_known || st.history.empty()) throw InputError("undo_action: no action to take back");
             if (st.history.back() != action || st.history_players.back() != player)
               throw InputError(fmt::format("undo_action: the last action is {} by {}, not {} by {}", st.history.back(),
@@ -790,7 +778,7 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "turn_action",
           [](const PyState& st, const py::object& a_arg, const py::object& k_arg) {
-            const int a = int_arg(a_arg, "action", -(1LL << 31), (1LL << 31) - 1);
+            const int a = int32_arg(a_arg, "action");
             const int k = int_arg(k_arg, "k", -(1LL << 30), 1LL << 30);
             if (a < 0 || a >= st.game->enc->num_actions())
               throw InputError(fmt::format("turn_action: action {} is not an action id (0..{})", a,
