@@ -322,6 +322,14 @@ class Server {
   // --unload-after); their clock deadlines stay in `dormant_` and load them when due.
   void sweep();
   Host* host(const std::string& id);  // loads the room if needed; nullptr if no such game
+  // A game just committed to the store: counted, its creator's, its first job woken, hosted.
+  void hold_new_game(const std::string& id, const std::string& client, bool job) {
+    ++active_games_;
+    creator_[id] = client;
+    games_by_ip_[client].insert(id);
+    if (job) wake_workers();
+    (void)host(id);
+  }
   void send(Host& h, const std::vector<Out>& out);
   // Runs `f` on the room now, or after the commit in flight.
   void when_free(Host& h, std::function<void()> f);
@@ -1217,11 +1225,7 @@ void Server::http_create_game(HttpCall& c) {
     repeat(*meta);
     return;
   }
-  ++active_games_;
-  creator_[id] = c.client;
-  games_by_ip_[c.client].insert(id);
-  if (created.first.job) wake_workers();
-  (void)host(id);
+  hold_new_game(id, c.client, created.first.job.has_value());
   answer(created.meta, created.tokens, false);
 }
 
@@ -1305,11 +1309,7 @@ void Server::http_rematch(HttpCall& c) {
     answer(*meta, true);
     return;
   }
-  ++active_games_;
-  creator_[id] = c.client;
-  games_by_ip_[c.client].insert(id);
-  if (created.first.job) wake_workers();
-  (void)host(id);
+  hold_new_game(id, c.client, created.first.job.has_value());
   tell();
   answer(created.meta, false);
 }
