@@ -97,7 +97,7 @@ export function rng(seed) {
 // (Hunters: the river's S and SSW), where a player clicks the part that shows. So this clicks a
 // point of the element that the page hit-tests to it, with a margin of 2 px around it, nearest the
 // centre first.
-export const clickStats = { clicks: 0, besideCentre: 0, retried: 0 };
+export const clickStats = { clicks: 0, besideCentre: 0, retried: 0, centred: 0 };
 export async function clickFree(loc) {
   // The page may redraw at any time (a resync after a reconnect replaces the board), and
   // Playwright's scrollIntoViewIfNeeded fails on an element replaced meanwhile instead of finding
@@ -117,6 +117,32 @@ export async function clickFree(loc) {
     await loc.page().keyboard.press("0");
     await loc.page().waitForTimeout(50);
   }
+  let point = await freePoint(loc);
+  if (point === null && (await centreOnBoard(loc))) point = await freePoint(loc);
+  if (point === "replaced") point = null;
+  try {
+    // Playwright's box of an SVG element is not the DOM's (it counts the stroke), so the point
+    // goes to it in page coordinates
+    const box = point && (await loc.boundingBox({ timeout: 10000 }));
+    await loc.click(point && box ? { position: { x: point.x - box.x, y: point.y - box.y }, timeout: 20000 } : { timeout: 20000 });
+  } catch (e) {
+    // say where the element was and what the page showed there, for a failure seen in CI only
+    const where = await loc.evaluate((el) => {
+      const r = el.getBoundingClientRect(), b = document.querySelector("svg")?.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return JSON.stringify({ el: el.outerHTML.slice(0, 300), rect: [r.left, r.top, r.width, r.height], svg: b && [b.left, b.top, b.width, b.height],
+        viewport: [innerWidth, innerHeight], atCentre: hit ? hit.outerHTML.slice(0, 120) : null, viewBox: document.querySelector("svg")?.getAttribute("viewBox") });
+    }, null, { timeout: 2000 }).catch((x) => `(not found: ${x.message.split("\n")[0]})`);
+    e.message += `\nclickFree: ${where}`;
+    throw e;
+  }
+  clickStats.clicks++;
+  if (point && point.beside) clickStats.besideCentre++;
+}
+
+// A point of the element that the page hit-tests to it (null: none shows; "replaced": the element
+// went away while looking).
+async function freePoint(loc) {
   let point = null;
   for (let attempt = 0; attempt < 5; attempt++) {
     point = await loc.evaluate((el) => {
@@ -138,25 +164,36 @@ export async function clickFree(loc) {
     if (point !== "replaced") break;
     clickStats.retried++;
   }
-  if (point === "replaced") point = null;
-  try {
-    // Playwright's box of an SVG element is not the DOM's (it counts the stroke), so the point
-    // goes to it in page coordinates
-    const box = point && (await loc.boundingBox({ timeout: 10000 }));
-    await loc.click(point && box ? { position: { x: point.x - box.x, y: point.y - box.y }, timeout: 20000 } : { timeout: 20000 });
-  } catch (e) {
-    // say where the element was and what the page showed there, for a failure seen in CI only
-    const where = await loc.evaluate((el) => {
-      const r = el.getBoundingClientRect(), b = document.querySelector("svg")?.getBoundingClientRect();
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return JSON.stringify({ el: el.outerHTML.slice(0, 300), rect: [r.left, r.top, r.width, r.height], svg: b && [b.left, b.top, b.width, b.height],
-        viewport: [innerWidth, innerHeight], atCentre: hit ? hit.outerHTML.slice(0, 120) : null, viewBox: document.querySelector("svg")?.getAttribute("viewBox") });
-    }, null, { timeout: 2000 }).catch((x) => `(not found: ${x.message.split("\n")[0]})`);
-    e.message += `\nclickFree: ${where}`;
-    throw e;
+  return point;
+}
+
+// A target under the board's own buttons (a phone's fitted board puts it 8 px wide under "fit") is
+// brought out as a player would: the board dragged so that the target sits at its centre, then
+// zoomed in there with the wheel until the target is at least 20 px wide. False when the element
+// is not on the board.
+async function centreOnBoard(loc) {
+  const page = loc.page();
+  const geo = () => loc.evaluate((el) => {
+    const svg = el.closest("svg");
+    if (!svg) return null;
+    const r = el.getBoundingClientRect(), b = svg.getBoundingClientRect();
+    return { ex: r.left + r.width / 2, ey: r.top + r.height / 2, w: r.width, sx: b.left + b.width / 2, sy: b.top + b.height / 2 };
+  }, null, { timeout: 10000 }).catch(() => null);
+  let g = await geo();
+  if (!g) return false;
+  const dx = g.sx - g.ex, dy = g.sy - g.ey;
+  await page.mouse.move(g.sx - dx / 2, g.sy - dy / 2);
+  await page.mouse.down();
+  await page.mouse.move(g.sx + dx / 2, g.sy + dy / 2, { steps: 8 });
+  await page.mouse.up();
+  for (let i = 0; i < 12 && g && g.w < 20; i++) {
+    await page.mouse.move(g.sx, g.sy);
+    await page.mouse.wheel(0, -100);
+    await page.waitForTimeout(30);
+    g = await geo();
   }
-  clickStats.clicks++;
-  if (point && point.beside) clickStats.besideCentre++;
+  clickStats.centred++;
+  return true;
 }
 
 // Plays one turn of the player's by clicks alone (on the board's targets: playTurnOnBoard).
