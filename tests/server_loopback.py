@@ -407,6 +407,11 @@ async def http_resources(server):
     st2, g2 = http(server, "POST", "/api/games", req)
     if st1 != 201 or st2 != 200 or not g2.get("repeat") or g1["id"] != g2["id"] or g1["seats"] != g2["seats"] or g1["seed_hash"] != g2["seed_hash"]:
         fail(f"a retried creation: {st1} {g1} / {st2} {g2}")
+    # the games list names the players, and for a game in memory its scores and whose turn it is
+    st, games = http(server, "GET", "/api/games?status=active")
+    mine = [x for x in games if x["id"] == g1["id"]]
+    if len(mine) != 1 or [s["name"] for s in mine[0]["seats"]] != ["A", "B"] or mine[0]["scores"] != [0, 0] or mine[0]["to_move"] not in (0, 1):
+        fail(f"the games list's entry of a new game: {mine}")
     st3, g3 = http(server, "POST", "/api/games", dict(req, seats=[{"name": "A"}, {"name": "C"}]))
     if st3 != 409 or g3["code"] != "request_id_used":
         fail(f"another request with a used request_id: {st3} {g3}")
@@ -423,6 +428,16 @@ async def rematch(server):
     st, r = http(server, "POST", path, {"token": g["seats"][0]["token"]})
     if st != 409 or r["code"] != "not_over":
         fail(f"a rematch before the end: {st} {r}")
+    # an invited seat names itself: everyone gets the event, and the rematch keeps the name
+    r = await b.request({"type": "name", "cid": b.cid(), "name": "Боб"}, ("ack", "reject"))
+    if r["type"] != "ack":
+        fail(f"name: {r}")
+    await a.drain(0.3)
+    if a.events[a.seq]["type"] != "name" or a.events[a.seq]["data"] != {"seat": 1, "name": "Боб"}:
+        fail(f"the other seat sees the name: {a.events[a.seq]}")
+    r = await b.request({"type": "name", "cid": b.cid(), "name": " "}, ("ack", "reject", "error"))
+    if r["type"] != "reject" or r["code"] != "bad_message" or "name" not in r["message"]:
+        fail(f"a blank name: {r}")
     r = await a.request({"type": "resign", "cid": a.cid(), "at": a.seq}, ("ack", "reject"))
     if r["type"] != "ack":
         fail(f"resign: {r}")
@@ -461,7 +476,7 @@ async def rematch(server):
     if (na.seat, nb.seat) != (0, 1):
         fail(f"the old tokens open the new seats: {na.seat} {nb.seat}")
     created = na.events[1]["data"]
-    if created["game"] != "base" or created["options"].get("farmers") != "off" or [x["name"] for x in created["seats"]] != ["Ann", "Bob"] or created["seed_hash"] == g["seed_hash"]:
+    if created["game"] != "base" or created["options"].get("farmers") != "off" or [x["name"] for x in created["seats"]] != ["Ann", "Боб"] or created["seed_hash"] == g["seed_hash"]:
         fail(f"the rematch is the same game with a new seed: {created}")
     r, _, _ = await (na if to_move((await na.request({"type": "view"}, ("state",)))["view"]) == 0 else nb).turn()
     if r["type"] != "ack":

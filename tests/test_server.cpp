@@ -404,6 +404,60 @@ TEST(ServerRoom, AbortOnlyBeforeTheFirstMoveAndSpectatorsCannotAct) {
   EXPECT_EQ(u.store->game("g1")->status, "aborted");
 }
 
+TEST(ServerRoom, ASeatNamesItselfAndTheNameIsInTheLogTheRecordAndEveryView) {
+  json req = two_humans();
+  req["seats"] = {{{"name", "Ann"}}, json::object(), {{"bot", "greedy"}}};
+  Table t(req);
+  t.hello(1, 1);
+  t.hello(2, -1);
+  t.hello(3, 0);
+  const auto name = [](const std::string& cid, const json& n) {
+    return json{{"type", "name"}, {"cid", cid}, {"name", n}};
+  };
+  EXPECT_EQ(t.room->summary(t.now)["seats"][1]["name"], "Player 2");
+  const std::int64_t before = t.room->seq();
+  t.cmd(1, name("n1", "Дана"));
+  EXPECT_EQ(t.room->seq(), before + 1);
+  EXPECT_EQ(t.last(1, "ack")["cid"], "n1");
+  EXPECT_EQ(t.room->summary(t.now)["seats"][1]["name"], "Дана");
+  EXPECT_EQ(json::parse(t.room->record_json())["players"][1]["name"], "Дана");
+  // everyone gets the event; a spectator's welcome and the rebuilt room have the new name
+  const json ev = t.last(2, "events")["events"].back();
+  EXPECT_EQ(ev["type"], "name");
+  EXPECT_EQ(ev["data"], (json{{"seat", 1}, {"name", "Дана"}}));
+  t.hello(4, -1);
+  EXPECT_EQ(t.last(4, "welcome")["seats"][1]["name"], "Дана");
+  EXPECT_EQ(t.reloaded()->summary(t.now)["seats"][1]["name"], "Дана");
+  EXPECT_EQ(t.reloaded()->record_json(), t.room->record_json());
+  // a name is not a turn: it needs no "at", the turn's own "at" moves on, and a repeat is an ack
+  t.cmd(1, name("n1", "Дана"));
+  EXPECT_TRUE(t.last(1, "ack")["repeat"].get<bool>());
+  EXPECT_EQ(t.room->seq(), before + 1);
+  const auto code = [&](std::uint64_t conn, const json& m) {
+    t.sent.clear();
+    t.cmd(conn, m);
+    const json j = json::parse(t.sent.back().text);
+    return j["code"].get<std::string>() + ": " + j.value("message", "");
+  };
+  EXPECT_EQ(code(1, name("n2", "Дана")).substr(0, 9), "same_name");
+  EXPECT_EQ(code(2, name("n3", "Eve")).substr(0, 9), "spectator");
+  EXPECT_NE(code(1, name("n4", "")).find("name: empty"), std::string::npos);
+  EXPECT_NE(code(1, name("n5", "   ")).find("name: blank"), std::string::npos);
+  EXPECT_NE(code(1, name("n6", std::string(41, 'x'))).find("name"), std::string::npos);
+  EXPECT_NE(code(1, name("n7", "A\u200Bnn")).find("invisible"), std::string::npos);
+  EXPECT_NE(code(1, name("n8", 7)).find("name"), std::string::npos);
+  EXPECT_NE(code(1, json{{"type", "name"}, {"cid", "n9"}, {"name", "Eve"}, {"at", 3}}).find("unknown field \"at\""),
+            std::string::npos);
+  EXPECT_EQ(t.room->seq(), before + 1);
+  // turns still go on from the seq the name moved to
+  const int who = t.to_move();
+  t.cmd(who == 0 ? 3 : 1, play("p", t.room->seq(), t.a_turn(who)));
+  EXPECT_EQ(t.last(who == 0 ? 3 : 1, "ack")["cid"], "p");
+  // a rematch keeps the names as they are
+  const Created r = rematch_game(*t.store->game("g1"), t.now, t.room->names());
+  EXPECT_EQ(json::parse(r.meta.settings)["seats"][1]["name"], "Дана");
+}
+
 TEST(ServerRoom, BadMessagesGetErrorsNamingTheField) {
   Table t(two_humans());
   t.hello(1, 0);

@@ -282,6 +282,12 @@ void Game::play_unchecked(const Move& m) {
   rec_.moves.back().partial = state_.phase == Phase::Piece || state_.phase == Phase::Choose;
 }
 
+void Game::rename_player(int player, std::string name) {
+  if (player < 0 || static_cast<std::size_t>(player) >= rec_.players.size())
+    throw InputError(fmt::format("rename: no player {} (the game has {})", player, rec_.players.size()));
+  rec_.players[static_cast<std::size_t>(player)].name = std::move(name);
+}
+
 bool Game::undo_turn(int player) {
   for (std::size_t i = undo_.size(); i-- > 0;) {
     if (undo_[i].state.current != player) continue;

@@ -185,6 +185,9 @@ class Game {
     keep_undo_ = on;
     if (!on) undo_.clear();
   }
+  // Gives a player another name (the game server's invited players name themselves): the record
+  // and the views name them so from now on. Throws InputError for a seat out of range.
+  void rename_player(int player, std::string name);
   // Drops snapshots older than the current player's turn (called when a new player acts).
   void forget_undo() { undo_.clear(); }
 

@@ -1299,7 +1299,7 @@ void Server::http_rematch(HttpCall& c) {
   }
   const auto old_meta = store_->game(old);
   if (!old_meta) throw NotFound(fmt::format("no game \"{}\"", printable(old)));
-  Created created = rematch_game(*old_meta, now_ms());
+  Created created = rematch_game(*old_meta, now_ms(), h->room->names());
   try {
     store_->create(created.meta, created.first);
   } catch (const StoreError&) {
@@ -1314,12 +1314,28 @@ void Server::http_rematch(HttpCall& c) {
   answer(created.meta, false);
 }
 
-// GET /api/games?status=...: the latest games.
+// GET /api/games?status=...: the latest games; those in memory (every active one) with their
+// seats' names, scores and who is to move, the others with the names they were created with.
 void Server::http_list_games(HttpCall& c) {
   const std::string status = c.param("status");
   json out = json::array();
-  for (const GameMeta& m : store_->list(status, 200))
-    out.push_back({{"id", m.id}, {"game", m.game}, {"status", m.status}, {"created", m.created}});
+  const std::int64_t now = now_ms();
+  for (const GameMeta& m : store_->list(status, 200)) {
+    json g{{"id", m.id}, {"game", m.game}, {"status", m.status}, {"created", m.created}};
+    if (const auto it = hosts_.find(m.id); it != hosts_.end()) {
+      const json s = it->second->room->summary(now);
+      g["status"] = s["status"];
+      for (const char* k : {"seats", "scores", "to_move", "seq"}) g[k] = s[k];
+    } else {
+      json seats = json::array();
+      const json st = json::parse(m.settings, nullptr, false);
+      if (st.is_object() && st.contains("seats") && st["seats"].is_array())
+        for (const json& x : st["seats"])
+          seats.push_back({{"seat", seats.size()}, {"name", x.value("name", "")}, {"bot", x.value("bot", "")}});
+      g["seats"] = seats;
+    }
+    out.push_back(std::move(g));
+  }
   c.respond(http::status::ok, out.dump());
 }
 

@@ -248,12 +248,7 @@ Created create_game(const json& req, const std::string& id, std::int64_t now, co
       check_bot(c.bot, budget, ctx + ".bot");
     }
     specs.push_back(c.bot);
-    if (const json* n = jin::opt(s, "name")) {
-      c.name = jin::string(*n, kWhere, ctx + ".name", 40);
-      if (has_invisible_chars(c.name))
-        throw InputError(fmt::format("{}: {}.name: \"{}\" holds an invisible character (a bidirectional control, a zero-width or other format character)",
-                                     kWhere, ctx, printable(c.name)));
-    }
+    if (const json* n = jin::opt(s, "name")) c.name = checked_name(*n, kWhere, ctx + ".name");
     st.seats.push_back(std::move(c));
   }
   // names: as given, else "Player N" for people and the bot's label ("greedy #2") for bots
@@ -354,9 +349,21 @@ void start_game(Created& c, const std::string& game, Settings st, const std::str
 
 std::string rematch_id(const std::string& game) { return sha256_hex("carc-rematch:" + game).substr(0, 12); }
 
-Created rematch_game(const GameMeta& old, std::int64_t now) {
+std::string checked_name(const json& v, std::string_view where, const std::string& ctx) {
+  std::string name = jin::string(v, where, ctx, 40);
+  if (has_invisible_chars(name))
+    throw InputError(fmt::format(
+        "{}: {}: \"{}\" holds an invisible character (a bidirectional control, a zero-width or other format character)",
+        where, ctx, printable(name)));
+  if (!name.empty() && name.find_first_not_of(" \t") == std::string::npos)
+    throw InputError(fmt::format("{}: {}: blank (a name, or leave it out)", where, ctx));
+  return name;
+}
+
+Created rematch_game(const GameMeta& old, std::int64_t now, const std::vector<std::string>& names) {
   Settings st = settings_of(old.settings);
   st.request_hash.clear();
+  for (std::size_t i = 0; i < names.size() && i < st.seats.size(); ++i) st.seats[i].name = names[i];
   Created c;
   c.tokens.resize(st.seats.size());  // the same tokens open the same seats: none new
   start_game(c, old.game, std::move(st), rematch_id(old.id), std::stoull(random_hex(8), nullptr, 16), now);
@@ -424,6 +431,10 @@ void Room::replay_event(Live& l, const Event& e) const {
     l.ended = "aborted";
   } else if (e.type == "end") {
     l.ended = d.at("reason").get<std::string>();
+  } else if (e.type == "name") {
+    const int i = d.at("seat").get<int>();
+    if (i < 0 || static_cast<std::size_t>(i) >= l.seats.size()) fail("no such seat");
+    l.game.rename_player(i, d.at("name").get<std::string>());
   } else if (e.type == "rematch") {
     if (l.ended.empty()) fail("a rematch before the end");
     l.rematch = d.at("game").get<std::string>();
@@ -484,10 +495,17 @@ std::string Room::presence(std::int64_t now) const {
   return json{{"type", "presence"}, {"seats", seats}, {"spectators", spectators_}}.dump();
 }
 
+std::vector<std::string> Room::names() const {
+  std::vector<std::string> out;
+  for (const PlayerInfo& p : live_->game.record().players) out.push_back(p.name);
+  return out;
+}
+
 json Room::summary(std::int64_t now) const {
   json seats = json::array();
+  const auto now_names = names();
   for (std::size_t i = 0; i < settings_.seats.size(); ++i)
-    seats.push_back({{"seat", i}, {"name", settings_.seats[i].name}, {"bot", settings_.seats[i].bot}});
+    seats.push_back({{"seat", i}, {"name", now_names[i]}, {"bot", settings_.seats[i].bot}});
   const int who = decider(*live_);
   json j{{"id", meta_.id}, {"game", meta_.game}, {"seq", live_->seq}, {"status", live_->ended.empty() ? "active" : live_->ended == "aborted" ? "aborted" : "finished"},
          {"seats", seats}, {"to_move", who}, {"clocks", clocks(now)}, {"clock", settings_.clock}, {"created", meta_.created},
@@ -581,7 +599,9 @@ Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wa
   else ++seat_conns_[static_cast<std::size_t>(seat)];
   if (seat >= 0) away_since_[static_cast<std::size_t>(seat)] = 0;
   json seats = json::array();
-  for (std::size_t i = 0; i < settings_.seats.size(); ++i) seats.push_back({{"seat", i}, {"name", settings_.seats[i].name}, {"bot", settings_.seats[i].bot}});
+  const auto now_names = names();
+  for (std::size_t i = 0; i < settings_.seats.size(); ++i)
+    seats.push_back({{"seat", i}, {"name", now_names[i]}, {"bot", settings_.seats[i].bot}});
   st.now.push_back({conn, json{{"type", "welcome"}, {"game", meta_.id}, {"kind", meta_.game}, {"seat", seat}, {"seq", live_->seq}, {"seats", seats}}.dump()});
   if (since < 0 || since > live_->seq) since = 0;
   st.now.push_back({conn, events_message(since)});
@@ -630,8 +650,23 @@ Step Room::command(std::uint64_t conn, const json& msg, std::int64_t now) {
       st.now.push_back({conn, legal(seat, msg)});
       return st;
     }
-    if (type != "play" && type != "resign" && type != "abort")
-      throw InputError(fmt::format("message: type \"{}\" is not hello, play, legal, resign, abort, view or ping", printable(type)));
+    if (type != "play" && type != "resign" && type != "abort" && type != "name")
+      throw InputError(fmt::format("message: type \"{}\" is not hello, play, legal, resign, abort, name, view or ping",
+                                   printable(type)));
+    if (type == "name") {
+      // a seat names itself: not a turn, so it needs no "at" and is never stale
+      only(msg, {"type", "cid", "name"}, "message");
+      cid = jin::string(jin::need(msg, "cid", "message"), "message", "cid", 64);
+      if (cid.empty()) throw InputError("message: cid: empty (a client id unique per seat)");
+      const std::string name = checked_name(jin::need(msg, "name", "message"), "message", "name");
+      if (name.empty()) throw InputError("message: name: empty");
+      if (seat < 0) {
+        st.now.push_back({conn, reject(cid, "spectator",
+                                       "a spectator has no seat to name: open the game with your seat's invite link")});
+        return st;
+      }
+      return apply(conn, seat, cid, type, live_->seq, {name}, false, now);
+    }
     only(msg, {"type", "cid", "at", "moves"}, "message");
     cid = jin::string(jin::need(msg, "cid", "message"), "message", "cid", 64);
     if (cid.empty()) throw InputError("message: cid: empty (a client id unique per seat)");
@@ -722,7 +757,12 @@ Step Room::apply(std::uint64_t conn, int seat, const std::string& cid, const std
     st.now.push_back({conn, reject(cid, code, why)});
     return st;
   };
-  if (type == "abort") {
+  if (type == "name") {
+    if (!settings_.seats[si].bot.empty()) return fail("bot_seat", "a bot's seat keeps its name");
+    if (n->game.record().players[si].name == moves.at(0)) return fail("same_name", "the seat has this name already");
+    add_event(evs, n->seq, "name", seat, cid, now, {{"seat", seat}, {"name", moves.at(0)}});
+    n->game.rename_player(seat, moves.at(0));
+  } else if (type == "abort") {
     if (l.any_turn) return fail("started", "the game has started: resign instead");
     add_event(evs, n->seq, "abort", seat, cid, now, {{"seat", seat}});
     n->ended = "aborted";

@@ -80,7 +80,12 @@ Created create_game(const nlohmann::json& req, const std::string& id, std::int64
 // invite tokens: each person opens their seat of the rematch with the token of their old seat),
 // clock and absence, with a new seed; its id is rematch_id(old.id), so that asking twice finds it.
 std::string rematch_id(const std::string& game);
-Created rematch_game(const GameMeta& old, std::int64_t now);
+// names: the seats' names as they are at the end (a seat may have renamed itself); empty: those
+// of the old game's creation.
+Created rematch_game(const GameMeta& old, std::int64_t now, const std::vector<std::string>& names = {});
+// A seat's name as given (the create request's seats[].name, a `name` command): at most 40
+// characters, no control or invisible ones, not blank. Throws InputError naming `ctx`.
+std::string checked_name(const nlohmann::json& v, std::string_view where, const std::string& ctx);
 
 // A message for one connection, or (conn 0) for everyone in the room. kNobody: no one waits for it.
 constexpr std::uint64_t kNobody = ~std::uint64_t{0};
@@ -130,7 +135,7 @@ class Room {
   Step hello(std::uint64_t conn, int seat, std::int64_t since, bool views, std::int64_t now,
              i18n::Lang lang = i18n::Lang::En);
   void leave(std::uint64_t conn, std::vector<Out>& out, std::int64_t now);
-  // A command of a connection ("play", "resign", "abort", "view"; see docs/server-protocol.md).
+  // A command of a connection ("play", "resign", "abort", "name", "view"; see docs/server-protocol.md).
   Step command(std::uint64_t conn, const nlohmann::json& msg, std::int64_t now);
   // A bot's decisions for `seat` at `at` (a job's result): the same path as a person's play;
   // `conn` gets the answer.
@@ -150,6 +155,8 @@ class Room {
   // Remaining clock per seat at `now` (ms; -1 no clock).
   [[nodiscard]] std::vector<std::int64_t> clocks(std::int64_t now) const;
   [[nodiscard]] nlohmann::json summary(std::int64_t now) const;
+  // The seats' names now (as created, or as a seat renamed itself).
+  [[nodiscard]] std::vector<std::string> names() const;
 
   struct Live;  // the state a log replays to
 

@@ -22,7 +22,7 @@ namespace carc::server {
 // (docs/server-protocol.md lists them per type).
 struct Event {
   std::int64_t seq = 0;   // 1, 2, 3, ... without gaps
-  std::string type;       // created, draw, chance, turn, resign, abort, timeout, seat_bot, seat_back, end
+  std::string type;  // created, draw, chance, turn, resign, abort, timeout, seat_bot, seat_back, end, rematch, name
   int seat = -1;          // the seat that made it (-1: the server)
   std::string cid;        // the client id of the command that made it ("" none)
   std::int64_t time = 0;  // server time (ms since the epoch) when it was made

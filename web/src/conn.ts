@@ -6,7 +6,8 @@ import { lang } from "./i18n";
 import { load, save } from "./util";
 import type { GameEvent } from "./types";
 
-export interface Command { cid: string; type: "play" | "resign" | "abort"; at: number; moves?: string[] }
+// "name": a seat names itself (`name`; `at` is not sent: a name is not a turn and never stale)
+export interface Command { cid: string; type: "play" | "resign" | "abort" | "name"; at: number; moves?: string[]; name?: string }
 export type ConnStatus = "connecting" | "online" | "offline";
 
 export interface ConnHandlers {
@@ -127,7 +128,7 @@ export class Conn {
   }
 
   private sendCommand(c: Command): void {
-    const m: any = { type: c.type, cid: c.cid, at: c.at };
+    const m: any = c.type === "name" ? { type: c.type, cid: c.cid, name: c.name } : { type: c.type, cid: c.cid, at: c.at };
     if (c.moves) m.moves = c.moves;
     this.send(m);
   }

@@ -69,6 +69,7 @@ export class GamePage {
   private end: End | null = null;
   private rematch: Rematch | null = null;
   private rematchDeclined = false;
+  private askName = false;  // an invited seat's first visit: the "your name" panel
   private rematchBusy = "";
   private anyTurn = false;
   private hoverCell: string | null = null;
@@ -85,6 +86,9 @@ export class GamePage {
     if (token) rememberSeat({ id, seat, token, game: summary.game, created: summary.created });
     const page = new GamePage(root, id, summary.game, token);
     page.seats = summary.seats;
+    // an invited player opening their seat for the first time in this browser names themselves
+    const mySeat = token ? summary.seats?.[seat] : undefined;
+    page.askName = settings().ask_name && !stored && summary.status === "active" && !!mySeat && !mySeat.bot && mySeat.name !== localStorage.getItem("carc.name");
     page.me = token ? seat : -1;
     await page.setup();
     page.connect();
@@ -177,6 +181,7 @@ export class GamePage {
       if (e.type === "turn") this.anyTurn = true;
       if (e.type === "end") this.end = { reason: e.data.reason, scores: e.data.scores, winners: e.data.winners, resigned: e.data.resigned ?? [] };
       if (e.type === "rematch") this.rematch = { game: e.data.game, seat: e.data.seat };
+      if (e.type === "name" && this.seats[e.data.seat]) this.seats[e.data.seat] = { ...this.seats[e.data.seat], name: e.data.name };
     }
     window.carc.seq = this.conn?.seq;
     if (this.started && said.length) this.announce(said.slice(-3).join(". "));
@@ -467,6 +472,7 @@ export class GamePage {
 
   private openRematch(game: string): void {
     if (!this.token) { location.href = `/play/${encodeURIComponent(game)}`; return; }
+    rememberSeat({ id: game, seat: this.me, token: this.token, game: this.kind, created: Date.now() });  // named already: not asked again
     location.href = `/play/${encodeURIComponent(game)}?seat=${this.me}&token=${encodeURIComponent(this.token)}`;
   }
 
@@ -789,6 +795,7 @@ export class GamePage {
     if (!v) return;
     const toMove = v.over ? -1 : (v.decision.player ?? -1);
     const kids: HTMLElement[] = [];
+    if (this.askName && this.me >= 0 && !this.replay && !v.over) kids.push(this.namePanel());
     if (v.over) kids.push(this.replay ? finalPanel(v, this.colours, this.replay.record, 1e9) : endPanel(v, this.end, this.colours, this.record, this.finalShown, this.me, this.rematch, this.rematchDeclined, this.rematchBusy, {
       replay: () => void this.fetchReplay(),
       rematch: () => void this.askRematch(),
@@ -803,6 +810,27 @@ export class GamePage {
     const scroll = this.el.side.scrollTop;
     this.el.side.replaceChildren(...kids);
     this.el.side.scrollTop = scroll;
+  }
+
+  // "Your name in this game": an invited seat's first visit (docs/web.md); sent as a `name` command
+  // through the outbox, so a reload or a cut network does not lose it.
+  private namePanel(): HTMLElement {
+    const current = this.seats[this.me]?.name ?? "";
+    const input = h("input", { "data-name-input": "", maxlength: 40, value: localStorage.getItem("carc.name") || current, "aria-label": t("name.label"), autocomplete: "nickname" }) as HTMLInputElement;
+    const form = h("form", { class: "name-form", "data-name-form": "" }, h("label", {}, t("name.label"), input),
+      h("div", { class: "row" }, h("button", { type: "submit", class: "primary", "data-name-save": "", text: t("name.save") }),
+        h("button", { type: "button", "data-name-keep": "", text: t("name.keep", { name: current }) })));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name) { input.focus(); return; }
+      localStorage.setItem("carc.name", name);
+      this.askName = false;
+      if (name !== current && this.conn) this.conn.submit({ cid: `${this.me}-name-${Date.now().toString(36)}`, type: "name", at: this.viewSeq, name });
+      this.renderSide();
+    });
+    form.querySelector("[data-name-keep]")!.addEventListener("click", () => { this.askName = false; this.renderSide(); });
+    return section("name", t("name.title"), form);
   }
 
   private tickClocks(): void {

@@ -132,7 +132,19 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
       location.href = "/replay";
     });
     watchBox.replaceChildren(h("h2", { text: t("lobby.watch_title") }), h("label", {}, t("lobby.record_view"), upload),
-      h("ul", {}, ...games.slice(0, 40).map((g) => h("li", { "data-watch": g.id }, h("a", { href: `/play/${g.id}`, text: `${catalog.games.find((x) => x.id === g.game)?.title ?? g.game} · ${g.id}` }), h("span", { class: "badge", text: ` ${t("status." + g.status)} · ${ago(g.created)}` })))));
+      h("ul", {}, ...games.slice(0, 40).map(watchRow)));
+  }
+  // a game to watch: its players (with their scores while it is in the server's memory), whose
+  // turn it is, its status and age
+  function watchRow(g: any): HTMLElement {
+    const seats: any[] = g.seats ?? [];
+    const players = seats.map((s, i) => g.scores ? `${s.name} ${g.scores[i]}` : s.name).join(t("lobby.vs"));
+    const mover = g.status === "active" && g.to_move >= 0 ? seats[g.to_move]?.name : undefined;
+    const label = `${catalog.games.find((x) => x.id === g.game)?.title ?? g.game} · ${players || g.id}`;
+    return h("li", { "data-watch": g.id, "data-watch-status": g.status },
+      h("a", { href: `/play/${g.id}`, text: label, "data-watch-players": "" }),
+      mover ? h("span", { class: "badge", "data-watch-turn": g.to_move, text: ` ${t("lobby.to_move", { name: mover })}` }) : null,
+      h("span", { class: "badge", text: mover ? ` · ${ago(g.created)}` : ` ${t("status." + g.status)} · ${ago(g.created)}` }));
   }
   void drawMine();
   void drawWatch();

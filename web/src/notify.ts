@@ -5,11 +5,12 @@
 import { h, load, save } from "./util";
 import { t } from "./i18n";
 
-export interface Settings { sound: boolean; notify: boolean; coords: boolean }
+// ask_name: an invite opened for the first time asks the player's name for that game
+export interface Settings { sound: boolean; notify: boolean; coords: boolean; ask_name: boolean }
 const KEY = "carc.settings";
 
 export function settings(): Settings {
-  return { sound: false, notify: false, coords: false, ...load<Partial<Settings>>(KEY, {}) };
+  return { sound: false, notify: false, coords: false, ask_name: true, ...load<Partial<Settings>>(KEY, {}) };
 }
 export function setSetting(k: keyof Settings, v: boolean): void {
   save(KEY, { ...settings(), [k]: v });
@@ -31,7 +32,7 @@ export function settingsMenu(changed: (k: keyof Settings) => void): HTMLElement 
   return h("details", { class: "settings", "data-settings": "" },
     h("summary", { "aria-label": t("settings.title"), title: t("settings.title"), text: "⚙" }),
     h("div", { class: "settings-box" },
-      box("coords", t("settings.coords")), box("sound", t("settings.sound")), box("notify", t("settings.notify"))));
+      box("coords", t("settings.coords")), box("sound", t("settings.sound")), box("notify", t("settings.notify")), box("ask_name", t("settings.ask_name"))));
 }
 
 let audio: AudioContext | null = null;

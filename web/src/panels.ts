@@ -68,6 +68,7 @@ export function logLine(e: GameEvent, seatName: (n: number) => string): string |
     case "seat_back": return t("log.seat_back", { name: seatName(e.data.seat) });
     case "abort": return t("log.abort");
     case "rematch": return t("log.rematch", { name: seatName(e.data.seat) });
+    case "name": return t("log.name", { old: seatName(e.data.seat), name: e.data.name });
     case "end": return t("log.end", { reason: t(`end.${e.data.reason}`).startsWith("[") ? e.data.reason : t(`end.${e.data.reason}`), scores: (e.data.scores as number[]).map((sc, i) => `${seatName(i)} ${sc}`).join(", ") });
     default: return null;
   }

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnByClicks, waitReady, events, summary, repo, clickFree } from "./harness.mjs";
+import { startServer, stopAll, launch, newContext, api, rng, playTurnByClicks, waitReady, events, summary, repo, clickFree } from "./harness.mjs";
 
 let server, browser, colours;
 const shots = `${repo}/web/test-results`;
@@ -18,7 +18,7 @@ before(async () => {
 after(async () => { await browser?.close(); await server?.stop(); await stopAll(); });
 
 async function open(url, opts = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...opts });
+  const ctx = await newContext(browser, { viewport: { width: 1280, height: 800 }, ...opts });
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnByClicks, focusByKeys, waitReady, startProxy, events, summary, repo, tempDir, clickFree, spotsTooClose } from "./harness.mjs";
+import { startServer, stopAll, launch, newContext, api, rng, playTurnByClicks, focusByKeys, waitReady, startProxy, events, summary, repo, tempDir, clickFree, spotsTooClose } from "./harness.mjs";
 
 let server, browser;
 const shots = `${repo}/web/test-results`;
@@ -15,8 +15,8 @@ after(async () => { await browser?.close(); await server?.stop(); await stopAll(
 async function newGame(srv, game = "base", seed = 5, seats = [{ name: "Ann" }, { bot: "random" }]) {
   return api(srv, "POST", "/api/games", { game, seats, seed });
 }
-async function open(url, opts = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...opts });
+async function open(url, opts = {}, how = {}) {
+  const ctx = await newContext(browser, { viewport: { width: 1280, height: 800 }, ...opts }, how);
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -260,7 +260,7 @@ test("phone size with touch: tap to place and confirm, pinch to zoom, panels fol
 test("reloading mid-turn: the unacknowledged turn is applied exactly once", { timeout: 180000 }, async () => {
   for (const lose of ["the turn", "the ack"]) {
     const g = await newGame(server, "base", 21);
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const ctx = await newContext(browser, { viewport: { width: 1280, height: 800 } });
     const page = await ctx.newPage();
     let cut = true;
     await page.routeWebSocket(/\/ws\//, (ws) => {
@@ -344,8 +344,28 @@ test("two tabs through an invite link, across a server restart; watching; replay
   const invite = await a.page.inputValue("[data-invite='1']");
   assert.match(invite, /\/play\/[0-9a-f]+\?seat=1&token=/);
   await a.page.click("[data-open-game]");
-  const b = await open(invite);
+  // the invited player names themselves on first join; both seats and the lobby show the name
+  const b = await open(invite, {}, { askName: true });
   const id = /\/play\/([0-9a-f]+)/.exec(invite)[1];
+  await b.page.waitForSelector("[data-name-form]");
+  await b.page.screenshot({ path: `${shots}/name-ask.png` });
+  assert.equal(await a.page.locator("[data-name-form]").count(), 0, "the creator is not asked: named in the lobby");
+  await b.page.fill("[data-name-input]", "Bea");
+  await b.page.click("[data-name-save]");
+  await b.page.waitForSelector("[data-name-form]", { state: "detached" });
+  await a.page.waitForFunction(() => document.querySelector("[data-panel='scores']")?.textContent.includes("Bea"), null, { timeout: 20000 });
+  assert.equal((await summary(own, id)).seats[1].name, "Bea");
+  const lobby = await open(own.url + "/");
+  const row = lobby.page.locator(`[data-watch='${id}']`);
+  await row.waitFor();
+  const rowText = await row.textContent();
+  assert.match(rowText, /Ann 0/);
+  assert.match(rowText, /Bea 0/);
+  assert.equal(await row.locator("[data-watch-turn]").getAttribute("data-watch-turn"), String((await summary(own, id)).to_move));
+  await lobby.page.screenshot({ path: `${shots}/lobby-watch.png`, fullPage: true });
+  await lobby.ctx.close();
+  await b.page.reload();
+  assert.equal(await b.page.locator("[data-name-form]").count(), 0, "asked once");
   const watch = await open(own.url + `/play/${id}`);
   const ra = rng(8), rb = rng(9);
   let confirmed = 0;
@@ -370,8 +390,9 @@ test("two tabs through an invite link, across a server restart; watching; replay
   assert.equal(await watch.page.locator("[data-confirm]").count(), 0, "a spectator cannot act");
   const ev = await events(own, id);
   // every confirmed decision applied once: none lost, none doubled
-  const cids = ev.filter((e) => e.cid).map((e) => e.cid);
+  const cids = ev.filter((e) => e.cid && e.type !== "name").map((e) => e.cid);
   assert.equal(new Set(cids).size, cids.length, "no command applied twice");
+  assert.equal(ev.filter((e) => e.type === "name").length, 1, "the name sent once");
   assert.equal(confirmed, 8);
   assert.equal(cids.length, confirmed, "every confirmed command applied");
   const moves = (await api(own, "GET", `/api/games/${id}/record`)).moves.length;

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdirSync } from "node:fs";
-import { startServer, stopAll, launch, api, rng, playTurnOnBoard, repo, clickStats, gameIds, clickFree, waitReady } from "./harness.mjs";
+import { startServer, stopAll, launch, newContext, api, rng, playTurnOnBoard, repo, clickStats, gameIds, clickFree, waitReady } from "./harness.mjs";
 
 let server, browser;
 const shots = `${repo}/web/test-results`;
@@ -59,7 +59,7 @@ function shooter(game, size) {
 
 async function wholeGame(game, i, { keys }) {
   const created = await api(server, "POST", "/api/games", { game, seats: [{ name: "Tester" }, { bot: "random" }], seed: 1000 + i + (keys ? 50 : 0) });
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const ctx = await newContext(browser, { viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -104,7 +104,7 @@ for (const [i, game] of gameIds().entries()) {
 test("phone size: a Safari piece decision and an Amazonas turn on the board", { timeout: 300000 }, async () => {
   for (const [game, seed] of [["safari", 4001], ["amazonas", 4002]]) {
     const created = await api(server, "POST", "/api/games", { game, seats: [{ name: "Tester" }, { bot: "random" }], seed });
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    const ctx = await newContext(browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
     const page = await ctx.newPage();
     await page.goto(server.url + created.seats[0].invite);
     const rand = rng(seed);

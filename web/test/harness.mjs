@@ -72,6 +72,18 @@ export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}
   return server;
 }
 
+// A browser context as the tests use it: a page opened from an invite does not ask the player's
+// name (the "ask my name" setting off, as a player who turned it off) unless askName; the one test
+// of naming asks for it.
+export async function newContext(browser, opts = {}, { askName = false } = {}) {
+  const ctx = await browser.newContext(opts);
+  if (!askName) await ctx.addInitScript(() => {
+    const s = JSON.parse(localStorage.getItem("carc.settings") || "{}");
+    if (!("ask_name" in s)) localStorage.setItem("carc.settings", JSON.stringify({ ...s, ask_name: false }));
+  });
+  return ctx;
+}
+
 export async function launch() {
   return chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
 }
