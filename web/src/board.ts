@@ -45,7 +45,7 @@ export class Board {
 
   constructor(private tiles: TileIndex, private h: BoardHandlers) {
     for (const t of tiles.tiles) this.urls.set(t.id, "data:image/svg+xml;charset=utf-8," + encodeURIComponent(t.svg));
-    this.svg = s("svg", { class: "board", "data-board": "", tabindex: 0, role: "img", "aria-label": t("board.label") });
+    this.svg = s("svg", { class: "board", "data-board": "", tabindex: 0, role: "group", "aria-label": t("board.label") });
     this.svg.addEventListener("pointerdown", (e) => this.down(e));
     this.svg.addEventListener("pointermove", (e) => this.move(e));
     const up = (e: PointerEvent) => this.up(e);
@@ -309,9 +309,12 @@ export class Board {
       const g = s("g", { class: second ? "spot second" : "spot", "data-spot": key, "data-notation": o2.notation, "data-piece-kind": o2.piece });
       g.append(second ? s("rect", { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 3 }) : s("circle", { cx, cy, r: 13 }));
       const worth = s("text", { x: cx, y: cy + 4.5, class: "spot-worth" });
-      worth.textContent = String(o2.worth?.points ?? "");
+      const shown = String(o2.worth?.points ?? "");
+      worth.textContent = shown;
       g.append(worth);
-      spots.append(this.target(g, `spot:${key}:${o2.piece}`, o2.text, () => this.h.option(o2)));
+      // the name holds the number written on the mark (a player who reads it may say it)
+      const said = !shown || new RegExp(`(^|[^0-9])${shown}([^0-9]|$)`).test(o2.text);
+      spots.append(this.target(g, `spot:${key}:${o2.piece}`, said ? o2.text : `${o2.text}; ${t("board.worth", { n: Number(shown) })}`, () => this.h.option(o2)));
     });
     for (const o2 of o.pieceTargets) {
       const p = v.board.pieces.find((q) => q.x === o2.x && q.y === o2.y && q.port === o2.port);

@@ -43,7 +43,7 @@ export function endPanel(v: View, end: End | null, colours: string[], record: an
   panel.setAttribute("role", "region");
   panel.setAttribute("aria-label", t("final.scores"));
   const line = h("p", { class: "end-line", "data-end-line": "", role: "status", text: endLine(v, end) });
-  panel.querySelector("h3")!.after(line);
+  panel.querySelector("h2")!.after(line);
   const actions = h("div", { class: "final-actions" });
   const replay = h("button", { type: "button", "data-final-replay": "", text: t("final.replay") });
   replay.addEventListener("click", () => act.replay());

@@ -115,22 +115,26 @@ export class GamePage {
       select: (key) => this.select(key),
     });
     const conn = h("span", { class: "conn", "data-conn": "connecting", role: "status", "aria-live": "polite", text: t("conn.connecting") });
-    const title = h("span", { class: "title", text: tiles.title });
+    // the page's one heading, shown whole: the header's controls go to a second row when a
+    // narrow screen (a phone, 200% zoom) cannot hold both
+    const title = h("h1", { class: "title", text: tiles.title });
     const header = h("header", { class: "bar" },
-      h("a", { href: "/", class: "home", text: t("game.lobby") }), title, conn,
-      h("span", { class: "spacer" }), settingsMenu(() => this.render()), langPicker(h),
-      this.id ? h("button", { "data-replay": "", type: "button", text: t("game.replay") }) : null,
-      this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: t("game.record") }) : null,
-      h("button", { "data-toggle-panels": "", type: "button", text: t("game.panels") }));
+      h("div", { class: "bar-start" }, h("a", { href: "/", class: "home", text: t("game.lobby") }), title, conn),
+      h("div", { class: "bar-end" }, settingsMenu(() => this.render()), langPicker(h),
+        this.id ? h("button", { "data-replay": "", type: "button", text: t("game.replay") }) : null,
+        this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: t("game.record") }) : null,
+        h("button", { "data-toggle-panels": "", type: "button", text: t("game.panels") })));
     const zoom = h("div", { class: "zoom" },
       h("button", { "data-zoom-in": "", type: "button", title: t("game.zoom_in"), "aria-label": t("game.zoom_in"), text: "+" }),
       h("button", { "data-zoom-out": "", type: "button", title: t("game.zoom_out"), "aria-label": t("game.zoom_out"), text: "−" }),
       h("button", { "data-fit": "", type: "button", title: t("game.fit"), "aria-label": t("game.fit"), text: "⤢" }));
-    const boardWrap = h("div", { class: "board-wrap" }, this.board.svg, zoom);
-    const side = h("aside", { class: "side", "data-side": "" });
-    const turn = h("div", { class: "turn", "data-panel": "turn" });
-    const replayBar = h("div", { class: "replay-bar", "data-replay-bar": "", hidden: true });
-    const main = h("main", { class: "main" }, boardWrap, side);
+    // landmarks: the header, the board (main), the panels (complementary, focusable: it scrolls),
+    // the turn bar and the replay bar (regions)
+    const boardWrap = h("main", { class: "board-wrap" }, this.board.svg, zoom);
+    const side = h("aside", { class: "side", "data-side": "", tabindex: 0, "aria-label": t("game.panels") });
+    const turn = h("section", { class: "turn", "data-panel": "turn", "aria-label": t("game.turn_region") });
+    const replayBar = h("section", { class: "replay-bar", "data-replay-bar": "", "aria-label": t("game.replay"), hidden: true });
+    const main = h("div", { class: "main" }, boardWrap, side);
     // read out by screen readers: each new move, end and score line, and the player's turn
     this.live = h("div", { class: "sr-only", "aria-live": "polite", role: "log", "data-live": "" });
     const page = h("div", { class: "game-page", "data-page": "game" }, header, main, turn, replayBar, this.live);

@@ -10,7 +10,7 @@ type SeatKind = "you" | "person" | string;  // string: a bot level
 
 export async function lobbyPage(root: HTMLElement): Promise<void> {
   const catalog = await getJSON<Catalog>(withLang("/api/catalog"));
-  const page = h("div", { class: "lobby", "data-page": "lobby" });
+  const page = h("main", { class: "lobby", "data-page": "lobby" });
   root.replaceChildren(page);
   page.append(h("div", { class: "topbar" }, h("h1", { text: t("lobby.title") }), langPicker(h)), h("p", { class: "sub", text: t("lobby.sub") }));
 

@@ -41,11 +41,13 @@ export function gamePanel(p: Panel, v: View, colours: string[]): HTMLElement {
   for (const c of p.counters) kids.push(h("div", { class: "counter" }, h("b", { text: names(c.name, v.players) + ": " }), names(c.value, v.players)));
   if (p.columns.length || p.rows.length) {
     const seatCol = p.columns[0] === "seat";
-    const head = h("tr", {}, ...p.columns.map((c, i) => h("th", { text: seatCol && i === 0 ? "" : names(c, v.players) })));
+    // the seats' column has no heading: an empty corner cell, not an empty header
+    const head = h("tr", {}, ...p.columns.map((c, i) => seatCol && i === 0 ? h("td", {}) : h("th", { text: names(c, v.players) })));
     const body = p.rows.map((r) => h("tr", {}, ...r.map((c, i) => seatCol && i === 0
       ? h("td", {}, h("span", { class: "swatch", style: `background:${colours[Number(c)] ?? "#888"}` }), " " + (v.players[Number(c)]?.name ?? c))
       : h("td", { text: names(c, v.players) }))));
-    kids.push(h("div", { class: "scroll-x" }, h("table", { class: "ptable" }, p.columns.length ? h("thead", {}, head) : null, h("tbody", {}, ...body))));
+    // a wide table scrolls sideways: focusable, so that keys scroll it too
+    kids.push(h("div", { class: "scroll-x", tabindex: 0, role: "group", "aria-label": names(p.title, v.players) }, h("table", { class: "ptable" }, p.columns.length ? h("thead", {}, head) : null, h("tbody", {}, ...body))));
   }
   for (const l of p.lines) kids.push(h("div", { class: "line", text: names(l, v.players) }));
   return section(`game:${p.id}`, names(p.title, v.players), ...kids);
@@ -96,7 +98,7 @@ export function finalPanel(v: View, colours: string[], record: any | null, shown
     h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` }), " " + p.name, winners.has(p.seat) ? h("b", { class: "winner", "data-winner": "", text: t("final.winner") }) : null),
     h("td", { class: "score", "data-final-score": scores[p.seat], text: String(scores[p.seat]) })))));
   const kids: Node[] = [table];
-  if (finals.length) kids.push(h("h4", { text: t("final.scoring") }), list);
+  if (finals.length) kids.push(h("h3", { text: t("final.scoring") }), list);
   if (record && Array.isArray(record.events)) {
     const by = new Map<string, number[]>();
     for (const e of record.events) {
@@ -107,13 +109,13 @@ export function finalPanel(v: View, colours: string[], record: any | null, shown
       row[e.player] += e.points;
       by.set(key, row);
     }
-    const head = h("tr", {}, h("th", { text: "" }), ...v.players.map((p) => h("th", { style: `color:${colours[p.seat]}`, text: p.name })));
+    const head = h("tr", {}, h("td", {}), ...v.players.map((p) => h("th", { style: `color:${colours[p.seat]}`, text: p.name })));
     const rows = [...by.entries()].map(([k, row]) => h("tr", { "data-breakdown": k }, h("td", { text: word("feature", k) === k ? k.replace(/_/g, " ") : word("feature", k) }), ...row.map((n) => h("td", { class: "score", text: String(n) }))));
-    if (rows.length) kids.push(h("h4", { text: t("final.by_feature") }), h("table", { class: "ptable breakdown" }, h("thead", {}, head), h("tbody", {}, ...rows)));
+    if (rows.length) kids.push(h("h3", { text: t("final.by_feature") }), h("table", { class: "ptable breakdown" }, h("thead", {}, head), h("tbody", {}, ...rows)));
   }
   return section("final", t("final.scores"), ...kids);
 }
 
 export function section(id: string, title: string, ...kids: (Node | null)[]): HTMLElement {
-  return h("section", { class: "panel", "data-panel": id }, h("h3", { text: title }), ...kids);
+  return h("section", { class: "panel", "data-panel": id }, h("h2", { text: title }), ...kids);
 }
