@@ -36,6 +36,7 @@ event_data = {
               "salt": S(pattern="^[0-9a-f]{32}$", description="seed_hash = SHA-256 of SALT:SEED; absent for games created before salts (seed_hash = SHA-256 of SEED)")},
              ["reason", "scores", "winners", "resigned", "seed"]),
   "rematch": obj({"game": S(description="the rematch's id: open it with this seat's own token"), "seat": seat_no}, ["game", "seat"]),
+  "name": obj({"seat": seat_no, "name": S(minLength=1, maxLength=40, description="the seat's name from now on (views, records, summaries, a rematch)")}, ["seat", "name"]),
 }
 event = {"oneOf": [obj({"seq": I(minimum=1), "type": const(t), "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": d},
                        ["seq", "type", "seat", "time", "data"]) for t, d in event_data.items()]}
@@ -45,6 +46,7 @@ client = {
   "legal": obj({"type": const("legal"), "moves": {"type": "array", "items": S(maxLength=200), "maxItems": 16}}, ["type"]),
   "resign": obj({"type": const("resign"), "cid": S(minLength=1, maxLength=64), "at": seq}, ["type", "cid", "at"]),
   "abort": obj({"type": const("abort"), "cid": S(minLength=1, maxLength=64), "at": seq}, ["type", "cid", "at"]),
+  "name": obj({"type": const("name"), "cid": S(minLength=1, maxLength=64), "name": S(minLength=1, maxLength=40)}, ["type", "cid", "name"]),
   "view": obj({"type": const("view")}, ["type"]),
   "ping": obj({"type": const("ping")}, ["type"], extra=True),
 }
@@ -53,7 +55,7 @@ server = {
   "welcome": obj({"type": const("welcome"), "game": S(), "kind": S(), "seat": I(minimum=-1), "seq": seq, "seats": {"type": "array", "items": seatinfo}}, ["type", "game", "kind", "seat", "seq", "seats"]),
   "events": obj({"type": const("events"), "events": {"type": "array", "items": {"$ref": "#/$defs/event"}}, "seq": seq, "to_move": I(minimum=-1, maximum=4)}, ["type", "events", "seq", "to_move"]),
   "ack": obj({"type": const("ack"), "cid": S(), "seq": I(minimum=1), "repeat": B}, ["type", "cid", "seq"]),
-  "reject": obj({"type": const("reject"), "cid": S(), "code": {"enum": ["stale", "not_your_turn", "illegal_move", "bad_turn", "incomplete_turn", "time", "over", "started", "resigned", "spectator", "bad_message", "store"]}, "message": S(), "seq": seq}, ["type", "cid", "code", "message", "seq"]),
+  "reject": obj({"type": const("reject"), "cid": S(), "code": {"enum": ["stale", "not_your_turn", "illegal_move", "bad_turn", "incomplete_turn", "time", "over", "started", "resigned", "spectator", "bot_seat", "same_name", "bad_message", "store"]}, "message": S(), "seq": seq}, ["type", "cid", "code", "message", "seq"]),
   "options": obj({"type": const("options"), "seq": seq, "moves": {"type": "array", "items": S()}, "complete": B, "options": {"type": "array", "items": {"$ref": "#/$defs/option"}}}, ["type", "seq", "moves", "complete", "options"]),
   "state": obj({"type": const("state"), "seq": seq, "view": {"$ref": "#/$defs/view"}, "clocks": {"type": "array", "items": I(minimum=-1)},
                     "end": obj({"reason": {"enum": ["finished", "resign", "timeout", "aborted"]}, "scores": ints, "winners": ints, "resigned": ints}, ["reason", "scores", "winners", "resigned"]),
@@ -70,7 +72,11 @@ http = {
                          "absence": obj({"grace": {"type": "number"}, "policy": {"enum": ["wait", "bot"]}, "bot": S()}, [])}, ["seats"]),
   "rematch_request": obj({"token": S(maxLength=64)}, ["token"]),
   "create_response": obj({"id": S(), "seed_hash": S(pattern="^[0-9a-f]{64}$"), "repeat": B, "rematch_of": S(), "seats": {"type": "array", "items": obj({"seat": I(), "name": S(), "bot": S(), "token": S(pattern="^[0-9a-f]{32}$"), "invite": S()}, ["seat", "name", "bot"])}}, ["id", "seats", "seed_hash"]),
-  "games": {"type": "array", "items": obj({"id": S(), "game": S(), "status": {"enum": ["active", "finished", "aborted"]}, "created": I()}, ["id", "game", "status", "created"])},
+  "games": {"type": "array", "items": obj({"id": S(), "game": S(), "status": {"enum": ["active", "finished", "aborted"]}, "created": I(),
+                                          "seats": {"type": "array", "items": seatinfo, "description": "the seats' names now (a game in the server's memory, as every active game is) or as created"},
+                                          "scores": {"type": "array", "items": I(), "description": "a game in the server's memory only"},
+                                          "to_move": I(minimum=-1, maximum=4, description="the seat that decides now, -1 nobody (a game in the server's memory only)"),
+                                          "seq": seq}, ["id", "game", "status", "created", "seats"])},
   "events": {"type": "array", "items": {"$ref": "#/$defs/event"}},
   "healthz": obj({"status": {"enum": ["ok", "draining"]}, "store": S(), "games_loaded": I(minimum=0)}, ["status", "store", "games_loaded"]),
   "stats": obj({"games_loaded": I(minimum=0), "connections": I(minimum=0), "commits": I(minimum=0), "appends": I(minimum=0), "events": I(minimum=0), "max_batch": I(minimum=0),
