@@ -89,6 +89,18 @@ def play_game(eng, game, seed, tmp):
         if steps > 1500:
             fail(f"{game}: no end after 1500 requests")
             return
+        if steps == 7:  # analysis of the position, the move about to be played forced
+            legal = eng.ask("legal", game=gid)
+            first = legal["options"][0]
+            force = first["notations"][0] if first["kind"] == "place" else first["notation"]
+            a = eng.ask("analyze", game=gid, playouts=120, seed=3, top=3, force=force)
+            if not a["ok"] or a["player"] != status["to_move"] or a["playouts"] != 120 or len(a["options"]) > 3 or a["forced"]["move"] != force or a["forced"]["visits"] < 29:
+                fail(f"{game}: analyze: {a}")
+            if eng.ask("analyze", game=gid, playouts=120, seed=3, top=3, force=force) != dict(a, id=eng.n):
+                fail(f"{game}: analyze is not deterministic for a seed")
+            bad = eng.ask("analyze", game=gid, force="no such move")
+            if bad["ok"] or bad["error"]["code"] != "illegal_move":
+                fail(f"{game}: analyze with a bad forced move: {bad}")
         if status["to_move"] == 1:  # bob's seat plays its bot
             status = eng.ask("bot", game=gid, play=True, view=(steps % 40 == 1))
         else:
@@ -130,6 +142,15 @@ def play_game(eng, game, seed, tmp):
     res = json.loads(out.stdout)
     if res.get("final_scores") != status["scores"]:
         fail(f"{game}: replay gives {res.get('final_scores')}, the protocol {status['scores']}")
+    # the review of the record, by the protocol and by the command line: the same
+    rv = eng.ask("review", record=rec["record"], playouts=20, seed=5)
+    if not rv["ok"] or rv["review"]["final_scores"] != status["scores"] or not rv["review"]["decisions"]:
+        fail(f"{game}: review: {str(rv)[:300]}")
+    out = subprocess.run([BIN, "review", "--json", "--playouts", "20", "--seed", "5", path], capture_output=True, text=True, timeout=300)
+    cli = json.loads(out.stdout) if out.returncode == 0 else {}
+    cli.pop("file", None)
+    if cli != rv["review"]:
+        fail(f"{game}: carcassonne review --json differs from the protocol's review (exit {out.returncode}: {out.stderr[:200]})")
     print(f"{game}: {steps} steps, final scores {status['scores']}, replayed")
 
 

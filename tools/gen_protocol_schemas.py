@@ -101,12 +101,21 @@ requests = {
     "play": req("play", {"game": STR, "move": move, "view": BOOL}, ["game", "move"]),
     "undo": req("undo", {"game": STR, "player": INT}, ["game"]),
     "bot": req("bot", {"game": STR, "bot": STR, "play": BOOL, "view": BOOL}, ["game"]),
+    "analyze": req("analyze", {"game": STR, "playouts": {"type": "integer", "minimum": 1}, "seed": {"type": "integer", "minimum": 0}, "top": {"type": "integer", "minimum": 1, "maximum": 1000}, "force": STR}, ["game"]),
+    "review": req("review", {"record": {"oneOf": [{"$ref": "record.schema.json"}, STR]}, "playouts": {"type": "integer", "minimum": 1}, "seed": {"type": "integer", "minimum": 0}}, ["record"]),
     "record": req("record", {"game": STR}, ["game"]),
     "close": req("close", {"game": STR}, ["game"]),
     "games": req("games", {}, []),
     "quit": req("quit", {}, []),
 }
 VIEW = {"$ref": "view.schema.json"}
+NUM = {"type": "number"}
+OPTSTATS = obj({"move": STR, "visits": INT, "margin": NUM, "win": NUM})
+REVIEW = obj({"game": STR, "players": {"type": "array", "items": STR}, "final_scores": {"type": "array", "items": INT}, "playouts": INT, "seed": INT, "share": NUM, "scale": NUM,
+              "thresholds": obj({"inaccuracy": NUM, "mistake": NUM, "blunder": NUM}),
+              "decisions": {"type": "array", "items": obj({"index": INT, "move": INT, "turn": INT, "player": INT, "options": INT, "played": OPTSTATS, "best": OPTSTATS, "loss": NUM,
+                                                           "mark": {"enum": ["", "inaccuracy", "mistake", "blunder"]}, "top": {"type": "array", "items": OPTSTATS}})},
+              "summary": {"type": "array", "items": obj({"player": INT, "decisions": INT, "mean_loss": NUM, "inaccuracies": INT, "mistakes": INT, "blunders": INT})}})
 EVENTS = {"type": "array", "items": event}
 replies = {
     "new": rep({"game": STR, "seed": INT}) | {},
@@ -116,6 +125,8 @@ replies = {
     "play": rep({"played": STR, "player": INT, "events": EVENTS}),
     "undo": rep({}),
     "bot": rep({"bot": STR, "move": STR, "player": INT, "played": BOOL, "report": obj({"summary": STR, "value": {"type": "number"}, "visits": INT, "total_visits": INT})}),
+    "analyze": rep({"player": INT, "playouts": INT, "options": {"type": "array", "items": OPTSTATS}}, False),
+    "review": rep({"review": REVIEW}, False),
     "record": rep({"record": {"$ref": "record.schema.json"}}, False),
     "close": rep({"closed": STR}, False),
     "games": rep({"games": {"type": "array", "items": obj({"game": STR, "kind": STR, **status})}}, False),
@@ -128,6 +139,7 @@ replies["play"]["properties"]["view"] = VIEW
 replies["bot"]["properties"]["view"] = VIEW
 replies["bot"]["properties"]["events"] = EVENTS
 replies["legal"]["properties"]["after"] = STR
+replies["analyze"]["properties"]["forced"] = OPTSTATS
 error = obj({"id": ID, "ok": {"const": False}, "error": obj({"code": {"enum": ["bad_json", "too_long", "bad_request", "unknown_command", "unknown_game", "bad_input", "bad_record",
                                                                               "illegal_move", "game_over", "waiting", "no_undo", "too_many_games", "internal"]}, "message": STR})})
 proto = {"$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -63,11 +65,24 @@ void rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
 
 // A playout cut short: the greedy evaluation (score plus what the pieces on the board are
 // worth) stands in for the final score difference.
-void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
+// margins: where given, gets the evaluation's margins (points).
+void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r,
+                  std::array<double, kMaxPlayers>* margins = nullptr) {
   std::array<double, kMaxPlayers> e{};
   greedy_evals(s, e);
   for (int p = 0; p < s.nplayers; ++p)
     r[static_cast<std::size_t>(p)] = static_cast<float>(0.5 + 0.5 * std::tanh(e[static_cast<std::size_t>(p)] / scale));
+  if (margins) *margins = e;
+}
+
+// Each player's final margin: own score minus the best other's.
+void final_margins(const State& s, std::array<double, kMaxPlayers>& m) {
+  for (int p = 0; p < s.nplayers; ++p) {
+    int other = -100000;
+    for (int q = 0; q < s.nplayers; ++q)
+      if (q != p) other = std::max<int>(other, s.score[static_cast<std::size_t>(q)]);
+    m[static_cast<std::size_t>(p)] = s.score[static_cast<std::size_t>(p)] - other;
+  }
 }
 
 // ---- the tree ----
@@ -138,7 +153,7 @@ class Tree {
         path_.push_back(node);
         break;  // a new leaf: play out from here
       }
-      node = select(node, to_move(s));
+      node = node == 0 && forcing_ ? select_root_forced(to_move(s)) : select(node, to_move(s));
       apply_move(s, nodes_[node].move);
       path_.push_back(node);
       ++depth;
@@ -154,7 +169,17 @@ class Tree {
     }
     std::array<float, kMaxPlayers> r{};
     if (s.phase == Phase::Over) rewards(s, o_.scale, r);
-    else eval_rewards(s, o_.scale, r);
+    else
+      eval_rewards(s, o_.scale, r, analyzing_ ? &margins_ : nullptr);
+    if (analyzing_ && path_.size() > 1) {
+      // the root player's margin at the end of this playout, kept for the root option it went through
+      if (s.phase == Phase::Over) final_margins(s, margins_);
+      const double m = margins_[static_cast<std::size_t>(root_player_)];
+      RootSum& rs = root_sums_[path_[1]];
+      rs.margin += m;
+      rs.win += m > 0 ? 1.0 : m == 0 ? 0.5 : 0.0;
+      ++rs.n;
+    }
     for (const u32 n : path_) {
       Node& nd = nodes_[n];
       ++nd.visits;
@@ -164,6 +189,27 @@ class Tree {
 
   // root children: move and visits
   void root_stats(std::vector<std::pair<Move, u32>>& out) const { child_stats(0, out); }
+
+  // Analysis: keep each root option's margins and wins; `force` (if any) gets at least `share`
+  // of the root's visits.
+  void analyze(const Move* force, double share) {
+    analyzing_ = true;
+    root_player_ = to_move(root_);
+    if (force) force_ = *force;
+    forcing_ = force != nullptr;
+    force_share_ = share;
+  }
+  struct RootSum {
+    double margin = 0, win = 0;
+    long n = 0;
+  };
+  // root children: move, real visits and sums
+  void root_sums(std::vector<std::pair<Move, RootSum>>& out) const {
+    for (u32 c = nodes_[0].first; c; c = nodes_[c].next) {
+      const auto it = root_sums_.find(c);
+      out.emplace_back(nodes_[c].move, it == root_sums_.end() ? RootSum{} : it->second);
+    }
+  }
 
   // The children of the root's child `m` when that child is a decision node (the rest of the
   // same turn, e.g. the piece after the tile): move and visits.
@@ -257,6 +303,20 @@ class Tree {
     return id;
   }
 
+  // The forced move while it has less than its share of the root's real visits, else as select.
+  u32 select_root_forced(int player) {
+    long real = 0;
+    u32 forced = 0;
+    for (u32 c = nodes_[0].first; c; c = nodes_[c].next) {
+      real += nodes_[c].visits - nodes_[c].virt;
+      if (nodes_[c].move == force_) forced = c;
+    }
+    if (forced &&
+        static_cast<double>(nodes_[forced].visits - nodes_[forced].virt) < force_share_ * static_cast<double>(real + 1))
+      return forced;
+    return select(0, player);
+  }
+
   u32 select(u32 node, int player) {
     const Node& nd = nodes_[node];
     const double logn = std::log(static_cast<double>(std::max<u32>(nd.visits, 1)));
@@ -287,6 +347,13 @@ class Tree {
   MoveList ml_;
   std::vector<double> prior_;
   std::vector<u32> order_;
+  // analysis only
+  bool analyzing_ = false, forcing_ = false;
+  int root_player_ = 0;
+  Move force_;
+  double force_share_ = 0;
+  std::array<double, kMaxPlayers> margins_{};
+  std::map<u32, RootSum> root_sums_;
 };
 
 // What identifies a position within a turn well enough to reuse a search's answer for the rest
@@ -338,7 +405,9 @@ std::pair<std::size_t, u32> most_visited(const MoveList& legal, const std::vecto
 
 // The search from s over o.threads root-parallel trees, seeded from base: per tree, the root's
 // visits per move (stats); the trees are kept for what they saw beyond the root.
-std::vector<std::unique_ptr<Tree>> run_search(const State& s, const MctsOptions& o, u64 base, std::vector<std::vector<std::pair<Move, u32>>>& stats) {
+std::vector<std::unique_ptr<Tree>> run_search(const State& s, const MctsOptions& o, u64 base,
+                                              std::vector<std::vector<std::pair<Move, u32>>>& stats,
+                                              const std::function<void(Tree&)>& setup = {}) {
   const int threads = std::max(1, o.threads);
   std::vector<std::unique_ptr<Tree>> trees(static_cast<std::size_t>(threads));
   stats.assign(static_cast<std::size_t>(threads), {});
@@ -346,6 +415,7 @@ std::vector<std::unique_ptr<Tree>> run_search(const State& s, const MctsOptions&
   auto work = [&](int t) {
     auto& tree = trees[static_cast<std::size_t>(t)];
     tree = std::make_unique<Tree>(s, o, base + static_cast<u64>(t) * 0x9E3779B97F4A7C15ULL);
+    if (setup) setup(*tree);
     if (o.playouts > 0) {
       const int n = o.playouts / threads + (t < o.playouts % threads ? 1 : 0);
       for (int i = 0; i < n; ++i) tree->iterate();
@@ -496,6 +566,47 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed) {
   const std::vector<u32> visits = summed_visits(legal, stats);
   for (std::size_t i = 0; i < legal.size(); ++i) out.visits.emplace_back(legal[i], visits[i]);
   out.best = legal[most_visited(visits).first];
+  return out;
+}
+
+Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move* force, double force_share) {
+  if (is_chance(s) || s.phase == Phase::Over) throw InputError("analysis: the position is not a decision");
+  MoveList legal;
+  legal_moves(s, legal);
+  if (force && std::find(legal.begin(), legal.end(), *force) == legal.end())
+    throw InputError("analysis: the forced move is not legal here");
+  if (!(force_share >= 0 && force_share <= 1)) throw InputError("analysis: the forced share is not in 0..1");
+  std::vector<std::vector<std::pair<Move, u32>>> stats;
+  Rng rng(seed);
+  const auto trees = run_search(s, o, rng.next(), stats, [&](Tree& t) { t.analyze(force, force_share); });
+  Analysis out;
+  out.player = to_move(s);
+  std::vector<Tree::RootSum> sums(legal.size());
+  for (const auto& tree : trees) {
+    std::vector<std::pair<Move, Tree::RootSum>> rs;
+    tree->root_sums(rs);
+    for (const auto& [m, x] : rs)
+      for (std::size_t i = 0; i < legal.size(); ++i)
+        if (legal[i] == m) {
+          sums[i].margin += x.margin;
+          sums[i].win += x.win;
+          sums[i].n += x.n;
+          break;
+        }
+  }
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    OptionStats st;
+    st.move = legal[i];
+    st.visits = sums[i].n;
+    if (sums[i].n > 0) {
+      st.margin = sums[i].margin / static_cast<double>(sums[i].n);
+      st.win = sums[i].win / static_cast<double>(sums[i].n);
+    }
+    out.playouts += sums[i].n;
+    out.options.push_back(st);
+  }
+  std::stable_sort(out.options.begin(), out.options.end(),
+                   [](const OptionStats& a, const OptionStats& b) { return a.visits > b.visits; });
   return out;
 }
 

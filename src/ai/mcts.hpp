@@ -44,6 +44,27 @@ struct SearchVisits {
 };
 SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed);
 
+// Analysis (docs/mcts.md, "Analysis"): the search's statistics per root option, from the view of
+// the player to move: real visits (the prior's virtual ones left out), the expected final margin
+// (own score minus the best other's at the end of each playout through the option, or the greedy
+// evaluation's margin where the playout was cut at the horizon) and the win share (playouts with
+// a positive margin, half for a tie). `force`: a move (the one played, in a review) given at least
+// `force_share` of the root's playouts, so that its value is measured and not guessed. Options
+// best first: most visits, then the engine's order. Deterministic for a seed with threads=1.
+struct OptionStats {
+  Move move;
+  long visits = 0;
+  double margin = 0;  // mean, in points (0 when not visited)
+  double win = 0;     // share in [0, 1]
+};
+struct Analysis {
+  int player = 0;
+  long playouts = 0;
+  std::vector<OptionStats> options;
+};
+Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move* force = nullptr,
+                      double force_share = 0.25);
+
 // One playout from s to the end with the playout policy (for benchmarks); returns decisions made.
 int mcts_playout(State& s, Rng& rng);
 

@@ -6,6 +6,7 @@ namespace carc::cli {
 void register_play(CLI::App& app);
 void register_selfplay(CLI::App& app);
 void register_replay(CLI::App& app);
+void register_review(CLI::App& app);
 void register_render(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_arena(CLI::App& app);

@@ -1,4 +1,5 @@
-// carcassonne: the one binary. Subcommands: play, selfplay, replay, render, bench, arena, engine, tiles, serve, worker.
+// carcassonne: the one binary. Subcommands: play, selfplay, replay, review, render, bench, arena, engine, tiles, serve,
+// worker.
 #include <fmt/format.h>
 
 #include <csignal>
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   carc::cli::register_play(app);
   carc::cli::register_selfplay(app);
   carc::cli::register_replay(app);
+  carc::cli::register_review(app);
   carc::cli::register_render(app);
   carc::cli::register_bench(app);
   carc::cli::register_arena(app);

@@ -2,6 +2,7 @@
 
 #include "ai/bot_limits.hpp"
 #include "ai/mcts.hpp"
+#include "ai/review.hpp"
 
 #include <fmt/format.h>
 
@@ -293,6 +294,72 @@ struct Dispatch {
     add_status(reply, g);
   }
 
+  // A whole number field within [lo, hi], or dflt when absent.
+  static int int_field(const json& req, const char* k, int lo, int hi, int dflt) {
+    const json* v = opt(req, k);
+    if (!v) return dflt;
+    if (!v->is_number_integer() || v->get<long long>() < lo || v->get<long long>() > hi)
+      throw ProtocolError("bad_request", fmt::format("{}: a whole number from {} to {}", k, lo, hi));
+    return v->get<int>();
+  }
+  int playouts_field(const json& req) const {
+    const int cap = ses.limits_.bots.max_playouts > 0 ? ses.limits_.bots.max_playouts : kMctsMaxPlayouts;
+    return int_field(req, "playouts", 1, cap, std::min(1000, cap));
+  }
+
+  // The search's statistics per option at the game's decision (docs/mcts.md "Analysis").
+  void analyze(const json& req, json& reply) {
+    only_keys(req, {"game", "playouts", "seed", "top", "force"});
+    const Game& g = *open(req).game;
+    const State& s = g.state();
+    if (s.phase == Phase::Over) throw ProtocolError("game_over", "the game is over");
+    if (is_chance(s)) throw ProtocolError("waiting", "the game waits for a draw that no source can give");
+    MctsOptions mo;
+    mo.playouts = playouts_field(req);
+    mo.threads = 1;
+    const int top = int_field(req, "top", 1, 1000, 5);
+    std::optional<Move> force;
+    if (opt(req, "force")) {
+      const std::string text = str_field(req, "force");
+      try {
+        force = parse_notation(s, text);
+      } catch (const InputError& e) {
+        throw ProtocolError("illegal_move", fmt::format("force \"{}\": {}", printable(text), e.what()));
+      }
+    }
+    const Analysis a = mcts_analyze(s, mo, seed_field(req, "seed").value_or(1), force ? &*force : nullptr, 0.25);
+    reply["player"] = a.player;
+    reply["playouts"] = a.playouts;
+    json opts = json::array();
+    for (std::size_t i = 0; i < a.options.size() && static_cast<int>(i) < top; ++i)
+      opts.push_back(option_json(a.options[i], notation(s, a.options[i].move)));
+    reply["options"] = opts;
+    if (force)
+      for (const OptionStats& st : a.options)
+        if (st.move == *force) reply["forced"] = option_json(st, notation(s, st.move));
+  }
+
+  // A record reviewed move by move (docs/mcts.md "Review").
+  void review(const json& req, json& reply) {
+    only_keys(req, {"record", "playouts", "seed"});
+    const json* r = opt(req, "record");
+    if (!r) throw ProtocolError("bad_request", "record: missing (a record object, or its text)");
+    ReviewOptions o;
+    o.playouts = playouts_field(req);
+    o.seed = seed_field(req, "seed").value_or(1);
+    Record rec;
+    Review rv;
+    try {
+      rec = record_from_json(r->is_string() ? r->get<std::string>() : r->dump(), "record");
+      rv = review_record(rec, o);
+    } catch (const ReplayError& e) {
+      throw ProtocolError("bad_record", fmt::format("{} ({})", e.what(), e.code));
+    } catch (const InputError& e) {
+      throw ProtocolError("bad_record", e.what());
+    }
+    reply["review"] = review_to_json(rv, rec);
+  }
+
   void bot(const json& req, json& reply) {
     only_keys(req, {"game", "bot", "play", "view"});
     EngineSession::Open& o = open(req);
@@ -412,6 +479,10 @@ std::string EngineSession::handle(std::string_view line) {
     else if (cmd == "play") d.play(req, reply);
     else if (cmd == "undo") d.undo(req, reply);
     else if (cmd == "bot") d.bot(req, reply);
+    else if (cmd == "analyze")
+      d.analyze(req, reply);
+    else if (cmd == "review")
+      d.review(req, reply);
     else if (cmd == "record") d.record(req, reply);
     else if (cmd == "close") d.close(req, reply);
     else if (cmd == "games") d.games(req, reply);
@@ -419,8 +490,9 @@ std::string EngineSession::handle(std::string_view line) {
       only_keys(req, {});
       done_ = true;
     } else {
-      throw ProtocolError("unknown_command",
-                          fmt::format("cmd: \"{}\" is not a command (new, load, view, legal, play, undo, bot, record, close, games, quit)", printable(cmd)));
+      throw ProtocolError("unknown_command", fmt::format("cmd: \"{}\" is not a command (new, load, view, legal, play, "
+                                                         "undo, bot, analyze, review, record, close, games, quit)",
+                                                         printable(cmd)));
     }
   } catch (const ProtocolError& e) {
     return fail(e.code, e.what());

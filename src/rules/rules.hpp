@@ -278,6 +278,10 @@ struct GameDef {
   // playouts); the greedy prior counts as this many virtual playouts.
   int search_horizon = 0;
   int search_prior = 30;
+  // A review's point scale (ai/review, docs/mcts.md "Review"): the mean final margin of two greedy
+  // bots over 200 two-player deals (`carcassonne arena --bots greedy,greedy --games 200 --seed 1
+  // --records DIR`). Inaccuracy, mistake and blunder are losses of 1/8, 1/4 and 1/2 of it.
+  double review_margin = 18;
   int farm_points_per_city = 3;
   // The game's own decisions (Choose and Act moves) in the fixed action space of the learning
   // interface (src/rl, docs/python.md): one block per kind of move, in this order, after the

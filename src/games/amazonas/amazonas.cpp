@@ -543,6 +543,7 @@ const GameDef& amazonas() {
     // second a move)
     g.search_horizon = 16;
     g.search_prior = 100;
+    g.review_margin = 19.7;  // greedy against greedy: mean |margin| 19.7 points (median 16)
     // record keys: {tiles, attr, moved, cause}
     g.own_events = {{"track", {"space", "", "moved", "cause"}, "", false, false},
                     {"amazon", {"caimans", "piranhas", "", "rank"}, "", false, false},

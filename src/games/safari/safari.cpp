@@ -880,6 +880,7 @@ const GameDef& safari() {
     GameDef g;
     g.id = "safari";
     g.title = "Carcassonne: Safari";
+    g.review_margin = 18.0;  // greedy against greedy: mean |margin| 18.0 points (median 15)
     const std::vector<std::string> species(kSpecies.begin(), kSpecies.end());
     std::vector<std::string> bush = species;
     bush.push_back("bird");

@@ -1,0 +1,124 @@
+#include "ai/review.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace carc {
+
+nlohmann::json option_json(const OptionStats& st, const std::string& text) {
+  return {{"move", text}, {"visits", st.visits}, {"margin", std::round(st.margin * 100) / 100}, {"win", std::round(st.win * 1000) / 1000}};
+}
+
+nlohmann::json review_to_json(const Review& rv, const Record& r) {
+  nlohmann::json j;
+  j["game"] = rv.game;
+  j["players"] = nlohmann::json::array();
+  for (int p = 0; p < rv.players; ++p) j["players"].push_back(r.players[static_cast<std::size_t>(p)].name);
+  j["final_scores"] = rv.final_scores;
+  j["playouts"] = rv.options.playouts;
+  j["seed"] = rv.options.seed;
+  j["share"] = rv.options.force_share;
+  j["scale"] = rv.scale;
+  j["thresholds"] = {{"inaccuracy", rv.inaccuracy}, {"mistake", rv.mistake}, {"blunder", rv.blunder}};
+  j["decisions"] = nlohmann::json::array();
+  struct Sum {
+    int n = 0, inacc = 0, mistakes = 0, blunders = 0;
+    double loss = 0;
+  };
+  std::vector<Sum> sums(static_cast<std::size_t>(rv.players));
+  for (const ReviewedDecision& d : rv.decisions) {
+    nlohmann::json top = nlohmann::json::array();
+    for (std::size_t k = 0; k < d.top.size(); ++k) top.push_back(option_json(d.top[k], d.top_text[k]));
+    j["decisions"].push_back({{"index", d.index}, {"move", d.move}, {"turn", d.turn}, {"player", d.player}, {"options", d.options},
+                              {"played", option_json(d.played_stats, d.played)}, {"best", option_json(d.best_stats, d.best)},
+                              {"loss", std::round(d.loss * 100) / 100}, {"mark", d.mark}, {"top", top}});
+    Sum& s = sums[static_cast<std::size_t>(d.player)];
+    ++s.n;
+    s.loss += d.loss;
+    s.inacc += d.mark == "inaccuracy";
+    s.mistakes += d.mark == "mistake";
+    s.blunders += d.mark == "blunder";
+  }
+  j["summary"] = nlohmann::json::array();
+  for (int p = 0; p < rv.players; ++p) {
+    const Sum& s = sums[static_cast<std::size_t>(p)];
+    j["summary"].push_back({{"player", p}, {"decisions", s.n}, {"mean_loss", s.n ? std::round(s.loss / s.n * 100) / 100 : 0.0},
+                            {"inaccuracies", s.inacc}, {"mistakes", s.mistakes}, {"blunders", s.blunders}});
+  }
+  return j;
+}
+
+std::string review_mark(double loss, double scale) {
+  if (loss >= scale / 2) return "blunder";
+  if (loss >= scale / 4) return "mistake";
+  if (loss >= scale / 8) return "inaccuracy";
+  return "";
+}
+
+Review review_record(const Record& r, const ReviewOptions& o, const std::function<void(int, int)>& progress) {
+  if (o.playouts < 1) throw InputError("review: playouts: at least 1");
+  if (!(o.force_share >= 0 && o.force_share <= 0.9)) throw InputError("review: the forced share is not in 0..0.9");
+  // the positions first (a replay), then the searches
+  struct At {
+    State s;
+    Move m;
+    int move;   // the record's move, from 1
+    int index;  // the decision's number in the game, from 1
+  };
+  std::vector<At> at;
+  int decisions = 0;
+  const Game g = Game::replay(r, std::nullopt, "", [&](const State& s, const Move& m, int move_index) {
+    ++decisions;
+    MoveList ml;
+    legal_moves(s, ml);
+    if (ml.size() > 1) at.push_back({s, m, move_index + 1, decisions});  // a decision without a choice is not searched
+  });
+  Review rv;
+  rv.game = g.ruleset().game->id;
+  rv.players = g.state().nplayers;
+  rv.scale = g.ruleset().game->review_margin;
+  rv.inaccuracy = rv.scale / 8;
+  rv.mistake = rv.scale / 4;
+  rv.blunder = rv.scale / 2;
+  rv.options = o;
+  for (int p = 0; p < g.state().nplayers; ++p) rv.final_scores.push_back(g.state().score[static_cast<std::size_t>(p)]);
+  const int total = static_cast<int>(at.size());
+  MctsOptions mo;
+  mo.playouts = o.playouts;
+  mo.threads = 1;
+  int done = 0;
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const At& a = at[i];
+    const Analysis an = mcts_analyze(a.s, mo, o.seed ^ (0x9E3779B97F4A7C15ULL * static_cast<u64>(a.index)), &a.m, o.force_share);
+    ReviewedDecision d;
+    d.index = a.index;
+    d.move = a.move;
+    d.turn = a.s.turn;
+    d.player = an.player;
+    d.options = static_cast<int>(an.options.size());
+    d.played = notation(a.s, a.m);
+    // the played move is measured (its forced share of the playouts); the search's choice among
+    // the others is the most visited of them. Best: that one when it is worth more than the played
+    // one, else the played move (no loss).
+    const OptionStats* other = nullptr;
+    for (const OptionStats& st : an.options) {
+      if (st.move == a.m) d.played_stats = st;
+      else if (!other) other = &st;
+    }
+    d.best_stats = other && other->visits > 0 && other->margin > d.played_stats.margin ? *other : d.played_stats;
+    d.best = notation(a.s, d.best_stats.move);
+    d.loss = d.best_stats.margin - d.played_stats.margin;
+    d.mark = review_mark(d.loss, rv.scale);
+    for (std::size_t k = 0; k < an.options.size() && k < 3; ++k) {
+      d.top.push_back(an.options[k]);
+      d.top_text.push_back(notation(a.s, an.options[k].move));
+    }
+    rv.decisions.push_back(std::move(d));
+    ++done;
+    if (progress) progress(done, total);
+  }
+  return rv;
+}
+
+}  // namespace carc

@@ -1,0 +1,58 @@
+// ai/review: a game reviewed move by move (docs/mcts.md, "Review"). Every decision of every seat
+// that had a choice is searched from its position with the played move forced onto a share of the
+// playouts (ai/mcts, mcts_analyze), so both the best option and the played one are measured: the
+// loss in points is the best option's expected final margin minus the played one's (never below
+// 0), classed against the game's scale (GameDef::review_margin): inaccuracy from 1/8 of it,
+// mistake from 1/4, blunder from 1/2. Deterministic for a seed and a number of playouts.
+#pragma once
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "ai/mcts.hpp"
+#include "engine/engine.hpp"
+
+namespace carc {
+
+struct ReviewOptions {
+  int playouts = 1000;        // per decision (one thread: deterministic)
+  u64 seed = 1;               // the searches' seed (each decision's derived from it and its index)
+  double force_share = 0.25;  // of the playouts given to the played move
+};
+
+struct ReviewedDecision {
+  int index = 0;        // the decision's number in the game, from 1
+  int move = 0;         // the record's move it belongs to, from 1
+  int turn = 0;         // the game's turn (tile) number
+  int player = 0;
+  int options = 0;      // legal moves
+  std::string played, best;  // notation
+  OptionStats played_stats, best_stats;
+  double loss = 0;      // points, >= 0
+  std::string mark;     // "", "inaccuracy", "mistake", "blunder"
+  std::vector<OptionStats> top;  // the three most visited options
+  std::vector<std::string> top_text;
+};
+
+struct Review {
+  std::string game;
+  int players = 0;
+  double scale = 0;                 // GameDef::review_margin
+  double inaccuracy = 0, mistake = 0, blunder = 0;  // thresholds in points
+  ReviewOptions options;
+  std::vector<ReviewedDecision> decisions;  // the decisions with a choice, in order
+  std::vector<int> final_scores;
+};
+
+// progress(done, total) after each decision searched.
+Review review_record(const Record& r, const ReviewOptions& o, const std::function<void(int, int)>& progress = {});
+// The review as JSON (docs/mcts.md "Review"; `carcassonne review --json`, the engine protocol's
+// `review`): names from the record's players.
+nlohmann::json review_to_json(const Review& rv, const Record& r);
+// One option's statistics as JSON: {move, visits, margin, win}.
+nlohmann::json option_json(const OptionStats& st, const std::string& text);
+// The class of a loss in points on a scale.
+std::string review_mark(double loss, double scale);
+
+}  // namespace carc

@@ -1,0 +1,147 @@
+// Analysis and review (ai/mcts mcts_analyze, ai/review): exact margins where the game ends with
+// the decision, the forced share of the playouts, determinism, and a review that tells a random
+// player's moves from the greedy bot's.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "ai/driver.hpp"
+#include "ai/mcts.hpp"
+#include "ai/review.hpp"
+#include "scenario.hpp"
+
+namespace carc {
+namespace {
+
+using test::Scenario;
+
+constexpr int kRed = 0, kBlue = 1;
+
+// The rulebook's monastery position of test_mcts.cpp (FindsTheBestLastTurn): red has placed the
+// game's last tile at 0,2, completing the monastery; the piece decision ends the game, so every
+// option's final margin is exact and known by trying it.
+State last_piece_decision() {
+  Scenario sc(2);
+  sc.place("B", 0, 1, 0, kRed, "C");
+  sc.place("U", -1, 0, 90, kBlue);
+  sc.place("U", 1, 0, 90, kBlue);
+  sc.place("B", -1, 1, 0, kBlue);
+  sc.place("B", 1, 1, 0, kBlue);
+  sc.place("E", -1, 2, 180, kBlue);
+  sc.place("E", 1, 2, 180, kBlue);
+  sc.s.current = kRed;
+  const int e = sc.rs->tiles.find("E");
+  sc.s.remaining.fill(0);
+  sc.s.remaining[static_cast<std::size_t>(e)] = 1;
+  sc.s.pile = 1;
+  sc.s.kind_left.fill(0);
+  sc.s.kind_left[0] = 1;
+  EXPECT_TRUE(apply_draw(sc.s, e));
+  MoveList places;
+  legal_moves(sc.s, places);
+  for (const Move& m : places)
+    if (m.x == 0 && m.y == 2) {
+      State t = sc.s;
+      apply_move(t, m);
+      return t;
+    }
+  ADD_FAILURE() << "no placement at 0,2";
+  return sc.s;
+}
+
+TEST(Analysis, MarginsAreExactWhereTheGameEndsAndTheForcedMoveGetsItsShare) {
+  const State s = last_piece_decision();
+  ASSERT_EQ(s.phase, Phase::Piece);
+  MoveList legal;
+  legal_moves(s, legal);
+  ASSERT_GE(legal.size(), 2u);
+  std::map<std::string, int> exact;
+  int best = -1000;
+  for (const Move& m : legal) {
+    State t = s;
+    apply_move(t, m);
+    ASSERT_EQ(t.phase, Phase::Over);
+    exact[notation(s, m)] = t.score[kRed] - t.score[kBlue];
+    best = std::max(best, t.score[kRed] - t.score[kBlue]);
+  }
+  // the worst option, forced
+  Move worst = legal[0];
+  for (const Move& m : legal)
+    if (exact[notation(s, m)] < exact[notation(s, worst)]) worst = m;
+  ASSERT_LT(exact[notation(s, worst)], best);
+  MctsOptions o;
+  o.playouts = 400;
+  o.threads = 1;
+  const Analysis a = mcts_analyze(s, o, 7, &worst, 0.3);
+  EXPECT_EQ(a.player, kRed);
+  EXPECT_EQ(a.playouts, 400);
+  long sum = 0;
+  for (const OptionStats& st : a.options) {
+    sum += st.visits;
+    if (st.visits == 0) continue;
+    EXPECT_DOUBLE_EQ(st.margin, exact[notation(s, st.move)]) << notation(s, st.move);
+    EXPECT_EQ(st.win, exact[notation(s, st.move)] > 0 ? 1.0 : exact[notation(s, st.move)] == 0 ? 0.5 : 0.0);
+    if (st.move == worst) {
+      EXPECT_GE(st.visits, 0.3 * 400 - 1);
+    }
+  }
+  EXPECT_EQ(sum, 400);
+  EXPECT_EQ(a.options.front().margin, best) << "the most visited option is the best";
+  // deterministic for a seed; a forced move must be legal
+  const Analysis b = mcts_analyze(s, o, 7, &worst, 0.3);
+  ASSERT_EQ(a.options.size(), b.options.size());
+  for (std::size_t i = 0; i < a.options.size(); ++i) {
+    EXPECT_EQ(a.options[i].move, b.options[i].move);
+    EXPECT_EQ(a.options[i].visits, b.options[i].visits);
+    EXPECT_EQ(a.options[i].margin, b.options[i].margin);
+  }
+  Move bad = worst;
+  bad.x = 40;
+  EXPECT_THROW(mcts_analyze(s, o, 7, &bad, 0.3), InputError);
+  EXPECT_THROW(mcts_analyze(s, o, 7, &worst, 1.5), InputError);
+}
+
+TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
+  auto rs = load_ruleset("base", {});
+  std::vector<PlayerInfo> info = {{"greedy", "greedy"}, {"random", "random"}};
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (const auto& p : info) bots.push_back(make_bot(p.bot));
+  Game g(rs, info, 3);
+  Rng rng(2);
+  play_out(g, bots, rng);
+  ASSERT_TRUE(g.over());
+  ReviewOptions o;
+  o.playouts = 150;
+  const Review rv = review_record(g.record(), o);
+  EXPECT_EQ(rv.game, "base");
+  EXPECT_EQ(rv.scale, 18.1);
+  EXPECT_DOUBLE_EQ(rv.blunder, 18.1 / 2);
+  double loss[2] = {0, 0};
+  int n[2] = {0, 0};
+  int prev = 0;
+  for (const ReviewedDecision& d : rv.decisions) {
+    EXPECT_GT(d.index, prev);
+    prev = d.index;
+    EXPECT_GE(d.options, 2);
+    EXPECT_GE(d.loss, 0);
+    EXPECT_EQ(d.mark, review_mark(d.loss, rv.scale));
+    EXPECT_GE(d.played_stats.visits, 0.25 * 150 - 1) << "the played move measured";
+    EXPECT_EQ(d.loss == 0, d.best == d.played);
+    loss[d.player] += d.loss;
+    ++n[d.player];
+  }
+  ASSERT_GT(n[0], 30);
+  ASSERT_GT(n[1], 30);
+  EXPECT_GT(loss[1] / n[1], 2 * loss[0] / n[0]) << "random loses more per decision than greedy";
+  const Review again = review_record(g.record(), o);
+  ASSERT_EQ(again.decisions.size(), rv.decisions.size());
+  for (std::size_t i = 0; i < rv.decisions.size(); ++i) {
+    EXPECT_EQ(again.decisions[i].best, rv.decisions[i].best);
+    EXPECT_EQ(again.decisions[i].loss, rv.decisions[i].loss);
+  }
+  o.playouts = 0;
+  EXPECT_THROW(review_record(g.record(), o), InputError);
+}
+
+}  // namespace
+}  // namespace carc
