@@ -93,10 +93,12 @@ def play_game(eng, game, seed, tmp):
             legal = eng.ask("legal", game=gid)
             first = legal["options"][0]
             force = first["notations"][0] if first["kind"] == "place" else first["notation"]
-            a = eng.ask("analyze", game=gid, playouts=120, seed=3, top=3, force=force)
+            a = eng.ask("analyze", game=gid, playouts=120, seed=3, top=3, force=force, ownership=True)
             if not a["ok"] or a["player"] != status["to_move"] or a["playouts"] != 120 or len(a["options"]) > 3 or a["forced"]["move"] != force or a["forced"]["visits"] < 29:
                 fail(f"{game}: analyze: {a}")
-            if eng.ask("analyze", game=gid, playouts=120, seed=3, top=3, force=force) != dict(a, id=eng.n):
+            if not a["ownership"] or any(not 0 <= x <= 1 for f in a["ownership"] for x in f["share"]):
+                fail(f"{game}: ownership: {a['ownership'][:3]}")
+            if eng.ask("analyze", game=gid, playouts=120, seed=3, top=3, force=force, ownership=True) != dict(a, id=eng.n):
                 fail(f"{game}: analyze is not deterministic for a seed")
             bad = eng.ask("analyze", game=gid, force="no such move")
             if bad["ok"] or bad["error"]["code"] != "illegal_move":

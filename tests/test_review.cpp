@@ -101,6 +101,49 @@ TEST(Analysis, MarginsAreExactWhereTheGameEndsAndTheForcedMoveGetsItsShare) {
   EXPECT_THROW(mcts_analyze(s, o, 7, &worst, 1.5), InputError);
 }
 
+// Red's monk below the start tile (7 of 8 neighbours placed) scores in every playout: 9 if the
+// last tile completes it, else 8 at the end; blue has no piece on it.
+TEST(Analysis, OwnershipOfTheMonasteryIsRedsInEveryPlayout) {
+  Scenario sc(2);
+  sc.place("B", 0, 1, 0, kRed, "C");
+  sc.place("U", -1, 0, 90, kBlue);
+  sc.place("U", 1, 0, 90, kBlue);
+  sc.place("B", -1, 1, 0, kBlue);
+  sc.place("B", 1, 1, 0, kBlue);
+  sc.place("E", -1, 2, 180, kBlue);
+  sc.place("E", 1, 2, 180, kBlue);
+  sc.s.current = kRed;
+  const int e = sc.rs->tiles.find("E");
+  sc.s.remaining.fill(0);
+  sc.s.remaining[static_cast<std::size_t>(e)] = 1;
+  sc.s.pile = 1;
+  sc.s.kind_left.fill(0);
+  sc.s.kind_left[0] = 1;
+  ASSERT_TRUE(apply_draw(sc.s, e));
+  MctsOptions o;
+  o.playouts = 300;
+  o.threads = 1;
+  const Analysis a = mcts_analyze(sc.s, o, 3, nullptr, 0.25, true);
+  ASSERT_FALSE(a.ownership.empty());
+  const FeatureOwnership* monastery = nullptr;
+  for (const FeatureOwnership& f : a.ownership)
+    if (f.x == 0 && f.y == 1 && sc.s.rs->ftype(f.ftype).name == "monastery") monastery = &f;
+  ASSERT_NE(monastery, nullptr);
+  EXPECT_EQ(monastery->pieces[kRed], 1);
+  EXPECT_DOUBLE_EQ(monastery->share[kRed], 1.0);
+  EXPECT_DOUBLE_EQ(monastery->share[kBlue], 0.0);
+  EXPECT_GE(monastery->points[kRed], 8.0);
+  EXPECT_LE(monastery->points[kRed], 9.0);
+  for (const FeatureOwnership& f : a.ownership)
+    for (int p = 0; p < 2; ++p) {
+      EXPECT_GE(f.share[static_cast<std::size_t>(p)], 0.0);
+      EXPECT_LE(f.share[static_cast<std::size_t>(p)], 1.0);
+      if (f.share[static_cast<std::size_t>(p)] == 0) {
+        EXPECT_EQ(f.points[static_cast<std::size_t>(p)], 0.0);
+      }
+    }
+}
+
 TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
   auto rs = load_ruleset("base", {});
   std::vector<PlayerInfo> info = {{"greedy", "greedy"}, {"random", "random"}};

@@ -101,7 +101,7 @@ requests = {
     "play": req("play", {"game": STR, "move": move, "view": BOOL}, ["game", "move"]),
     "undo": req("undo", {"game": STR, "player": INT}, ["game"]),
     "bot": req("bot", {"game": STR, "bot": STR, "play": BOOL, "view": BOOL}, ["game"]),
-    "analyze": req("analyze", {"game": STR, "playouts": {"type": "integer", "minimum": 1}, "seed": {"type": "integer", "minimum": 0}, "top": {"type": "integer", "minimum": 1, "maximum": 1000}, "force": STR}, ["game"]),
+    "analyze": req("analyze", {"game": STR, "playouts": {"type": "integer", "minimum": 1}, "seed": {"type": "integer", "minimum": 0}, "top": {"type": "integer", "minimum": 1, "maximum": 1000}, "force": STR, "ownership": BOOL}, ["game"]),
     "review": req("review", {"record": {"oneOf": [{"$ref": "record.schema.json"}, STR]}, "playouts": {"type": "integer", "minimum": 1}, "seed": {"type": "integer", "minimum": 0}}, ["record"]),
     "record": req("record", {"game": STR}, ["game"]),
     "close": req("close", {"game": STR}, ["game"]),
@@ -140,6 +140,8 @@ replies["bot"]["properties"]["view"] = VIEW
 replies["bot"]["properties"]["events"] = EVENTS
 replies["legal"]["properties"]["after"] = STR
 replies["analyze"]["properties"]["forced"] = OPTSTATS
+replies["analyze"]["properties"]["ownership"] = {"type": "array", "items": obj({"feature": STR, "x": INT, "y": INT, "port": STR, "tiles": INT, "pieces": {"type": "array", "items": INT},
+                                                                             "share": {"type": "array", "items": NUM}, "points": {"type": "array", "items": NUM}})}
 error = obj({"id": ID, "ok": {"const": False}, "error": obj({"code": {"enum": ["bad_json", "too_long", "bad_request", "unknown_command", "unknown_game", "bad_input", "bad_record",
                                                                               "illegal_move", "game_over", "waiting", "no_undo", "too_many_games", "internal"]}, "message": STR})})
 proto = {"$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -122,6 +122,7 @@ class Tree {
   void iterate() {
     State s = root_;
     path_.clear();
+    events_.clear();
     u32 node = 0;
     int depth = 0;  // decisions taken from the root
     path_.push_back(node);
@@ -133,12 +134,12 @@ class Tree {
         if (s.phase == Phase::Draw) {
           key.kind = MoveKind::Place;  // marks a tile outcome
           key.feat = static_cast<u8>(sample_draw(s, rng_));
-          apply_draw(s, key.feat);
+          apply_draw(s, key.feat, sink());
         } else {
           const Hooks& hk = s.rs->game->hooks;
           key.kind = MoveKind::Choose;  // marks a game outcome
           key.feat = static_cast<u8>(hk.sample_chance(s, rng_));
-          hk.apply_chance(s, key.feat, nullptr);
+          hk.apply_chance(s, key.feat, sink());
         }
         node = child_for(node, key);
         path_.push_back(node);
@@ -148,25 +149,26 @@ class Tree {
       if (!nd.expanded) {
         expand(node, s, depth);
         const u32 c = nodes_[node].first;  // the first child: children are in list order
-        apply_move(s, nodes_[c].move);
+        apply_move(s, nodes_[c].move, sink());
         node = c;
         path_.push_back(node);
         break;  // a new leaf: play out from here
       }
       node = node == 0 && forcing_ ? select_root_forced(to_move(s)) : select(node, to_move(s));
-      apply_move(s, nodes_[node].move);
+      apply_move(s, nodes_[node].move, sink());
       path_.push_back(node);
       ++depth;
     }
     int left = horizon_ > 0 ? horizon_ : 1 << 30;
     while (s.phase != Phase::Over && left > 0) {
       if (is_chance(s)) {
-        chance_step(s, rng_);
+        chance_step(s, rng_, sink());
         continue;
       }
-      apply_move(s, policy_move(s, rng_, ml_, o_.eps));
+      apply_move(s, policy_move(s, rng_, ml_, o_.eps), sink());
       --left;
     }
+    if (owning_) own(s);
     std::array<float, kMaxPlayers> r{};
     if (s.phase == Phase::Over) rewards(s, o_.scale, r);
     else
@@ -199,6 +201,35 @@ class Tree {
     forcing_ = force != nullptr;
     force_share_ = share;
   }
+  // Ownership: the root's open features, then per playout who scored them.
+  void own_features() {
+    owning_ = true;
+    std::vector<int> seen;
+    for (const PlacedTile& pt : root_.tiles) {
+      const int n = root_.type_of(pt).nfeat;
+      for (int local = 0; local < n; ++local) {
+        const FeatureInfo fi = feature_info(root_, pt.seg0 + local);
+        if (fi.closed || std::find(seen.begin(), seen.end(), fi.root) != seen.end()) continue;
+        seen.push_back(fi.root);
+        FeatureOwnership f;
+        f.root = fi.root;
+        f.ftype = fi.ftype;
+        f.tiles = fi.tiles;
+        f.x = pt.x;
+        f.y = pt.y;
+        f.local = local;
+        f.pieces = fi.pieces;
+        owned_.push_back(f);
+      }
+    }
+    std::stable_sort(owned_.begin(), owned_.end(),
+                     [](const FeatureOwnership& a, const FeatureOwnership& b) { return a.tiles > b.tiles; });
+    if (owned_.size() > 64) owned_.resize(64);
+    events_.reserve(256);
+  }
+  [[nodiscard]] const std::vector<FeatureOwnership>& owned() const { return owned_; }
+  [[nodiscard]] long owned_playouts() const { return owned_n_; }
+
   struct RootSum {
     double margin = 0, win = 0;
     long n = 0;
@@ -317,6 +348,37 @@ class Tree {
     return select(0, player);
   }
 
+  EventSink* sink() { return owning_ ? &events_ : nullptr; }
+
+  // After a playout: each root feature's points by seat in it (sums; shares count playouts).
+  void own(const State& s) {
+    ++owned_n_;
+    for (FeatureOwnership& f : owned_) {
+      const FeatureInfo now = feature_info(s, f.root);
+      std::array<int, kMaxPlayers> pts{};
+      bool scored = false;
+      for (const ScoreEvent& e : events_)
+        if (e.feature == now.root &&
+            (e.reason == ScoreReason::Completed || e.reason == ScoreReason::Final || e.reason == ScoreReason::Farm)) {
+          pts[e.player] += e.points;
+          scored = true;
+        }
+      if (!scored && !now.closed && s.phase != Phase::Over) {
+        // cut at the horizon: what the majority would get at the end as it stands
+        int most = 0;
+        for (int p = 0; p < s.nplayers; ++p) most = std::max(most, now.pieces[static_cast<std::size_t>(p)]);
+        const int v = most > 0 ? feature_value(s, now, false) : 0;
+        for (int p = 0; p < s.nplayers && v > 0; ++p)
+          if (now.pieces[static_cast<std::size_t>(p)] == most) pts[static_cast<std::size_t>(p)] += v;
+      }
+      for (int p = 0; p < s.nplayers; ++p) {
+        const auto i = static_cast<std::size_t>(p);
+        if (pts[i] > 0) f.share[i] += 1;
+        f.points[i] += pts[i];
+      }
+    }
+  }
+
   u32 select(u32 node, int player) {
     const Node& nd = nodes_[node];
     const double logn = std::log(static_cast<double>(std::max<u32>(nd.visits, 1)));
@@ -354,6 +416,10 @@ class Tree {
   double force_share_ = 0;
   std::array<double, kMaxPlayers> margins_{};
   std::map<u32, RootSum> root_sums_;
+  bool owning_ = false;
+  EventSink events_;
+  std::vector<FeatureOwnership> owned_;
+  long owned_n_ = 0;
 };
 
 // What identifies a position within a turn well enough to reuse a search's answer for the rest
@@ -569,7 +635,8 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed) {
   return out;
 }
 
-Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move* force, double force_share) {
+Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move* force, double force_share,
+                      bool ownership) {
   if (is_chance(s) || s.phase == Phase::Over) throw InputError("analysis: the position is not a decision");
   MoveList legal;
   legal_moves(s, legal);
@@ -578,7 +645,10 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
   if (!(force_share >= 0 && force_share <= 1)) throw InputError("analysis: the forced share is not in 0..1");
   std::vector<std::vector<std::pair<Move, u32>>> stats;
   Rng rng(seed);
-  const auto trees = run_search(s, o, rng.next(), stats, [&](Tree& t) { t.analyze(force, force_share); });
+  const auto trees = run_search(s, o, rng.next(), stats, [&](Tree& t) {
+    t.analyze(force, force_share);
+    if (ownership) t.own_features();
+  });
   Analysis out;
   out.player = to_move(s);
   std::vector<Tree::RootSum> sums(legal.size());
@@ -607,6 +677,23 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
   }
   std::stable_sort(out.options.begin(), out.options.end(),
                    [](const OptionStats& a, const OptionStats& b) { return a.visits > b.visits; });
+  if (ownership && !trees.empty()) {
+    out.ownership = trees.front()->owned();
+    long n = trees.front()->owned_playouts();
+    for (std::size_t t = 1; t < trees.size(); ++t) {
+      n += trees[t]->owned_playouts();
+      for (std::size_t k = 0; k < out.ownership.size(); ++k)
+        for (std::size_t p = 0; p < kMaxPlayers; ++p) {
+          out.ownership[k].share[p] += trees[t]->owned()[k].share[p];
+          out.ownership[k].points[p] += trees[t]->owned()[k].points[p];
+        }
+    }
+    for (FeatureOwnership& f : out.ownership)
+      for (std::size_t p = 0; p < kMaxPlayers; ++p) {
+        f.share[p] = n > 0 ? f.share[p] / static_cast<double>(n) : 0.0;
+        f.points[p] = n > 0 ? f.points[p] / static_cast<double>(n) : 0.0;
+      }
+  }
   return out;
 }
 

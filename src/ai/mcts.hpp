@@ -57,13 +57,28 @@ struct OptionStats {
   double margin = 0;  // mean, in points (0 when not visited)
   double win = 0;     // share in [0, 1]
 };
+// Ownership of an open feature of the root position: per seat, the share of playouts in which
+// the seat scored it (completed, at the end, or as a field) and the mean points it scored from it
+// (over all playouts). A playout cut at the horizon counts what the feature would pay its
+// majority now at the end. Features: every open one (at most 64, largest first), each named by
+// its first segment's tile and port.
+struct FeatureOwnership {
+  int root = 0;  // its union-find root (segment) at the root position
+  int ftype = 0;
+  int tiles = 0;
+  int x = 0, y = 0;  // a tile of it
+  int local = 0;     // its feature on that tile
+  std::array<int, kMaxPlayers> pieces{};
+  std::array<double, kMaxPlayers> share{}, points{};
+};
 struct Analysis {
   int player = 0;
   long playouts = 0;
   std::vector<OptionStats> options;
+  std::vector<FeatureOwnership> ownership;  // with ownership=true
 };
 Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move* force = nullptr,
-                      double force_share = 0.25);
+                      double force_share = 0.25, bool ownership = false);
 
 // One playout from s to the end with the playout policy (for benchmarks); returns decisions made.
 int mcts_playout(State& s, Rng& rng);

@@ -7,7 +7,10 @@
 namespace carc {
 
 nlohmann::json option_json(const OptionStats& st, const std::string& text) {
-  return {{"move", text}, {"visits", st.visits}, {"margin", std::round(st.margin * 100) / 100}, {"win", std::round(st.win * 1000) / 1000}};
+  return {{"move", text},
+          {"visits", st.visits},
+          {"margin", std::round(st.margin * 100) / 100},
+          {"win", std::round(st.win * 1000) / 1000}};
 }
 
 nlohmann::json review_to_json(const Review& rv, const Record& r) {
@@ -30,9 +33,16 @@ nlohmann::json review_to_json(const Review& rv, const Record& r) {
   for (const ReviewedDecision& d : rv.decisions) {
     nlohmann::json top = nlohmann::json::array();
     for (std::size_t k = 0; k < d.top.size(); ++k) top.push_back(option_json(d.top[k], d.top_text[k]));
-    j["decisions"].push_back({{"index", d.index}, {"move", d.move}, {"turn", d.turn}, {"player", d.player}, {"options", d.options},
-                              {"played", option_json(d.played_stats, d.played)}, {"best", option_json(d.best_stats, d.best)},
-                              {"loss", std::round(d.loss * 100) / 100}, {"mark", d.mark}, {"top", top}});
+    j["decisions"].push_back({{"index", d.index},
+                              {"move", d.move},
+                              {"turn", d.turn},
+                              {"player", d.player},
+                              {"options", d.options},
+                              {"played", option_json(d.played_stats, d.played)},
+                              {"best", option_json(d.best_stats, d.best)},
+                              {"loss", std::round(d.loss * 100) / 100},
+                              {"mark", d.mark},
+                              {"top", top}});
     Sum& s = sums[static_cast<std::size_t>(d.player)];
     ++s.n;
     s.loss += d.loss;
@@ -43,8 +53,12 @@ nlohmann::json review_to_json(const Review& rv, const Record& r) {
   j["summary"] = nlohmann::json::array();
   for (int p = 0; p < rv.players; ++p) {
     const Sum& s = sums[static_cast<std::size_t>(p)];
-    j["summary"].push_back({{"player", p}, {"decisions", s.n}, {"mean_loss", s.n ? std::round(s.loss / s.n * 100) / 100 : 0.0},
-                            {"inaccuracies", s.inacc}, {"mistakes", s.mistakes}, {"blunders", s.blunders}});
+    j["summary"].push_back({{"player", p},
+                            {"decisions", s.n},
+                            {"mean_loss", s.n ? std::round(s.loss / s.n * 100) / 100 : 0.0},
+                            {"inaccuracies", s.inacc},
+                            {"mistakes", s.mistakes},
+                            {"blunders", s.blunders}});
   }
   return j;
 }
@@ -90,7 +104,8 @@ Review review_record(const Record& r, const ReviewOptions& o, const std::functio
   int done = 0;
   for (std::size_t i = 0; i < at.size(); ++i) {
     const At& a = at[i];
-    const Analysis an = mcts_analyze(a.s, mo, o.seed ^ (0x9E3779B97F4A7C15ULL * static_cast<u64>(a.index)), &a.m, o.force_share);
+    const Analysis an =
+        mcts_analyze(a.s, mo, o.seed ^ (0x9E3779B97F4A7C15ULL * static_cast<u64>(a.index)), &a.m, o.force_share);
     ReviewedDecision d;
     d.index = a.index;
     d.move = a.move;
@@ -103,8 +118,10 @@ Review review_record(const Record& r, const ReviewOptions& o, const std::functio
     // one, else the played move (no loss).
     const OptionStats* other = nullptr;
     for (const OptionStats& st : an.options) {
-      if (st.move == a.m) d.played_stats = st;
-      else if (!other) other = &st;
+      if (st.move == a.m)
+        d.played_stats = st;
+      else if (!other)
+        other = &st;
     }
     d.best_stats = other && other->visits > 0 && other->margin > d.played_stats.margin ? *other : d.played_stats;
     d.best = notation(a.s, d.best_stats.move);

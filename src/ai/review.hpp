@@ -22,15 +22,15 @@ struct ReviewOptions {
 };
 
 struct ReviewedDecision {
-  int index = 0;        // the decision's number in the game, from 1
-  int move = 0;         // the record's move it belongs to, from 1
-  int turn = 0;         // the game's turn (tile) number
+  int index = 0;  // the decision's number in the game, from 1
+  int move = 0;   // the record's move it belongs to, from 1
+  int turn = 0;   // the game's turn (tile) number
   int player = 0;
-  int options = 0;      // legal moves
+  int options = 0;           // legal moves
   std::string played, best;  // notation
   OptionStats played_stats, best_stats;
-  double loss = 0;      // points, >= 0
-  std::string mark;     // "", "inaccuracy", "mistake", "blunder"
+  double loss = 0;               // points, >= 0
+  std::string mark;              // "", "inaccuracy", "mistake", "blunder"
   std::vector<OptionStats> top;  // the three most visited options
   std::vector<std::string> top_text;
 };
@@ -38,7 +38,7 @@ struct ReviewedDecision {
 struct Review {
   std::string game;
   int players = 0;
-  double scale = 0;                 // GameDef::review_margin
+  double scale = 0;                                 // GameDef::review_margin
   double inaccuracy = 0, mistake = 0, blunder = 0;  // thresholds in points
   ReviewOptions options;
   std::vector<ReviewedDecision> decisions;  // the decisions with a choice, in order

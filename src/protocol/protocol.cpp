@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/io.hpp"
@@ -309,7 +310,7 @@ struct Dispatch {
 
   // The search's statistics per option at the game's decision (docs/mcts.md "Analysis").
   void analyze(const json& req, json& reply) {
-    only_keys(req, {"game", "playouts", "seed", "top", "force"});
+    only_keys(req, {"game", "playouts", "seed", "top", "force", "ownership"});
     const Game& g = *open(req).game;
     const State& s = g.state();
     if (s.phase == Phase::Over) throw ProtocolError("game_over", "the game is over");
@@ -327,7 +328,9 @@ struct Dispatch {
         throw ProtocolError("illegal_move", fmt::format("force \"{}\": {}", printable(text), e.what()));
       }
     }
-    const Analysis a = mcts_analyze(s, mo, seed_field(req, "seed").value_or(1), force ? &*force : nullptr, 0.25);
+    const bool owning = flag(req, "ownership", false);
+    const Analysis a =
+        mcts_analyze(s, mo, seed_field(req, "seed").value_or(1), force ? &*force : nullptr, 0.25, owning);
     reply["player"] = a.player;
     reply["playouts"] = a.playouts;
     json opts = json::array();
@@ -337,6 +340,27 @@ struct Dispatch {
     if (force)
       for (const OptionStats& st : a.options)
         if (st.move == *force) reply["forced"] = option_json(st, notation(s, st.move));
+    if (owning) {
+      json own = json::array();
+      for (const FeatureOwnership& f : a.ownership) {
+        const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(f.x, f.y))];
+        json share = json::array(), points = json::array(), pieces = json::array();
+        for (int p = 0; p < s.nplayers; ++p) {
+          share.push_back(std::round(f.share[static_cast<std::size_t>(p)] * 1000) / 1000);
+          points.push_back(std::round(f.points[static_cast<std::size_t>(p)] * 100) / 100);
+          pieces.push_back(f.pieces[static_cast<std::size_t>(p)]);
+        }
+        own.push_back({{"feature", s.rs->ftype(f.ftype).name},
+                       {"x", f.x},
+                       {"y", f.y},
+                       {"port", feature_port(s, pt, f.local)},
+                       {"tiles", f.tiles},
+                       {"pieces", pieces},
+                       {"share", share},
+                       {"points", points}});
+      }
+      reply["ownership"] = own;
+    }
   }
 
   // A record reviewed move by move (docs/mcts.md "Review").
