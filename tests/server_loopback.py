@@ -120,6 +120,8 @@ def http(server, method, path, body=None, headers=None):
         check("http", body, {"/healthz": "healthz", "/api/stats": "stats", "/api/catalog": "catalog"}[bare])
     elif st == 200 and bare.startswith("/api/tiles/"):
         check("http", body, "tiles")
+    elif st == 200 and bare.startswith("/api/rules/"):
+        check("http", body, "rules")
     elif st == 200 and bare == "/api/replay":
         check("http", body, "replay_response")
     return st, body
@@ -395,6 +397,17 @@ async def http_resources(server):
     for path in ("/api/games", "/api/games?status=finished", "/healthz", "/api/catalog", "/api/tiles/safari"):
         if http(server, "GET", path)[0] != 200:
             fail(f"GET {path}")
+    # each game's rules page, in English and Romanian: the same sections and tiles, other words
+    for game in (g["id"] for g in http(server, "GET", "/api/catalog")[1]["games"]):
+        st, en = http(server, "GET", f"/api/rules/{game}")
+        st2, ro = http(server, "GET", f"/api/rules/{game}?lang=ro")
+        if st != 200 or st2 != 200 or not en["sections"] or ro["lang"] != "ro":
+            fail(f"GET /api/rules/{game}: {st} {st2}")
+        if [(s["id"], s["tiles"], len(s["text"])) for s in en["sections"]] != [(s["id"], s["tiles"], len(s["text"])) for s in ro["sections"]]:
+            fail(f"/api/rules/{game}: the Romanian page is not the English one's sections")
+    st, body = http(server, "GET", "/api/rules/chess")
+    if st != 404 or body["code"] != "unknown_game":
+        fail(f"GET /api/rules/chess: {st} {body}")
     st, games = http(server, "GET", "/api/games?status=finished")
     st, rec = http(server, "GET", f"/api/games/{games[0]['id']}/record")
     st, rep = http(server, "POST", "/api/replay", {"record": rec, "step": 3})

@@ -213,6 +213,12 @@ TEST(HttpSurface, RoutesAnswerByMethodAndPath) {
       {get("/api/tiles/base"), 200, ""},
       {get("/api/tiles/"), 404, "unknown_game"},
       {get("/api/tiles/nogame"), 404, "unknown_game"},
+      {get("/api/rules/base"), 200, ""},
+      {get("/api/rules/base?lang=ro"), 200, ""},
+      {get("/api/rules/"), 404, "unknown_game"},
+      {get("/api/rules/nogame"), 404, "unknown_game"},
+      {get("/api/rules/base?lang=de"), 400, "bad_request"},
+      {post("/api/rules/base", "{}"), 405, "bad_method"},
       {get("/api/games/nogame"), 404, "unknown_game"},
       {get("/api/games/nogame/record"), 404, "unknown_game"},
       {get("/api/games/"), 404, "unknown_game"},
@@ -237,6 +243,35 @@ TEST(HttpSurface, RoutesAnswerByMethodAndPath) {
       EXPECT_EQ(a.j()["code"], c.code) << c.raw.substr(0, 60) << " -> " << a.body;
     }
   }
+  EXPECT_EQ(h.failures(), 0u);
+}
+
+// GET /api/rules/GAME: the game's rules page in the language asked for; the client's page for it.
+TEST(HttpSurface, RulesPagesComeInTheLanguageAskedFor) {
+  const Site site;
+  HttpHarness h(site.options());
+  const Answer en = parse_answer(h.request(get("/api/rules/amazonas")));
+  const Answer ru = parse_answer(h.request(get("/api/rules/amazonas?lang=ru")));
+  ASSERT_EQ(en.status, 200) << en.body;
+  ASSERT_EQ(ru.status, 200) << ru.body;
+  const json e = en.j(), r = ru.j();
+  EXPECT_EQ(e["lang"], "en");
+  EXPECT_EQ(r["lang"], "ru");
+  EXPECT_EQ(e["game"], "amazonas");
+  EXPECT_EQ(r["title"], "Каркассон: Амазонка");
+  ASSERT_EQ(e["sections"].size(), r["sections"].size());
+  ASSERT_FALSE(e["sections"].empty());
+  for (std::size_t i = 0; i < e["sections"].size(); ++i) {
+    const json& es = e["sections"][i];
+    const json& rs = r["sections"][i];
+    EXPECT_EQ(es["id"], rs["id"]);
+    EXPECT_NE(es["title"], rs["title"]);
+    EXPECT_EQ(es["tiles"], rs["tiles"]);
+    EXPECT_EQ(es["text"].size(), rs["text"].size());
+  }
+  const Answer page = parse_answer(h.request(get("/rules/amazonas")));
+  EXPECT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("CLIENT"), std::string::npos);
   EXPECT_EQ(h.failures(), 0u);
 }
 

@@ -14,6 +14,12 @@ namespace carc {
 const GameDef* find_game(std::string_view id);
 std::vector<std::string> game_ids();
 
+// The text of the game's rules page (its folder's rules.json, compiled in; games/rules_page.hpp
+// reads it): "" for a game without one or an id find_game does not know.
+std::string_view game_rules_text(std::string_view id);
+// Its folder in the source tree ("src/games/base"), "" for an id find_game does not know.
+std::string_view game_folder(std::string_view id);
+
 // The folder holding data/tiles: $CARCASSONNE_DATA if set, else the source tree's data folder.
 std::string data_dir();
 // Load a game's ruleset from its tile file (data_dir()/tiles/<id>.tiles.json unless tiles_path

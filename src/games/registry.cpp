@@ -39,6 +39,18 @@ std::vector<std::string> game_ids() {
   return ids;
 }
 
+std::string_view game_rules_text(std::string_view id) {
+  for (const GameEntry& e : game_table())
+    if (e.id == id && visible(e)) return e.rules;
+  return {};
+}
+
+std::string_view game_folder(std::string_view id) {
+  for (const GameEntry& e : game_table())
+    if (e.id == id && visible(e)) return e.dir;
+  return {};
+}
+
 std::string data_dir() {
   if (const char* d = std::getenv("CARCASSONNE_DATA"); d && *d) return d;
   return CARC_SOURCE_DATA_DIR;

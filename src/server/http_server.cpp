@@ -370,6 +370,7 @@ class Server {
   void http_metrics(HttpCall& c);
   void http_catalog(HttpCall& c);
   void http_tiles(HttpCall& c);
+  void http_rules(HttpCall& c);
   void http_replay(HttpCall& c);
   void http_stats(HttpCall& c);
   void http_game(HttpCall& c);
@@ -1086,6 +1087,7 @@ const Server::Route Server::kRoutes[] = {
     {http::verb::get, "/metrics", &Server::http_metrics},
     {http::verb::get, "/api/catalog", &Server::http_catalog},
     {http::verb::get, "/api/tiles/*", &Server::http_tiles},
+    {http::verb::get, "/api/rules/*", &Server::http_rules},
     {http::verb::post, "/api/replay", &Server::http_replay},
     {http::verb::get, "/api/stats", &Server::http_stats},
     {http::verb::get, "/api/games/*", &Server::http_game},  // a game: its summary, /record, /events
@@ -1441,6 +1443,15 @@ void Server::http_tiles(HttpCall& c) {
   try {
     c.respond(http::status::ok, tiles_json(c.arg));
   } catch (const InputError& e) {
+    c.problem(http::status::not_found, "unknown_game", e.what());
+  }
+}
+
+// GET /api/rules/GAME: the game's rules page.
+void Server::http_rules(HttpCall& c) {
+  try {
+    c.respond(http::status::ok, rules_json(c.arg));
+  } catch (const NotFound& e) {
     c.problem(http::status::not_found, "unknown_game", e.what());
   }
 }

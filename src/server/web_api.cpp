@@ -11,6 +11,7 @@
 #include "core/json_input.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
+#include "games/rules_page.hpp"
 #include "rules/words.hpp"
 #include "view/svg.hpp"
 #include "view/view.hpp"
@@ -56,6 +57,28 @@ std::string tiles_json(const std::string& game) {
   index["px"] = kPx;
   for (std::size_t i = 0; i < rs->tiles.types.size(); ++i) index["tiles"][i]["svg"] = view::tile_svg(*rs, static_cast<int>(i), kPx);
   return cache.emplace(key, index.dump()).first->second;
+}
+
+std::string rules_json(const std::string& game) {
+  const GameDef* g = find_game(game);
+  if (!g) throw NotFound(fmt::format("no game \"{}\" (games: {})", printable(game), fmt::join(game_ids(), ", ")));
+  const RulesPage* page = nullptr;
+  try {
+    page = rules_page(game);
+  } catch (const InputError& e) {
+    throw std::logic_error(e.what());  // shipped data: tests/test_rules_page.cpp checks every game's
+  }
+  const i18n::Lang lang = i18n::current();
+  const auto l = static_cast<std::size_t>(lang);
+  json sections = json::array();
+  if (page)
+    for (const RulesSection& s : page->sections)
+      sections.push_back({{"id", s.id}, {"title", s.title[l]}, {"text", s.text[l]}, {"tiles", s.tiles}});
+  return json{{"game", g->id},
+              {"title", has_message(*g, "game.title") ? say(*g, "game.title") : g->title},
+              {"lang", std::string(i18n::code(lang))},
+              {"sections", sections}}
+      .dump();
 }
 
 std::string web_file(std::string_view path) {

@@ -1,6 +1,7 @@
 // web_api: the HTTP resources the browser client reads besides the games themselves
 // (docs/server-protocol.md, "For browsers"): the catalog of games, each game's tile pictures and
-// index, and the position view at any step of a record. No I/O and no Beast here.
+// index, each game's rules page, and the position view at any step of a record. No I/O and no
+// Beast here.
 #pragma once
 #include <string>
 #include <string_view>
@@ -9,6 +10,11 @@
 
 namespace carc::server {
 
+// A request for something that is not there: a 404.
+struct NotFound : InputError {
+  using InputError::InputError;
+};
+
 // GET /api/catalog: every game (id, title, seats, options with their values and help) and the
 // bot levels a lobby offers.
 std::string catalog_json();
@@ -16,6 +22,12 @@ std::string catalog_json();
 // GET /api/tiles/GAME: the game's tile index (carc::view::tile_catalog) with each tile's SVG
 // picture inline ("svg"), built once per process. Throws InputError for an unknown game.
 std::string tiles_json(const std::string& game);
+
+// GET /api/rules/GAME: the game's rules page (its folder's rules.json) in the calling thread's
+// language: {"game", "title", "lang", "sections": [{"id", "title", "text": [paragraphs], "tiles":
+// [tile ids]}]}; no sections for a game without one. Throws NotFound for an unknown game and
+// std::logic_error for a page that is not valid (a test checks every game's).
+std::string rules_json(const std::string& game);
 
 // POST /api/replay with {"record": RECORD, "step": N}: the record replayed up to its N-th turn
 // (default: all of them) as {"steps", "step", "view"}. Records naming a tile file of their own are
@@ -29,9 +41,6 @@ std::string replay_json(const std::string& body);
 // for a path that is not absolute, an escape that is malformed or decodes to a slash, a backslash,
 // a NUL or a control character, a path that is not UTF-8, or ".." above the root; NotFound for a
 // segment starting with "." (hidden files).
-struct NotFound : InputError {
-  using InputError::InputError;
-};
 std::string web_file(std::string_view path);
 
 }  // namespace carc::server

@@ -11,6 +11,8 @@ import { langPicker, setGameWords, t, withLang } from "./i18n";
 import { drawSeen } from "./seen";
 import { settings, settingsMenu, TurnNotice } from "./notify";
 import { askRematch, endPanel, endView, endLine, type End, type Rematch } from "./final";
+import { RulesOverlay, rulesURL } from "./rules";
+import { Intro, introSeen } from "./intro";
 
 declare global {
   interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
@@ -74,6 +76,10 @@ export class GamePage {
   private anyTurn = false;
   private hoverCell: string | null = null;
   private notice = new TurnNotice();
+  // help (rules.ts, intro.ts): the game's rules over the page, the first game's callouts
+  private tiles!: TileIndex;
+  private rules!: RulesOverlay;
+  private intro: Intro | null = null;
 
   constructor(private root: HTMLElement, private id: string | null, private kind: string, private token: string | null) {}
 
@@ -107,6 +113,7 @@ export class GamePage {
   private async setup(): Promise<void> {
     const [catalog, tiles] = await Promise.all([getJSON<Catalog>(withLang("/api/catalog")), getJSON<TileIndex>(withLang(`/api/tiles/${encodeURIComponent(this.kind)}`))]);
     setGameWords(tiles as any);
+    this.tiles = tiles;
     this.colours = catalog.seat_colours;
     this.board = new Board(tiles, {
       cell: (x, y) => this.pickCell(x, y),
@@ -118,9 +125,16 @@ export class GamePage {
     // the page's one heading, shown whole: the header's controls go to a second row when a
     // narrow screen (a phone, 200% zoom) cannot hold both
     const title = h("h1", { class: "title", text: tiles.title });
+    // the rules over the page (a plain link elsewhere: a new tab opens them on a page of their own)
+    const rulesLink = h("a", { href: rulesURL(this.kind), class: "button rules-link", "data-rules-link": this.kind, title: t("game.rules_title"), text: t("game.rules") });
+    rulesLink.addEventListener("click", (e) => {
+      if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      void this.rules.open();
+    });
     const header = h("header", { class: "bar" },
       h("div", { class: "bar-start" }, h("a", { href: "/", class: "home", text: t("game.lobby") }), title, conn),
-      h("div", { class: "bar-end" }, settingsMenu(() => this.render()), langPicker(h),
+      h("div", { class: "bar-end" }, rulesLink, settingsMenu(() => this.render()), langPicker(h),
         this.id ? h("button", { "data-replay": "", type: "button", text: t("game.replay") }) : null,
         this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: t("game.record") }) : null,
         h("button", { "data-toggle-panels": "", type: "button", text: t("game.panels") })));
@@ -140,6 +154,7 @@ export class GamePage {
     const page = h("div", { class: "game-page", "data-page": "game" }, header, main, turn, replayBar, this.live);
     this.root.replaceChildren(page);
     this.el = { root: page, side, turn, conn, replayBar, title, boardWrap };
+    this.rules = new RulesOverlay(this.kind, () => this.tiles, page);
     header.querySelector("[data-toggle-panels]")!.addEventListener("click", () => page.classList.toggle("panels-open"));
     header.querySelector("[data-replay]")?.addEventListener("click", () => this.replay ? this.stopReplay() : void this.fetchReplay());
     zoom.querySelector("[data-zoom-in]")!.addEventListener("click", () => this.board.zoom(1.25));
@@ -500,6 +515,7 @@ export class GamePage {
   private key(e: KeyboardEvent): void {
     const tgt = e.target as HTMLElement;
     if (tgt && (tgt.tagName === "INPUT" || tgt.tagName === "TEXTAREA" || tgt.tagName === "SELECT")) return;
+    if (this.rules.isOpen() || this.intro?.isOpen()) return;  // a dialog over the page has the keys
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;
     const inMenu = !!tgt?.closest?.("[data-menu]");
@@ -684,6 +700,25 @@ export class GamePage {
     this.el.title.textContent = t("game.title_turn", { title: v.title, turn: v.turn });
     this.renderTurn();
     this.renderSide();
+    this.maybeIntro();
+  }
+
+  // The first game in this browser: once, when this seat is first to place a tile (intro.ts),
+  // after the board has fitted itself to its box.
+  private introPending = false;
+  private maybeIntro(): void {
+    if (this.intro || this.introPending || !this.placing() || this.turn.sending || this.rules.isOpen() || introSeen()) return;
+    const targets = () => {
+      const tile = this.el.turn.querySelector("[data-hand-tile]"), confirm = this.el.turn.querySelector("[data-confirm]");
+      return tile && confirm ? { tile, confirm, board: this.el.boardWrap, placed: [...this.board.svg.querySelectorAll("[data-tile]")], cells: [...this.board.svg.querySelectorAll("[data-cell]")] } : null;
+    };
+    if (!targets()) return;
+    this.introPending = true;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      this.introPending = false;
+      if (this.intro || !this.placing() || this.rules.isOpen() || introSeen() || !targets()) return;
+      this.intro = new Intro(this.el.root, targets, () => void this.rules.open(), () => {});
+    }));
   }
 
   private renderTurn(): void {

@@ -5,6 +5,7 @@ import type { Catalog } from "./types";
 import { getJSON, h, load } from "./util";
 import { langPicker, t, withLang } from "./i18n";
 import { rememberSeat, type MyGame } from "./game";
+import { rulesURL } from "./rules";
 
 type SeatKind = "you" | "person" | string;  // string: a bot level
 
@@ -21,6 +22,9 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
     b.addEventListener("click", () => void create({ game: g.id, seats: [{ name: playerName() }, { bot: "easy" }] }, true));
     quick.append(b);
   }
+  // each game's rules, on a page of their own
+  quick.append(h("p", { class: "sub rules-links" }, t("lobby.rules"), ...catalog.games.flatMap((g, i) => [i ? " · " : " ",
+    h("a", { href: rulesURL(g.id), "data-rules-link": g.id, text: g.title })])));
   page.append(quick);
 
   // the full form

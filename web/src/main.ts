@@ -1,7 +1,9 @@
 // The browser client of `carcassonne serve` (docs/web.md): the lobby at /, a game at /play/ID
-// (?seat=N&token=T: a seat's invite link; without a token: watching), a record file at /replay.
+// (?seat=N&token=T: a seat's invite link; without a token: watching), a record file at /replay,
+// a game's rules at /rules/GAME.
 import { GamePage } from "./game";
 import { lobbyPage } from "./lobby";
+import { rulesPage } from "./rules";
 import { h } from "./util";
 import { lang, t } from "./i18n";
 
@@ -11,7 +13,9 @@ async function main(): Promise<void> {
   const path = location.pathname;
   try {
     const m = /^\/play\/([^/]+)$/.exec(path);
+    const rules = /^\/rules\/([^/]+)$/.exec(path);
     if (m) await GamePage.open(root, decodeURIComponent(m[1]), new URLSearchParams(location.search));
+    else if (rules) await rulesPage(root, decodeURIComponent(rules[1]));
     else if (path === "/replay") {
       const text = sessionStorage.getItem("carc.upload");
       if (!text) { location.href = "/"; return; }

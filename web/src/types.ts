@@ -76,3 +76,6 @@ export interface Catalog {
 }
 
 export interface SeatInfo { seat: number; name: string; bot: string }
+
+// GET /api/rules/GAME: the game's rules page, in the page's language (docs/web.md).
+export interface RulesPage { game: string; title: string; lang: string; sections: { id: string; title: string; text: string[]; tiles: string[] }[] }
