@@ -3,6 +3,7 @@
 // player's moves from the greedy bot's.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 
 #include "ai/driver.hpp"
@@ -142,6 +143,19 @@ TEST(Analysis, OwnershipOfTheMonasteryIsRedsInEveryPlayout) {
         EXPECT_EQ(f.points[static_cast<std::size_t>(p)], 0.0);
       }
     }
+}
+
+TEST(Analysis, WinProbabilityFollowsTheGamesCalibration) {
+  auto rs = load_ruleset("base", {});
+  const GameDef& g = *rs->game;
+  ASSERT_GT(g.win_scale[2], 0);
+  EXPECT_DOUBLE_EQ(win_probability(g, 2, 0), 0.5);
+  EXPECT_NEAR(win_probability(g, 2, g.win_scale[2]), 1 / (1 + std::exp(-1.0)), 1e-12);
+  EXPECT_NEAR(win_probability(g, 2, -7) + win_probability(g, 2, 7), 1.0, 1e-12);
+  EXPECT_LT(win_probability(g, 2, 3), win_probability(g, 2, 6));
+  EXPECT_GT(win_probability(g, 2, 1e9), 0.999);
+  // a player count without its own fit takes the nearest one's
+  EXPECT_GT(win_probability(g, 5, 10), 0.5);
 }
 
 TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {

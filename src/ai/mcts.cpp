@@ -635,6 +635,15 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed) {
   return out;
 }
 
+double win_probability(const GameDef& g, int players, double margin) {
+  double s = 0;
+  for (int d = 0; d <= kMaxPlayers && s <= 0; ++d)
+    for (const int n : {players - d, players + d})
+      if (n >= 0 && n <= kMaxPlayers && s <= 0) s = g.win_scale[static_cast<std::size_t>(n)];
+  if (s <= 0) s = 8;
+  return 1 / (1 + std::exp(-std::clamp(margin / s, -60.0, 60.0)));
+}
+
 Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move* force, double force_share,
                       bool ownership) {
   if (is_chance(s) || s.phase == Phase::Over) throw InputError("analysis: the position is not a decision");
@@ -672,6 +681,7 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
       st.margin = sums[i].margin / static_cast<double>(sums[i].n);
       st.win = sums[i].win / static_cast<double>(sums[i].n);
     }
+    st.win_prob = win_probability(*s.rs->game, s.nplayers, st.margin);
     out.playouts += sums[i].n;
     out.options.push_back(st);
   }

@@ -54,9 +54,14 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed);
 struct OptionStats {
   Move move;
   long visits = 0;
-  double margin = 0;  // mean, in points (0 when not visited)
-  double win = 0;     // share in [0, 1]
+  double margin = 0;    // mean, in points (0 when not visited)
+  double win = 0;       // share in [0, 1]
+  double win_prob = 0;  // the margin's calibrated win probability (win_probability)
 };
+// The calibrated probability that a player expecting a final margin of `margin` points wins a game
+// of `g` with `players` players (GameDef::win_scale; 0.5 at a margin of 0).
+double win_probability(const GameDef& g, int players, double margin);
+
 // Ownership of an open feature of the root position: per seat, the share of playouts in which
 // the seat scored it (completed, at the end, or as a field) and the mean points it scored from it
 // (over all playouts). A playout cut at the horizon counts what the feature would pay its

@@ -10,7 +10,8 @@ nlohmann::json option_json(const OptionStats& st, const std::string& text) {
   return {{"move", text},
           {"visits", st.visits},
           {"margin", std::round(st.margin * 100) / 100},
-          {"win", std::round(st.win * 1000) / 1000}};
+          {"win", std::round(st.win * 1000) / 1000},
+          {"win_prob", std::round(st.win_prob * 1000) / 1000}};
 }
 
 nlohmann::json review_to_json(const Review& rv, const Record& r) {
@@ -49,6 +50,18 @@ nlohmann::json review_to_json(const Review& rv, const Record& r) {
     s.inacc += d.mark == "inaccuracy";
     s.mistakes += d.mark == "mistake";
     s.blunders += d.mark == "blunder";
+  }
+  // the curve: after each reviewed decision, the expected final margin and win probability of
+  // seat 0 (two players: the mover's, or its opposite) or, with more players, of the mover
+  j["curve"] = nlohmann::json::array();
+  for (const ReviewedDecision& d : rv.decisions) {
+    const bool flip = rv.players == 2 && d.player != 0;
+    j["curve"].push_back(
+        {{"index", d.index},
+         {"turn", d.turn},
+         {"seat", flip ? 0 : d.player},
+         {"margin", std::round((flip ? -d.best_stats.margin : d.best_stats.margin) * 100) / 100},
+         {"win_prob", std::round((flip ? 1 - d.best_stats.win_prob : d.best_stats.win_prob) * 1000) / 1000}});
   }
   j["summary"] = nlohmann::json::array();
   for (int p = 0; p < rv.players; ++p) {

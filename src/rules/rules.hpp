@@ -282,6 +282,10 @@ struct GameDef {
   // bots over 200 two-player deals (`carcassonne arena --bots greedy,greedy --games 200 --seed 1
   // --records DIR`). Inaccuracy, mistake and blunder are losses of 1/8, 1/4 and 1/2 of it.
   double review_margin = 18;
+  // Win probability from an expected final margin m (docs/mcts.md "Win probability"):
+  // 1 / (1 + exp(-m / s)) with s = win_scale[players] points, fitted by tools/calibrate_win.py on
+  // reviewed arena games; 0: not fitted for that player count (the nearest fitted one is used).
+  std::array<double, kMaxPlayers + 1> win_scale{};
   int farm_points_per_city = 3;
   // The game's own decisions (Choose and Act moves) in the fixed action space of the learning
   // interface (src/rl, docs/python.md): one block per kind of move, in this order, after the

@@ -544,6 +544,7 @@ const GameDef& amazonas() {
     g.search_horizon = 16;
     g.search_prior = 100;
     g.review_margin = 19.7;  // greedy against greedy: mean |margin| 19.7 points (median 16)
+    g.win_scale[2] = 5.34;   // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
     // record keys: {tiles, attr, moved, cause}
     g.own_events = {{"track", {"space", "", "moved", "cause"}, "", false, false},
                     {"amazon", {"caimans", "piranhas", "", "rank"}, "", false, false},

@@ -17,6 +17,10 @@ const GameDef& base() {
     g.id = "base";
     g.title = "Carcassonne";
     g.review_margin = 18.1;  // greedy against greedy: mean |margin| 18.1 points (median 16)
+    // tools/calibrate_win.py (60 games of each player count, 100 playouts): docs/mcts.md
+    g.win_scale[2] = 6.49;
+    g.win_scale[3] = 7.31;
+    g.win_scale[4] = 6.01;
     //            name        class          terrain claim  done/tile done/attr final/tile final/attr
     g.ftypes = {
         {"road", FClass::Path, 1, true, 1, 0, 1, 0},
