@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""How often a review's mark is right (docs/mcts.md, "Review"): plays seeded games (greedy against
+random, seats alternating), reviews each (`carcassonne review --json`), and for the marked moves
+plays both continuations, the played move and the review's best, out to the end N times each
+with greedy bots on both sides and fresh draws. A mark is right when the best move's mean final
+margin beats the played one's by at least the mark's threshold (a blunder's, a mistake's...).
+
+  PYTHONPATH=build/python /usr/bin/python3 tools/review_accuracy.py build/carcassonne \\
+      [--game base] [--games 20] [--playouts 1000] [--rollouts 200] [--marks blunder,mistake] [--per-game 3]
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import tempfile
+
+import carcassonne as c
+
+
+def play_game(game, seed):
+    s = game.new_initial_state(seed=seed)
+    bots = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
+    history = []
+    k = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            a = s.sample_chance_outcome()
+        else:
+            k += 1
+            a = c.bot_action(s, bots[s.current_player()], seed * 1000 + k)
+        history.append(a)
+        s.apply_action(a)
+    return s, history
+
+
+def at_decision(game, seed, history, index):
+    """The state at the index-th player decision (from 1) and the action played there."""
+    s = game.new_initial_state(seed=seed)
+    n = 0
+    for a in history:
+        if not s.is_chance_node():
+            n += 1
+            if n == index:
+                return s, a
+        s.apply_action(a)
+    raise RuntimeError("no such decision")
+
+
+def margin_of(s, me):
+    sc = list(s.scores())
+    return sc[me] - max(x for i, x in enumerate(sc) if i != me)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin")
+    ap.add_argument("--game", default="base")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--playouts", type=int, default=1000)
+    ap.add_argument("--rollouts", type=int, default=200)
+    ap.add_argument("--marks", default="blunder,mistake")
+    ap.add_argument("--per-game", type=int, default=3)
+    a = ap.parse_args()
+    game = c.Game(a.game)
+    marks = a.marks.split(",")
+    tally = {m: [0, 0] for m in marks}
+    with tempfile.TemporaryDirectory() as tmp:
+        for g in range(a.games):
+            seed = 1000 + g
+            s, history = play_game(game, seed)
+            path = os.path.join(tmp, f"{g}.json")
+            with open(path, "w") as f:
+                f.write(s.to_record_json())
+            rv = json.loads(subprocess.run([a.bin, "review", "--json", "--playouts", str(a.playouts), path], check=True, capture_output=True, text=True).stdout)
+            th = rv["thresholds"]
+            picked = [d for d in rv["decisions"] if d["mark"] in marks][: a.per_game]
+            for d in picked:
+                st, played = at_decision(game, seed, history, d["index"])
+                me = st.current_player()
+                best = st.string_to_action(d["best"]["move"])
+                rng = random.Random(seed * 7 + d["index"])
+                means = []
+                for act in (best, played):
+                    child = st.child(act)
+                    tot = 0.0
+                    for _ in range(a.rollouts):
+                        t = child.clone()
+                        while not t.is_terminal():
+                            if t.is_chance_node():
+                                acts, probs = zip(*t.chance_outcomes())
+                                t.apply_action(rng.choices(acts, probs)[0])
+                            else:
+                                t.apply_action(c.bot_action(t, "greedy", rng.randrange(1 << 30)))
+                        tot += margin_of(t, me)
+                    means.append(tot / a.rollouts)
+                right = means[0] - means[1] >= th[d["mark"]]
+                tally[d["mark"]][0] += right
+                tally[d["mark"]][1] += 1
+                print(f"game {g} decision {d['index']} {d['mark']}: review loss {d['loss']}, played out {means[0] - means[1]:+.1f} ({'right' if right else 'wrong'})", flush=True)
+    print(json.dumps({m: {"right": r, "marked": n, "share": round(r / n, 3) if n else None} for m, (r, n) in tally.items()}))
+
+
+main()
