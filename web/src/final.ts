@@ -67,6 +67,9 @@ export function endPanel(v: View, end: End | null, colours: string[], record: an
       ask.append(yes, " ", no);
       actions.append(ask);
     }
+  } else if (rematch) {
+    // a spectator follows the players into their rematch
+    actions.append(h("a", { class: "button primary", href: `/play/${encodeURIComponent(rematch.game)}`, "data-rematch-watch": rematch.game, text: t("final.rematch_watch") }));
   }
   line.after(actions);
   return panel;

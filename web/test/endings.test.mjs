@@ -121,6 +121,14 @@ test("a resignation, a clock run out and an abort each end the game on both seat
     }
     const s = await summary(server, id);
     assert.deepEqual(s.seats.map((x) => x.name), ["Ann", "Bob"]);
+    // a spectator of the old game is shown the way to the rematch
+    const watcher = await open(server.url + `/play/${g.id}`);
+    await watcher.page.click(`[data-rematch-watch='${id}']`, { timeout: 20000 });
+    await watcher.page.waitForURL(new RegExp(`/play/${id}$`));
+    await watcher.page.waitForSelector("[data-conn='online']");
+    assert.equal(await watcher.page.evaluate(() => document.body.dataset.seat), "-1");
+    assert.deepEqual(watcher.errors, []);
+    await watcher.ctx.close();
     assert.equal(s.game, "base");
     for (const x of [a, b]) { assert.deepEqual(x.errors, []); await x.ctx.close(); }
   }
