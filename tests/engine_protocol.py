@@ -148,6 +148,9 @@ def play_game(eng, game, seed, tmp):
     rv = eng.ask("review", record=rec["record"], playouts=20, seed=5)
     if not rv["ok"] or rv["review"]["final_scores"] != status["scores"] or not rv["review"]["decisions"]:
         fail(f"{game}: review: {str(rv)[:300]}")
+    big = eng.ask("review", record=rec["record"], playouts=1000000)
+    if big["ok"] or big["error"]["code"] != "bad_request" or "playouts" not in big["error"]["message"]:
+        fail(f"{game}: a review over the session's budget: {str(big)[:300]}")
     out = subprocess.run([BIN, "review", "--json", "--playouts", "20", "--seed", "5", path], capture_output=True, text=True, timeout=300)
     cli = json.loads(out.stdout) if out.returncode == 0 else {}
     cli.pop("file", None)

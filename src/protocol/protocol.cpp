@@ -375,7 +375,20 @@ struct Dispatch {
     Review rv;
     try {
       rec = record_from_json(r->is_string() ? r->get<std::string>() : r->dump(), "record");
+      // a whole review is bounded like 50 searches at the session's most playouts (a turn has
+      // at most 3 decisions)
+      const int cap = ses.limits_.bots.max_playouts > 0 ? ses.limits_.bots.max_playouts : kMctsMaxPlayouts;
+      const double work =
+          static_cast<double>(o.playouts) * 3.0 * static_cast<double>(std::max<std::size_t>(1, rec.moves.size()));
+      if (work > 50.0 * cap)
+        throw ProtocolError(
+            "bad_request",
+            fmt::format(
+                "playouts: {} per decision over {} turns is more than this session reviews (about {} playouts in all)",
+                o.playouts, rec.moves.size(), 50L * cap));
       rv = review_record(rec, o);
+    } catch (const ProtocolError&) {
+      throw;
     } catch (const ReplayError& e) {
       throw ProtocolError("bad_record", fmt::format("{} ({})", e.what(), e.code));
     } catch (const InputError& e) {
