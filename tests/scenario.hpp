@@ -151,6 +151,31 @@ struct Scenario {
   }
 };
 
+// The rulebook's monastery at the game's last tile: red's monk below the start tile with 7 of 8
+// neighbours placed (blue's tiles), and red has drawn E, the last tile of the pile. E completes
+// the monastery at 0,2 (9 points instead of 8 at the end) or closes the start city at 0,-1 for a
+// knight (4 points). Seat 0 is red, seat 1 blue.
+inline Scenario monastery_last_tile() {
+  constexpr int kRed = 0, kBlue = 1;
+  Scenario sc(2);
+  sc.place("B", 0, 1, 0, kRed, "C");
+  sc.place("U", -1, 0, 90, kBlue);
+  sc.place("U", 1, 0, 90, kBlue);
+  sc.place("B", -1, 1, 0, kBlue);
+  sc.place("B", 1, 1, 0, kBlue);
+  sc.place("E", -1, 2, 180, kBlue);
+  sc.place("E", 1, 2, 180, kBlue);
+  sc.s.current = kRed;
+  const int e = sc.rs->tiles.find("E");
+  sc.s.remaining.fill(0);
+  sc.s.remaining[static_cast<std::size_t>(e)] = 1;
+  sc.s.pile = 1;
+  sc.s.kind_left.fill(0);
+  sc.s.kind_left[0] = 1;
+  EXPECT_TRUE(apply_draw(sc.s, e));
+  return sc;
+}
+
 // Sum of points a player got in a list of events.
 inline int points(const EventSink& ev, int player) {
   int t = 0;

@@ -21,23 +21,9 @@ constexpr int kRed = 0, kBlue = 1;
 // draws E, the game's last tile: it completes the monastery at 0,2 (9 points instead of 8 at the
 // end), or closes the start city at 0,-1 for a knight (4 points). The search must find the best.
 TEST(Mcts, FindsTheBestLastTurn) {
-  Scenario sc(2);
-  sc.place("B", 0, 1, 0, kRed, "C");
-  sc.place("U", -1, 0, 90, kBlue);
-  sc.place("U", 1, 0, 90, kBlue);
-  sc.place("B", -1, 1, 0, kBlue);
-  sc.place("B", 1, 1, 0, kBlue);
-  sc.place("E", -1, 2, 180, kBlue);
-  sc.place("E", 1, 2, 180, kBlue);
-  sc.s.current = kRed;
   // the last tile of the game: completed now the monastery pays 9, left open 8 at the end
-  const int e = sc.rs->tiles.find("E");
-  sc.s.remaining.fill(0);
-  sc.s.remaining[static_cast<std::size_t>(e)] = 1;
-  sc.s.pile = 1;
-  sc.s.kind_left.fill(0);
-  sc.s.kind_left[0] = 1;
-  ASSERT_TRUE(apply_draw(sc.s, e));
+  Scenario sc = test::monastery_last_tile();
+  ASSERT_EQ(sc.s.phase, Phase::Place);
   // the best margin red can reach, by brute force over the placement and the piece decision
   MoveList places, pieces;
   legal_moves(sc.s, places);

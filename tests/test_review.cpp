@@ -18,26 +18,11 @@ using test::Scenario;
 
 constexpr int kRed = 0, kBlue = 1;
 
-// The rulebook's monastery position of test_mcts.cpp (FindsTheBestLastTurn): red has placed the
+// The rulebook's monastery at the last tile (test::monastery_last_tile): red has placed the
 // game's last tile at 0,2, completing the monastery; the piece decision ends the game, so every
 // option's final margin is exact and known by trying it.
 State last_piece_decision() {
-  Scenario sc(2);
-  sc.place("B", 0, 1, 0, kRed, "C");
-  sc.place("U", -1, 0, 90, kBlue);
-  sc.place("U", 1, 0, 90, kBlue);
-  sc.place("B", -1, 1, 0, kBlue);
-  sc.place("B", 1, 1, 0, kBlue);
-  sc.place("E", -1, 2, 180, kBlue);
-  sc.place("E", 1, 2, 180, kBlue);
-  sc.s.current = kRed;
-  const int e = sc.rs->tiles.find("E");
-  sc.s.remaining.fill(0);
-  sc.s.remaining[static_cast<std::size_t>(e)] = 1;
-  sc.s.pile = 1;
-  sc.s.kind_left.fill(0);
-  sc.s.kind_left[0] = 1;
-  EXPECT_TRUE(apply_draw(sc.s, e));
+  const Scenario sc = test::monastery_last_tile();
   MoveList places;
   legal_moves(sc.s, places);
   for (const Move& m : places)
@@ -105,22 +90,8 @@ TEST(Analysis, MarginsAreExactWhereTheGameEndsAndTheForcedMoveGetsItsShare) {
 // Red's monk below the start tile (7 of 8 neighbours placed) scores in every playout: 9 if the
 // last tile completes it, else 8 at the end; blue has no piece on it.
 TEST(Analysis, OwnershipOfTheMonasteryIsRedsInEveryPlayout) {
-  Scenario sc(2);
-  sc.place("B", 0, 1, 0, kRed, "C");
-  sc.place("U", -1, 0, 90, kBlue);
-  sc.place("U", 1, 0, 90, kBlue);
-  sc.place("B", -1, 1, 0, kBlue);
-  sc.place("B", 1, 1, 0, kBlue);
-  sc.place("E", -1, 2, 180, kBlue);
-  sc.place("E", 1, 2, 180, kBlue);
-  sc.s.current = kRed;
-  const int e = sc.rs->tiles.find("E");
-  sc.s.remaining.fill(0);
-  sc.s.remaining[static_cast<std::size_t>(e)] = 1;
-  sc.s.pile = 1;
-  sc.s.kind_left.fill(0);
-  sc.s.kind_left[0] = 1;
-  ASSERT_TRUE(apply_draw(sc.s, e));
+  const Scenario sc = test::monastery_last_tile();
+  ASSERT_EQ(sc.s.phase, Phase::Place);
   MctsOptions o;
   o.playouts = 300;
   o.threads = 1;

@@ -299,9 +299,11 @@ struct Dispatch {
   static int int_field(const json& req, const char* k, int lo, int hi, int dflt) {
     const json* v = opt(req, k);
     if (!v) return dflt;
-    if (!v->is_number_integer() || v->get<long long>() < lo || v->get<long long>() > hi)
-      throw ProtocolError("bad_request", fmt::format("{}: a whole number from {} to {}", k, lo, hi));
-    return v->get<int>();
+    try {
+      return static_cast<int>(jin::integer(*v, lo, hi, "request", k));
+    } catch (const InputError& e) {
+      throw ProtocolError("bad_request", e.what());
+    }
   }
   int playouts_field(const json& req) const {
     const int cap = ses.limits_.bots.max_playouts > 0 ? ses.limits_.bots.max_playouts : kMctsMaxPlayouts;
