@@ -277,7 +277,7 @@ printf 'help\nmoves\nboard\nscores\nfoo\nquit\n' >"$TMP/saf_ru_in.txt"
 run saf_ru_human "$BIN" play --lang ru --game safari --seats human,greedy --seed 11 --autosave "$TMP/saf_ru_h.json" <"$TMP/saf_ru_in.txt"
 no_crash saf_ru_human
 english=$(sed "s|$TMP[^ ]*||g" "$TMP/saf_ru_human.out" | grep -oE '\b[a-z]{3,}\b' | sort -u |
-  grep -vxE 'help|view|scores|resume|quit|none|moves|board|undo|play|pass|panels|carcassonne|follower|double|found|explore|jeep|jeeps|tokens|actions|trail|bush|baobab|lion|from|greedy|foo|json' || true)
+  grep -vxE 'help|hint|view|scores|resume|quit|none|moves|board|undo|play|pass|panels|carcassonne|follower|double|found|explore|jeep|jeeps|tokens|actions|trail|bush|baobab|lion|from|greedy|foo|json' || true)
 grep -q "^Поле:" "$TMP/saf_ru_human.out" && grep -q "^Порты квадрата:" "$TMP/saf_ru_human.out" ||
   fail "play --lang ru: the board's legend or the help was not shown"
 [ -z "$english" ] || fail "play --lang ru: English words on a Russian player's screens: $(echo $english)"
@@ -654,6 +654,40 @@ mkdir -p "$TMP/notation"
 printf 'U -1,0 r90\nfollower E\n\nquit\n' | (cd "$TMP/notation" && "$BIN" play --game base --seats human,greedy --seed 3 --autosave n.json) \
   >"$TMP/notation.out" 2>&1
 grep -q "You placed U at -1,0 r90, follower on road (E)" "$TMP/notation.out" || fail "play: the engine's notation at the prompts: $(tail -5 "$TMP/notation.out")"
+
+# hints (issue 27): on against bots, noted in the record; off between people unless --hints
+mkdir -p "$TMP/hints"
+printf 'hint\nquit\n' | (cd "$TMP/hints" && "$BIN" play --seats human,greedy --seed 5 --autosave h.json) >"$TMP/hint.out" 2>&1
+grep -q "^Hint for You (100 playouts" "$TMP/hint.out" && fail "play: a hint searched the wrong budget"
+grep -q "^Hint for You (1000 playouts" "$TMP/hint.out" || fail "play: hint against a bot: $(tail -5 "$TMP/hint.out")"
+grep -Eq "^  1\. H 0,(-1 r0|1 r90): margin [+-][0-9]+\.[0-9], wins [0-9]+%$" "$TMP/hint.out" || fail "play: hint's first option: $(grep -A2 '^Hint for' "$TMP/hint.out")"
+python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["hints"]; assert h=={"allowed": True, "used": [{"player": 0, "move": 1}]}, h' "$TMP/hints/h.json" \
+  || fail "play: the record does not say the hint was used"
+printf 'hint\nquit\n' | (cd "$TMP/hints" && "$BIN" play --seats human,human --seed 5 --autosave p.json) >"$TMP/hint_people.out" 2>&1
+grep -q "^Hints are off in this game" "$TMP/hint_people.out" || fail "play: hint between people without --hints: $(tail -3 "$TMP/hint_people.out")"
+python3 -c 'import json,sys; assert "hints" not in json.load(open(sys.argv[1]))' "$TMP/hints/p.json" || fail "play: a record without hints names them"
+printf 'hint\nquit\n' | (cd "$TMP/hints" && "$BIN" play --seats human,human --hints --seed 5 --autosave q.json) >"$TMP/hint_agreed.out" 2>&1
+grep -q "^Hint for Player 1" "$TMP/hint_agreed.out" || fail "play: hint between people who agreed: $(tail -3 "$TMP/hint_agreed.out")"
+printf 'hint\nquit\n' | (cd "$TMP/hints" && "$BIN" play --resume q.json --no-hints) >"$TMP/hint_resumed.out" 2>&1
+grep -q "^Hint for Player 1" "$TMP/hint_resumed.out" || fail "play: --no-hints on resume changed the game's setting"
+grep -q "and --hints are taken from the saved game" "$TMP/hint_resumed.out" || fail "play: resume did not say --hints is the game's"
+# the review offered at the end of a game (resuming a finished record shows its end)
+"$BIN" selfplay --games 1 --seed 4 --bots greedy,random --records "$TMP/hints/rec" >/dev/null 2>&1
+fin=$(ls "$TMP/hints/rec"/*.json | head -1)
+python3 - "$fin" "$TMP/hints/fin.json" <<'EOF2'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for p in r["players"]:
+    if isinstance(p, dict):
+        p.pop("bot", None)
+json.dump(r, open(sys.argv[2], "w"))
+EOF2
+printf 'review\n' | (cd "$TMP/hints" && "$BIN" play --resume fin.json --hint-playouts 200) >"$TMP/review_end.out" 2>&1
+grep -q "decisions with a choice, 200 playouts each" "$TMP/review_end.out" || fail "play: review at the end: $(tail -5 "$TMP/review_end.out")"
+[ "$(grep -Ec ' (\?!|\?|\?\?)$' "$TMP/review_end.out")" -ge 1 ] || fail "play: the end's review marks no move"
+grep -Eq "mean loss [0-9.]+; [0-9]+ inaccuracies" "$TMP/review_end.out" || fail "play: the end's review has no summary"
+printf '\n' | (cd "$TMP/hints" && "$BIN" play --resume fin.json) >"$TMP/review_no.out" 2>&1
+grep -q "decisions with a choice" "$TMP/review_no.out" && fail "play: the end reviewed a game nobody asked to review"
 
 if [ "$FAILS" -ne 0 ]; then
   echo "cli_smoke: $FAILS failure(s)" >&2

@@ -610,5 +610,41 @@ TEST(Records, AMidTurnRecordLoadsBackAtEveryDecisionOfEveryGame) {
   EXPECT_GT(decisions, 1000);
 }
 
+// Hints (issue 27): a game allows them or not, notes each one asked for, and its record says so;
+// replay keeps them, and a record that lists hints in a game without them is refused.
+TEST(Records, HintsAreAllowedNotedWrittenAndReplayed) {
+  Game g = bot_game(3, 2, "random", {}, false, 5);
+  EXPECT_THROW(g.note_hint(0), InputError);  // a game does not allow hints unless told
+  EXPECT_EQ(json::parse(to_json(g)).count("hints"), 0u);
+  g.allow_hints(true);
+  EXPECT_EQ(json::parse(to_json(g))["hints"], json::parse(R"({"allowed": true, "used": []})"));
+  g.note_hint(g.state().current);
+  const int at = static_cast<int>(g.record().moves.size()) + 1;
+  EXPECT_THROW(g.note_hint(2), InputError);
+  const json j = json::parse(to_json(g));
+  EXPECT_EQ(j["hints"]["used"], json::parse(fmt::format(R"([{{"player": {}, "move": {}}}])", g.state().current, at)));
+  const Game back = Game::replay(record_from_json(j.dump(), "mem"));
+  EXPECT_TRUE(back.record().hints_allowed);
+  ASSERT_EQ(back.record().hints.size(), 1u);
+  EXPECT_EQ(back.record().hints[0].move, at);
+  EXPECT_EQ(to_json(back), to_json(g));
+
+  json bad = j;
+  bad["hints"]["allowed"] = false;
+  expect_replay_error(bad.dump(), {"hints", "not allowed", "1 used"});
+  bad = j;
+  bad["hints"]["used"][0]["player"] = 2;
+  expect_replay_error(bad.dump(), {"hints: used[0]", "player"});
+  bad = j;
+  bad["hints"]["used"][0]["move"] = 0;
+  expect_replay_error(bad.dump(), {"hints: used[0]", "move"});
+  bad = j;
+  bad["hints"]["who"] = 1;
+  expect_replay_error(bad.dump(), {"hints", "unknown key \"who\""});
+  bad = j;
+  bad["hints"] = true;
+  expect_replay_error(bad.dump(), {"hints", "an object"});
+}
+
 }  // namespace
 }  // namespace carc::test

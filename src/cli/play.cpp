@@ -36,6 +36,15 @@ void register_play(CLI::App& app) {
                 "Save the game here after every turn (default: a new file in carcassonne-saves/ named by game, date, "
                 "time and seed, or the --resume file); an existing file is replaced only if you agree or give --overwrite");
   c->add_option("--resume", o->resume, "Continue the saved game in this file (a new game lists the unfinished ones)");
+  auto* hints_on = c->add_flag_callback(
+      "--hints", [o] { o->hints = 1; },
+      "Allow the hint command (default: on against bots, off between people unless they all agree with --hints); "
+      "fixed when the game is created, and the record says who used hints when");
+  c->add_flag_callback(
+       "--no-hints", [o] { o->hints = 0; }, "No hints in this game, even against bots")
+      ->excludes(hints_on);
+  add_int_option(c, "--hint-playouts", o->hint_playouts, 10, 1000000,
+                 "Search playouts behind a hint, and per decision of the review offered at the end");
   c->add_flag("--overwrite", o->overwrite, "Let --autosave replace an existing file (a game in progress included) without asking");
   c->add_flag("--no-color", o->no_color, "No ANSI colours (also off when NO_COLOR is set or output is not a terminal)");
   add_int_option(c, "--width", o->width, 30, 1000, "Terminal width to draw for (default: the terminal's, or 80)", false);

@@ -9,6 +9,9 @@
 
 #include "ai/review.hpp"
 #include "cli/commands.hpp"
+#include "cli/review.hpp"
+#include "cli/terminal/words.hpp"
+#include "cli/text.hpp"
 #include "core/io.hpp"
 
 namespace carc::cli {
@@ -22,7 +25,59 @@ const char* sign(const std::string& mark) {
   return "";
 }
 
+// At most n characters of s (UTF-8: never cut inside one), padded with spaces to n.
+std::string cell(const std::string& s, std::size_t n) {
+  std::size_t chars = 0, i = 0;
+  for (; i < s.size() && chars < n; ++chars) {
+    ++i;
+    while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++i;
+  }
+  return s.substr(0, i) + std::string(n - chars, ' ');
+}
+
+std::string right(const std::string& s, std::size_t n) {
+  std::size_t chars = 0;
+  for (const char ch : s) chars += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+  return chars >= n ? s : std::string(n - chars, ' ') + s;
+}
+
 }  // namespace
+
+std::string render_review(const Review& rv, const Record& r) {
+  const auto who = [&](int p) { return printable(r.players[static_cast<std::size_t>(p)].name); };
+  if (rv.decisions.empty()) return cli_say("review.none");
+  std::string out = cli_say("review.head", {{"decisions", rv.decisions.size()},
+                                            {"playouts", rv.options.playouts},
+                                            {"inaccuracy", fmt::format("{:.1f}", rv.inaccuracy)},
+                                            {"mistake", fmt::format("{:.1f}", rv.mistake)},
+                                            {"blunder", fmt::format("{:.1f}", rv.blunder)}});
+  const std::vector<std::string> col = split(cli_say("review.columns"), '|');
+  const auto c = [&](std::size_t i) { return i < col.size() ? col[i] : std::string(); };
+  out += fmt::format("{} {}  {} {} {}  {} {} {}\n", right(c(0), 4), right(c(1), 4), cell(c(2), 14), cell(c(3), 28),
+                     right(c(4), 7), cell(c(5), 28), right(c(6), 7), right(c(7), 6));
+  for (const ReviewedDecision& d : rv.decisions) {
+    const bool same = d.best == d.played;
+    std::string row =
+        fmt::format("{:>4} {:>4}  {} {} {:>+7.1f}  {} {:>7} {:>6} {}", d.index, d.turn, cell(who(d.player), 14),
+                    cell(d.played, 28), d.played_stats.margin, cell(same ? "=" : d.best, 28),
+                    same ? std::string() : fmt::format("{:+.1f}", d.best_stats.margin),
+                    d.loss > 0 ? fmt::format("{:.1f}", d.loss) : std::string(), sign(d.mark));
+    while (!row.empty() && row.back() == ' ') row.pop_back();
+    out += row + "\n";
+  }
+  const nlohmann::json j = review_to_json(rv, r);
+  for (const auto& sm : j["summary"]) {
+    const int p = sm["player"].get<int>();
+    out += cli_say("review.summary", {{"player", who(p)},
+                                      {"points", rv.final_scores[static_cast<std::size_t>(p)]},
+                                      {"decisions", sm["decisions"].get<int>()},
+                                      {"mean", fmt::format("{:.2f}", sm["mean_loss"].get<double>())},
+                                      {"inaccuracies", sm["inaccuracies"].get<int>()},
+                                      {"mistakes", sm["mistakes"].get<int>()},
+                                      {"blunders", sm["blunders"].get<int>()}});
+  }
+  return out;
+}
 
 void register_review(CLI::App& app) {
   auto file = std::make_shared<std::string>();
@@ -48,34 +103,13 @@ void register_review(CLI::App& app) {
       const std::string msg = e.what();
       throw InputError(msg.rfind(name, 0) == 0 ? msg : fmt::format("{}: {}", name, msg));
     }
-    const auto who = [&](int p) { return printable(r.players[static_cast<std::size_t>(p)].name); };
-    const nlohmann::json j = review_to_json(rv, r);
     if (*json) {
-      nlohmann::json out = j;
+      nlohmann::json out = review_to_json(rv, r);
       out["file"] = name;
       std::cout << out.dump(2) << "\n";
       return;
     }
-    fmt::print(
-        "{}: {} decisions with a choice, {} playouts each; marks at a loss of {:.1f} (?!), {:.1f} (?), {:.1f} (?\?) "
-        "points\n",
-        name, rv.decisions.size(), rv.options.playouts, rv.inaccuracy, rv.mistake, rv.blunder);
-    fmt::print("{:>4} {:>4}  {:<14} {:<28} {:>7}  {:<28} {:>7} {:>6}\n", "#", "turn", "player", "played", "margin",
-               "best", "margin", "loss");
-    for (const ReviewedDecision& d : rv.decisions) {
-      const bool same = d.best == d.played;
-      fmt::print("{:>4} {:>4}  {:<14} {:<28} {:>+7.1f}  {:<28} {:>7} {:>6} {}\n", d.index, d.turn,
-                 who(d.player).substr(0, 14), d.played.substr(0, 28), d.played_stats.margin,
-                 same ? "=" : d.best.substr(0, 28), same ? std::string() : fmt::format("{:+.1f}", d.best_stats.margin),
-                 d.loss > 0 ? fmt::format("{:.1f}", d.loss) : std::string(), sign(d.mark));
-    }
-    for (const auto& sm : j["summary"]) {
-      const int p = sm["player"].get<int>();
-      fmt::print("{}: {} points; {} decisions, mean loss {:.2f}; {} inaccuracies, {} mistakes, {} blunders\n", who(p),
-                 rv.final_scores[static_cast<std::size_t>(p)], sm["decisions"].get<int>(),
-                 sm["mean_loss"].get<double>(), sm["inaccuracies"].get<int>(), sm["mistakes"].get<int>(),
-                 sm["blunders"].get<int>());
-    }
+    fmt::print("{}: {}", name, render_review(rv, r));
   });
 }
 

@@ -288,6 +288,13 @@ void Game::rename_player(int player, std::string name) {
   rec_.players[static_cast<std::size_t>(player)].name = std::move(name);
 }
 
+void Game::note_hint(int player) {
+  if (player < 0 || static_cast<std::size_t>(player) >= rec_.players.size())
+    throw InputError(fmt::format("hint: no player {} (the game has {})", player, rec_.players.size()));
+  if (!rec_.hints_allowed) throw InputError("hint: this game does not allow hints");
+  rec_.hints.push_back({player, static_cast<int>(rec_.moves.size()) + 1});
+}
+
 bool Game::undo_turn(int player) {
   for (std::size_t i = undo_.size(); i-- > 0;) {
     if (undo_[i].state.current != player) continue;
@@ -589,6 +596,8 @@ Game Game::replay(const Record& r_in, std::optional<u64> continue_seed, const st
                         "results_differ");
     g.rec_.ended = r.ended;
   }
+  g.rec_.hints_allowed = r.hints_allowed;
+  g.rec_.hints = r.hints;
   try {
     check_stated_results(r, g.rec_, *g.rs_);
   } catch (const InputError& e) {

@@ -116,6 +116,15 @@ struct Record {
   // "timeout" or "aborted"; "" for a game played to its end or still going. Written as the
   // record's status; kept by replay, which refuses it on a game that played to its end.
   std::string ended;
+  // Hints (docs/record.md, "hints"): whether the game allows them (between people only when every
+  // seat agreed at its creation), and each one a seat asked for: the seat and the number of the
+  // record's move it was deciding (from 1). Kept by replay; a hint taken back with its turn stays.
+  bool hints_allowed = false;
+  struct Hint {
+    int player = 0;
+    int move = 0;
+  };
+  std::vector<Hint> hints;
 };
 
 std::string record_to_json(const Record& r, const Ruleset& rs, int indent = 1);
@@ -188,6 +197,11 @@ class Game {
   // Gives a player another name (the game server's invited players name themselves): the record
   // and the views name them so from now on. Throws InputError for a seat out of range.
   void rename_player(int player, std::string name);
+  // Hints (Record::hints_allowed, Record::hints): whether the game allows them (set at its
+  // creation), and a hint asked for by `player` at the decision now. note_hint throws InputError
+  // when the game does not allow hints or the seat is out of range.
+  void allow_hints(bool on) { rec_.hints_allowed = on; }
+  void note_hint(int player);
   // Drops snapshots older than the current player's turn (called when a new player acts).
   void forget_undo() { undo_.clear(); }
 

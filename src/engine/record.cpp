@@ -140,6 +140,11 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
   }
   j["final_scores"] = r.finished ? json(r.final_scores) : json(nullptr);
   j["status"] = r.finished ? "finished" : r.ended.empty() ? "in_progress" : r.ended;
+  if (r.hints_allowed || !r.hints.empty()) {
+    json used = json::array();
+    for (const Record::Hint& h : r.hints) used.push_back({{"player", h.player}, {"move", h.move}});
+    j["hints"] = {{"allowed", r.hints_allowed}, {"used", used}};
+  }
   // one move per line keeps records readable and diffable
   std::string out = j.dump(indent);
   return out + "\n";
@@ -356,6 +361,32 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
       throw InputError(fmt::format("{}: status: \"{}\" is not finished, in_progress, resigned, timeout or aborted", where, printable(v)));
     r.stated_status = v;
     if (v == "resigned" || v == "timeout" || v == "aborted") r.ended = v;
+  }
+  if (const json* hj = jin::opt(j, "hints")) {  // {"allowed": bool, "used": [{"player", "move"}]}
+    const std::string hw = where + ": hints";
+    if (!hj->is_object())
+      throw InputError(fmt::format("{}: an object {{allowed, used}}, not {}", hw, jin::type_name(*hj)));
+    for (const auto& [k, v] : hj->items())
+      if (k != "allowed" && k != "used")
+        throw InputError(fmt::format("{}: unknown key \"{}\" (the keys: allowed, used)", hw, printable(k)));
+    if (const json* a = jin::opt(*hj, "allowed")) r.hints_allowed = jin::boolean(*a, hw, "allowed");
+    if (const json* u = jin::opt(*hj, "used")) {
+      const json& arr = jin::array(*u, hw, "used", kMaxRecordArray);
+      for (std::size_t i = 0; i < arr.size(); ++i) {
+        const std::string hi = fmt::format("{}: used[{}]", hw, i);
+        if (!arr[i].is_object())
+          throw InputError(fmt::format("{}: an object {{player, move}}, not {}", hi, jin::type_name(arr[i])));
+        Record::Hint h;
+        h.player = static_cast<int>(jin::integer(jin::need(arr[i], "player", hi), 0,
+                                                 static_cast<long long>(r.players.size()) - 1, hi, "player"));
+        h.move = static_cast<int>(
+            jin::integer(jin::need(arr[i], "move", hi), 1, static_cast<long long>(kMaxRecordArray), hi, "move"));
+        r.hints.push_back(h);
+      }
+      if (!r.hints_allowed && !r.hints.empty())
+        throw InputError(
+            fmt::format("{}: used: the record says hints are not allowed, yet lists {} used", hw, r.hints.size()));
+    }
   }
   return r;
 }

@@ -24,8 +24,11 @@
 #include "ai/bot_limits.hpp"
 #include "ai/bots.hpp"
 #include "ai/driver.hpp"
+#include "ai/mcts.hpp"
+#include "ai/review.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/review.hpp"
 #include "cli/terminal/saves.hpp"
 #include "cli/terminal/session.hpp"
 #include "cli/terminal/terminal.hpp"
@@ -177,6 +180,11 @@ class Session {
   // The terminal's size (columns into view_.width, lines into rows_), again after a resize.
   void measure_terminal();
   void finish();
+  // `hint`: the search's three best options at the decision now, noted in the record (when the
+  // game allows hints).
+  void give_hint();
+  // After the end: the review of the game offered, and shown when asked for.
+  void offer_review();
   // The seat's bot; nullptr for a person.
   [[nodiscard]] Bot* bot_of(int p) const { return bots_[static_cast<std::size_t>(p)].get(); }
   [[nodiscard]] bool is_bot(int p) const { return bot_of(p) != nullptr; }
@@ -397,6 +405,10 @@ void Session::run() {
       }
     }
     g_.emplace(rs, make_seats(o_, level), fresh);
+    // hints: on with one person at the table; between people only when they all agreed (--hints)
+    int people = 0;
+    for (const auto& pl : players()) people += pl.bot.empty();
+    g_->allow_hints(o_.hints >= 0 ? o_.hints == 1 : people <= 1);
     if (save_path_.empty()) save_path_ = new_save_path(o_.game, fresh);
   }
   // every seat's bot (a resumed record names them) before the game is announced
@@ -414,8 +426,8 @@ void Session::run() {
   } catch (const InputError& e) {
     throw InputError(cli_say("save.cannot", {{"why", e.what()}}));
   }
-  if (!resume.empty() &&
-      (o_.players != 0 || !o_.seats.empty() || !o_.names.empty() || !o_.options.empty() || o_.game != "base"))
+  if (!resume.empty() && (o_.players != 0 || !o_.seats.empty() || !o_.names.empty() || !o_.options.empty() ||
+                          o_.game != "base" || o_.hints >= 0))
     say(cli_say("resume.note"));
   if (!resume.empty())
     say(cli_say("resumed",
@@ -462,6 +474,7 @@ void Session::run() {
     throw;
   }
   finish();
+  offer_review();
 }
 
 void Session::after_turn(std::size_t events_before) {
@@ -601,6 +614,10 @@ void Session::show_turn() {
 bool Session::common_command(const std::string& cmd, const std::vector<std::string>& args) {
   if (cmd == "help" || cmd == "?") {
     say(help_text(g_->state()));
+    return true;
+  }
+  if ((cmd == "hint" || cmd == "hints") && args.empty()) {
+    give_hint();
     return true;
   }
   if (cmd == "scores" || cmd == "score") {
@@ -1008,6 +1025,53 @@ Outcome Session::piece_phase() {
     }
     say(cli_say("continue.hint"));
   }
+}
+
+void Session::give_hint() {
+  if (!g_->record().hints_allowed) {
+    say(cli_say("hint.off"));
+    return;
+  }
+  const State& s = g_->state();
+  const int p = to_move(s);
+  MctsOptions mo;
+  mo.playouts = o_.hint_playouts;
+  mo.threads = 1;
+  // seeded by the game and the decision: the same hint at the same decision
+  const u64 seed = g_->record().seed.value_or(0) ^ (0x9E3779B97F4A7C15ULL * (g_->record().moves.size() + 1)) ^
+                   (0xC2B2AE3D27D4EB4FULL * static_cast<u64>(s.phase));
+  const Analysis a = mcts_analyze(s, mo, seed);
+  g_->note_hint(p);
+  save();
+  std::string out = cli_say("hint.head", {{"player", name(p)}, {"playouts", static_cast<long long>(a.playouts)}});
+  for (std::size_t k = 0; k < a.options.size() && k < 3; ++k) {
+    const OptionStats& o = a.options[k];
+    out += cli_say("hint.option", {{"n", static_cast<long long>(k + 1)},
+                                   {"move", notation(s, o.move)},
+                                   {"margin", fmt::format("{:+.1f}", o.margin)},
+                                   {"win", static_cast<long long>(std::lround(100 * o.win_prob))}});
+  }
+  out += cli_say("hint.noted", {{"player", name(p)}, {"move", static_cast<long long>(g_->record().moves.size() + 1)}});
+  say(out);
+}
+
+void Session::offer_review() {
+  if (!any_human_) return;
+  std::string line;
+  if (!read_line(cli_say("review.offer", {{"playouts", o_.hint_playouts}}), line)) return;
+  const std::string l = lower(line);
+  if (l != "review" && l != "r") return;
+  ReviewOptions ro;
+  ro.playouts = o_.hint_playouts;
+  ro.seed = g_->record().seed.value_or(1);
+  int shown = 0;
+  const Review rv = review_record(g_->record(), ro, [&](int done, int total) {
+    if (out_tty_ && (done == total || done - shown >= std::max(1, total / 10))) {
+      shown = done;
+      say(cli_say("review.progress", {{"done", done}, {"total", total}}));
+    }
+  });
+  say(render_review(rv, g_->record()));
 }
 
 void Session::finish() {

@@ -29,6 +29,10 @@ struct PlayOptions {
   int width = 0;
   int rows = 0;                      // terminal lines to draw for (0: the terminal's; none: no fitting)
   i18n::Lang lang = i18n::Lang::En;  // --lang: the language of its words
+  // --hints / --no-hints: whether `hint` may be used (default: on with one person at the table,
+  // off between people unless --hints says they all agreed); fixed at the game's creation
+  int hints = -1;            // -1: not given
+  int hint_playouts = 1000;  // --hint-playouts: the search behind a hint and the end's review
 };
 
 // Plays a game in the terminal until it ends or the player quits.
