@@ -83,42 +83,34 @@ std::string review_mark(double loss, double scale) {
   return "";
 }
 
-Review review_record(const Record& r, const ReviewOptions& o, const std::function<void(int, int)>& progress) {
+ReviewRun::ReviewRun(const Record& r, const ReviewOptions& o) {
   if (o.playouts < 1) throw InputError("review: playouts: at least 1");
   if (!(o.force_share >= 0 && o.force_share <= 0.9)) throw InputError("review: the forced share is not in 0..0.9");
   // the positions first (a replay), then the searches
-  struct At {
-    State s;
-    Move m;
-    int move;   // the record's move, from 1
-    int index;  // the decision's number in the game, from 1
-  };
-  std::vector<At> at;
   int decisions = 0;
   const Game g = Game::replay(r, std::nullopt, "", [&](const State& s, const Move& m, int move_index) {
     ++decisions;
     MoveList ml;
     legal_moves(s, ml);
-    if (ml.size() > 1) at.push_back({s, m, move_index + 1, decisions});  // a decision without a choice is not searched
+    if (ml.size() > 1) at_.push_back({s, m, move_index + 1, decisions});  // a decision without a choice is not searched
   });
-  Review rv;
-  rv.game = g.ruleset().game->id;
-  rv.players = g.state().nplayers;
-  rv.scale = g.ruleset().game->review_margin;
-  rv.inaccuracy = rv.scale / 8;
-  rv.mistake = rv.scale / 4;
-  rv.blunder = rv.scale / 2;
-  rv.options = o;
-  for (int p = 0; p < g.state().nplayers; ++p) rv.final_scores.push_back(g.state().score[static_cast<std::size_t>(p)]);
-  const int total = static_cast<int>(at.size());
-  MctsOptions mo;
-  mo.playouts = o.playouts;
-  mo.threads = 1;
-  int done = 0;
-  for (std::size_t i = 0; i < at.size(); ++i) {
-    const At& a = at[i];
-    const Analysis an =
-        mcts_analyze(a.s, mo, o.seed ^ (0x9E3779B97F4A7C15ULL * static_cast<u64>(a.index)), &a.m, o.force_share);
+  rv_.game = g.ruleset().game->id;
+  rv_.players = g.state().nplayers;
+  rv_.scale = g.ruleset().game->review_margin;
+  rv_.inaccuracy = rv_.scale / 8;
+  rv_.mistake = rv_.scale / 4;
+  rv_.blunder = rv_.scale / 2;
+  rv_.options = o;
+  for (int p = 0; p < g.state().nplayers; ++p) rv_.final_scores.push_back(g.state().score[static_cast<std::size_t>(p)]);
+  mo_.playouts = o.playouts;
+  mo_.threads = 1;
+}
+
+void ReviewRun::step(int n) {
+  for (; n > 0 && !finished(); --n) {
+    const At& a = at_[rv_.decisions.size()];
+    const Analysis an = mcts_analyze(a.s, mo_, rv_.options.seed ^ (0x9E3779B97F4A7C15ULL * static_cast<u64>(a.index)),
+                                     &a.m, rv_.options.force_share);
     ReviewedDecision d;
     d.index = a.index;
     d.move = a.move;
@@ -139,16 +131,22 @@ Review review_record(const Record& r, const ReviewOptions& o, const std::functio
     d.best_stats = other && other->visits > 0 && other->margin > d.played_stats.margin ? *other : d.played_stats;
     d.best = notation(a.s, d.best_stats.move);
     d.loss = d.best_stats.margin - d.played_stats.margin;
-    d.mark = review_mark(d.loss, rv.scale);
+    d.mark = review_mark(d.loss, rv_.scale);
     for (std::size_t k = 0; k < an.options.size() && k < 3; ++k) {
       d.top.push_back(an.options[k]);
       d.top_text.push_back(notation(a.s, an.options[k].move));
     }
-    rv.decisions.push_back(std::move(d));
-    ++done;
-    if (progress) progress(done, total);
+    rv_.decisions.push_back(std::move(d));
   }
-  return rv;
+}
+
+Review review_record(const Record& r, const ReviewOptions& o, const std::function<void(int, int)>& progress) {
+  ReviewRun run(r, o);
+  while (!run.finished()) {
+    run.step();
+    if (progress) progress(run.done(), run.total());
+  }
+  return run.review();
 }
 
 }  // namespace carc

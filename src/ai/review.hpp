@@ -45,6 +45,30 @@ struct Review {
   std::vector<int> final_scores;
 };
 
+// A review made a few decisions at a time (the game server runs it in slices between bots'
+// turns): the constructor replays the record (InputError for a bad one, or bad options), step(n)
+// searches the next n decisions. The same review as review_record for the same record and options.
+class ReviewRun {
+ public:
+  ReviewRun(const Record& r, const ReviewOptions& o);
+  [[nodiscard]] int total() const { return static_cast<int>(at_.size()); }
+  [[nodiscard]] int done() const { return static_cast<int>(rv_.decisions.size()); }
+  [[nodiscard]] bool finished() const { return done() == total(); }
+  void step(int n = 1);
+  [[nodiscard]] const Review& review() const { return rv_; }
+
+ private:
+  struct At {
+    State s;
+    Move m;
+    int move;   // the record's move, from 1
+    int index;  // the decision's number in the game, from 1
+  };
+  std::vector<At> at_;
+  Review rv_;
+  MctsOptions mo_;
+};
+
 // progress(done, total) after each decision searched.
 Review review_record(const Record& r, const ReviewOptions& o, const std::function<void(int, int)>& progress = {});
 // The review as JSON (docs/mcts.md "Review"; `carcassonne review --json`, the engine protocol's

@@ -25,6 +25,7 @@
 
 #include <sys/resource.h>
 
+#include "ai/review.hpp"
 #include "core/core.hpp"
 #include "core/i18n.hpp"
 #include "core/io.hpp"
@@ -375,6 +376,27 @@ class Server {
   void http_stats(HttpCall& c);
   void http_game(HttpCall& c);
   void http_web_file(HttpCall& c);
+  void http_analysis(HttpCall& c);
+  // GET/POST /api/games/ID/analysis: the stored analysis, or the job's progress (202); POST starts one.
+  void analysis_answer(HttpCall& c, Host& h, bool start);
+
+  // Analyses of finished games: jobs in memory, searched a slice at a time by the searching
+  // workers when no bot's turn is due (docs/server-protocol.md, "Analysis").
+  struct AnalysisJob {
+    std::string game, client;
+    Record record;
+    ReviewOptions options;
+    std::unique_ptr<ReviewRun> run;  // made by the first slice (a replay)
+    std::atomic<int> done{0}, total{0};
+    std::atomic<bool> running{false}, saving{false};
+    std::atomic<std::int64_t> saved_at{0};  // when `saving` was set (ms since the epoch)
+    std::string error;  // the record could not be reviewed (set before `saving`)
+  };
+  // A slice of the oldest queued analysis (about 250 ms of search); false if none is queued.
+  bool analysis_slice();
+  std::mutex amu_;
+  std::map<std::string, std::shared_ptr<AnalysisJob>> analyses_;  // by game, queued to stored (under amu_)
+  std::deque<std::shared_ptr<AnalysisJob>> aqueue_;                 // those waiting for a slice (under amu_)
 
   ServeOptions o_;
   net::io_context ioc_{1};
@@ -909,6 +931,7 @@ void Server::worker_loop(int index, bool fast) {
     } catch (const std::exception& e) {
       log_event("worker_failed", {{"error", printable(e.what())}});
     }
+    if (!job && !fast && analysis_slice()) continue;  // no bot's turn is due: a slice of an analysis
     if (!job) {
       // wait for a commit that makes a job due (or 200 ms: jobs of other processes, leases ending)
       std::unique_lock lock(wmu_);
@@ -1083,6 +1106,7 @@ const Server::Route Server::kRoutes[] = {
     {http::verb::post, "/api/jobs/take", &Server::http_take_job},
     {http::verb::post, "/api/games/+/job", &Server::http_job_result},
     {http::verb::post, "/api/games/+/rematch", &Server::http_rematch},
+    {http::verb::post, "/api/games/+/analysis", &Server::http_analysis},
     {http::verb::get, "/healthz", &Server::http_health},
     {http::verb::get, "/metrics", &Server::http_metrics},
     {http::verb::get, "/api/catalog", &Server::http_catalog},
@@ -1499,6 +1523,19 @@ void Server::http_game(HttpCall& c) {
     c.respond(http::status::ok, h->room->summary(now_ms()).dump());
   } else if (what == "record") {
     c.respond(http::status::ok, h->room->record_json());
+  } else if (what == "analysis") {
+    analysis_answer(c, *h, false);
+  } else if (what.rfind("analysis/", 0) == 0) {
+    long long k = 0;
+    const std::string* stored = h->room->analysis();
+    if (!parse_int(what.substr(9), 1, 1 << 20, k)) {
+      c.problem(http::status::not_found, "not_found", "no such resource: /analysis/K names a decision by its number");
+    } else if (!stored) {
+      c.problem(http::status::not_found, "no_analysis", "the game has no analysis yet: POST /api/games/ID/analysis makes one");
+    } else {
+      const json body = json::parse(*stored);
+      c.respond(http::status::ok, whatif_json(h->room->record_json(), body.at("review").dump(), static_cast<int>(k)));
+    }
   } else if (what == "events") {
     long long since = 0;
     (void)parse_int(c.param("since"), 0, 1LL << 50, since);
@@ -1509,6 +1546,164 @@ void Server::http_game(HttpCall& c) {
   } else {
     c.problem(http::status::not_found, "not_found", "no such resource");
   }
+}
+
+// POST /api/games/ID/analysis ({} or no body): a finished game's analysis, made once and stored
+// with the game (an `analysis` event); 202 with the progress while it is queued or running.
+void Server::http_analysis(HttpCall& c) {
+  if (!c.req.body().empty()) {
+    try {
+      const json body = jin::parse(c.req.body(), "request");
+      if (!body.is_object() || !body.empty()) throw InputError("request: an analysis request has no fields ({} or no body)");
+    } catch (const InputError& e) {
+      c.problem(http::status::bad_request, "bad_request", e.what());
+      return;
+    }
+  }
+  std::string id = c.arg;
+  Host* h = host(id);
+  if (!h) {
+    c.problem(http::status::not_found, "unknown_game", fmt::format("no game \"{}\"", printable(id)));
+    return;
+  }
+  analysis_answer(c, *h, true);
+}
+
+void Server::analysis_answer(HttpCall& c, Host& h, bool start) {
+  const std::string id = h.room->id();
+  const std::string* stored = h.room->analysis();
+  std::shared_ptr<AnalysisJob> job;
+  std::string error;
+  {
+    const std::lock_guard lock(amu_);
+    if (const auto it = analyses_.find(id); it != analyses_.end()) {
+      // stored: the job is done; saved but not stored and nothing in flight: its event was lost
+      // (a fenced commit), so it is made again below
+      if (stored || (it->second->saving && !h.room->busy() && it->second->error.empty() && start &&
+                     now_ms() - it->second->saved_at > 10000)) {
+        analyses_.erase(it);
+      } else {
+        job = it->second;
+        error = job->error;
+      }
+    }
+  }
+  if (stored) {
+    json body = json::parse(*stored);
+    body["status"] = "done";
+    c.respond(http::status::ok, dump(body));
+    return;
+  }
+  if (job && !error.empty()) {
+    c.problem(http::status::unprocessable_entity, "bad_record", error);
+    return;
+  }
+  if (!job && !start) {
+    c.problem(http::status::not_found, "no_analysis", "the game has no analysis: POST /api/games/ID/analysis makes one");
+    return;
+  }
+  if (!job) {
+    if (!h.room->over() || h.room->busy()) {
+      c.problem(http::status::conflict, "not_over", "the game is not over: its analysis is made after the end");
+      return;
+    }
+    if (draining_) {
+      c.retry_after = 5;
+      c.problem(http::status::service_unavailable, "restarting", "the server is restarting: try again in a few seconds");
+      return;
+    }
+    if (o_.workers < 1 || o_.max_analyses < 1) {
+      c.problem(http::status::service_unavailable, "no_analysis_workers", "this server makes no analyses (--workers 0 or --max-analyses 0)");
+      return;
+    }
+    job = std::make_shared<AnalysisJob>();
+    job->game = id;
+    job->client = c.client;
+    job->record = h.room->game().record();
+    job->options.playouts = o_.analysis_playouts;
+    job->options.seed = std::hash<std::string>{}(id) | 1;
+    const std::lock_guard lock(amu_);
+    int mine = 0;
+    for (const auto& [g, j] : analyses_) mine += j->client == c.client;
+    if (static_cast<int>(analyses_.size()) >= o_.max_analyses || mine >= o_.analyses_per_ip) {
+      c.retry_after = 30;
+      c.problem(http::status::service_unavailable, "busy",
+                mine >= o_.analyses_per_ip ? fmt::format("you have {} analyses under way: try again when one is done", mine)
+                                           : "the server is making as many analyses as it may: try again in a minute");
+      return;
+    }
+    analyses_[id] = job;
+    aqueue_.push_back(job);
+  }
+  if (start) wake_workers();
+  std::size_t ahead = 0;
+  {
+    const std::lock_guard lock(amu_);
+    for (const auto& q : aqueue_) {
+      if (q == job) break;
+      ++ahead;
+    }
+  }
+  const std::string status = job->saving ? "saving" : job->running || job->done > 0 ? "running" : "queued";
+  c.respond(http::status::accepted, dump(json{{"status", status},
+                                              {"done", job->done.load()},
+                                              {"total", job->total.load()},
+                                              {"ahead", ahead},
+                                              {"playouts", job->options.playouts}}));
+}
+
+bool Server::analysis_slice() {
+  std::shared_ptr<AnalysisJob> job;
+  {
+    const std::lock_guard lock(amu_);
+    if (aqueue_.empty()) return false;
+    job = aqueue_.front();
+    aqueue_.pop_front();
+  }
+  job->running = true;
+  ++busy_workers_;
+  std::string error;
+  try {
+    if (!job->run) {
+      job->run = std::make_unique<ReviewRun>(job->record, job->options);
+      job->total = job->run->total();
+    }
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
+    do {
+      job->run->step();
+      job->done = job->run->done();
+    } while (!job->run->finished() && std::chrono::steady_clock::now() < until);
+  } catch (const std::exception& e) {
+    error = printable(e.what());
+  }
+  --busy_workers_;
+  job->running = false;
+  if (error.empty() && !job->run->finished()) {
+    const std::lock_guard lock(amu_);  // to the back: the other analyses and every bot's turn go first
+    aqueue_.push_back(job);
+    return true;
+  }
+  if (!error.empty()) {
+    {
+      const std::lock_guard lock(amu_);
+      job->error = error;
+    }
+    job->saving = true;
+    log_event("analysis_failed", {{"game", job->game}, {"error", error}});
+    return true;
+  }
+  job->saved_at = now_ms();
+  job->saving = true;
+  json body{{"playouts", job->options.playouts}, {"seed", job->options.seed}, {"review", review_to_json(job->run->review(), job->record)}};
+  job->run.reset();
+  net::post(ioc_, [this, id = job->game, body = std::move(body)] {
+    guarded([&] {
+      Host* h = host(id);
+      if (!h) return;
+      when_free(*h, [this, h, body] { run_step(*h, h->room->add_analysis(body, now_ms())); });
+    });
+  });
+  return true;
 }
 
 // GET anything else: the browser client's files, or the placeholder page.

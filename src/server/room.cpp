@@ -132,6 +132,7 @@ struct Room::Live {
   bool any_turn = false;
   std::size_t draws = 0, chance = 0;  // draw and chance events seen
   std::string rematch;                // the id of the game's rematch ("" none asked for)
+  std::shared_ptr<const std::string> analysis;  // the `analysis` event's body (shared: Live is copied per command)
 };
 
 namespace {
@@ -438,6 +439,10 @@ void Room::replay_event(Live& l, const Event& e) const {
   } else if (e.type == "rematch") {
     if (l.ended.empty()) fail("a rematch before the end");
     l.rematch = d.at("game").get<std::string>();
+  } else if (e.type == "analysis") {
+    if (l.ended.empty()) fail("an analysis before the end");
+    if (l.analysis) fail("a second analysis");
+    l.analysis = std::make_shared<const std::string>(e.body);
   } else {
     fail("unknown event type");
   }
@@ -544,6 +549,19 @@ Step Room::ask_rematch(int seat, const std::string& game, std::int64_t now) {
   std::vector<Event> evs;
   n->rematch = game;
   add_event(evs, n->seq, "rematch", seat, "", now, {{"game", game}, {"seat", seat}});
+  begin(st, std::move(n), std::move(evs), "", 0, "", -1);
+  return st;
+}
+
+const std::string* Room::analysis() const { return live_->analysis.get(); }
+
+Step Room::add_analysis(const json& body, std::int64_t now) {
+  Step st;
+  if (busy() || live_->ended.empty() || live_->analysis) return st;
+  auto n = std::make_unique<Live>(*live_);
+  std::vector<Event> evs;
+  add_event(evs, n->seq, "analysis", -1, "", now, body);
+  n->analysis = std::make_shared<const std::string>(evs.back().body);
   begin(st, std::move(n), std::move(evs), "", 0, "", -1);
   return st;
 }

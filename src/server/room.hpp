@@ -126,6 +126,12 @@ class Room {
   // A seat asks for a rematch of a game that is over: a `rematch` event naming the new game (which
   // the caller has created); nothing if the game goes on, is busy or has its rematch already.
   Step ask_rematch(int seat, const std::string& game, std::int64_t now);
+  // The game's analysis (a review of every decision, docs/server-protocol.md "Analysis"), once
+  // stored: the `analysis` event's body as JSON text; nullptr none.
+  [[nodiscard]] const std::string* analysis() const;
+  // Stores an analysis made by a worker: an `analysis` event with `body` ({"playouts", "seed",
+  // "review"}); nothing if the game goes on, is busy or has one already.
+  Step add_analysis(const nlohmann::json& body, std::int64_t now);
 
   // A connection joins (seat -1: a spectator) and asks for every event after `since`. Welcome,
   // the events and presence; presence goes to everybody only when a seat's connection changes (a

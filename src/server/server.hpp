@@ -41,6 +41,12 @@ struct ServeOptions {
   std::int64_t unload_after_ms = 600000;   // an active game without connections leaves memory after
   std::int64_t drain_ms = 10000;           // SIGTERM: at most this long to finish what is queued
   std::string trust_proxy;                 // a proxy's address: its X-Forwarded-For names the client
+  // Analyses of finished games (POST /api/games/ID/analysis): searched by the bot workers between
+  // bots' turns, this many playouts per decision; at most max_analyses queued or running at once,
+  // analyses_per_ip of them asked for by one client address.
+  int analysis_playouts = 1000;
+  int max_analyses = 8;
+  int analyses_per_ip = 2;
 };
 
 // The HTTP side of a server without sockets, for the fuzzer (fuzz/fuzz_http.cpp) and tests: raw

@@ -123,6 +123,45 @@ std::string web_file(std::string_view path) {
   return fmt::format("{}", fmt::join(segs, "/"));
 }
 
+namespace {
+
+// The record's first `step` turns as a record to replay: what the game gave is left out (replay
+// derives it), and a turn cut off is whole.
+Record first_turns(Record r, int step) {
+  r.moves.resize(static_cast<std::size_t>(step));
+  if (!r.moves.empty()) r.moves.back().partial = false;
+  r.events.clear();
+  r.final_scores.clear();
+  r.finished = false;
+  r.ended.clear();
+  r.stated_events.reset();
+  r.stated_status.reset();
+  return r;
+}
+
+}  // namespace
+
+std::string whatif_json(const std::string& record_json, const std::string& review_json, int k) {
+  const json rv = json::parse(review_json);
+  const json* dec = nullptr;
+  for (const json& d : rv.at("decisions"))
+    if (d.at("index").get<int>() == k) dec = &d;
+  if (!dec) throw NotFound(fmt::format("the analysis has no decision {} (decisions with a choice only)", k));
+  const Record full = record_from_json(record_json, "record");
+  const int move = dec->at("move").get<int>();  // the record's turn it belongs to, from 1
+  // the decisions of that turn before this one, as played
+  std::vector<std::string> before;
+  int n = 0;
+  (void)Game::replay(full, std::nullopt, "", [&](const State& s, const Move& m, int move_index) {
+    ++n;
+    if (move_index + 1 == move && n < k) before.push_back(notation(s, m));
+  });
+  Game g = Game::replay(first_turns(full, move - 1));
+  for (const std::string& text : before) g.play(parse_notation(g.state(), text));
+  g.play(parse_notation(g.state(), dec->at("best").at("move").get<std::string>()));
+  return json{{"decision", *dec}, {"step", move - 1}, {"view", view::to_json(view::build_view(g))}}.dump();
+}
+
 std::string replay_json(const std::string& body) {
   if (body.size() > kMaxRecordBytes + 1024) throw InputError(fmt::format("request: larger than {} bytes", kMaxRecordBytes));
   const json req = jin::parse(body, "request");
@@ -139,14 +178,14 @@ std::string replay_json(const std::string& body) {
       throw InputError(fmt::format("request: step: a whole number from 0 to {} (the record's turns) is expected", total));
     step = it->get<int>();
   }
-  r.moves.resize(static_cast<std::size_t>(step));
-  if (step < total && !r.moves.empty()) r.moves.back().partial = false;
-  r.events.clear();
-  r.final_scores.clear();
-  r.finished = false;
-  r.stated_events.reset();
-  r.stated_status.reset();
-  const Game g = Game::replay(r);
+  const Game g = Game::replay(step < total ? first_turns(std::move(r), step) : [&] {
+    r.events.clear();
+    r.final_scores.clear();
+    r.finished = false;
+    r.stated_events.reset();
+    r.stated_status.reset();
+    return std::move(r);
+  }());
   return json{{"steps", total}, {"step", step}, {"view", view::to_json(view::build_view(g))}}.dump();
 }
 

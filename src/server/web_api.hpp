@@ -34,6 +34,13 @@ std::string rules_json(const std::string& game);
 // refused: the server replays only the shipped tile sets. Throws InputError naming what is wrong.
 std::string replay_json(const std::string& body);
 
+// GET /api/games/ID/analysis/K: decision K of a game's stored analysis (its `review` JSON,
+// ai/review) with the position after its better move: {"decision": the review's entry, "step": the
+// record's turns before that decision's turn (POST /api/replay's step for the position as played),
+// "view": the view after the better move in place of the played one}. Throws NotFound when the
+// review has no decision K.
+std::string whatif_json(const std::string& record_json, const std::string& review_json, int k);
+
 // The file a GET of `path` (a request target without its query) serves from the browser client's
 // folder, relative to it: "index.html" for the client's own pages (/, /play/ID, /replay: a last
 // segment without a dot), else the path's segments. Percent-escapes are decoded first; empty and
