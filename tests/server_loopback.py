@@ -124,6 +124,10 @@ def http(server, method, path, body=None, headers=None):
         check("http", body, "rules")
     elif st == 200 and bare == "/api/replay":
         check("http", body, "replay_response")
+    elif bare.startswith("/api/games/") and bare.endswith("/analysis") and st in (200, 202):
+        check("http", body, "analysis" if st == 200 else "analysis_progress")
+    elif st == 200 and re.fullmatch(r"/api/games/[^/]+/analysis/\d+", bare):
+        check("http", body, "analysis_decision")
     return st, body
 
 
@@ -499,6 +503,75 @@ async def rematch(server):
     return g["id"], r1["id"]
 
 
+async def analysis(server):
+    """A finished game's analysis: refused before the end, made once by the server's workers with
+    its progress, stored as an `analysis` event (broadcast, in the log), a decision's better move
+    given as a view."""
+    st, g = http(server, "POST", "/api/games", {"game": "base", "seats": [{"name": "Ann"}, {"bot": "greedy"}], "seed": 11})
+    st, r = http(server, "POST", f"/api/games/{g['id']}/analysis")
+    if st != 409 or r["code"] != "not_over":
+        fail(f"an analysis before the end: {st} {r}")
+    st, g = http(server, "POST", "/api/games", {"game": "base", "seats": [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}], "seed": 3})
+    gid = g["id"]
+    for _ in range(300):
+        st, s = http(server, "GET", f"/api/games/{gid}")
+        if s["status"] == "finished":
+            break
+        await asyncio.sleep(0.1)
+    else:
+        fail(f"the bots' game did not end: {s}")
+    st, r = http(server, "GET", f"/api/games/{gid}/analysis")
+    if st != 404 or r["code"] != "no_analysis":
+        fail(f"an analysis nobody asked for: {st} {r}")
+    for bad in ({"playouts": 5}, [1]):
+        st, r = http(server, "POST", f"/api/games/{gid}/analysis", bad)
+        if st != 400:
+            fail(f"a bad analysis request {bad}: {st} {r}")
+    st, r = http(server, "POST", "/api/games/nosuchgame/analysis")
+    if st != 404 or r["code"] != "unknown_game":
+        fail(f"the analysis of no game: {st} {r}")
+    watcher = Client("watcher", gid)
+    await watcher.connect(server)
+    st, r = http(server, "POST", f"/api/games/{gid}/analysis")
+    if st not in (200, 202):
+        fail(f"an analysis asked for: {st} {r}")
+    progress = []
+    for _ in range(3000):  # up to 5 minutes (a sanitizer build searches slowly)
+        st, r = http(server, "GET", f"/api/games/{gid}/analysis")
+        if st == 200:
+            break
+        progress.append((r["status"], r["done"], r["total"]))
+        await asyncio.sleep(0.1)
+    else:
+        fail(f"the analysis never came: {progress[-3:]}")
+    if r["status"] != "done" or r["playouts"] != 1000 or not r["review"]["decisions"]:
+        fail(f"the analysis: {json.dumps(r)[:300]}")
+    review = r["review"]
+    if any(d < 0 or (t and d > t) for _, d, t in progress) or [d for _, d, _ in progress] != sorted(d for _, d, _ in progress):
+        fail(f"the progress goes up to the total: {progress}")
+    await watcher.drain(0.5)
+    last = watcher.events[watcher.seq]
+    if last["type"] != "analysis" or last["seat"] != -1 or last["data"]["review"] != review:
+        fail(f"the analysis event a spectator sees: {json.dumps(last)[:300]}")
+    st, again = http(server, "POST", f"/api/games/{gid}/analysis")
+    if st != 200 or again["review"] != review:
+        fail(f"asked again, the analysis is the stored one: {st}")
+    await watcher.drain(0.3)
+    if sum(1 for e in watcher.events.values() if e["type"] == "analysis") != 1:
+        fail("one analysis event however often it is asked for")
+    if len(review["players"]) != 2 or len(review["curve"]) != len(review["decisions"]):
+        fail(f"the review's players and curve: {review['players']} {len(review['curve'])}")
+    worst = max(review["decisions"], key=lambda d: d["loss"])
+    st, w = http(server, "GET", f"/api/games/{gid}/analysis/{worst['index']}")
+    if st != 200 or w["decision"] != worst or w["step"] != worst["move"] - 1 or w["view"]["turn"] < worst["turn"]:
+        fail(f"a decision's better move: {st} {json.dumps(w)[:300]}")
+    st, r = http(server, "GET", f"/api/games/{gid}/analysis/999999")
+    if st != 404:
+        fail(f"a decision the analysis has not: {st} {r}")
+    await watcher.ws.close()
+    return gid, review, worst
+
+
 async def main():
     await silence()
     bot_turns = outside_workers()
@@ -511,8 +584,12 @@ async def main():
     st, stats = http(server, "GET", "/api/stats")
     await http_resources(server)
     old, new = await rematch(server)
+    analysed, review, worst = await analysis(server)
     server.kill()  # the rematch survives a restart: asked again, the same game
     server = Server()
+    st, r = http(server, "GET", f"/api/games/{analysed}/analysis")  # and the analysis, stored with the game
+    if st != 200 or r["review"] != review:
+        fail(f"the analysis after a restart: {st}")
     st, r = http(server, "POST", f"/api/games/{old}/rematch", {"token": "1" * 32})
     if st != 403:
         fail(f"a stranger's rematch: {st} {r}")
@@ -520,7 +597,7 @@ async def main():
     if st != 200 or s["status"] != "active":
         fail(f"the rematch after a restart: {st} {s}")
     server.stop()
-    print(f"ok: a game of three bots played by a `carcassonne worker` ({bot_turns} turns, one job retaken after its lease), two whole games ({turns} + {turns2} human turns), one with a SIGKILL and restart; a resignation and a rematch; "
+    print(f"ok: a game of three bots played by a `carcassonne worker` ({bot_turns} turns, one job retaken after its lease), two whole games ({turns} + {turns2} human turns), one with a SIGKILL and restart; a resignation and a rematch; an analysis of {len(review['decisions'])} decisions (worst loss {worst['loss']}); "
           f"{stats['commits']} commits after the restart, largest batch {stats['max_batch']}; messages checked against the schema: {CHECKED}")
 
 

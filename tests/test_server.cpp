@@ -361,6 +361,40 @@ TEST(ServerRoom, InATwoSeatGameATimeoutOrResignationEndsTheGame) {
   EXPECT_THROW(Game::replay(record_from_json(finished.dump(), "x")), ReplayError);
 }
 
+TEST(ServerRoom, AnAnalysisIsStoredOnceAfterTheEndAndReplaysFromTheLog) {
+  Table t(two_humans());
+  t.hello(1, 0);
+  t.hello(2, 1);
+  const json body{{"playouts", 10}, {"seed", 1}, {"review", {{"decisions", json::array()}}}};
+  t.run(t.room->add_analysis(body, t.now));  // before the end: nothing
+  EXPECT_EQ(t.room->analysis(), nullptr);
+  EXPECT_EQ(t.commits, 0);
+  t.cmd(2, json{{"type", "resign"}, {"cid", "r"}, {"at", t.room->seq()}});
+  ASSERT_TRUE(t.room->over());
+  const std::int64_t seq = t.room->seq();
+  t.run(t.room->add_analysis(body, t.now));
+  ASSERT_NE(t.room->analysis(), nullptr);
+  EXPECT_EQ(json::parse(*t.room->analysis()), body);
+  EXPECT_EQ(t.room->seq(), seq + 1);
+  EXPECT_EQ(t.last(1, "events")["events"].back()["type"], "analysis");  // told to everyone connected
+  t.run(t.room->add_analysis(json{{"playouts", 20}}, t.now));           // once
+  EXPECT_EQ(t.room->seq(), seq + 1);
+  const auto back = t.reloaded();  // the log replays to it
+  ASSERT_NE(back->analysis(), nullptr);
+  EXPECT_EQ(json::parse(*back->analysis()), body);
+  // a log with an analysis before the end, or two, does not replay
+  auto log = t.store->events("g1", 0);
+  auto twice = log;
+  twice.push_back(log.back());
+  twice.back().seq = log.back().seq + 1;
+  EXPECT_THROW(Room(*t.store->game("g1"), twice), InputError);
+  Table u(two_humans());
+  auto early = u.store->events("g1", 0);
+  early.push_back(log.back());
+  early.back().seq = early[early.size() - 2].seq + 1;
+  EXPECT_THROW(Room(*u.store->game("g1"), early), InputError);
+}
+
 TEST(ServerRoom, AnAbsentPlayerGetsAGracePeriodThenABotTakesTheSeatUntilTheyAreBack) {
   json req = two_humans();
   req["absence"] = {{"grace", 30}, {"policy", "bot"}, {"bot", "random"}};

@@ -14,6 +14,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 VIEW = json.load(open(os.path.join(HERE, "..", "docs", "view.schema.json")))
 VIEW = {k: v for k, v in VIEW.items() if k not in ("$schema", "title")}
 OPTION = VIEW["properties"]["decision"]["properties"]["options"]["items"]
+# a game's review (docs/mcts.md "Review"), as the engine protocol's review reply has it (embedded: one file)
+REVIEW = json.load(open(os.path.join(HERE, "..", "docs", "engine-protocol.schema.json")))["$defs"]["replies"]["review"]["properties"]["review"]
 seat_no = I(minimum=0, maximum=4)
 ints = {"type": "array", "items": I()}
 # each event type with its data (docs/server-protocol.md, "Events")
@@ -37,6 +39,7 @@ event_data = {
              ["reason", "scores", "winners", "resigned", "seed"]),
   "rematch": obj({"game": S(description="the rematch's id: open it with this seat's own token"), "seat": seat_no}, ["game", "seat"]),
   "name": obj({"seat": seat_no, "name": S(minLength=1, maxLength=40, description="the seat's name from now on (views, records, summaries, a rematch)")}, ["seat", "name"]),
+  "analysis": obj({"playouts": I(minimum=1), "seed": I(minimum=0, maximum=18446744073709551615), "review": REVIEW}, ["playouts", "seed", "review"]),
 }
 event = {"oneOf": [obj({"seq": I(minimum=1), "type": const(t), "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": d},
                        ["seq", "type", "seat", "time", "data"]) for t, d in event_data.items()]}
@@ -101,6 +104,10 @@ http = {
   "summary": obj({"id": S(), "game": S(), "seq": seq, "status": {"enum": ["active", "finished", "aborted"]}, "seats": {"type": "array", "items": seatinfo}, "to_move": I(minimum=-1), "clocks": {"type": "array", "items": I(minimum=-1)}, "clock": S(), "created": I(), "scores": {"type": "array", "items": I()}}, ["id", "game", "seq", "status", "seats", "to_move", "scores"]),
   "job": obj({"game": S(), "seq": seq, "seat": I(minimum=0), "spec": S(), "lease": S(), "lease_until": I(), "record": {"type": "object"}}, ["game", "seq", "seat", "spec", "lease", "record"]),
   "job_result": obj({"seq": seq, "seat": I(minimum=0), "lease": S(), "moves": {"type": "array", "items": S(), "minItems": 1, "maxItems": 16}}, ["seq", "seat", "moves"]),
+  "analysis": obj({"status": const("done"), "playouts": I(minimum=1), "seed": I(minimum=0, maximum=18446744073709551615), "review": REVIEW}, ["status", "playouts", "seed", "review"]),
+  "analysis_progress": obj({"status": {"enum": ["queued", "running", "saving"]}, "done": I(minimum=0), "total": I(minimum=0), "ahead": I(minimum=0), "playouts": I(minimum=1)},
+                           ["status", "done", "total", "ahead", "playouts"]),
+  "analysis_decision": obj({"decision": REVIEW["properties"]["decisions"]["items"], "step": I(minimum=0), "view": {"$ref": "#/$defs/view"}}, ["decision", "step", "view"]),
   "problem": obj({"code": S(), "message": S()}, ["code", "message"]),
 }
 doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "carcassonne serve: the WebSocket and HTTP messages",

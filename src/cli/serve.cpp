@@ -56,12 +56,16 @@ void register_serve(CLI::App& app) {
       ->capture_default_str()->check(CLI::Range(0LL, 365LL * 86400000));
   cmd->add_option("--drain-ms", o->drain_ms, "on SIGTERM: at most this long to commit what is queued before stopping")
       ->capture_default_str()->check(CLI::Range(0, 600000));
-  cmd->add_option("--analysis-playouts", o->analysis_playouts, "search playouts per decision of a finished game's analysis")
-      ->capture_default_str()->check(CLI::Range(10, 100000));
+  cmd->add_option("--analysis-playouts", o->analysis_playouts,
+                  "search playouts per decision of a finished game's analysis")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 100000));
   cmd->add_option("--max-analyses", o->max_analyses, "analyses queued or running at once (0: none are made)")
-      ->capture_default_str()->check(CLI::Range(0, 1000));
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
   cmd->add_option("--analyses-per-ip", o->analyses_per_ip, "analyses one client address may have queued or running")
-      ->capture_default_str()->check(CLI::Range(1, 1000));
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--trust-proxy", o->trust_proxy, "the address of a proxy in front (nginx): its X-Forwarded-For names the client");
   cmd->callback([o, data] {
     if (o->db.empty()) {

@@ -390,13 +390,13 @@ class Server {
     std::atomic<int> done{0}, total{0};
     std::atomic<bool> running{false}, saving{false};
     std::atomic<std::int64_t> saved_at{0};  // when `saving` was set (ms since the epoch)
-    std::string error;  // the record could not be reviewed (set before `saving`)
+    std::string error;                      // the record could not be reviewed (set before `saving`)
   };
   // A slice of the oldest queued analysis (about 250 ms of search); false if none is queued.
   bool analysis_slice();
   std::mutex amu_;
   std::map<std::string, std::shared_ptr<AnalysisJob>> analyses_;  // by game, queued to stored (under amu_)
-  std::deque<std::shared_ptr<AnalysisJob>> aqueue_;                 // those waiting for a slice (under amu_)
+  std::deque<std::shared_ptr<AnalysisJob>> aqueue_;               // those waiting for a slice (under amu_)
 
   ServeOptions o_;
   net::io_context ioc_{1};
@@ -1531,7 +1531,8 @@ void Server::http_game(HttpCall& c) {
     if (!parse_int(what.substr(9), 1, 1 << 20, k)) {
       c.problem(http::status::not_found, "not_found", "no such resource: /analysis/K names a decision by its number");
     } else if (!stored) {
-      c.problem(http::status::not_found, "no_analysis", "the game has no analysis yet: POST /api/games/ID/analysis makes one");
+      c.problem(http::status::not_found, "no_analysis",
+                "the game has no analysis yet: POST /api/games/ID/analysis makes one");
     } else {
       const json body = json::parse(*stored);
       c.respond(http::status::ok, whatif_json(h->room->record_json(), body.at("review").dump(), static_cast<int>(k)));
@@ -1554,7 +1555,8 @@ void Server::http_analysis(HttpCall& c) {
   if (!c.req.body().empty()) {
     try {
       const json body = jin::parse(c.req.body(), "request");
-      if (!body.is_object() || !body.empty()) throw InputError("request: an analysis request has no fields ({} or no body)");
+      if (!body.is_object() || !body.empty())
+        throw InputError("request: an analysis request has no fields ({} or no body)");
     } catch (const InputError& e) {
       c.problem(http::status::bad_request, "bad_request", e.what());
       return;
@@ -1599,7 +1601,8 @@ void Server::analysis_answer(HttpCall& c, Host& h, bool start) {
     return;
   }
   if (!job && !start) {
-    c.problem(http::status::not_found, "no_analysis", "the game has no analysis: POST /api/games/ID/analysis makes one");
+    c.problem(http::status::not_found, "no_analysis",
+              "the game has no analysis: POST /api/games/ID/analysis makes one");
     return;
   }
   if (!job) {
@@ -1609,11 +1612,13 @@ void Server::analysis_answer(HttpCall& c, Host& h, bool start) {
     }
     if (draining_) {
       c.retry_after = 5;
-      c.problem(http::status::service_unavailable, "restarting", "the server is restarting: try again in a few seconds");
+      c.problem(http::status::service_unavailable, "restarting",
+                "the server is restarting: try again in a few seconds");
       return;
     }
     if (o_.workers < 1 || o_.max_analyses < 1) {
-      c.problem(http::status::service_unavailable, "no_analysis_workers", "this server makes no analyses (--workers 0 or --max-analyses 0)");
+      c.problem(http::status::service_unavailable, "no_analysis_workers",
+                "this server makes no analyses (--workers 0 or --max-analyses 0)");
       return;
     }
     job = std::make_shared<AnalysisJob>();
@@ -1628,8 +1633,9 @@ void Server::analysis_answer(HttpCall& c, Host& h, bool start) {
     if (static_cast<int>(analyses_.size()) >= o_.max_analyses || mine >= o_.analyses_per_ip) {
       c.retry_after = 30;
       c.problem(http::status::service_unavailable, "busy",
-                mine >= o_.analyses_per_ip ? fmt::format("you have {} analyses under way: try again when one is done", mine)
-                                           : "the server is making as many analyses as it may: try again in a minute");
+                mine >= o_.analyses_per_ip
+                    ? fmt::format("you have {} analyses under way: try again when one is done", mine)
+                    : "the server is making as many analyses as it may: try again in a minute");
       return;
     }
     analyses_[id] = job;
@@ -1694,7 +1700,9 @@ bool Server::analysis_slice() {
   }
   job->saved_at = now_ms();
   job->saving = true;
-  json body{{"playouts", job->options.playouts}, {"seed", job->options.seed}, {"review", review_to_json(job->run->review(), job->record)}};
+  json body{{"playouts", job->options.playouts},
+            {"seed", job->options.seed},
+            {"review", review_to_json(job->run->review(), job->record)}};
   job->run.reset();
   net::post(ioc_, [this, id = job->game, body = std::move(body)] {
     guarded([&] {
