@@ -66,6 +66,7 @@ TEST(Analysis, MarginsAreExactWhereTheGameEndsAndTheForcedMoveGetsItsShare) {
     sum += st.visits;
     if (st.visits == 0) continue;
     EXPECT_DOUBLE_EQ(st.margin, exact[notation(s, st.move)]) << notation(s, st.move);
+    EXPECT_NEAR(st.margin_se, 0, 1e-6) << "every playout ends with the same margin";
     EXPECT_EQ(st.win, exact[notation(s, st.move)] > 0 ? 1.0 : exact[notation(s, st.move)] == 0 ? 0.5 : 0.0);
     if (st.move == worst) {
       EXPECT_GE(st.visits, 0.3 * 400 - 1);
@@ -152,7 +153,15 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
     prev = d.index;
     EXPECT_GE(d.options, 2);
     EXPECT_GE(d.loss, 0);
-    EXPECT_EQ(d.mark, review_mark(d.loss, rv.scale));
+    // marked as far as the search is sure: one standard error below the loss
+    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, rv.scale));
+    if (d.best == d.played) {
+      EXPECT_EQ(d.loss_se, 0);
+    } else {
+      EXPECT_GT(d.loss_se, 0);
+      EXPECT_NEAR(d.loss_se, std::hypot(d.best_stats.margin_se, d.played_stats.margin_se), 1e-12);
+      EXPECT_LT(d.loss_se, 10) << "a few points at most with 150 playouts";
+    }
     EXPECT_GE(d.played_stats.visits, 0.25 * 150 - 1) << "the played move measured";
     EXPECT_EQ(d.loss == 0, d.best == d.played);
     loss[d.player] += d.loss;

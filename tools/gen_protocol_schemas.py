@@ -110,10 +110,10 @@ requests = {
 }
 VIEW = {"$ref": "view.schema.json"}
 NUM = {"type": "number"}
-OPTSTATS = obj({"move": STR, "visits": INT, "margin": NUM, "win": NUM, "win_prob": NUM})
+OPTSTATS = obj({"move": STR, "visits": INT, "margin": NUM, "se": NUM, "win": NUM, "win_prob": NUM})
 REVIEW = obj({"game": STR, "players": {"type": "array", "items": STR}, "final_scores": {"type": "array", "items": INT}, "playouts": INT, "seed": INT, "share": NUM, "scale": NUM,
               "thresholds": obj({"inaccuracy": NUM, "mistake": NUM, "blunder": NUM}),
-              "decisions": {"type": "array", "items": obj({"index": INT, "move": INT, "turn": INT, "player": INT, "options": INT, "played": OPTSTATS, "best": OPTSTATS, "loss": NUM,
+              "decisions": {"type": "array", "items": obj({"index": INT, "move": INT, "turn": INT, "player": INT, "options": INT, "played": OPTSTATS, "best": OPTSTATS, "loss": NUM, "loss_se": NUM,
                                                            "mark": {"enum": ["", "inaccuracy", "mistake", "blunder"]}, "top": {"type": "array", "items": OPTSTATS}})},
               "curve": {"type": "array", "items": obj({"index": INT, "turn": INT, "seat": INT, "margin": NUM, "win_prob": NUM})},
               "summary": {"type": "array", "items": obj({"player": INT, "decisions": INT, "mean_loss": NUM, "inaccuracies": INT, "mistakes": INT, "blunders": INT})}})

@@ -179,6 +179,7 @@ class Tree {
       const double m = margins_[static_cast<std::size_t>(root_player_)];
       RootSum& rs = root_sums_[path_[1]];
       rs.margin += m;
+      rs.sq += m * m;
       rs.win += m > 0 ? 1.0 : m == 0 ? 0.5 : 0.0;
       ++rs.n;
     }
@@ -231,7 +232,7 @@ class Tree {
   [[nodiscard]] long owned_playouts() const { return owned_n_; }
 
   struct RootSum {
-    double margin = 0, win = 0;
+    double margin = 0, win = 0, sq = 0;  // sums of the margins, wins and squared margins
     long n = 0;
   };
   // root children: move, real visits and sums
@@ -668,6 +669,7 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
       for (std::size_t i = 0; i < legal.size(); ++i)
         if (legal[i] == m) {
           sums[i].margin += x.margin;
+          sums[i].sq += x.sq;
           sums[i].win += x.win;
           sums[i].n += x.n;
           break;
@@ -680,6 +682,11 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
     if (sums[i].n > 0) {
       st.margin = sums[i].margin / static_cast<double>(sums[i].n);
       st.win = sums[i].win / static_cast<double>(sums[i].n);
+      if (sums[i].n > 1) {  // the mean's standard error from the playouts' spread
+        const double n = static_cast<double>(sums[i].n);
+        const double var = std::max(0.0, (sums[i].sq - sums[i].margin * sums[i].margin / n) / (n - 1));
+        st.margin_se = std::sqrt(var / n);
+      }
     }
     st.win_prob = win_probability(*s.rs->game, s.nplayers, st.margin);
     out.playouts += sums[i].n;

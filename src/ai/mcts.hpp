@@ -54,9 +54,10 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed);
 struct OptionStats {
   Move move;
   long visits = 0;
-  double margin = 0;    // mean, in points (0 when not visited)
-  double win = 0;       // share in [0, 1]
-  double win_prob = 0;  // the margin's calibrated win probability (win_probability)
+  double margin = 0;     // mean, in points (0 when not visited)
+  double margin_se = 0;  // the mean's standard error (0 with fewer than 2 playouts)
+  double win = 0;        // share in [0, 1]
+  double win_prob = 0;   // the margin's calibrated win probability (win_probability)
 };
 // The calibrated probability that a player expecting a final margin of `margin` points wins a game
 // of `g` with `players` players (GameDef::win_scale; 0.5 at a margin of 0).

@@ -10,6 +10,7 @@ nlohmann::json option_json(const OptionStats& st, const std::string& text) {
   return {{"move", text},
           {"visits", st.visits},
           {"margin", std::round(st.margin * 100) / 100},
+          {"se", std::round(st.margin_se * 100) / 100},
           {"win", std::round(st.win * 1000) / 1000},
           {"win_prob", std::round(st.win_prob * 1000) / 1000}};
 }
@@ -42,6 +43,7 @@ nlohmann::json review_to_json(const Review& rv, const Record& r) {
                               {"played", option_json(d.played_stats, d.played)},
                               {"best", option_json(d.best_stats, d.best)},
                               {"loss", std::round(d.loss * 100) / 100},
+                              {"loss_se", std::round(d.loss_se * 100) / 100},
                               {"mark", d.mark},
                               {"top", top}});
     Sum& s = sums[static_cast<std::size_t>(d.player)];
@@ -131,7 +133,10 @@ void ReviewRun::step(int n) {
     d.best_stats = other && other->visits > 0 && other->margin > d.played_stats.margin ? *other : d.played_stats;
     d.best = notation(a.s, d.best_stats.move);
     d.loss = d.best_stats.margin - d.played_stats.margin;
-    d.mark = review_mark(d.loss, rv_.scale);
+    // marked only as far as the search is sure of the loss: one standard error below it
+    if (!(d.best_stats.move == d.played_stats.move))
+      d.loss_se = std::hypot(d.best_stats.margin_se, d.played_stats.margin_se);
+    d.mark = review_mark(d.loss - d.loss_se, rv_.scale);
     for (std::size_t k = 0; k < an.options.size() && k < 3; ++k) {
       d.top.push_back(an.options[k]);
       d.top_text.push_back(notation(a.s, an.options[k].move));

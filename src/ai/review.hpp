@@ -30,7 +30,8 @@ struct ReviewedDecision {
   std::string played, best;  // notation
   OptionStats played_stats, best_stats;
   double loss = 0;               // points, >= 0
-  std::string mark;              // "", "inaccuracy", "mistake", "blunder"
+  double loss_se = 0;            // its standard error (both options' margins' errors combined)
+  std::string mark;              // "", "inaccuracy", "mistake", "blunder": of loss - loss_se
   std::vector<OptionStats> top;  // the three most visited options
   std::vector<std::string> top_text;
 };
