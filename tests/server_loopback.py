@@ -569,6 +569,40 @@ async def analysis(server):
     if st != 404:
         fail(f"a decision the analysis has not: {st} {r}")
     await watcher.ws.close()
+    # an analysis taken from its event alone (nobody asks again) holds no slot: one address asks
+    # for three more, two at a time (--analyses-per-ip 2)
+    more = []
+    for seed in (4, 5, 6):
+        st, g2 = http(server, "POST", "/api/games", {"game": "base", "seats": [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}], "seed": seed})
+        more.append(g2["id"])
+    for g2 in more:
+        for _ in range(300):
+            st, s = http(server, "GET", f"/api/games/{g2}")
+            if s["status"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+    for g2 in more[:2]:
+        st, r = http(server, "POST", f"/api/games/{g2}/analysis")
+        if st != 202:
+            fail(f"two analyses at once from one address: {st} {r}")
+    w2 = Client("watcher2", more[0])
+    await w2.connect(server)
+    for _ in range(600):
+        await w2.drain(0.5)
+        if w2.events[w2.seq]["type"] == "analysis":
+            break
+    else:
+        fail("the second analysis never came as an event")
+    await w2.ws.close()
+    for _ in range(600):  # the first of the two is stored; a slot is free once it is saved
+        st, r = http(server, "POST", f"/api/games/{more[2]}/analysis")
+        if st == 202:
+            break
+        if st != 503 or r["code"] != "busy":
+            fail(f"a third analysis: {st} {r}")
+        await asyncio.sleep(0.5)
+    else:
+        fail("a stored analysis kept its slot")
     return gid, review, worst
 
 

@@ -1628,9 +1628,20 @@ void Server::analysis_answer(HttpCall& c, Host& h, bool start) {
     job->options.playouts = o_.analysis_playouts;
     job->options.seed = std::hash<std::string>{}(id) | 1;
     const std::lock_guard lock(amu_);
-    int mine = 0;
-    for (const auto& [g, j] : analyses_) mine += j->client == c.client;
-    if (static_cast<int>(analyses_.size()) >= o_.max_analyses || mine >= o_.analyses_per_ip) {
+    // a job being saved (or saved: its entry goes when the game is next asked about, or a minute
+    // after) is not under way and holds no slot
+    int mine = 0, under_way = 0;
+    for (auto it = analyses_.begin(); it != analyses_.end();) {
+      const AnalysisJob& j = *it->second;
+      if (j.saving && now_ms() - j.saved_at > 60000) {
+        it = analyses_.erase(it);
+        continue;
+      }
+      under_way += !j.saving;
+      mine += !j.saving && j.client == c.client;
+      ++it;
+    }
+    if (under_way >= o_.max_analyses || mine >= o_.analyses_per_ip) {
       c.retry_after = 30;
       c.problem(http::status::service_unavailable, "busy",
                 mine >= o_.analyses_per_ip

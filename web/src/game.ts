@@ -13,6 +13,7 @@ import { settings, settingsMenu, TurnNotice } from "./notify";
 import { askRematch, endPanel, endView, endLine, type End, type Rematch } from "./final";
 import { RulesOverlay, rulesURL } from "./rules";
 import { Intro, introSeen } from "./intro";
+import { Analysis } from "./analysis";
 
 declare global {
   interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
@@ -80,6 +81,10 @@ export class GamePage {
   private tiles!: TileIndex;
   private rules!: RulesOverlay;
   private intro: Intro | null = null;
+  // the analysis of a finished game (analysis.ts): the panel under the board, a decision's better move
+  private analysis: Analysis | null = null;
+  private replayGo: ((step: number, keep?: boolean) => Promise<void>) | null = null;
+  private analyseSlot: HTMLElement | null = null;
 
   constructor(private root: HTMLElement, private id: string | null, private kind: string, private token: string | null) {}
 
@@ -149,9 +154,19 @@ export class GamePage {
     const turn = h("section", { class: "turn", "data-panel": "turn", "aria-label": t("game.turn_region") });
     const replayBar = h("section", { class: "replay-bar", "data-replay-bar": "", "aria-label": t("game.replay"), hidden: true });
     const main = h("div", { class: "main" }, boardWrap, side);
+    if (this.id) {
+      this.analysis = new Analysis(this.id, {
+        colours: () => this.colours,
+        changed: () => this.analysisChanged(),
+        show: (step) => this.replayAt(step),
+        redraw: () => this.render(),
+        opened: () => this.el.root.classList.remove("panels-open"),
+      });
+      boardWrap.append(this.analysis.note);
+    }
     // read out by screen readers: each new move, end and score line, and the player's turn
     this.live = h("div", { class: "sr-only", "aria-live": "polite", role: "log", "data-live": "" });
-    const page = h("div", { class: "game-page", "data-page": "game" }, header, main, turn, replayBar, this.live);
+    const page = h("div", { class: "game-page", "data-page": "game" }, header, main, this.analysis?.panel, turn, replayBar, this.live);
     this.root.replaceChildren(page);
     this.el = { root: page, side, turn, conn, replayBar, title, boardWrap };
     this.rules = new RulesOverlay(this.kind, () => this.tiles, page);
@@ -201,6 +216,7 @@ export class GamePage {
       if (e.type === "end") this.end = { reason: e.data.reason, scores: e.data.scores, winners: e.data.winners, resigned: e.data.resigned ?? [] };
       if (e.type === "rematch") this.rematch = { game: e.data.game, seat: e.data.seat };
       if (e.type === "name" && this.seats[e.data.seat]) this.seats[e.data.seat] = { ...this.seats[e.data.seat], name: e.data.name };
+      if (e.type === "analysis") this.analysis?.stored(e.data);
     }
     window.carc.seq = this.conn?.seq;
     if (this.started && said.length) this.announce(said.slice(-3).join(". "));
@@ -558,7 +574,7 @@ export class GamePage {
   }
 
   // ---- drawing ----
-  private shown(): View | null { return this.replay ? this.replay.view : this.view; }
+  private shown(): View | null { return this.replay ? (this.analysis?.boardView() ?? this.replay.view) : this.view; }
 
   // ---- targets on the board ----
   private select(key: string | null): void {
@@ -680,6 +696,7 @@ export class GamePage {
     if (mine && !this.wasMine) this.announce(t("notify.body"));
     this.wasMine = mine;
     drawSeen(this.board.svg, v, { me: this.replay ? -1 : this.me, colours: this.colours, coords: settings().coords, hover: this.hoverCell });
+    if (this.replay) this.analysis?.decorate(this.board.svg, v);
     if (!this.replay) this.notice.update(v.title, this.colours[this.me] ?? null, this.mine(), v.over);
     this.board.refocus(focus);
     if (menuFocus !== null) {
@@ -835,20 +852,28 @@ export class GamePage {
     const toMove = v.over ? -1 : (v.decision.player ?? -1);
     const kids: HTMLElement[] = [];
     if (this.askName && this.me >= 0 && !this.replay && !v.over) kids.push(this.namePanel());
-    if (v.over) kids.push(this.replay ? finalPanel(v, this.colours, this.replay.record, 1e9) : endPanel(v, this.end, this.colours, this.record, this.finalShown, this.me, this.rematch, this.rematchDeclined, this.rematchBusy, {
-      replay: () => void this.fetchReplay(),
-      rematch: () => void this.askRematch(),
-      accept: (r) => this.openRematch(r.game),
-      decline: () => { this.rematchDeclined = true; this.renderSide(); },
-    }));
+    if (v.over && this.replay) kids.push(finalPanel(v, this.colours, this.replay.record, 1e9));
+    else if (v.over) {
+      const panel = endPanel(v, this.end, this.colours, this.record, this.finalShown, this.me, this.rematch, this.rematchDeclined, this.rematchBusy, {
+        replay: () => void this.fetchReplay(),
+        rematch: () => void this.askRematch(),
+        accept: (r) => this.openRematch(r.game),
+        decline: () => { this.rematchDeclined = true; this.renderSide(); },
+      });
+      if (this.analysable()) panel.querySelector(".final-actions")?.append(this.analysis!.control());
+      kids.push(panel);
+    }
     kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase));
     if (!v.over || v.last_turn.length === 0) kids.push(lastTurnPanel(v, this.colours));
     for (const p of v.panels) kids.push(gamePanel(p, v, this.colours));
     kids.push(pilePanel(v, (id) => this.board.tileURL(id)));
     if (!this.replay) kids.push(logPanel(this.log));
     const scroll = this.el.side.scrollTop;
+    // the Analyse button keeps the focus across redraws (its progress redraws it every second)
+    const refocus = this.el.side.contains(document.activeElement) && document.activeElement!.matches("[data-analyse]");
     this.el.side.replaceChildren(...kids);
     this.el.side.scrollTop = scroll;
+    if (refocus) this.el.side.querySelector<HTMLElement>("[data-analyse]")?.focus({ preventScroll: true });
   }
 
   // "Your name in this game": an invited seat's first visit (docs/web.md); sent as a `name` command
@@ -896,7 +921,29 @@ export class GamePage {
     await this.startReplay(record, false);
   }
 
-  private async startReplay(record: any, own: boolean): Promise<void> {
+  // ---- the analysis (analysis.ts) ----
+  // A finished game's (not an aborted one's: no turn was played) analysis may be asked for.
+  private analysable(): boolean { return !!this.analysis && !!this.view?.over && this.end?.reason !== "aborted"; }
+
+  // The Analyse button (in the final panel; in the replay bar while replaying) drawn again.
+  private analysisChanged(): void {
+    this.renderSide();
+    this.el.root.classList.toggle("analysis-open", !!this.analysis && !this.analysis.panel.hidden);
+    const slot = this.analyseSlot;
+    if (!slot) return;
+    const refocus = slot.contains(document.activeElement);
+    slot.replaceChildren(...(this.replay && this.analysable() ? [this.analysis!.control()] : []));
+    if (refocus) slot.querySelector<HTMLElement>("[data-analyse]")?.focus({ preventScroll: true });
+  }
+
+  // The replay at `step` (started if need be), keeping the analysis' chosen decision.
+  private async replayAt(step: number): Promise<void> {
+    if (this.replay && this.replayGo) { await this.replayGo(step, true); return; }
+    this.record = this.record ?? await getJSON<any>(`/api/games/${this.id}/record`);
+    await this.startReplay(this.record, false, step);
+  }
+
+  private async startReplay(record: any, own: boolean, start?: number): Promise<void> {
     const steps = Array.isArray(record.moves) ? record.moves.length : 0;
     this.replay = { record, step: steps, steps, view: null, own };
     this.el.root.classList.add("replaying");
@@ -910,11 +957,14 @@ export class GamePage {
       ...[0.5, 1, 2, 4, 8].map((v) => h("option", { value: v, text: `${v}×` })));
     speed.value = String(load<number>("carc.replay_speed", 1));
     const exit = own ? null : h("button", { type: "button", "data-replay-exit": "", text: t("replay.back") });
+    this.analyseSlot = own || !this.analysis ? null : h("span", { class: "analyse-slot" });
     const dl = own ? h("a", { class: "button", "data-download": "", download: "record.json", href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })), text: t("game.record") }) : null;
-    this.el.replayBar.replaceChildren(prev, play, next, slider, label, speed, ...(dl ? [dl] : []), ...(exit ? [exit] : []));
+    this.el.replayBar.replaceChildren(prev, play, next, slider, label, speed, ...(dl ? [dl] : []), ...(this.analyseSlot ? [this.analyseSlot] : []), ...(exit ? [exit] : []));
     this.el.replayBar.hidden = false;
     let pending = 0;
-    const go = async (step: number) => {
+    // a step the analysis did not choose (the slider, the arrows, autoplay) shows the replay alone
+    const go = async (step: number, keep = false) => {
+      if (!keep) this.analysis?.clear();
       step = Math.max(0, Math.min(steps, step));
       slider.value = String(step);
       label.textContent = t("replay.step", { step, steps });
@@ -963,12 +1013,16 @@ export class GamePage {
     prev.addEventListener("click", () => void go(Number(slider.value) - 1));
     next.addEventListener("click", () => void go(Number(slider.value) + 1));
     exit?.addEventListener("click", () => this.stopReplay());
-    await go(steps);
+    this.replayGo = go;
+    this.analysisChanged();
+    await go(start ?? steps, start !== undefined);
   }
 
   private stopReplay(): void {
     this.stopAutoplay();
+    this.analysis?.clear();
     this.replay = null;
+    this.replayGo = null;
     this.el.replayBar.hidden = true;
     this.el.root.classList.remove("replaying");
     this.render();

@@ -1,0 +1,236 @@
+// The analysis of a finished game in the browser (docs/web.md, "Analysis"): a bots-only game with a
+// fixed seed, opened when it is over; one click on Analyse shows the progress, then the graph and
+// one row per reviewed decision (as the server's JSON has them); a marked row shows the better move
+// on the board with what it was expected to score, and the toggle the move played; the graph's
+// points choose decisions too; axe finds nothing on the page with the panel; on a phone (in
+// Russian) the panel is reachable and a row shows its better move. Screenshots:
+// web/test-results/analysis-{desktop,phone}.png.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { startServer, stopAll, launch, api, summary, repo } from "./harness.mjs";
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+let server, browser;
+const shots = `${repo}/web/test-results`;
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  // 100 playouts a decision: a base game's ~90 decisions in a few seconds
+  server = await startServer({ extra: ["--analysis-playouts", "100"] });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await stopAll();
+});
+
+async function open(url, opts = {}, lang = null) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...opts });
+  if (lang) await ctx.addInitScript((l) => localStorage.setItem("carc.lang", l), lang);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url);
+  return { ctx, page, errors };
+}
+
+async function axe(page) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ content: axeSource });
+  const r = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: "tag", values: tags } }), TAGS);
+  return r.violations.map((x) => `${x.id} (${x.impact}) ${x.nodes.length} node(s): ${x.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | ")}\n    ${x.nodes[0]?.failureSummary?.replace(/\n/g, " ")}`).join("\n");
+}
+
+// "R 0,-1 r270" -> the tile the board shows for that placement
+const placement = (move) => {
+  const m = /^(\S+) (-?\d+),(-?\d+) r(\d+)$/.exec(move);
+  return m && { id: m[1], cell: `${m[2]},${m[3]}`, rot: m[4] };
+};
+const tileAt = (page, p) => page.locator(`[data-board] g[data-tile='${p.cell}'][data-tile-id='${p.id}'][data-rot='${p.rot}']`);
+
+test("one click analyses a finished game: graph, marked moves, a marked move's better move on the board", { timeout: 600000 }, async () => {
+  const t0 = Date.now();
+  const g = await api(server, "POST", "/api/games", { game: "base", seed: 3, seats: [{ name: "Ann", bot: "greedy" }, { name: "Bob", bot: "random" }] });
+  for (let i = 0; i < 300 && (await summary(server, g.id)).status !== "finished"; i++) await new Promise((r) => setTimeout(r, 200));
+  assert.equal((await summary(server, g.id)).status, "finished");
+  const url = `${server.url}/play/${g.id}`;
+
+  // a phone in Russian opened first: the analysis another page asks for reaches it as an event
+  const phone = await open(url, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }, "ru");
+  await phone.page.waitForSelector("[data-panel='final'] [data-analyse][data-analysis-state='none']");
+
+  const { ctx, page, errors } = await open(url);
+  await page.waitForSelector("[data-panel='final'] [data-final-score]");
+  const button = page.locator("[data-panel='final'] [data-analyse]");
+  assert.equal(await button.textContent(), "Analyse");
+  assert.equal(await page.locator("[data-panel='analysis']").isVisible(), false, "no panel before the click");
+  // every progress line the page shows, however briefly
+  await page.evaluate(() => {
+    window.progressSeen = [];
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll("[data-analysis-progress]")) if (!window.progressSeen.includes(el.textContent)) window.progressSeen.push(el.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  // at 100 playouts the analysis is stored before the page's first poll: the POST's answer is
+  // made to say what a long one says at first ("running", 30 of 92), the analysis itself real
+  await page.route(/\/api\/games\/[0-9a-f]+\/analysis\?/, async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    const r = await route.fetch();
+    const body = await r.json();
+    await route.fulfill({ response: r, json: r.status() === 202 ? { ...body, status: "running", done: 30, total: 92 } : body });
+  });
+  // the server lets go of a finished job only when it answers for it (else it counts against
+  // --analyses-per-ip for good): the page reads the stored analysis at least once
+  let answered = 0;
+  page.on("response", (r) => { if (/\/analysis(\?|$)/.test(r.url()) && r.request().method() === "GET" && r.status() === 200) answered++; });
+  const tAsked = Date.now();
+  await button.click();
+  // (a machine busy with other work makes it slower than the few seconds it takes alone)
+  await page.waitForSelector("[data-panel='analysis'] svg[data-analysis-graph], [data-analyse][data-analysis-state='error']", { timeout: 300000 });
+  const state = await page.getAttribute("[data-analyse]", "data-analysis-state");
+  if (state !== "done") assert.fail(`the analysis: ${await page.textContent("[data-analysis-progress]")}`);
+  const tAnalysed = Date.now();
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.includes("Analysing: 30 of 92 decisions"), `the progress: ${seen.join(" | ")}`);
+  await page.unroute(/\/api\/games\/[0-9a-f]+\/analysis\?/);
+  for (let i = 0; i < 50 && !answered; i++) await page.waitForTimeout(100);
+  assert.ok(answered >= 1, "the page read the stored analysis with a GET");
+  await page.waitForSelector("[data-analysis-moves] [data-decision]");
+  assert.equal(await page.locator("[data-analysis-progress]").count(), 0, "the progress is gone once stored");
+  assert.equal(await page.getAttribute("[data-analyse]", "aria-expanded"), "true");
+
+  // the rows are the server's review, one per decision, with its mark
+  const stored = await api(server, "GET", `/api/games/${g.id}/analysis`);
+  assert.equal(stored.status, "done");
+  const review = stored.review;
+  const rows = await page.$$eval("[data-analysis-moves] [data-decision]", (els) => els.map((e) => ({ index: Number(e.dataset.decision), mark: e.dataset.mark, text: e.textContent })));
+  assert.equal(rows.length, review.decisions.length, "one row per reviewed decision");
+  assert.deepEqual(rows.map((r) => [r.index, r.mark]), review.decisions.map((d) => [d.index, d.mark]));
+  for (const [i, d] of review.decisions.entries()) assert.ok(rows[i].text.includes(d.played.move), `row ${d.index} names ${d.played.move}`);
+  const marked = review.decisions.filter((d) => d.mark);
+  assert.ok(marked.length > 0, "the review marks at least one move");
+  assert.equal(await page.locator("[data-analysis-moves] [data-decision]:not([data-mark=''])").count(), marked.length);
+  // marks as text: ?! ? ??
+  const symbols = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+  for (const d of marked.slice(0, 5)) assert.match(await page.textContent(`[data-decision='${d.index}'] .mark`), new RegExp(`^\\${symbols[d.mark].split("").join("\\")}`));
+  // the graph: a point per decision, a dot per mistake and blunder
+  assert.equal(await page.locator("[data-analysis-graph] [data-graph-decision]").count(), review.curve.length);
+  assert.equal(await page.locator("[data-analysis-graph] [data-graph-mark]").count(), review.decisions.filter((d) => d.mark === "mistake" || d.mark === "blunder").length);
+  assert.match(await page.getAttribute("[data-analysis-graph]", "aria-label"), /Ann's chance to win/);
+  // the players' summary
+  for (const p of review.summary) {
+    for (const [k, n] of [["inaccuracy", p.inaccuracies], ["mistake", p.mistakes], ["blunder", p.blunders]]) assert.equal(await page.textContent(`[data-analysis-seat='${p.player}'] [data-count='${k}']`), String(n));
+  }
+  // the filter keeps the marked ones
+  await page.selectOption("[data-analysis-filter]", "marked");
+  assert.equal(await page.locator("[data-analysis-moves] li:not([hidden]) [data-decision]").count(), marked.length);
+  await page.selectOption("[data-analysis-filter]", "all");
+
+  // a marked placement whose best move differs (the worst such): its better move on the board
+  // (the bots' game differs from run to run: a marked piece decision if no placement is marked)
+  const differs = review.decisions.filter((d) => d.mark && d.best.move !== d.played.move).sort((a, b) => b.loss - a.loss);
+  const pick = differs.find((d) => placement(d.best.move) && placement(d.played.move)) ?? differs[0];
+  assert.ok(pick, "a marked move whose better move differs");
+  const place = !!placement(pick.best.move) && !!placement(pick.played.move);
+  const detail = await api(server, "GET", `/api/games/${g.id}/analysis/${pick.index}`);
+  await page.click(`[data-decision='${pick.index}']`);
+  await page.waitForSelector("[data-better]");
+  const better = await page.textContent("[data-better]");
+  assert.ok(better.includes(pick.best.move), `"${better}" names the better move ${pick.best.move}`);
+  assert.ok(better.includes(pick.played.move), `"${better}" names the move played ${pick.played.move}`);
+  assert.match(better, /^Better: .* — expected margin [+−]?\d+\.\d \(played .*: [+−]?\d+\.\d\), loss \d+\.\d$/);
+  assert.equal(await page.getAttribute(`[data-decision='${pick.index}']`, "aria-current"), "true");
+  // the board: the position after the better move (the view GET /analysis/K gives)
+  await page.waitForSelector("[data-analysis-frame='better']");
+  assert.equal(Number(await page.getAttribute("[data-board]", "data-tiles")), detail.view.board.tiles.length);
+  const last = detail.view.board.tiles.find((x) => x.last);
+  assert.equal(await page.getAttribute("[data-analysis-frame]", "data-frame-cell"), `${last.x},${last.y}`);
+  if (place) {
+    await tileAt(page, placement(pick.best.move)).waitFor();
+    assert.equal(`${last.x},${last.y}`, placement(pick.best.move).cell);
+  }
+  assert.equal(await page.getAttribute("[data-analysis-frame]", "data-analysis-frame"), "better");
+  // the replay is at the turn as played
+  await page.waitForSelector(`[data-replay-bar][data-loaded='${detail.step + 1}']`);
+  assert.equal(await page.getAttribute("[data-show-better]", "aria-pressed"), "true");
+  await page.screenshot({ path: `${shots}/analysis-desktop.png` });
+  // the toggle: the move played, then the better one again
+  await page.click("[data-show-played]");
+  await page.waitForSelector("[data-analysis-frame='played']");
+  if (place) {
+    await tileAt(page, placement(pick.played.move)).waitFor();
+    assert.equal(await page.locator(`[data-board] g[data-tile='${placement(pick.best.move).cell}']`).count(), placement(pick.best.move).cell === placement(pick.played.move).cell ? 1 : 0, "the better move is not on the board");
+  }
+  assert.equal(await page.getAttribute("[data-show-played]", "aria-pressed"), "true");
+  assert.ok((await page.textContent("[data-better]")).includes(pick.best.move), "the words stay");
+  await page.click("[data-show-better]");
+  await page.waitForSelector("[data-analysis-frame='better']");
+  if (place) await tileAt(page, placement(pick.best.move)).waitFor();
+
+  // the graph's point of another decision chooses it
+  const other = review.decisions.slice(0, -1).find((d) => d.mark === "blunder" || d.mark === "mistake") ?? review.decisions[0];
+  const i = review.curve.findIndex((c) => c.index === other.index);
+  const box = await page.locator("[data-analysis-graph]").boundingBox();
+  await page.mouse.click(box.x + ((i + 0.5) / review.curve.length) * box.width, box.y + box.height / 2);
+  await page.waitForSelector(`[data-decision='${other.index}'][aria-current='true']`);
+  assert.equal(await page.getAttribute("[data-analysis-cursor]", "data-analysis-cursor"), String(other.index));
+  await page.waitForSelector(`[data-analysis-note][data-note-decision='${other.index}']`);
+  // keys: the down arrow on a row chooses the next one
+  const next = review.decisions[review.decisions.findIndex((d) => d.index === other.index) + 1];
+  await page.focus(`[data-decision='${other.index}']`);
+  await page.keyboard.press("ArrowDown");
+  await page.waitForSelector(`[data-decision='${next.index}'][aria-current='true']`);
+  await page.waitForSelector(`[data-analysis-note][data-note-decision='${next.index}']`);
+
+  // axe: the page with the panel, a decision and its better move shown
+  await page.click(`[data-decision='${pick.index}']`);
+  await page.waitForSelector(`[data-analysis-note][data-note-decision='${pick.index}'] [data-show-better]:not([disabled])`);
+  const found = await axe(page);
+  assert.equal(found, "", `axe violations:\n${found}`);
+  // the slider leaves the analysis' decision; the panel stays
+  await page.click("[data-replay-prev]");
+  await page.waitForSelector("[data-analysis-note]", { state: "hidden" });
+  assert.equal(await page.locator("[data-analysis-frame]").count(), 0);
+  assert.ok(await page.locator("[data-panel='analysis']").isVisible());
+  // the replay bar's button hides and shows it again
+  await page.click("[data-replay-bar] [data-analyse]");
+  await page.waitForSelector("[data-panel='analysis']", { state: "hidden" });
+  await page.click("[data-replay-bar] [data-analyse]");
+  await page.waitForSelector("[data-panel='analysis'] [data-analysis-graph]");
+  assert.deepEqual(errors, []);
+  await ctx.close();
+
+  // the phone, in Russian: the analysis arrived as an event; the panel is reachable under the board
+  const p = phone.page;
+  await p.waitForSelector("[data-panel='final'] [data-analyse][data-analysis-state='done']", { timeout: 10000 });
+  assert.equal(await p.textContent("[data-panel='final'] [data-analyse]"), "Показать анализ");
+  await p.click("[data-panel='final'] [data-analyse]");
+  await p.waitForSelector("[data-panel='analysis'] [data-analysis-graph]");
+  assert.equal(await p.evaluate(() => document.querySelector(".game-page").classList.contains("panels-open")), false, "the side panels fold away");
+  const within = async (sel) => p.locator(sel).first().evaluate((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.left >= 0 && r.right <= innerWidth + 0.5 && r.top >= 0 && r.bottom <= innerHeight + 0.5; });
+  assert.ok(await within("[data-panel='analysis'] h2"), "the panel's heading shows");
+  assert.ok(await within("[data-analysis-graph]"), "the graph shows");
+  assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no wider than the screen");
+  const row = p.locator(`[data-decision='${pick.index}']`);
+  await row.scrollIntoViewIfNeeded();
+  assert.ok(await within(`[data-decision='${pick.index}']`), "the row can be brought into view");
+  assert.match(await row.textContent(), /(неточность|ошибка|грубая ошибка)/);
+  await row.tap();
+  await p.waitForSelector("[data-better]");
+  assert.ok((await p.textContent("[data-better]")).includes(pick.best.move));
+  assert.match(await p.textContent("[data-better]"), /^Лучше: .* — ожидаемый перевес/);
+  assert.ok(await within("[data-better]"), "the better move's words show");
+  assert.ok(await within("[data-show-played]"), "the toggle shows");
+  await p.waitForSelector("[data-analysis-frame='better']");
+  if (place) await tileAt(p, placement(pick.best.move)).waitFor();
+  await p.screenshot({ path: `${shots}/analysis-phone.png` });
+  const foundPhone = await axe(p);
+  assert.equal(foundPhone, "", `axe violations (phone):\n${foundPhone}`);
+  assert.deepEqual(phone.errors, []);
+  await phone.ctx.close();
+  console.log(`analysis: ${review.decisions.length} decisions, ${marked.length} marked, the game over in ${((tAsked - t0) / 1000).toFixed(1)} s, analysed in ${((tAnalysed - tAsked) / 1000).toFixed(1)} s, all in ${((Date.now() - t0) / 1000).toFixed(1)} s; progress seen: ${seen.join(" | ")}`);
+});
