@@ -103,6 +103,12 @@ struct Node {
   std::array<float, kMaxPlayers> sum{};
 };
 
+// Double progressive widening at chance nodes: a chance node visited n times has at most
+// 1 + kChanceWiden * sqrt(n) outcomes; past that, a draw is sampled among the outcomes it has (in
+// their true proportions), so the playouts concentrate and the tree sees past the next tile.
+// Measured in arena at equal playouts and CPU (docs/mcts.md, "Chance nodes").
+constexpr double kChanceWiden = 1.0;
+
 // Progressive widening: a decision node visited n times considers only its first
 // kWiden0 + sqrt(n) children, which expand() lists best first by a prior.
 constexpr double kWiden0 = 3.0;
@@ -115,6 +121,7 @@ class Tree {
         horizon_(o.horizon >= 0 ? o.horizon : default_horizon(root)),
         prior_n_(o.prior >= 0 ? o.prior : default_prior(root)),
         rng_(seed) {
+    chance_widen_ = o.widen >= 0 ? o.widen : kChanceWiden;
     nodes_.reserve(1 << 16);
     nodes_.emplace_back();
   }
@@ -129,18 +136,39 @@ class Tree {
     while (s.phase != Phase::Over) {
       if (is_chance(s)) {
         nodes_[node].chance = true;
-        // sample an outcome from what is left, find or add its child
+        // sample an outcome from what is left, find or add its child; past the node's widening
+        // limit, only among the outcomes it has (double progressive widening)
         Move key;
-        if (s.phase == Phase::Draw) {
-          key.kind = MoveKind::Place;  // marks a tile outcome
-          key.feat = static_cast<u8>(sample_draw(s, rng_));
-          apply_draw(s, key.feat, sink());
-        } else {
-          const Hooks& hk = s.rs->game->hooks;
-          key.kind = MoveKind::Choose;  // marks a game outcome
-          key.feat = static_cast<u8>(hk.sample_chance(s, rng_));
-          hk.apply_chance(s, key.feat, sink());
+        const bool draw = s.phase == Phase::Draw;
+        key.kind = draw ? MoveKind::Place : MoveKind::Choose;  // marks a tile or a game outcome
+        const Hooks& hk = s.rs->game->hooks;
+        const auto sample = [&] { return static_cast<u8>(draw ? sample_draw(s, rng_) : hk.sample_chance(s, rng_)); };
+        key.feat = sample();
+        if (chance_widen_ > 0) {
+          u32 kids = 0, most = 0, most_visits = 0;
+          bool known = false;
+          for (u32 c = nodes_[node].first; c; c = nodes_[c].next) {
+            ++kids;
+            known |= nodes_[c].move.feat == key.feat;
+            if (nodes_[c].visits >= most_visits) {
+              most = c;
+              most_visits = nodes_[c].visits;
+            }
+          }
+          const double limit = 1.0 + chance_widen_ * std::sqrt(static_cast<double>(nodes_[node].visits));
+          for (int tries = 0; !known && static_cast<double>(kids) >= limit; ++tries) {
+            if (tries == 8) {
+              key.feat = nodes_[most].move.feat;
+              break;
+            }
+            key.feat = sample();
+            for (u32 c = nodes_[node].first; c && !known; c = nodes_[c].next) known = nodes_[c].move.feat == key.feat;
+          }
         }
+        if (draw)
+          apply_draw(s, key.feat, sink());
+        else
+          hk.apply_chance(s, key.feat, sink());
         node = child_for(node, key);
         path_.push_back(node);
         continue;
@@ -417,6 +445,7 @@ class Tree {
   double force_share_ = 0;
   std::array<double, kMaxPlayers> margins_{};
   std::map<u32, RootSum> root_sums_;
+  double chance_widen_ = 0;  // chance nodes: at most 1 + this * sqrt(visits) outcomes (0: every outcome drawn)
   bool owning_ = false;
   EventSink events_;
   std::vector<FeatureOwnership> owned_;
@@ -612,8 +641,12 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else if (name == "eps") {
       if (v < 0 || v > 1) throw InputError(fmt::format("mcts option eps: {} is not in 0..1", val));
       o.eps = v;
+    } else if (name == "widen") {
+      if (v < 0 || v > 100) throw InputError(fmt::format("mcts option widen: {} is not in 0..100", val));
+      o.widen = v;
     } else {
-      throw InputError(fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior)", name));
+      throw InputError(
+          fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen)", name));
     }
   }
   if (!playouts_set) o.playouts = 0;
@@ -655,7 +688,11 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
   if (!(force_share >= 0 && force_share <= 1)) throw InputError("analysis: the forced share is not in 0..1");
   std::vector<std::vector<std::pair<Move, u32>>> stats;
   Rng rng(seed);
-  const auto trees = run_search(s, o, rng.next(), stats, [&](Tree& t) {
+  // analysis measures with every draw its own (widen 0) unless told: the win probability's
+  // calibration and the review's scale were fitted on that search's margins
+  MctsOptions ao = o;
+  if (ao.widen < 0) ao.widen = 0;
+  const auto trees = run_search(s, ao, rng.next(), stats, [&](Tree& t) {
     t.analyze(force, force_share);
     if (ownership) t.own_features();
   });

@@ -29,6 +29,8 @@ struct MctsOptions {
                       // -1: the game's default (30; Amazonas 100)
   int horizon = -1;   // playout decisions before the greedy evaluation ends a playout; 0: to the
                       // end; -1: the game's default (kDefaultHorizon)
+  double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
+                      // own; -1: the default (kChanceWiden in mcts.cpp; 0 in mcts_analyze)
 };
 
 // "mcts", "mcts:playouts=2000", "mcts:ms=500,threads=1". Throws InputError on a bad option.
