@@ -103,12 +103,6 @@ struct Node {
   std::array<float, kMaxPlayers> sum{};
 };
 
-// Double progressive widening at chance nodes: a chance node visited n times has at most
-// 1 + kChanceWiden * sqrt(n) outcomes; past that, a draw is sampled among the outcomes it has (in
-// their true proportions), so the playouts concentrate and the tree sees past the next tile.
-// Measured in arena at equal playouts and CPU (docs/mcts.md, "Chance nodes").
-constexpr double kChanceWiden = 1.0;
-
 // Progressive widening: a decision node visited n times considers only its first
 // kWiden0 + sqrt(n) children, which expand() lists best first by a prior.
 constexpr double kWiden0 = 3.0;
@@ -121,7 +115,7 @@ class Tree {
         horizon_(o.horizon >= 0 ? o.horizon : default_horizon(root)),
         prior_n_(o.prior >= 0 ? o.prior : default_prior(root)),
         rng_(seed) {
-    chance_widen_ = o.widen >= 0 ? o.widen : kChanceWiden;
+    chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
     nodes_.reserve(1 << 16);
     nodes_.emplace_back();
   }
@@ -144,6 +138,10 @@ class Tree {
         const Hooks& hk = s.rs->game->hooks;
         const auto sample = [&] { return static_cast<u8>(draw ? sample_draw(s, rng_) : hk.sample_chance(s, rng_)); };
         key.feat = sample();
+        // Double progressive widening: a chance node visited n times has at most 1 + widen *
+        // sqrt(n) outcomes; past that, a draw is sampled among the outcomes it has (in their true
+        // proportions), so the playouts concentrate and the tree sees past the next tile.
+        // Measured in arena at equal playouts and CPU (docs/mcts.md, "Chance nodes").
         if (chance_widen_ > 0) {
           u32 kids = 0, most = 0, most_visits = 0;
           bool known = false;

@@ -30,7 +30,7 @@ struct MctsOptions {
   int horizon = -1;   // playout decisions before the greedy evaluation ends a playout; 0: to the
                       // end; -1: the game's default (kDefaultHorizon)
   double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
-                      // own; -1: the default (kChanceWiden in mcts.cpp; 0 in mcts_analyze)
+                      // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
 };
 
 // "mcts", "mcts:playouts=2000", "mcts:ms=500,threads=1". Throws InputError on a bad option.

@@ -278,6 +278,9 @@ struct GameDef {
   // playouts); the greedy prior counts as this many virtual playouts.
   int search_horizon = 0;
   int search_prior = 30;
+  // chance nodes keep at most 1 + search_widen * sqrt(visits) outcomes (double progressive
+  // widening; 0: every draw its own)
+  double search_widen = 1.0;
   // A review's point scale (ai/review, docs/mcts.md "Review"): the mean final margin of two greedy
   // bots over 200 two-player deals (`carcassonne arena --bots greedy,greedy --games 200 --seed 1
   // --records DIR`). Inaccuracy, mistake and blunder are losses of 1/8, 1/4 and 1/2 of it.
