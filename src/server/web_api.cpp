@@ -125,18 +125,22 @@ std::string web_file(std::string_view path) {
 
 namespace {
 
-// The record's first `step` turns as a record to replay: what the game gave is left out (replay
-// derives it), and a turn cut off is whole.
-Record first_turns(Record r, int step) {
-  r.moves.resize(static_cast<std::size_t>(step));
-  if (!r.moves.empty()) r.moves.back().partial = false;
+// The record without what the game gave (replay derives it).
+Record without_results(Record r) {
   r.events.clear();
   r.final_scores.clear();
   r.finished = false;
-  r.ended.clear();
   r.stated_events.reset();
   r.stated_status.reset();
   return r;
+}
+
+// The record's first `step` turns as a record to replay; a turn cut off is whole.
+Record first_turns(Record r, int step) {
+  r.moves.resize(static_cast<std::size_t>(step));
+  if (!r.moves.empty()) r.moves.back().partial = false;
+  r.ended.clear();
+  return without_results(std::move(r));
 }
 
 }  // namespace
@@ -178,14 +182,7 @@ std::string replay_json(const std::string& body) {
       throw InputError(fmt::format("request: step: a whole number from 0 to {} (the record's turns) is expected", total));
     step = it->get<int>();
   }
-  const Game g = Game::replay(step < total ? first_turns(std::move(r), step) : [&] {
-    r.events.clear();
-    r.final_scores.clear();
-    r.finished = false;
-    r.stated_events.reset();
-    r.stated_status.reset();
-    return std::move(r);
-  }());
+  const Game g = Game::replay(step < total ? first_turns(std::move(r), step) : without_results(std::move(r)));
   return json{{"steps", total}, {"step", step}, {"view", view::to_json(view::build_view(g))}}.dump();
 }
 
