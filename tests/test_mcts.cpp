@@ -154,6 +154,21 @@ TEST(Mcts, SpecParsing) {
   EXPECT_THROW(parse_mcts_spec("mcts:threads=0"), InputError);
   EXPECT_THROW(make_bot("mcts:c=-1"), InputError);
   EXPECT_TRUE(is_bot_spec("mcts:playouts=10"));
+  // every option a spec can set comes back in the bot's spec (records and arena tables name it)
+  const std::string all =
+      "mcts:playouts=100,threads=1,prior=5,horizon=12,c=0.4,eps=0.1,widen=0.5,scale=12,econ=3,informed=2,pprior=0,"
+      "follow=2,pw=0.5";
+  EXPECT_EQ(make_bot(all)->spec(), all);
+  const MctsOptions o = parse_mcts_spec(all);
+  EXPECT_EQ(o.scale, 12);
+  EXPECT_EQ(o.econ, 3);
+  EXPECT_EQ(o.informed, 2);
+  EXPECT_EQ(o.piece_prior, 0);
+  EXPECT_EQ(o.follow, 2);
+  EXPECT_THROW(parse_mcts_spec("mcts:scale=0"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:informed=0"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:follow=3"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:econ=-1"), InputError);
 }
 
 // ai/bot_limits: the levels, what is over a cap, a worker's capped searches, the cheap lane.

@@ -20,8 +20,10 @@ namespace {
 
 // What a piece decision is worth to the mover, cheaply: a feature completed right now pays its
 // value; an open one about half of what it would pay completed; a pass keeps the piece.
-double quick_value(const State& s, const Move& m) {
-  if (m.kind == MoveKind::Pass) return 1.0 + (s.supply[s.current] <= 2 ? 1.5 : 0.0);
+// econ: what a follower kept is worth on top, times the share of the pile left (0: the old policy).
+double quick_value(const State& s, const Move& m, double econ = 0) {
+  if (m.kind == MoveKind::Pass)
+    return 1.0 + (s.supply[s.current] <= 2 ? 1.5 : 0.0) + econ * s.pile / std::max(1, s.pile + s.turn);
   if (m.kind != MoveKind::Piece) return 0.9;  // a game's own action: about as good as a pass
   const int ti = s.placed_at(m.x, m.y);
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
@@ -33,8 +35,44 @@ double quick_value(const State& s, const Move& m) {
   return fi.closed ? v + 1.0 : 0.5 * v;
 }
 
-Move policy_move(State& s, Rng& rng, MoveList& ml, double eps) {
-  if (s.phase == Phase::Place) return sample_placement(s, rng);
+// A cheap judgement of a placement for playouts: each side that meets a claimed feature (not a
+// field) counts for the mover if the mover holds it (at least shares the majority), against if
+// an opponent does; double where the feature has one open side left (the tile may close it).
+double placement_score(const State& s, const Move& m) {
+  const int me = s.current;
+  double v = 0;
+  for (int side = 0; side < 4; ++side) {
+    const int ti = s.placed_at(m.x + kDx[static_cast<std::size_t>(side)], m.y + kDy[static_cast<std::size_t>(side)]);
+    if (ti < 0) continue;
+    const PlacedTile& nb = s.tiles[static_cast<std::size_t>(ti)];
+    const u8 nf = s.type_of(nb).rot[nb.rot].port_feat[static_cast<std::size_t>(facing_port(3 * side + 1))];
+    if (nf == 0xFF) continue;
+    const Segment& r = s.graph[s.graph.find(nb.seg0 + nf)];
+    if (r.npieces == 0 || s.rs->ftype(r.ftype).cls == FClass::Field) continue;
+    int other = 0;
+    for (int p = 0; p < s.nplayers; ++p)
+      if (p != me) other = std::max<int>(other, r.pieces[static_cast<std::size_t>(p)]);
+    const double w = r.open == 1 ? 2.0 : 1.0;
+    v += r.pieces[static_cast<std::size_t>(me)] >= other ? w : -w;
+  }
+  return v;
+}
+
+Move policy_move(State& s, Rng& rng, MoveList& ml, double eps, double econ = 0, int informed = 1) {
+  if (s.phase == Phase::Place) {
+    Move best = sample_placement(s, rng);
+    if (informed <= 1) return best;
+    double bv = placement_score(s, best);
+    for (int k = 1; k < informed; ++k) {
+      const Move m = sample_placement(s, rng);
+      const double v = placement_score(s, m);
+      if (v > bv) {
+        bv = v;
+        best = m;
+      }
+    }
+    return best;
+  }
   legal_moves(s, ml);
   if (s.phase != Phase::Piece || rng.uniform() < eps) return ml[rng.below(static_cast<u32>(ml.size()))];
   double best = -1e9;
@@ -44,7 +82,7 @@ Move policy_move(State& s, Rng& rng, MoveList& ml, double eps) {
   for (std::size_t k = 0; k < n; ++k) {
     const Move& m = ml[k];
     if (m.kind == MoveKind::Act && n > 24 && rng.below(static_cast<u32>(n)) >= 16) continue;
-    const double v = quick_value(s, m) + 0.01 * rng.uniform();
+    const double v = quick_value(s, m, econ) + 0.01 * rng.uniform();
     if (v > best) {
       best = v;
       pick = k;
@@ -191,7 +229,7 @@ class Tree {
         chance_step(s, rng_, sink());
         continue;
       }
-      apply_move(s, policy_move(s, rng_, ml_, o_.eps), sink());
+      apply_move(s, policy_move(s, rng_, ml_, o_.eps, o_.econ, o_.informed), sink());
       --left;
     }
     if (owning_) own(s);
@@ -312,24 +350,25 @@ class Tree {
       sort_by_prior(n);
     } else if (n > 1 && s.phase == Phase::Piece) {
       prior_.resize(n);
-      for (std::size_t i = 0; i < n; ++i) prior_[i] = quick_value(s, ml_[i]);
+      for (std::size_t i = 0; i < n; ++i) prior_[i] = quick_value(s, ml_[i], o_.econ);
       sort_by_prior(n);
     }
     u32 prev = 0;
+    const int pn = s.phase == Phase::Piece && o_.piece_prior >= 0 ? o_.piece_prior : prior_n_;
     for (std::size_t i = 0; i < n; ++i) {
       const Move& m = order_.empty() ? ml_[i] : ml_[order_[i]];
       const u32 id = static_cast<u32>(nodes_.size());
       nodes_.emplace_back();
       nodes_.back().move = m;
-      if (evaluated) {
-        // the greedy evaluation as prior_n_ virtual playouts: few real playouts cannot undo it
-        // by chance, many can
+      if (evaluated && pn > 0) {
+        // the greedy evaluation as pn virtual playouts: few real playouts cannot undo it by
+        // chance, many can
         Node& ch = nodes_.back();
-        ch.visits = static_cast<u32>(prior_n_);
-        ch.virt = static_cast<u16>(prior_n_);
+        ch.visits = static_cast<u32>(pn);
+        ch.virt = static_cast<u16>(pn);
         const double v = prior_[order_.empty() ? i : order_[i]];
-        for (std::size_t p = 0; p < kMaxPlayers; ++p) ch.sum[p] = static_cast<float>(prior_n_ * 0.5);
-        ch.sum[static_cast<std::size_t>(me)] = static_cast<float>(prior_n_ * (0.5 + 0.5 * std::tanh(v / o_.scale)));
+        for (std::size_t p = 0; p < kMaxPlayers; ++p) ch.sum[p] = static_cast<float>(pn * 0.5);
+        ch.sum[static_cast<std::size_t>(me)] = static_cast<float>(pn * (0.5 + 0.5 * std::tanh(v / o_.scale)));
       }
       if (prev) nodes_[prev].next = id;
       else nodes_[node].first = id;
@@ -409,7 +448,7 @@ class Tree {
   u32 select(u32 node, int player) {
     const Node& nd = nodes_[node];
     const double logn = std::log(static_cast<double>(std::max<u32>(nd.visits, 1)));
-    const double width = kWiden0 + std::sqrt(static_cast<double>(nd.visits));
+    const double width = kWiden0 + o_.pw * std::sqrt(static_cast<double>(nd.visits));
     double best = -1e18;
     u32 pick = nd.first;
     int k = 0;
@@ -566,7 +605,7 @@ class MctsBot final : public Bot {
       follow_stats_.clear();
       for (const auto& tree : trees) tree->follow_stats(best, follow_stats_);
       follow_fp_ = fingerprint(t);
-      follow_min_ = o_.playouts > 0 ? std::max<u32>(4, static_cast<u32>(o_.playouts / 10)) : kFollowVisits;
+      follow_min_ = o_.playouts > 0 ? std::max<u32>(4, static_cast<u32>(o_.playouts * o_.follow)) : kFollowVisits;
       follow_ = !follow_stats_.empty();
     }
     return best;
@@ -582,6 +621,13 @@ class MctsBot final : public Bot {
     if (o_.horizon != d.horizon) out += fmt::format(",horizon={}", o_.horizon);
     if (o_.c != d.c) out += fmt::format(",c={}", o_.c);
     if (o_.eps != d.eps) out += fmt::format(",eps={}", o_.eps);
+    if (o_.widen != d.widen) out += fmt::format(",widen={}", o_.widen);
+    if (o_.scale != d.scale) out += fmt::format(",scale={}", o_.scale);
+    if (o_.econ != d.econ) out += fmt::format(",econ={}", o_.econ);
+    if (o_.informed != d.informed) out += fmt::format(",informed={}", o_.informed);
+    if (o_.piece_prior != d.piece_prior) out += fmt::format(",pprior={}", o_.piece_prior);
+    if (o_.follow != d.follow) out += fmt::format(",follow={}", o_.follow);
+    if (o_.pw != d.pw) out += fmt::format(",pw={}", o_.pw);
     return out;
   }
 
@@ -642,9 +688,27 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else if (name == "widen") {
       if (v < 0 || v > 100) throw InputError(fmt::format("mcts option widen: {} is not in 0..100", val));
       o.widen = v;
+    } else if (name == "pw") {
+      if (!(v > 0 && v <= 100)) throw InputError(fmt::format("mcts option pw: {} is not in (0, 100]", val));
+      o.pw = v;
+    } else if (name == "follow") {
+      if (!(v >= 0 && v <= 2)) throw InputError(fmt::format("mcts option follow: {} is not in 0..2", val));
+      o.follow = v;
+    } else if (name == "pprior") {
+      o.piece_prior = whole(0, 60000);
+    } else if (name == "informed") {
+      o.informed = whole(1, 64);
+    } else if (name == "econ") {
+      if (!(v >= 0 && v <= 100)) throw InputError(fmt::format("mcts option econ: {} is not in 0..100", val));
+      o.econ = v;
+    } else if (name == "scale") {
+      if (!(v >= 1 && v <= 1000)) throw InputError(fmt::format("mcts option scale: {} is not in 1..1000", val));
+      o.scale = v;
     } else {
       throw InputError(
-          fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen)", name));
+          fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
+                      "econ, informed, pprior, follow, pw)",
+                      name));
     }
   }
   if (!playouts_set) o.playouts = 0;

@@ -25,6 +25,13 @@ struct MctsOptions {
   double c = 0.6;     // UCB exploration constant (rewards in [0, 1])
   double eps = 0.2;   // playout policy: probability of a uniformly random piece decision
   double scale = 20;  // points of score difference that make tanh(1)
+  double econ = 0;    // playouts: a follower kept is worth this much more, times the share of the pile left
+  int piece_prior = -1;  // the prior's virtual playouts at piece decisions; -1: as prior
+  int informed = 1;
+  double pw = 1;        // progressive widening: a decision node visited n times considers 3 + pw * sqrt(n) children
+  double follow = 0.1;  // with a playout budget: the next decision of the turn is answered from this
+                        // search when it got this share of the budget (above 1: never)   // playouts: a placement is
+                        // the best of this many sampled (placement_score)
   int prior = -1;     // virtual playouts at the greedy evaluation for children expanded with it;
                       // -1: the game's default (30; Amazonas 100)
   int horizon = -1;   // playout decisions before the greedy evaluation ends a playout; 0: to the

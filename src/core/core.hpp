@@ -5,9 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace carc {
 
@@ -99,6 +100,14 @@ class StaticVec {
     if (n_ >= N) [[unlikely]]
       capacity_exceeded(N);
     d_[n_++] = v;
+  }
+  // A value-initialised element at the end, built in place.
+  T& emplace_back() {
+    if (n_ >= N) [[unlikely]]
+      capacity_exceeded(N);
+    T* p = new (static_cast<void*>(d_ + n_)) T{};
+    ++n_;
+    return *p;
   }
   void pop_back() {
     assert(n_ > 0);
