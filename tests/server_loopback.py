@@ -28,14 +28,30 @@ SCHEMA = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 CHECKED = {"client": 0, "server": 0, "http": 0}
 
 
+VALIDATORS = {}
+
+
+def validator(kind, name):
+    """The validator of one (kind, name), made once: jsonschema.validate checks the whole 45 kB schema
+    against the metaschema and builds a new validator at every call (a tenth of a second each, most
+    of this test's time); the checks made of each message are the same."""
+    if (kind, name) not in VALIDATORS:
+        sub = SCHEMA["$defs"][kind]
+        schema = dict(sub["$defs"][name] if name else sub, **{"$defs": SCHEMA["$defs"]})
+        if name is None:
+            schema = {"$defs": SCHEMA["$defs"], "oneOf": [{"$ref": f"#/$defs/{kind}/$defs/{k}"} for k in sub["$defs"]]}
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        VALIDATORS[kind, name] = cls(schema)
+    return VALIDATORS[kind, name]
+
+
 def check(kind, msg, name=None):
     """Every message, both ways, against docs/server-protocol.schema.json."""
-    sub = SCHEMA["$defs"][kind]
-    schema = dict(sub["$defs"][name] if name else sub, **{"$defs": SCHEMA["$defs"]})
-    if name is None:
-        schema = {"$defs": SCHEMA["$defs"], "oneOf": [{"$ref": f"#/$defs/{kind}/$defs/{k}"} for k in sub["$defs"]]}
     try:
-        jsonschema.validate(msg, schema)
+        error = jsonschema.exceptions.best_match(validator(kind, name).iter_errors(msg))  # as jsonschema.validate
+        if error is not None:
+            raise error
     except jsonschema.ValidationError as e:
         fail(f"{kind} message {json.dumps(msg)[:300]} does not fit the schema at {e.json_path}: {e.message}")
     CHECKED[kind] += 1
@@ -148,8 +164,8 @@ class Client:
             if m["type"] == "events":
                 return
 
-    async def recv(self):
-        m = json.loads(await asyncio.wait_for(self.ws.recv(), 20))
+    async def recv(self, seconds=20):
+        m = json.loads(await asyncio.wait_for(self.ws.recv(), seconds))
         check("server", m)
         if m["type"] == "welcome":
             self.seat = m["seat"]
@@ -177,6 +193,21 @@ class Client:
                 await asyncio.wait_for(self.recv(), seconds)
         except asyncio.TimeoutError:
             pass
+
+    async def until(self, done, what, seconds=60):
+        """Receives until done() holds: a condition waited for (up to `seconds`, for a loaded
+        machine or a sanitizer build), not a time assumed to be enough."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        while not done():
+            try:
+                await self.recv(max(0.0, end - loop.time()))
+            except asyncio.TimeoutError:
+                fail(f"{self.name}: {what} did not come within {seconds} s")
+
+    def last(self, kind):
+        """done() for until: the last event this client holds is of this type."""
+        return lambda: self.seq in self.events and self.events[self.seq]["type"] == kind
 
     def cid(self):
         self.n += 1
@@ -249,10 +280,13 @@ async def whole_game(server, kill_at=None):
                 await c.recv()
             except websockets.ConnectionClosed:  # a client silent past --idle-ms (the watcher): back with hello since its seq
                 await c.connect(server)
+
+    async def settle(c):  # anything more that comes (nothing should): the three clients at once
         try:
             await c.drain(0.2)
         except websockets.ConnectionClosed:
             pass
+    await asyncio.gather(*(settle(c) for c in (ann, bob, watcher)))
     if sorted(log) != list(range(1, len(log) + 1)):
         fail("the log has gaps")
     # every acknowledged command is in the log exactly once, at the seq its ack named
@@ -449,7 +483,7 @@ async def rematch(server):
     r = await b.request({"type": "name", "cid": b.cid(), "name": "Боб"}, ("ack", "reject"))
     if r["type"] != "ack":
         fail(f"name: {r}")
-    await a.drain(0.3)
+    await a.until(a.last("name"), "the name event")
     if a.events[a.seq]["type"] != "name" or a.events[a.seq]["data"] != {"seat": 1, "name": "Боб"}:
         fail(f"the other seat sees the name: {a.events[a.seq]}")
     r = await b.request({"type": "name", "cid": b.cid(), "name": " "}, ("ack", "reject", "error"))
@@ -458,7 +492,7 @@ async def rematch(server):
     r = await a.request({"type": "resign", "cid": a.cid(), "at": a.seq}, ("ack", "reject"))
     if r["type"] != "ack":
         fail(f"resign: {r}")
-    await b.drain(0.3)
+    await b.until(b.last("end"), "the end event")
     if b.events[b.seq]["type"] != "end" or b.events[b.seq]["data"]["reason"] != "resign" or b.events[b.seq]["data"]["winners"] != [1]:
         fail(f"the other seat sees the end: {b.events[b.seq]}")
     for c in (a, b):
@@ -473,7 +507,7 @@ async def rematch(server):
     st, r1 = http(server, "POST", path, {"token": g["seats"][0]["token"]})
     if st != 201 or r1["rematch_of"] != g["id"] or r1["id"] == g["id"] or r1["seats"][0].get("token") != g["seats"][0]["token"] or "token" in r1["seats"][1]:
         fail(f"a rematch: {st} {r1}")
-    await b.drain(0.3)
+    await b.until(b.last("rematch"), "the rematch event")
     ev = b.events[b.seq]
     if ev["type"] != "rematch" or ev["data"] != {"game": r1["id"], "seat": 0} or ev["seat"] != 0:
         fail(f"the other seat is told of the rematch: {ev}")
@@ -549,7 +583,7 @@ async def analysis(server):
     review = r["review"]
     if any(d < 0 or (t and d > t) for _, d, t in progress) or [d for _, d, _ in progress] != sorted(d for _, d, _ in progress):
         fail(f"the progress goes up to the total: {progress}")
-    await watcher.drain(0.5)
+    await watcher.until(watcher.last("analysis"), "the analysis event")
     last = watcher.events[watcher.seq]
     if last["type"] != "analysis" or last["seat"] != -1 or last["data"]["review"] != review:
         fail(f"the analysis event a spectator sees: {json.dumps(last)[:300]}")
@@ -587,12 +621,7 @@ async def analysis(server):
             fail(f"two analyses at once from one address: {st} {r}")
     w2 = Client("watcher2", more[0])
     await w2.connect(server)
-    for _ in range(600):
-        await w2.drain(0.5)
-        if w2.events[w2.seq]["type"] == "analysis":
-            break
-    else:
-        fail("the second analysis never came as an event")
+    await w2.until(w2.last("analysis"), "the second analysis as an event", 300)
     await w2.ws.close()
     for _ in range(600):  # the first of the two is stored; a slot is free once it is saved
         st, r = http(server, "POST", f"/api/games/{more[2]}/analysis")

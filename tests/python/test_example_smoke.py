@@ -10,7 +10,10 @@ EXAMPLE = os.path.join(HERE, "..", "..", "examples", "alphazero.py")
 
 
 def test_alphazero_smoke(tmp_path):
-    r = subprocess.run([sys.executable, EXAMPLE, "--smoke", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    # --threads 1: torch's two OpenMP threads (the example's default) spin against each other and
+    # the other tests ctest runs at once on a busy 2-core machine: 7 s alone, 30 to 50 s there
+    # (15 s with one thread). The same run otherwise: one thread computes the same network.
+    r = subprocess.run([sys.executable, EXAMPLE, "--smoke", "--threads", "1", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     entry = json.loads(r.stdout.strip().splitlines()[-1])
     assert entry["iteration"] == 1 and entry["samples"] > 30

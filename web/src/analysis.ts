@@ -172,7 +172,10 @@ export class Analysis {
     const marks = r.decisions.filter((d) => d.mark === "mistake" || d.mark === "blunder");
     const label = (two ? t("analysis.graph_two", { name: this.name(0) }) : t("analysis.graph_many")) + " " +
       t("analysis.graph_marks", { mistakes: marks.filter((d) => d.mark === "mistake").length, blunders: marks.filter((d) => d.mark === "blunder").length });
-    const svg = s("svg", { class: "graph", "data-analysis-graph": "", viewBox: `0 0 ${W} 100`, preserveAspectRatio: "none", role: "img", "aria-label": label });
+    // a slider over the decisions for keys (arrows: the next or last decision; Page Up/Down: the
+    // next or last mistake or blunder; Home/End), a band per decision for the pointer
+    const svg = s("svg", { class: "graph", "data-analysis-graph": "", viewBox: `0 0 ${W} 100`, preserveAspectRatio: "none", role: "slider", tabindex: 0,
+      "aria-label": label, "aria-valuemin": 1, "aria-valuemax": n, "aria-valuenow": 1, "aria-valuetext": this.pointText(0), "aria-orientation": "horizontal" });
     const pts = r.curve.map((c, i) => `${X(i).toFixed(1)},${Y(c.win_prob).toFixed(2)}`).join(" ");
     svg.append(
       ...[0, 0.25, 0.75, 1].map((p) => s("line", { class: "grid", x1: 0, x2: W, y1: Y(p), y2: Y(p) })),
@@ -195,7 +198,7 @@ export class Analysis {
     r.curve.forEach((c, i) => {
       const d = this.byIndex.get(c.index);
       const band = s("rect", { x: (i / n) * W, y: 0, width: W / n, height: 100, "data-graph-decision": c.index });
-      if (d) band.append(s("title", {}, document.createTextNode(`${t("analysis.turn_n", { n: d.turn })}, ${this.name(d.player)}: ${d.played.move}${d.mark ? ` ${SYMBOL[d.mark]}` : ""} · ${pct.format(c.win_prob)}`)));
+      if (d) band.append(s("title", {}, document.createTextNode(this.pointText(i))));
       hits.append(band);
     });
     svg.append(hits);
@@ -203,10 +206,36 @@ export class Analysis {
       const k = (e.target as Element).closest?.("[data-graph-decision]")?.getAttribute("data-graph-decision");
       if (k) void this.pick(Number(k), true);
     });
+    svg.addEventListener("keydown", (e) => {
+      const now = this.sel ? at.get(this.sel.index) ?? -1 : -1;
+      const marked = (i: number) => { const d = this.byIndex.get(r.curve[i].index); return d?.mark === "mistake" || d?.mark === "blunder"; };
+      const seek = (from: number, step: number) => { for (let i = from + step; i >= 0 && i < n; i += step) if (marked(i)) return i; return from; };
+      let to: number;
+      switch (e.key) {
+        case "ArrowRight": case "ArrowUp": to = Math.min(n - 1, now + 1); break;
+        case "ArrowLeft": case "ArrowDown": to = Math.max(0, now < 0 ? 0 : now - 1); break;
+        case "Home": to = 0; break;
+        case "End": to = n - 1; break;
+        case "PageDown": to = seek(now, 1); break;
+        case "PageUp": to = seek(now < 0 ? n : now, -1); break;
+        default: return;
+      }
+      e.preventDefault();
+      e.stopPropagation();
+      if (to >= 0 && to < n && to !== now) void this.pick(r.curve[to].index);
+    });
     this.graphEl = svg;
     const axis = h("div", { class: "graph-axis", "aria-hidden": "true" }, ...[1, 0.5, 0].map((p) => h("span", { style: `top:${Y(p)}%`, text: pct.format(p) })));
     const caption = h("figcaption", { class: "sub", text: (two ? t("analysis.legend_two", { name: this.name(0) }) : t("analysis.legend_many")) + " " + t("analysis.legend_dots") });
     return h("figure", { class: "analysis-graph" }, axis, h("div", { class: "graph-box" }, svg), caption);
+  }
+
+  // What the graph's point `i` says to a screen reader: turn, player, move, mark, chance.
+  private pointText(i: number): string {
+    const c = this.review?.curve[i];
+    if (!c) return "";
+    const d = this.byIndex.get(c.index);
+    return d ? `${t("analysis.turn_n", { n: d.turn })}, ${this.name(d.player)}: ${d.played.move}${d.mark ? ` ${SYMBOL[d.mark]}` : ""} · ${pct.format(c.win_prob)}` : pct.format(c.win_prob);
   }
 
   // Each player's mean loss and marks.
@@ -284,6 +313,11 @@ export class Analysis {
     if (fromGraph) row?.focus({ preventScroll: true });
     const cur = this.graphEl?.querySelector("[data-analysis-cursor]");
     const band = this.graphEl?.querySelector(`[data-graph-decision="${index}"]`);
+    const point = this.review ? this.review.curve.findIndex((c) => c.index === index) : -1;
+    if (this.graphEl && point >= 0) {
+      this.graphEl.setAttribute("aria-valuenow", String(point + 1));
+      this.graphEl.setAttribute("aria-valuetext", this.pointText(point));
+    }
     if (cur && band) {
       const x = Number(band.getAttribute("x")) + Number(band.getAttribute("width")) / 2;
       cur.setAttribute("x1", String(x)); cur.setAttribute("x2", String(x)); cur.setAttribute("visibility", "visible");

@@ -185,6 +185,33 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   await page.keyboard.press("ArrowDown");
   await page.waitForSelector(`[data-decision='${next.index}'][aria-current='true']`);
   await page.waitForSelector(`[data-analysis-note][data-note-decision='${next.index}']`);
+  // keys on the graph, a slider over the decisions: Home, the arrows, Page Down to the next
+  // mistake or blunder, End; the focus stays on the graph
+  const graph = "[data-analysis-graph]";
+  const chosen = async (i) => {
+    await page.waitForSelector(`[data-decision='${review.curve[i].index}'][aria-current='true']`);
+    await page.waitForSelector(`${graph}[aria-valuenow='${i + 1}']`);
+  };
+  assert.equal(await page.getAttribute(graph, "role"), "slider");
+  assert.equal(await page.getAttribute(graph, "aria-valuemax"), String(review.curve.length));
+  await page.focus(graph);
+  await page.keyboard.press("Home");
+  await chosen(0);
+  await page.keyboard.press("ArrowRight");
+  await chosen(1);
+  const second = review.decisions.find((d) => d.index === review.curve[1].index);
+  assert.ok((await page.getAttribute(graph, "aria-valuetext")).includes(second.played.move), "the point's text names its move");
+  await page.keyboard.press("ArrowLeft");
+  await chosen(0);
+  const bad = (i) => ["mistake", "blunder"].includes(review.decisions.find((d) => d.index === review.curve[i].index)?.mark);
+  const firstBad = review.curve.findIndex((c, i) => i > 0 && bad(i));
+  if (firstBad > 0) {
+    await page.keyboard.press("PageDown");
+    await chosen(firstBad);
+  }
+  await page.keyboard.press("End");
+  await chosen(review.curve.length - 1);
+  assert.ok(await page.evaluate(() => document.activeElement?.hasAttribute("data-analysis-graph")), "the focus stays on the graph");
 
   // axe: the page with the panel, a decision and its better move shown
   await page.click(`[data-decision='${pick.index}']`);

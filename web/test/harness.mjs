@@ -279,17 +279,6 @@ export async function buttonsShown(page) {
 const TOP = "[data-spot], [data-target-piece], [data-target-cell], [data-target-overlay], [data-target-point], [data-target-menu], [data-options] > [data-option]";
 const FOLLOW = "[data-target-quarter], [data-target-cell]";
 
-// What may be acted on now, by board targets alone: an open menu's items, else what a selection
-// shows, else the top-level targets. Returns a CSS selector for the candidates.
-async function candidates(page) {
-  return page.evaluate(([top, follow]) => {
-    const vis = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility());
-    if (vis("[data-menu] [data-menu-option]").length) return "[data-menu] [data-menu-option]";
-    if (document.querySelector("[data-board] .selected") && vis(follow).length) return follow;
-    return top;
-  }, [TOP, FOLLOW]);
-}
-
 // Moves the keyboard focus to an element by keys alone: arrow keys over the board (the cursor),
 // ArrowDown in a menu, Tab elsewhere (or when the arrows do not get there).
 export async function focusByKeys(page, loc, stats = {}) {
@@ -310,8 +299,10 @@ export async function focusByKeys(page, loc, stats = {}) {
     return { dx, dy, key };
   });
   const seen = new Map();
+  let next = null;  // where the focus is after the last key, when nothing was pressed since: not asked again
   for (let i = 0; i < 60; i++) {
-    const w = await where();
+    const w = next ?? (await where());
+    next = null;
     if (w.done) return;
     if (w.menu) { await page.keyboard.press("ArrowDown"); stats.keys = (stats.keys ?? 0) + 1; continue; }
     if (w.tab) break;
@@ -332,7 +323,7 @@ export async function focusByKeys(page, loc, stats = {}) {
       const k2 = Math.abs(w.dx) > Math.abs(w.dy) ? (w.dy > 0 ? "ArrowDown" : "ArrowUp") : (w.dx > 0 ? "ArrowRight" : "ArrowLeft");
       await page.keyboard.press(k2);
       stats.keys++;
-    }
+    } else next = after;
   }
   if (process.env.CARC_DEBUG_KEYS) console.log("tab to", await loc.evaluate((el) => el.getAttribute("data-key")), "from", await page.evaluate(() => document.activeElement?.getAttribute("data-key") ?? document.activeElement?.tagName));
   for (let i = 0; i < 600; i++) {
@@ -373,16 +364,31 @@ export async function playTurnOnBoard(page, rand, { keys = false, stats = {}, ti
     const close = await spotsTooClose(page);
     if (close) throw new Error(`two piece spots overlap: ${close}`);
     if (onStep) await onStep(page);
-    if (await page.locator("[data-all-options][open]").count()) throw new Error("the all-options list was opened");
+    // what the page shows now, in one look (a round trip to the page per question took a tenth
+    // of the test's time): the all-options list, confirm, complete, and the candidates: what may
+    // be acted on now by board targets alone (an open menu's items, else what a selection shows,
+    // else the top-level targets) and which of them show
+    const now = await page.evaluate(([top, follow]) => {
+      const vis = (q) => [...document.querySelectorAll(q)].filter((e) => e.checkVisibility());
+      let sel = top;
+      if (vis("[data-menu] [data-menu-option]").length) sel = "[data-menu] [data-menu-option]";
+      else if (document.querySelector("[data-board] .selected") && vis(follow).length) sel = follow;
+      return {
+        allOptionsOpen: document.querySelectorAll("[data-all-options][open]").length > 0,
+        confirms: document.querySelectorAll("[data-confirm]").length,
+        complete: document.body.dataset.complete === "true",
+        sel,
+        shown: [...document.querySelectorAll(sel)].map((e, i) => e.checkVisibility() ? i : -1).filter((i) => i >= 0),
+      };
+    }, [TOP, FOLLOW]);
+    if (now.allOptionsOpen) throw new Error("the all-options list was opened");
     const confirm = page.locator("[data-confirm]");
-    const canConfirm = (await confirm.count()) > 0 && (await confirm.isEnabled());
-    const complete = await page.evaluate(() => document.body.dataset.complete === "true");
-    const sel = await candidates(page);
+    const canConfirm = now.confirms > 0 && (await confirm.isEnabled());
+    const { complete, sel, shown: all } = now;
     const choices = page.locator(sel);
-    const n = await choices.evaluateAll((els) => els.filter((e) => e.checkVisibility()).length);
+    const n = all.length;
     const inMenu = sel.startsWith("[data-menu]");
     if (!complete && n > 0 && (!canConfirm || inMenu || rand() < 0.5)) {
-      const all = await choices.evaluateAll((els) => els.map((e, i) => e.checkVisibility() ? i : -1).filter((i) => i >= 0));
       await act(choices.nth(all[Math.floor(rand() * all.length)]));
       await waitReady(page);
       continue;
