@@ -212,6 +212,7 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   await page.keyboard.press("End");
   await chosen(review.curve.length - 1);
   assert.ok(await page.evaluate(() => document.activeElement?.hasAttribute("data-analysis-graph")), "the focus stays on the graph");
+  await page.locator("figure.analysis-graph").screenshot({ path: `${shots}/analysis-graph-keys.png` });
 
   // axe: the page with the panel, a decision and its better move shown
   await page.click(`[data-decision='${pick.index}']`);
