@@ -169,6 +169,8 @@ TEST(Mcts, SpecParsing) {
   EXPECT_THROW(parse_mcts_spec("mcts:informed=0"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:follow=3"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:econ=-1"), InputError);
+  for (const char* bad : {"mcts:c=nan", "mcts:eps=nan", "mcts:widen=nan", "mcts:scale=inf", "mcts:pw=-1"})
+    EXPECT_THROW(parse_mcts_spec(bad), InputError) << bad;
 }
 
 // ai/bot_limits: the levels, what is over a cap, a worker's capped searches, the cheap lane.

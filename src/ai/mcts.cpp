@@ -23,7 +23,8 @@ namespace {
 // econ: what a follower kept is worth on top, times the share of the pile left (0: the old policy).
 double quick_value(const State& s, const Move& m, double econ = 0) {
   if (m.kind == MoveKind::Pass)
-    return 1.0 + (s.supply[s.current] <= 2 ? 1.5 : 0.0) + econ * s.pile / std::max(1, s.pile + s.turn);
+    return 1.0 + (s.supply[s.current] <= 2 ? 1.5 : 0.0) +
+           (econ > 0 ? econ * s.pile / std::max(1, s.pile + s.turn) : 0.0);
   if (m.kind != MoveKind::Piece) return 0.9;  // a game's own action: about as good as a pass
   const int ti = s.placed_at(m.x, m.y);
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
@@ -330,7 +331,7 @@ class Tree {
     for (std::size_t i = n; i > 1; --i) std::swap(ml_[i - 1], ml_[rng_.below(static_cast<u32>(i))]);
     if (n > 1 && (depth <= 1 || (s.phase != Phase::Place && n <= 16))) {
       me = to_move(s);
-      evaluated = prior_n_ > 0;
+      evaluated = true;  // weighed below by the prior's virtual playouts (none at 0)
       prior_.resize(n);
       double marker_value = 0;
       bool marker_done = false;
@@ -668,6 +669,12 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       if (v != std::floor(v) || v < lo || v > hi) throw InputError(fmt::format("mcts option {}: {} is not a whole number in {}..{}", name, val, lo, hi));
       return static_cast<int>(v);
     };
+    // a number in lo..hi (NaN is in no range)
+    auto real = [&](double lo, double hi) {
+      if (!(v >= lo && v <= hi))
+        throw InputError(fmt::format("mcts option {}: {} is not in {}..{}", name, val, lo, hi));
+      return v;
+    };
     if (name == "playouts") {
       o.playouts = whole(1, kMctsMaxPlayouts);
       playouts_set = true;
@@ -676,34 +683,27 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else if (name == "threads") {
       o.threads = whole(1, kMctsMaxThreads);
     } else if (name == "c") {
-      if (v < 0 || v > 10) throw InputError(fmt::format("mcts option c: {} is not in 0..10", val));
-      o.c = v;
+      o.c = real(0, 10);
     } else if (name == "prior") {
       o.prior = whole(0, 60000);
     } else if (name == "horizon") {
       o.horizon = whole(0, 100000);
     } else if (name == "eps") {
-      if (v < 0 || v > 1) throw InputError(fmt::format("mcts option eps: {} is not in 0..1", val));
-      o.eps = v;
+      o.eps = real(0, 1);
     } else if (name == "widen") {
-      if (v < 0 || v > 100) throw InputError(fmt::format("mcts option widen: {} is not in 0..100", val));
-      o.widen = v;
+      o.widen = real(0, 100);
     } else if (name == "pw") {
-      if (!(v > 0 && v <= 100)) throw InputError(fmt::format("mcts option pw: {} is not in (0, 100]", val));
-      o.pw = v;
+      o.pw = real(0, 100);
     } else if (name == "follow") {
-      if (!(v >= 0 && v <= 2)) throw InputError(fmt::format("mcts option follow: {} is not in 0..2", val));
-      o.follow = v;
+      o.follow = real(0, 2);
     } else if (name == "pprior") {
       o.piece_prior = whole(0, 60000);
     } else if (name == "informed") {
       o.informed = whole(1, 64);
     } else if (name == "econ") {
-      if (!(v >= 0 && v <= 100)) throw InputError(fmt::format("mcts option econ: {} is not in 0..100", val));
-      o.econ = v;
+      o.econ = real(0, 100);
     } else if (name == "scale") {
-      if (!(v >= 1 && v <= 1000)) throw InputError(fmt::format("mcts option scale: {} is not in 1..1000", val));
-      o.scale = v;
+      o.scale = real(1, 1000);
     } else {
       throw InputError(
           fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
