@@ -96,7 +96,8 @@ def play_game(eng, game, seed, tmp):
             a = eng.ask("analyze", game=gid, playouts=120, seed=3, top=3, force=force, ownership=True)
             if not a["ok"] or a["player"] != status["to_move"] or a["playouts"] != 120 or len(a["options"]) > 3 or a["forced"]["move"] != force or a["forced"]["visits"] < 29:
                 fail(f"{game}: analyze: {a}")
-            if not a["ownership"] or any(not 0 <= x <= 1 for f in a["ownership"] for x in f["share"]):
+            if not a["ownership"] or any(not 0 <= x <= 1 for f in a["ownership"] for x in f["share"]) \
+                    or any([f["x"], f["y"]] not in f["cells"] or not 0 <= min(f["anchor"]) <= max(f["anchor"]) <= 1 for f in a["ownership"]):
                 fail(f"{game}: ownership: {a['ownership'][:3]}")
             if eng.ask("analyze", game=gid, playouts=120, seed=3, top=3, force=force, ownership=True) != dict(a, id=eng.n):
                 fail(f"{game}: analyze is not deterministic for a seed")

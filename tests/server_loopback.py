@@ -581,6 +581,14 @@ async def analysis(server):
     if r["status"] != "done" or r["playouts"] != 1000 or not r["review"]["decisions"]:
         fail(f"the analysis: {json.dumps(r)[:300]}")
     review = r["review"]
+    # each decision with its position's open features (at most 12), who scores them and how often
+    for d in review["decisions"]:
+        own = d.get("ownership")
+        if not isinstance(own, list) or len(own) > 12 or any(not 0 <= x <= 1 for f in own for x in f["share"]) \
+                or any([f["x"], f["y"]] not in f["cells"] or len(f["share"]) != 2 for f in own):
+            fail(f"decision {d['index']}'s ownership: {json.dumps(own)[:300]}")
+    if sum(len(d["ownership"]) for d in review["decisions"]) < 2 * len(review["decisions"]):
+        fail("the analysis' positions have few open features")
     if any(d < 0 or (t and d > t) for _, d, t in progress) or [d for _, d, _ in progress] != sorted(d for _, d, _ in progress):
         fail(f"the progress goes up to the total: {progress}")
     await watcher.until(watcher.last("analysis"), "the analysis event")

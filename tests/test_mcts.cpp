@@ -71,7 +71,7 @@ TEST(Mcts, FindsTheBestLastTurn) {
 TEST(Mcts, PlaysOnlyLegalMovesInEveryGame) {
   std::map<std::string, std::array<int, 5>> kinds_of;
   for (const std::string& id : game_ids()) {
-    for (const u64 seed : {77, 78, 79}) {  // three deals: every decision kind comes up
+    for (const u64 seed : {77, 78, 79, 80}) {  // four deals: every decision kind comes up
       SCOPED_TRACE(fmt::format("{} seed {}", id, seed));
       auto rs = load_ruleset(id, {});
       const int players = id == "safari" ? 3 : 2;
@@ -100,7 +100,7 @@ TEST(Mcts, PlaysOnlyLegalMovesInEveryGame) {
       // the record replays to the same result
       const Game r = Game::replay(record_from_json(record_to_json(g.record(), *rs), "mcts game"));
       EXPECT_EQ(r.record().final_scores, g.record().final_scores) << id;
-      if (seed != 79) continue;  // the kinds of decisions, over the three games
+      if (seed != 80) continue;  // the kinds of decisions, over the four games
       if (id == "safari") {
         EXPECT_GT(kinds[static_cast<std::size_t>(MoveKind::Act)], 0) << "no jeep move or watering hole searched";
         EXPECT_GT(kinds[static_cast<std::size_t>(MoveKind::Choose)], 0) << "no hand-in or relocation searched";
@@ -157,7 +157,7 @@ TEST(Mcts, SpecParsing) {
   // every option a spec can set comes back in the bot's spec (records and arena tables name it)
   const std::string all =
       "mcts:playouts=100,threads=1,prior=5,horizon=12,c=0.4,eps=0.1,widen=0.5,scale=12,econ=3,informed=2,pprior=0,"
-      "follow=2,pw=0.5";
+      "follow=2,pw=0.5,value=2";
   EXPECT_EQ(make_bot(all)->spec(), all);
   const MctsOptions o = parse_mcts_spec(all);
   EXPECT_EQ(o.scale, 12);
@@ -165,6 +165,8 @@ TEST(Mcts, SpecParsing) {
   EXPECT_EQ(o.informed, 2);
   EXPECT_EQ(o.piece_prior, 0);
   EXPECT_EQ(o.follow, 2);
+  EXPECT_EQ(o.value, 2);
+  EXPECT_THROW(parse_mcts_spec("mcts:value=3"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:scale=0"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:informed=0"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:follow=3"), InputError);

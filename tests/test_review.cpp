@@ -3,6 +3,7 @@
 // player's moves from the greedy bot's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -178,6 +179,79 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
   }
   o.playouts = 0;
   EXPECT_THROW(review_record(g.record(), o), InputError);
+}
+
+// The server's analysis asks for each decision's ownership: at most the 12 largest open features
+// of its position, each seat's share of the playouts scoring it in [0, 1] with its mean points,
+// the feature's cells; the same search as without it (the margins and marks unchanged), and the
+// same again for the same seed.
+TEST(Review, OwnershipPerDecisionIsTheProtocolsShapeAndChangesNothingElse) {
+  auto rs = load_ruleset("base", {});
+  std::vector<PlayerInfo> info = {{"greedy", "greedy"}, {"random", "random"}};
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (const auto& p : info) bots.push_back(make_bot(p.bot));
+  Game g(rs, info, 5);
+  Rng rng(7);
+  play_out(g, bots, rng);
+  ASSERT_TRUE(g.over());
+  ReviewOptions o;
+  o.playouts = 100;
+  const Review plain = review_record(g.record(), o);
+  o.ownership = true;
+  const Review rv = review_record(g.record(), o);
+  ASSERT_EQ(rv.decisions.size(), plain.decisions.size());
+  const nlohmann::json j = review_to_json(rv, g.record());
+  const nlohmann::json jp = review_to_json(plain, g.record());
+  ASSERT_EQ(j["decisions"].size(), rv.decisions.size());
+  int features = 0, owned = 0, over_one = 0;
+  for (std::size_t i = 0; i < rv.decisions.size(); ++i) {
+    const ReviewedDecision& d = rv.decisions[i];
+    const ReviewedDecision& p = plain.decisions[i];
+    EXPECT_EQ(d.best, p.best);
+    EXPECT_EQ(d.played_stats.margin, p.played_stats.margin) << "ownership changes nothing of the search";
+    EXPECT_EQ(d.loss, p.loss);
+    EXPECT_EQ(d.mark, p.mark);
+    EXPECT_FALSE(jp["decisions"][i].contains("ownership")) << "only when asked";
+    const nlohmann::json& own = j["decisions"][i]["ownership"];
+    ASSERT_TRUE(own.is_array());
+    EXPECT_LE(own.size(), kReviewOwnershipFeatures);
+    int prev_tiles = 1 << 30;
+    for (const nlohmann::json& f : own) {
+      ++features;
+      for (const char* k : {"feature", "x", "y", "port", "anchor", "tiles", "cells", "pieces", "share", "points"})
+        EXPECT_TRUE(f.contains(k)) << k;
+      EXPECT_LE(f["tiles"].get<int>(), prev_tiles) << "largest first";
+      prev_tiles = f["tiles"].get<int>();
+      // its cells: as many as its tiles (a monastery's: its own), one of them its named tile
+      if (f["feature"] == "monastery")
+        EXPECT_EQ(f["cells"].size(), 1U);
+      else
+        EXPECT_EQ(f["cells"].size(), f["tiles"].get<std::size_t>());
+      EXPECT_NE(std::find(f["cells"].begin(), f["cells"].end(), nlohmann::json{f["x"], f["y"]}), f["cells"].end());
+      ASSERT_EQ(f["share"].size(), 2U);
+      ASSERT_EQ(f["points"].size(), 2U);
+      ASSERT_EQ(f["pieces"].size(), 2U);
+      double sum = 0;
+      for (std::size_t s = 0; s < 2; ++s) {
+        const double share = f["share"][s].get<double>(), points = f["points"][s].get<double>();
+        EXPECT_GE(share, 0);
+        EXPECT_LE(share, 1);
+        EXPECT_GE(points, 0);
+        EXPECT_EQ(share > 0, points > 0) << "a seat scores points from it exactly in the playouts it scores it";
+        sum += share;
+      }
+      // a tied majority scores for both seats: the shares sum past 1 by the playouts with a tie
+      // (a fifth of the features in this game, mostly fields)
+      EXPECT_LE(sum, 2.0005);
+      over_one += sum > 1.0005;
+      owned += sum > 0;
+    }
+  }
+  EXPECT_GT(features, 3 * static_cast<int>(rv.decisions.size())) << "several open features per decision";
+  EXPECT_GT(owned, features / 4) << "many features are scored by someone";
+  EXPECT_LT(over_one, features / 2) << "shares summing past 1 (ties) are the exception";
+  const Review again = review_record(g.record(), o);
+  EXPECT_EQ(review_to_json(again, g.record()), j) << "deterministic for a seed and playouts";
 }
 
 }  // namespace

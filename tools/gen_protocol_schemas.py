@@ -102,7 +102,7 @@ requests = {
     "undo": req("undo", {"game": STR, "player": INT}, ["game"]),
     "bot": req("bot", {"game": STR, "bot": STR, "play": BOOL, "view": BOOL}, ["game"]),
     "analyze": req("analyze", {"game": STR, "playouts": {"type": "integer", "minimum": 1}, "seed": {"type": "integer", "minimum": 0}, "top": {"type": "integer", "minimum": 1, "maximum": 1000}, "force": STR, "ownership": BOOL}, ["game"]),
-    "review": req("review", {"record": {"oneOf": [{"$ref": "record.schema.json"}, STR]}, "playouts": {"type": "integer", "minimum": 1}, "seed": {"type": "integer", "minimum": 0}}, ["record"]),
+    "review": req("review", {"record": {"oneOf": [{"$ref": "record.schema.json"}, STR]}, "playouts": {"type": "integer", "minimum": 1}, "seed": {"type": "integer", "minimum": 0}, "ownership": BOOL}, ["record"]),
     "record": req("record", {"game": STR}, ["game"]),
     "close": req("close", {"game": STR}, ["game"]),
     "games": req("games", {}, []),
@@ -111,10 +111,21 @@ requests = {
 VIEW = {"$ref": "view.schema.json"}
 NUM = {"type": "number"}
 OPTSTATS = obj({"move": STR, "visits": INT, "margin": NUM, "se": NUM, "win": NUM, "win_prob": NUM})
+SHARE = {"type": "number", "minimum": 0, "maximum": 1}
+OWNERSHIP = {"type": "array", "description": "the position's open features, largest first, and who scores them in the search's playouts (docs/mcts.md, \"Analysis\")",
+             "items": obj({"feature": STR, "x": INT, "y": INT, "port": STR,
+                           "anchor": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "where a piece on it would stand in tile x, y: (0,0) north-west, (1,1) south-east"},
+                           "tiles": INT,
+                           "cells": {"type": "array", "items": {"type": "array", "items": INT, "minItems": 2, "maxItems": 2}, "minItems": 1, "description": "the cells of its tiles (a monastery: its own)"},
+                           "pieces": {"type": "array", "items": INT, "description": "its pieces by seat now"},
+                           "share": {"type": "array", "items": SHARE, "description": "by seat: the share of playouts in which the seat scored it"},
+                           "points": {"type": "array", "items": NUM, "description": "by seat: the mean points the seat scored from it, over all playouts"}})}
 REVIEW = obj({"game": STR, "players": {"type": "array", "items": STR}, "final_scores": {"type": "array", "items": INT}, "playouts": INT, "seed": INT, "share": NUM, "scale": NUM,
               "thresholds": obj({"inaccuracy": NUM, "mistake": NUM, "blunder": NUM}),
               "decisions": {"type": "array", "items": obj({"index": INT, "move": INT, "turn": INT, "player": INT, "options": INT, "played": OPTSTATS, "best": OPTSTATS, "loss": NUM, "loss_se": NUM,
-                                                           "mark": {"enum": ["", "inaccuracy", "mistake", "blunder"]}, "top": {"type": "array", "items": OPTSTATS}})},
+                                                           "mark": {"enum": ["", "inaccuracy", "mistake", "blunder"]}, "top": {"type": "array", "items": OPTSTATS},
+                                                           "ownership": dict(OWNERSHIP, maxItems=12)},
+                                                          required=["index", "move", "turn", "player", "options", "played", "best", "loss", "loss_se", "mark", "top"])},
               "curve": {"type": "array", "items": obj({"index": INT, "turn": INT, "seat": INT, "margin": NUM, "win_prob": NUM})},
               "summary": {"type": "array", "items": obj({"player": INT, "decisions": INT, "mean_loss": NUM, "inaccuracies": INT, "mistakes": INT, "blunders": INT})}})
 EVENTS = {"type": "array", "items": event}
@@ -141,8 +152,7 @@ replies["bot"]["properties"]["view"] = VIEW
 replies["bot"]["properties"]["events"] = EVENTS
 replies["legal"]["properties"]["after"] = STR
 replies["analyze"]["properties"]["forced"] = OPTSTATS
-replies["analyze"]["properties"]["ownership"] = {"type": "array", "items": obj({"feature": STR, "x": INT, "y": INT, "port": STR, "tiles": INT, "pieces": {"type": "array", "items": INT},
-                                                                             "share": {"type": "array", "items": NUM}, "points": {"type": "array", "items": NUM}})}
+replies["analyze"]["properties"]["ownership"] = dict(OWNERSHIP, maxItems=64)
 error = obj({"id": ID, "ok": {"const": False}, "error": obj({"code": {"enum": ["bad_json", "too_long", "bad_request", "unknown_command", "unknown_game", "bad_input", "bad_record",
                                                                               "illegal_move", "game_over", "waiting", "no_undo", "too_many_games", "internal"]}, "message": STR})})
 proto = {"$schema": "https://json-schema.org/draft/2020-12/schema",

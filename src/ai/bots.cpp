@@ -2,6 +2,7 @@
 
 #include "ai/bot_limits.hpp"
 #include "ai/mcts.hpp"
+#include "ai/value.hpp"
 
 #include <fmt/format.h>
 
@@ -22,48 +23,44 @@ class RandomBot final : public Bot {
 // Potential of every player's pieces on the board (majority holders only), in points.
 void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
   pot.fill(0.0);
-  StaticVec<u16, kMaxPlayers * kMaxPieces> seen;
-  StaticVec<u16, kMaxPlayers * kMaxPieces> seen_nets;
-  for (const PieceOnBoard& pc : s.pieces) {
-    const FeatureTypeDef& pfd = s.rs->ftype(s.graph[pc.seg].ftype);
-    if (pc.kind == pfd.network_kind) {  // a hut: its river system's fish, for the hut majority
-      const int net = s.graph.net_find(pc.seg);
-      if (std::find(seen_nets.begin(), seen_nets.end(), net) != seen_nets.end()) continue;
-      seen_nets.push_back(static_cast<u16>(net));
-      const Segment& n = s.graph[net];
-      int best = 0;
-      for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, n.net_pieces[static_cast<std::size_t>(p)]);
-      for (int p = 0; p < s.nplayers; ++p)
-        if (n.net_pieces[static_cast<std::size_t>(p)] == best) pot[static_cast<std::size_t>(p)] += n.net_attr + 0.5;
-      continue;
-    }
-    const int root = s.graph.find(pc.seg);
-    if (std::find(seen.begin(), seen.end(), root) != seen.end()) continue;
-    seen.push_back(static_cast<u16>(root));
-    const FeatureInfo fi = feature_info(s, root);
-    const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
-    const FClass cls = fd.cls;
-    double v;
-    if (cls == FClass::Field) {
-      const int fpc = s.rs->game->farm_points_per_city;
-      if (!s.rs->farmers) v = 0.0;
-      else if (s.rs->game->hooks.field_value) v = s.rs->game->hooks.field_value(s, root);
-      else v = (fpc ? field_cities(s, root) * fpc : 0) + fd.final_per_attr * fi.attr;
-    } else if (fd.final_per_tile == 0 && fd.final_per_attr == 0) {
-      // worth nothing unless completed (Hunters): count half its completed value
-      v = 0.5 * feature_value(s, fi, true);
-    } else {
-      v = feature_value(s, fi, false);
-      // an unfinished feature is worth a little more than its end value: it may still complete
-      if (cls == FClass::Area) v *= 1.5;
-    }
-    int best = 0;
-    for (int p = 0; p < s.nplayers; ++p) best = std::max(best, fi.pieces[static_cast<std::size_t>(p)]);
-    for (int p = 0; p < s.nplayers; ++p)
-      if (fi.pieces[static_cast<std::size_t>(p)] == best) pot[static_cast<std::size_t>(p)] += v;
-  }
+  for_each_claim(
+      s,
+      [&](const Segment& n) {  // a hut: its river system's fish, for the hut majority
+        int best = 0;
+        for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, n.net_pieces[static_cast<std::size_t>(p)]);
+        for (int p = 0; p < s.nplayers; ++p)
+          if (n.net_pieces[static_cast<std::size_t>(p)] == best) pot[static_cast<std::size_t>(p)] += n.net_attr + 0.5;
+      },
+      [&](int root, const FeatureInfo& fi) {
+        const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
+        double v;
+        if (fd.cls == FClass::Field) {
+          v = field_worth(s, root, fi);
+        } else if (fd.final_per_tile == 0 && fd.final_per_attr == 0) {
+          // worth nothing unless completed (Hunters): count half its completed value
+          v = 0.5 * feature_value(s, fi, true);
+        } else {
+          v = feature_value(s, fi, false);
+          // an unfinished feature is worth a little more than its end value: it may still complete
+          if (fd.cls == FClass::Area) v *= 1.5;
+        }
+        int best = 0;
+        for (int p = 0; p < s.nplayers; ++p) best = std::max(best, fi.pieces[static_cast<std::size_t>(p)]);
+        for (int p = 0; p < s.nplayers; ++p)
+          if (fi.pieces[static_cast<std::size_t>(p)] == best) pot[static_cast<std::size_t>(p)] += v;
+      });
 }
 
+}  // namespace
+
+double field_worth(const State& s, int root, const FeatureInfo& fi) {
+  const int fpc = s.rs->game->farm_points_per_city;
+  if (!s.rs->farmers) return 0.0;
+  if (s.rs->game->hooks.field_value) return s.rs->game->hooks.field_value(s, root);
+  return (fpc ? field_cities(s, root) * fpc : 0) + s.rs->ftype(fi.ftype).final_per_attr * fi.attr;
+}
+
+namespace {
 
 class GreedyBot final : public Bot {
  public:
@@ -105,8 +102,13 @@ bool marker_only(const State& t, const Move& m) {
   return m.kind == MoveKind::Choose && t.marker_taken && t.pend_root == 0xFFFF;
 }
 
-double greedy_continuation(const State& t, int me) {
-  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return greedy_eval(t, me);
+double greedy_continuation(const State& t, int me, const std::vector<double>* value) {
+  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) {
+    if (!value) return greedy_eval(t, me);
+    std::array<double, kMaxPlayers> e{};
+    value_evals(t, *value, e);
+    return e[static_cast<std::size_t>(me)];
+  }
   MoveList ml;
   legal_moves(t, ml);
   double best = -1e18;
@@ -118,15 +120,14 @@ double greedy_continuation(const State& t, int me) {
     }
     State u = t;
     apply_move(u, m);
-    best = std::max(best, greedy_continuation(u, me));
+    best = std::max(best, greedy_continuation(u, me, value));
   }
   return best;
 }
 
-void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out) {
+void greedy_values(const State& s, std::array<double, kMaxPlayers>& value) {
   std::array<double, kMaxPlayers> pot{};
   potentials(s, pot);
-  std::array<double, kMaxPlayers> value{};
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders
@@ -138,6 +139,11 @@ void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out) {
     value[pi] = s.score[pi] + pot[pi] + 0.75 * std::min<int>(s.supply[pi], 4) + 0.5 * std::min<int>(s.supply2[pi], 1) +
                 0.6 * s.track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0) + 1.6 * tokens;
   }
+}
+
+void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out) {
+  std::array<double, kMaxPlayers> value{};
+  greedy_values(s, value);
   for (int p = 0; p < s.nplayers; ++p) {
     double other = -1e18;
     for (int q = 0; q < s.nplayers; ++q)

@@ -1,5 +1,6 @@
 // ai: bots choose among the moves the engine lists. Specs: "random", "greedy".
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,10 +48,39 @@ std::vector<std::string> split_bot_list(std::string_view list);
 double greedy_eval(const State& s, int player);
 // greedy_eval for every player at once (the board's potentials worked out once).
 void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out);
+// The greedy evaluation's own sum for every player (score, potential, followers...), before the
+// best opponent's is taken off.
+void greedy_values(const State& s, std::array<double, kMaxPlayers>& value);
 
 // The best greedy_eval `me` can reach from t while the decisions stay theirs (the rest of a turn:
 // a double tile's choice, the piece, a token hand-in, a jeep's new cell), one ply, no chance.
-double greedy_continuation(const State& t, int me);
+// value: judge the end of the turn by this fitted value's weights (ai/value.hpp) instead.
+double greedy_continuation(const State& t, int me, const std::vector<double>* value = nullptr);
+
+// The claims on the board, each once: on_net(net) for each river system with huts on it (its
+// network root segment; Hunters), on_feature(root, info) for each other feature with pieces.
+template <typename OnNet, typename OnFeature>
+void for_each_claim(const State& s, OnNet&& on_net, OnFeature&& on_feature) {
+  StaticVec<u16, kMaxPlayers * kMaxPieces> seen;
+  StaticVec<u16, kMaxPlayers * kMaxPieces> seen_nets;
+  for (const PieceOnBoard& pc : s.pieces) {
+    const FeatureTypeDef& pfd = s.rs->ftype(s.graph[pc.seg].ftype);
+    if (pc.kind == pfd.network_kind) {
+      const int net = s.graph.net_find(pc.seg);
+      if (std::find(seen_nets.begin(), seen_nets.end(), net) != seen_nets.end()) continue;
+      seen_nets.push_back(static_cast<u16>(net));
+      on_net(s.graph[net]);
+      continue;
+    }
+    const int root = s.graph.find(pc.seg);
+    if (std::find(seen.begin(), seen.end(), root) != seen.end()) continue;
+    seen.push_back(static_cast<u16>(root));
+    on_feature(root, feature_info(s, root));
+  }
+}
+
+// What a field pays its majority at the end as it stands (0 without farmers).
+double field_worth(const State& s, int root, const FeatureInfo& fi);
 
 // Moves that only put a neutral marker somewhere (Safari: a jeep moved, or put back after it was
 // taken). The evaluation does not look at markers, so a search needs to try only one of them.

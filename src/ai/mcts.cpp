@@ -1,6 +1,7 @@
 #include "ai/mcts.hpp"
 
 #include "ai/bot_limits.hpp"
+#include "ai/value.hpp"
 
 #include <fmt/format.h>
 
@@ -105,10 +106,14 @@ void rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
 // A playout cut short: the greedy evaluation (score plus what the pieces on the board are
 // worth) stands in for the final score difference.
 // margins: where given, gets the evaluation's margins (points).
+// value: the fitted value's weights (nullptr: the greedy evaluation).
 void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r,
-                  std::array<double, kMaxPlayers>* margins = nullptr) {
+                  std::array<double, kMaxPlayers>* margins = nullptr, const std::vector<double>* value = nullptr) {
   std::array<double, kMaxPlayers> e{};
-  greedy_evals(s, e);
+  if (value)
+    value_evals(s, *value, e);
+  else
+    greedy_evals(s, e);
   for (int p = 0; p < s.nplayers; ++p)
     r[static_cast<std::size_t>(p)] = static_cast<float>(0.5 + 0.5 * std::tanh(e[static_cast<std::size_t>(p)] / scale));
   if (margins) *margins = e;
@@ -130,6 +135,11 @@ void final_margins(const State& s, std::array<double, kMaxPlayers>& m) {
 // measurements (docs/mcts.md).
 int default_horizon(const State& s) { return s.rs->game->search_horizon; }
 int default_prior(const State& s) { return s.rs->game->search_prior; }
+// o.value, or the game's default: the fitted value where the game has one and a horizon for it.
+int value_mode(const State& s, const MctsOptions& o) {
+  if (o.value >= 0) return o.value;
+  return s.rs->game->search_value_horizon > 0 && value_weights(s) ? 1 : 0;
+}
 
 struct Node {
   Move move;           // the edge from the parent: a move, or (chance parent) the outcome in feat/x
@@ -151,10 +161,15 @@ class Tree {
   Tree(const State& root, const MctsOptions& o, u64 seed)
       : root_(root),
         o_(o),
-        horizon_(o.horizon >= 0 ? o.horizon : default_horizon(root)),
+        value_mode_(value_mode(root, o)),
+        horizon_(o.horizon >= 0                                               ? o.horizon
+                 : value_mode_ > 0 && root.rs->game->search_value_horizon > 0 ? root.rs->game->search_value_horizon
+                                                                              : default_horizon(root)),
         prior_n_(o.prior >= 0 ? o.prior : default_prior(root)),
         rng_(seed) {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
+    value_w_ = value_mode_ > 0 ? value_weights(root) : nullptr;
+    value_prior_ = value_mode_ > 1 ? value_w_ : nullptr;
     nodes_.reserve(1 << 16);
     nodes_.emplace_back();
   }
@@ -237,7 +252,7 @@ class Tree {
     std::array<float, kMaxPlayers> r{};
     if (s.phase == Phase::Over) rewards(s, o_.scale, r);
     else
-      eval_rewards(s, o_.scale, r, analyzing_ ? &margins_ : nullptr);
+      eval_rewards(s, o_.scale, r, analyzing_ ? &margins_ : nullptr, value_w_);
     if (analyzing_ && path_.size() > 1) {
       // the root player's margin at the end of this playout, kept for the root option it went through
       if (s.phase == Phase::Over) final_margins(s, margins_);
@@ -342,7 +357,7 @@ class Tree {
         }
         State t = s;
         apply_move(t, ml_[i]);
-        prior_[i] = greedy_continuation(t, me);
+        prior_[i] = greedy_continuation(t, me, value_prior_);
         if (marker_only(s, ml_[i])) {
           marker_done = true;
           marker_value = prior_[i];
@@ -468,6 +483,7 @@ class Tree {
 
   const State& root_;
   MctsOptions o_;
+  int value_mode_;  // 0 the greedy evaluation, 1 the fitted value at the horizon, 2 also in the prior
   int horizon_;
   int prior_n_;
   Rng rng_;
@@ -484,6 +500,8 @@ class Tree {
   std::array<double, kMaxPlayers> margins_{};
   std::map<u32, RootSum> root_sums_;
   double chance_widen_ = 0;  // chance nodes: at most 1 + this * sqrt(visits) outcomes (0: every outcome drawn)
+  const std::vector<double>* value_w_ = nullptr;      // the fitted value's weights (o.value), or none
+  const std::vector<double>* value_prior_ = nullptr;  // the same for the prior (o.value 2)
   bool owning_ = false;
   EventSink events_;
   std::vector<FeatureOwnership> owned_;
@@ -629,6 +647,7 @@ class MctsBot final : public Bot {
     if (o_.piece_prior != d.piece_prior) out += fmt::format(",pprior={}", o_.piece_prior);
     if (o_.follow != d.follow) out += fmt::format(",follow={}", o_.follow);
     if (o_.pw != d.pw) out += fmt::format(",pw={}", o_.pw);
+    if (o_.value != d.value) out += fmt::format(",value={}", o_.value);
     return out;
   }
 
@@ -702,12 +721,14 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       o.informed = whole(1, 64);
     } else if (name == "econ") {
       o.econ = real(0, 100);
+    } else if (name == "value") {
+      o.value = whole(0, 2);
     } else if (name == "scale") {
       o.scale = real(1, 1000);
     } else {
       throw InputError(
           fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
-                      "econ, informed, pprior, follow, pw)",
+                      "econ, informed, pprior, follow, pw, value)",
                       name));
     }
   }
@@ -754,6 +775,7 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
   // calibration and the review's scale were fitted on that search's margins
   MctsOptions ao = o;
   if (ao.widen < 0) ao.widen = 0;
+  if (ao.value < 0) ao.value = 0;  // the same for the fitted value: the greedy evaluation
   const auto trees = run_search(s, ao, rng.next(), stats, [&](Tree& t) {
     t.analyze(force, force_share);
     if (ownership) t.own_features();
@@ -826,5 +848,7 @@ int mcts_playout(State& s, Rng& rng) {
   }
   return n;
 }
+
+void mcts_playout_move(State& s, Rng& rng, MoveList& ml) { apply_move(s, policy_move(s, rng, ml, 0.2)); }
 
 }  // namespace carc

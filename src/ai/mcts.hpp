@@ -27,11 +27,15 @@ struct MctsOptions {
   double scale = 20;  // points of score difference that make tanh(1)
   double econ = 0;    // playouts: a follower kept is worth this much more, times the share of the pile left
   int piece_prior = -1;  // the prior's virtual playouts at piece decisions; -1: as prior
-  int informed = 1;
-  double pw = 1;        // progressive widening: a decision node visited n times considers 3 + pw * sqrt(n) children
-  double follow = 0.1;  // with a playout budget: the next decision of the turn is answered from this
-                        // search when it got this share of the budget (above 1: never)   // playouts: a placement is
-                        // the best of this many sampled (placement_score)
+  int informed = 1;      // playouts: a placement is the best of this many sampled (placement_score)
+  double pw = 1;         // progressive widening: a decision node visited n times considers 3 + pw * sqrt(n) children
+  double follow = 0.1;   // with a playout budget: the next decision of the turn is answered from this
+                         // search when it got this share of the budget (above 1: never)
+  int value = -1;        // a playout cut at the horizon is judged by: 0 the greedy evaluation, 1 the
+                         // game's fitted value (ai/value.hpp; the greedy evaluation where none is
+                         // fitted), cut at GameDef::search_value_horizon unless horizon is set; 2 the
+                         // fitted value, which also orders and seeds the tree (prior); -1: the game's
+                         // default (1 where it sets search_value_horizon; 0 in mcts_analyze)
   int prior = -1;     // virtual playouts at the greedy evaluation for children expanded with it;
                       // -1: the game's default (30; Amazonas 100)
   int horizon = -1;   // playout decisions before the greedy evaluation ends a playout; 0: to the
@@ -97,5 +101,7 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
 
 // One playout from s to the end with the playout policy (for benchmarks); returns decisions made.
 int mcts_playout(State& s, Rng& rng);
+// One decision of the playout policy at the decision s, applied (ml: scratch).
+void mcts_playout_move(State& s, Rng& rng, MoveList& ml);
 
 }  // namespace carc

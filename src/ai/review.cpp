@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "view/tile_geometry.hpp"
 
 namespace carc {
 
@@ -13,6 +17,46 @@ nlohmann::json option_json(const OptionStats& st, const std::string& text) {
           {"se", std::round(st.margin_se * 100) / 100},
           {"win", std::round(st.win * 1000) / 1000},
           {"win_prob", std::round(st.win_prob * 1000) / 1000}};
+}
+
+nlohmann::json ownership_json(const State& s, const std::vector<FeatureOwnership>& own, std::size_t max) {
+  const std::size_t n = std::min(max, own.size());
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t k = 0; k < n; ++k) {
+    const FeatureOwnership& f = own[k];
+    const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(f.x, f.y))];
+    nlohmann::json share = nlohmann::json::array(), points = nlohmann::json::array(), pieces = nlohmann::json::array(),
+                   at = nlohmann::json::array();
+    for (int p = 0; p < s.nplayers; ++p) {
+      share.push_back(std::round(f.share[static_cast<std::size_t>(p)] * 1000) / 1000);
+      points.push_back(std::round(f.points[static_cast<std::size_t>(p)] * 100) / 100);
+      pieces.push_back(f.pieces[static_cast<std::size_t>(p)]);
+    }
+    // its cells: the tiles of its segments (a monastery's: its own tile), walking its member ring
+    std::vector<u16> seen;
+    int m = f.root;
+    do {
+      const u16 ti = s.graph[m].tile;
+      if (std::find(seen.begin(), seen.end(), ti) == seen.end()) {
+        seen.push_back(ti);
+        at.push_back({s.tiles[ti].x, s.tiles[ti].y});
+      }
+      m = s.graph[m].next;
+    } while (m != f.root);
+    // where a piece on it would stand in that tile: where a front end marks it
+    const view::Point a = view::piece_spot(*s.rs, s.type_of(pt), s.type_of(pt).rot[pt.rot], f.local);
+    out.push_back({{"feature", s.rs->ftype(f.ftype).name},
+                   {"x", f.x},
+                   {"y", f.y},
+                   {"port", feature_port(s, pt, f.local)},
+                   {"anchor", {std::round(a.x * 1000) / 1000, std::round(a.y * 1000) / 1000}},
+                   {"tiles", f.tiles},
+                   {"cells", at},
+                   {"pieces", pieces},
+                   {"share", share},
+                   {"points", points}});
+  }
+  return out;
 }
 
 nlohmann::json review_to_json(const Review& rv, const Record& r) {
@@ -46,6 +90,7 @@ nlohmann::json review_to_json(const Review& rv, const Record& r) {
                               {"loss_se", std::round(d.loss_se * 100) / 100},
                               {"mark", d.mark},
                               {"top", top}});
+    if (!d.ownership.is_null()) j["decisions"].back()["ownership"] = d.ownership;
     Sum& s = sums[static_cast<std::size_t>(d.player)];
     ++s.n;
     s.loss += d.loss;
@@ -112,7 +157,7 @@ void ReviewRun::step(int n) {
   for (; n > 0 && !finished(); --n) {
     const At& a = at_[rv_.decisions.size()];
     const Analysis an = mcts_analyze(a.s, mo_, rv_.options.seed ^ (0x9E3779B97F4A7C15ULL * static_cast<u64>(a.index)),
-                                     &a.m, rv_.options.force_share);
+                                     &a.m, rv_.options.force_share, rv_.options.ownership);
     ReviewedDecision d;
     d.index = a.index;
     d.move = a.move;
@@ -141,6 +186,7 @@ void ReviewRun::step(int n) {
       d.top.push_back(an.options[k]);
       d.top_text.push_back(notation(a.s, an.options[k].move));
     }
+    if (rv_.options.ownership) d.ownership = ownership_json(a.s, an.ownership, kReviewOwnershipFeatures);
     rv_.decisions.push_back(std::move(d));
   }
 }

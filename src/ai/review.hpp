@@ -5,6 +5,7 @@
 // 0), classed against the game's scale (GameDef::review_margin): inaccuracy from 1/8 of it,
 // mistake from 1/4, blunder from 1/2. Deterministic for a seed and a number of playouts.
 #pragma once
+#include <cstddef>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,7 +20,10 @@ struct ReviewOptions {
   int playouts = 1000;        // per decision (one thread: deterministic)
   u64 seed = 1;               // the searches' seed (each decision's derived from it and its index)
   double force_share = 0.25;  // of the playouts given to the played move
+  bool ownership = false;     // each decision's open features, who scores them (the game server's analysis)
 };
+// The most features a reviewed decision's ownership keeps (the largest).
+constexpr std::size_t kReviewOwnershipFeatures = 12;
 
 struct ReviewedDecision {
   int index = 0;  // the decision's number in the game, from 1
@@ -34,6 +38,9 @@ struct ReviewedDecision {
   std::string mark;              // "", "inaccuracy", "mistake", "blunder": of loss - loss_se
   std::vector<OptionStats> top;  // the three most visited options
   std::vector<std::string> top_text;
+  // with ReviewOptions::ownership: the position's open features (ownership_json, at most
+  // kReviewOwnershipFeatures, largest first); else null
+  nlohmann::json ownership;
 };
 
 struct Review {
@@ -77,6 +84,11 @@ Review review_record(const Record& r, const ReviewOptions& o, const std::functio
 nlohmann::json review_to_json(const Review& rv, const Record& r);
 // One option's statistics as JSON: {move, visits, margin, win}.
 nlohmann::json option_json(const OptionStats& st, const std::string& text);
+// The ownership of the open features of position s (mcts_analyze with ownership) as JSON, the
+// engine protocol's `analyze` and the review's per decision: at most `max` of them, each {feature,
+// x, y, port, anchor, tiles, cells, pieces, share, points} (docs/engine-protocol.md).
+nlohmann::json ownership_json(const State& s, const std::vector<FeatureOwnership>& own,
+                              std::size_t max = static_cast<std::size_t>(-1));
 // The class of a loss in points on a scale.
 std::string review_mark(double loss, double scale);
 

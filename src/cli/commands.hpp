@@ -14,4 +14,5 @@ void register_engine(CLI::App& app);
 void register_tiles(CLI::App& app);
 void register_serve(CLI::App& app);
 void register_worker(CLI::App& app);
+void register_fit_value(CLI::App& app);
 }  // namespace carc::cli

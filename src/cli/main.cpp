@@ -1,5 +1,5 @@
 // carcassonne: the one binary. Subcommands: play, selfplay, replay, review, render, bench, arena, engine, tiles, serve,
-// worker.
+// worker, fit-value.
 #include <fmt/format.h>
 
 #include <csignal>
@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   carc::cli::register_tiles(app);
   carc::cli::register_serve(app);
   carc::cli::register_worker(app);
+  carc::cli::register_fit_value(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

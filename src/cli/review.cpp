@@ -92,6 +92,9 @@ void register_review(CLI::App& app) {
   c->add_option("--share", o->force_share, "Share of the playouts given to the played move")
       ->check(CLI::Range(0.0, 0.9));
   c->add_flag("--json", *json, "Print the review as JSON");
+  c->add_flag("--ownership", o->ownership,
+              "With --json: each decision's open features (the 12 largest) with each seat's share of the playouts "
+              "scoring them and mean points");
   c->callback([file, json, o] {
     const std::string name = printable(*file);
     Record r;

@@ -342,37 +342,18 @@ struct Dispatch {
     if (force)
       for (const OptionStats& st : a.options)
         if (st.move == *force) reply["forced"] = option_json(st, notation(s, st.move));
-    if (owning) {
-      json own = json::array();
-      for (const FeatureOwnership& f : a.ownership) {
-        const PlacedTile& pt = s.tiles[static_cast<std::size_t>(s.placed_at(f.x, f.y))];
-        json share = json::array(), points = json::array(), pieces = json::array();
-        for (int p = 0; p < s.nplayers; ++p) {
-          share.push_back(std::round(f.share[static_cast<std::size_t>(p)] * 1000) / 1000);
-          points.push_back(std::round(f.points[static_cast<std::size_t>(p)] * 100) / 100);
-          pieces.push_back(f.pieces[static_cast<std::size_t>(p)]);
-        }
-        own.push_back({{"feature", s.rs->ftype(f.ftype).name},
-                       {"x", f.x},
-                       {"y", f.y},
-                       {"port", feature_port(s, pt, f.local)},
-                       {"tiles", f.tiles},
-                       {"pieces", pieces},
-                       {"share", share},
-                       {"points", points}});
-      }
-      reply["ownership"] = own;
-    }
+    if (owning) reply["ownership"] = ownership_json(s, a.ownership);
   }
 
   // A record reviewed move by move (docs/mcts.md "Review").
   void review(const json& req, json& reply) {
-    only_keys(req, {"record", "playouts", "seed"});
+    only_keys(req, {"record", "playouts", "seed", "ownership"});
     const json* r = opt(req, "record");
     if (!r) throw ProtocolError("bad_request", "record: missing (a record object, or its text)");
     ReviewOptions o;
     o.playouts = playouts_field(req);
     o.seed = seed_field(req, "seed").value_or(1);
+    o.ownership = flag(req, "ownership", false);
     Record rec;
     Review rv;
     try {

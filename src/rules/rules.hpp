@@ -278,6 +278,9 @@ struct GameDef {
   // playouts); the greedy prior counts as this many virtual playouts.
   int search_horizon = 0;
   int search_prior = 30;
+  // With the fitted value (value_weights below), playouts end after this many decisions and the
+  // fitted value judges them, in place of search_horizon and the greedy evaluation; 0: not used.
+  int search_value_horizon = 0;
   // chance nodes keep at most 1 + search_widen * sqrt(visits) outcomes (double progressive
   // widening; 0: every draw its own)
   double search_widen = 1.0;
@@ -289,6 +292,10 @@ struct GameDef {
   // 1 / (1 + exp(-m / s)) with s = win_scale[players] points, fitted by tools/calibrate_win.py on
   // reviewed arena games; 0: not fitted for that player count (the nearest fitted one is used).
   std::array<double, kMaxPlayers + 1> win_scale{};
+  // The search's fitted evaluation (ai/value.hpp, docs/mcts.md "Fitted value"): the weights of
+  // value_features per player count, fitted by `carcassonne fit-value`; empty: not fitted (the
+  // greedy evaluation is used).
+  std::array<std::vector<double>, kMaxPlayers + 1> value_weights{};
   int farm_points_per_city = 3;
   // The game's own decisions (Choose and Act moves) in the fixed action space of the learning
   // interface (src/rl, docs/python.md): one block per kind of move, in this order, after the

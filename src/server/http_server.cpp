@@ -1627,6 +1627,7 @@ void Server::analysis_answer(HttpCall& c, Host& h, bool start) {
     job->record = h.room->game().record();
     job->options.playouts = o_.analysis_playouts;
     job->options.seed = std::hash<std::string>{}(id) | 1;
+    job->options.ownership = true;  // who is likely to score each open feature, per decision
     const std::lock_guard lock(amu_);
     // a job being saved (or saved: its entry goes when the game is next asked about, or a minute
     // after) is not under way and holds no slot

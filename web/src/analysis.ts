@@ -4,15 +4,21 @@
 // chance to win after each decision as a graph, every reviewed decision in a list with its mark
 // (?!, ?, ??) and loss, and each player's summary. Choosing a decision shows it on the board: the
 // replay after the turn as played, and, when the search preferred another move, the position after
-// that better move (GET /api/games/ID/analysis/K) with what each was expected to score.
+// that better move (GET /api/games/ID/analysis/K) with what each was expected to score, and, on
+// demand ("Ownership"), who was likely to score each open feature of the position: a mark on each
+// in the colour of its likeliest scorer, filled as far as that seat's share of the search's playouts.
 // The client computes nothing of it: every number is the server's review.
-import { h, s, getJSON } from "./util";
-import { lang, t, withLang } from "./i18n";
+import { h, s, getJSON, load, save } from "./util";
+import { lang, t, withLang, word } from "./i18n";
 import type { View } from "./types";
 
 export type Mark = "" | "inaccuracy" | "mistake" | "blunder";
 export interface Option { move: string; visits: number; margin: number; win: number; win_prob: number }
-export interface Decision { index: number; move: number; turn: number; player: number; options: number; played: Option; best: Option; loss: number; mark: Mark; top: Option[] }
+// An open feature of a decision's position: a tile of it (x, y, port; anchor: where a piece on it
+// would stand in that tile), its cells, and per seat the share of the search's playouts in which the
+// seat scored it and the mean points it scored from it.
+export interface Owned { feature: string; x: number; y: number; port: string; anchor: [number, number]; tiles: number; cells: [number, number][]; pieces: number[]; share: number[]; points: number[] }
+export interface Decision { index: number; move: number; turn: number; player: number; options: number; played: Option; best: Option; loss: number; mark: Mark; top: Option[]; ownership?: Owned[] }
 export interface Review {
   game: string; players: string[]; final_scores: number[]; playouts: number; seed: number;
   thresholds: { inaccuracy: number; mistake: number; blunder: number };
@@ -58,6 +64,7 @@ export class Analysis {
   private open = false;
   private sel: Decision | null = null;
   private showing: "better" | "played" = "better";
+  private owning = load<boolean>("carc.ownership", false);  // the ownership overlay (off until asked)
   private detail: Detail | null = null;
   private details = new Map<number, Promise<Detail>>();
   private ticket = 0;
@@ -370,12 +377,62 @@ export class Analysis {
     const tile = v.board.tiles.find((x) => x.last) ?? v.board.tiles[v.board.tiles.length - 1];
     if (!tile) return;
     const S = 100, better = this.boardView() === v;
+    if (this.owning && this.sel.ownership?.length) svg.append(this.ownership(this.sel, v));
     const word = better ? t("analysis.frame_better") : t("analysis.frame_played");
     const text = s("text", { class: "analysis-word", x: tile.x * S + S / 2, y: tile.y * S - 10 });
     text.textContent = word;
     svg.append(s("g", { class: `analysis-frame ${better ? "better" : "played"}`, "data-analysis-frame": better ? "better" : "played", "data-frame-cell": `${tile.x},${tile.y}`, "pointer-events": "none" },
       s("rect", { class: "outer", x: tile.x * S - 4, y: tile.y * S - 4, width: S + 8, height: S + 8, rx: 8 }),
       s("rect", { class: "inner", x: tile.x * S - 4, y: tile.y * S - 4, width: S + 8, height: S + 8, rx: 8 }), text));
+  }
+
+  // Who was likely to score each open feature of the decision's position (before its move): a mark
+  // where a piece on it would stand (beside the piece standing there), in the colour of the seat
+  // that scored it in most playouts, its ring drawn round, its disc tinted and the whole mark as
+  // opaque as far as that share, with the share in per cent; its cells outlined while the mark is
+  // hovered; every seat's share and mean points in its name and tooltip.
+  private ownership(d: Decision, v: View): SVGGElement {
+    const S = 100, R = 20, C = 2 * Math.PI * R, colours = this.host.colours();
+    const pieces = new Set(v.board.pieces.map((p) => `${p.x},${p.y},${p.port}`));
+    // marks never cover each other: one that would is moved to the nearest free place round its spot
+    const placed: [number, number][] = [];
+    const free = (x: number, y: number) => placed.every(([px, py]) => Math.hypot(px - x, py - y) >= 2 * R + 3);
+    const NUDGE = [[0, 0], [0, -1], [1, 0], [0, 1], [-1, 0], [1, -1], [1, 1], [-1, 1], [-1, -1]].map(([a, b]) => [a * (2 * R + 4), b * (2 * R + 4)]);
+    const layer = s("g", { class: "ownership", "data-ownership": d.index });
+    const marks: SVGGElement[] = [];
+    for (const f of d.ownership ?? []) {
+      let seat = -1, top = 0;
+      f.share.forEach((x, i) => { if (x > top) { top = x; seat = i; } });
+      const c = seat >= 0 ? colours[seat] ?? "#888" : "#888";
+      const text = this.ownedText(f);
+      const key = `${f.x},${f.y},${f.port}`;
+      const g = s("g", { class: seat >= 0 ? "own" : "own nobody", "data-ownership-feature": key, "data-feature": f.feature, "data-seat": seat, "data-share": top, opacity: (0.6 + 0.4 * top).toFixed(2), role: "img", "aria-label": text });
+      g.append(s("title", {}, document.createTextNode(text)));
+      const area = s("g", { class: "own-cells" });
+      for (const [x, y] of f.cells) area.append(s("rect", { x: x * S + 5, y: y * S + 5, width: S - 10, height: S - 10, rx: 10, stroke: c, fill: c }));
+      // a piece standing there stays in sight: the mark goes beside it, toward the tile's middle
+      const x0 = (f.x + f.anchor[0]) * S + (pieces.has(key) ? (f.anchor[0] < 0.5 ? 34 : -34) : 0), y0 = (f.y + f.anchor[1]) * S;
+      const [dx, dy] = NUDGE.find(([a, b]) => free(x0 + a, y0 + b)) ?? [0, 0];
+      const cx = x0 + dx, cy = y0 + dy;
+      placed.push([cx, cy]);
+      const figure = s("text", { x: cx, y: cy + 5.5 });
+      figure.textContent = seat >= 0 ? String(Math.round(top * 100)) : "–";
+      g.append(area, s("circle", { class: "own-base", cx, cy, r: R + 3 }),
+        s("circle", { class: "own-disc", cx, cy, r: R, fill: c, "fill-opacity": (0.12 + 0.5 * top).toFixed(2) }),
+        s("circle", { class: "own-ring", cx, cy, r: R, stroke: c, "stroke-dasharray": `${(top * C).toFixed(1)} ${C.toFixed(1)}`, transform: `rotate(-90 ${cx} ${cy})` }),
+        figure);
+      marks.push(g);
+    }
+    layer.append(...marks);
+    return layer;
+  }
+
+  // "City at 2,-1: Ann 72% (mean 8.3 points), Bob 20% (mean 2.1 points)".
+  private ownedText(f: Owned): string {
+    const w = word("feature", f.feature).replace(/_/g, " ");
+    const seats = f.share.map((x, i) => ({ x, i })).filter((o) => o.x > 0).sort((a, b) => b.x - a.x)
+      .map((o) => t("analysis.own_seat", { name: this.name(o.i), share: pct.format(o.x), points: places(f.points[o.i] ?? 0) }));
+    return t("analysis.own_feature", { feature: w.charAt(0).toUpperCase() + w.slice(1), x: f.x, y: f.y, seats: seats.length ? seats.join(", ") : t("analysis.own_nobody") });
   }
 
   // The words at the board's foot: the better move with what it was expected to score against the
@@ -401,6 +458,18 @@ export class Analysis {
     } else {
       main.append(h("p", { "data-analysis-best": d.played.move, text: t("analysis.best_played", { move: d.played.move, margin: signed(d.played.margin) }) }),
         h("p", { class: "sub", text: t("analysis.win_one", { p: pct.format(d.played.win_prob) }) }));
+    }
+    if (d.ownership?.length) {
+      const own = h("button", { type: "button", class: "own-toggle", "data-ownership-toggle": "", "aria-pressed": String(this.owning), title: t("analysis.ownership_legend"), text: t("analysis.ownership") });
+      own.addEventListener("click", () => {
+        this.owning = !this.owning;
+        save("carc.ownership", this.owning);
+        this.drawNote();
+        this.host.redraw();
+        this.note.querySelector<HTMLButtonElement>("[data-ownership-toggle]")?.focus();
+      });
+      kids.push(h("div", { class: "note-own" }, own));
+      if (this.owning) main.append(h("p", { class: "sub", "data-ownership-legend": "", text: t("analysis.ownership_legend") }));
     }
     const close = h("button", { type: "button", class: "quiet note-close", "data-analysis-note-close": "", title: t("analysis.note_close"), "aria-label": t("analysis.note_close"), text: "×" });
     close.addEventListener("click", () => { const row = this.rows.get(d.index); this.clear(); this.host.redraw(); row?.focus(); });

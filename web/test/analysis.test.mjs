@@ -3,8 +3,10 @@
 // one row per reviewed decision (as the server's JSON has them); a marked row shows the better move
 // on the board with what it was expected to score, and the toggle the move played; the graph's
 // points choose decisions too; axe finds nothing on the page with the panel; on a phone (in
-// Russian) the panel is reachable and a row shows its better move. Screenshots:
-// web/test-results/analysis-{desktop,phone}.png.
+// Russian) the panel is reachable and a row shows its better move. The ownership overlay, off
+// until asked: a mark per open feature of the decision's position, in its likeliest scorer's colour
+// with that share, named in words; off again, gone. Screenshots:
+// web/test-results/analysis-{desktop,phone,ownership}.png.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -171,6 +173,66 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   await page.waitForSelector("[data-analysis-frame='better']");
   if (place) await tileAt(page, placement(pick.best.move)).waitFor();
 
+  // ownership: each reviewed decision has its position's open features (at most 12), each seat's
+  // share of the playouts in [0, 1]; the overlay shows them on demand
+  for (const d of review.decisions) {
+    assert.ok(Array.isArray(d.ownership) && d.ownership.length <= 12, `decision ${d.index}: ownership`);
+    for (const f of d.ownership) {
+      assert.equal(f.share.length, 2);
+      assert.ok(f.share.every((x) => x >= 0 && x <= 1), `decision ${d.index}: shares ${f.share}`);
+      assert.ok(f.cells.some(([x, y]) => x === f.x && y === f.y), `decision ${d.index}: ${f.feature} at ${f.x},${f.y} in its cells`);
+    }
+  }
+  const owned = pick.ownership;
+  assert.ok(owned.length > 0, "the chosen decision's position has open features");
+  assert.equal(await page.getAttribute("[data-ownership-toggle]", "aria-pressed"), "false", "off until asked");
+  assert.equal(await page.locator("[data-ownership-feature]").count(), 0);
+  await page.click("[data-ownership-toggle]");
+  await page.waitForSelector(`[data-ownership='${pick.index}'] [data-ownership-feature]`);
+  assert.equal(await page.getAttribute("[data-ownership-toggle]", "aria-pressed"), "true");
+  assert.ok(await page.locator("[data-ownership-legend]").isVisible(), "the legend says what the marks are");
+  const marks = await page.$$eval("[data-ownership-feature]", (els) => els.map((e) => ({ key: e.dataset.ownershipFeature, feature: e.dataset.feature, seat: Number(e.dataset.seat), share: Number(e.dataset.share), label: e.getAttribute("aria-label"), title: e.querySelector("title")?.textContent })));
+  assert.equal(marks.length, owned.length, "a mark per open feature");
+  const names = review.players;
+  for (const [i, f] of owned.entries()) {
+    const m = marks[i];
+    const top = Math.max(...f.share);
+    assert.equal(m.key, `${f.x},${f.y},${f.port}`);
+    assert.equal(m.feature, f.feature);
+    assert.equal(m.share, top);
+    assert.ok(m.share >= 0 && m.share <= 1);
+    assert.equal(m.seat, top > 0 ? f.share.indexOf(top) : -1, `the likeliest scorer of ${m.key}`);
+    assert.ok(m.seat >= -1 && m.seat < names.length);
+    assert.equal(m.title, m.label);
+    assert.match(m.label, new RegExp(`^\\S.* at ${f.x},${f.y}: `));
+    if (m.seat >= 0) assert.match(m.label, new RegExp(`: ${names[m.seat]} ${Math.round(top * 100)}% \\(mean \\d+\\.\\d points\\)`));
+    else assert.match(m.label, /nobody scores it$/);
+  }
+  // a mark hovered outlines its feature's cells
+  const biggest = owned.findIndex((f) => f.cells.length > 1 && Math.max(...f.share) > 0);
+  if (biggest >= 0) {
+    const sel = `[data-ownership-feature='${marks[biggest].key}']`;
+    assert.equal(await page.locator(`${sel} .own-cells`).isVisible(), false);
+    await page.hover(`${sel} circle.own-base`, { force: true });
+    await page.waitForSelector(`${sel} .own-cells`, { state: "visible" });
+    assert.equal(await page.locator(`${sel} .own-cells rect`).count(), owned[biggest].cells.length);
+  }
+  // the screenshot closer up (zoomed in once, the board's middle), a mark hovered
+  await page.click("[data-zoom-in]");
+  if (biggest >= 0) await page.hover(`[data-ownership-feature='${marks[biggest].key}'] circle.own-base`, { force: true });
+  await page.screenshot({ path: `${shots}/analysis-ownership.png` });
+  await page.click("[data-fit]");
+  // the move played keeps the overlay; off again, it is gone
+  await page.click("[data-show-played]");
+  await page.waitForSelector("[data-analysis-frame='played']");
+  assert.equal(await page.locator("[data-ownership-feature]").count(), owned.length);
+  await page.click("[data-ownership-toggle]");
+  await page.waitForSelector("[data-ownership-feature]", { state: "detached" });
+  assert.equal(await page.getAttribute("[data-ownership-toggle]", "aria-pressed"), "false");
+  assert.equal(await page.locator("[data-ownership-legend]").count(), 0);
+  await page.click("[data-show-better]");
+  await page.waitForSelector("[data-analysis-frame='better']");
+
   // the graph's point of another decision chooses it
   const other = review.decisions.slice(0, -1).find((d) => d.mark === "blunder" || d.mark === "mistake") ?? review.decisions[0];
   const i = review.curve.findIndex((c) => c.index === other.index);
@@ -217,12 +279,15 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   // axe: the page with the panel, a decision and its better move shown
   await page.click(`[data-decision='${pick.index}']`);
   await page.waitForSelector(`[data-analysis-note][data-note-decision='${pick.index}'] [data-show-better]:not([disabled])`);
+  await page.click("[data-ownership-toggle]");  // with the ownership overlay on
+  await page.waitForSelector("[data-ownership-feature]");
   const found = await axe(page);
   assert.equal(found, "", `axe violations:\n${found}`);
   // the slider leaves the analysis' decision; the panel stays
   await page.click("[data-replay-prev]");
   await page.waitForSelector("[data-analysis-note]", { state: "hidden" });
   assert.equal(await page.locator("[data-analysis-frame]").count(), 0);
+  assert.equal(await page.locator("[data-ownership-feature]").count(), 0, "no decision, no ownership");
   assert.ok(await page.locator("[data-panel='analysis']").isVisible());
   // the replay bar's button hides and shows it again
   await page.click("[data-replay-bar] [data-analyse]");

@@ -545,6 +545,19 @@ const GameDef& amazonas() {
     g.search_prior = 100;
     g.review_margin = 19.7;  // greedy against greedy: mean |margin| 19.7 points (median 16)
     g.win_scale[2] = 5.34;   // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
+    // the search's fitted value: `carcassonne fit-value --game amazonas --players N --games 50000` (docs/mcts.md)
+    g.value_weights[2] = {6.865,  9.547,  -0.1948, 13.22,   -0.2252,  6.415,   -0.3077, 0,      0.1731, 0.5217,
+                          0.1731, 0.5217, -0.9957, 0.01962, -0.07684, 0.04605, 0.2876,  -0.114, 0.4806, -0.06634,
+                          1.987,  -5.445, 0.3351,  0,       0,        0,       0,       0,      0,      0,
+                          0,      0,      0,       0.03005, 8.782,    0,       0.5772};
+    g.value_weights[3] = {7.685,   11.01,  -1.277,  14.22,   0.3633,  1.587,    0.1911, 0,       0.2972, 0.8438,
+                          0.2972,  0.8438, -1.406,  0.5668,  -0.1485, -0.03778, 0.5237, -0.2074, 0.7844, 0.2494,
+                          -0.3957, -7.468, 0.01453, 0,       0,       0,        0,      0,       0,      0,
+                          0,       0,      0,       -0.2723, 8.914,   0,        0.2317};
+    g.value_weights[4] = {7.535,  10.51,  -1.501,  13.4,    0.5889,  1.221,    0.1955, 0,       0.2539, 0.9378,
+                          0.2539, 0.9378, -2.071,  0.4022,  -0.3352, -0.02936, 0.6359, -0.2857, 0.6451, 0.4418,
+                          0.5602, -7.98,  -0.2533, 0,       0,       0,        0,      0,       0,      0,
+                          0,      0,      0,       -0.3381, 8.578,   0,        0.3339};
     // record keys: {tiles, attr, moved, cause}
     g.own_events = {{"track", {"space", "", "moved", "cause"}, "", false, false},
                     {"amazon", {"caimans", "piranhas", "", "rank"}, "", false, false},

@@ -506,7 +506,21 @@ const GameDef& hunters() {
     // the widening at chance nodes lost in the arena here (docs/mcts.md, "Chance nodes"): 71.5% against
     // 79.5% without it over the same 100 deals at 2000 playouts
     g.search_widen = 0;
-    g.win_scale[2] = 23.7;  // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
+    g.win_scale[2] = 23.7;        // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
+    g.search_value_horizon = 24;  // measured in arena: docs/mcts.md "Fitted value"
+    // the search's fitted value: `carcassonne fit-value --game hunters --players N --games 50000` (docs/mcts.md)
+    g.value_weights[2] = {0.7196,  6.729,   -0.1224, 2.769,   1.782,  0.1711, 0,       0,     0,      0,
+                          -1.171,  -0.4407, 2.381,   0,       0,      -1.116, -0.4016, 1.694, -1.038, -0.3143,
+                          -0.3329, 0.03673, 0.4656,  0,       0,      0,      0,       0,     0,      0,
+                          0,       0,       0,       0.08837, 0.8286, -1.08,  2.09};
+    g.value_weights[3] = {0.9626,  3.779,   -0.6957, 3.608,  1.505, -0.1913, 0,       0,    0,       0,
+                          -1.082,  -0.5357, 2.474,   0,      0,     -1.032,  -0.4071, 1.64, -0.9002, -0.2298,
+                          -0.3271, 0.2471,  0.3417,  0,      0,     0,       0,       0,    0,       0,
+                          0,       0,       0,       0.3492, 1.205, -0.9544, 1.944};
+    g.value_weights[4] = {1.095,   1.255,   -1.105, 4.205,  1.275, -0.3151, 0,       0,     0,       0,
+                          -0.9527, -0.3669, 2.107,  0,      0,     -0.9132, -0.3371, 1.511, -0.6857, -0.1562,
+                          -0.3076, 0.5957,  0.2435, 0,      0,     0,       0,       0,     0,       0,
+                          0,       0,       0,      0.1422, 1.271, -0.7419, 1.721};
     //                name     class          terrain claim done/tile done/attr final/tile final/attr symbols piece
     //                network
     g.ftypes = {

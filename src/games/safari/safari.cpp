@@ -880,8 +880,19 @@ const GameDef& safari() {
     GameDef g;
     g.id = "safari";
     g.title = "Carcassonne: Safari";
-    g.review_margin = 18.0;  // greedy against greedy: mean |margin| 18.0 points (median 15)
-    g.win_scale[2] = 8.08;   // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
+    g.review_margin = 18.0;       // greedy against greedy: mean |margin| 18.0 points (median 15)
+    g.win_scale[2] = 8.08;        // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
+    g.search_value_horizon = 16;  // measured in arena: docs/mcts.md "Fitted value"
+    // the search's fitted value: `carcassonne fit-value --game safari --players N --games 50000` (docs/mcts.md)
+    g.value_weights[2] = {9.338, -1.853, -1.003,  5.125,   2.216,    0, 0, -2.368, 0,     0, -0.3886, -0.5858, 0.9113,
+                          0,     0,      -0.1542, -0.2519, -0.01557, 0, 0, 0,      0,     0, 0,       0,       0,
+                          0,     0,      0,       0,       0,        0, 0, 0.7537, 3.257, 0, 1.83};
+    g.value_weights[3] = {6.242, -2.417, -0.603, 4.033,   1.125,   0, 0, -0.5046, 0,     0, -0.09496, -0.5886, 0.7865,
+                          0,     0,      0.1297, -0.1194, -0.2945, 0, 0, 0,       0,     0, 0,        0,       0,
+                          0,     0,      0,      0,       0,       0, 0, 0.682,   3.225, 0, 1.264};
+    g.value_weights[4] = {2.709, -1.677, -0.8219, 3.737,   1.062,   0, 0, -0.4505, 0,     0, -0.1353, -0.5238, 0.5849,
+                          0,     0,      0.08936, -0.0867, -0.3253, 0, 0, 0,       0,     0, 0,       0,       0,
+                          0,     0,      0,       0,       0,       0, 0, 0.929,   3.334, 0, 1.334};
     const std::vector<std::string> species(kSpecies.begin(), kSpecies.end());
     std::vector<std::string> bush = species;
     bush.push_back("bird");

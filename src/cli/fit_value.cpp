@@ -1,0 +1,123 @@
+// fit-value: fits the search's evaluation (ai/value, docs/mcts.md "Fitted value") on games played
+// with the playout policy, and reports how well it predicts final margins on other games, beside
+// the greedy evaluation's prediction.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "ai/bots.hpp"
+#include "ai/mcts.hpp"
+#include "ai/value.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "games/games.hpp"
+
+namespace carc::cli {
+
+namespace {
+struct Opts {
+  std::string game = "base";
+  std::vector<std::string> options;
+  int players = 2;
+  int games = 20000;
+  int test_games = 2000;
+  u64 seed = 1;
+  double ridge = 1e-4;
+};
+
+// Plays one game with the playout policy from the start; calls at(s) at every tile placement
+// decision, then returns the final state.
+template <typename F>
+State play(const Ruleset& rs, int players, u64 seed, F&& at) {
+  State s;
+  init_state(s, rs, players);
+  Rng rng(seed);
+  MoveList ml;
+  while (s.phase != Phase::Over) {
+    if (is_chance(s)) {
+      chance_step(s, rng);
+      continue;
+    }
+    if (s.phase == Phase::Place) at(s);
+    mcts_playout_move(s, rng, ml);
+  }
+  return s;
+}
+
+void run(const Opts& o) {
+  auto rs = load_ruleset(o.game, o.options, "");
+  check_seed_range(o.seed, static_cast<u64>(o.games + o.test_games), "the games");
+  const auto np = static_cast<std::size_t>(o.players);
+  // the training positions: each player's features, and the points it scored after them
+  ValueFit fit;
+  std::vector<std::pair<ValueFeatures, int>> rows;
+  std::array<ValueFeatures, kMaxPlayers> x{};
+  for (int k = 0; k < o.games; ++k) {
+    rows.clear();
+    const State end = play(*rs, o.players, o.seed + static_cast<u64>(k), [&](const State& s) {
+      value_features(s, x);
+      for (std::size_t p = 0; p < np; ++p) rows.emplace_back(x[p], s.score[p]);
+    });
+    for (std::size_t i = 0; i < rows.size(); ++i) fit.add(rows[i].first, end.score[i % np] - rows[i].second);
+  }
+  const std::vector<double> w = fit.solve(o.ridge);
+  // the test: final margins predicted by the score alone, the greedy evaluation and the fit
+  double se_score = 0, se_greedy = 0, se_fit = 0;
+  long n = 0;
+  std::vector<std::array<std::array<double, kMaxPlayers>, 3>> preds;
+  for (int k = 0; k < o.test_games; ++k) {
+    preds.clear();
+    const State end = play(*rs, o.players, o.seed + static_cast<u64>(o.games + k), [&](const State& s) {
+      std::array<std::array<double, kMaxPlayers>, 3> e{};
+      for (std::size_t p = 0; p < np; ++p) {
+        int other = -100000;
+        for (std::size_t q = 0; q < np; ++q)
+          if (q != p) other = std::max<int>(other, s.score[q]);
+        e[0][p] = s.score[p] - other;
+      }
+      greedy_evals(s, e[1]);
+      value_evals(s, w, e[2]);
+      preds.push_back(e);
+    });
+    for (const auto& e : preds)
+      for (std::size_t p = 0; p < np; ++p) {
+        int other = -100000;
+        for (std::size_t q = 0; q < np; ++q)
+          if (q != p) other = std::max<int>(other, end.score[q]);
+        const double m = end.score[p] - other;
+        se_score += (e[0][p] - m) * (e[0][p] - m);
+        se_greedy += (e[1][p] - m) * (e[1][p] - m);
+        se_fit += (e[2][p] - m) * (e[2][p] - m);
+        ++n;
+      }
+  }
+  const auto rmse = [&](double se) { return std::sqrt(se / static_cast<double>(std::max<long>(1, n))); };
+  fmt::print("{} ({} players): fitted on {} positions of {} games (seed {}), tested on {} positions of {} more\n", o.game,
+             o.players, fit.rows(), o.games, o.seed, n, o.test_games);
+  fmt::print("final margin's RMS error: score only {:.2f}, greedy evaluation {:.2f}, fitted value {:.2f} points\n",
+             rmse(se_score), rmse(se_greedy), rmse(se_fit));
+  const auto& names = value_feature_names();
+  for (std::size_t k = 0; k < w.size(); ++k)
+    if (w[k] != 0) fmt::print("  {:20} {:9.4f}\n", names[k], w[k]);
+  fmt::print("g.value_weights[{}] = {{", o.players);
+  for (std::size_t k = 0; k < w.size(); ++k) fmt::print("{}{:.4g}", k ? ", " : "", std::abs(w[k]) < 1e-9 ? 0.0 : w[k]);
+  fmt::print("}};\n");
+}
+}  // namespace
+
+void register_fit_value(CLI::App& app) {
+  auto o = std::make_shared<Opts>();
+  auto* c = app.add_subcommand("fit-value", "Fit the search's evaluation on played-out games and report its error");
+  c->add_option("--game", o->game, fmt::format("Game: {}", fmt::join(game_ids(), ", ")))->capture_default_str();
+  c->add_option("--option", o->options, "Rule option name=value (e.g. farmers=off); repeatable");
+  add_int_option(c, "--players", o->players, 2, 5, "Number of players (2-5)");
+  add_int_option(c, "--games", o->games, 1, 10000000, "Games to fit on");
+  add_int_option(c, "--test-games", o->test_games, 1, 10000000, "Further games to measure the error on");
+  add_seed_option(c, "--seed", o->seed, "Seed of the first game (game k uses seed+k)");
+  c->add_option("--ridge", o->ridge, "Ridge added to the normal equations' diagonal, relative to its mean")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  c->callback([o] { run(*o); });
+}
+
+}  // namespace carc::cli
