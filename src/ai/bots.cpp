@@ -33,17 +33,12 @@ void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
       },
       [&](int root, const FeatureInfo& fi) {
         const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
-        double v;
-        if (fd.cls == FClass::Field) {
-          v = field_worth(s, root, fi);
-        } else if (fd.final_per_tile == 0 && fd.final_per_attr == 0) {
-          // worth nothing unless completed (Hunters): count half its completed value
-          v = 0.5 * feature_value(s, fi, true);
-        } else {
-          v = feature_value(s, fi, false);
-          // an unfinished feature is worth a little more than its end value: it may still complete
-          if (fd.cls == FClass::Area) v *= 1.5;
-        }
+        const bool end_only = fd.cls != FClass::Field && fd.final_per_tile == 0 && fd.final_per_attr == 0;
+        const double v = claim_worth(fd,
+                                     fd.cls == FClass::Field ? field_worth(s, root, fi)
+                                     : end_only              ? 0.0
+                                                             : feature_value(s, fi, false),
+                                     end_only ? feature_value(s, fi, true) : 0.0);
         int best = 0;
         for (int p = 0; p < s.nplayers; ++p) best = std::max(best, fi.pieces[static_cast<std::size_t>(p)]);
         for (int p = 0; p < s.nplayers; ++p)
@@ -52,6 +47,14 @@ void potentials(const State& s, std::array<double, kMaxPlayers>& pot) {
 }
 
 }  // namespace
+
+double claim_worth(const FeatureTypeDef& fd, double now, double done) {
+  if (fd.cls == FClass::Field) return now;
+  // worth nothing unless completed (Hunters): count half its completed value
+  if (fd.final_per_tile == 0 && fd.final_per_attr == 0) return 0.5 * done;
+  // an unfinished feature is worth a little more than its end value: it may still complete
+  return fd.cls == FClass::Area ? 1.5 * now : now;
+}
 
 double field_worth(const State& s, int root, const FeatureInfo& fi) {
   const int fpc = s.rs->game->farm_points_per_city;
@@ -128,6 +131,11 @@ double greedy_continuation(const State& t, int me, const std::vector<double>* va
 void greedy_values(const State& s, std::array<double, kMaxPlayers>& value) {
   std::array<double, kMaxPlayers> pot{};
   potentials(s, pot);
+  greedy_values_from(s, pot, value);
+}
+
+void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& pot,
+                        std::array<double, kMaxPlayers>& value) {
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders

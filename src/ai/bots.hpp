@@ -51,6 +51,10 @@ void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out);
 // The greedy evaluation's own sum for every player (score, potential, followers...), before the
 // best opponent's is taken off.
 void greedy_values(const State& s, std::array<double, kMaxPlayers>& value);
+// The same from the players' potentials already summed (pot: claim_worth over the claims each
+// player holds the majority of, huts' fish plus a half).
+void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& pot,
+                        std::array<double, kMaxPlayers>& value);
 
 // The best greedy_eval `me` can reach from t while the decisions stay theirs (the rest of a turn:
 // a double tile's choice, the piece, a token hand-in, a jeep's new cell), one ply, no chance.
@@ -81,6 +85,10 @@ void for_each_claim(const State& s, OnNet&& on_net, OnFeature&& on_feature) {
 
 // What a field pays its majority at the end as it stands (0 without farmers).
 double field_worth(const State& s, int root, const FeatureInfo& fi);
+// What a claimed feature counts for its majority holders in the greedy evaluation: a field what
+// it pays now; a feature that pays only when completed half of that (done); another its end
+// value now (now), half as much again for a city-like one.
+double claim_worth(const FeatureTypeDef& fd, double now, double done);
 
 // Moves that only put a neutral marker somewhere (Safari: a jeep moved, or put back after it was
 // taken). The evaluation does not look at markers, so a search needs to try only one of them.

@@ -135,10 +135,10 @@ void final_margins(const State& s, std::array<double, kMaxPlayers>& m) {
 // measurements (docs/mcts.md).
 int default_horizon(const State& s) { return s.rs->game->search_horizon; }
 int default_prior(const State& s) { return s.rs->game->search_prior; }
-// o.value, or the game's default: the fitted value where the game has one and a horizon for it.
+// o.value, or the game's default (GameDef::search_value) where the game has fitted weights.
 int value_mode(const State& s, const MctsOptions& o) {
   if (o.value >= 0) return o.value;
-  return s.rs->game->search_value_horizon > 0 && value_weights(s) ? 1 : 0;
+  return value_weights(s) ? s.rs->game->search_value : 0;
 }
 
 struct Node {
@@ -165,7 +165,9 @@ class Tree {
         horizon_(o.horizon >= 0                                               ? o.horizon
                  : value_mode_ > 0 && root.rs->game->search_value_horizon > 0 ? root.rs->game->search_value_horizon
                                                                               : default_horizon(root)),
-        prior_n_(o.prior >= 0 ? o.prior : default_prior(root)),
+        prior_n_(o.prior >= 0                                               ? o.prior
+                 : value_mode_ > 1 && root.rs->game->search_value_prior > 0 ? root.rs->game->search_value_prior
+                                                                            : default_prior(root)),
         rng_(seed) {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
     value_w_ = value_mode_ > 0 ? value_weights(root) : nullptr;

@@ -36,8 +36,9 @@ struct MctsOptions {
                          // fitted), cut at GameDef::search_value_horizon unless horizon is set; 2 the
                          // fitted value, which also orders and seeds the tree (prior); -1: the game's
                          // default (1 where it sets search_value_horizon; 0 in mcts_analyze)
-  int prior = -1;     // virtual playouts at the greedy evaluation for children expanded with it;
-                      // -1: the game's default (30; Amazonas 100)
+  int prior = -1;        // virtual playouts at the greedy evaluation for children expanded with it;
+                         // -1: the game's default (30; Amazonas 100; with the fitted value in the
+                         // prior, GameDef::search_value_prior where set: base 300)
   int horizon = -1;   // playout decisions before the greedy evaluation ends a playout; 0: to the
                       // end; -1: the game's default (kDefaultHorizon)
   double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its

@@ -17,11 +17,11 @@ const std::array<const char*, kValueFeatures>& value_feature_names() {
       "pile", "pile^2", "supply", "supply*pile", "any supply", "supply2", "track", "tokens",
       // per class: held now, now * pile, completed, completed * pile, completed * pile / (1 + open)
       // (fields: now, now * pile, farmers, farmers * pile, now * pile^2)
-      "path now", "path now*pile", "path done", "path done*pile", "path near*pile",                  //
-      "area now", "area now*pile", "area done", "area done*pile", "area near*pile",                  //
-      "field now", "field now*pile", "field farmers", "field farmers*pile", "field now*pile^2",      //
-      "point now", "point now*pile", "point done", "point done*pile", "point near*pile",             //
-      "centre now", "centre now*pile", "centre done", "centre done*pile", "centre near*pile",        //
+      "path now", "path now*pile", "path done", "path done*pile", "path near*pile",              //
+      "area now", "area now*pile", "area done", "area done*pile", "area near*pile",              //
+      "field now", "field now*pile", "field farmers", "field farmers*pile", "field now*pile^2",  //
+      "point now", "point now*pile", "point done", "point done*pile", "point near*pile",         //
+      "centre now", "centre now*pile", "centre done", "centre done*pile", "centre near*pile",    //
       "lost pieces", "pieces out*pile", "huts", "greedy"};
   return names;
 }
@@ -44,13 +44,17 @@ void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out)
     x[6] = s.track[pi];
     x[7] = tokens;
   }
+  std::array<double, kMaxPlayers> pot{};  // the greedy evaluation's potentials, on the same walk
   for_each_claim(
       s,
       [&](const Segment& n) {  // huts: their river system's fish, for the hut majority
         int best = 0;
         for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, n.net_pieces[static_cast<std::size_t>(p)]);
         for (int p = 0; p < s.nplayers; ++p)
-          if (n.net_pieces[static_cast<std::size_t>(p)] == best) out[static_cast<std::size_t>(p)][35] += n.net_attr + 0.5;
+          if (n.net_pieces[static_cast<std::size_t>(p)] == best) {
+            out[static_cast<std::size_t>(p)][35] += n.net_attr + 0.5;
+            pot[static_cast<std::size_t>(p)] += n.net_attr + 0.5;
+          }
       },
       [&](int root, const FeatureInfo& fi) {
         const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
@@ -64,11 +68,13 @@ void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out)
           done = feature_value(s, fi, true);
           near = done / (1.0 + std::max<int>(0, s.graph[root].open));
         }
+        const double worth = claim_worth(fd, now, done);
         int best = 0;
         for (int p = 0; p < s.nplayers; ++p) best = std::max(best, fi.pieces[static_cast<std::size_t>(p)]);
         for (int p = 0; p < s.nplayers; ++p) {
           ValueFeatures& x = out[static_cast<std::size_t>(p)];
           const int mine = fi.pieces[static_cast<std::size_t>(p)];
+          if (mine == best) pot[static_cast<std::size_t>(p)] += worth;
           x[34] += mine * f;
           if (mine == 0) continue;
           if (mine < best) {
@@ -90,7 +96,7 @@ void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out)
         }
       });
   std::array<double, kMaxPlayers> greedy{};
-  greedy_values(s, greedy);
+  greedy_values_from(s, pot, greedy);
   for (int p = 0; p < s.nplayers; ++p)
     out[static_cast<std::size_t>(p)][36] = greedy[static_cast<std::size_t>(p)] - s.score[static_cast<std::size_t>(p)];
 }

@@ -23,12 +23,13 @@ struct Opts {
   int test_games = 2000;
   u64 seed = 1;
   double ridge = 1e-4;
+  std::string bots = "playout";
 };
 
-// Plays one game with the playout policy from the start; calls at(s) at every tile placement
-// decision, then returns the final state.
+// Plays one game from the start, with the playout policy (bot: nullptr) or a bot in every seat;
+// calls at(s) at every tile placement decision, then returns the final state.
 template <typename F>
-State play(const Ruleset& rs, int players, u64 seed, F&& at) {
+State play(const Ruleset& rs, int players, u64 seed, Bot* bot, F&& at) {
   State s;
   init_state(s, rs, players);
   Rng rng(seed);
@@ -39,7 +40,12 @@ State play(const Ruleset& rs, int players, u64 seed, F&& at) {
       continue;
     }
     if (s.phase == Phase::Place) at(s);
-    mcts_playout_move(s, rng, ml);
+    if (bot) {
+      legal_moves(s, ml);
+      apply_move(s, bot->choose(s, ml, rng));
+    } else {
+      mcts_playout_move(s, rng, ml);
+    }
   }
   return s;
 }
@@ -48,13 +54,14 @@ void run(const Opts& o) {
   auto rs = load_ruleset(o.game, o.options, "");
   check_seed_range(o.seed, static_cast<u64>(o.games + o.test_games), "the games");
   const auto np = static_cast<std::size_t>(o.players);
+  const std::unique_ptr<Bot> bot = o.bots == "playout" ? nullptr : make_bot(o.bots);
   // the training positions: each player's features, and the points it scored after them
   ValueFit fit;
   std::vector<std::pair<ValueFeatures, int>> rows;
   std::array<ValueFeatures, kMaxPlayers> x{};
   for (int k = 0; k < o.games; ++k) {
     rows.clear();
-    const State end = play(*rs, o.players, o.seed + static_cast<u64>(k), [&](const State& s) {
+    const State end = play(*rs, o.players, o.seed + static_cast<u64>(k), bot.get(), [&](const State& s) {
       value_features(s, x);
       for (std::size_t p = 0; p < np; ++p) rows.emplace_back(x[p], s.score[p]);
     });
@@ -67,7 +74,7 @@ void run(const Opts& o) {
   std::vector<std::array<std::array<double, kMaxPlayers>, 3>> preds;
   for (int k = 0; k < o.test_games; ++k) {
     preds.clear();
-    const State end = play(*rs, o.players, o.seed + static_cast<u64>(o.games + k), [&](const State& s) {
+    const State end = play(*rs, o.players, o.seed + static_cast<u64>(o.games + k), bot.get(), [&](const State& s) {
       std::array<std::array<double, kMaxPlayers>, 3> e{};
       for (std::size_t p = 0; p < np; ++p) {
         int other = -100000;
@@ -92,8 +99,8 @@ void run(const Opts& o) {
       }
   }
   const auto rmse = [&](double se) { return std::sqrt(se / static_cast<double>(std::max<long>(1, n))); };
-  fmt::print("{} ({} players): fitted on {} positions of {} games (seed {}), tested on {} positions of {} more\n", o.game,
-             o.players, fit.rows(), o.games, o.seed, n, o.test_games);
+  fmt::print("{} ({} players, {}): fitted on {} positions of {} games (seed {}), tested on {} positions of {} more\n",
+             o.game, o.players, bot ? bot->spec() : "the playout policy", fit.rows(), o.games, o.seed, n, o.test_games);
   fmt::print("final margin's RMS error: score only {:.2f}, greedy evaluation {:.2f}, fitted value {:.2f} points\n",
              rmse(se_score), rmse(se_greedy), rmse(se_fit));
   const auto& names = value_feature_names();
@@ -114,6 +121,10 @@ void register_fit_value(CLI::App& app) {
   add_int_option(c, "--games", o->games, 1, 10000000, "Games to fit on");
   add_int_option(c, "--test-games", o->test_games, 1, 10000000, "Further games to measure the error on");
   add_seed_option(c, "--seed", o->seed, "Seed of the first game (game k uses seed+k)");
+  c->add_option("--bots", o->bots,
+                "Who plays the games: \"playout\" (the search's playout policy) or a bot for every seat (e.g. "
+                "mcts:playouts=1,value=2: one ply judged by the game's fitted value)")
+      ->capture_default_str();
   c->add_option("--ridge", o->ridge, "Ridge added to the normal equations' diagonal, relative to its mean")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));

@@ -278,9 +278,15 @@ struct GameDef {
   // playouts); the greedy prior counts as this many virtual playouts.
   int search_horizon = 0;
   int search_prior = 30;
-  // With the fitted value (value_weights below), playouts end after this many decisions and the
-  // fitted value judges them, in place of search_horizon and the greedy evaluation; 0: not used.
+  // The fitted value (value_weights below) in the search by default (MctsOptions::value): 0 not
+  // used; 1 playouts end after search_value_horizon decisions and the fitted value judges them, in
+  // place of search_horizon and the greedy evaluation; 2 the same, and the fitted value also orders
+  // and seeds the tree (the prior).
+  int search_value = 0;
   int search_value_horizon = 0;
+  // With search_value 2: the fitted value's prior counts as this many virtual playouts (0:
+  // search_prior). Analysis keeps search_prior and the greedy evaluation.
+  int search_value_prior = 0;
   // chance nodes keep at most 1 + search_widen * sqrt(visits) outcomes (double progressive
   // widening; 0: every draw its own)
   double search_widen = 1.0;

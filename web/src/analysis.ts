@@ -342,6 +342,8 @@ export class Analysis {
       if (ticket !== this.ticket) return;
       this.drawNote();
       this.host.redraw();
+      // on a phone the note sits above the list just scrolled: its words come into sight too
+      if (!fromGraph) this.note.scrollIntoView({ block: "nearest" });
     } catch (e) {
       if (ticket !== this.ticket) return;
       this.note.replaceChildren(h("p", { class: "message", role: "alert", text: (e as Error).message }));

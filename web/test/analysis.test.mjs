@@ -317,6 +317,9 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   assert.ok((await p.textContent("[data-better]")).includes(pick.best.move));
   assert.match(await p.textContent("[data-better]"), /^Лучше: .* — ожидаемый перевес/);
   assert.ok(await within("[data-better]"), "the better move's words show");
+  // the note can be taller than the strip under the board on a phone: the toggle is reached by
+  // scrolling, as a finger would
+  await p.locator("[data-show-played]").scrollIntoViewIfNeeded();
   assert.ok(await within("[data-show-played]"), "the toggle shows");
   await p.waitForSelector("[data-analysis-frame='better']");
   if (place) await tileAt(p, placement(pick.best.move)).waitFor();

@@ -21,13 +21,17 @@ const GameDef& base() {
     g.win_scale[2] = 6.49;
     g.win_scale[3] = 7.31;
     g.win_scale[4] = 6.01;
-    g.search_value_horizon = 24;  // measured in arena: docs/mcts.md "Fitted value"
-    // the search's fitted value: `carcassonne fit-value --game base --players N --games 50000` (docs/mcts.md)
-    g.value_weights[2] = {0.4326,    3.209,      0.9761,  1.228,      1.471,    0,       0,         0,
-                          -0.3904,   -0.0002435, -0.3904, -0.0002435, -0.08248, -0.3255, -0.003364, -0.6509,
-                          -0.006728, -0.01429,   -0.6916, -0.3835,    -0.07975, -1.002,  0.2592,    -0.388,
-                          0.1972,    -0.388,     0.1972,  -1.165,     0,        0,       0,         0,
-                          0,         -0.5194,    1.8,     0,          1.752};
+    g.search_value = 2;  // measured in arena: docs/mcts.md "Fitted value"
+    g.search_value_horizon = 24;
+    g.search_value_prior = 300;
+    // the search's fitted value (docs/mcts.md "Fitted value"): 2 players on games of the one-ply bot
+    // that judged by the playout fit (commit 0ed7ba8): `carcassonne fit-value --game base --players
+    // 2 --games 10000 --test-games 1000 --bots mcts:playouts=1,threads=1,value=2 --seed 100001`;
+    // 3 and 4 players on games of the playout policy: `... --players N --games 50000`
+    g.value_weights[2] = {2.984,   1.737,   1.714,  10.54,   2.742,   0,       0,       0,       -0.7447, 0.06382,
+                          -0.7447, 0.06382, 1.388,  -0.5351, -0.1057, -1.07,   -0.2115, 2.216,   -1.494,  -0.8963,
+                          0.2956,  -0.2427, 0.1518, -0.7389, 0.398,   -0.7389, 0.398,   -0.8269, 0,       0,
+                          0,       0,       0,      -0.8973, 10.35,   0,       2.426};
     g.value_weights[3] = {0.6113,   1.625,   -0.06346, 2.299,   1.301,   0,       0,       0,        -0.3018, 0.05585,
                           -0.3018,  0.05585, -0.4552,  -0.2756, 0.01753, -0.5512, 0.03506, -0.08884, -0.5413, -0.2835,
                           -0.08918, -0.9717, 0.2221,   -0.2972, 0.2046,  -0.2972, 0.2046,  -1.318,   0,       0,

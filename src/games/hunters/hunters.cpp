@@ -506,8 +506,9 @@ const GameDef& hunters() {
     // the widening at chance nodes lost in the arena here (docs/mcts.md, "Chance nodes"): 71.5% against
     // 79.5% without it over the same 100 deals at 2000 playouts
     g.search_widen = 0;
-    g.win_scale[2] = 23.7;        // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
-    g.search_value_horizon = 24;  // measured in arena: docs/mcts.md "Fitted value"
+    g.win_scale[2] = 23.7;  // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
+    g.search_value = 1;     // measured in arena: docs/mcts.md "Fitted value"
+    g.search_value_horizon = 24;
     // the search's fitted value: `carcassonne fit-value --game hunters --players N --games 50000` (docs/mcts.md)
     g.value_weights[2] = {0.7196,  6.729,   -0.1224, 2.769,   1.782,  0.1711, 0,       0,     0,      0,
                           -1.171,  -0.4407, 2.381,   0,       0,      -1.116, -0.4016, 1.694, -1.038, -0.3143,
