@@ -131,14 +131,20 @@ TEST(Analysis, WinProbabilityFollowsTheGamesCalibration) {
   EXPECT_GT(win_probability(g, 5, 10), 0.5);
 }
 
-TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
+// A base game of greedy (seat 1) against random (seat 2), played out: the deal's seed, the bots'.
+Game greedy_against_random(u64 seed, u64 bots_seed) {
   auto rs = load_ruleset("base", {});
   std::vector<PlayerInfo> info = {{"greedy", "greedy"}, {"random", "random"}};
   std::vector<std::unique_ptr<Bot>> bots;
   for (const auto& p : info) bots.push_back(make_bot(p.bot));
-  Game g(rs, info, 3);
-  Rng rng(2);
+  Game g(rs, info, seed);
+  Rng rng(bots_seed);
   play_out(g, bots, rng);
+  return g;
+}
+
+TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
+  const Game g = greedy_against_random(3, 2);
   ASSERT_TRUE(g.over());
   ReviewOptions o;
   o.playouts = 150;
@@ -186,13 +192,7 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
 // the feature's cells; the same search as without it (the margins and marks unchanged), and the
 // same again for the same seed.
 TEST(Review, OwnershipPerDecisionIsTheProtocolsShapeAndChangesNothingElse) {
-  auto rs = load_ruleset("base", {});
-  std::vector<PlayerInfo> info = {{"greedy", "greedy"}, {"random", "random"}};
-  std::vector<std::unique_ptr<Bot>> bots;
-  for (const auto& p : info) bots.push_back(make_bot(p.bot));
-  Game g(rs, info, 5);
-  Rng rng(7);
-  play_out(g, bots, rng);
+  const Game g = greedy_against_random(5, 7);
   ASSERT_TRUE(g.over());
   ReviewOptions o;
   o.playouts = 100;

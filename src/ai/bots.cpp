@@ -149,15 +149,25 @@ void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& p
   }
 }
 
+void margins_of(int nplayers, const std::array<double, kMaxPlayers>& values, std::array<double, kMaxPlayers>& out) {
+  for (int p = 0; p < nplayers; ++p) {
+    double other = -1e18;
+    for (int q = 0; q < nplayers; ++q)
+      if (q != p) other = std::max(other, values[static_cast<std::size_t>(q)]);
+    out[static_cast<std::size_t>(p)] = values[static_cast<std::size_t>(p)] - other;
+  }
+}
+
+void score_margins(const State& s, std::array<double, kMaxPlayers>& out) {
+  std::array<double, kMaxPlayers> scores{};
+  for (int p = 0; p < s.nplayers; ++p) scores[static_cast<std::size_t>(p)] = s.score[static_cast<std::size_t>(p)];
+  margins_of(s.nplayers, scores, out);
+}
+
 void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out) {
   std::array<double, kMaxPlayers> value{};
   greedy_values(s, value);
-  for (int p = 0; p < s.nplayers; ++p) {
-    double other = -1e18;
-    for (int q = 0; q < s.nplayers; ++q)
-      if (q != p) other = std::max(other, value[static_cast<std::size_t>(q)]);
-    out[static_cast<std::size_t>(p)] = value[static_cast<std::size_t>(p)] - other;
-  }
+  margins_of(s.nplayers, value, out);
 }
 
 double greedy_eval(const State& s, int player) {

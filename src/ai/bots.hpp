@@ -46,6 +46,11 @@ std::vector<std::string> split_bot_list(std::string_view list);
 // unfinished features are worth now, plus a little per follower in supply, minus the best
 // opponent's same sum.
 double greedy_eval(const State& s, int player);
+// Each player's margin: its value minus the best other player's (values[p] for p < nplayers).
+void margins_of(int nplayers, const std::array<double, kMaxPlayers>& values, std::array<double, kMaxPlayers>& out);
+// The same of the scores now (at the end: the final margins).
+void score_margins(const State& s, std::array<double, kMaxPlayers>& out);
+
 // greedy_eval for every player at once (the board's potentials worked out once).
 void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out);
 // The greedy evaluation's own sum for every player (score, potential, followers...), before the

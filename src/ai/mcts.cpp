@@ -119,16 +119,6 @@ void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& 
   if (margins) *margins = e;
 }
 
-// Each player's final margin: own score minus the best other's.
-void final_margins(const State& s, std::array<double, kMaxPlayers>& m) {
-  for (int p = 0; p < s.nplayers; ++p) {
-    int other = -100000;
-    for (int q = 0; q < s.nplayers; ++q)
-      if (q != p) other = std::max<int>(other, s.score[static_cast<std::size_t>(q)]);
-    m[static_cast<std::size_t>(p)] = s.score[static_cast<std::size_t>(p)] - other;
-  }
-}
-
 // ---- the tree ----
 
 // Tuning by game: GameDef::search_horizon and search_prior, set by each game from the arena's
@@ -257,7 +247,7 @@ class Tree {
       eval_rewards(s, o_.scale, r, analyzing_ ? &margins_ : nullptr, value_w_);
     if (analyzing_ && path_.size() > 1) {
       // the root player's margin at the end of this playout, kept for the root option it went through
-      if (s.phase == Phase::Over) final_margins(s, margins_);
+      if (s.phase == Phase::Over) score_margins(s, margins_);
       const double m = margins_[static_cast<std::size_t>(root_player_)];
       RootSum& rs = root_sums_[path_[1]];
       rs.margin += m;
@@ -845,12 +835,12 @@ int mcts_playout(State& s, Rng& rng) {
       chance_step(s, rng);
       continue;
     }
-    apply_move(s, policy_move(s, rng, ml, 0.2));
+    mcts_playout_move(s, rng, ml);
     ++n;
   }
   return n;
 }
 
-void mcts_playout_move(State& s, Rng& rng, MoveList& ml) { apply_move(s, policy_move(s, rng, ml, 0.2)); }
+void mcts_playout_move(State& s, Rng& rng, MoveList& ml) { apply_move(s, policy_move(s, rng, ml, MctsOptions{}.eps)); }
 
 }  // namespace carc

@@ -126,12 +126,7 @@ void value_evals(const State& s, const std::vector<double>& w, std::array<double
     for (std::size_t k = 0; k < static_cast<std::size_t>(kValueFeatures); ++k) sum += w[k] * x[pi][k];
     v[pi] = sum;
   }
-  for (int p = 0; p < s.nplayers; ++p) {
-    double other = -1e18;
-    for (int q = 0; q < s.nplayers; ++q)
-      if (q != p) other = std::max(other, v[static_cast<std::size_t>(q)]);
-    out[static_cast<std::size_t>(p)] = v[static_cast<std::size_t>(p)] - other;
-  }
+  margins_of(s.nplayers, v, out);
 }
 
 void ValueFit::add(const ValueFeatures& x, double y) {

@@ -76,22 +76,16 @@ void run(const Opts& o) {
     preds.clear();
     const State end = play(*rs, o.players, o.seed + static_cast<u64>(o.games + k), bot.get(), [&](const State& s) {
       std::array<std::array<double, kMaxPlayers>, 3> e{};
-      for (std::size_t p = 0; p < np; ++p) {
-        int other = -100000;
-        for (std::size_t q = 0; q < np; ++q)
-          if (q != p) other = std::max<int>(other, s.score[q]);
-        e[0][p] = s.score[p] - other;
-      }
+      score_margins(s, e[0]);
       greedy_evals(s, e[1]);
       value_evals(s, w, e[2]);
       preds.push_back(e);
     });
+    std::array<double, kMaxPlayers> final{};
+    score_margins(end, final);
     for (const auto& e : preds)
       for (std::size_t p = 0; p < np; ++p) {
-        int other = -100000;
-        for (std::size_t q = 0; q < np; ++q)
-          if (q != p) other = std::max<int>(other, end.score[q]);
-        const double m = end.score[p] - other;
+        const double m = final[p];
         se_score += (e[0][p] - m) * (e[0][p] - m);
         se_greedy += (e[1][p] - m) * (e[1][p] - m);
         se_fit += (e[2][p] - m) * (e[2][p] - m);
