@@ -7,6 +7,11 @@ margin beats the played one's by at least the mark's threshold (a blunder's, a m
 
   PYTHONPATH=build/python /usr/bin/python3 tools/review_accuracy.py build/carcassonne \\
       [--game base] [--games 20] [--playouts 1000] [--rollouts 200] [--marks blunder,mistake] [--per-game 3]
+      [--first-game K] [--pick first|spread] [--review-args "--share 0.5"] [--dump marks.jsonl]
+
+--pick spread takes a game's marks spread over the game rather than the first ones; --dump writes
+each measured mark (the review's loss and its standard error, the played-out difference) as a JSON
+line, to study other thresholds offline.
 """
 import argparse
 import json
@@ -61,20 +66,28 @@ def main():
     ap.add_argument("--rollouts", type=int, default=200)
     ap.add_argument("--marks", default="blunder,mistake")
     ap.add_argument("--per-game", type=int, default=3)
+    ap.add_argument("--first-game", type=int, default=0, help="games are seeded 1000 + k from this k")
+    ap.add_argument("--review-args", default="", help="more arguments for carcassonne review")
+    ap.add_argument("--pick", choices=["first", "spread"], default="first", help="which of a game's marks: the first, or spread over the game")
+    ap.add_argument("--dump", help="write every measured mark (loss, loss_se, played-out difference) here, JSON lines")
     a = ap.parse_args()
     game = c.Game(a.game)
     marks = a.marks.split(",")
     tally = {m: [0, 0] for m in marks}
     with tempfile.TemporaryDirectory() as tmp:
-        for g in range(a.games):
+        dump = open(a.dump, "w") if a.dump else None
+        for g in range(a.first_game, a.first_game + a.games):
             seed = 1000 + g
             s, history = play_game(game, seed)
             path = os.path.join(tmp, f"{g}.json")
             with open(path, "w") as f:
                 f.write(s.to_record_json())
-            rv = json.loads(subprocess.run([a.bin, "review", "--json", "--playouts", str(a.playouts), path], check=True, capture_output=True, text=True).stdout)
+            rv = json.loads(subprocess.run([a.bin, "review", "--json", "--playouts", str(a.playouts), *a.review_args.split(), path], check=True, capture_output=True, text=True).stdout)
             th = rv["thresholds"]
-            picked = [d for d in rv["decisions"] if d["mark"] in marks][: a.per_game]
+            picked = [d for d in rv["decisions"] if d["mark"] in marks]
+            if a.pick == "spread" and len(picked) > a.per_game:
+                picked = [picked[k * len(picked) // a.per_game] for k in range(a.per_game)]
+            picked = picked[: a.per_game]
             for d in picked:
                 st, played = at_decision(game, seed, history, d["index"])
                 me = st.current_player()
@@ -97,6 +110,9 @@ def main():
                 right = means[0] - means[1] >= th[d["mark"]]
                 tally[d["mark"]][0] += right
                 tally[d["mark"]][1] += 1
+                if dump:
+                    dump.write(json.dumps({"game": g, "index": d["index"], "mark": d["mark"], "loss": d["loss"], "loss_se": d["loss_se"], "options": d["options"], "turn": d["turn"], "played_out": round(means[0] - means[1], 2)}) + "\n")
+                    dump.flush()
                 print(f"game {g} decision {d['index']} {d['mark']}: review loss {d['loss']}, played out {means[0] - means[1]:+.1f} ({'right' if right else 'wrong'})", flush=True)
     print(json.dumps({m: {"right": r, "marked": n, "share": round(r / n, 3) if n else None} for m, (r, n) in tally.items()}))
 

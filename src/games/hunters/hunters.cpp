@@ -507,13 +507,16 @@ const GameDef& hunters() {
     // 79.5% without it over the same 100 deals at 2000 playouts
     g.search_widen = 0;
     g.win_scale[2] = 23.7;  // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
-    g.search_value = 1;     // measured in arena: docs/mcts.md "Fitted value"
+    g.search_value = 2;     // measured in arena: docs/mcts.md "Fitted value"
     g.search_value_horizon = 24;
-    // the search's fitted value: `carcassonne fit-value --game hunters --players N --games 50000` (docs/mcts.md)
-    g.value_weights[2] = {0.7196,  6.729,   -0.1224, 2.769,   1.782,  0.1711, 0,       0,     0,      0,
-                          -1.171,  -0.4407, 2.381,   0,       0,      -1.116, -0.4016, 1.694, -1.038, -0.3143,
-                          -0.3329, 0.03673, 0.4656,  0,       0,      0,      0,       0,     0,      0,
-                          0,       0,       0,       0.08837, 0.8286, -1.08,  2.09};
+    g.search_value_prior = 300;
+    // the search's fitted value: `carcassonne fit-value --game hunters --players N --games 50000` (docs/mcts.md);
+    // 2 players: fitted four times more on games of the one-ply bot that judges by the last fit
+    // (`--games 10000 --test-games 1000 --bots mcts:playouts=1,threads=1,value=2 --seed K00001`, K = 1..4)
+    g.value_weights[2] = {11.95,  4.504,  -2.39,  31.39,   6.56,  0.8511, 0,       0,     0,      0,
+                          -1.374, 0.4225, 2.298,  0,       0,     -1.245, -0.2541, 4.689, -1.631, -0.09198,
+                          -1.241, 0.9466, 0.3699, 0,       0,     0,      0,       0,     0,      0,
+                          0,      0,      0,      -0.7888, 28.38, -1.426, 2.557};
     g.value_weights[3] = {0.9626,  3.779,   -0.6957, 3.608,  1.505, -0.1913, 0,       0,    0,       0,
                           -1.082,  -0.5357, 2.474,   0,      0,     -1.032,  -0.4071, 1.64, -0.9002, -0.2298,
                           -0.3271, 0.2471,  0.3417,  0,      0,     0,       0,       0,    0,       0,
