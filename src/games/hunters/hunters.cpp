@@ -511,20 +511,21 @@ const GameDef& hunters() {
     g.search_value_horizon = 24;
     g.search_value_prior = 300;
     // the search's fitted value: `carcassonne fit-value --game hunters --players N --games 50000` (docs/mcts.md);
-    // 2 players: fitted four times more on games of the one-ply bot that judges by the last fit
-    // (`--games 10000 --test-games 1000 --bots mcts:playouts=1,threads=1,value=2 --seed K00001`, K = 1..4)
+    // then fitted again on games of the one-ply bot that judges by the last fit (`--games 10000
+    // --test-games 1000 --bots mcts:playouts=1,threads=1,value=2 --seed K00001`), K = 1..4 for 2
+    // players, 1..2 for 3 and 4
     g.value_weights[2] = {11.95,  4.504,  -2.39,  31.39,   6.56,  0.8511, 0,       0,     0,      0,
                           -1.374, 0.4225, 2.298,  0,       0,     -1.245, -0.2541, 4.689, -1.631, -0.09198,
                           -1.241, 0.9466, 0.3699, 0,       0,     0,      0,       0,     0,      0,
                           0,      0,      0,      -0.7888, 28.38, -1.426, 2.557};
-    g.value_weights[3] = {0.9626,  3.779,   -0.6957, 3.608,  1.505, -0.1913, 0,       0,    0,       0,
-                          -1.082,  -0.5357, 2.474,   0,      0,     -1.032,  -0.4071, 1.64, -0.9002, -0.2298,
-                          -0.3271, 0.2471,  0.3417,  0,      0,     0,       0,       0,    0,       0,
-                          0,       0,       0,       0.3492, 1.205, -0.9544, 1.944};
-    g.value_weights[4] = {1.095,   1.255,   -1.105, 4.205,  1.275, -0.3151, 0,       0,     0,       0,
-                          -0.9527, -0.3669, 2.107,  0,      0,     -0.9132, -0.3371, 1.511, -0.6857, -0.1562,
-                          -0.3076, 0.5957,  0.2435, 0,      0,     0,       0,       0,     0,       0,
-                          0,       0,       0,      0.1422, 1.271, -0.7419, 1.721};
+    g.value_weights[3] = {7.638,   2.788,  -0.4794, 20.08, 5.108, -0.4492, 0,       0,     0,       0,
+                          -0.8535, 0.1089, 2.553,   0,     0,     -0.8802, -0.2315, 4.782, -0.7327, -0.2246,
+                          -1.117,  2.82,   0.1269,  0,     0,     0,       0,       0,     0,       0,
+                          0,       0,      0,       0.292, 18.11, -0.6864, 1.712};
+    g.value_weights[4] = {6.503,   0.4622,  -0.4863, 16.52,   3.361, -0.7573, 0,       0,    0,       0,
+                          -0.8944, -0.3782, 2.83,    0,       0,     -0.8854, -0.8154, 5.53, -0.7589, -0.344,
+                          -0.7896, 1.658,   0.1989,  0,       0,     0,       0,       0,    0,       0,
+                          0,       0,       0,       0.02129, 16,    -0.7279, 1.752};
     //                name     class          terrain claim done/tile done/attr final/tile final/attr symbols piece
     //                network
     g.ftypes = {
