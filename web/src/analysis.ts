@@ -83,14 +83,31 @@ export class Analysis {
   private url(k?: number): string { return `/api/games/${encodeURIComponent(this.game)}/analysis${k === undefined ? "" : `/${k}`}`; }
 
   // The Analyse button and, while the server works, its progress ("Analysing: 30 of 92 decisions").
+  // One element, updated in place: the page's redraws move it rather than make it anew, so that a
+  // click is never lost between a press on one button and a release on its replacement.
+  private box: HTMLElement | null = null;
   control(): HTMLElement {
     const state = this.review ? "done" : this.error ? "error" : this.asked ? "running" : "none";
     const text = this.review ? (this.open ? t("analysis.hide") : t("analysis.show")) : this.asked && !this.error ? t("analysis.analysing") : t("analysis.analyse");
-    const b = h("button", { type: "button", class: this.review ? "" : "primary", "data-analyse": "", "data-analysis-state": state, "aria-controls": "analysis-panel", "aria-expanded": String(this.open), "aria-disabled": state === "running" ? "true" : undefined, text });
-    b.addEventListener("click", () => void this.ask());
-    const box = h("span", { class: "analyse" }, b);
-    if (state === "running" || state === "error") box.append(h("span", { class: state === "error" ? "analysis-progress message" : "analysis-progress", "data-analysis-progress": state, role: "status", text: this.progressText() }));
-    return box;
+    if (!this.box) {
+      const b = h("button", { type: "button", "data-analyse": "", "aria-controls": "analysis-panel" });
+      b.addEventListener("click", () => void this.ask());
+      this.box = h("span", { class: "analyse" }, b);
+    }
+    const b = this.box.firstElementChild as HTMLButtonElement;
+    b.className = this.review ? "" : "primary";
+    b.dataset.analysisState = state;
+    b.setAttribute("aria-expanded", String(this.open));
+    if (state === "running") b.setAttribute("aria-disabled", "true");
+    else b.removeAttribute("aria-disabled");
+    if (b.textContent !== text) b.textContent = text;
+    const old = this.box.querySelector("[data-analysis-progress]");
+    if (state === "running" || state === "error") {
+      const line = h("span", { class: state === "error" ? "analysis-progress message" : "analysis-progress", "data-analysis-progress": state, role: "status", text: this.progressText() });
+      if (!old) this.box.append(line);
+      else if (!old.isEqualNode(line)) old.replaceWith(line);
+    } else old?.remove();
+    return this.box;
   }
 
   private progressText(): string {

@@ -6,7 +6,7 @@ import { Board, type Group, type Overlay } from "./board";
 import { Conn, type Command, type ConnStatus } from "./conn";
 import { finalPanel, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section } from "./panels";
 import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
-import { getJSON, h, load, names, save } from "./util";
+import { getJSON, h, load, names, reuse, save } from "./util";
 import { langPicker, setGameWords, t, withLang } from "./i18n";
 import { drawSeen } from "./seen";
 import { settings, settingsMenu, TurnNotice } from "./notify";
@@ -860,7 +860,6 @@ export class GamePage {
         accept: (r) => this.openRematch(r.game),
         decline: () => { this.rematchDeclined = true; this.renderSide(); },
       });
-      if (this.analysable()) panel.querySelector(".final-actions")?.append(this.analysis!.control());
       kids.push(panel);
     }
     kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase));
@@ -871,7 +870,13 @@ export class GamePage {
     const scroll = this.el.side.scrollTop;
     // the Analyse button keeps the focus across redraws (its progress redraws it every second)
     const refocus = this.el.side.contains(document.activeElement) && document.activeElement!.matches("[data-analyse]");
-    this.el.side.replaceChildren(...kids);
+    this.el.side.replaceChildren(...reuse(this.el.side, kids, ".analyse"));
+    // the Analyse button: one element, moved into the final panel only if it is not there already
+    const actions = this.analysable() ? this.el.side.querySelector("[data-panel='final'] .final-actions") : null;
+    if (actions) {
+      const control = this.analysis!.control();
+      if (control.parentElement !== actions) actions.append(control);
+    }
     this.el.side.scrollTop = scroll;
     if (refocus) this.el.side.querySelector<HTMLElement>("[data-analyse]")?.focus({ preventScroll: true });
   }
@@ -932,7 +937,10 @@ export class GamePage {
     const slot = this.analyseSlot;
     if (!slot) return;
     const refocus = slot.contains(document.activeElement);
-    slot.replaceChildren(...(this.replay && this.analysable() ? [this.analysis!.control()] : []));
+    if (this.replay && this.analysable()) {
+      const control = this.analysis!.control();
+      if (control.parentElement !== slot) slot.replaceChildren(control);
+    } else slot.replaceChildren();
     if (refocus) slot.querySelector<HTMLElement>("[data-analyse]")?.focus({ preventScroll: true });
   }
 

@@ -12,6 +12,20 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<s
   return e;
 }
 
+// The children a redraw gives `parent`, keeping each old child that the new one equals (ignoring
+// what `ignore` selects in both): a click is never lost between a press on one element and a
+// release on its copy, and a redraw that changes nothing changes no node.
+export function reuse(parent: Element, kids: Element[], ignore?: string): Element[] {
+  const old = [...parent.children];
+  const bare = (e: Element): Node => {
+    if (!ignore || !e.querySelector(ignore)) return e;
+    const c = e.cloneNode(true) as Element;
+    c.querySelectorAll(ignore).forEach((x) => x.remove());
+    return c;
+  };
+  return kids.map((k, i) => (old[i] && old[i].tagName === k.tagName && bare(old[i]).isEqualNode(bare(k)) ? old[i] : k));
+}
+
 export const SVGNS = "http://www.w3.org/2000/svg";
 export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number | undefined> = {}, ...kids: (Node | null | undefined)[]): SVGElementTagNameMap[K] {
   const e = document.createElementNS(SVGNS, tag);

@@ -56,6 +56,7 @@ export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}
   });
   const server = {
     url, dir, proc,
+    log: () => err,  // the tail of what the server printed to stderr (for a failure's message)
     port: Number(new URL(url).port),
     async stop(signal = "SIGTERM") {
       if (proc.exitCode !== null) return;
