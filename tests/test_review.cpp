@@ -187,6 +187,37 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
   EXPECT_THROW(review_record(g.record(), o), InputError);
 }
 
+// --value: the game's default search (base: the fitted value as prior and judge) reviews the same
+// decisions with other margins, still telling the random player from the greedy bot; a value the
+// search has not is refused.
+TEST(Review, TheFittedValueSearchIsAnOption) {
+  const Game g = greedy_against_random(3, 2);
+  ASSERT_TRUE(g.over());
+  ReviewOptions o;
+  o.playouts = 150;
+  const Review greedy_eval = review_record(g.record(), o);
+  o.value = -1;
+  const Review fitted = review_record(g.record(), o);
+  ASSERT_EQ(fitted.decisions.size(), greedy_eval.decisions.size());
+  int differ = 0;
+  double loss[2] = {0, 0};
+  int n[2] = {0, 0};
+  for (std::size_t i = 0; i < fitted.decisions.size(); ++i) {
+    const ReviewedDecision& d = fitted.decisions[i];
+    EXPECT_EQ(d.index, greedy_eval.decisions[i].index);
+    differ += d.played_stats.margin != greedy_eval.decisions[i].played_stats.margin;
+    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, fitted.scale));
+    loss[d.player] += d.loss;
+    ++n[d.player];
+  }
+  EXPECT_GT(differ, static_cast<int>(fitted.decisions.size()) / 2) << "another search: other margins";
+  EXPECT_GT(loss[1] / n[1], 2 * loss[0] / n[0]) << "random loses more per decision than greedy";
+  for (const int bad : {-2, 3}) {
+    o.value = bad;
+    EXPECT_THROW(review_record(g.record(), o), InputError) << bad;
+  }
+}
+
 // The server's analysis asks for each decision's ownership: at most the 12 largest open features
 // of its position, each seat's share of the playouts scoring it in [0, 1] with its mean points,
 // the feature's cells; the same search as without it (the margins and marks unchanged), and the

@@ -93,10 +93,10 @@ def main():
                 me = st.current_player()
                 best = st.string_to_action(d["best"]["move"])
                 rng = random.Random(seed * 7 + d["index"])
-                means = []
+                means, vars_ = [], []
                 for act in (best, played):
                     child = st.child(act)
-                    tot = 0.0
+                    tot = tot2 = 0.0
                     for _ in range(a.rollouts):
                         t = child.clone()
                         while not t.is_terminal():
@@ -105,13 +105,16 @@ def main():
                                 t.apply_action(rng.choices(acts, probs)[0])
                             else:
                                 t.apply_action(c.bot_action(t, "greedy", rng.randrange(1 << 30)))
-                        tot += margin_of(t, me)
+                        m = margin_of(t, me)
+                        tot += m
+                        tot2 += m * m
                     means.append(tot / a.rollouts)
+                    vars_.append(max(0.0, tot2 / a.rollouts - means[-1] ** 2) / max(1, a.rollouts - 1))
                 right = means[0] - means[1] >= th[d["mark"]]
                 tally[d["mark"]][0] += right
                 tally[d["mark"]][1] += 1
                 if dump:
-                    dump.write(json.dumps({"game": g, "index": d["index"], "mark": d["mark"], "loss": d["loss"], "loss_se": d["loss_se"], "options": d["options"], "turn": d["turn"], "played_out": round(means[0] - means[1], 2)}) + "\n")
+                    dump.write(json.dumps({"game": g, "index": d["index"], "mark": d["mark"], "loss": d["loss"], "loss_se": d["loss_se"], "options": d["options"], "turn": d["turn"], "best_margin": d["best"]["margin"], "played_margin": d["played"]["margin"], "threshold": th[d["mark"]], "played_out": round(means[0] - means[1], 2), "played_out_se": round((vars_[0] + vars_[1]) ** 0.5, 2)}) + "\n")
                     dump.flush()
                 print(f"game {g} decision {d['index']} {d['mark']}: review loss {d['loss']}, played out {means[0] - means[1]:+.1f} ({'right' if right else 'wrong'})", flush=True)
     print(json.dumps({m: {"right": r, "marked": n, "share": round(r / n, 3) if n else None} for m, (r, n) in tally.items()}))

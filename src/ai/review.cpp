@@ -68,6 +68,7 @@ nlohmann::json review_to_json(const Review& rv, const Record& r) {
   j["playouts"] = rv.options.playouts;
   j["seed"] = rv.options.seed;
   j["share"] = rv.options.force_share;
+  j["value"] = rv.options.value;
   j["scale"] = rv.scale;
   j["thresholds"] = {{"inaccuracy", rv.inaccuracy}, {"mistake", rv.mistake}, {"blunder", rv.blunder}};
   j["decisions"] = nlohmann::json::array();
@@ -149,8 +150,10 @@ ReviewRun::ReviewRun(const Record& r, const ReviewOptions& o) {
   rv_.blunder = rv_.scale / 2;
   rv_.options = o;
   for (int p = 0; p < g.state().nplayers; ++p) rv_.final_scores.push_back(g.state().score[static_cast<std::size_t>(p)]);
+  if (o.value < -1 || o.value > 2) throw InputError("review: value: -1 (the game's default), 0, 1 or 2");
   mo_.playouts = o.playouts;
   mo_.threads = 1;
+  mo_.value = o.value < 0 ? g.ruleset().game->search_value : o.value;
 }
 
 void ReviewRun::step(int n) {

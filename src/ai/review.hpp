@@ -21,6 +21,8 @@ struct ReviewOptions {
   u64 seed = 1;               // the searches' seed (each decision's derived from it and its index)
   double force_share = 0.25;  // of the playouts given to the played move
   bool ownership = false;     // each decision's open features, who scores them (the game server's analysis)
+  int value = 0;              // the searches' evaluation (MctsOptions::value): 0 the greedy evaluation, on
+                              // whose margins the calibrations were fitted; -1 the game's default
 };
 // The most features a reviewed decision's ownership keeps (the largest).
 constexpr std::size_t kReviewOwnershipFeatures = 12;

@@ -91,6 +91,10 @@ void register_review(CLI::App& app) {
   c->add_option("--seed", o->seed, "Seed of the searches");
   c->add_option("--share", o->force_share, "Share of the playouts given to the played move")
       ->check(CLI::Range(0.0, 0.9));
+  c->add_option("--value", o->value,
+                "The searches' evaluation: 0 the greedy evaluation (default; the calibrations were fitted on it), "
+                "1 or 2 the game's fitted value, -1 the game's default search")
+      ->check(CLI::Range(-1, 2));
   c->add_flag("--json", *json, "Print the review as JSON");
   c->add_flag("--ownership", o->ownership,
               "With --json: each decision's open features (the 12 largest) with each seat's share of the playouts "
