@@ -198,6 +198,8 @@ TEST(Review, TheFittedValueSearchIsAnOption) {
   const Review greedy_eval = review_record(g.record(), o);
   o.value = -1;
   const Review fitted = review_record(g.record(), o);
+  EXPECT_EQ(greedy_eval.options.value, 0);
+  EXPECT_EQ(fitted.options.value, 2) << "the base game's search: the fitted value as prior and judge";
   ASSERT_EQ(fitted.decisions.size(), greedy_eval.decisions.size());
   int differ = 0;
   double loss[2] = {0, 0};

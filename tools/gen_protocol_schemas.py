@@ -120,7 +120,7 @@ OWNERSHIP = {"type": "array", "description": "the position's open features, larg
                            "pieces": {"type": "array", "items": INT, "description": "its pieces by seat now"},
                            "share": {"type": "array", "items": SHARE, "description": "by seat: the share of playouts in which the seat scored it"},
                            "points": {"type": "array", "items": NUM, "description": "by seat: the mean points the seat scored from it, over all playouts"}})}
-REVIEW = obj({"game": STR, "players": {"type": "array", "items": STR}, "final_scores": {"type": "array", "items": INT}, "playouts": INT, "seed": INT, "share": NUM, "scale": NUM,
+REVIEW = obj({"game": STR, "players": {"type": "array", "items": STR}, "final_scores": {"type": "array", "items": INT}, "playouts": INT, "seed": INT, "share": NUM, "value": {"type": "integer", "minimum": 0, "maximum": 2}, "scale": NUM,
               "thresholds": obj({"inaccuracy": NUM, "mistake": NUM, "blunder": NUM}),
               "decisions": {"type": "array", "items": obj({"index": INT, "move": INT, "turn": INT, "player": INT, "options": INT, "played": OPTSTATS, "best": OPTSTATS, "loss": NUM, "loss_se": NUM,
                                                            "mark": {"enum": ["", "inaccuracy", "mistake", "blunder"]}, "top": {"type": "array", "items": OPTSTATS},

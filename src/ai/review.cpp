@@ -154,6 +154,7 @@ ReviewRun::ReviewRun(const Record& r, const ReviewOptions& o) {
   mo_.playouts = o.playouts;
   mo_.threads = 1;
   mo_.value = o.value < 0 ? g.ruleset().game->search_value : o.value;
+  rv_.options.value = mo_.value;  // what the searches used (the JSON says it)
 }
 
 void ReviewRun::step(int n) {

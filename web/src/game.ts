@@ -6,7 +6,7 @@ import { Board, type Group, type Overlay } from "./board";
 import { Conn, type Command, type ConnStatus } from "./conn";
 import { finalPanel, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section } from "./panels";
 import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
-import { getJSON, h, load, names, reuse, save } from "./util";
+import { getJSON, h, load, names, reuse, s as svgEl, save } from "./util";
 import { langPicker, setGameWords, t, withLang } from "./i18n";
 import { drawSeen } from "./seen";
 import { settings, settingsMenu, TurnNotice } from "./notify";
@@ -960,7 +960,7 @@ export class GamePage {
     const prev = h("button", { type: "button", "data-replay-prev": "", title: t("replay.prev"), "aria-label": t("replay.prev"), text: "◀" });
     const next = h("button", { type: "button", "data-replay-next": "", title: t("replay.next"), "aria-label": t("replay.next"), text: "▶" });
     // autoplay: one turn every 1/speed seconds (the speed remembered), from the start if at the end
-    const play = h("button", { type: "button", "data-replay-play": "", "data-playing": "false", title: t("replay.play"), "aria-label": t("replay.play"), text: "⏵" });
+    const play = h("button", { type: "button", "data-replay-play": "", "data-playing": "false", title: t("replay.play"), "aria-label": t("replay.play") }, playIcon(false));
     const speed = h("select", { "data-replay-speed": "", "aria-label": t("replay.speed") },
       ...[0.5, 1, 2, 4, 8].map((v) => h("option", { value: v, text: `${v}×` })));
     speed.value = String(load<number>("carc.replay_speed", 1));
@@ -994,7 +994,7 @@ export class GamePage {
     const stopPlay = () => {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
-      play.textContent = "⏵";
+      play.replaceChildren(playIcon(false));
       play.title = t("replay.play");
       play.setAttribute("aria-label", t("replay.play"));
       play.dataset.playing = "false";
@@ -1006,7 +1006,7 @@ export class GamePage {
         if (!this.replay || at >= steps) { stopPlay(); return; }
         void go(at + 1);
       }, 1000 / Number(speed.value));
-      play.textContent = "⏸";
+      play.replaceChildren(playIcon(true));
       play.title = t("replay.pause");
       play.setAttribute("aria-label", t("replay.pause"));
       play.dataset.playing = "true";
@@ -1038,3 +1038,11 @@ export class GamePage {
 }
 
 export { section };
+
+// The replay's play and pause signs, drawn (the fonts Chromium finds on a bare Debian have no
+// ⏵ or ⏸: they showed as empty boxes)
+function playIcon(playing: boolean): SVGSVGElement {
+  return svgEl("svg", { class: "icon", viewBox: "0 0 12 12", width: 12, height: 12, "aria-hidden": "true", fill: "currentColor" },
+    ...(playing ? [svgEl("rect", { x: 2, y: 1.5, width: 3, height: 9 }), svgEl("rect", { x: 7, y: 1.5, width: 3, height: 9 })]
+      : [svgEl("polygon", { points: "2.5,1.5 10.5,6 2.5,10.5" })]));
+}
