@@ -160,8 +160,12 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
     prev = d.index;
     EXPECT_GE(d.options, 2);
     EXPECT_GE(d.loss, 0);
-    // marked as far as the search is sure: one standard error below the loss
-    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, rv.scale));
+    // marked as far as the search is sure (one standard error below the loss), where the move
+    // costs a chance to win
+    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, d.best_stats.win_prob - d.played_stats.win_prob, rv.scale));
+    if (d.best_stats.win_prob - d.played_stats.win_prob < kReviewMarkWinLoss) {
+      EXPECT_EQ(d.mark, "");
+    }
     if (d.best == d.played) {
       EXPECT_EQ(d.loss_se, 0);
     } else {
@@ -176,6 +180,13 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministic) {
   }
   ASSERT_GT(n[0], 30);
   ASSERT_GT(n[1], 30);
+  EXPECT_GT(std::count_if(rv.decisions.begin(), rv.decisions.end(),
+                          [](const ReviewedDecision& d) { return !d.mark.empty(); }),
+            0)
+      << "the random player's moves while the game is open are marked";
+  EXPECT_EQ(review_mark(30, 0.5, 18.1), "blunder");
+  EXPECT_EQ(review_mark(30, kReviewMarkWinLoss / 2, 18.1), "") << "a decided game: no mark";
+  EXPECT_EQ(review_mark(3, 0.5, 18.1), "inaccuracy");
   EXPECT_GT(loss[1] / n[1], 2 * loss[0] / n[0]) << "random loses more per decision than greedy";
   const Review again = review_record(g.record(), o);
   ASSERT_EQ(again.decisions.size(), rv.decisions.size());
@@ -208,7 +219,7 @@ TEST(Review, TheFittedValueSearchIsAnOption) {
     const ReviewedDecision& d = fitted.decisions[i];
     EXPECT_EQ(d.index, greedy_eval.decisions[i].index);
     differ += d.played_stats.margin != greedy_eval.decisions[i].played_stats.margin;
-    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, fitted.scale));
+    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, d.best_stats.win_prob - d.played_stats.win_prob, fitted.scale));
     loss[d.player] += d.loss;
     ++n[d.player];
   }

@@ -37,7 +37,7 @@ struct ReviewedDecision {
   OptionStats played_stats, best_stats;
   double loss = 0;               // points, >= 0
   double loss_se = 0;            // its standard error (both options' margins' errors combined)
-  std::string mark;              // "", "inaccuracy", "mistake", "blunder": of loss - loss_se
+  std::string mark;              // "", "inaccuracy", "mistake", "blunder": review_mark(loss - loss_se, win loss)
   std::vector<OptionStats> top;  // the three most visited options
   std::vector<std::string> top_text;
   // with ReviewOptions::ownership: the position's open features (ownership_json, at most
@@ -93,5 +93,13 @@ nlohmann::json ownership_json(const State& s, const std::vector<FeatureOwnership
                               std::size_t max = static_cast<std::size_t>(-1));
 // The class of a loss in points on a scale.
 std::string review_mark(double loss, double scale);
+// A move costing less than this chance to win is not marked, however many points it loses: in a
+// game already decided either way a move changes nothing that matters (lichess marks by the
+// chance to win alone). Chosen on the marks of 20 games per game and checked on 20 more
+// (docs/mcts.md, "How right the marks are").
+inline constexpr double kReviewMarkWinLoss = 0.03;
+// A decision's mark: of its loss less its standard error, when it costs at least
+// kReviewMarkWinLoss of the chance to win.
+std::string review_mark(double sure_loss, double win_loss, double scale);
 
 }  // namespace carc
