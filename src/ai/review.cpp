@@ -138,6 +138,7 @@ std::string review_mark(double loss, double scale) {
 ReviewRun::ReviewRun(const Record& r, const ReviewOptions& o) {
   if (o.playouts < 1) throw InputError("review: playouts: at least 1");
   if (!(o.force_share >= 0 && o.force_share <= 0.9)) throw InputError("review: the forced share is not in 0..0.9");
+  if (o.value < -1 || o.value > 2) throw InputError("review: value: -1 (the game's default), 0, 1 or 2");
   // the positions first (a replay), then the searches
   int decisions = 0;
   const Game g = Game::replay(r, std::nullopt, "", [&](const State& s, const Move& m, int move_index) {
@@ -154,7 +155,6 @@ ReviewRun::ReviewRun(const Record& r, const ReviewOptions& o) {
   rv_.blunder = rv_.scale / 2;
   rv_.options = o;
   for (int p = 0; p < g.state().nplayers; ++p) rv_.final_scores.push_back(g.state().score[static_cast<std::size_t>(p)]);
-  if (o.value < -1 || o.value > 2) throw InputError("review: value: -1 (the game's default), 0, 1 or 2");
   mo_.playouts = o.playouts;
   mo_.threads = 1;
   mo_.value = o.value < 0 ? g.ruleset().game->search_value : o.value;

@@ -101,12 +101,15 @@ export class Analysis {
     if (state === "running") b.setAttribute("aria-disabled", "true");
     else b.removeAttribute("aria-disabled");
     if (b.textContent !== text) b.textContent = text;
-    const old = this.box.querySelector("[data-analysis-progress]");
+    // the progress line, a live region: its words change in place, so that each change is read out
+    let line = this.box.querySelector<HTMLElement>("[data-analysis-progress]");
     if (state === "running" || state === "error") {
-      const line = h("span", { class: state === "error" ? "analysis-progress message" : "analysis-progress", "data-analysis-progress": state, role: "status", text: this.progressText() });
-      if (!old) this.box.append(line);
-      else if (!old.isEqualNode(line)) old.replaceWith(line);
-    } else old?.remove();
+      if (!line) this.box.append(line = h("span", { role: "status" }));
+      line.className = state === "error" ? "analysis-progress message" : "analysis-progress";
+      line.dataset.analysisProgress = state;
+      const words = this.progressText();
+      if (line.textContent !== words) line.textContent = words;
+    } else line?.remove();
     return this.box;
   }
 
