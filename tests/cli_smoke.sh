@@ -348,6 +348,15 @@ run level_replay "$BIN" replay "$TMP/level.json"
 run arena_opts "$BIN" arena --bots mcts:playouts=20,threads=1,random --games 2 --json --quiet
 [ "$RC" -eq 0 ] || fail "arena with mcts options in --bots exited $RC: $(cat "$TMP/arena_opts.err")"
 grep -q '"mcts:playouts=20,threads=1"' "$TMP/arena_opts.out" || fail "arena did not keep the mcts options together"
+# fit-value on games of two bots, seats rotating, half blended with the game's weights, saved; an
+# arena bot searches with the saved weights (mcts:weights=FILE) and names them
+run fit_mix "$BIN" fit-value --games 20 --test-games 4 --bots mcts:playouts=1,threads=1,value=2,greedy --blend 0.5 --save "$TMP/w.txt"
+[ "$RC" -eq 0 ] || fail "fit-value with two bots exited $RC: $(cat "$TMP/fit_mix.err")"
+grep -q "value=2, greedy (seats rotating)" "$TMP/fit_mix.out" || fail "fit-value did not name both bots: $(head -2 "$TMP/fit_mix.out")"
+[ "$(grep -c '# ' "$TMP/w.txt")" -eq 38 ] || fail "the saved weights are not 37 named numbers and a heading"
+run arena_w "$BIN" arena --bots "mcts:playouts=5,threads=1,weights=$TMP/w.txt,greedy" --games 2 --quiet
+[ "$RC" -eq 0 ] || fail "arena with weights=FILE exited $RC: $(cat "$TMP/arena_w.err")"
+grep -q "weights=$TMP/w.txt" "$TMP/arena_w.out" || fail "arena did not name the bot's weights file"
 
 # ---------------------------------------------------------------------------------------------
 # bad arguments: non-zero exit, a clear message, no crash
@@ -371,6 +380,8 @@ bad_args bench_players "players" bench --no-gbench --players 6 --games 1
 bad_args bench_option "maybe" bench --no-gbench --games 1 --option farmers=maybe
 bad_args bad_level "level" play --level medium </dev/null
 bad_args bad_mcts_option "horizon" arena --bots mcts:horizon=x,greedy --games 1
+bad_args bad_weights_file "no_such_weights" arena --bots mcts:weights=/nonexistent/no_such_weights,greedy --games 1
+bad_args bad_blend "blend" fit-value --games 2 --test-games 1 --blend 2
 bad_args no_command "" 
 bad_args unknown_command "subcommand" frobnicate
 

@@ -191,10 +191,51 @@ TEST(BotLimits, LevelsCapsAndTheCheapLane) {
       << "a spec with playouts searches by them";
   EXPECT_EQ(over_limits(parse_mcts_spec("mcts:ms=10,threads=2"), l), OverLimit::threads);
   EXPECT_EQ(over_limits(parse_mcts_spec("mcts:ms=3600000,threads=64"), BotLimits{}), OverLimit::none) << "0: no cap";
-  EXPECT_EQ(make_bot_within("hard", {.max_ms = 50, .max_threads = 1})->spec(), "mcts:ms=50,threads=1");
-  EXPECT_EQ(make_bot_within("easy", {.max_ms = 50, .max_threads = 1})->spec(), "mcts:playouts=300,threads=1");
-  EXPECT_EQ(make_bot_within("hard", {})->spec(), "mcts:ms=4000,threads=2");
+  EXPECT_EQ(make_bot_within("mcts:ms=4000,threads=2", {.max_ms = 50, .max_threads = 1})->spec(),
+            "mcts:ms=50,threads=1");
+  EXPECT_EQ(make_bot_within("mcts:playouts=300,threads=1", {.max_ms = 50, .max_threads = 1})->spec(),
+            "mcts:playouts=300,threads=1");
+  EXPECT_EQ(make_bot_within("hard", {})->spec(), "hard") << "a level's bot is named by its level";
+  EXPECT_THROW((void)make_level_bot("medium", {}), InputError);
   EXPECT_EQ(make_bot_within("greedy", {.max_ms = 50})->spec(), "greedy");
+}
+
+// Each game's levels (GameDef::levels): mcts specs a stranger's server allows (one thread, a fixed
+// number of playouts within kServerBotLimits: the same strength on every machine), and a level's
+// bot plays the spec of the game it is in, game after game.
+TEST(BotLimits, EachGameHasItsOwnLevelsAndALevelBotPlaysThem) {
+  for (const std::string& id : game_ids()) {
+    const GameDef* g = find_game(id);
+    ASSERT_NE(g, nullptr);
+    for (const BotLevel& lv : kBotLevels) {
+      const std::string spec = bot_level_spec(lv.name, g);
+      const MctsOptions o = parse_mcts_spec(spec);
+      EXPECT_EQ(o.threads, 1) << id << " " << lv.name << ": " << spec;
+      EXPECT_GT(o.playouts, 0) << id << " " << lv.name << ": " << spec;
+      EXPECT_EQ(over_limits(o, kServerBotLimits), OverLimit::none) << id << " " << lv.name << ": " << spec;
+    }
+  }
+  const auto level = make_bot("easy");
+  for (const std::string& id : game_ids()) {
+    const auto rs = load_ruleset(id, {});
+    const auto own = make_bot(bot_level_spec("easy", rs->game));
+    State s;
+    init_state(s, *rs, 2);
+    Rng deal(3), a(11), b(11);
+    MoveList ml;
+    for (int k = 0; k < 6 && s.phase != Phase::Over;) {
+      if (is_chance(s)) {
+        chance_step(s, deal);
+        continue;
+      }
+      legal_moves(s, ml);
+      const Move m = level->choose(s, ml, a);
+      EXPECT_EQ(m, own->choose(s, ml, b)) << id << ": the level plays the game's own spec";
+      EXPECT_EQ(level->report().summary, own->report().summary) << id;
+      apply_move(s, m);
+      ++k;
+    }
+  }
 }
 
 }  // namespace

@@ -73,6 +73,65 @@ TEST(Value, StartPositionFeaturesAndMargins) {
   EXPECT_GT(follower, 0.5) << "a follower in hand is worth something early in the game";
 }
 
+// A weights file (fit-value --save, mcts:weights=FILE) reads back exactly; a bad one is refused
+// with the file and what is wrong; a bot given the file searches with those weights.
+TEST(Value, WeightsFileRoundTripAndBadFiles) {
+  const auto rs = load_ruleset("base", {});
+  State s;
+  init_state(s, *rs, 2);
+  const std::vector<double> game = *value_weights(s);
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "carc_weights_test.txt";
+  save_value_weights(path, game, "test");
+  EXPECT_EQ(load_value_weights(path), game);
+  const auto refused = [&](const std::string& text, const std::string& words) {
+    const std::string bad = dir + "carc_weights_bad.txt";
+    FILE* f = std::fopen(bad.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+    try {
+      (void)load_value_weights(bad);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+    std::remove(bad.c_str());
+  };
+  refused("# too few\n1 2 3\n", "3 numbers, where the value has 37 features");
+  refused("1 2\n3 x4 5\n", "line 2: \"x4\" is not a number");
+  refused("1 2 nan\n", "\"nan\" is not a number");
+  EXPECT_THROW((void)load_value_weights(dir + "no_such_weights.txt"), InputError);
+  EXPECT_THROW((void)parse_mcts_spec("mcts:playouts=10,weights=" + dir + "no_such_weights.txt"), InputError);
+  // the file's weights are the ones searched with: the game's own give the game's search, others
+  // (the score alone: every weight 0) another one
+  const std::string zeros = dir + "carc_weights_zero.txt";
+  save_value_weights(zeros, std::vector<double>(kValueFeatures, 0.0), "zeros");
+  const MctsOptions own = parse_mcts_spec("mcts:playouts=200,threads=1,weights=" + path);
+  const MctsOptions none = parse_mcts_spec("mcts:playouts=200,threads=1,weights=" + zeros);
+  ASSERT_TRUE(own.weights);
+  EXPECT_EQ(*own.weights, game);
+  EXPECT_NE(make_mcts_bot(own)->spec().find("weights=" + path), std::string::npos);
+  int same = 0, differ = 0;
+  Rng rng(5);
+  MoveList ml;
+  for (int k = 0; k < 12; ++k) {  // a few positions of a random game
+    while (is_chance(s)) chance_step(s, rng);
+    if (s.phase == Phase::Over) break;
+    const auto base = mcts_search(s, parse_mcts_spec("mcts:playouts=200,threads=1"), 9);
+    const auto a = mcts_search(s, own, 9);
+    const auto b = mcts_search(s, none, 9);
+    EXPECT_EQ(a.visits, base.visits) << "the game's weights from a file search as the game's own";
+    (a.visits == b.visits ? same : differ) += 1;
+    legal_moves(s, ml);
+    apply_move(s, ml[static_cast<std::size_t>(rng.below(static_cast<u32>(ml.size())))]);
+  }
+  EXPECT_GT(differ, 0) << "other weights change the search";
+  std::remove(path.c_str());
+  std::remove(zeros.c_str());
+}
+
 // The weights each game keeps are the size of today's features (a change of the features without
 // a new fit fails here), and on games of the kind they were fitted on (docs/mcts.md, "Fitted
 // value": the 2-player weights of a game whose search seeds the tree with them on games of the

@@ -924,7 +924,7 @@ PYBIND11_MODULE(_core, m) {
         if (st.terminal() || st.chance())
           throw InputError("bot_action: the state is not a decision (a chance node or the end)");
         std::string sp = spec;
-        if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
+        if (const std::string lv = bot_level_spec(spec, st.s().rs->game); !lv.empty()) sp = lv;
         auto bot = make_bot(sp);
         rl::Encoding::Legal l;
         st.legal(l);
@@ -960,7 +960,7 @@ PYBIND11_MODULE(_core, m) {
         if (st.terminal() || st.chance())
           throw InputError("mcts: the state is not a decision (a chance node or the end)");
         std::string sp = spec;
-        if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
+        if (const std::string lv = bot_level_spec(spec, st.s().rs->game); !lv.empty()) sp = lv;
         const MctsOptions o = parse_mcts_spec(sp);
         SearchVisits r;
         {

@@ -25,10 +25,9 @@ OverLimit over_limits(const MctsOptions& o, const BotLimits& limits) {
 }
 
 std::unique_ptr<Bot> make_bot_within(std::string_view spec, const BotLimits& cap) {
-  const std::string level = bot_level_spec(spec);
-  const std::string mcts = level.empty() ? std::string(spec) : level;
-  if ((cap.max_ms > 0 || cap.max_threads > 0) && mcts.rfind("mcts", 0) == 0) {
-    MctsOptions o = parse_mcts_spec(mcts);
+  if (!bot_level_spec(spec).empty()) return make_level_bot(spec, cap);
+  if ((cap.max_ms > 0 || cap.max_threads > 0) && spec.rfind("mcts", 0) == 0) {
+    MctsOptions o = parse_mcts_spec(spec);
     if (cap.max_ms > 0 && o.playouts == 0) o.ms = std::min(o.ms, cap.max_ms);
     if (cap.max_threads > 0) o.threads = std::min(o.threads, cap.max_threads);
     return make_mcts_bot(o);

@@ -14,17 +14,19 @@ namespace carc {
 class Bot;
 struct MctsOptions;
 
-// The strength levels: mcts bots of a fixed strength, the same in every command and on the
-// server. easy answers at once (300 playouts), normal in about a second, hard in about four (two
-// threads). bot_level_spec (ai/bots.hpp) looks a level up.
+// The strength levels: mcts bots of a fixed number of playouts on one thread (the same strength
+// on every machine and under any load), the same in every command and on the server. These are
+// the base game's; a game may set its own (GameDef::levels), chosen so that each level wins about
+// 75% of its games against the one below (docs/mcts.md "Levels"). bot_level_spec (ai/bots.hpp)
+// looks a level up; make_bot("easy") plays each game's own.
 struct BotLevel {
   std::string_view name;
   std::string_view spec;
 };
 inline constexpr std::array<BotLevel, 3> kBotLevels{{
-    {"easy", "mcts:playouts=300,threads=1"},
-    {"normal", "mcts:ms=1000,threads=2"},
-    {"hard", "mcts:ms=4000,threads=2"},
+    {"easy", "mcts:playouts=10,threads=1,value=0"},
+    {"normal", "mcts:playouts=100,threads=1"},
+    {"hard", "mcts:playouts=3000,threads=1"},
 }};
 // The levels' names in order: easy, normal, hard.
 std::vector<std::string> bot_level_names();
@@ -68,5 +70,8 @@ OverLimit over_limits(const MctsOptions& o, const BotLimits& limits);
 // depend on the machine): cap.max_playouts is not used here. Any other spec is make_bot's.
 // Throws InputError for a spec that is not a bot.
 std::unique_ptr<Bot> make_bot_within(std::string_view spec, const BotLimits& cap);
+// The bot of a level (easy, normal, hard): it plays each game's own spec for the level
+// (bot_level_spec), within cap. Throws InputError for a word that is not a level.
+std::unique_ptr<Bot> make_level_bot(std::string_view level, const BotLimits& cap);
 
 }  // namespace carc

@@ -196,10 +196,40 @@ std::vector<std::string> split_bot_list(std::string_view list) {
   return out;
 }
 
-std::string bot_level_spec(std::string_view level) {
-  for (const BotLevel& lv : kBotLevels)
-    if (lv.name == level) return std::string(lv.spec);
+std::string bot_level_spec(std::string_view level, const GameDef* game) {
+  for (std::size_t i = 0; i < kBotLevels.size(); ++i)
+    if (kBotLevels[i].name == level)
+      return game && !game->levels[i].empty() ? game->levels[i] : std::string(kBotLevels[i].spec);
   return "";
+}
+
+namespace {
+// A level's bot: the game's own spec for the level (bot_level_spec), made when the level first
+// plays in that game, within the cap (make_bot_within).
+class LevelBot final : public Bot {
+ public:
+  LevelBot(std::string level, const BotLimits& cap) : level_(std::move(level)), cap_(cap) {}
+  Move choose(const State& s, const MoveList& legal, Rng& rng) override {
+    if (!bot_ || game_ != s.rs->game) {
+      game_ = s.rs->game;
+      bot_ = make_bot_within(bot_level_spec(level_, game_), cap_);
+    }
+    return bot_->choose(s, legal, rng);
+  }
+  [[nodiscard]] BotReport report() const override { return bot_ ? bot_->report() : BotReport{}; }
+  [[nodiscard]] std::string spec() const override { return level_; }
+
+ private:
+  std::string level_;
+  BotLimits cap_;
+  const GameDef* game_ = nullptr;
+  std::unique_ptr<Bot> bot_;
+};
+}  // namespace
+
+std::unique_ptr<Bot> make_level_bot(std::string_view level, const BotLimits& cap) {
+  if (bot_level_spec(level).empty()) throw InputError(fmt::format("\"{}\" is not a level", level));
+  return std::make_unique<LevelBot>(std::string(level), cap);
 }
 
 std::vector<std::string> bot_labels(const std::vector<std::string>& specs) {
@@ -216,7 +246,7 @@ std::vector<std::string> bot_labels(const std::vector<std::string>& specs) {
 }
 
 std::unique_ptr<Bot> make_bot(std::string_view spec) {
-  if (const std::string lv = bot_level_spec(spec); !lv.empty()) return make_bot(lv);
+  if (!bot_level_spec(spec).empty()) return make_level_bot(spec, {});
   if (spec == "random") return std::make_unique<RandomBot>();
   if (spec == "greedy") return std::make_unique<GreedyBot>();
   if (spec == "mcts" || spec.substr(0, 5) == "mcts:") return make_mcts_bot(parse_mcts_spec(spec));

@@ -30,9 +30,10 @@ class Bot {
 // strength (bot_level_spec), in every command alike.
 std::unique_ptr<Bot> make_bot(std::string_view spec);
 bool is_bot_spec(std::string_view spec);
-// The mcts spec of a strength level (ai/bot_limits.hpp, kBotLevels: easy answers at once, normal
-// in about a second, hard in about four). Empty for a word that is not a level.
-std::string bot_level_spec(std::string_view level);
+// The mcts spec of a strength level in a game (GameDef::levels; without a game or where the game
+// sets none, ai/bot_limits.hpp kBotLevels). Empty for a word that is not a level. A bot made
+// from a level's name (make_bot("easy")) plays each game's own spec for that level.
+std::string bot_level_spec(std::string_view level, const GameDef* game = nullptr);
 // Labels that tell seats apart: each spec, and "#k" after a spec that occurs more than once
 // ("greedy #1", "greedy #2").
 std::vector<std::string> bot_labels(const std::vector<std::string>& specs);

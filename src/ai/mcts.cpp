@@ -128,7 +128,7 @@ int default_prior(const State& s) { return s.rs->game->search_prior; }
 // o.value, or the game's default (GameDef::search_value) where the game has fitted weights.
 int value_mode(const State& s, const MctsOptions& o) {
   if (o.value >= 0) return o.value;
-  return value_weights(s) ? s.rs->game->search_value : 0;
+  return o.weights || value_weights(s) ? s.rs->game->search_value : 0;
 }
 
 struct Node {
@@ -160,7 +160,7 @@ class Tree {
                                                                             : default_prior(root)),
         rng_(seed) {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
-    value_w_ = value_mode_ > 0 ? value_weights(root) : nullptr;
+    value_w_ = value_mode_ == 0 ? nullptr : o.weights ? o.weights.get() : value_weights(root);
     value_prior_ = value_mode_ > 1 ? value_w_ : nullptr;
     nodes_.reserve(1 << 16);
     nodes_.emplace_back();
@@ -589,6 +589,11 @@ class MctsBot final : public Bot {
       last_ = {"the only legal move", 1.0, 0, 0};
       return legal[0];
     }
+    if (o_.slip > 0 && rng.uniform() < o_.slip) {
+      follow_ = false;
+      last_ = {fmt::format("a slip: one of {} moves at random, unsearched", legal.size()), 0.0, 0, 0};
+      return legal[rng.below(static_cast<u32>(legal.size()))];
+    }
     // the rest of a turn already searched (the piece after the tile): answer from that search
     // when it looked at this decision enough
     if (follow_ && fingerprint(s) == follow_fp_) {
@@ -640,6 +645,8 @@ class MctsBot final : public Bot {
     if (o_.follow != d.follow) out += fmt::format(",follow={}", o_.follow);
     if (o_.pw != d.pw) out += fmt::format(",pw={}", o_.pw);
     if (o_.value != d.value) out += fmt::format(",value={}", o_.value);
+    if (o_.slip != d.slip) out += fmt::format(",slip={}", o_.slip);
+    if (!o_.weights_file.empty()) out += fmt::format(",weights={}", o_.weights_file);
     return out;
   }
 
@@ -668,6 +675,11 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     const auto eq = item.find('=');
     if (eq == std::string_view::npos) throw InputError(fmt::format("mcts option \"{}\": expected name=value", item));
     const std::string name(item.substr(0, eq)), val(item.substr(eq + 1));
+    if (name == "weights") {
+      o.weights_file = val;
+      o.weights = std::make_shared<const std::vector<double>>(load_value_weights(val));
+      continue;
+    }
     double v = 0;
     try {
       std::size_t used = 0;
@@ -715,12 +727,14 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       o.econ = real(0, 100);
     } else if (name == "value") {
       o.value = whole(0, 2);
+    } else if (name == "slip") {
+      o.slip = real(0, 1);
     } else if (name == "scale") {
       o.scale = real(1, 1000);
     } else {
       throw InputError(
           fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
-                      "econ, informed, pprior, follow, pw, value)",
+                      "econ, informed, pprior, follow, pw, value, slip, weights)",
                       name));
     }
   }

@@ -10,6 +10,7 @@
 // evaluation when the playout is cut at the horizon). Root parallel: each thread grows its own
 // tree; visits are summed.
 #pragma once
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,8 @@ struct MctsOptions {
   double pw = 1;         // progressive widening: a decision node visited n times considers 3 + pw * sqrt(n) children
   double follow = 0.1;   // with a playout budget: the next decision of the turn is answered from this
                          // search when it got this share of the budget (above 1: never)
+  double slip = 0;       // the bot plays a legal move at random, unsearched, at this share of its
+                         // decisions that have a choice (a level's weakness: ai/bot_limits.hpp)
   int value = -1;        // a playout cut at the horizon is judged by: 0 the greedy evaluation, 1 the
                          // game's fitted value (ai/value.hpp; the greedy evaluation where none is
                          // fitted), cut at GameDef::search_value_horizon unless horizon is set; 2 the
@@ -41,6 +44,10 @@ struct MctsOptions {
                          // prior, GameDef::search_value_prior where set: base 300)
   int horizon = -1;   // playout decisions before the greedy evaluation ends a playout; 0: to the
                       // end; -1: the game's default (kDefaultHorizon)
+  // the fitted value's weights in place of the game's (weights=FILE: a file `fit-value --save`
+  // wrote, for trying a fit without rebuilding); kept as the path and the numbers
+  std::string weights_file;
+  std::shared_ptr<const std::vector<double>> weights;
   double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
                       // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
 };

@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
 
 namespace carc {
 
@@ -114,6 +118,45 @@ const std::vector<double>* value_weights(const State& s) {
     }
   }
   return best;
+}
+
+std::vector<double> load_value_weights(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("value weights {}: cannot be read", path));
+  std::vector<double> w;
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::string word;
+    while (words >> word) {
+      double v = 0;
+      std::size_t used = 0;
+      try {
+        v = std::stod(word, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != word.size() || !std::isfinite(v))
+        throw InputError(fmt::format("value weights {}, line {}: \"{}\" is not a number", path, lineno, word));
+      w.push_back(v);
+    }
+  }
+  if (w.size() != static_cast<std::size_t>(kValueFeatures))
+    throw InputError(
+        fmt::format("value weights {}: {} numbers, where the value has {} features", path, w.size(), kValueFeatures));
+  return w;
+}
+
+void save_value_weights(const std::string& path, const std::vector<double>& w, const std::string& comment) {
+  std::ofstream out(path);
+  if (!out) throw InputError(fmt::format("value weights {}: cannot be written", path));
+  out << "# " << comment << "\n";
+  const auto& names = value_feature_names();
+  for (std::size_t k = 0; k < w.size(); ++k) out << fmt::format("{:.17g}  # {}\n", w[k], names[k]);
+  if (!out.flush()) throw InputError(fmt::format("value weights {}: cannot be written", path));
 }
 
 void value_evals(const State& s, const std::vector<double>& w, std::array<double, kMaxPlayers>& out) {

@@ -11,6 +11,7 @@
 // cut at its horizon, in place of the greedy evaluation.
 #pragma once
 #include <array>
+#include <string>
 #include <vector>
 
 #include "rules/rules.hpp"
@@ -27,6 +28,11 @@ const std::array<const char*, kValueFeatures>& value_feature_names();
 
 // The game's fitted weights for s's player count (the nearest fitted count), or nullptr.
 const std::vector<double>* value_weights(const State& s);
+
+// Weights from a file (`fit-value --save`): kValueFeatures numbers, separated by white space;
+// '#' starts a comment to the end of its line. Throws InputError naming the file and what is wrong.
+std::vector<double> load_value_weights(const std::string& path);
+void save_value_weights(const std::string& path, const std::vector<double>& w, const std::string& comment);
 
 // Each player's expected final margin (own score plus expected points to come, minus the best
 // other's same sum) under weights w.

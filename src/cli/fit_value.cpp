@@ -24,12 +24,15 @@ struct Opts {
   u64 seed = 1;
   double ridge = 1e-4;
   std::string bots = "playout";
+  std::string save;        // write the weights to this file (mcts:weights=FILE reads them)
+  double blend = 1;        // the weights: blend * the fit + (1 - blend) * the previous weights
+  std::string blend_with;  // the previous weights: this file, or the game's (empty)
 };
 
-// Plays one game from the start, with the playout policy (bot: nullptr) or a bot in every seat;
-// calls at(s) at every tile placement decision, then returns the final state.
+// Plays one game from the start, with the playout policy (no bots) or with bots[(p + rot) % n] in
+// seat p; calls at(s) at every tile placement decision, then returns the final state.
 template <typename F>
-State play(const Ruleset& rs, int players, u64 seed, Bot* bot, F&& at) {
+State play(const Ruleset& rs, int players, u64 seed, const std::vector<std::unique_ptr<Bot>>& bots, int rot, F&& at) {
   State s;
   init_state(s, rs, players);
   Rng rng(seed);
@@ -40,9 +43,10 @@ State play(const Ruleset& rs, int players, u64 seed, Bot* bot, F&& at) {
       continue;
     }
     if (s.phase == Phase::Place) at(s);
-    if (bot) {
+    if (!bots.empty()) {
       legal_moves(s, ml);
-      apply_move(s, bot->choose(s, ml, rng));
+      Bot& bot = *bots[static_cast<std::size_t>(to_move(s) + rot) % bots.size()];
+      apply_move(s, bot.choose(s, ml, rng));
     } else {
       mcts_playout_move(s, rng, ml);
     }
@@ -54,27 +58,49 @@ void run(const Opts& o) {
   auto rs = load_ruleset(o.game, o.options, "");
   check_seed_range(o.seed, static_cast<u64>(o.games + o.test_games), "the games");
   const auto np = static_cast<std::size_t>(o.players);
-  const std::unique_ptr<Bot> bot = o.bots == "playout" ? nullptr : make_bot(o.bots);
+  std::vector<std::unique_ptr<Bot>> bots;
+  std::string who = "the playout policy";
+  if (o.bots != "playout") {
+    who.clear();
+    for (const std::string& spec : split_bot_list(o.bots)) {
+      bots.push_back(make_bot(spec));
+      who += (who.empty() ? "" : ", ") + bots.back()->spec();
+    }
+    if (bots.size() > 1) who += " (seats rotating)";
+  }
   // the training positions: each player's features, and the points it scored after them
   ValueFit fit;
   std::vector<std::pair<ValueFeatures, int>> rows;
   std::array<ValueFeatures, kMaxPlayers> x{};
   for (int k = 0; k < o.games; ++k) {
     rows.clear();
-    const State end = play(*rs, o.players, o.seed + static_cast<u64>(k), bot.get(), [&](const State& s) {
+    const State end = play(*rs, o.players, o.seed + static_cast<u64>(k), bots, k, [&](const State& s) {
       value_features(s, x);
       for (std::size_t p = 0; p < np; ++p) rows.emplace_back(x[p], s.score[p]);
     });
     for (std::size_t i = 0; i < rows.size(); ++i) fit.add(rows[i].first, end.score[i % np] - rows[i].second);
   }
-  const std::vector<double> w = fit.solve(o.ridge);
+  std::vector<double> w = fit.solve(o.ridge);
+  if (o.blend < 1) {
+    std::vector<double> prev;
+    if (!o.blend_with.empty()) {
+      prev = load_value_weights(o.blend_with);
+    } else {
+      State s;
+      init_state(s, *rs, o.players);
+      const std::vector<double>* g = value_weights(s);
+      if (!g) throw InputError(fmt::format("fit-value --blend: {} has no fitted weights to blend with", o.game));
+      prev = *g;
+    }
+    for (std::size_t k = 0; k < w.size(); ++k) w[k] = o.blend * w[k] + (1 - o.blend) * prev[k];
+  }
   // the test: final margins predicted by the score alone, the greedy evaluation and the fit
   double se_score = 0, se_greedy = 0, se_fit = 0;
   long n = 0;
   std::vector<std::array<std::array<double, kMaxPlayers>, 3>> preds;
   for (int k = 0; k < o.test_games; ++k) {
     preds.clear();
-    const State end = play(*rs, o.players, o.seed + static_cast<u64>(o.games + k), bot.get(), [&](const State& s) {
+    const State end = play(*rs, o.players, o.seed + static_cast<u64>(o.games + k), bots, k, [&](const State& s) {
       std::array<std::array<double, kMaxPlayers>, 3> e{};
       score_margins(s, e[0]);
       greedy_evals(s, e[1]);
@@ -94,7 +120,7 @@ void run(const Opts& o) {
   }
   const auto rmse = [&](double se) { return std::sqrt(se / static_cast<double>(std::max<long>(1, n))); };
   fmt::print("{} ({} players, {}): fitted on {} positions of {} games (seed {}), tested on {} positions of {} more\n",
-             o.game, o.players, bot ? bot->spec() : "the playout policy", fit.rows(), o.games, o.seed, n, o.test_games);
+             o.game, o.players, who, fit.rows(), o.games, o.seed, n, o.test_games);
   fmt::print("final margin's RMS error: score only {:.2f}, greedy evaluation {:.2f}, fitted value {:.2f} points\n",
              rmse(se_score), rmse(se_greedy), rmse(se_fit));
   const auto& names = value_feature_names();
@@ -103,6 +129,15 @@ void run(const Opts& o) {
   fmt::print("g.value_weights[{}] = {{", o.players);
   for (std::size_t k = 0; k < w.size(); ++k) fmt::print("{}{:.4g}", k ? ", " : "", std::abs(w[k]) < 1e-9 ? 0.0 : w[k]);
   fmt::print("}};\n");
+  if (!o.save.empty()) {
+    save_value_weights(o.save, w,
+                       fmt::format("fit-value --game {} --players {} --games {} --seed {} --bots {}{}", o.game,
+                                   o.players, o.games, o.seed, o.bots,
+                                   o.blend < 1 ? fmt::format(" --blend {} with {}", o.blend,
+                                                             o.blend_with.empty() ? "the game's weights" : o.blend_with)
+                                               : ""));
+    fmt::print("weights written to {}\n", o.save);
+  }
 }
 }  // namespace
 
@@ -116,12 +151,18 @@ void register_fit_value(CLI::App& app) {
   add_int_option(c, "--test-games", o->test_games, 1, 10000000, "Further games to measure the error on");
   add_seed_option(c, "--seed", o->seed, "Seed of the first game (game k uses seed+k)");
   c->add_option("--bots", o->bots,
-                "Who plays the games: \"playout\" (the search's playout policy) or a bot for every seat (e.g. "
-                "mcts:playouts=1,value=2: one ply judged by the game's fitted value)")
+                "Who plays the games: \"playout\" (the search's playout policy), a bot for every seat (e.g. "
+                "mcts:playouts=1,value=2: one ply judged by the game's fitted value) or a comma-separated list "
+                "of bots, seats rotating game by game")
       ->capture_default_str();
   c->add_option("--ridge", o->ridge, "Ridge added to the normal equations' diagonal, relative to its mean")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  c->add_option("--save", o->save, "Write the weights to this file (for mcts:weights=FILE)");
+  c->add_option("--blend", o->blend, "Keep blend times the fit plus (1 - blend) times the previous weights")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  c->add_option("--blend-with", o->blend_with, "The previous weights for --blend: a file (default: the game's own)");
   c->callback([o] { run(*o); });
 }
 

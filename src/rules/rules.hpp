@@ -287,6 +287,10 @@ struct GameDef {
   // With search_value 2: the fitted value's prior counts as this many virtual playouts (0:
   // search_prior). Analysis keeps search_prior and the greedy evaluation.
   int search_value_prior = 0;
+  // The strength levels' mcts specs in this game (easy, normal, hard; ai/bot_limits.hpp), chosen
+  // in the arena so that each wins about 75% against the one below (docs/mcts.md "Levels");
+  // empty: kBotLevels' own.
+  std::array<std::string, 3> levels{};
   // chance nodes keep at most 1 + search_widen * sqrt(visits) outcomes (double progressive
   // widening; 0: every draw its own)
   double search_widen = 1.0;

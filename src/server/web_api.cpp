@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ai/bot_limits.hpp"
+#include "ai/bots.hpp"
 #include "core/io.hpp"
 #include "core/json_input.hpp"
 #include "engine/engine.hpp"
@@ -20,6 +21,16 @@ namespace carc::server {
 
 using json = nlohmann::json;
 
+namespace {
+// The levels' specs in a game (GameDef::levels, or the defaults)
+json levels_of(const GameDef* g) {
+  json out = json::array();
+  for (const BotLevel& lv : kBotLevels)
+    out.push_back({{"level", std::string(lv.name)}, {"spec", bot_level_spec(lv.name, g)}});
+  return out;
+}
+}  // namespace
+
 std::string catalog_json() {
   json games = json::array();
   for (const std::string& id : game_ids()) {
@@ -31,7 +42,8 @@ std::string catalog_json() {
                      {"title", has_message(*g, "game.title") ? say(*g, "game.title") : g->title},
                      {"min_players", g->min_players},
                      {"max_players", g->max_players},
-                     {"options", options}});
+                     {"options", options},
+                     {"levels", levels_of(g)}});
   }
   json bots = json::array();
   for (const BotLevel& lv : kBotLevels)

@@ -81,7 +81,7 @@ std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
   }
   std::vector<std::string> level_names(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const std::string bot = bot_level_spec(specs[i]);
+    const std::string bot = bot_level_spec(specs[i], find_game(o.game));
     if (bot.empty()) continue;
     level_names[i] = specs[i];
     specs[i] = bot;
