@@ -25,9 +25,10 @@ void register_play(CLI::App& app) {
   c->add_option("--seats", o->seats,
                 "Comma-separated seats: human, easy, normal, hard (mcts bots of that strength), mcts[:...], greedy or "
                 "random (e.g. human,human,hard)");
-  c->add_option(
-       "--level", o->level,
-       "Strength of the default opponents: easy, normal (about 1 s a move) or hard (about 4 s); asked when not given")
+  c->add_option("--level", o->level,
+                "Strength of the default opponents: easy, normal or hard (each wins about 3 games in 4 against the one "
+                "below); asked "
+                "when not given")
       ->check(CLI::IsMember(bot_level_names()));
   c->add_option("--name", o->names, "Player names in seat order (repeat, or comma-separated)")->delimiter(',');
   add_seed_option(c, "--seed", o->seed, "Seed of the tile draws (default: from the clock)");

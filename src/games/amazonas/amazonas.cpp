@@ -543,6 +543,9 @@ const GameDef& amazonas() {
     // second a move)
     g.search_horizon = 16;
     g.search_prior = 100;
+    // each level wins about 75% against the one below (docs/mcts.md "Levels")
+    g.levels = {"mcts:playouts=10,threads=1,slip=0.2", "mcts:playouts=100,threads=1,slip=0.06",
+                "mcts:playouts=3000,threads=1"};
     g.review_margin = 19.7;  // greedy against greedy: mean |margin| 19.7 points (median 16)
     g.win_scale[2] = 5.34;   // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
     // the search's fitted value: `carcassonne fit-value --game amazonas --players N --games 50000` (docs/mcts.md)

@@ -508,6 +508,9 @@ const GameDef& hunters() {
     g.search_widen = 0;
     g.win_scale[2] = 23.7;  // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
     g.search_value = 2;     // measured in arena: docs/mcts.md "Fitted value"
+    // each level wins about 75% against the one below (docs/mcts.md "Levels")
+    g.levels = {"mcts:playouts=100,threads=1,slip=0.14", "mcts:playouts=100,threads=1,slip=0.06",
+                "mcts:playouts=3000,threads=1"};
     g.search_value_horizon = 24;
     g.search_value_prior = 300;
     // the search's fitted value: `carcassonne fit-value --game hunters --players N --games 50000` (docs/mcts.md);

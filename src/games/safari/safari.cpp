@@ -883,6 +883,9 @@ const GameDef& safari() {
     g.review_margin = 18.0;  // greedy against greedy: mean |margin| 18.0 points (median 15)
     g.win_scale[2] = 8.08;   // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
     g.search_value = 1;      // measured in arena: docs/mcts.md "Fitted value"
+    // each level wins about 75% against the one below (docs/mcts.md "Levels")
+    g.levels = {"mcts:playouts=10,threads=1,value=0,slip=0.08", "mcts:playouts=100,threads=1",
+                "mcts:playouts=3000,threads=1"};
     g.search_value_horizon = 16;
     // the search's fitted value: `carcassonne fit-value --game safari --players N --games 50000` (docs/mcts.md)
     g.value_weights[2] = {9.338, -1.853, -1.003,  5.125,   2.216,    0, 0, -2.368, 0,     0, -0.3886, -0.5858, 0.9113,
