@@ -923,9 +923,7 @@ PYBIND11_MODULE(_core, m) {
         const u64 seed = seed_or_zero(seed_obj);
         if (st.terminal() || st.chance())
           throw InputError("bot_action: the state is not a decision (a chance node or the end)");
-        std::string sp = spec;
-        if (const std::string lv = bot_level_spec(spec, st.s().rs->game); !lv.empty()) sp = lv;
-        auto bot = make_bot(sp);
+        auto bot = make_bot(spec);  // a level plays the state's game's own spec
         rl::Encoding::Legal l;
         st.legal(l);
         Rng rng(seed);
@@ -946,9 +944,7 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "check_bot",
       [](const std::string& spec) {
-        std::string sp = spec;
-        if (const std::string lv = bot_level_spec(spec); !lv.empty()) sp = lv;
-        (void)make_bot(sp);
+        (void)make_bot(spec);
       },
       py::arg("bot_spec"),
       "Raises ValueError naming what is wrong if bot_spec is not an engine bot (random, greedy, mcts:..., a level).");

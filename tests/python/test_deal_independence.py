@@ -121,3 +121,31 @@ def test_selfplay_deal_does_not_depend_on_the_bots():
         draws.append([a for p, a in st.full_history() if p == carcassonne.CHANCE])
     assert len(draws[0]) > 60
     assert draws[0] == draws[1] == draws[2]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_level_plays_the_games_own_spec(name):
+    """bot_action and mcts with a level ("easy") play what the game's own spec for that level plays
+    (GameDef::levels; Hunters & Gatherers sets one the base game does not), seed for seed."""
+    specs = {"base": "mcts:playouts=10,threads=1,value=0",
+             "amazonas": "mcts:playouts=10,threads=1,slip=0.2",
+             "hunters": "mcts:playouts=100,threads=1,slip=0.14",
+             "safari": "mcts:playouts=10,threads=1,value=0,slip=0.08"}
+    game = carcassonne.Game(name, players=2)
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(2)
+    checked = 0
+    while not state.is_terminal() and checked < 8:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        for k in range(3):
+            assert carcassonne.bot_action(state, "easy", k) == carcassonne.bot_action(state, specs[name], k)
+        (va, aa), (vb, ab) = carcassonne.mcts(state, "easy", 1), carcassonne.mcts(state, specs[name], 1)
+        assert aa == ab and np.array_equal(va, vb)
+        checked += 1
+        state.apply_action(carcassonne.bot_action(state, "greedy", checked))
+    assert checked == 8
+    carcassonne.check_bot("easy")
+    with pytest.raises(ValueError, match="medium"):
+        carcassonne.check_bot("medium")
