@@ -942,11 +942,7 @@ PYBIND11_MODULE(_core, m) {
       "chooses among legal_actions() (a move off the window has no action).");
 
   m.def(
-      "check_bot",
-      [](const std::string& spec) {
-        (void)make_bot(spec);
-      },
-      py::arg("bot_spec"),
+      "check_bot", [](const std::string& spec) { (void)make_bot(spec); }, py::arg("bot_spec"),
       "Raises ValueError naming what is wrong if bot_spec is not an engine bot (random, greedy, mcts:..., a level).");
 
   m.def(
