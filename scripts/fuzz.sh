@@ -3,7 +3,7 @@
 # regression input once. Exits non-zero on any crash, sanitizer report, leak or timeout.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]   default 60; CI runs this
 #   scripts/fuzz.sh --pending              only run fuzz/pending/<target>/* once each (crashes not yet fixed)
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_TARGETS (default: all six),
+# Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_TARGETS (default: all seven),
 # FUZZ_WORK (scratch folder; default a new temporary one, kept when something failed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,10 +21,12 @@ esac
 bash scripts/setup.sh --fuzz || exit 1
 
 build=${FUZZ_BUILD_DIR:-build-fuzz}
-targets=(${FUZZ_TARGETS:-fuzz_record fuzz_tiles fuzz_play_commands fuzz_engine_protocol fuzz_server_session fuzz_http})
+targets=(${FUZZ_TARGETS:-fuzz_record fuzz_tiles fuzz_play_commands fuzz_engine_protocol fuzz_server_session fuzz_http fuzz_value_weights})
 # per target: longest input (the largest seed is a 47 KB tile file) and its dictionary
-declare -A max_len=([fuzz_record]=65536 [fuzz_tiles]=65536 [fuzz_play_commands]=4096 [fuzz_engine_protocol]=16384 [fuzz_server_session]=8192 [fuzz_http]=16384)
-declare -A dict=([fuzz_record]=fuzz/record.dict [fuzz_tiles]=fuzz/tiles.dict [fuzz_play_commands]=fuzz/play_commands.dict [fuzz_engine_protocol]=fuzz/engine_protocol.dict [fuzz_server_session]=fuzz/server_session.dict [fuzz_http]=fuzz/http.dict)
+declare -A max_len=([fuzz_record]=65536 [fuzz_tiles]=65536 [fuzz_play_commands]=4096 [fuzz_engine_protocol]=16384 [fuzz_server_session]=8192 [fuzz_http]=16384 [fuzz_value_weights]=8192)
+# a target with a small input language needs less than the others: at most this long
+declare -A secs_cap=([fuzz_value_weights]=15)
+declare -A dict=([fuzz_record]=fuzz/record.dict [fuzz_tiles]=fuzz/tiles.dict [fuzz_play_commands]=fuzz/play_commands.dict [fuzz_engine_protocol]=fuzz/engine_protocol.dict [fuzz_server_session]=fuzz/server_session.dict [fuzz_http]=fuzz/http.dict [fuzz_value_weights]=fuzz/value_weights.dict)
 
 cxx=$(command -v clang++-14 || command -v clang++)
 compiler=()  # the compiler is chosen when the build folder is first configured (changing it resets the cache)
@@ -83,8 +85,10 @@ for t in "${built[@]}"; do
   mkdir -p "$corpus" "$work/artifacts/$t"
   cp fuzz/corpus/"$t"/* "$corpus"/
   log="$work/$t.log"
-  echo "fuzz: $t for ${secs}s (log $log)"
-  "$bin" "${common[@]}" -max_len="${max_len[$t]}" -dict="${dict[$t]}" -max_total_time="$secs" -print_final_stats=1 \
+  t_secs=$secs
+  [ -n "${secs_cap[$t]:-}" ] && [ "${secs_cap[$t]}" -lt "$secs" ] && t_secs=${secs_cap[$t]}
+  echo "fuzz: $t for ${t_secs}s (log $log)"
+  "$bin" "${common[@]}" -max_len="${max_len[$t]}" -dict="${dict[$t]}" -max_total_time="$t_secs" -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/$t/" "$corpus" >"$log" 2>&1
   rc=$?
   execs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" | tail -1)
@@ -117,7 +121,7 @@ for t in "${built[@]}"; do
   fi
 done
 
-echo "fuzz summary (${secs}s per target):"
+echo "fuzz summary (${secs}s per target, fuzz_value_weights at most ${secs_cap[fuzz_value_weights]}s):"
 printf '  %s\n' "${summary[@]}"
 if [ $failed -ne 0 ]; then
   echo "fuzz: FAILED (scratch folder kept: $work)"

@@ -353,7 +353,7 @@ grep -q '"mcts:playouts=20,threads=1"' "$TMP/arena_opts.out" || fail "arena did 
 run fit_mix "$BIN" fit-value --games 20 --test-games 4 --bots mcts:playouts=1,threads=1,value=2,greedy --blend 0.5 --save "$TMP/w.txt"
 [ "$RC" -eq 0 ] || fail "fit-value with two bots exited $RC: $(cat "$TMP/fit_mix.err")"
 grep -q "value=2, greedy (seats rotating)" "$TMP/fit_mix.out" || fail "fit-value did not name both bots: $(head -2 "$TMP/fit_mix.out")"
-[ "$(grep -c '# ' "$TMP/w.txt")" -eq 38 ] || fail "the saved weights are not 37 named numbers and a heading"
+[ "$(grep -c '# ' "$TMP/w.txt")" -eq 45 ] || fail "the saved weights are not 44 named numbers and a heading"
 run arena_w "$BIN" arena --bots "mcts:playouts=5,threads=1,weights=$TMP/w.txt,greedy" --games 2 --quiet
 [ "$RC" -eq 0 ] || fail "arena with weights=FILE exited $RC: $(cat "$TMP/arena_w.err")"
 grep -q "weights=$TMP/w.txt" "$TMP/arena_w.out" || fail "arena did not name the bot's weights file"

@@ -264,6 +264,24 @@ TEST(ParseInt, WholeNumbersInRangeOnly) {
   EXPECT_EQ(v, 7);  // untouched on failure
 }
 
+TEST(ParseDouble, WholeFiniteDecimalsOnly) {
+  double v = 7;
+  EXPECT_TRUE(parse_double("0.25", v));
+  EXPECT_EQ(v, 0.25);
+  EXPECT_TRUE(parse_double("-3", v));
+  EXPECT_EQ(v, -3.0);
+  EXPECT_TRUE(parse_double("+1e-3", v));
+  EXPECT_EQ(v, 1e-3);
+  EXPECT_TRUE(parse_double("17.5E2", v));
+  EXPECT_EQ(v, 1750.0);
+  v = 7;
+  for (const char* bad : {"", "+", "-", "+-1", "++1", "-+1", " 1", "1 ", "1x", "0x10", "nan", "inf", "-inf", "1e999", ".",
+                          "1,5", "\xff"})
+    EXPECT_FALSE(parse_double(bad, v)) << bad;
+  EXPECT_FALSE(parse_double(std::string_view("1\0", 2), v));
+  EXPECT_EQ(v, 7.0);  // untouched on failure
+}
+
 TEST(ParseU64, TheWholeRangeAndNothingElse) {
   u64 v = 7;
   EXPECT_TRUE(parse_u64("0", v));

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "ai/bots.hpp"
 #include "ai/mcts.hpp"
 #include "ai/value.hpp"
@@ -55,6 +57,7 @@ TEST(Value, StartPositionFeaturesAndMargins) {
     EXPECT_DOUBLE_EQ(f[0], 1.0) << "the whole pile is left";
     EXPECT_DOUBLE_EQ(f[2], 7.0) << "7 followers in supply";
     for (std::size_t k = 8; k < 36; ++k) EXPECT_EQ(f[k], 0.0) << value_feature_names()[k] << ": nothing on the board";
+    for (std::size_t k = 37; k < f.size(); ++k) EXPECT_EQ(f[k], 0.0) << value_feature_names()[k] << ": no track";
   }
   const std::vector<double>* w = value_weights(s);
   ASSERT_NE(w, nullptr);
@@ -71,6 +74,36 @@ TEST(Value, StartPositionFeaturesAndMargins) {
   const double follower = (*w)[2] + (*w)[3] * 1.0;  // supply and supply*pile at a full pile
   EXPECT_NEAR(m[0], 10 - follower, 1e-9);
   EXPECT_GT(follower, 0.5) << "a follower in hand is worth something early in the game";
+}
+
+// The track's places (Amazonas' boats): the lead within 4 spaces, first (ties included), second by
+// dense ranking, directly behind the first; each also times the share of the pile left.
+TEST(Value, TrackPlaces) {
+  const auto rs = load_ruleset("amazonas", {});
+  State s;
+  init_state(s, *rs, 3);
+  ASSERT_GT(s.track_len, 8);
+  const double f = static_cast<double>(s.pile) / std::max(1, s.pile + s.turn);
+  std::array<ValueFeatures, kMaxPlayers> x{};
+  const auto places = [&](int p) {
+    const ValueFeatures& v = x[static_cast<std::size_t>(p)];
+    EXPECT_DOUBLE_EQ(v[39], v[38] * f);
+    EXPECT_DOUBLE_EQ(v[41], v[40] * f);
+    EXPECT_DOUBLE_EQ(v[43], v[42] * f);
+    return std::array<double, 4>{v[37] / f, v[38], v[40], v[42]};
+  };
+  value_features(s, x);  // all on space 1: all first, level
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(places(p), (std::array<double, 4>{0, 1, 0, 0})) << p;
+  s.track = {8, 7, 1};
+  value_features(s, x);
+  EXPECT_EQ(places(0), (std::array<double, 4>{1, 1, 0, 0}));
+  EXPECT_EQ(places(1), (std::array<double, 4>{-1, 0, 1, 1}));
+  EXPECT_EQ(places(2), (std::array<double, 4>{-4, 0, 0, 0})) << "the lead is counted within 4 spaces";
+  s.track = {3, 8, 8};
+  value_features(s, x);
+  EXPECT_EQ(places(0), (std::array<double, 4>{-4, 0, 1, 0})) << "second by dense ranking, not behind";
+  EXPECT_EQ(places(1), (std::array<double, 4>{0, 1, 0, 0}));
+  EXPECT_EQ(places(2), (std::array<double, 4>{0, 1, 0, 0}));
 }
 
 // A weights file (fit-value --save, mcts:weights=FILE) reads back exactly; a bad one is refused
@@ -99,7 +132,13 @@ TEST(Value, WeightsFileRoundTripAndBadFiles) {
     }
     std::remove(bad.c_str());
   };
-  refused("# too few\n1 2 3\n", "3 numbers, where the value has 37 features");
+  refused("# too few\n1 2 3\n", fmt::format("3 numbers, where the value has {} features", kValueFeatures));
+  std::string too_many;
+  for (int k = 0; k <= kValueFeatures; ++k) too_many += "1\n";
+  refused(too_many, fmt::format("line {}: more than {} numbers", kValueFeatures + 1, kValueFeatures));
+  refused("1 2 +-1\n", "\"+-1\" is not a number");
+  refused("1 2 1e999\n", "\"1e999\" is not a number");
+  refused(std::string(kMaxWeightsFileBytes + 1, ' '), "the limit is");
   refused("1 2\n3 x4 5\n", "line 2: \"x4\" is not a number");
   refused("1 2 nan\n", "\"nan\" is not a number");
   EXPECT_THROW((void)load_value_weights(dir + "no_such_weights.txt"), InputError);

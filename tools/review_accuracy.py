@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How often a review's mark is right (docs/mcts.md, "Review"): plays seeded games (greedy against
-random, seats alternating), reviews each (`carcassonne review --json`), and for the marked moves
+random by default, or the bots named by --bots, seats alternating), reviews each (`carcassonne review --json`), and for the marked moves
 plays both continuations, the played move and the review's best, out to the end N times each
 with greedy bots on both sides and fresh draws. A mark is right when the best move's mean final
 margin beats the played one's by at least the mark's threshold (a blunder's, a mistake's...).
@@ -8,6 +8,7 @@ margin beats the played one's by at least the mark's threshold (a blunder's, a m
   PYTHONPATH=build/python /usr/bin/python3 tools/review_accuracy.py build/carcassonne \\
       [--game base] [--games 20] [--playouts 1000] [--rollouts 200] [--marks blunder,mistake] [--per-game 3]
       [--first-game K] [--pick first|spread] [--review-args "--share 0.5"] [--dump marks.jsonl]
+      [--bots greedy,greedy]
 
 --pick spread takes a game's marks spread over the game rather than the first ones; --dump writes
 each measured mark (the review's loss and its standard error, the played-out difference) as a JSON
@@ -23,9 +24,9 @@ import tempfile
 import carcassonne as c
 
 
-def play_game(game, seed):
+def play_game(game, seed, players):
     s = game.new_initial_state(seed=seed)
-    bots = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
+    bots = players if seed % 2 == 0 else players[::-1]
     history = []
     k = 0
     while not s.is_terminal():
@@ -70,7 +71,11 @@ def main():
     ap.add_argument("--review-args", default="", help="more arguments for carcassonne review")
     ap.add_argument("--pick", choices=["first", "spread"], default="first", help="which of a game's marks: the first, or spread over the game")
     ap.add_argument("--dump", help="write every measured mark (loss, loss_se, played-out difference) here, JSON lines")
+    ap.add_argument("--bots", default="greedy,random", help="the two players of the games reviewed (bot specs or levels)")
     a = ap.parse_args()
+    players = a.bots.split(",")
+    if len(players) != 2:
+        ap.error("--bots takes two bots, comma-separated")
     game = c.Game(a.game)
     marks = a.marks.split(",")
     tally = {m: [0, 0] for m in marks}
@@ -78,7 +83,7 @@ def main():
         dump = open(a.dump, "w") if a.dump else None
         for g in range(a.first_game, a.first_game + a.games):
             seed = 1000 + g
-            s, history = play_game(game, seed)
+            s, history = play_game(game, seed, players)
             path = os.path.join(tmp, f"{g}.json")
             with open(path, "w") as f:
                 f.write(s.to_record_json())

@@ -2,6 +2,7 @@
 
 #include "ai/bot_limits.hpp"
 #include "ai/value.hpp"
+#include "core/io.hpp"
 
 #include <fmt/format.h>
 
@@ -681,13 +682,7 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       continue;
     }
     double v = 0;
-    try {
-      std::size_t used = 0;
-      v = std::stod(val, &used);
-      if (used != val.size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
-      throw InputError(fmt::format("mcts option {}: \"{}\" is not a number", name, val));
-    }
+    if (!parse_double(val, v)) throw InputError(fmt::format("mcts option {}: \"{}\" is not a number", name, val));
     auto whole = [&](double lo, double hi) {
       if (v != std::floor(v) || v < lo || v > hi) throw InputError(fmt::format("mcts option {}: {} is not a whole number in {}..{}", name, val, lo, hi));
       return static_cast<int>(v);

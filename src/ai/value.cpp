@@ -1,6 +1,7 @@
 #include "ai/value.hpp"
 
 #include "ai/bots.hpp"
+#include "core/io.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +27,11 @@ const std::array<const char*, kValueFeatures>& value_feature_names() {
       "field now", "field now*pile", "field farmers", "field farmers*pile", "field now*pile^2",  //
       "point now", "point now*pile", "point done", "point done*pile", "point near*pile",         //
       "centre now", "centre now*pile", "centre done", "centre done*pile", "centre near*pile",    //
-      "lost pieces", "pieces out*pile", "huts", "greedy"};
+      "lost pieces", "pieces out*pile", "huts", "greedy",
+      // a per-player track (Amazonas' boats): the lead over the best other (within 4 spaces), first
+      // place, second place, directly behind the first, each now and times pile
+      "track lead*pile", "track first", "track first*pile", "track second", "track second*pile", "track behind",
+      "track behind*pile"};
   return names;
 }
 
@@ -103,6 +108,29 @@ void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out)
   greedy_values_from(s, pot, greedy);
   for (int p = 0; p < s.nplayers; ++p)
     out[static_cast<std::size_t>(p)][36] = greedy[static_cast<std::size_t>(p)] - s.score[static_cast<std::size_t>(p)];
+  if (s.track_len == 0) return;
+  // the track: places by dense ranking (all on the furthest space are first)
+  int top = 0, next = 0;
+  for (int p = 0; p < s.nplayers; ++p) top = std::max<int>(top, s.track[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < s.nplayers; ++p)
+    if (s.track[static_cast<std::size_t>(p)] < top) next = std::max<int>(next, s.track[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < s.nplayers; ++p) {
+    const auto pi = static_cast<std::size_t>(p);
+    const int t = s.track[pi];
+    int other = 0;
+    for (int q = 0; q < s.nplayers; ++q)
+      if (q != p) other = std::max<int>(other, s.track[static_cast<std::size_t>(q)]);
+    const double first = t == top ? 1.0 : 0.0, second = t < top && t == next ? 1.0 : 0.0;
+    const double behind = t == top - 1 ? 1.0 : 0.0;
+    ValueFeatures& x = out[pi];
+    x[37] = std::clamp(t - other, -4, 4) * f;
+    x[38] = first;
+    x[39] = first * f;
+    x[40] = second;
+    x[41] = second * f;
+    x[42] = behind;
+    x[43] = behind * f;
+  }
 }
 
 const std::vector<double>* value_weights(const State& s) {
@@ -120,27 +148,21 @@ const std::vector<double>* value_weights(const State& s) {
   return best;
 }
 
-std::vector<double> load_value_weights(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("value weights {}: cannot be read", path));
+std::vector<double> parse_value_weights(std::string_view text, const std::string& path) {
   std::vector<double> w;
-  std::string line;
   int lineno = 0;
-  while (std::getline(in, line)) {
+  while (!text.empty()) {
     ++lineno;
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string word;
-    while (words >> word) {
+    const std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    for (const std::string& word : split_words(line, " \t\r\v\f")) {
       double v = 0;
-      std::size_t used = 0;
-      try {
-        v = std::stod(word, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != word.size() || !std::isfinite(v))
-        throw InputError(fmt::format("value weights {}, line {}: \"{}\" is not a number", path, lineno, word));
+      if (!parse_double(word, v))
+        throw InputError(fmt::format("value weights {}, line {}: \"{}\" is not a number", path, lineno, printable(word)));
+      if (w.size() == static_cast<std::size_t>(kValueFeatures))
+        throw InputError(fmt::format("value weights {}, line {}: more than {} numbers", path, lineno, kValueFeatures));
       w.push_back(v);
     }
   }
@@ -148,6 +170,10 @@ std::vector<double> load_value_weights(const std::string& path) {
     throw InputError(
         fmt::format("value weights {}: {} numbers, where the value has {} features", path, w.size(), kValueFeatures));
   return w;
+}
+
+std::vector<double> load_value_weights(const std::string& path) {
+  return parse_value_weights(read_input_file(path, kMaxWeightsFileBytes, "value weights"), path);
 }
 
 void save_value_weights(const std::string& path, const std::vector<double>& w, const std::string& comment) {

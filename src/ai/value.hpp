@@ -12,13 +12,14 @@
 #pragma once
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rules/rules.hpp"
 
 namespace carc {
 
-constexpr int kValueFeatures = 37;
+constexpr int kValueFeatures = 44;
 using ValueFeatures = std::array<double, kValueFeatures>;
 
 // The features of every player in s (docs/mcts.md lists them).
@@ -32,6 +33,9 @@ const std::vector<double>* value_weights(const State& s);
 // Weights from a file (`fit-value --save`): kValueFeatures numbers, separated by white space;
 // '#' starts a comment to the end of its line. Throws InputError naming the file and what is wrong.
 std::vector<double> load_value_weights(const std::string& path);
+// The same from the file's text (path only names it in errors).
+std::vector<double> parse_value_weights(std::string_view text, const std::string& path);
+inline constexpr std::size_t kMaxWeightsFileBytes = 64u << 10;
 void save_value_weights(const std::string& path, const std::vector<double>& w, const std::string& comment);
 
 // Each player's expected final margin (own score plus expected points to come, minus the best

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <charconv>
 #include <cstring>
 
@@ -193,6 +194,19 @@ bool parse_int(std::string_view text, long long lo, long long hi, long long& out
   const char* end = text.data() + text.size();
   const auto [p, ec] = std::from_chars(text.data(), end, v);
   if (text.empty() || ec != std::errc() || p != end || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+bool parse_double(std::string_view text, double& out) {
+  if (!text.empty() && text.front() == '+') {
+    text.remove_prefix(1);
+    if (!text.empty() && text.front() == '-') return false;  // "+-1"
+  }
+  double v = 0;
+  const char* end = text.data() + text.size();
+  const auto [p, ec] = std::from_chars(text.data(), end, v, std::chars_format::general);
+  if (ec != std::errc() || p != end || !std::isfinite(v)) return false;
   out = v;
   return true;
 }

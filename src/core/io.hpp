@@ -47,6 +47,9 @@ std::string printable(std::string_view s);
 // Returns false if the text is not such a number (out of range included).
 bool parse_int(std::string_view text, long long lo, long long hi, long long& out);
 bool parse_u64(std::string_view text, u64& out);
+// Parses a whole finite decimal number ("0.25", "-3", "+1e-3"): no spaces, no suffix, no inf or
+// nan. Returns false if the text is not such a number.
+bool parse_double(std::string_view text, double& out);
 
 // What a person typed, in words: split at spaces, tabs and the separators , ( ) ; ("N at 3,-1"
 // reads as N at 3 -1).
