@@ -275,8 +275,8 @@ TEST(ParseDouble, WholeFiniteDecimalsOnly) {
   EXPECT_TRUE(parse_double("17.5E2", v));
   EXPECT_EQ(v, 1750.0);
   v = 7;
-  for (const char* bad : {"", "+", "-", "+-1", "++1", "-+1", " 1", "1 ", "1x", "0x10", "nan", "inf", "-inf", "1e999", ".",
-                          "1,5", "\xff"})
+  for (const char* bad :
+       {"", "+", "-", "+-1", "++1", "-+1", " 1", "1 ", "1x", "0x10", "nan", "inf", "-inf", "1e999", ".", "1,5", "\xff"})
     EXPECT_FALSE(parse_double(bad, v)) << bad;
   EXPECT_FALSE(parse_double(std::string_view("1\0", 2), v));
   EXPECT_EQ(v, 7.0);  // untouched on failure

@@ -166,7 +166,8 @@ TEST(Mcts, SpecParsing) {
   EXPECT_EQ(o.piece_prior, 0);
   EXPECT_EQ(o.follow, 2);
   EXPECT_EQ(o.value, 2);
-  EXPECT_THROW(parse_mcts_spec("mcts:value=3"), InputError);
+  EXPECT_EQ(parse_mcts_spec("mcts:value=3").value, 3);
+  EXPECT_THROW(parse_mcts_spec("mcts:value=4"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:scale=0"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:informed=0"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:follow=3"), InputError);

@@ -171,6 +171,30 @@ TEST(Value, WeightsFileRoundTripAndBadFiles) {
   std::remove(zeros.c_str());
 }
 
+// value=3 seeds the tree with the fitted value and judges cut playouts as value=0 does: its search
+// differs from value=2's (another judge) and value=0's (another prior).
+TEST(Value, PriorOnlyModeJudgesByTheGreedyEvaluation) {
+  const auto rs = load_ruleset("base", {});
+  State s;
+  init_state(s, *rs, 2);
+  Rng rng(11);
+  MoveList ml;
+  int differ2 = 0, differ0 = 0;
+  for (int k = 0; k < 10; ++k) {
+    while (is_chance(s)) chance_step(s, rng);
+    if (s.phase == Phase::Over) break;
+    const auto v3 = mcts_search(s, parse_mcts_spec("mcts:playouts=200,threads=1,value=3"), 9);
+    const auto v2 = mcts_search(s, parse_mcts_spec("mcts:playouts=200,threads=1,value=2"), 9);
+    const auto v0 = mcts_search(s, parse_mcts_spec("mcts:playouts=200,threads=1,value=0"), 9);
+    differ2 += v3.visits != v2.visits;
+    differ0 += v3.visits != v0.visits;
+    legal_moves(s, ml);
+    apply_move(s, ml[static_cast<std::size_t>(rng.below(static_cast<u32>(ml.size())))]);
+  }
+  EXPECT_GT(differ2, 0) << "value=3 judges unlike value=2";
+  EXPECT_GT(differ0, 0) << "value=3 seeds the tree unlike value=0";
+}
+
 // The weights each game keeps are the size of today's features (a change of the features without
 // a new fit fails here), and on games of the kind they were fitted on (docs/mcts.md, "Fitted
 // value": the 2-player weights of a game whose search seeds the tree with them on games of the

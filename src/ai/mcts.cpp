@@ -153,16 +153,18 @@ class Tree {
       : root_(root),
         o_(o),
         value_mode_(value_mode(root, o)),
-        horizon_(o.horizon >= 0                                               ? o.horizon
-                 : value_mode_ > 0 && root.rs->game->search_value_horizon > 0 ? root.rs->game->search_value_horizon
-                                                                              : default_horizon(root)),
+        horizon_(o.horizon >= 0 ? o.horizon
+                 : (value_mode_ == 1 || value_mode_ == 2) && root.rs->game->search_value_horizon > 0
+                     ? root.rs->game->search_value_horizon
+                     : default_horizon(root)),
         prior_n_(o.prior >= 0                                               ? o.prior
                  : value_mode_ > 1 && root.rs->game->search_value_prior > 0 ? root.rs->game->search_value_prior
                                                                             : default_prior(root)),
         rng_(seed) {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
-    value_w_ = value_mode_ == 0 ? nullptr : o.weights ? o.weights.get() : value_weights(root);
-    value_prior_ = value_mode_ > 1 ? value_w_ : nullptr;
+    const std::vector<double>* w = value_mode_ == 0 ? nullptr : o.weights ? o.weights.get() : value_weights(root);
+    value_w_ = value_mode_ == 3 ? nullptr : w;  // mode 3: the fitted value in the prior only
+    value_prior_ = value_mode_ > 1 ? w : nullptr;
     nodes_.reserve(1 << 16);
     nodes_.emplace_back();
   }
@@ -476,7 +478,8 @@ class Tree {
 
   const State& root_;
   MctsOptions o_;
-  int value_mode_;  // 0 the greedy evaluation, 1 the fitted value at the horizon, 2 also in the prior
+  int value_mode_;  // 0 the greedy evaluation, 1 the fitted value at the horizon, 2 also in the prior,
+                    // 3 in the prior only (the greedy evaluation at the horizon)
   int horizon_;
   int prior_n_;
   Rng rng_;
@@ -721,7 +724,7 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else if (name == "econ") {
       o.econ = real(0, 100);
     } else if (name == "value") {
-      o.value = whole(0, 2);
+      o.value = whole(0, 3);
     } else if (name == "slip") {
       o.slip = real(0, 1);
     } else if (name == "scale") {

@@ -37,7 +37,9 @@ struct MctsOptions {
   int value = -1;        // a playout cut at the horizon is judged by: 0 the greedy evaluation, 1 the
                          // game's fitted value (ai/value.hpp; the greedy evaluation where none is
                          // fitted), cut at GameDef::search_value_horizon unless horizon is set; 2 the
-                         // fitted value, which also orders and seeds the tree (prior); -1: the game's
+                         // fitted value, which also orders and seeds the tree (prior); 3 the fitted
+                         // value in the prior only, the greedy evaluation (and horizon) at the
+                         // horizon; -1: the game's
                          // default (1 where it sets search_value_horizon; 0 in mcts_analyze)
   int prior = -1;        // virtual playouts at the greedy evaluation for children expanded with it;
                          // -1: the game's default (30; Amazonas 100; with the fitted value in the

@@ -160,7 +160,8 @@ std::vector<double> parse_value_weights(std::string_view text, const std::string
     for (const std::string& word : split_words(line, " \t\r\v\f")) {
       double v = 0;
       if (!parse_double(word, v))
-        throw InputError(fmt::format("value weights {}, line {}: \"{}\" is not a number", path, lineno, printable(word)));
+        throw InputError(
+            fmt::format("value weights {}, line {}: \"{}\" is not a number", path, lineno, printable(word)));
       if (w.size() == static_cast<std::size_t>(kValueFeatures))
         throw InputError(fmt::format("value weights {}, line {}: more than {} numbers", path, lineno, kValueFeatures));
       w.push_back(v);
