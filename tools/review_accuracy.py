@@ -71,7 +71,7 @@ def main():
     ap.add_argument("--review-args", default="", help="more arguments for carcassonne review")
     ap.add_argument("--pick", choices=["first", "spread"], default="first", help="which of a game's marks: the first, or spread over the game")
     ap.add_argument("--dump", help="write every measured mark (loss, loss_se, played-out difference) here, JSON lines")
-    ap.add_argument("--bots", default="greedy,random", help="the two players of the games reviewed (bot specs or levels)")
+    ap.add_argument("--bots", default="greedy,random", help="the two players of the games reviewed: levels or bot specs without commas (greedy,easy)")
     a = ap.parse_args()
     players = a.bots.split(",")
     if len(players) != 2:

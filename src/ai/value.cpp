@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -114,12 +112,12 @@ void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out)
   for (int p = 0; p < s.nplayers; ++p) top = std::max<int>(top, s.track[static_cast<std::size_t>(p)]);
   for (int p = 0; p < s.nplayers; ++p)
     if (s.track[static_cast<std::size_t>(p)] < top) next = std::max<int>(next, s.track[static_cast<std::size_t>(p)]);
+  int at_top = 0;
+  for (int p = 0; p < s.nplayers; ++p) at_top += s.track[static_cast<std::size_t>(p)] == top;
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     const int t = s.track[pi];
-    int other = 0;
-    for (int q = 0; q < s.nplayers; ++q)
-      if (q != p) other = std::max<int>(other, s.track[static_cast<std::size_t>(q)]);
+    const int other = t < top || at_top > 1 ? top : next;  // the best other boat's space
     const double first = t == top ? 1.0 : 0.0, second = t < top && t == next ? 1.0 : 0.0;
     const double behind = t == top - 1 ? 1.0 : 0.0;
     ValueFeatures& x = out[pi];
@@ -178,12 +176,10 @@ std::vector<double> load_value_weights(const std::string& path) {
 }
 
 void save_value_weights(const std::string& path, const std::vector<double>& w, const std::string& comment) {
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("value weights {}: cannot be written", path));
-  out << "# " << comment << "\n";
+  std::string text = "# " + comment + "\n";
   const auto& names = value_feature_names();
-  for (std::size_t k = 0; k < w.size(); ++k) out << fmt::format("{:.17g}  # {}\n", w[k], names[k]);
-  if (!out.flush()) throw InputError(fmt::format("value weights {}: cannot be written", path));
+  for (std::size_t k = 0; k < w.size(); ++k) text += fmt::format("{:.17g}  # {}\n", w[k], names[k]);
+  write_file_atomic(path, text);  // a failed write leaves the old file, never half a fit
 }
 
 void value_evals(const State& s, const std::vector<double>& w, std::array<double, kMaxPlayers>& out) {
