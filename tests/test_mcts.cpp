@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "ai/bot_limits.hpp"
@@ -45,7 +46,9 @@ TEST(Mcts, FindsTheBestLastTurn) {
   // the same tile can instead close the start city for a knight: 4 more points than the monastery's 1
   EXPECT_GT(best, best_at_gap);
   // with the default prior and cut-off playouts, and as plain search (no prior, playouts to the end)
-  for (const bool plain : {false, true}) {
+  // and with sequential halving at the root
+  for (const int variant : {0, 1, 2}) {
+    const bool plain = variant == 1;
     MctsOptions o;
     o.playouts = 3000;
     o.threads = 1;
@@ -53,6 +56,7 @@ TEST(Mcts, FindsTheBestLastTurn) {
       o.prior = 0;
       o.horizon = 0;
     }
+    if (variant == 2) o.halving = 8;
     auto bot = make_mcts_bot(o);
     Rng rng(5);
     State t = sc.s;
@@ -62,7 +66,9 @@ TEST(Mcts, FindsTheBestLastTurn) {
       legal_moves(t, legal);
       apply_move(t, bot->choose(t, legal, rng), &ev);
     }
-    EXPECT_EQ(t.score[kRed] - t.score[kBlue], best) << (plain ? "plain search" : "with prior");
+    EXPECT_EQ(t.score[kRed] - t.score[kBlue], best) << (variant == 1   ? "plain search"
+                                                        : variant == 2 ? "halving"
+                                                                       : "with prior");
   }
 }
 
@@ -129,6 +135,57 @@ TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
   EXPECT_EQ(run(), run());
 }
 
+// Sequential halving at the root: the budget is spent exactly, only the prior's best k options
+// get playouts, each round's survivors get more than those it dropped, and the one left standing
+// is the most visited, which the bot plays.
+TEST(Mcts, HalvingSpendsTheBudgetOnTheBestOptionsByThePrior) {
+  auto rs = load_ruleset("base", {});
+  std::vector<PlayerInfo> info = {{"a", "greedy"}, {"b", "greedy"}};
+  Game g(rs, info, 31);
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (const auto& p : info) bots.push_back(make_bot(p.bot));
+  Rng rng(2);
+  // a few turns in, at a tile placement with many options
+  MoveList ml;
+  while (!g.over()) {
+    const State& s = g.state();
+    legal_moves(s, ml);
+    if (s.phase == Phase::Place && s.turn >= 6 && ml.size() > 12) break;
+    g.play(bots[static_cast<std::size_t>(to_move(s))]->choose(s, ml, rng));
+  }
+  ASSERT_FALSE(g.over());
+  for (const bool real_q : {false, true}) {
+    MctsOptions o;
+    o.playouts = 1000;
+    o.threads = 1;
+    o.halving = 8;
+    o.halving_q = real_q ? 1 : 0;
+    const SearchVisits sv = mcts_search(g.state(), o, 9);
+    long total = 0, best_visits = 0;
+    std::vector<long> v;
+    for (const auto& [m, n] : sv.visits) {
+      total += n;
+      if (n > 0) v.push_back(n);
+      if (m == sv.best) best_visits = n;
+    }
+    EXPECT_EQ(total, 1000) << real_q;
+    EXPECT_LE(v.size(), 8u) << real_q;  // the expanding playout goes to the prior's first, a candidate
+    EXPECT_GE(v.size(), 8u) << real_q;  // 8 candidates: a place with more than 12 options
+    std::sort(v.rbegin(), v.rend());
+    EXPECT_EQ(best_visits, v[0]);
+    EXPECT_GT(v[0], v[1]) << "the last one standing has the tenth kept back";
+    // rounds of 300: 8 x 37, 4 x 75, 2 x 150; then 100 more for the last one
+    EXPECT_EQ(v[7], 37);
+    EXPECT_GE(v[0], 37 + 75 + 150 + 100);
+    // without halving the same search spreads over more options
+    o.halving = 0;
+    const SearchVisits plain = mcts_search(g.state(), o, 9);
+    int visited = 0;
+    for (const auto& [m, n] : plain.visits) visited += n > 0;
+    EXPECT_GT(visited, 8);
+  }
+}
+
 TEST(Mcts, BotListsKeepABotsOptionsTogether) {
   using V = std::vector<std::string>;
   EXPECT_EQ(split_bot_list("mcts:ms=500,threads=1,greedy"), (V{"mcts:ms=500,threads=1", "greedy"}));
@@ -157,7 +214,7 @@ TEST(Mcts, SpecParsing) {
   // every option a spec can set comes back in the bot's spec (records and arena tables name it)
   const std::string all =
       "mcts:playouts=100,threads=1,prior=5,horizon=12,c=0.4,eps=0.1,widen=0.5,scale=12,econ=3,informed=2,pprior=0,"
-      "follow=2,pw=0.5,value=2";
+      "follow=2,pw=0.5,halving=16,hq=1,value=2";
   EXPECT_EQ(make_bot(all)->spec(), all);
   const MctsOptions o = parse_mcts_spec(all);
   EXPECT_EQ(o.scale, 12);
@@ -166,6 +223,10 @@ TEST(Mcts, SpecParsing) {
   EXPECT_EQ(o.piece_prior, 0);
   EXPECT_EQ(o.follow, 2);
   EXPECT_EQ(o.value, 2);
+  EXPECT_EQ(o.halving, 16);
+  EXPECT_EQ(o.halving_q, 1);
+  EXPECT_THROW(parse_mcts_spec("mcts:hq=2"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:halving=-1"), InputError);
   EXPECT_EQ(parse_mcts_spec("mcts:value=3").value, 3);
   EXPECT_THROW(parse_mcts_spec("mcts:value=4"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:scale=0"), InputError);

@@ -229,7 +229,9 @@ class Tree {
         path_.push_back(node);
         break;  // a new leaf: play out from here
       }
-      node = node == 0 && forcing_ ? select_root_forced(to_move(s)) : select(node, to_move(s));
+      node = node == 0 && pinned_    ? pinned_
+             : node == 0 && forcing_ ? select_root_forced(to_move(s))
+                                     : select(node, to_move(s));
       apply_move(s, nodes_[node].move, sink());
       path_.push_back(node);
       ++depth;
@@ -263,6 +265,50 @@ class Tree {
       ++nd.visits;
       for (std::size_t p = 0; p < kMaxPlayers; ++p) nd.sum[p] += r[p];
     }
+  }
+
+  // Sequential halving over the root's best k options by the prior (the list's order) with n
+  // iterations: rounds of equal shares, the better half by mean reward for the player to move
+  // kept after each (with real_q, over the rounds' playouts only; else with the prior's virtual
+  // playouts and the expanding one); a tenth of the budget, and what rounding
+  // leaves, goes to the last one standing, so that it is the most visited.
+  void halving(int n, int k, bool real_q) {
+    if (n <= 0) return;
+    iterate();  // expands the root
+    --n;
+    std::vector<u32> cand;
+    for (u32 c = nodes_[0].first; c && static_cast<int>(cand.size()) < k; c = nodes_[c].next) cand.push_back(c);
+    if (cand.size() > 1) {
+      const int player = to_move(root_);
+      int rounds = 0;
+      while ((std::size_t{1} << rounds) < cand.size()) ++rounds;
+      const int per_round = (n - n / 10) / rounds;
+      // with real_q, the rounds' own playouts: what each had before them left out
+      std::map<u32, std::pair<double, u32>> before;
+      for (const u32 c : cand)
+        before[c] = real_q ? std::pair<double, u32>{nodes_[c].sum[static_cast<std::size_t>(player)], nodes_[c].visits}
+                           : std::pair<double, u32>{0.0, 0};
+      auto q = [&](u32 c) {
+        const Node& nd = nodes_[c];
+        const u32 v = nd.visits - before[c].second;
+        return v == 0 ? -1.0 : (nd.sum[static_cast<std::size_t>(player)] - before[c].first) / v;
+      };
+      for (int r = 0; r < rounds && cand.size() > 1; ++r) {
+        const int each = std::max(1, per_round / static_cast<int>(cand.size()));
+        for (int i = 0; i < each && n > 0; ++i)
+          for (const u32 c : cand) {
+            if (n <= 0) break;
+            pinned_ = c;
+            iterate();
+            --n;
+          }
+        std::stable_sort(cand.begin(), cand.end(), [&](u32 a, u32 b) { return q(a) > q(b); });
+        cand.resize((cand.size() + 1) / 2);
+      }
+    }
+    pinned_ = cand.empty() ? 0 : cand.front();
+    for (; n > 0; --n) iterate();
+    pinned_ = 0;
   }
 
   // root children: move and visits
@@ -489,6 +535,7 @@ class Tree {
   std::vector<double> prior_;
   std::vector<u32> order_;
   // analysis only
+  u32 pinned_ = 0;  // halving: the root child every iteration goes through (0: none)
   bool analyzing_ = false, forcing_ = false;
   int root_player_ = 0;
   Move force_;
@@ -566,7 +613,10 @@ std::vector<std::unique_ptr<Tree>> run_search(const State& s, const MctsOptions&
     if (setup) setup(*tree);
     if (o.playouts > 0) {
       const int n = o.playouts / threads + (t < o.playouts % threads ? 1 : 0);
-      for (int i = 0; i < n; ++i) tree->iterate();
+      if (o.halving > 1)
+        tree->halving(n, o.halving, o.halving_q != 0);
+      else
+        for (int i = 0; i < n; ++i) tree->iterate();
     } else {
       do {
         for (int i = 0; i < 16; ++i) tree->iterate();
@@ -648,6 +698,8 @@ class MctsBot final : public Bot {
     if (o_.piece_prior != d.piece_prior) out += fmt::format(",pprior={}", o_.piece_prior);
     if (o_.follow != d.follow) out += fmt::format(",follow={}", o_.follow);
     if (o_.pw != d.pw) out += fmt::format(",pw={}", o_.pw);
+    if (o_.halving != d.halving) out += fmt::format(",halving={}", o_.halving);
+    if (o_.halving_q != d.halving_q) out += fmt::format(",hq={}", o_.halving_q);
     if (o_.value != d.value) out += fmt::format(",value={}", o_.value);
     if (o_.slip != d.slip) out += fmt::format(",slip={}", o_.slip);
     if (!o_.weights_file.empty()) out += fmt::format(",weights={}", o_.weights_file);
@@ -725,6 +777,10 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       o.econ = real(0, 100);
     } else if (name == "value") {
       o.value = whole(0, 3);
+    } else if (name == "halving") {
+      o.halving = whole(0, 4096);
+    } else if (name == "hq") {
+      o.halving_q = whole(0, 1);
     } else if (name == "slip") {
       o.slip = real(0, 1);
     } else if (name == "scale") {
@@ -732,7 +788,7 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else {
       throw InputError(
           fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
-                      "econ, informed, pprior, follow, pw, value, slip, weights)",
+                      "econ, informed, pprior, follow, pw, value, halving, hq, slip, weights)",
                       name));
     }
   }

@@ -50,6 +50,11 @@ struct MctsOptions {
   // wrote, for trying a fit without rebuilding); kept as the path and the numbers
   std::string weights_file;
   std::shared_ptr<const std::vector<double>> weights;
+  // Sequential halving at the root (docs/mcts.md, "Sequential halving at the root"): with a
+  // playout budget, the root's `halving` best options by the prior share the playouts in rounds,
+  // the better half by mean reward kept after each; 0: UCB at the root as below it
+  int halving = 0;
+  int halving_q = 0;  // 1: the rounds rank options by their real playouts only (the prior left out)
   double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
                       // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
 };
