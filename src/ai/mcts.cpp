@@ -534,8 +534,8 @@ class Tree {
   MoveList ml_;
   std::vector<double> prior_;
   std::vector<u32> order_;
-  // analysis only
   u32 pinned_ = 0;  // halving: the root child every iteration goes through (0: none)
+  // analysis only
   bool analyzing_ = false, forcing_ = false;
   int root_player_ = 0;
   Move force_;
