@@ -276,37 +276,37 @@ class Tree {
     if (n <= 0) return;
     iterate();  // expands the root
     --n;
-    std::vector<u32> cand;
-    for (u32 c = nodes_[0].first; c && static_cast<int>(cand.size()) < k; c = nodes_[c].next) cand.push_back(c);
+    // each candidate with its sum and visits before the rounds (real_q: left out of its mean)
+    struct Cand {
+      u32 node;
+      double sum0;
+      u32 visits0;
+    };
+    std::vector<Cand> cand;
+    const auto player = static_cast<std::size_t>(to_move(root_));
+    for (u32 c = nodes_[0].first; c && static_cast<int>(cand.size()) < k; c = nodes_[c].next)
+      cand.push_back(real_q ? Cand{c, nodes_[c].sum[player], nodes_[c].visits} : Cand{c, 0.0, 0});
     if (cand.size() > 1) {
-      const int player = to_move(root_);
       int rounds = 0;
       while ((std::size_t{1} << rounds) < cand.size()) ++rounds;
       const int per_round = (n - n / 10) / rounds;
-      // with real_q, the rounds' own playouts: what each had before them left out
-      std::map<u32, std::pair<double, u32>> before;
-      for (const u32 c : cand)
-        before[c] = real_q ? std::pair<double, u32>{nodes_[c].sum[static_cast<std::size_t>(player)], nodes_[c].visits}
-                           : std::pair<double, u32>{0.0, 0};
-      auto q = [&](u32 c) {
-        const Node& nd = nodes_[c];
-        const u32 v = nd.visits - before[c].second;
-        return v == 0 ? -1.0 : (nd.sum[static_cast<std::size_t>(player)] - before[c].first) / v;
+      auto q = [&](const Cand& c) {
+        const Node& nd = nodes_[c.node];
+        const u32 v = nd.visits - c.visits0;
+        return v == 0 ? -1.0 : (nd.sum[player] - c.sum0) / v;
       };
       for (int r = 0; r < rounds && cand.size() > 1; ++r) {
         const int each = std::max(1, per_round / static_cast<int>(cand.size()));
         for (int i = 0; i < each && n > 0; ++i)
-          for (const u32 c : cand) {
-            if (n <= 0) break;
-            pinned_ = c;
+          for (std::size_t j = 0; j < cand.size() && n > 0; ++j, --n) {
+            pinned_ = cand[j].node;
             iterate();
-            --n;
           }
-        std::stable_sort(cand.begin(), cand.end(), [&](u32 a, u32 b) { return q(a) > q(b); });
+        std::stable_sort(cand.begin(), cand.end(), [&](const Cand& a, const Cand& b) { return q(a) > q(b); });
         cand.resize((cand.size() + 1) / 2);
       }
     }
-    pinned_ = cand.empty() ? 0 : cand.front();
+    pinned_ = cand.empty() ? 0 : cand.front().node;
     for (; n > 0; --n) iterate();
     pinned_ = 0;
   }

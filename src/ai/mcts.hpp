@@ -50,7 +50,8 @@ struct MctsOptions {
   // wrote, for trying a fit without rebuilding); kept as the path and the numbers
   std::string weights_file;
   std::shared_ptr<const std::vector<double>> weights;
-  // Sequential halving at the root (docs/mcts.md, "Sequential halving at the root"): with a
+  // Sequential halving at the root (docs/mcts.md, "Options" and "The root's allocation and
+  // exploration with the fitted value"): with a
   // playout budget, the root's `halving` best options by the prior share the playouts in rounds,
   // the better half by mean reward kept after each; 0: UCB at the root as below it
   int halving = 0;
