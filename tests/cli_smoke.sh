@@ -700,6 +700,22 @@ grep -Eq "mean loss [0-9.]+; [0-9]+ inaccuracies" "$TMP/review_end.out" || fail 
 printf '\n' | (cd "$TMP/hints" && "$BIN" play --resume fin.json) >"$TMP/review_no.out" 2>&1
 grep -q "decisions with a choice" "$TMP/review_no.out" && fail "play: the end reviewed a game nobody asked to review"
 
+# tools/points_by_kind.py over an arena's records: every point of the final scores is in a kind
+"$BIN" arena --game base --bots greedy,random --games 4 --seed 3 --quiet --records "$TMP/kinds" >/dev/null 2>&1
+/usr/bin/python3 "$(dirname "$0")/../tools/points_by_kind.py" "$TMP/kinds" --bot greedy --json >"$TMP/kinds.json" 2>"$TMP/kinds.err" ||
+  fail "points_by_kind: exit $?: $(cat "$TMP/kinds.err")"
+/usr/bin/python3 - "$TMP/kinds.json" <<'EOF2' || fail "points_by_kind: $(cat "$TMP/kinds.json" | head -5)"
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert t["games"] == 4, t["games"]
+assert abs(sum(k["bot"] for k in t["kinds"]) - t["score"]) < 1e-6, "the bot's kinds do not add up to its score"
+assert abs(sum(k["others"] for k in t["kinds"]) - t["others_score"]) < 1e-6, "the others' kinds do not add up"
+assert t["wins"] >= 3 and t["score"] > t["others_score"], "greedy did not beat random"
+EOF2
+/usr/bin/python3 "$(dirname "$0")/../tools/points_by_kind.py" "$TMP/kinds" --bot nobody >/dev/null 2>"$TMP/kinds_none.err" &&
+  fail "points_by_kind: no matching seat exited 0"
+grep -q "no seat's bot starts with 'nobody'" "$TMP/kinds_none.err" || fail "points_by_kind: $(cat "$TMP/kinds_none.err")"
+
 if [ "$FAILS" -ne 0 ]; then
   echo "cli_smoke: $FAILS failure(s)" >&2
   exit 1

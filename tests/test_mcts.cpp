@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "ai/bot_limits.hpp"
 #include "ai/driver.hpp"
@@ -123,8 +124,8 @@ TEST(Mcts, PlaysOnlyLegalMovesInEveryGame) {
 
 TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
   auto rs = load_ruleset("base", {});
-  auto run = [&] {
-    std::vector<PlayerInfo> info = {{"a", "mcts:playouts=64,threads=2"}, {"b", "greedy"}};
+  auto run = [&](const std::string& spec) {
+    std::vector<PlayerInfo> info = {{"a", spec}, {"b", "greedy"}};
     std::vector<std::unique_ptr<Bot>> bots;
     for (const auto& p : info) bots.push_back(make_bot(p.bot));
     Game g(rs, info, 12);
@@ -132,7 +133,12 @@ TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
     play_out(g, bots, rng);
     return record_to_json(g.record(), *rs);
   };
-  EXPECT_EQ(run(), run());
+  EXPECT_EQ(run("mcts:playouts=64,threads=2"), run("mcts:playouts=64,threads=2"));
+  // common random numbers draw from their own streams: as reproducible, and another game
+  const auto crn = run("mcts:playouts=64,threads=2,crn=1");
+  EXPECT_EQ(crn, run("mcts:playouts=64,threads=2,crn=1"));
+  // (the moves, not the records' names of the bots)
+  EXPECT_NE(nlohmann::json::parse(crn)["moves"], nlohmann::json::parse(run("mcts:playouts=64,threads=2"))["moves"]);
 }
 
 // Sequential halving at the root: the budget is spent exactly, only the prior's best k options
@@ -214,7 +220,7 @@ TEST(Mcts, SpecParsing) {
   // every option a spec can set comes back in the bot's spec (records and arena tables name it)
   const std::string all =
       "mcts:playouts=100,threads=1,prior=5,horizon=12,c=0.4,eps=0.1,widen=0.5,scale=12,econ=3,informed=2,pprior=0,"
-      "follow=2,pw=0.5,halving=16,hq=1,value=2";
+      "follow=2,pw=0.5,halving=16,hq=1,crn=1,value=2";
   EXPECT_EQ(make_bot(all)->spec(), all);
   const MctsOptions o = parse_mcts_spec(all);
   EXPECT_EQ(o.scale, 12);
@@ -225,7 +231,9 @@ TEST(Mcts, SpecParsing) {
   EXPECT_EQ(o.value, 2);
   EXPECT_EQ(o.halving, 16);
   EXPECT_EQ(o.halving_q, 1);
+  EXPECT_EQ(o.crn, 1);
   EXPECT_THROW(parse_mcts_spec("mcts:hq=2"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:crn=2"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:halving=-1"), InputError);
   EXPECT_EQ(parse_mcts_spec("mcts:value=3").value, 3);
   EXPECT_THROW(parse_mcts_spec("mcts:value=4"), InputError);

@@ -160,7 +160,8 @@ class Tree {
         prior_n_(o.prior >= 0                                               ? o.prior
                  : value_mode_ > 1 && root.rs->game->search_value_prior > 0 ? root.rs->game->search_value_prior
                                                                             : default_prior(root)),
-        rng_(seed) {
+        rng_(seed),
+        crn_base_(seed ^ 0x5851F42D4C957F2DULL) {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
     const std::vector<double>* w = value_mode_ == 0 ? nullptr : o.weights ? o.weights.get() : value_weights(root);
     value_w_ = value_mode_ == 3 ? nullptr : w;  // mode 3: the fitted value in the prior only
@@ -185,7 +186,8 @@ class Tree {
         const bool draw = s.phase == Phase::Draw;
         key.kind = draw ? MoveKind::Place : MoveKind::Choose;  // marks a tile or a game outcome
         const Hooks& hk = s.rs->game->hooks;
-        const auto sample = [&] { return static_cast<u8>(draw ? sample_draw(s, rng_) : hk.sample_chance(s, rng_)); };
+        Rng& cr = chance_rng();
+        const auto sample = [&] { return static_cast<u8>(draw ? sample_draw(s, cr) : hk.sample_chance(s, cr)); };
         key.feat = sample();
         // Double progressive widening: a chance node visited n times has at most 1 + widen *
         // sqrt(n) outcomes; past that, a draw is sampled among the outcomes it has (in their true
@@ -224,14 +226,17 @@ class Tree {
       if (!nd.expanded) {
         expand(node, s, depth);
         const u32 c = nodes_[node].first;  // the first child: children are in list order
+        if (node == 0) start_chance(c);
         apply_move(s, nodes_[c].move, sink());
         node = c;
         path_.push_back(node);
         break;  // a new leaf: play out from here
       }
-      node = node == 0 && pinned_    ? pinned_
-             : node == 0 && forcing_ ? select_root_forced(to_move(s))
-                                     : select(node, to_move(s));
+      const bool at_root = node == 0;
+      node = at_root && pinned_    ? pinned_
+             : at_root && forcing_ ? select_root_forced(to_move(s))
+                                   : select(node, to_move(s));
+      if (at_root) start_chance(node);
       apply_move(s, nodes_[node].move, sink());
       path_.push_back(node);
       ++depth;
@@ -239,7 +244,7 @@ class Tree {
     int left = horizon_ > 0 ? horizon_ : 1 << 30;
     while (s.phase != Phase::Over && left > 0) {
       if (is_chance(s)) {
-        chance_step(s, rng_, sink());
+        chance_step(s, chance_rng(), sink());
         continue;
       }
       apply_move(s, policy_move(s, rng_, ml_, o_.eps, o_.econ, o_.informed), sink());
@@ -265,6 +270,20 @@ class Tree {
       ++nd.visits;
       for (std::size_t p = 0; p < kMaxPlayers; ++p) nd.sum[p] += r[p];
     }
+  }
+
+  // The iteration goes through root option c: its chance events draw from the option's n-th
+  // stream of common random numbers (o.crn), n the option's visits so far.
+  void start_chance(u32 c) {
+    if (o_.crn == 0) return;
+    crn_iter_ = crn_base_ + 0x9E3779B97F4A7C15ULL * (static_cast<u64>(nodes_[c].visits) + 1);
+    crn_event_ = 0;
+  }
+  // The generator for the iteration's next chance event.
+  Rng& chance_rng() {
+    if (o_.crn == 0) return rng_;
+    crn_rng_.reseed(crn_iter_ ^ (0xD1B54A32D192ED03ULL * ++crn_event_));
+    return crn_rng_;
   }
 
   // Sequential halving over the root's best k options by the prior (the list's order) with n
@@ -535,6 +554,13 @@ class Tree {
   std::vector<double> prior_;
   std::vector<u32> order_;
   u32 pinned_ = 0;  // halving: the root child every iteration goes through (0: none)
+  // common random numbers (o.crn): the chance events of an iteration through root option c, its
+  // n-th, draw from generators seeded by (n, the event's number in the iteration), the same for
+  // every option; the tree's own generator keeps the decisions' randomness
+  u64 crn_base_;
+  u64 crn_iter_ = 0;
+  u32 crn_event_ = 0;
+  Rng crn_rng_;
   // analysis only
   bool analyzing_ = false, forcing_ = false;
   int root_player_ = 0;
@@ -700,6 +726,7 @@ class MctsBot final : public Bot {
     if (o_.pw != d.pw) out += fmt::format(",pw={}", o_.pw);
     if (o_.halving != d.halving) out += fmt::format(",halving={}", o_.halving);
     if (o_.halving_q != d.halving_q) out += fmt::format(",hq={}", o_.halving_q);
+    if (o_.crn != d.crn) out += fmt::format(",crn={}", o_.crn);
     if (o_.value != d.value) out += fmt::format(",value={}", o_.value);
     if (o_.slip != d.slip) out += fmt::format(",slip={}", o_.slip);
     if (!o_.weights_file.empty()) out += fmt::format(",weights={}", o_.weights_file);
@@ -781,6 +808,8 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       o.halving = whole(0, 4096);
     } else if (name == "hq") {
       o.halving_q = whole(0, 1);
+    } else if (name == "crn") {
+      o.crn = whole(0, 1);
     } else if (name == "slip") {
       o.slip = real(0, 1);
     } else if (name == "scale") {
@@ -788,7 +817,7 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else {
       throw InputError(
           fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
-                      "econ, informed, pprior, follow, pw, value, halving, hq, slip, weights)",
+                      "econ, informed, pprior, follow, pw, value, halving, hq, crn, slip, weights)",
                       name));
     }
   }

@@ -56,6 +56,10 @@ struct MctsOptions {
   // the better half by mean reward kept after each; 0: UCB at the root as below it
   int halving = 0;
   int halving_q = 0;  // 1: the rounds rank options by their real playouts only (the prior left out)
+  // Common random numbers (docs/mcts.md, "Options"): 1: the n-th playout through each root option
+  // draws its tiles (and other chance outcomes) from the same random numbers, so the options are
+  // compared on the same luck; 0: every draw from the tree's one generator
+  int crn = 0;
   double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
                       // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
 };
