@@ -29,39 +29,9 @@ const std::array<const char*, kValueFeatures>& value_feature_names() {
       // a per-player track (Amazonas' boats): the lead over the best other (within 4 spaces), first
       // place, second place, directly behind the first, each now and times pile
       "track lead*pile", "track first", "track first*pile", "track second", "track second*pile", "track behind",
-      "track behind*pile",
-      // fields that pay per completed city (the base game's farms): the open cities bordering
-      // the field, and the same each weighted 1 / (1 + its open sides), both times pile
-      "field open cities*pile", "field open near*pile"};
+      "track behind*pile"};
   return names;
 }
-
-namespace {
-// The distinct open cities (area-like features) bordering the field at root, and the sum over
-// them of 1 / (1 + open sides): what the field's farmers may still be paid for (field_cities
-// counts the completed ones). Only where a field pays per completed city and no hook decides.
-void field_open_cities(const State& s, int root, double& count, double& near) {
-  count = near = 0;
-  if (!s.rs->farmers || s.rs->game->farm_points_per_city == 0 || s.rs->game->hooks.field_value) return;
-  StaticVec<u16, 128> found;
-  int m = root;
-  do {
-    const Segment& sg = s.graph[m];
-    const PlacedTile& pt = s.tiles[sg.tile];
-    const u16 borders = s.type_of(pt).feats[sg.local].borders;
-    for (int f = 0; borders >> f; ++f) {
-      if (!(borders & (1u << f))) continue;
-      const int c = s.graph.find(pt.seg0 + f);
-      const int open = s.graph[c].open;
-      if (open == 0 || std::find(found.begin(), found.end(), c) != found.end() || found.full()) continue;
-      found.push_back(static_cast<u16>(c));
-      count += 1;
-      near += 1.0 / (1.0 + open);
-    }
-    m = sg.next;
-  } while (m != root);
-}
-}  // namespace
 
 void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out) {
   const double f = static_cast<double>(s.pile) / std::max(1, s.pile + s.turn);
@@ -97,10 +67,9 @@ void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out)
         const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
         const int cls = static_cast<int>(fd.cls);
         if (cls >= kClasses) return;
-        double now, done = 0, near = 0, open_cities = 0, open_near = 0;
+        double now, done = 0, near = 0;
         if (fd.cls == FClass::Field) {
           now = field_worth(s, root, fi);
-          field_open_cities(s, root, open_cities, open_near);
         } else {
           now = fd.final_per_tile == 0 && fd.final_per_attr == 0 ? 0.0 : feature_value(s, fi, false);
           done = feature_value(s, fi, true);
@@ -126,8 +95,6 @@ void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out)
             x[b + 2] += mine;
             x[b + 3] += mine * f;
             x[b + 4] += now * f * f;
-            x[44] += open_cities * f;
-            x[45] += open_near * f;
           } else {
             x[b + 2] += done;
             x[b + 3] += done * f;

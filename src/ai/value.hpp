@@ -19,7 +19,7 @@
 
 namespace carc {
 
-constexpr int kValueFeatures = 46;
+constexpr int kValueFeatures = 44;
 using ValueFeatures = std::array<double, kValueFeatures>;
 
 // The features of every player in s (docs/mcts.md lists them).
