@@ -171,6 +171,41 @@ TEST(Value, WeightsFileRoundTripAndBadFiles) {
   std::remove(zeros.c_str());
 }
 
+// The search's default evaluation is the game's for the player count (GameDef::search_value_for:
+// Safari seeds the tree with the fitted value from three players on, docs/mcts.md "Three and four
+// players"): in every game and with 2 to 4 players, the default search is the explicit one.
+TEST(Value, TheDefaultSearchIsTheGamesForThePlayerCount) {
+  for (const std::string& id : game_ids()) {
+    const auto rs = load_ruleset(id, {});
+    for (int n = 2; n <= 4; ++n) {
+      State s;
+      init_state(s, *rs, n);
+      const int mode = value_weights(s) ? rs->game->search_value_for(n) : 0;
+      if (id == "safari") {
+        EXPECT_EQ(mode, n >= 3 ? 2 : 1) << n << " players";
+      }
+      Rng rng(static_cast<u64>(n));
+      MoveList ml;
+      const std::string explicit_spec = fmt::format("mcts:playouts=150,threads=1,value={}", mode);
+      const int other = mode == 2 ? 1 : 2;
+      int differ = 0;
+      for (int k = 0; k < 6; ++k) {
+        while (is_chance(s)) chance_step(s, rng);
+        if (s.phase == Phase::Over) break;
+        const auto d = mcts_search(s, parse_mcts_spec("mcts:playouts=150,threads=1"), 9);
+        EXPECT_EQ(d.visits, mcts_search(s, parse_mcts_spec(explicit_spec), 9).visits) << id << ", " << n << " players";
+        differ += d.visits !=
+                  mcts_search(s, parse_mcts_spec(fmt::format("mcts:playouts=150,threads=1,value={}", other)), 9).visits;
+        legal_moves(s, ml);
+        apply_move(s, ml[static_cast<std::size_t>(rng.below(static_cast<u32>(ml.size())))]);
+      }
+      if (mode != 0) {
+        EXPECT_GT(differ, 0) << id << ", " << n << " players: value=" << other << " searches alike";
+      }
+    }
+  }
+}
+
 // value=3 seeds the tree with the fitted value and judges cut playouts as value=0 does: its search
 // differs from value=2's (another judge) and value=0's (another prior).
 TEST(Value, PriorOnlyModeJudgesByTheGreedyEvaluation) {

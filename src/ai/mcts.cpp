@@ -126,10 +126,11 @@ void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& 
 // measurements (docs/mcts.md).
 int default_horizon(const State& s) { return s.rs->game->search_horizon; }
 int default_prior(const State& s) { return s.rs->game->search_prior; }
-// o.value, or the game's default (GameDef::search_value) where the game has fitted weights.
+// o.value, or the game's default for the player count (GameDef::search_value_for) where the game
+// has fitted weights.
 int value_mode(const State& s, const MctsOptions& o) {
   if (o.value >= 0) return o.value;
-  return o.weights || value_weights(s) ? s.rs->game->search_value : 0;
+  return o.weights || value_weights(s) ? s.rs->game->search_value_for(s.nplayers) : 0;
 }
 
 struct Node {

@@ -157,7 +157,7 @@ ReviewRun::ReviewRun(const Record& r, const ReviewOptions& o) {
   for (int p = 0; p < g.state().nplayers; ++p) rv_.final_scores.push_back(g.state().score[static_cast<std::size_t>(p)]);
   mo_.playouts = o.playouts;
   mo_.threads = 1;
-  mo_.value = o.value < 0 ? g.ruleset().game->search_value : o.value;
+  mo_.value = o.value < 0 ? g.ruleset().game->search_value_for(g.state().nplayers) : o.value;
   rv_.options.value = mo_.value;  // what the searches used (the JSON says it)
 }
 

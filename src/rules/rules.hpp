@@ -283,6 +283,11 @@ struct GameDef {
   // place of search_horizon and the greedy evaluation; 2 the same, and the fitted value also orders
   // and seeds the tree (the prior).
   int search_value = 0;
+  // With three or more players, search_value in its place (0: search_value).
+  int search_value_many = 0;
+  [[nodiscard]] int search_value_for(int players) const {
+    return players >= 3 && search_value_many != 0 ? search_value_many : search_value;
+  }
   int search_value_horizon = 0;
   // With search_value 2: the fitted value's prior counts as this many virtual playouts (0:
   // search_prior). Analysis keeps search_prior and the greedy evaluation.

@@ -883,6 +883,10 @@ const GameDef& safari() {
     g.review_margin = 18.0;  // greedy against greedy: mean |margin| 18.0 points (median 15)
     g.win_scale[2] = 8.08;   // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
     g.search_value = 1;      // measured in arena: docs/mcts.md "Fitted value"
+    // with 3 and 4 players the fitted value also seeds the tree, worth 300 virtual playouts
+    // (docs/mcts.md "Three and four players")
+    g.search_value_many = 2;
+    g.search_value_prior = 300;
     // each level wins about 75% against the one below (docs/mcts.md "Levels")
     g.levels = {"mcts:playouts=10,threads=1,value=0,slip=0.08", "mcts:playouts=100,threads=1",
                 "mcts:playouts=3000,threads=1"};
