@@ -7,8 +7,9 @@
 
 For every kind of scoring (the event's feature and reason, e.g. "city completed", "field farm"),
 the mean points per game of the seat whose bot spec starts with --bot, of the other seats
-together divided by their number (the mean other seat), and the difference. Records are docs/record.md's JSON; a file that is not one is named
-and skipped with its error.
+together divided by their number (the mean other seat), and the difference. Records are
+docs/record.md's JSON; files that are not, or have no such seat, are skipped and named (the
+first three) on standard error; with none left the exit status is 2.
 """
 import argparse
 import collections

@@ -39,8 +39,9 @@ struct MctsOptions {
                          // fitted), cut at GameDef::search_value_horizon unless horizon is set; 2 the
                          // fitted value, which also orders and seeds the tree (prior); 3 the fitted
                          // value in the prior only, the greedy evaluation (and horizon) at the
-                         // horizon; -1: the game's
-                         // default (1 where it sets search_value_horizon; 0 in mcts_analyze)
+                         // horizon; -1: the game's default for the player count
+                         // (GameDef::search_value_for; 0 where it has no fitted weights and in
+                         // mcts_analyze)
   int prior = -1;        // virtual playouts at the greedy evaluation for children expanded with it;
                          // -1: the game's default (30; Amazonas 100; with the fitted value in the
                          // prior, GameDef::search_value_prior where set: base 300)
