@@ -358,6 +358,21 @@ run arena_w "$BIN" arena --bots "mcts:playouts=5,threads=1,weights=$TMP/w.txt,gr
 [ "$RC" -eq 0 ] || fail "arena with weights=FILE exited $RC: $(cat "$TMP/arena_w.err")"
 grep -q "weights=$TMP/w.txt" "$TMP/arena_w.out" || fail "arena did not name the bot's weights file"
 
+# fit-value --dump: every training row, 44 features and the target, as float32
+run fit_dump "$BIN" fit-value --games 5 --test-games 1 --dump "$TMP/rows.f32"
+[ "$RC" -eq 0 ] || fail "fit-value --dump exited $RC: $(cat "$TMP/fit_dump.err")"
+rows=$(sed -n 's/.*fitted on \([0-9]*\) positions.*/\1/p' "$TMP/fit_dump.out")
+[ -n "$rows" ] && [ "$rows" -gt 0 ] && [ "$(stat -c %s "$TMP/rows.f32")" -eq $((rows * 45 * 4)) ] ||
+  fail "fit-value --dump wrote $(stat -c %s "$TMP/rows.f32") bytes for '$rows' rows of 45 float32"
+# tools/value_mlp.py reads those rows: the linear fit's and the network's errors; a file that is not
+# rows of 45 numbers is refused by name
+/usr/bin/python3 "$(dirname "$0")/../tools/value_mlp.py" "$TMP/rows.f32" --epochs 1 --hidden 8 >"$TMP/mlp.out" 2>"$TMP/mlp.err" &&
+  grep -q "^epoch 1: linear + network test RMS" "$TMP/mlp.out" || fail "value_mlp: $(cat "$TMP/mlp.out" "$TMP/mlp.err")"
+head -c 7 "$TMP/rows.f32" >"$TMP/rows_cut.f32"
+/usr/bin/python3 "$(dirname "$0")/../tools/value_mlp.py" "$TMP/rows_cut.f32" >/dev/null 2>"$TMP/mlp_bad.err" &&
+  fail "value_mlp accepted 7 bytes"
+grep -q "rows_cut.f32" "$TMP/mlp_bad.err" || fail "value_mlp's refusal does not name the file: $(cat "$TMP/mlp_bad.err")"
+
 # ---------------------------------------------------------------------------------------------
 # bad arguments: non-zero exit, a clear message, no crash
 bad_args() {  # bad_args NAME EXPECTED-TEXT ARGS...
@@ -382,6 +397,7 @@ bad_args bad_level "level" play --level medium </dev/null
 bad_args bad_mcts_option "horizon" arena --bots mcts:horizon=x,greedy --games 1
 bad_args bad_weights_file "no_such_weights" arena --bots mcts:weights=/nonexistent/no_such_weights,greedy --games 1
 bad_args bad_blend "blend" fit-value --games 2 --test-games 1 --blend 2
+bad_args bad_dump "cannot write /nonexistent/rows.f32" fit-value --games 2 --test-games 1 --dump /nonexistent/rows.f32
 bad_args no_command "" 
 bad_args unknown_command "subcommand" frobnicate
 

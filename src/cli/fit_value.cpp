@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "ai/bots.hpp"
 #include "ai/mcts.hpp"
@@ -27,6 +28,7 @@ struct Opts {
   std::string save;        // write the weights to this file (mcts:weights=FILE reads them)
   double blend = 1;        // the weights: blend * the fit + (1 - blend) * the previous weights
   std::string blend_with;  // the previous weights: this file, or the game's (empty)
+  std::string dump;        // write every training row here (float32: features, then the target)
 };
 
 // Plays one game from the start, with the playout policy (no bots) or with bots[(p + rot) % n] in
@@ -70,6 +72,8 @@ void run(const Opts& o) {
   }
   // the training positions: each player's features, and the points it scored after them
   ValueFit fit;
+  std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "wb");
+  if (!o.dump.empty() && !dump) throw InputError(fmt::format("fit-value --dump: cannot write {}", o.dump));
   std::vector<std::pair<ValueFeatures, int>> rows;
   std::array<ValueFeatures, kMaxPlayers> x{};
   for (int k = 0; k < o.games; ++k) {
@@ -79,7 +83,19 @@ void run(const Opts& o) {
       for (std::size_t p = 0; p < np; ++p) rows.emplace_back(x[p], s.score[p]);
     });
     for (std::size_t i = 0; i < rows.size(); ++i) fit.add(rows[i].first, end.score[i % np] - rows[i].second);
+    if (dump) {
+      std::vector<float> buf;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        for (const double v : rows[i].first) buf.push_back(static_cast<float>(v));
+        buf.push_back(static_cast<float>(end.score[i % np] - rows[i].second));
+      }
+      if (std::fwrite(buf.data(), sizeof(float), buf.size(), dump) != buf.size()) {
+        std::fclose(dump);
+        throw InputError(fmt::format("fit-value --dump: writing {} failed", o.dump));
+      }
+    }
   }
+  if (dump && std::fclose(dump) != 0) throw InputError(fmt::format("fit-value --dump: writing {} failed", o.dump));
   std::vector<double> w = fit.solve(o.ridge);
   if (o.blend < 1) {
     std::vector<double> prev;
@@ -163,6 +179,9 @@ void register_fit_value(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   c->add_option("--blend-with", o->blend_with, "The previous weights for --blend: a file (default: the game's own)");
+  c->add_option("--dump", o->dump,
+                "Write the training rows to this file: per player and tile placement, the features then the "
+                "points still to come, as little-endian float32");
   c->callback([o] { run(*o); });
 }
 
