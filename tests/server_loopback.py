@@ -196,14 +196,19 @@ class Client:
 
     async def until(self, done, what, seconds=60):
         """Receives until done() holds: a condition waited for (up to `seconds`, for a loaded
-        machine or a sanitizer build), not a time assumed to be enough."""
+        machine or a sanitizer build), not a time assumed to be enough. A client waiting that long
+        pings every 15 s, as the protocol asks ("Liveness"): the server closes a WebSocket silent
+        for --idle-ms (45 s), and an analysis on a busy machine under the sanitizers took longer."""
         loop = asyncio.get_running_loop()
         end = loop.time() + seconds
         while not done():
-            try:
-                await self.recv(max(0.0, end - loop.time()))
-            except asyncio.TimeoutError:
+            left = end - loop.time()
+            if left <= 0:
                 fail(f"{self.name}: {what} did not come within {seconds} s")
+            try:
+                await self.recv(min(15.0, left))
+            except asyncio.TimeoutError:
+                await self.ws.send(json.dumps({"type": "ping"}))
 
     def last(self, kind):
         """done() for until: the last event this client holds is of this type."""
