@@ -79,13 +79,11 @@ fi
 
 work=${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/carc-fuzz.XXXXXX")}
 mkdir -p "$work"
-for t in "${built[@]}"; do
-  bin="$build/fuzz/$t"
-  corpus="$work/corpus/$t"
+# one harness: its run, then its summary line in $work/$t.summary (the runs go side by side, below)
+fuzz_one() {
+  local t=$1 bin="$build/fuzz/$1" corpus="$work/corpus/$1" log="$work/$1.log" t_secs=$secs rc execs files
   mkdir -p "$corpus" "$work/artifacts/$t"
   cp fuzz/corpus/"$t"/* "$corpus"/
-  log="$work/$t.log"
-  t_secs=$secs
   [ -n "${secs_cap[$t]:-}" ] && [ "${secs_cap[$t]}" -lt "$secs" ] && t_secs=${secs_cap[$t]}
   echo "fuzz: $t for ${t_secs}s (log $log)"
   "$bin" "${common[@]}" -max_len="${max_len[$t]}" -dict="${dict[$t]}" -max_total_time="$t_secs" -print_final_stats=1 \
@@ -95,14 +93,41 @@ for t in "${built[@]}"; do
   [ -n "$execs" ] || execs=$(grep -o "^#[0-9]*" "$log" | tail -1 | tr -d '#')
   files=$(find "$corpus" -type f | wc -l)
   if [ $rc -ne 0 ]; then
-    failed=1
-    summary+=("$(printf '%-20s %10s execs  %5s corpus files  FAILED (exit %d)' "$t" "${execs:-?}" "$files" "$rc")")
-    echo "fuzz: $t FAILED; the input is in $work/artifacts/$t/:"
-    ls "$work/artifacts/$t/"
-    grep -E "^==[0-9]+==ERROR|runtime error|==FUZZ BUG==|ALARM|Test unit written|^ *#[0-9]+ 0x.* in (carc|LLVMFuzzerTestOneInput)" "$log" | head -25
+    printf '%-20s %10s execs  %5s corpus files  FAILED (exit %d)\n' "$t" "${execs:-?}" "$files" "$rc" >"$work/$t.summary"
+    {
+      echo "fuzz: $t FAILED; the input is in $work/artifacts/$t/:"
+      ls "$work/artifacts/$t/"
+      grep -E "^==[0-9]+==ERROR|runtime error|==FUZZ BUG==|ALARM|Test unit written|^ *#[0-9]+ 0x.* in (carc|LLVMFuzzerTestOneInput)" "$log" | head -25
+    } >"$work/$t.report"
   else
-    summary+=("$(printf '%-20s %10s execs  %5s corpus files  ok' "$t" "${execs:-?}" "$files")")
+    printf '%-20s %10s execs  %5s corpus files  ok\n' "$t" "${execs:-?}" "$files" >"$work/$t.summary"
   fi
+}
+
+# FUZZ_JOBS harnesses at a time (default: the cores, at most 2): each is one process on one core,
+# so on two cores two side by side fuzz as long each for half the wall time
+jobs_max=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs_max" -ge 1 ] 2>/dev/null || jobs_max=1
+[ -n "${FUZZ_JOBS:-}" ] || [ "$jobs_max" -le 2 ] || jobs_max=2
+running=0
+for t in "${built[@]}"; do
+  if [ "$running" -ge "$jobs_max" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  fuzz_one "$t" &
+  running=$((running + 1))
+done
+wait
+for t in "${built[@]}"; do
+  if [ -f "$work/$t.summary" ]; then
+    summary+=("$(cat "$work/$t.summary")")
+    grep -q "FAILED" "$work/$t.summary" && failed=1
+  else
+    summary+=("$(printf '%-20s did not finish' "$t")")
+    failed=1
+  fi
+  [ -f "$work/$t.report" ] && cat "$work/$t.report"
 done
 
 # every saved regression input, once
