@@ -3,8 +3,12 @@
 // the greedy evaluation's prediction.
 #include <fmt/format.h>
 
+#include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 
 #include "ai/bots.hpp"
 #include "ai/mcts.hpp"
@@ -72,8 +76,12 @@ void run(const Opts& o) {
   }
   // the training positions: each player's features, and the points it scored after them
   ValueFit fit;
-  std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "wb");
-  if (!o.dump.empty() && !dump) throw InputError(fmt::format("fit-value --dump: cannot write {}", o.dump));
+  // the rows as they are in memory: float32, little-endian on every machine we build for
+  static_assert(std::endian::native == std::endian::little, "fit-value --dump writes little-endian float32");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> dump(o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "wb"),
+                                                       &std::fclose);
+  if (!o.dump.empty() && !dump)
+    throw InputError(fmt::format("fit-value --dump: cannot write {}: {}", o.dump, std::strerror(errno)));
   std::vector<std::pair<ValueFeatures, int>> rows;
   std::array<ValueFeatures, kMaxPlayers> x{};
   for (int k = 0; k < o.games; ++k) {
@@ -89,13 +97,12 @@ void run(const Opts& o) {
         for (const double v : rows[i].first) buf.push_back(static_cast<float>(v));
         buf.push_back(static_cast<float>(end.score[i % np] - rows[i].second));
       }
-      if (std::fwrite(buf.data(), sizeof(float), buf.size(), dump) != buf.size()) {
-        std::fclose(dump);
-        throw InputError(fmt::format("fit-value --dump: writing {} failed", o.dump));
-      }
+      if (std::fwrite(buf.data(), sizeof(float), buf.size(), dump.get()) != buf.size())
+        throw InputError(fmt::format("fit-value --dump: writing {} failed: {}", o.dump, std::strerror(errno)));
     }
   }
-  if (dump && std::fclose(dump) != 0) throw InputError(fmt::format("fit-value --dump: writing {} failed", o.dump));
+  if (dump && std::fclose(dump.release()) != 0)
+    throw InputError(fmt::format("fit-value --dump: writing {} failed: {}", o.dump, std::strerror(errno)));
   std::vector<double> w = fit.solve(o.ridge);
   if (o.blend < 1) {
     std::vector<double> prev;
