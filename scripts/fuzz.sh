@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]   default 60; CI runs this
 #   scripts/fuzz.sh --pending              only run fuzz/pending/<target>/* once each (crashes not yet fixed)
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_TARGETS (default: all seven),
-# FUZZ_WORK (scratch folder; default a new temporary one, kept when something failed).
+# FUZZ_WORK (scratch folder; default a new temporary one, kept when something failed), FUZZ_JOBS
+# (harnesses at once; default the cores, at most 2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
