@@ -197,18 +197,25 @@ class Client:
     async def until(self, done, what, seconds=60):
         """Receives until done() holds: a condition waited for (up to `seconds`, for a loaded
         machine or a sanitizer build), not a time assumed to be enough. A client waiting that long
-        pings every 15 s, as the protocol asks ("Liveness"): the server closes a WebSocket silent
-        for --idle-ms (45 s), and an analysis on a busy machine under the sanitizers took longer."""
+        pings every 15 s, as the protocol asks ("Liveness"), whatever it receives meanwhile: the
+        server closes a WebSocket that has sent nothing for --idle-ms (45 s), and an analysis on a
+        busy machine under the sanitizers took longer."""
         loop = asyncio.get_running_loop()
         end = loop.time() + seconds
+        ping_at = loop.time() + 15
         while not done():
-            left = end - loop.time()
-            if left <= 0:
+            now = loop.time()
+            if now >= end:
                 fail(f"{self.name}: {what} did not come within {seconds} s")
+            if now >= ping_at:
+                ping = {"type": "ping"}
+                check("client", ping)
+                await self.ws.send(json.dumps(ping))
+                ping_at = now + 15
             try:
-                await self.recv(min(15.0, left))
+                await self.recv(min(end, ping_at) - now)
             except asyncio.TimeoutError:
-                await self.ws.send(json.dumps({"type": "ping"}))
+                pass
 
     def last(self, kind):
         """done() for until: the last event this client holds is of this type."""
