@@ -141,32 +141,39 @@ TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
   EXPECT_NE(nlohmann::json::parse(crn)["moves"], nlohmann::json::parse(run("mcts:playouts=64,threads=2"))["moves"]);
 }
 
-// Sequential halving at the root: the budget is spent exactly, only the prior's best k options
-// get playouts, each round's survivors get more than those it dropped, and the one left standing
-// is the most visited, which the bot plays.
-TEST(Mcts, HalvingSpendsTheBudgetOnTheBestOptionsByThePrior) {
-  auto rs = load_ruleset("base", {});
+// A 2-player base game between greedy bots, a few turns in, at a tile placement with many options
+// (rs: the base game's rules, which the state points to).
+State base_placement_with_many_options(const std::shared_ptr<const Ruleset>& rs) {
   std::vector<PlayerInfo> info = {{"a", "greedy"}, {"b", "greedy"}};
   Game g(rs, info, 31);
   std::vector<std::unique_ptr<Bot>> bots;
   for (const auto& p : info) bots.push_back(make_bot(p.bot));
   Rng rng(2);
-  // a few turns in, at a tile placement with many options
   MoveList ml;
   while (!g.over()) {
     const State& s = g.state();
     legal_moves(s, ml);
-    if (s.phase == Phase::Place && s.turn >= 6 && ml.size() > 12) break;
+    if (s.phase == Phase::Place && s.turn >= 6 && ml.size() > 12) return s;
     g.play(bots[static_cast<std::size_t>(to_move(s))]->choose(s, ml, rng));
   }
-  ASSERT_FALSE(g.over());
+  ADD_FAILURE() << "the game ended before such a placement";
+  return g.state();
+}
+
+// Sequential halving at the root: the budget is spent exactly, only the prior's best k options
+// get playouts, each round's survivors get more than those it dropped, and the one left standing
+// is the most visited, which the bot plays.
+TEST(Mcts, HalvingSpendsTheBudgetOnTheBestOptionsByThePrior) {
+  const auto rs = load_ruleset("base", {});
+  const State root = base_placement_with_many_options(rs);
+  ASSERT_NE(root.phase, Phase::Over);
   for (const bool real_q : {false, true}) {
     MctsOptions o;
     o.playouts = 1000;
     o.threads = 1;
     o.halving = 8;
     o.halving_q = real_q ? 1 : 0;
-    const SearchVisits sv = mcts_search(g.state(), o, 9);
+    const SearchVisits sv = mcts_search(root, o, 9);
     long total = 0, best_visits = 0;
     std::vector<long> v;
     for (const auto& [m, n] : sv.visits) {
@@ -185,11 +192,47 @@ TEST(Mcts, HalvingSpendsTheBudgetOnTheBestOptionsByThePrior) {
     EXPECT_GE(v[0], 37 + 75 + 150 + 100);
     // without halving the same search spreads over more options
     o.halving = 0;
-    const SearchVisits plain = mcts_search(g.state(), o, 9);
+    const SearchVisits plain = mcts_search(root, o, 9);
     int visited = 0;
     for (const auto& [m, n] : plain.visits) visited += n > 0;
     EXPECT_GT(visited, 8);
   }
+}
+
+// The prior deeper in the tree (pdepth): tile placements below the root's turn (the opponent's
+// reply, the next turn) are expanded with the prior only down to that many decisions from the
+// root; with pcheap=0 they are judged as the root's are, else by the position after the tile;
+// with plazy=1 a node is expanded on its second visit.
+TEST(Mcts, PriorDepthReachesTilePlacementsBelowTheRootsTurn) {
+  const auto rs = load_ruleset("base", {});
+  const State root = base_placement_with_many_options(rs);
+  ASSERT_NE(root.phase, Phase::Over);
+  MctsOptions o;
+  o.playouts = 600;
+  o.threads = 1;
+  const auto search = [&](int depth, int cheap) {
+    o.prior_depth = depth;
+    o.prior_cheap = cheap;
+    return mcts_search(root, o, 9);
+  };
+  const SearchVisits d1 = search(1, 1), d2 = search(2, 1), d4 = search(4, 1), d4full = search(4, 0);
+  EXPECT_EQ(d1.deep_priors, 0);               // the root's turn only, as before
+  EXPECT_GT(d2.deep_priors, 0);               // the opponent's placements
+  EXPECT_GT(d4.deep_priors, d2.deep_priors);  // and the root player's next ones
+  EXPECT_GT(d4full.deep_priors, 0);
+  // the cheap judgement is another prior: the search spends its playouts otherwise
+  EXPECT_NE(d4.visits, d4full.visits);
+  // expanded on their second visit (plazy=1, the default) or their first: most are reached once
+  o.prior_lazy = 0;
+  const SearchVisits eager = search(4, 1);
+  o.prior_lazy = 1;
+  EXPECT_GT(eager.deep_priors, 2 * d4.deep_priors);
+  // the game's default (GameDef::prior_depth_for) is what the search uses unless told
+  const int game_depth = rs->game->prior_depth_for(2);
+  const SearchVisits def = search(-1, 1), same = search(game_depth, 1);
+  EXPECT_EQ(def.visits, same.visits);
+  EXPECT_EQ(def.deep_priors, same.deep_priors);
+  EXPECT_EQ(def.deep_priors > 0, game_depth > 1);
 }
 
 TEST(Mcts, BotListsKeepABotsOptionsTogether) {
@@ -220,13 +263,16 @@ TEST(Mcts, SpecParsing) {
   // every option a spec can set comes back in the bot's spec (records and arena tables name it)
   const std::string all =
       "mcts:playouts=100,threads=1,prior=5,horizon=12,c=0.4,eps=0.1,widen=0.5,scale=12,econ=3,informed=2,pprior=0,"
-      "follow=2,pw=0.5,halving=16,hq=1,crn=1,value=2";
+      "pdepth=3,pcheap=0,plazy=0,follow=2,pw=0.5,halving=16,hq=1,crn=1,value=2";
   EXPECT_EQ(make_bot(all)->spec(), all);
   const MctsOptions o = parse_mcts_spec(all);
   EXPECT_EQ(o.scale, 12);
   EXPECT_EQ(o.econ, 3);
   EXPECT_EQ(o.informed, 2);
   EXPECT_EQ(o.piece_prior, 0);
+  EXPECT_EQ(o.prior_depth, 3);
+  EXPECT_EQ(o.prior_cheap, 0);
+  EXPECT_EQ(o.prior_lazy, 0);
   EXPECT_EQ(o.follow, 2);
   EXPECT_EQ(o.value, 2);
   EXPECT_EQ(o.halving, 16);

@@ -164,6 +164,7 @@ class Tree {
         rng_(seed),
         crn_base_(seed ^ 0x5851F42D4C957F2DULL) {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
+    prior_depth_ = o.prior_depth >= 0 ? o.prior_depth : root.rs->game->prior_depth_for(root.nplayers);
     const std::vector<double>* w = value_mode_ == 0 ? nullptr : o.weights ? o.weights.get() : value_weights(root);
     value_w_ = value_mode_ == 3 ? nullptr : w;  // mode 3: the fitted value in the prior only
     value_prior_ = value_mode_ > 1 ? w : nullptr;
@@ -225,6 +226,10 @@ class Tree {
       }
       Node& nd = nodes_[node];
       if (!nd.expanded) {
+        // a tile placement below the root's turn that the prior would judge is expanded on its
+        // second visit (o.prior_lazy): most are reached once, and a playout needs no order
+        if (o_.prior_lazy != 0 && nd.visits == 0 && depth > 1 && depth <= prior_depth_ && s.phase == Phase::Place)
+          break;
         expand(node, s, depth);
         const u32 c = nodes_[node].first;  // the first child: children are in list order
         if (node == 0) start_chance(c);
@@ -376,6 +381,9 @@ class Tree {
     double margin = 0, win = 0, sq = 0;  // sums of the margins, wins and squared margins
     long n = 0;
   };
+  // tile placements below the root's turn expanded with the prior (SearchVisits::deep_priors)
+  [[nodiscard]] long deep_priors() const { return deep_priors_; }
+
   // root children: move, real visits and sums
   void root_sums(std::vector<std::pair<Move, RootSum>>& out) const {
     for (u32 c = nodes_[0].first; c; c = nodes_[c].next) {
@@ -405,12 +413,14 @@ class Tree {
     bool evaluated = false;
     int me = 0;
     for (std::size_t i = n; i > 1; --i) std::swap(ml_[i - 1], ml_[rng_.below(static_cast<u32>(i))]);
-    if (n > 1 && (depth <= 1 || (s.phase != Phase::Place && n <= 16))) {
+    if (n > 1 && (depth <= prior_depth_ || (s.phase != Phase::Place && n <= 16))) {
       me = to_move(s);
       evaluated = true;  // weighed below by the prior's virtual playouts (none at 0)
       prior_.resize(n);
       double marker_value = 0;
       bool marker_done = false;
+      const bool cheap = o_.prior_cheap != 0 && depth > 1 && s.phase == Phase::Place;
+      if (depth > 1 && s.phase == Phase::Place) ++deep_priors_;
       for (std::size_t i = 0; i < n; ++i) {
         if (marker_only(s, ml_[i]) && marker_done) {
           prior_[i] = marker_value;
@@ -418,7 +428,7 @@ class Tree {
         }
         State t = s;
         apply_move(t, ml_[i]);
-        prior_[i] = greedy_continuation(t, me, value_prior_);
+        prior_[i] = cheap ? cheap_eval(t, me) : greedy_continuation(t, me, value_prior_);
         if (marker_only(s, ml_[i])) {
           marker_done = true;
           marker_value = prior_[i];
@@ -452,6 +462,15 @@ class Tree {
       prev = id;
     }
     nodes_[node].expanded = true;
+  }
+
+  // A position judged for `me` as it stands (the fitted value where the prior uses it, else the
+  // greedy evaluation): the prior of deep tile placements with o.prior_cheap.
+  double cheap_eval(const State& t, int me) const {
+    if (!value_prior_) return greedy_eval(t, me);
+    std::array<double, kMaxPlayers> e{};
+    value_evals(t, *value_prior_, e);
+    return e[static_cast<std::size_t>(me)];
   }
 
   void sort_by_prior(std::size_t n) {
@@ -572,6 +591,8 @@ class Tree {
   double chance_widen_ = 0;  // chance nodes: at most 1 + this * sqrt(visits) outcomes (0: every outcome drawn)
   const std::vector<double>* value_w_ = nullptr;      // the fitted value's weights (o.value), or none
   const std::vector<double>* value_prior_ = nullptr;  // the same for the prior (o.value 2)
+  int prior_depth_ = 1;                               // o.prior_depth, or the game's
+  long deep_priors_ = 0;                              // tile placements below the root's turn expanded with the prior
   bool owning_ = false;
   EventSink events_;
   std::vector<FeatureOwnership> owned_;
@@ -723,6 +744,9 @@ class MctsBot final : public Bot {
     if (o_.econ != d.econ) out += fmt::format(",econ={}", o_.econ);
     if (o_.informed != d.informed) out += fmt::format(",informed={}", o_.informed);
     if (o_.piece_prior != d.piece_prior) out += fmt::format(",pprior={}", o_.piece_prior);
+    if (o_.prior_depth != d.prior_depth) out += fmt::format(",pdepth={}", o_.prior_depth);
+    if (o_.prior_cheap != d.prior_cheap) out += fmt::format(",pcheap={}", o_.prior_cheap);
+    if (o_.prior_lazy != d.prior_lazy) out += fmt::format(",plazy={}", o_.prior_lazy);
     if (o_.follow != d.follow) out += fmt::format(",follow={}", o_.follow);
     if (o_.pw != d.pw) out += fmt::format(",pw={}", o_.pw);
     if (o_.halving != d.halving) out += fmt::format(",halving={}", o_.halving);
@@ -799,6 +823,12 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       o.follow = real(0, 2);
     } else if (name == "pprior") {
       o.piece_prior = whole(0, 60000);
+    } else if (name == "pdepth") {
+      o.prior_depth = whole(0, 1000);
+    } else if (name == "pcheap") {
+      o.prior_cheap = whole(0, 1);
+    } else if (name == "plazy") {
+      o.prior_lazy = whole(0, 1);
     } else if (name == "informed") {
       o.informed = whole(1, 64);
     } else if (name == "econ") {
@@ -816,10 +846,10 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else if (name == "scale") {
       o.scale = real(1, 1000);
     } else {
-      throw InputError(
-          fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
-                      "econ, informed, pprior, follow, pw, value, halving, hq, crn, slip, weights)",
-                      name));
+      throw InputError(fmt::format(
+          "mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
+          "econ, informed, pprior, pdepth, pcheap, plazy, follow, pw, value, halving, hq, crn, slip, weights)",
+          name));
     }
   }
   if (!playouts_set) o.playouts = 0;
@@ -834,8 +864,9 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed) {
   legal_moves(s, legal);
   std::vector<std::vector<std::pair<Move, u32>>> stats;
   Rng rng(seed);
-  run_search(s, o, rng.next(), stats);  // as the bot seeds its trees
+  const auto trees = run_search(s, o, rng.next(), stats);  // as the bot seeds its trees
   SearchVisits out;
+  for (const auto& t : trees) out.deep_priors += t->deep_priors();
   const std::vector<u32> visits = summed_visits(legal, stats);
   for (std::size_t i = 0; i < legal.size(); ++i) out.visits.emplace_back(legal[i], visits[i]);
   out.best = legal[most_visited(visits).first];
@@ -865,7 +896,8 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
   // calibration and the review's scale were fitted on that search's margins
   MctsOptions ao = o;
   if (ao.widen < 0) ao.widen = 0;
-  if (ao.value < 0) ao.value = 0;  // the same for the fitted value: the greedy evaluation
+  if (ao.value < 0) ao.value = 0;              // the same for the fitted value: the greedy evaluation
+  if (ao.prior_depth < 0) ao.prior_depth = 1;  // and for the prior's depth
   const auto trees = run_search(s, ao, rng.next(), stats, [&](Tree& t) {
     t.analyze(force, force_share);
     if (ownership) t.own_features();

@@ -29,6 +29,14 @@ struct MctsOptions {
   double econ = 0;    // playouts: a follower kept is worth this much more, times the share of the pile left
   int piece_prior = -1;  // the prior's virtual playouts at piece decisions; -1: as prior
   int informed = 1;      // playouts: a placement is the best of this many sampled (placement_score)
+  int prior_depth = -1;  // nodes this many decisions from the root or nearer are expanded with the
+                         // prior (0: the root only; 1: the root and the rest of its turn); -1: the
+                         // game's default (GameDef::prior_depth_for; 1 in mcts_analyze)
+  int prior_cheap = 1;   // 1: tile placements deeper than 1 (down to prior_depth) are judged by the
+                         // position after the tile alone; 0: by the rest of the turn played greedily,
+                         // as at the root
+  int prior_lazy = 1;    // 1: those deeper placements are expanded on their second visit (the first
+                         // plays out from the node); 0: on the first, as every other node
   double pw = 1;         // progressive widening: a decision node visited n times considers 3 + pw * sqrt(n) children
   double follow = 0.1;   // with a playout budget: the next decision of the turn is answered from this
                          // search when it got this share of the budget (above 1: never)
@@ -75,6 +83,7 @@ std::unique_ptr<Bot> make_mcts_bot(const MctsOptions& o);
 struct SearchVisits {
   std::vector<std::pair<Move, long>> visits;
   Move best;
+  long deep_priors = 0;  // tile placements below the root's turn that the trees expanded with the prior
 };
 SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed);
 

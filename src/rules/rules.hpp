@@ -292,6 +292,12 @@ struct GameDef {
   // With search_value 2: the fitted value's prior counts as this many virtual playouts (0:
   // search_prior). Analysis keeps search_prior and the greedy evaluation.
   int search_value_prior = 0;
+  // With two players, tree nodes this many decisions from the root or nearer are expanded with the
+  // prior (1: the root and the rest of its turn; deeper tile placements are judged by the position
+  // after the tile alone): MctsOptions::prior_depth, docs/mcts.md "The prior deeper in the tree".
+  // With three or more players 1 (measured no better there).
+  int search_prior_depth = 1;
+  [[nodiscard]] int prior_depth_for(int players) const { return players == 2 ? search_prior_depth : 1; }
   // The strength levels' mcts specs in this game (easy, normal, hard; ai/bot_limits.hpp), chosen
   // in the arena so that each wins about 75% against the one below (docs/mcts.md "Levels");
   // empty: kBotLevels' own.

@@ -24,6 +24,10 @@ const GameDef& base() {
     g.search_value = 2;  // measured in arena: docs/mcts.md "Fitted value"
     g.search_value_horizon = 24;
     g.search_value_prior = 300;
+    g.search_prior_depth = 4;  // with two players: docs/mcts.md "The prior deeper in the tree"
+    // the levels keep the search their spacing was measured with (docs/mcts.md "Levels")
+    g.levels = {"mcts:playouts=10,threads=1,value=0,pdepth=1", "mcts:playouts=100,threads=1,pdepth=1",
+                "mcts:playouts=3000,threads=1,pdepth=1"};
     // the search's fitted value (docs/mcts.md "Fitted value"): 2 players on games of the one-ply bot
     // that judged by the playout fit (commit 0ed7ba8): `carcassonne fit-value --game base --players
     // 2 --games 10000 --test-games 1000 --bots mcts:playouts=1,threads=1,value=2 --seed 100001`;
