@@ -105,13 +105,15 @@ bool marker_only(const State& t, const Move& m) {
   return m.kind == MoveKind::Choose && t.marker_taken && t.pend_root == 0xFFFF;
 }
 
+double position_eval(const State& s, int player, const std::vector<double>* value) {
+  if (!value) return greedy_eval(s, player);
+  std::array<double, kMaxPlayers> e{};
+  value_evals(s, *value, e);
+  return e[static_cast<std::size_t>(player)];
+}
+
 double greedy_continuation(const State& t, int me, const std::vector<double>* value) {
-  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) {
-    if (!value) return greedy_eval(t, me);
-    std::array<double, kMaxPlayers> e{};
-    value_evals(t, *value, e);
-    return e[static_cast<std::size_t>(me)];
-  }
+  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return position_eval(t, me, value);
   MoveList ml;
   legal_moves(t, ml);
   double best = -1e18;

@@ -52,6 +52,10 @@ void margins_of(int nplayers, const std::array<double, kMaxPlayers>& values, std
 // The same of the scores now (at the end: the final margins).
 void score_margins(const State& s, std::array<double, kMaxPlayers>& out);
 
+// A position judged for `player` as it stands: greedy_eval, or with `value` the fitted value
+// (ai/value.hpp) with these weights.
+double position_eval(const State& s, int player, const std::vector<double>* value);
+
 // greedy_eval for every player at once (the board's potentials worked out once).
 void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out);
 // The greedy evaluation's own sum for every player (score, potential, followers...), before the

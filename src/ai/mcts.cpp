@@ -428,7 +428,7 @@ class Tree {
         }
         State t = s;
         apply_move(t, ml_[i]);
-        prior_[i] = cheap ? cheap_eval(t, me) : greedy_continuation(t, me, value_prior_);
+        prior_[i] = cheap ? position_eval(t, me, value_prior_) : greedy_continuation(t, me, value_prior_);
         if (marker_only(s, ml_[i])) {
           marker_done = true;
           marker_value = prior_[i];
@@ -462,15 +462,6 @@ class Tree {
       prev = id;
     }
     nodes_[node].expanded = true;
-  }
-
-  // A position judged for `me` as it stands (the fitted value where the prior uses it, else the
-  // greedy evaluation): the prior of deep tile placements with o.prior_cheap.
-  double cheap_eval(const State& t, int me) const {
-    if (!value_prior_) return greedy_eval(t, me);
-    std::array<double, kMaxPlayers> e{};
-    value_evals(t, *value_prior_, e);
-    return e[static_cast<std::size_t>(me)];
   }
 
   void sort_by_prior(std::size_t n) {
