@@ -364,6 +364,46 @@ TEST(SafariRulebook, WateringHoleFoundThreeThenFourFiveSixAndThreeForThePhotogra
   EXPECT_EQ(sc.s.spots.size(), 1u);
 }
 
+// The search's playouts judge an action by Hooks::option_gain: the points it scores at once less
+// the token spent (1 in hand at the end), the completion's 3 for the mover's photographer and
+// against each other player's; a jeep moved, a photographer or a pass gains nothing. The same flow as the test above,
+// and the diagonal exception's completion (both players' photographers there).
+TEST(SafariRules, OptionGainIsTheWateringHolesPointsLessTheToken) {
+  const auto gain = [](const State& s, const Move& m) {
+    EXPECT_TRUE(is_legal(s, m));
+    return s.rs->game->hooks.option_gain(s, m);
+  };
+  auto sc = safari(3, {kGiraffe, kLion, kZebra, kZebra, kMonkey, kGiraffe});
+  ASSERT_NE(sc.s.rs->game->hooks.option_gain, nullptr);
+  sc.draw_and_place("CS5a", 0, 1, 90, kBlue);
+  for (const Move& m : actions(sc.s, 1)) EXPECT_EQ(gain(sc.s, m), 0.0) << "a jeep moved";
+  for (const Move& m : legal(sc.s))
+    if (m.kind != MoveKind::Act) {
+      EXPECT_EQ(gain(sc.s, m), 0.0) << "a photographer or a pass";
+    }
+  EXPECT_EQ(gain(sc.s, found(kBlue, 0, 0, kSE, kZebra)), 3.0 - 1.0);
+  sc.play(found(kBlue, 0, 0, kSE, kZebra));
+  sc.draw_and_place("CS1a", 1, 1, 0, kRed);
+  EXPECT_EQ(gain(sc.s, explore(kRed, 1, 0, kSW, kGiraffe)), 4.0 - 1.0);
+  sc.play(explore(kRed, 1, 0, kSW, kGiraffe));
+  sc.draw_and_place("CS1b", -1, -1, 0, kYellow);
+  EXPECT_EQ(gain(sc.s, explore(kYellow, 0, 1, kNE, kMonkey)), 5.0 - 1.0);
+  sc.play(explore(kYellow, 0, 1, kNE, kMonkey));
+  sc.draw_and_place("CS3a", 0, -1, 0, kRed);
+  EXPECT_EQ(gain(sc.s, explore(kRed, 1, 1, kNW, kLion)), 6.0 - 1.0 - 3.0) << "blue's photographer scores 3";
+
+  auto d = safari(2, {kZebra, kElephant, kZebra, kLion});
+  d.draw_and_place("CS5a", 0, 1, 90, kBlue);
+  d.play(found(kBlue, 0, 0, kSE, kZebra));
+  d.draw_and_place("CS1a", 1, 1, 0, kRed);
+  d.play(found(kRed, 1, 1, kNW, kZebra));
+  d.draw_and_place("CS1b", -1, -1, 0, kBlue);
+  d.play(explore(kBlue, 0, 1, kNE, kLion));
+  d.draw_and_place("CS3a", 0, -1, 0, kRed);
+  EXPECT_EQ(gain(d.s, explore(kRed, 1, 0, kSW, kElephant)), 6.0 - 1.0 + 3.0 - 3.0)
+      << "3 for red's photographer, 3 for blue's";
+}
+
 // "Exception: you may found a watering hole on the tile diagonal to a watering hole found
 // already. The 2 tokens do not touch, so you may put a photographer on the new one. When it is
 // fully explored, two players' photographers stand there. This is the only case where a watering

@@ -71,16 +71,20 @@ class GreedyBot final : public Bot {
     const int me = to_move(s);
     double best = -1e18;
     StaticVec<u16, MoveList::capacity()> ties;
-    bool marker_tried = false;
+    TwinMemo memo;
     for (std::size_t i = 0; i < legal.size(); ++i) {
-      // moving a neutral marker (a jeep) is worth the same as any other marker move: try one
-      if (marker_only(s, legal[i])) {
-        if (marker_tried) continue;
-        marker_tried = true;
+      // moving a neutral marker (a jeep) is worth the same as any other marker move: try one;
+      // other twins (eval_twin) take the first one's value
+      const u32 key = eval_twin(s, legal[i]);
+      double v = 0;
+      if (!memo.get(key, v)) {
+        State t = s;
+        apply_move(t, legal[i]);
+        v = greedy_continuation(t, me);
+        memo.put(key, v);
+      } else if (key == 1) {
+        continue;
       }
-      State t = s;
-      apply_move(t, legal[i]);
-      const double v = greedy_continuation(t, me);
       if (v > best + 1e-9) {
         best = v;
         ties.clear();
@@ -117,17 +121,24 @@ double greedy_continuation(const State& t, int me, const std::vector<double>* va
   MoveList ml;
   legal_moves(t, ml);
   double best = -1e18;
-  bool marker_tried = false;
+  TwinMemo memo;
   for (const Move& m : ml) {
-    if (marker_only(t, m)) {
-      if (marker_tried) continue;
-      marker_tried = true;
-    }
+    const u32 key = eval_twin(t, m);
+    double v = 0;
+    if (memo.get(key, v)) continue;  // a twin's value is in best already
     State u = t;
     apply_move(u, m);
-    best = std::max(best, greedy_continuation(u, me, value));
+    v = greedy_continuation(u, me, value);
+    memo.put(key, v);
+    best = std::max(best, v);
   }
   return best;
+}
+
+u32 eval_twin(const State& t, const Move& m) {
+  if (marker_only(t, m)) return 1;
+  const auto twin = t.rs->game->hooks.action_twin;
+  return m.kind == MoveKind::Act && twin ? twin(t, m) : 0;
 }
 
 void greedy_values(const State& s, std::array<double, kMaxPlayers>& value) {

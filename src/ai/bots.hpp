@@ -104,4 +104,29 @@ double claim_worth(const FeatureTypeDef& fd, double now, double done);
 // taken). The evaluation does not look at markers, so a search needs to try only one of them.
 bool marker_only(const State& t, const Move& m);
 
+// Moves after which every evaluation here (the greedy evaluation, the fitted value, and the rest
+// of the turn played by them) values the position alike share a key in 1..63 (0: a move of its
+// own): 1 for marker_only, else the game's Hooks::action_twin (Safari: watering holes founded
+// with the same species anywhere). Such moves need evaluating once.
+u32 eval_twin(const State& t, const Move& m);
+
+// The values of moves evaluated so far, by their eval_twin key.
+class TwinMemo {
+ public:
+  bool get(u32 key, double& v) const {
+    if (key == 0 || !((have_ >> key) & 1u)) return false;
+    v = v_[key];
+    return true;
+  }
+  void put(u32 key, double v) {
+    if (key == 0) return;
+    have_ |= u64{1} << key;
+    v_[key] = v;
+  }
+
+ private:
+  u64 have_ = 0;
+  std::array<double, 64> v_{};
+};
+
 }  // namespace carc

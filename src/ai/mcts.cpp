@@ -23,19 +23,23 @@ namespace {
 // What a piece decision is worth to the mover, cheaply: a feature completed right now pays its
 // value; an open one about half of what it would pay completed; a pass keeps the piece.
 // econ: what a follower kept is worth on top, times the share of the pile left (0: the old policy).
-double quick_value(const State& s, const Move& m, double econ = 0) {
+// gains: what the game says an option gains at once beyond its feature (Hooks::option_gain:
+// Safari's watering holes), times this, on top; 0: nothing (the policy before).
+double quick_value(const State& s, const Move& m, double econ = 0, double gains = 1) {
+  const auto hook = s.rs->game->hooks.option_gain;
+  const double gain = gains != 0 && hook ? gains * hook(s, m) : 0.0;
   if (m.kind == MoveKind::Pass)
     return 1.0 + (s.supply[s.current] <= 2 ? 1.5 : 0.0) +
-           (econ > 0 ? econ * s.pile / std::max(1, s.pile + s.turn) : 0.0);
-  if (m.kind != MoveKind::Piece) return 0.9;  // a game's own action: about as good as a pass
+           (econ > 0 ? econ * s.pile / std::max(1, s.pile + s.turn) : 0.0) + gain;
+  if (m.kind != MoveKind::Piece) return 0.9 + gain;  // a game's own action: about as good as a pass
   const int ti = s.placed_at(m.x, m.y);
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(ti)];
   const FeatureInfo fi = feature_info(s, pt.seg0 + m.feat);
   const FeatureTypeDef& fd = s.rs->ftype(fi.ftype);
-  if (m.pk != 0xFF) return 2.0;                // a network piece (a hut)
-  if (fd.cls == FClass::Field) return s.turn > 40 ? 2.0 : 1.2;
+  if (m.pk != 0xFF) return 2.0 + gain;  // a network piece (a hut)
+  if (fd.cls == FClass::Field) return (s.turn > 40 ? 2.0 : 1.2) + gain;
   const double v = feature_value(s, fi, true);
-  return fi.closed ? v + 1.0 : 0.5 * v;
+  return (fi.closed ? v + 1.0 : 0.5 * v) + gain;
 }
 
 // A cheap judgement of a placement for playouts: each side that meets a claimed feature (not a
@@ -61,7 +65,7 @@ double placement_score(const State& s, const Move& m) {
   return v;
 }
 
-Move policy_move(State& s, Rng& rng, MoveList& ml, double eps, double econ = 0, int informed = 1) {
+Move policy_move(State& s, Rng& rng, MoveList& ml, double eps, double econ = 0, int informed = 1, double gains = 1) {
   if (s.phase == Phase::Place) {
     Move best = sample_placement(s, rng);
     if (informed <= 1) return best;
@@ -85,7 +89,7 @@ Move policy_move(State& s, Rng& rng, MoveList& ml, double eps, double econ = 0, 
   for (std::size_t k = 0; k < n; ++k) {
     const Move& m = ml[k];
     if (m.kind == MoveKind::Act && n > 24 && rng.below(static_cast<u32>(n)) >= 16) continue;
-    const double v = quick_value(s, m, econ) + 0.01 * rng.uniform();
+    const double v = quick_value(s, m, econ, gains) + 0.01 * rng.uniform();
     if (v > best) {
       best = v;
       pick = k;
@@ -164,6 +168,7 @@ class Tree {
         rng_(seed),
         crn_base_(seed ^ 0x5851F42D4C957F2DULL) {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
+    gains_ = o.gains >= 0 ? o.gains : 1.0;
     prior_depth_ = o.prior_depth >= 0 ? o.prior_depth : root.rs->game->prior_depth_for(root.nplayers);
     const std::vector<double>* w = value_mode_ == 0 ? nullptr : o.weights ? o.weights.get() : value_weights(root);
     value_w_ = value_mode_ == 3 ? nullptr : w;  // mode 3: the fitted value in the prior only
@@ -253,7 +258,7 @@ class Tree {
         chance_step(s, chance_rng(), sink());
         continue;
       }
-      apply_move(s, policy_move(s, rng_, ml_, o_.eps, o_.econ, o_.informed), sink());
+      apply_move(s, policy_move(s, rng_, ml_, o_.eps, o_.econ, o_.informed, gains_), sink());
       --left;
     }
     if (owning_) own(s);
@@ -417,27 +422,21 @@ class Tree {
       me = to_move(s);
       evaluated = true;  // weighed below by the prior's virtual playouts (none at 0)
       prior_.resize(n);
-      double marker_value = 0;
-      bool marker_done = false;
+      TwinMemo memo;  // moves the evaluation cannot tell apart are judged once (eval_twin)
       const bool cheap = o_.prior_cheap != 0 && depth > 1 && s.phase == Phase::Place;
       if (depth > 1 && s.phase == Phase::Place) ++deep_priors_;
       for (std::size_t i = 0; i < n; ++i) {
-        if (marker_only(s, ml_[i]) && marker_done) {
-          prior_[i] = marker_value;
-          continue;
-        }
+        const u32 key = eval_twin(s, ml_[i]);
+        if (memo.get(key, prior_[i])) continue;
         State t = s;
         apply_move(t, ml_[i]);
         prior_[i] = cheap ? position_eval(t, me, value_prior_) : greedy_continuation(t, me, value_prior_);
-        if (marker_only(s, ml_[i])) {
-          marker_done = true;
-          marker_value = prior_[i];
-        }
+        memo.put(key, prior_[i]);
       }
       sort_by_prior(n);
     } else if (n > 1 && s.phase == Phase::Piece) {
       prior_.resize(n);
-      for (std::size_t i = 0; i < n; ++i) prior_[i] = quick_value(s, ml_[i], o_.econ);
+      for (std::size_t i = 0; i < n; ++i) prior_[i] = quick_value(s, ml_[i], o_.econ, gains_);
       sort_by_prior(n);
     }
     u32 prev = 0;
@@ -580,6 +579,7 @@ class Tree {
   std::array<double, kMaxPlayers> margins_{};
   std::map<u32, RootSum> root_sums_;
   double chance_widen_ = 0;  // chance nodes: at most 1 + this * sqrt(visits) outcomes (0: every outcome drawn)
+  double gains_ = 1;         // playouts: the options' gains (MctsOptions::gains)
   const std::vector<double>* value_w_ = nullptr;      // the fitted value's weights (o.value), or none
   const std::vector<double>* value_prior_ = nullptr;  // the same for the prior (o.value 2)
   int prior_depth_ = 1;                               // o.prior_depth, or the game's
@@ -734,6 +734,7 @@ class MctsBot final : public Bot {
     if (o_.scale != d.scale) out += fmt::format(",scale={}", o_.scale);
     if (o_.econ != d.econ) out += fmt::format(",econ={}", o_.econ);
     if (o_.informed != d.informed) out += fmt::format(",informed={}", o_.informed);
+    if (o_.gains != d.gains) out += fmt::format(",gains={}", o_.gains);
     if (o_.piece_prior != d.piece_prior) out += fmt::format(",pprior={}", o_.piece_prior);
     if (o_.prior_depth != d.prior_depth) out += fmt::format(",pdepth={}", o_.prior_depth);
     if (o_.prior_cheap != d.prior_cheap) out += fmt::format(",pcheap={}", o_.prior_cheap);
@@ -822,6 +823,8 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       o.prior_lazy = whole(0, 1);
     } else if (name == "informed") {
       o.informed = whole(1, 64);
+    } else if (name == "gains") {
+      o.gains = real(0, 100);
     } else if (name == "econ") {
       o.econ = real(0, 100);
     } else if (name == "value") {
@@ -839,7 +842,7 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else {
       throw InputError(fmt::format(
           "mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
-          "econ, informed, pprior, pdepth, pcheap, plazy, follow, pw, value, halving, hq, crn, slip, weights)",
+          "econ, informed, gains, pprior, pdepth, pcheap, plazy, follow, pw, value, halving, hq, crn, slip, weights)",
           name));
     }
   }
@@ -889,6 +892,7 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
   if (ao.widen < 0) ao.widen = 0;
   if (ao.value < 0) ao.value = 0;              // the same for the fitted value: the greedy evaluation
   if (ao.prior_depth < 0) ao.prior_depth = 1;  // and for the prior's depth
+  if (ao.gains < 0) ao.gains = 0;              // and for the playouts' gains
   const auto trees = run_search(s, ao, rng.next(), stats, [&](Tree& t) {
     t.analyze(force, force_share);
     if (ownership) t.own_features();

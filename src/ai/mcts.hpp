@@ -29,6 +29,9 @@ struct MctsOptions {
   double econ = 0;    // playouts: a follower kept is worth this much more, times the share of the pile left
   int piece_prior = -1;  // the prior's virtual playouts at piece decisions; -1: as prior
   int informed = 1;      // playouts: a placement is the best of this many sampled (placement_score)
+  double gains = -1;     // playouts: a piece decision's option is worth this times what the game
+                         // says it gains at once beyond its feature (Hooks::option_gain) more; 0:
+                         // nothing; -1: 1 (0 in mcts_analyze, whose calibrations were fitted without)
   int prior_depth = -1;  // nodes this many decisions from the root or nearer are expanded with the
                          // prior (0: the root only; 1: the root and the rest of its turn); -1: the
                          // game's default (GameDef::prior_depth_for; 1 in mcts_analyze)

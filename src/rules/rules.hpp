@@ -83,6 +83,15 @@ struct Hooks {
   void (*gen_actions)(const State&, MoveList&) = nullptr;
   void (*apply_action)(State&, const Move&, EventSink*) = nullptr;
   std::string (*action_text)(const State&, const Move&) = nullptr;
+  // What an option of the piece decision (a piece, a pass or an action) gains its player at once
+  // beyond its piece's feature, in points, less what it spends, for cheap policies such as the
+  // search's playouts (nullptr: nothing). Safari: a watering hole's points less the token's end
+  // value.
+  double (*option_gain)(const State&, const Move&) = nullptr;
+  // Actions whose positions differ only in what no evaluation of the bots reads (ai/bots.hpp,
+  // eval_twin) share a key in 2..63, so that a bot evaluates one of them (Safari: a watering hole
+  // founded with the same species anywhere); 0: an action of its own.
+  u32 (*action_twin)(const State&, const Move&) = nullptr;
   Move (*action_parse)(const State&, std::string_view text) = nullptr;  // throws InputError
   // Replaces the generic majority scoring of a completed feature (paths, areas, point features).
   // Returns false to pause the turn for a decision (phase Choose, any player as s.decider) or a

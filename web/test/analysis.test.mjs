@@ -300,6 +300,8 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   // the slider leaves the analysis' decision; the panel stays
   await page.click("[data-replay-prev]");
   await page.waitForSelector("[data-analysis-note]", { state: "hidden" });
+  // the board is drawn again after the note hides: wait for it (a frame left over fails here)
+  await page.waitForFunction(() => !document.querySelector("[data-analysis-frame], [data-ownership-feature]"), null, { timeout: 10000 });
   assert.equal(await page.locator("[data-analysis-frame]").count(), 0);
   assert.equal(await page.locator("[data-ownership-feature]").count(), 0, "no decision, no ownership");
   assert.ok(await page.locator("[data-panel='analysis']").isVisible());

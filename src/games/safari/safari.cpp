@@ -322,6 +322,45 @@ void apply_action(State& s, const Move& m, EventSink* ev) {
   }
 }
 
+// What an option of the piece decision gains its player at once (Hooks::option_gain, for the
+// search's playouts): an action on a watering hole its points less the token spent (worth 1 in
+// hand at the end); completing one also pays 3 to each player with a photographer there (counted
+// for the mover, against the others). A photographer, a pass or a jeep moved: nothing.
+double option_gain(const State& s, const Move& m) {
+  if (m.kind != MoveKind::Act || m.pk == 1) return 0.0;
+  if (m.pk == 2) return 3.0 - 1.0;
+  const int c = m.rot;
+  const int si =
+      find_spot(s, m.x + kCornerDx[static_cast<std::size_t>(c)], m.y + kCornerDy[static_cast<std::size_t>(c)]);
+  if (si < 0) return 0.0;
+  const Spot& sp = s.spots[static_cast<std::size_t>(si)];
+  double gain = sp.ntokens + 3 - 1.0;  // the 2nd token 4, the 3rd 5, the 4th 6
+  if (sp.ntokens == 3) {
+    u8 paid = 0;
+    for (const u8 o : sp.owner)
+      if (o != 0xFF && !((paid >> o) & 1u)) {
+        paid = static_cast<u8>(paid | (1u << o));
+        gain += o == m.player ? 3.0 : -3.0;
+      }
+  }
+  return gain;
+}
+
+// Actions the bots' evaluations cannot tell apart (Hooks::action_twin): they read neither the
+// watering holes nor the jeeps, only the points and the tokens, so a hole founded with the same
+// species anywhere is one action to them, and so is the 2nd or the 3rd token of a species at any
+// hole (the 4th completes a hole and pays its photographers: an action of its own).
+u32 action_twin(const State& s, const Move& m) {
+  if (m.pk == 2) return 2 + m.feat;
+  if (m.pk != 3) return 0;
+  const int c = m.rot;
+  const int si =
+      find_spot(s, m.x + kCornerDx[static_cast<std::size_t>(c)], m.y + kCornerDy[static_cast<std::size_t>(c)]);
+  if (si < 0) return 0;
+  const int n = s.spots[static_cast<std::size_t>(si)].ntokens;
+  return n == 1 || n == 2 ? static_cast<u32>(8 * n + m.feat) : 0;
+}
+
 // A photographer on a baobab takes 2 tokens at once.
 void on_piece(State& s, const Move& m, EventSink*) {
   if (m.kind != MoveKind::Piece) return;
@@ -882,28 +921,30 @@ const GameDef& safari() {
     g.title = "Carcassonne: Safari";
     g.review_margin = 18.0;  // greedy against greedy: mean |margin| 18.0 points (median 15)
     g.win_scale[2] = 8.08;   // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
-    g.search_value = 1;      // measured in arena: docs/mcts.md "Fitted value"
-    // with 3 and 4 players the fitted value also seeds the tree, worth 300 virtual playouts
-    // (docs/mcts.md "Three and four players")
+    // the fitted value judges cut playouts and seeds the tree, worth 300 virtual playouts
+    // (docs/mcts.md "Fitted value", "Three and four players", "Safari's watering holes in the playouts")
+    g.search_value = 2;
     g.search_value_many = 2;
     g.search_value_prior = 300;
-    // each level wins about 75% against the one below (docs/mcts.md "Levels")
-    g.levels = {"mcts:playouts=10,threads=1,value=0,slip=0.08", "mcts:playouts=100,threads=1",
-                "mcts:playouts=3000,threads=1"};
+    // each level wins about 75% against the one below (docs/mcts.md "Levels"); normal and hard
+    // keep the 2-player search their spacing was measured with (value=1)
+    g.levels = {"mcts:playouts=10,threads=1,value=0,slip=0.03", "mcts:playouts=100,threads=1,value=1",
+                "mcts:playouts=3000,threads=1,value=1"};
     g.search_value_horizon = 16;
-    // the search's fitted value: `carcassonne fit-value --game safari --players N --games 50000` (docs/mcts.md)
-    g.value_weights[2] = {9.338,   -1.853, -1.003, 5.125, 2.216,   0,       0,        -2.368, 0, 0, -0.3886,
-                          -0.5858, 0.9113, 0,      0,     -0.1542, -0.2519, -0.01557, 0,      0, 0, 0,
-                          0,       0,      0,      0,     0,       0,       0,        0,      0, 0, 0,
-                          0.7537,  3.257,  0,      1.83,  0,       0,       0,        0,      0, 0, 0};
-    g.value_weights[3] = {6.242,   -2.417, -0.603, 4.033, 1.125,  0,       0,       -0.5046, 0, 0, -0.09496,
-                          -0.5886, 0.7865, 0,      0,     0.1297, -0.1194, -0.2945, 0,       0, 0, 0,
-                          0,       0,      0,      0,     0,      0,       0,       0,       0, 0, 0,
-                          0.682,   3.225,  0,      1.264, 0,      0,       0,       0,       0, 0, 0};
-    g.value_weights[4] = {2.709,   -1.677, -0.8219, 3.737, 1.062,   0,       0,       -0.4505, 0, 0, -0.1353,
-                          -0.5238, 0.5849, 0,       0,     0.08936, -0.0867, -0.3253, 0,       0, 0, 0,
-                          0,       0,      0,       0,     0,       0,       0,       0,       0, 0, 0,
-                          0.929,   3.334,  0,       1.334, 0,       0,       0,       0,       0, 0, 0};
+    // the search's fitted value: `carcassonne fit-value --game safari --players N --games 50000`
+    // (the playout policy's games; docs/mcts.md)
+    g.value_weights[2] = {6.803,  -0.778, -1.44, 5.908, 2.493,  0,       0,        -2.938, 0, 0, -0.5225,
+                          -0.565, 0.8968, 0,     0,     -0.288, -0.2086, -0.07592, 0,      0, 0, 0,
+                          0,      0,      0,     0,     0,      0,       0,        0,      0, 0, 0,
+                          0.1951, 3.851,  0,     2.073, 0,      0,       0,        0,      0, 0, 0};
+    g.value_weights[3] = {4.316,   -0.2561, -0.6888, 4.382, 1.056,   0,       0,       -1.154, 0, 0, -0.1514,
+                          -0.5796, 0.7184,  0,       0,     0.07499, -0.1748, -0.1936, 0,      0, 0, 0,
+                          0,       0,       0,       0,     0,       0,       0,       0,      0, 0, 0,
+                          0.5488,  3.618,   0,       1.369, 0,       0,       0,       0,      0, 0, 0};
+    g.value_weights[4] = {1.447,   0.4486, -0.9506, 3.876, 0.9276,  0,       0,       -1.134, 0, 0, -0.2693,
+                          -0.6481, 0.7896, 0,       0,     -0.0467, -0.1176, -0.3108, 0,      0, 0, 0,
+                          0,       0,      0,       0,     0,       0,       0,       0,      0, 0, 0,
+                          0.3025,  3.551,  0,       1.604, 0,       0,       0,       0,      0, 0, 0};
     const std::vector<std::string> species(kSpecies.begin(), kSpecies.end());
     std::vector<std::string> bush = species;
     bush.push_back("bird");
@@ -961,6 +1002,8 @@ const GameDef& safari() {
     h.apply_action = apply_action;
     h.action_text = action_text;
     h.action_parse = action_parse;
+    h.option_gain = option_gain;
+    h.action_twin = action_twin;
     h.on_piece = on_piece;
     h.score_completed = score_completed;
     h.score_unfinished = score_unfinished;
