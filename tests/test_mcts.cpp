@@ -141,6 +141,46 @@ TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
   EXPECT_NE(nlohmann::json::parse(crn)["moves"], nlohmann::json::parse(run("mcts:playouts=64,threads=2"))["moves"]);
 }
 
+// The playouts add what a game says an option gains (Hooks::option_gain; Safari's watering holes):
+// `gains` scales it, so Safari's search with gains=0 (the policy before) spends its playouts
+// otherwise at some decision, and the default is gains=1; analysis keeps 0 (its calibrations).
+TEST(Mcts, GainsChangeSafarisPlayoutsAndAnalysisKeepsNone) {
+  auto rs = load_ruleset("safari", {});
+  State s;
+  init_state(s, *rs, 2);
+  Rng rng(5);
+  MoveList ml;
+  int differ = 0, decisions = 0;
+  const auto visits = [&](const std::string& spec) { return mcts_search(s, parse_mcts_spec(spec), 3).visits; };
+  while (s.phase != Phase::Over && decisions < 12) {
+    if (is_chance(s)) {
+      chance_step(s, rng);
+      continue;
+    }
+    legal_moves(s, ml);
+    if (s.phase == Phase::Piece && ml.size() > 1) {
+      ++decisions;
+      const auto d = visits("mcts:playouts=200,threads=1");
+      EXPECT_EQ(d, visits("mcts:playouts=200,threads=1,gains=1"));
+      differ += d != visits("mcts:playouts=200,threads=1,gains=0");
+      if (decisions == 1) {
+        MctsOptions o = parse_mcts_spec("mcts:playouts=200,threads=1");
+        const Analysis a = mcts_analyze(s, o, 7);
+        o.gains = 0;
+        const Analysis b = mcts_analyze(s, o, 7);
+        ASSERT_EQ(a.options.size(), b.options.size());
+        for (std::size_t i = 0; i < a.options.size(); ++i) {
+          EXPECT_EQ(a.options[i].visits, b.options[i].visits);
+          EXPECT_EQ(a.options[i].margin, b.options[i].margin);
+        }
+      }
+    }
+    mcts_playout_move(s, rng, ml);
+  }
+  EXPECT_EQ(decisions, 12);
+  EXPECT_GT(differ, 0) << "gains=0 searches alike";
+}
+
 // A 2-player base game between greedy bots, a few turns in, at a tile placement with many options
 // (rs: the base game's rules, which the state points to).
 State base_placement_with_many_options(const std::shared_ptr<const Ruleset>& rs) {
@@ -262,13 +302,15 @@ TEST(Mcts, SpecParsing) {
   EXPECT_TRUE(is_bot_spec("mcts:playouts=10"));
   // every option a spec can set comes back in the bot's spec (records and arena tables name it)
   const std::string all =
-      "mcts:playouts=100,threads=1,prior=5,horizon=12,c=0.4,eps=0.1,widen=0.5,scale=12,econ=3,informed=2,pprior=0,"
+      "mcts:playouts=100,threads=1,prior=5,horizon=12,c=0.4,eps=0.1,widen=0.5,scale=12,econ=3,informed=2,gains=0.5,"
+      "pprior=0,"
       "pdepth=3,pcheap=0,plazy=0,follow=2,pw=0.5,halving=16,hq=1,crn=1,value=2";
   EXPECT_EQ(make_bot(all)->spec(), all);
   const MctsOptions o = parse_mcts_spec(all);
   EXPECT_EQ(o.scale, 12);
   EXPECT_EQ(o.econ, 3);
   EXPECT_EQ(o.informed, 2);
+  EXPECT_EQ(o.gains, 0.5);
   EXPECT_EQ(o.piece_prior, 0);
   EXPECT_EQ(o.prior_depth, 3);
   EXPECT_EQ(o.prior_cheap, 0);
@@ -280,6 +322,7 @@ TEST(Mcts, SpecParsing) {
   EXPECT_EQ(o.crn, 1);
   EXPECT_THROW(parse_mcts_spec("mcts:hq=2"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:crn=2"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:gains=-1"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:halving=-1"), InputError);
   EXPECT_EQ(parse_mcts_spec("mcts:value=3").value, 3);
   EXPECT_THROW(parse_mcts_spec("mcts:value=4"), InputError);
