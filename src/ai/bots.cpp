@@ -73,17 +73,17 @@ class GreedyBot final : public Bot {
     StaticVec<u16, MoveList::capacity()> ties;
     TwinMemo memo;
     for (std::size_t i = 0; i < legal.size(); ++i) {
-      // moving a neutral marker (a jeep) is worth the same as any other marker move: try one;
-      // other twins (eval_twin) take the first one's value
+      // twins (eval_twin) take the first one's value and stay among the ties; neutral marker
+      // moves (a jeep's) have always been tried once: the first stands for all
       const u32 key = eval_twin(s, legal[i]);
       double v = 0;
-      if (!memo.get(key, v)) {
+      if (memo.get(key, v)) {
+        if (key == 1) continue;
+      } else {
         State t = s;
         apply_move(t, legal[i]);
         v = greedy_continuation(t, me);
         memo.put(key, v);
-      } else if (key == 1) {
-        continue;
       }
       if (v > best + 1e-9) {
         best = v;

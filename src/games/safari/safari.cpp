@@ -178,6 +178,10 @@ Spot& spot_at(State& s, int px, int py) {
 bool spot_at_corner(const State& s, int ti, int c) {
   return (s.spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] >> ((ti * 4 + c) & 63)) & 1u;
 }
+// The watering hole at the grid point of corner c of cell (x, y): its index in s.spots, -1 if none.
+int corner_spot(const State& s, int x, int y, int c) {
+  return find_spot(s, x + kCornerDx[static_cast<std::size_t>(c)], y + kCornerDy[static_cast<std::size_t>(c)]);
+}
 
 // ---- hooks ----
 
@@ -207,7 +211,7 @@ void on_tile_placed(State& s, int idx, EventSink*) {
   if (s.spots.empty()) return;
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(idx)];
   for (int c = 0; c < 4; ++c)
-    if (find_spot(s, pt.x + kCornerDx[static_cast<std::size_t>(c)], pt.y + kCornerDy[static_cast<std::size_t>(c)]) >= 0)
+    if (corner_spot(s, pt.x, pt.y, c) >= 0)
       s.spot_corner[static_cast<std::size_t>(idx * 4 + c) >> 6] |= 1ull << ((idx * 4 + c) & 63);
 }
 
@@ -248,8 +252,7 @@ void gen_actions(const State& s, MoveList& out) {
         if (!((corners >> c) & 1u)) continue;
         if (spot_at_corner(s, static_cast<int>(ti), c)) {
           // the exception: the point's only token sits in the diagonally opposite quarter
-          const Spot& sp = s.spots[static_cast<std::size_t>(
-              find_spot(s, pt.x + kCornerDx[static_cast<std::size_t>(c)], pt.y + kCornerDy[static_cast<std::size_t>(c)]))];
+          const Spot& sp = s.spots[static_cast<std::size_t>(corner_spot(s, pt.x, pt.y, c))];
           if (sp.ntokens != 1 || sp.token[static_cast<std::size_t>((c + 2) % 4)] == 0xFF) continue;
         }
         m.rot = static_cast<u8>(c);
@@ -329,9 +332,7 @@ void apply_action(State& s, const Move& m, EventSink* ev) {
 double option_gain(const State& s, const Move& m) {
   if (m.kind != MoveKind::Act || m.pk == 1) return 0.0;
   if (m.pk == 2) return 3.0 - 1.0;
-  const int c = m.rot;
-  const int si =
-      find_spot(s, m.x + kCornerDx[static_cast<std::size_t>(c)], m.y + kCornerDy[static_cast<std::size_t>(c)]);
+  const int si = corner_spot(s, m.x, m.y, m.rot);
   if (si < 0) return 0.0;
   const Spot& sp = s.spots[static_cast<std::size_t>(si)];
   double gain = sp.ntokens + 3 - 1.0;  // the 2nd token 4, the 3rd 5, the 4th 6
@@ -353,9 +354,7 @@ double option_gain(const State& s, const Move& m) {
 u32 action_twin(const State& s, const Move& m) {
   if (m.pk == 2) return 2 + m.feat;
   if (m.pk != 3) return 0;
-  const int c = m.rot;
-  const int si =
-      find_spot(s, m.x + kCornerDx[static_cast<std::size_t>(c)], m.y + kCornerDy[static_cast<std::size_t>(c)]);
+  const int si = corner_spot(s, m.x, m.y, m.rot);
   if (si < 0) return 0;
   const int n = s.spots[static_cast<std::size_t>(si)].ntokens;
   return n == 1 || n == 2 ? static_cast<u32>(8 * n + m.feat) : 0;
