@@ -1,6 +1,7 @@
 // ai: bots choose among the moves the engine lists. Specs: "random", "greedy".
 #pragma once
 #include <algorithm>
+#include <cassert>
 #include <memory>
 #include <string>
 #include <vector>
@@ -114,6 +115,7 @@ u32 eval_twin(const State& t, const Move& m);
 class TwinMemo {
  public:
   bool get(u32 key, double& v) const {
+    assert(key < 64 && "Hooks::action_twin keys are 2..63");
     if (key == 0 || !((have_ >> key) & 1u)) return false;
     v = v_[key];
     return true;
