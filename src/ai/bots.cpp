@@ -109,15 +109,15 @@ bool marker_only(const State& t, const Move& m) {
   return m.kind == MoveKind::Choose && t.marker_taken && t.pend_root == 0xFFFF;
 }
 
-double position_eval(const State& s, int player, const std::vector<double>* value) {
-  if (!value) return greedy_eval(s, player);
+double position_eval(const State& s, int player, const std::vector<double>* value, bool race) {
+  if (!value) return greedy_eval(s, player, race);
   std::array<double, kMaxPlayers> e{};
   value_evals(s, *value, e);
   return e[static_cast<std::size_t>(player)];
 }
 
-double greedy_continuation(const State& t, int me, const std::vector<double>* value) {
-  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return position_eval(t, me, value);
+double greedy_continuation(const State& t, int me, const std::vector<double>* value, bool race) {
+  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return position_eval(t, me, value, race);
   MoveList ml;
   legal_moves(t, ml);
   double best = -1e18;
@@ -128,7 +128,7 @@ double greedy_continuation(const State& t, int me, const std::vector<double>* va
     if (memo.get(key, v)) continue;  // a twin's value is in best already
     State u = t;
     apply_move(u, m);
-    v = greedy_continuation(u, me, value);
+    v = greedy_continuation(u, me, value, race);
     memo.put(key, v);
     best = std::max(best, v);
   }
@@ -141,14 +141,19 @@ u32 eval_twin(const State& t, const Move& m) {
   return m.kind == MoveKind::Act && twin ? twin(t, m) : 0;
 }
 
-void greedy_values(const State& s, std::array<double, kMaxPlayers>& value) {
+void greedy_values(const State& s, std::array<double, kMaxPlayers>& value, bool race) {
   std::array<double, kMaxPlayers> pot{};
   potentials(s, pot);
-  greedy_values_from(s, pot, value);
+  greedy_values_from(s, pot, value, race);
 }
 
 void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& pot,
-                        std::array<double, kMaxPlayers>& value) {
+                        std::array<double, kMaxPlayers>& value, bool race) {
+  std::array<double, kMaxPlayers> track{};
+  const auto worth = s.rs->game->hooks.track_worth;
+  if (race && worth) worth(s, track);
+  else
+    for (int p = 0; p < s.nplayers; ++p) track[static_cast<std::size_t>(p)] = 0.6 * s.track[static_cast<std::size_t>(p)];
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders
@@ -158,7 +163,7 @@ void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& p
     for (const u8 k : s.tokens.hand[pi]) tokens += k;
     if (s.tokens.deal_left && (s.tokens.deal_to == p || s.tokens.deal_to == 0xFF)) tokens += s.tokens.deal_left;
     value[pi] = s.score[pi] + pot[pi] + 0.75 * std::min<int>(s.supply[pi], 4) + 0.5 * std::min<int>(s.supply2[pi], 1) +
-                0.6 * s.track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0) + 1.6 * tokens;
+                track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0) + 1.6 * tokens;
   }
 }
 
@@ -177,15 +182,15 @@ void score_margins(const State& s, std::array<double, kMaxPlayers>& out) {
   margins_of(s.nplayers, scores, out);
 }
 
-void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out) {
+void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out, bool race) {
   std::array<double, kMaxPlayers> value{};
-  greedy_values(s, value);
+  greedy_values(s, value, race);
   margins_of(s.nplayers, value, out);
 }
 
-double greedy_eval(const State& s, int player) {
+double greedy_eval(const State& s, int player, bool race) {
   std::array<double, kMaxPlayers> e{};
-  greedy_evals(s, e);
+  greedy_evals(s, e, race);
   return e[static_cast<std::size_t>(player)];
 }
 

@@ -113,12 +113,13 @@ void rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
 // margins: where given, gets the evaluation's margins (points).
 // value: the fitted value's weights (nullptr: the greedy evaluation).
 void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r,
-                  std::array<double, kMaxPlayers>* margins = nullptr, const std::vector<double>* value = nullptr) {
+                  std::array<double, kMaxPlayers>* margins = nullptr, const std::vector<double>* value = nullptr,
+                  bool race = false) {
   std::array<double, kMaxPlayers> e{};
   if (value)
     value_evals(s, *value, e);
   else
-    greedy_evals(s, e);
+    greedy_evals(s, e, race);
   for (int p = 0; p < s.nplayers; ++p)
     r[static_cast<std::size_t>(p)] = static_cast<float>(0.5 + 0.5 * std::tanh(e[static_cast<std::size_t>(p)] / scale));
   if (margins) *margins = e;
@@ -265,7 +266,7 @@ class Tree {
     std::array<float, kMaxPlayers> r{};
     if (s.phase == Phase::Over) rewards(s, o_.scale, r);
     else
-      eval_rewards(s, o_.scale, r, analyzing_ ? &margins_ : nullptr, value_w_);
+      eval_rewards(s, o_.scale, r, analyzing_ ? &margins_ : nullptr, value_w_, o_.race != 0);
     if (analyzing_ && path_.size() > 1) {
       // the root player's margin at the end of this playout, kept for the root option it went through
       if (s.phase == Phase::Over) score_margins(s, margins_);
@@ -430,7 +431,7 @@ class Tree {
         if (memo.get(key, prior_[i])) continue;
         State t = s;
         apply_move(t, ml_[i]);
-        prior_[i] = cheap ? position_eval(t, me, value_prior_) : greedy_continuation(t, me, value_prior_);
+        prior_[i] = cheap ? position_eval(t, me, value_prior_, o_.race != 0) : greedy_continuation(t, me, value_prior_, o_.race != 0);
         memo.put(key, prior_[i]);
       }
       sort_by_prior(n);
@@ -744,6 +745,7 @@ class MctsBot final : public Bot {
     if (o_.halving != d.halving) out += fmt::format(",halving={}", o_.halving);
     if (o_.halving_q != d.halving_q) out += fmt::format(",hq={}", o_.halving_q);
     if (o_.crn != d.crn) out += fmt::format(",crn={}", o_.crn);
+    if (o_.race != d.race) out += fmt::format(",race={}", o_.race);
     if (o_.value != d.value) out += fmt::format(",value={}", o_.value);
     if (o_.slip != d.slip) out += fmt::format(",slip={}", o_.slip);
     if (!o_.weights_file.empty()) out += fmt::format(",weights={}", o_.weights_file);
@@ -835,6 +837,8 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       o.halving_q = whole(0, 1);
     } else if (name == "crn") {
       o.crn = whole(0, 1);
+    } else if (name == "race") {
+      o.race = whole(0, 1);
     } else if (name == "slip") {
       o.slip = real(0, 1);
     } else if (name == "scale") {

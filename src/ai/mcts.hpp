@@ -72,6 +72,7 @@ struct MctsOptions {
   // draws its tiles (and other chance outcomes) from the same random numbers, so the options are
   // compared on the same luck; 0: every draw from the tree's one generator
   int crn = 0;
+  int race = 0;  // 1: the search's greedy evaluation values the track by Hooks::track_worth
   double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
                       // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
 };
