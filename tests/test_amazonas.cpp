@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "ai/driver.hpp"
+#include "ai/mcts.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {
@@ -888,6 +889,233 @@ TEST(Amazonas, RecordOfAFullGameReplays) {
       EXPECT_EQ(record_to_json(h.record(), h.ruleset()), text_json) << seed;
     }
   }
+}
+
+// =============================================================================================
+// The search's model of the boat race (Hooks::track_worth; docs/mcts.md, "Amazonas: a model of
+// the boat race")
+// =============================================================================================
+
+// A whole-number step of a normal of variance v on -8..8, sampled by its cumulative sums.
+struct NormalStep {
+  std::array<double, 17> cdf{};
+  explicit NormalStep(double v) {
+    double z = 0, acc = 0;
+    for (int i = -8; i <= 8; ++i) z += std::exp(-0.5 * i * i / v);
+    for (int i = -8; i <= 8; ++i) cdf[static_cast<std::size_t>(i + 8)] = acc += std::exp(-0.5 * i * i / v) / z;
+  }
+  int operator()(Rng& rng) const {
+    const double u = rng.uniform();
+    int i = 0;
+    while (i < 16 && u > cdf[static_cast<std::size_t>(i)]) ++i;
+    return i - 8;
+  }
+};
+
+// The Amazon scorings of the full pile, as the model counts them: the draw pile's Amazon and "!"
+// tiles, one double tile after each "!" tile (the doubles' mean), and what a scoring pays on
+// average to 1st (caimans + piranhas) and 2nd (piranhas).
+struct Scorings {
+  int k = 0;
+  double all = 0, pir = 0;
+};
+Scorings full_pile_scorings(const Ruleset& rs) {
+  Scorings sc;
+  int bangs = 0, doubles = 0;
+  double d_all = 0, d_pir = 0;
+  const auto river = [&](const TileType& t, double& a, double& p) {
+    for (int f = 0; f < t.nfeat; ++f)
+      if (rs.ftype(t.feats[static_cast<std::size_t>(f)].type).name == "amazon") {
+        a += t.feats[static_cast<std::size_t>(f)].attr[0] + t.feats[static_cast<std::size_t>(f)].attr[1];
+        p += t.feats[static_cast<std::size_t>(f)].attr[1];
+      }
+  };
+  for (const TileType& t : rs.tiles.types) {
+    const std::string& kind = rs.game->tile_kinds[t.kind];
+    if (t.pile == kPileDraw && (kind == "amazon" || kind == "amazon!")) {
+      double a = 0, p = 0;
+      river(t, a, p);
+      sc.k += t.count;
+      sc.all += t.count * a;
+      sc.pir += t.count * p;
+      bangs += kind == "amazon!" ? t.count : 0;
+    } else if (t.pile == kPileAside) {
+      ++doubles;
+      river(t, d_all, d_pir);
+      if (t.east != 0xFF) river(rs.tiles.types[t.east], d_all, d_pir);
+    }
+  }
+  const int used = std::min(bangs, doubles);
+  sc.all += used * d_all / doubles;
+  sc.pir += used * d_pir / doubles;
+  sc.k += used;
+  sc.all /= sc.k;
+  sc.pir /= sc.k;
+  return sc;
+}
+
+// With two players, the worth of each boat is the race of the model played out: before each
+// scoring the lead moves by a normal step (variance 2.08; before the first, 2.08 / 5.33 per tile
+// still to come before the next Amazon tile: 3 at the start, the middle of its block of 5), at a
+// scoring a boat ahead or level scores 1st, one directly behind 2nd without moving, one further
+// behind moves 1; after the last scoring a step of variance 0.71 and the river mouth (6 and 3, 2nd
+// only directly behind). The hook's table against a plain simulation of that race.
+TEST(AmazonasRace, TwoBoatsAreWorthTheirRacePlayedOut) {
+  auto rs = amazonas_rules();
+  const auto worth = rs->game->hooks.track_worth;
+  ASSERT_NE(worth, nullptr);
+  const Scorings sc = full_pile_scorings(*rs);
+  EXPECT_EQ(sc.k, 18);  // 12 Amazon tiles, 3 "!" tiles and their 3 double tiles
+  const NormalStep first(2.08 / 5.33 * 3), between(2.08), last(0.71);
+  Rng rng(11);
+  for (const int lead : {0, 1, 2, 4, -3}) {
+    Scenario s(rs, 2);
+    set_boats(s, {lead >= 0 ? 1 + lead : 1, lead >= 0 ? 1 : 1 - lead});
+    std::array<double, kMaxPlayers> got{};
+    worth(s.s, got);
+    constexpr int kRaces = 200000;
+    double me = 0, other = 0;
+    for (int r = 0; r < kRaces; ++r) {
+      int d = lead;
+      for (int j = 0; j < sc.k; ++j) {
+        const int e = std::clamp(d + (j == 0 ? first : between)(rng), -16, 16);
+        me += e >= 0 ? sc.all : e == -1 ? sc.pir : 0;
+        other += e <= 0 ? sc.all : e == 1 ? sc.pir : 0;
+        d = e < -1 ? e + 1 : e > 1 ? e - 1 : e;
+      }
+      const int e = d + last(rng);
+      me += e >= 0 ? 6 : e == -1 ? 3 : 0;
+      other += e <= 0 ? 6 : e == 1 ? 3 : 0;
+    }
+    EXPECT_NEAR(got[0], me / kRaces, 0.08) << "lead " << lead;
+    EXPECT_NEAR(got[1], other / kRaces, 0.08) << "lead " << lead;
+  }
+}
+
+// After the last Amazon tile only the river mouth is left: the lead's last step (variance 0.71)
+// and 6 to 1st, 3 to 2nd directly behind.
+TEST(AmazonasRace, AfterTheLastAmazonTileOnlyTheRiverMouthIsLeft) {
+  auto rs = amazonas_rules();
+  Scenario s(rs, 2);
+  for (std::size_t t = 0; t < rs->tiles.types.size(); ++t) {  // every Amazon tile drawn, no double left
+    const std::string& kind = rs->game->tile_kinds[rs->tiles.types[t].kind];
+    if (kind == "amazon" || kind == "amazon!") {
+      s.s.pile = static_cast<u16>(s.s.pile - s.s.remaining[t]);
+      s.s.kind_left[rs->tiles.types[t].kind] = 0;
+      s.s.remaining[t] = 0;
+    }
+  }
+  std::array<double, 17> pr{};
+  double z = 0;
+  for (int i = -8; i <= 8; ++i) z += pr[static_cast<std::size_t>(i + 8)] = std::exp(-0.5 * i * i / 0.71);
+  for (double& x : pr) x /= z;
+  for (const int lead : {0, 1, 3}) {
+    set_boats(s, {5 + lead, 5});
+    double me = 0, other = 0;
+    for (int i = -8; i <= 8; ++i) {
+      const int e = lead + i;
+      me += pr[static_cast<std::size_t>(i + 8)] * (e >= 0 ? 6 : e == -1 ? 3 : 0);
+      other += pr[static_cast<std::size_t>(i + 8)] * (e <= 0 ? 6 : e == 1 ? 3 : 0);
+    }
+    std::array<double, kMaxPlayers> got{};
+    rs->game->hooks.track_worth(s.s, got);
+    EXPECT_NEAR(got[0], me, 1e-9) << lead;
+    EXPECT_NEAR(got[1], other, 1e-9) << lead;
+  }
+}
+
+// With three or four players the race's table is from each boat's view: boats on one space are
+// worth alike, a boat further ahead is worth more, and moving a boat on never makes it worth less
+// nor the others more; with five players a space is worth 0.6, as in the greedy evaluation.
+TEST(AmazonasRace, ManyBoatsWorthMoreAheadAndAlikeOnOneSpace) {
+  auto rs = amazonas_rules();
+  for (const int players : {3, 4}) {
+    SCOPED_TRACE(players);
+    Scenario s(rs, players);
+    std::array<double, kMaxPlayers> a{}, b{};
+    for (int p = 0; p < players; ++p) s.s.track[static_cast<std::size_t>(p)] = 4;
+    rs->game->hooks.track_worth(s.s, a);
+    for (int p = 1; p < players; ++p) EXPECT_DOUBLE_EQ(a[static_cast<std::size_t>(p)], a[0]);
+    EXPECT_GT(a[0], 0);
+    for (int ahead = 1; ahead <= 6; ++ahead) {
+      s.s.track[0] = static_cast<u8>(4 + ahead);
+      rs->game->hooks.track_worth(s.s, b);
+      EXPECT_GT(b[0], a[0]) << ahead;
+      EXPECT_LE(b[1], a[1]) << ahead;
+      for (int p = 2; p < players; ++p) EXPECT_DOUBLE_EQ(b[static_cast<std::size_t>(p)], b[1]) << ahead;
+      a = b;
+    }
+    EXPECT_GT(a[0], a[1] + 5) << "six spaces ahead";
+    s.s.track[1] = 6;  // another boat between: the last is worth less than the middle one
+    rs->game->hooks.track_worth(s.s, b);
+    EXPECT_GT(b[0], b[1]);
+    EXPECT_GT(b[1], b[2]);
+  }
+  Scenario s(rs, 5);
+  set_boats(s, {9, 4, 4, 6, 1});
+  std::array<double, kMaxPlayers> w{};
+  rs->game->hooks.track_worth(s.s, w);
+  for (int p = 0; p < 5; ++p) EXPECT_DOUBLE_EQ(w[static_cast<std::size_t>(p)], 0.6 * s.s.track[static_cast<std::size_t>(p)]);
+}
+
+// The greedy bot keeps 0.6 a space (its evaluation is the benchmark every strength figure is
+// measured against); the search's evaluation with race takes the track's worth from the hook.
+TEST(AmazonasRace, TheGreedyBotKeepsItsTrackAndTheSearchTakesTheRace) {
+  auto rs = amazonas_rules();
+  Scenario s(rs, 2);
+  set_boats(s, {5, 5});
+  const double level = greedy_eval(s.s, 0), level_race = greedy_eval(s.s, 0, 1.0);
+  set_boats(s, {7, 5});
+  EXPECT_NEAR(greedy_eval(s.s, 0) - level, 1.2, 1e-9);
+  std::array<double, kMaxPlayers> w{};
+  rs->game->hooks.track_worth(s.s, w);
+  const double ahead = w[0] - w[1];
+  set_boats(s, {5, 5});
+  rs->game->hooks.track_worth(s.s, w);
+  EXPECT_NEAR(greedy_eval(s.s, 0, 1.0) - level_race, 0, 1e-9);
+  set_boats(s, {7, 5});
+  EXPECT_NEAR(greedy_eval(s.s, 0, 1.0) - level_race, ahead - (w[0] - w[1]), 1e-9);
+  EXPECT_GT(ahead, 4) << "two spaces ahead, with 18 scorings to come";
+}
+
+// Amazonas' search takes the race by default with the greedy prior trusted as 1000 virtual
+// playouts (GameDef::search_race, search_race_prior); race=0 searches otherwise; analysis keeps
+// race 0 (its calibrations were fitted without).
+TEST(AmazonasRace, TheSearchTakesTheRaceByDefaultAndAnalysisDoesNot) {
+  auto rs = amazonas_rules();
+  State s;
+  init_state(s, *rs, 2);
+  Rng rng(5);
+  MoveList ml;
+  int differ = 0, decisions = 0;
+  const auto visits = [&](const std::string& spec) { return mcts_search(s, parse_mcts_spec(spec), 3).visits; };
+  while (s.phase != Phase::Over && decisions < 10) {
+    if (is_chance(s)) {
+      chance_step(s, rng);
+      continue;
+    }
+    legal_moves(s, ml);
+    if (ml.size() > 1 && (decisions < 10)) {
+      ++decisions;
+      const auto d = visits("mcts:playouts=150,threads=1");
+      EXPECT_EQ(d, visits("mcts:playouts=150,threads=1,race=1,prior=1000"));
+      differ += d != visits("mcts:playouts=150,threads=1,race=0");
+      if (decisions == 1) {
+        MctsOptions o = parse_mcts_spec("mcts:playouts=150,threads=1");
+        const Analysis a = mcts_analyze(s, o, 7);
+        o.race = 0;
+        const Analysis b = mcts_analyze(s, o, 7);
+        ASSERT_EQ(a.options.size(), b.options.size());
+        for (std::size_t i = 0; i < a.options.size(); ++i) {
+          EXPECT_EQ(a.options[i].visits, b.options[i].visits);
+          EXPECT_EQ(a.options[i].margin, b.options[i].margin);
+        }
+      }
+    }
+    mcts_playout_move(s, rng, ml);
+  }
+  EXPECT_EQ(decisions, 10);
+  EXPECT_GT(differ, 0) << "race=0 searches alike";
 }
 
 }  // namespace

@@ -304,7 +304,7 @@ TEST(Mcts, SpecParsing) {
   const std::string all =
       "mcts:playouts=100,threads=1,prior=5,horizon=12,c=0.4,eps=0.1,widen=0.5,scale=12,econ=3,informed=2,gains=0.5,"
       "pprior=0,"
-      "pdepth=3,pcheap=0,plazy=0,follow=2,pw=0.5,halving=16,hq=1,crn=1,value=2";
+      "pdepth=3,pcheap=0,plazy=0,follow=2,pw=0.5,halving=16,hq=1,crn=1,race=0,value=2";
   EXPECT_EQ(make_bot(all)->spec(), all);
   const MctsOptions o = parse_mcts_spec(all);
   EXPECT_EQ(o.scale, 12);
@@ -320,6 +320,10 @@ TEST(Mcts, SpecParsing) {
   EXPECT_EQ(o.halving, 16);
   EXPECT_EQ(o.halving_q, 1);
   EXPECT_EQ(o.crn, 1);
+  EXPECT_EQ(o.race, 0);
+  EXPECT_EQ(parse_mcts_spec("mcts:race=0.5").race, 0.5);
+  EXPECT_THROW(parse_mcts_spec("mcts:race=-1"), InputError);
+  EXPECT_THROW(parse_mcts_spec("mcts:race=11"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:hq=2"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:crn=2"), InputError);
   EXPECT_THROW(parse_mcts_spec("mcts:gains=-1"), InputError);

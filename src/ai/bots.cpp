@@ -109,14 +109,14 @@ bool marker_only(const State& t, const Move& m) {
   return m.kind == MoveKind::Choose && t.marker_taken && t.pend_root == 0xFFFF;
 }
 
-double position_eval(const State& s, int player, const std::vector<double>* value, bool race) {
+double position_eval(const State& s, int player, const std::vector<double>* value, double race) {
   if (!value) return greedy_eval(s, player, race);
   std::array<double, kMaxPlayers> e{};
   value_evals(s, *value, e);
   return e[static_cast<std::size_t>(player)];
 }
 
-double greedy_continuation(const State& t, int me, const std::vector<double>* value, bool race) {
+double greedy_continuation(const State& t, int me, const std::vector<double>* value, double race) {
   if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return position_eval(t, me, value, race);
   MoveList ml;
   legal_moves(t, ml);
@@ -141,18 +141,20 @@ u32 eval_twin(const State& t, const Move& m) {
   return m.kind == MoveKind::Act && twin ? twin(t, m) : 0;
 }
 
-void greedy_values(const State& s, std::array<double, kMaxPlayers>& value, bool race) {
+void greedy_values(const State& s, std::array<double, kMaxPlayers>& value, double race) {
   std::array<double, kMaxPlayers> pot{};
   potentials(s, pot);
   greedy_values_from(s, pot, value, race);
 }
 
 void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& pot,
-                        std::array<double, kMaxPlayers>& value, bool race) {
+                        std::array<double, kMaxPlayers>& value, double race) {
   std::array<double, kMaxPlayers> track{};
   const auto worth = s.rs->game->hooks.track_worth;
-  if (race && worth) worth(s, track);
-  else
+  if (race > 0 && worth) {
+    worth(s, track);
+    for (int p = 0; p < s.nplayers; ++p) track[static_cast<std::size_t>(p)] *= race;
+  } else
     for (int p = 0; p < s.nplayers; ++p) track[static_cast<std::size_t>(p)] = 0.6 * s.track[static_cast<std::size_t>(p)];
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
@@ -182,13 +184,13 @@ void score_margins(const State& s, std::array<double, kMaxPlayers>& out) {
   margins_of(s.nplayers, scores, out);
 }
 
-void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out, bool race) {
+void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out, double race) {
   std::array<double, kMaxPlayers> value{};
   greedy_values(s, value, race);
   margins_of(s.nplayers, value, out);
 }
 
-double greedy_eval(const State& s, int player, bool race) {
+double greedy_eval(const State& s, int player, double race) {
   std::array<double, kMaxPlayers> e{};
   greedy_evals(s, e, race);
   return e[static_cast<std::size_t>(player)];

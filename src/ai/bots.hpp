@@ -46,10 +46,10 @@ std::vector<std::string> split_bot_list(std::string_view list);
 
 // The greedy bot's evaluation of a position for `player`: its score plus what its pieces on
 // unfinished features are worth now, plus a little per follower in supply, minus the best
-// opponent's same sum. race: a place on the game's track is worth what the game's
+// opponent's same sum. race > 0: a place on the game's track is worth race times what the game's
 // Hooks::track_worth says (Amazonas: the race's model) instead of 0.6 a space (the search's
-// evaluation, mcts:race=1; the greedy bot keeps 0.6).
-double greedy_eval(const State& s, int player, bool race = false);
+// evaluation, mcts:race; the greedy bot keeps 0.6).
+double greedy_eval(const State& s, int player, double race = 0);
 // Each player's margin: its value minus the best other player's (values[p] for p < nplayers).
 void margins_of(int nplayers, const std::array<double, kMaxPlayers>& values, std::array<double, kMaxPlayers>& out);
 // The same of the scores now (at the end: the final margins).
@@ -57,22 +57,22 @@ void score_margins(const State& s, std::array<double, kMaxPlayers>& out);
 
 // A position judged for `player` as it stands: greedy_eval, or with `value` the fitted value
 // (ai/value.hpp) with these weights.
-double position_eval(const State& s, int player, const std::vector<double>* value, bool race = false);
+double position_eval(const State& s, int player, const std::vector<double>* value, double race = 0);
 
 // greedy_eval for every player at once (the board's potentials worked out once).
-void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out, bool race = false);
+void greedy_evals(const State& s, std::array<double, kMaxPlayers>& out, double race = 0);
 // The greedy evaluation's own sum for every player (score, potential, followers...), before the
 // best opponent's is taken off.
-void greedy_values(const State& s, std::array<double, kMaxPlayers>& value, bool race = false);
+void greedy_values(const State& s, std::array<double, kMaxPlayers>& value, double race = 0);
 // The same from the players' potentials already summed (pot: claim_worth over the claims each
 // player holds the majority of, huts' fish plus a half).
 void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& pot,
-                        std::array<double, kMaxPlayers>& value, bool race = false);
+                        std::array<double, kMaxPlayers>& value, double race = 0);
 
 // The best greedy_eval `me` can reach from t while the decisions stay theirs (the rest of a turn:
 // a double tile's choice, the piece, a token hand-in, a jeep's new cell), one ply, no chance.
 // value: judge the end of the turn by this fitted value's weights (ai/value.hpp) instead.
-double greedy_continuation(const State& t, int me, const std::vector<double>* value = nullptr, bool race = false);
+double greedy_continuation(const State& t, int me, const std::vector<double>* value = nullptr, double race = 0);
 
 // The claims on the board, each once: on_net(net) for each river system with huts on it (its
 // network root segment; Hunters), on_feature(root, info) for each other feature with pieces.

@@ -114,7 +114,7 @@ void rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r) {
 // value: the fitted value's weights (nullptr: the greedy evaluation).
 void eval_rewards(const State& s, double scale, std::array<float, kMaxPlayers>& r,
                   std::array<double, kMaxPlayers>* margins = nullptr, const std::vector<double>* value = nullptr,
-                  bool race = false) {
+                  double race = 0) {
   std::array<double, kMaxPlayers> e{};
   if (value)
     value_evals(s, *value, e);
@@ -163,8 +163,10 @@ class Tree {
                  : (value_mode_ == 1 || value_mode_ == 2) && root.rs->game->search_value_horizon > 0
                      ? root.rs->game->search_value_horizon
                      : default_horizon(root)),
+        race_(o.race >= 0 ? o.race : root.rs->game->search_race),
         prior_n_(o.prior >= 0                                               ? o.prior
                  : value_mode_ > 1 && root.rs->game->search_value_prior > 0 ? root.rs->game->search_value_prior
+                 : race_ > 0 && root.rs->game->search_race_prior > 0        ? root.rs->game->search_race_prior
                                                                             : default_prior(root)),
         rng_(seed),
         crn_base_(seed ^ 0x5851F42D4C957F2DULL) {
@@ -266,7 +268,7 @@ class Tree {
     std::array<float, kMaxPlayers> r{};
     if (s.phase == Phase::Over) rewards(s, o_.scale, r);
     else
-      eval_rewards(s, o_.scale, r, analyzing_ ? &margins_ : nullptr, value_w_, o_.race != 0);
+      eval_rewards(s, o_.scale, r, analyzing_ ? &margins_ : nullptr, value_w_, race_);
     if (analyzing_ && path_.size() > 1) {
       // the root player's margin at the end of this playout, kept for the root option it went through
       if (s.phase == Phase::Over) score_margins(s, margins_);
@@ -431,7 +433,7 @@ class Tree {
         if (memo.get(key, prior_[i])) continue;
         State t = s;
         apply_move(t, ml_[i]);
-        prior_[i] = cheap ? position_eval(t, me, value_prior_, o_.race != 0) : greedy_continuation(t, me, value_prior_, o_.race != 0);
+        prior_[i] = cheap ? position_eval(t, me, value_prior_, race_) : greedy_continuation(t, me, value_prior_, race_);
         memo.put(key, prior_[i]);
       }
       sort_by_prior(n);
@@ -557,6 +559,7 @@ class Tree {
   int value_mode_;  // 0 the greedy evaluation, 1 the fitted value at the horizon, 2 also in the prior,
                     // 3 in the prior only (the greedy evaluation at the horizon)
   int horizon_;
+  double race_;  // the greedy evaluation values the track by race_ times Hooks::track_worth (MctsOptions::race)
   int prior_n_;
   Rng rng_;
   std::vector<Node> nodes_;
@@ -838,7 +841,7 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else if (name == "crn") {
       o.crn = whole(0, 1);
     } else if (name == "race") {
-      o.race = whole(0, 1);
+      o.race = real(0, 10);
     } else if (name == "slip") {
       o.slip = real(0, 1);
     } else if (name == "scale") {
@@ -846,7 +849,7 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else {
       throw InputError(fmt::format(
           "mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
-          "econ, informed, gains, pprior, pdepth, pcheap, plazy, follow, pw, value, halving, hq, crn, slip, weights)",
+          "econ, informed, gains, pprior, pdepth, pcheap, plazy, follow, pw, value, halving, hq, crn, race, slip, weights)",
           name));
     }
   }
@@ -897,6 +900,7 @@ Analysis mcts_analyze(const State& s, const MctsOptions& o, u64 seed, const Move
   if (ao.value < 0) ao.value = 0;              // the same for the fitted value: the greedy evaluation
   if (ao.prior_depth < 0) ao.prior_depth = 1;  // and for the prior's depth
   if (ao.gains < 0) ao.gains = 0;              // and for the playouts' gains
+  if (ao.race < 0) ao.race = 0;                // and for the track's worth
   const auto trees = run_search(s, ao, rng.next(), stats, [&](Tree& t) {
     t.analyze(force, force_share);
     if (ownership) t.own_features();

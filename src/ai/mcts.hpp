@@ -54,8 +54,8 @@ struct MctsOptions {
                          // (GameDef::search_value_for; 0 where it has no fitted weights and in
                          // mcts_analyze)
   int prior = -1;        // virtual playouts at the greedy evaluation for children expanded with it;
-                         // -1: the game's default (30; Amazonas 100; with the fitted value in the
-                         // prior, GameDef::search_value_prior where set: base 300)
+                         // -1: the game's default (30; Amazonas 100, or with race 1000; with the
+                         // fitted value in the prior, GameDef::search_value_prior where set: base 300)
   int horizon = -1;   // playout decisions before the greedy evaluation ends a playout; 0: to the
                       // end; -1: the game's default (kDefaultHorizon)
   // the fitted value's weights in place of the game's (weights=FILE: a file `fit-value --save`
@@ -72,7 +72,9 @@ struct MctsOptions {
   // draws its tiles (and other chance outcomes) from the same random numbers, so the options are
   // compared on the same luck; 0: every draw from the tree's one generator
   int crn = 0;
-  int race = 0;  // 1: the search's greedy evaluation values the track by Hooks::track_worth
+  double race = -1;  // > 0: the search's greedy evaluation values a per-player track by the game's
+                     // Hooks::track_worth (Amazonas' boat race), times this, instead of 0.6 a
+                     // space; 0: not; -1: the game's default (GameDef::search_race; 0 in mcts_analyze)
   double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
                       // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
 };

@@ -311,6 +311,11 @@ struct GameDef {
   // after the tile alone): MctsOptions::prior_depth, docs/mcts.md "The prior deeper in the tree".
   // With three or more players 1 (measured no better there).
   int search_prior_depth = 1;
+  // The search's greedy evaluation values the track by search_race times Hooks::track_worth
+  // (MctsOptions::race; 0: 0.6 a space, as the greedy bot's), and then the greedy prior counts as
+  // search_race_prior virtual playouts (0: search_prior). Analysis keeps 0 and search_prior.
+  double search_race = 0;
+  int search_race_prior = 0;
   [[nodiscard]] int prior_depth_for(int players) const { return players == 2 ? search_prior_depth : 1; }
   // The strength levels' mcts specs in this game (easy, normal, hard; ai/bot_limits.hpp), chosen
   // in the arena so that each wins about 75% against the one below (docs/mcts.md "Levels");

@@ -128,7 +128,7 @@ def test_a_level_plays_the_games_own_spec(name):
     """bot_action and mcts with a level ("easy") play what the game's own spec for that level plays
     (GameDef::levels; each game sets its own), seed for seed."""
     specs = {"base": "mcts:playouts=10,threads=1,value=0,pdepth=1",
-             "amazonas": "mcts:playouts=10,threads=1,slip=0.2",
+             "amazonas": "mcts:playouts=10,threads=1,slip=0.2,race=0",
              "hunters": "mcts:playouts=100,threads=1,slip=0.14",
              "safari": "mcts:playouts=10,threads=1,value=0,slip=0.03"}
     game = carcassonne.Game(name, players=2)

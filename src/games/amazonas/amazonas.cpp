@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 #include "core/json_input.hpp"
 #include "games/games.hpp"
@@ -425,10 +424,10 @@ struct RaceCell {
 using RaceTable = std::array<std::array<RaceCell, 2 * kRaceD + 1>, kRaceK + 1>;
 using RaceStep = std::array<double, 2 * kRaceStep + 1>;
 
-double env_or(const char* name, double d) {
-  const char* v = std::getenv(name);
-  return v ? std::atof(v) : d;
-}
+// The lead's variance between two scorings, and after the last one (greedy against greedy).
+constexpr double kRaceVar = 2.08, kRaceVarLast = 0.71;
+// Tiles between two Amazon tiles (the even spread: 80 tiles, 15 blocks).
+constexpr double kRaceBlock = 5.33;
 
 // A step of variance v (a normal's, on the whole numbers).
 RaceStep race_step(double v) {
@@ -454,7 +453,7 @@ RaceCell race_scoring(const RaceTable& t, int k, int e) {
 
 const RaceTable& race_table() {
   static const RaceTable table = [] {
-    const RaceStep step = race_step(env_or("RACE_V", 2.08)), last = race_step(env_or("RACE_VL", 0.71));
+    const RaceStep step = race_step(kRaceVar), last = race_step(kRaceVarLast);
     RaceTable t{};
     for (int d = -kRaceD; d <= kRaceD; ++d) {
       RaceCell& c = t[0][static_cast<std::size_t>(d + kRaceD)];
@@ -483,12 +482,139 @@ const RaceTable& race_table() {
 }
 
 
-void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
-  out.fill(0.0);
-  if (s.nplayers != 2) {
-    for (int p = 0; p < s.nplayers; ++p) out[static_cast<std::size_t>(p)] = 0.6 * s.track[static_cast<std::size_t>(p)];
+// With three or four players, from one boat's view: the other boats' spaces less its own, each
+// clamped to -6..6 (the boats' order does not matter). Before each scoring every boat moves by its
+// own step (a normal's of variance 2.08 / players on -2..2: the two-player lead's variance shared
+// among the boats, each of which has fewer turns between two scorings). At each scoring the dense
+// places: 1st caimans + piranhas, 2nd piranhas, and a boat that scored nothing (3rd or further)
+// moves 1; at the river mouth 6 and 3 (with four players 7, 4 and 1). The table holds the
+// expected number of first and second places and the mouth's points per unit of each.
+constexpr int kManyD = 6, kManyW = 2 * kManyD + 1, kManyStep = 2, kManyK = 20;
+struct ManyCell {
+  double first = 0, second = 0, mouth = 0;
+};
+using ManyTable = std::vector<std::vector<ManyCell>>;  // [k][state], state: the others' offsets in base kManyW
+
+// The dense place of a boat at 0 among others at offsets off[0..m) (positive: ahead of it).
+int many_place(int m, const std::array<int, kMaxPlayers>& off) {
+  int distinct_ahead = 0;
+  for (int i = 0; i < m; ++i) {
+    const int v = off[static_cast<std::size_t>(i)];
+    bool dup = v <= 0;
+    for (int j = 0; j < i && !dup; ++j) dup = off[static_cast<std::size_t>(j)] == v;
+    distinct_ahead += dup ? 0 : 1;
+  }
+  return 1 + distinct_ahead;
+}
+
+ManyTable make_many_table(int n) {
+  ManyTable t;
+  {
+    {
+      const int m = n - 1;
+      int states = 1;
+      for (int i = 0; i < m; ++i) states *= kManyW;
+      std::array<double, 2 * kManyStep + 1> step{};
+      double z = 0;
+      for (int i = -kManyStep; i <= kManyStep; ++i) z += step[static_cast<std::size_t>(i + kManyStep)] = std::exp(-0.5 * i * i * n / kRaceVar);
+      for (double& x : step) x /= z;
+      const std::array<int, 3>& mouth = n <= 3 ? std::array<int, 3>{6, 3, 0} : std::array<int, 3>{7, 4, 1};
+      t.assign(kManyK + 1, std::vector<ManyCell>(static_cast<std::size_t>(states)));
+      const auto decode = [&](int st, std::array<int, kMaxPlayers>& off) {
+        for (int i = 0; i < m; ++i) {
+          off[static_cast<std::size_t>(i)] = st % kManyW - kManyD;
+          st /= kManyW;
+        }
+      };
+      const auto encode = [&](const std::array<int, kMaxPlayers>& off) {
+        int st = 0;
+        for (int i = m - 1; i >= 0; --i) st = st * kManyW + std::clamp(off[static_cast<std::size_t>(i)], -kManyD, kManyD) + kManyD;
+        return st;
+      };
+      for (int st = 0; st < states; ++st) {  // the mouth, as the boats stand
+        std::array<int, kMaxPlayers> off{};
+        decode(st, off);
+        const int r = many_place(m, off);
+        t[0][static_cast<std::size_t>(st)].mouth = r <= 3 ? mouth[static_cast<std::size_t>(r - 1)] : 0;
+      }
+      const int combos = [&] {
+        int c = 1;
+        for (int i = 0; i < n; ++i) c *= 2 * kManyStep + 1;
+        return c;
+      }();
+      for (int k = 1; k <= kManyK; ++k)
+        for (int st = 0; st < states; ++st) {
+          std::array<int, kMaxPlayers> off{};
+          decode(st, off);
+          ManyCell c;
+          for (int cb = 0; cb < combos; ++cb) {  // every boat's step: cb's digits, base 7
+            int x = cb;
+            const int mine = x % (2 * kManyStep + 1) - kManyStep;
+            x /= 2 * kManyStep + 1;
+            double pr = step[static_cast<std::size_t>(mine + kManyStep)];
+            std::array<int, kMaxPlayers> o{};
+            for (int i = 0; i < m; ++i) {
+              const int sd = x % (2 * kManyStep + 1) - kManyStep;
+              x /= 2 * kManyStep + 1;
+              pr *= step[static_cast<std::size_t>(sd + kManyStep)];
+              o[static_cast<std::size_t>(i)] = off[static_cast<std::size_t>(i)] + sd - mine;
+            }
+            // the scoring: places of every boat (me at 0), then those that scored nothing move 1
+            int top = 0;
+            for (int i = 0; i < m; ++i) top = std::max(top, o[static_cast<std::size_t>(i)]);
+            int second = -100;
+            if (top > 0) second = 0;
+            for (int i = 0; i < m; ++i)
+              if (o[static_cast<std::size_t>(i)] < top) second = std::max(second, o[static_cast<std::size_t>(i)]);
+            const bool me1 = top == 0, me2 = !me1 && second == 0;
+            std::array<int, kMaxPlayers> after = o;
+            for (int i = 0; i < m; ++i) {
+              const int v = o[static_cast<std::size_t>(i)];
+              if (v != top && v != second) ++after[static_cast<std::size_t>(i)];
+            }
+            if (!me1 && !me2)
+              for (int i = 0; i < m; ++i) --after[static_cast<std::size_t>(i)];
+            const ManyCell& nx = t[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(encode(after))];
+            c.first += pr * ((me1 ? 1 : 0) + nx.first);
+            c.second += pr * ((me2 ? 1 : 0) + nx.second);
+            c.mouth += pr * nx.mouth;
+          }
+          t[static_cast<std::size_t>(k)][static_cast<std::size_t>(st)] = c;
+        }
+    }
+  }
+  return t;
+}
+
+// Each player count's table, made when first needed.
+const ManyTable& many_table(int players) {
+  static const ManyTable three = make_many_table(3);
+  if (players == 3) return three;
+  static const ManyTable four = make_many_table(4);
+  return four;
+}
+
+void race_worth_many(const State& s, int k, double all, double pir, std::array<double, kMaxPlayers>& out) {
+  const int n = s.nplayers;
+  if (n > 4) {  // five players: the greedy evaluation's 0.6 a space (a table of 13^4 states is left out)
+    for (int p = 0; p < n; ++p) out[static_cast<std::size_t>(p)] = 0.6 * s.track[static_cast<std::size_t>(p)];
     return;
   }
+  const ManyTable& t = many_table(n);
+  for (int p = 0; p < n; ++p) {
+    int st = 0;
+    for (int q = n - 1; q >= 0; --q) {
+      if (q == p) continue;
+      const int off = s.track[static_cast<std::size_t>(q)] - s.track[static_cast<std::size_t>(p)];
+      st = st * kManyW + std::clamp(off, -kManyD, kManyD) + kManyD;
+    }
+    const ManyCell& c = t[static_cast<std::size_t>(std::min(k, kManyK))][static_cast<std::size_t>(st)];
+    out[static_cast<std::size_t>(p)] = all * c.first + pir * c.second + c.mouth;
+  }
+}
+
+void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
+  out.fill(0.0);
   // the scorings still to come and what each pays on average: 1st caimans + piranhas, 2nd piranhas
   const auto& types = s.rs->tiles.types;
   int k = 0, bangs = 0;
@@ -524,23 +650,27 @@ void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
   }
   const double all = k ? sum_all / k : 0, pir = k ? sum_pir / k : 0;
   k = std::min(k, kRaceK);
+  if (s.nplayers != 2) {
+    race_worth_many(s, k, all, pir, out);
+    return;
+  }
   const RaceTable& t = race_table();
   // the interval before the next scoring: its step's variance from the tiles still to come before
   // the next Amazon tile (the even spread: one in each block)
-  static const double per_tile = env_or("RACE_V", 2.08) / 5.33;
-  static const bool first_exact = env_or("RACE_FIRST", 1) != 0;
   RaceStep first{};
-  if (k > 0 && first_exact) {
+  if (k > 0) {
     const RiverOdds o = river_odds(s);
-    const int n = s.rs->tiles.draw_total, blocks = std::max(1, s.rs->tiles.draw_total - s.rs->tiles.kind_total[kLand]);
-    const double tiles = o.den == 0 ? (o.num ? 1.0 : 1.0 + static_cast<double>(n) / blocks) : (o.den + 1) / 2.0;
-    first = race_step(per_tile * tiles);
+    const int blocks = std::max(1, s.rs->tiles.draw_total - s.rs->tiles.kind_total[kLand]);
+    const int river_left = s.pile - s.kind_left[kLand];
+    const double tiles = s.rs->option_index[0] == 1 ? (s.pile + 1.0) / (river_left + 1.0)  // spread=uniform
+                         : o.den == 0 ? (o.num ? 1.0 : 1.0 + static_cast<double>(s.rs->tiles.draw_total) / blocks)
+                                      : (o.den + 1) / 2.0;
+    first = race_step(kRaceVar / kRaceBlock * tiles);
   }
-  static const double scale = env_or("RACE_SCALE", 1.0);
   for (int p = 0; p < 2; ++p) {
     const int d = race_clamp(s.track[static_cast<std::size_t>(p)] - s.track[static_cast<std::size_t>(1 - p)]);
     RaceCell c;
-    if (k > 0 && first_exact) {
+    if (k > 0) {
       for (int dd = -kRaceStep; dd <= kRaceStep; ++dd) {
         const double pr = first[static_cast<std::size_t>(dd + kRaceStep)];
         const RaceCell n = race_scoring(t, k, race_clamp(d + dd));
@@ -552,7 +682,7 @@ void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
     } else {
       c = t[static_cast<std::size_t>(k)][static_cast<std::size_t>(d + kRaceD)];
     }
-    out[static_cast<std::size_t>(p)] = scale * (all * c.first + pir * c.second + 6 * c.mouth1 + 3 * c.mouth2);
+    out[static_cast<std::size_t>(p)] = (all * c.first + pir * c.second + 6 * c.mouth1 + 3 * c.mouth2);
   }
 }
 
@@ -693,9 +823,14 @@ const GameDef& amazonas() {
     // second a move)
     g.search_horizon = 16;
     g.search_prior = 100;
+    // the boat race's model in the search's evaluation (track_worth), whose greedy prior is then
+    // trusted with 1000 virtual playouts (docs/mcts.md, "Amazonas: a model of the boat race")
+    g.search_race = 1;
+    g.search_race_prior = 1000;
     // each level wins about 75% against the one below (docs/mcts.md "Levels")
-    g.levels = {"mcts:playouts=10,threads=1,slip=0.2", "mcts:playouts=100,threads=1,slip=0.06",
-                "mcts:playouts=3000,threads=1"};
+    // (race=0: the search their spacing was measured with)
+    g.levels = {"mcts:playouts=10,threads=1,slip=0.2,race=0", "mcts:playouts=100,threads=1,slip=0.06,race=0",
+                "mcts:playouts=3000,threads=1,race=0"};
     g.review_margin = 19.7;  // greedy against greedy: mean |margin| 19.7 points (median 16)
     g.win_scale[2] = 5.34;   // tools/calibrate_win.py, 60 games, 100 playouts: docs/mcts.md
     // the search's fitted value: `carcassonne fit-value --game amazonas --players N --games 50000` (docs/mcts.md)
