@@ -21,12 +21,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <set>
 #include <utility>
 
 #include "ai/driver.hpp"
-#include "ai/mcts.hpp"
 #include "scenario.hpp"
+#include "search_support.hpp"
 
 namespace carc::test {
 namespace {
@@ -1082,39 +1083,9 @@ TEST(AmazonasRace, TheGreedyBotKeepsItsTrackAndTheSearchTakesTheRace) {
 // playouts (GameDef::search_race, search_race_prior); race=0 searches otherwise; analysis keeps
 // race 0 (its calibrations were fitted without).
 TEST(AmazonasRace, TheSearchTakesTheRaceByDefaultAndAnalysisDoesNot) {
-  auto rs = amazonas_rules();
-  State s;
-  init_state(s, *rs, 2);
-  Rng rng(5);
-  MoveList ml;
-  int differ = 0, decisions = 0;
-  const auto visits = [&](const std::string& spec) { return mcts_search(s, parse_mcts_spec(spec), 3).visits; };
-  while (s.phase != Phase::Over && decisions < 10) {
-    if (is_chance(s)) {
-      chance_step(s, rng);
-      continue;
-    }
-    legal_moves(s, ml);
-    if (ml.size() > 1 && (decisions < 10)) {
-      ++decisions;
-      const auto d = visits("mcts:playouts=150,threads=1");
-      EXPECT_EQ(d, visits("mcts:playouts=150,threads=1,race=1,prior=1000"));
-      differ += d != visits("mcts:playouts=150,threads=1,race=0");
-      if (decisions == 1) {
-        MctsOptions o = parse_mcts_spec("mcts:playouts=150,threads=1");
-        const Analysis a = mcts_analyze(s, o, 7);
-        o.race = 0;
-        const Analysis b = mcts_analyze(s, o, 7);
-        ASSERT_EQ(a.options.size(), b.options.size());
-        for (std::size_t i = 0; i < a.options.size(); ++i) {
-          EXPECT_EQ(a.options[i].visits, b.options[i].visits);
-          EXPECT_EQ(a.options[i].margin, b.options[i].margin);
-        }
-      }
-    }
-    mcts_playout_move(s, rng, ml);
-  }
-  EXPECT_EQ(decisions, 10);
+  const int differ = decisions_searched_otherwise(
+      "amazonas", "mcts:playouts=150,threads=1", "mcts:playouts=150,threads=1,race=1,prior=1000",
+      "mcts:playouts=150,threads=1,race=0", 10, [](const State&) { return true; }, [](MctsOptions& o) { o.race = 0; });
   EXPECT_GT(differ, 0) << "race=0 searches alike";
 }
 

@@ -11,11 +11,13 @@
 #include "ai/driver.hpp"
 #include "ai/mcts.hpp"
 #include "scenario.hpp"
+#include "search_support.hpp"
 
 namespace carc {
 namespace {
 
 using test::Scenario;
+using test::decisions_searched_otherwise;
 
 constexpr int kRed = 0, kBlue = 1;
 
@@ -145,39 +147,9 @@ TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
 // `gains` scales it, so Safari's search with gains=0 (the policy before) spends its playouts
 // otherwise at some decision, and the default is gains=1; analysis keeps 0 (its calibrations).
 TEST(Mcts, GainsChangeSafarisPlayoutsAndAnalysisKeepsNone) {
-  auto rs = load_ruleset("safari", {});
-  State s;
-  init_state(s, *rs, 2);
-  Rng rng(5);
-  MoveList ml;
-  int differ = 0, decisions = 0;
-  const auto visits = [&](const std::string& spec) { return mcts_search(s, parse_mcts_spec(spec), 3).visits; };
-  while (s.phase != Phase::Over && decisions < 12) {
-    if (is_chance(s)) {
-      chance_step(s, rng);
-      continue;
-    }
-    legal_moves(s, ml);
-    if (s.phase == Phase::Piece && ml.size() > 1) {
-      ++decisions;
-      const auto d = visits("mcts:playouts=200,threads=1");
-      EXPECT_EQ(d, visits("mcts:playouts=200,threads=1,gains=1"));
-      differ += d != visits("mcts:playouts=200,threads=1,gains=0");
-      if (decisions == 1) {
-        MctsOptions o = parse_mcts_spec("mcts:playouts=200,threads=1");
-        const Analysis a = mcts_analyze(s, o, 7);
-        o.gains = 0;
-        const Analysis b = mcts_analyze(s, o, 7);
-        ASSERT_EQ(a.options.size(), b.options.size());
-        for (std::size_t i = 0; i < a.options.size(); ++i) {
-          EXPECT_EQ(a.options[i].visits, b.options[i].visits);
-          EXPECT_EQ(a.options[i].margin, b.options[i].margin);
-        }
-      }
-    }
-    mcts_playout_move(s, rng, ml);
-  }
-  EXPECT_EQ(decisions, 12);
+  const int differ = decisions_searched_otherwise(
+      "safari", "mcts:playouts=200,threads=1", "mcts:playouts=200,threads=1,gains=1", "mcts:playouts=200,threads=1,gains=0",
+      12, [](const State& s) { return s.phase == Phase::Piece; }, [](MctsOptions& o) { o.gains = 0; });
   EXPECT_GT(differ, 0) << "gains=0 searches alike";
 }
 

@@ -451,6 +451,20 @@ RaceCell race_scoring(const RaceTable& t, int k, int e) {
   return c;
 }
 
+// An interval's step (step) from lead d, then a scoring with k left and the rest from the table.
+RaceCell race_interval(const RaceTable& t, int k, int d, const RaceStep& step) {
+  RaceCell c;
+  for (int dd = -kRaceStep; dd <= kRaceStep; ++dd) {
+    const double pr = step[static_cast<std::size_t>(dd + kRaceStep)];
+    const RaceCell n = race_scoring(t, k, race_clamp(d + dd));
+    c.first += pr * n.first;
+    c.second += pr * n.second;
+    c.mouth1 += pr * n.mouth1;
+    c.mouth2 += pr * n.mouth2;
+  }
+  return c;
+}
+
 const RaceTable& race_table() {
   static const RaceTable table = [] {
     const RaceStep step = race_step(kRaceVar), last = race_step(kRaceVarLast);
@@ -466,15 +480,7 @@ const RaceTable& race_table() {
     }
     for (int k = 1; k <= kRaceK; ++k)
       for (int d = -kRaceD; d <= kRaceD; ++d) {
-        RaceCell& c = t[static_cast<std::size_t>(k)][static_cast<std::size_t>(d + kRaceD)];
-        for (int dd = -kRaceStep; dd <= kRaceStep; ++dd) {
-          const double pr = step[static_cast<std::size_t>(dd + kRaceStep)];
-          const RaceCell n = race_scoring(t, k, race_clamp(d + dd));
-          c.first += pr * n.first;
-          c.second += pr * n.second;
-          c.mouth1 += pr * n.mouth1;
-          c.mouth2 += pr * n.mouth2;
-        }
+        t[static_cast<std::size_t>(k)][static_cast<std::size_t>(d + kRaceD)] = race_interval(t, k, d, step);
       }
     return t;
   }();
@@ -669,19 +675,7 @@ void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
   }
   for (int p = 0; p < 2; ++p) {
     const int d = race_clamp(s.track[static_cast<std::size_t>(p)] - s.track[static_cast<std::size_t>(1 - p)]);
-    RaceCell c;
-    if (k > 0) {
-      for (int dd = -kRaceStep; dd <= kRaceStep; ++dd) {
-        const double pr = first[static_cast<std::size_t>(dd + kRaceStep)];
-        const RaceCell n = race_scoring(t, k, race_clamp(d + dd));
-        c.first += pr * n.first;
-        c.second += pr * n.second;
-        c.mouth1 += pr * n.mouth1;
-        c.mouth2 += pr * n.mouth2;
-      }
-    } else {
-      c = t[static_cast<std::size_t>(k)][static_cast<std::size_t>(d + kRaceD)];
-    }
+    const RaceCell c = k > 0 ? race_interval(t, k, d, first) : t[0][static_cast<std::size_t>(d + kRaceD)];
     out[static_cast<std::size_t>(p)] = (all * c.first + pir * c.second + 6 * c.mouth1 + 3 * c.mouth2);
   }
 }
