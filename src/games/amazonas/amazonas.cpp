@@ -663,7 +663,7 @@ void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
   const RaceTable& t = race_table();
   // the interval before the next scoring: its step's variance from the tiles still to come before
   // the next Amazon tile (the even spread: one in each block)
-  RaceStep first{};
+  const RaceStep* first = nullptr;
   if (k > 0) {
     const RiverOdds o = river_odds(s);
     const int blocks = std::max(1, s.rs->tiles.draw_total - s.rs->tiles.kind_total[kLand]);
@@ -671,11 +671,28 @@ void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
     const double tiles = s.rs->option_index[0] == 1 ? (s.pile + 1.0) / (river_left + 1.0)  // spread=uniform
                          : o.den == 0 ? (o.num ? 1.0 : 1.0 + static_cast<double>(s.rs->tiles.draw_total) / blocks)
                                       : (o.den + 1) / 2.0;
-    first = race_step(kRaceVar / kRaceBlock * tiles);
+    // the steps for tiles in halves, made once (a step is 17 exponentials)
+    static const std::array<RaceStep, 128> steps = [] {
+      std::array<RaceStep, 128> a{};
+      for (std::size_t h = 1; h < a.size(); ++h) a[h] = race_step(kRaceVar / kRaceBlock * 0.5 * static_cast<double>(h));
+      return a;
+    }();
+    const double h = 2 * tiles;
+    if (h == std::floor(h) && h >= 1 && h < 128) {
+      first = &steps[static_cast<std::size_t>(h)];
+    } else {  // another count (a block's end after its Amazon tile, spread=uniform): the last one kept
+      thread_local double last_tiles = -1;
+      thread_local RaceStep last_step{};
+      if (tiles != last_tiles) {
+        last_tiles = tiles;
+        last_step = race_step(kRaceVar / kRaceBlock * tiles);
+      }
+      first = &last_step;
+    }
   }
   for (int p = 0; p < 2; ++p) {
     const int d = race_clamp(s.track[static_cast<std::size_t>(p)] - s.track[static_cast<std::size_t>(1 - p)]);
-    const RaceCell c = k > 0 ? race_interval(t, k, d, first) : t[0][static_cast<std::size_t>(d + kRaceD)];
+    const RaceCell c = first ? race_interval(t, k, d, *first) : t[0][static_cast<std::size_t>(d + kRaceD)];
     out[static_cast<std::size_t>(p)] = (all * c.first + pir * c.second + 6 * c.mouth1 + 3 * c.mouth2);
   }
 }
