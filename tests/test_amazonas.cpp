@@ -1056,7 +1056,8 @@ TEST(AmazonasRace, ManyBoatsWorthMoreAheadAndAlikeOnOneSpace) {
   set_boats(s, {9, 4, 4, 6, 1});
   std::array<double, kMaxPlayers> w{};
   rs->game->hooks.track_worth(s.s, w);
-  for (int p = 0; p < 5; ++p) EXPECT_DOUBLE_EQ(w[static_cast<std::size_t>(p)], 0.6 * s.s.track[static_cast<std::size_t>(p)]);
+  for (int p = 0; p < 5; ++p)
+    EXPECT_DOUBLE_EQ(w[static_cast<std::size_t>(p)], 0.6 * s.s.track[static_cast<std::size_t>(p)]);
 }
 
 // The greedy bot keeps 0.6 a space (its evaluation is the benchmark every strength figure is

@@ -16,8 +16,8 @@
 namespace carc {
 namespace {
 
-using test::Scenario;
 using test::decisions_searched_otherwise;
+using test::Scenario;
 
 constexpr int kRed = 0, kBlue = 1;
 
@@ -148,8 +148,9 @@ TEST(Mcts, DeterministicWithASeedAndAPlayoutBudget) {
 // otherwise at some decision, and the default is gains=1; analysis keeps 0 (its calibrations).
 TEST(Mcts, GainsChangeSafarisPlayoutsAndAnalysisKeepsNone) {
   const int differ = decisions_searched_otherwise(
-      "safari", "mcts:playouts=200,threads=1", "mcts:playouts=200,threads=1,gains=1", "mcts:playouts=200,threads=1,gains=0",
-      12, [](const State& s) { return s.phase == Phase::Piece; }, [](MctsOptions& o) { o.gains = 0; });
+      "safari", "mcts:playouts=200,threads=1", "mcts:playouts=200,threads=1,gains=1",
+      "mcts:playouts=200,threads=1,gains=0", 12, [](const State& s) { return s.phase == Phase::Piece; },
+      [](MctsOptions& o) { o.gains = 0; });
   EXPECT_GT(differ, 0) << "gains=0 searches alike";
 }
 

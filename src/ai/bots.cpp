@@ -117,7 +117,8 @@ double position_eval(const State& s, int player, const std::vector<double>* valu
 }
 
 double greedy_continuation(const State& t, int me, const std::vector<double>* value, double race) {
-  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me) return position_eval(t, me, value, race);
+  if ((t.phase != Phase::Choose && t.phase != Phase::Piece) || to_move(t) != me)
+    return position_eval(t, me, value, race);
   MoveList ml;
   legal_moves(t, ml);
   double best = -1e18;
@@ -155,7 +156,8 @@ void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& p
     worth(s, track);
     for (int p = 0; p < s.nplayers; ++p) track[static_cast<std::size_t>(p)] *= race;
   } else
-    for (int p = 0; p < s.nplayers; ++p) track[static_cast<std::size_t>(p)] = 0.6 * s.track[static_cast<std::size_t>(p)];
+    for (int p = 0; p < s.nplayers; ++p)
+      track[static_cast<std::size_t>(p)] = 0.6 * s.track[static_cast<std::size_t>(p)];
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders

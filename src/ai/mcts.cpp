@@ -847,10 +847,11 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
     } else if (name == "scale") {
       o.scale = real(1, 1000);
     } else {
-      throw InputError(fmt::format(
-          "mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
-          "econ, informed, gains, pprior, pdepth, pcheap, plazy, follow, pw, value, halving, hq, crn, race, slip, weights)",
-          name));
+      throw InputError(
+          fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
+                      "econ, informed, gains, pprior, pdepth, pcheap, plazy, follow, pw, value, halving, hq, crn, "
+                      "race, slip, weights)",
+                      name));
     }
   }
   if (!playouts_set) o.playouts = 0;

@@ -433,7 +433,8 @@ constexpr double kRaceBlock = 5.33;
 RaceStep race_step(double v) {
   RaceStep st{};
   double z = 0;
-  for (int i = -kRaceStep; i <= kRaceStep; ++i) z += st[static_cast<std::size_t>(i + kRaceStep)] = std::exp(-0.5 * i * i / std::max(v, 0.05));
+  for (int i = -kRaceStep; i <= kRaceStep; ++i)
+    z += st[static_cast<std::size_t>(i + kRaceStep)] = std::exp(-0.5 * i * i / std::max(v, 0.05));
   for (double& x : st) x /= z;
   return st;
 }
@@ -474,8 +475,10 @@ const RaceTable& race_table() {
       for (int dd = -kRaceStep; dd <= kRaceStep; ++dd) {
         const double pr = last[static_cast<std::size_t>(dd + kRaceStep)];
         const int e = d + dd;
-        if (e >= 0) c.mouth1 += pr;
-        else if (e == -1) c.mouth2 += pr;
+        if (e >= 0)
+          c.mouth1 += pr;
+        else if (e == -1)
+          c.mouth2 += pr;
       }
     }
     for (int k = 1; k <= kRaceK; ++k)
@@ -486,7 +489,6 @@ const RaceTable& race_table() {
   }();
   return table;
 }
-
 
 // With three or four players, from one boat's view: the other boats' spaces less its own, each
 // clamped to -6..6 (the boats' order does not matter). Before each scoring every boat moves by its
@@ -522,7 +524,8 @@ ManyTable make_many_table(int n) {
       for (int i = 0; i < m; ++i) states *= kManyW;
       std::array<double, 2 * kManyStep + 1> step{};
       double z = 0;
-      for (int i = -kManyStep; i <= kManyStep; ++i) z += step[static_cast<std::size_t>(i + kManyStep)] = std::exp(-0.5 * i * i * n / kRaceVar);
+      for (int i = -kManyStep; i <= kManyStep; ++i)
+        z += step[static_cast<std::size_t>(i + kManyStep)] = std::exp(-0.5 * i * i * n / kRaceVar);
       for (double& x : step) x /= z;
       const std::array<int, 3>& mouth = n <= 3 ? std::array<int, 3>{6, 3, 0} : std::array<int, 3>{7, 4, 1};
       t.assign(kManyK + 1, std::vector<ManyCell>(static_cast<std::size_t>(states)));
@@ -534,7 +537,8 @@ ManyTable make_many_table(int n) {
       };
       const auto encode = [&](const std::array<int, kMaxPlayers>& off) {
         int st = 0;
-        for (int i = m - 1; i >= 0; --i) st = st * kManyW + std::clamp(off[static_cast<std::size_t>(i)], -kManyD, kManyD) + kManyD;
+        for (int i = m - 1; i >= 0; --i)
+          st = st * kManyW + std::clamp(off[static_cast<std::size_t>(i)], -kManyD, kManyD) + kManyD;
         return st;
       };
       for (int st = 0; st < states; ++st) {  // the mouth, as the boats stand
