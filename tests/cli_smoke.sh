@@ -732,6 +732,19 @@ EOF2
   fail "points_by_kind: no matching seat exited 0"
 grep -q "no seat's bot starts with 'nobody'" "$TMP/kinds_none.err" || fail "points_by_kind: $(cat "$TMP/kinds_none.err")"
 
+# tools/race_steps.py over Amazonas records: a step before each turn with an Amazon scoring (15 a
+# game: a "!" tile and its double tile score in one turn), 14 of them between two such turns
+"$BIN" selfplay --game amazonas --players 2 --bots greedy,greedy --games 3 --seed 77 --records "$TMP/race" >/dev/null 2>&1
+/usr/bin/python3 "$(dirname "$0")/../tools/race_steps.py" "$TMP/race" >"$TMP/race.out" 2>"$TMP/race.err" ||
+  fail "race_steps: exit $?: $(cat "$TMP/race.err")"
+grep -q "^3 games$" "$TMP/race.out" || fail "race_steps: $(head -3 "$TMP/race.out")"
+grep -q "^start to the first scoring: 3 steps" "$TMP/race.out" || fail "race_steps: no first steps: $(cat "$TMP/race.out")"
+grep -Eq "^between scorings: 42 steps, mean [-+][0-9.]+, variance [0-9.]+" "$TMP/race.out" ||
+  fail "race_steps: between scorings: $(cat "$TMP/race.out")"
+/usr/bin/python3 "$(dirname "$0")/../tools/race_steps.py" "$TMP/kinds" >/dev/null 2>"$TMP/race_none.err" &&
+  fail "race_steps: base records exited 0"
+grep -q "no two-player Amazonas records" "$TMP/race_none.err" || fail "race_steps: $(cat "$TMP/race_none.err")"
+
 if [ "$FAILS" -ne 0 ]; then
   echo "cli_smoke: $FAILS failure(s)" >&2
   exit 1
