@@ -517,82 +517,78 @@ int many_place(int m, const std::array<int, kMaxPlayers>& off) {
 
 ManyTable make_many_table(int n) {
   ManyTable t;
-  {
-    {
-      const int m = n - 1;
-      int states = 1;
-      for (int i = 0; i < m; ++i) states *= kManyW;
-      std::array<double, 2 * kManyStep + 1> step{};
-      double z = 0;
-      for (int i = -kManyStep; i <= kManyStep; ++i)
-        z += step[static_cast<std::size_t>(i + kManyStep)] = std::exp(-0.5 * i * i * n / kRaceVar);
-      for (double& x : step) x /= z;
-      const std::array<int, 3>& mouth = n <= 3 ? std::array<int, 3>{6, 3, 0} : std::array<int, 3>{7, 4, 1};
-      t.assign(kManyK + 1, std::vector<ManyCell>(static_cast<std::size_t>(states)));
-      const auto decode = [&](int st, std::array<int, kMaxPlayers>& off) {
-        for (int i = 0; i < m; ++i) {
-          off[static_cast<std::size_t>(i)] = st % kManyW - kManyD;
-          st /= kManyW;
-        }
-      };
-      const auto encode = [&](const std::array<int, kMaxPlayers>& off) {
-        int st = 0;
-        for (int i = m - 1; i >= 0; --i)
-          st = st * kManyW + std::clamp(off[static_cast<std::size_t>(i)], -kManyD, kManyD) + kManyD;
-        return st;
-      };
-      for (int st = 0; st < states; ++st) {  // the mouth, as the boats stand
-        std::array<int, kMaxPlayers> off{};
-        decode(st, off);
-        const int r = many_place(m, off);
-        t[0][static_cast<std::size_t>(st)].mouth = r <= 3 ? mouth[static_cast<std::size_t>(r - 1)] : 0;
-      }
-      const int combos = [&] {
-        int c = 1;
-        for (int i = 0; i < n; ++i) c *= 2 * kManyStep + 1;
-        return c;
-      }();
-      for (int k = 1; k <= kManyK; ++k)
-        for (int st = 0; st < states; ++st) {
-          std::array<int, kMaxPlayers> off{};
-          decode(st, off);
-          ManyCell c;
-          for (int cb = 0; cb < combos; ++cb) {  // every boat's step: cb's digits, base 7
-            int x = cb;
-            const int mine = x % (2 * kManyStep + 1) - kManyStep;
-            x /= 2 * kManyStep + 1;
-            double pr = step[static_cast<std::size_t>(mine + kManyStep)];
-            std::array<int, kMaxPlayers> o{};
-            for (int i = 0; i < m; ++i) {
-              const int sd = x % (2 * kManyStep + 1) - kManyStep;
-              x /= 2 * kManyStep + 1;
-              pr *= step[static_cast<std::size_t>(sd + kManyStep)];
-              o[static_cast<std::size_t>(i)] = off[static_cast<std::size_t>(i)] + sd - mine;
-            }
-            // the scoring: places of every boat (me at 0), then those that scored nothing move 1
-            int top = 0;
-            for (int i = 0; i < m; ++i) top = std::max(top, o[static_cast<std::size_t>(i)]);
-            int second = -100;
-            if (top > 0) second = 0;
-            for (int i = 0; i < m; ++i)
-              if (o[static_cast<std::size_t>(i)] < top) second = std::max(second, o[static_cast<std::size_t>(i)]);
-            const bool me1 = top == 0, me2 = !me1 && second == 0;
-            std::array<int, kMaxPlayers> after = o;
-            for (int i = 0; i < m; ++i) {
-              const int v = o[static_cast<std::size_t>(i)];
-              if (v != top && v != second) ++after[static_cast<std::size_t>(i)];
-            }
-            if (!me1 && !me2)
-              for (int i = 0; i < m; ++i) --after[static_cast<std::size_t>(i)];
-            const ManyCell& nx = t[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(encode(after))];
-            c.first += pr * ((me1 ? 1 : 0) + nx.first);
-            c.second += pr * ((me2 ? 1 : 0) + nx.second);
-            c.mouth += pr * nx.mouth;
-          }
-          t[static_cast<std::size_t>(k)][static_cast<std::size_t>(st)] = c;
-        }
+  const int m = n - 1;
+  int states = 1;
+  for (int i = 0; i < m; ++i) states *= kManyW;
+  std::array<double, 2 * kManyStep + 1> step{};
+  double z = 0;
+  for (int i = -kManyStep; i <= kManyStep; ++i)
+    z += step[static_cast<std::size_t>(i + kManyStep)] = std::exp(-0.5 * i * i * n / kRaceVar);
+  for (double& x : step) x /= z;
+  const std::array<int, 3> mouth = n <= 3 ? std::array<int, 3>{6, 3, 0} : std::array<int, 3>{7, 4, 1};
+  t.assign(kManyK + 1, std::vector<ManyCell>(static_cast<std::size_t>(states)));
+  const auto decode = [&](int st, std::array<int, kMaxPlayers>& off) {
+    for (int i = 0; i < m; ++i) {
+      off[static_cast<std::size_t>(i)] = st % kManyW - kManyD;
+      st /= kManyW;
     }
+  };
+  const auto encode = [&](const std::array<int, kMaxPlayers>& off) {
+    int st = 0;
+    for (int i = m - 1; i >= 0; --i)
+      st = st * kManyW + std::clamp(off[static_cast<std::size_t>(i)], -kManyD, kManyD) + kManyD;
+    return st;
+  };
+  for (int st = 0; st < states; ++st) {  // the mouth, as the boats stand
+    std::array<int, kMaxPlayers> off{};
+    decode(st, off);
+    const int r = many_place(m, off);
+    t[0][static_cast<std::size_t>(st)].mouth = r <= 3 ? mouth[static_cast<std::size_t>(r - 1)] : 0;
   }
+  const int combos = [&] {
+    int c = 1;
+    for (int i = 0; i < n; ++i) c *= 2 * kManyStep + 1;
+    return c;
+  }();
+  for (int k = 1; k <= kManyK; ++k)
+    for (int st = 0; st < states; ++st) {
+      std::array<int, kMaxPlayers> off{};
+      decode(st, off);
+      ManyCell c;
+      for (int cb = 0; cb < combos; ++cb) {  // every boat's step: cb's digits, base 2 * kManyStep + 1
+        int x = cb;
+        const int mine = x % (2 * kManyStep + 1) - kManyStep;
+        x /= 2 * kManyStep + 1;
+        double pr = step[static_cast<std::size_t>(mine + kManyStep)];
+        std::array<int, kMaxPlayers> o{};
+        for (int i = 0; i < m; ++i) {
+          const int sd = x % (2 * kManyStep + 1) - kManyStep;
+          x /= 2 * kManyStep + 1;
+          pr *= step[static_cast<std::size_t>(sd + kManyStep)];
+          o[static_cast<std::size_t>(i)] = off[static_cast<std::size_t>(i)] + sd - mine;
+        }
+        // the scoring: places of every boat (me at 0), then those that scored nothing move 1
+        int top = 0;
+        for (int i = 0; i < m; ++i) top = std::max(top, o[static_cast<std::size_t>(i)]);
+        int second = -100;
+        if (top > 0) second = 0;
+        for (int i = 0; i < m; ++i)
+          if (o[static_cast<std::size_t>(i)] < top) second = std::max(second, o[static_cast<std::size_t>(i)]);
+        const bool me1 = top == 0, me2 = !me1 && second == 0;
+        std::array<int, kMaxPlayers> after = o;
+        for (int i = 0; i < m; ++i) {
+          const int v = o[static_cast<std::size_t>(i)];
+          if (v != top && v != second) ++after[static_cast<std::size_t>(i)];
+        }
+        if (!me1 && !me2)
+          for (int i = 0; i < m; ++i) --after[static_cast<std::size_t>(i)];
+        const ManyCell& nx = t[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(encode(after))];
+        c.first += pr * ((me1 ? 1 : 0) + nx.first);
+        c.second += pr * ((me2 ? 1 : 0) + nx.second);
+        c.mouth += pr * nx.mouth;
+      }
+      t[static_cast<std::size_t>(k)][static_cast<std::size_t>(st)] = c;
+    }
   return t;
 }
 
@@ -623,6 +619,10 @@ void race_worth_many(const State& s, int k, double all, double pir, std::array<d
   }
 }
 
+// Each boat's worth: the model's expected Amazon scorings and river mouth. The scorings left are
+// counted from the pile, so an Amazon tile placed this turn whose scoring is still to run (the piece
+// decision after it) is left out: an approximation the search's cut playouts meet at about one
+// piece decision in five.
 void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
   out.fill(0.0);
   // the scorings still to come and what each pays on average: 1st caimans + piranhas, 2nd piranhas
@@ -697,7 +697,7 @@ void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
   for (int p = 0; p < 2; ++p) {
     const int d = race_clamp(s.track[static_cast<std::size_t>(p)] - s.track[static_cast<std::size_t>(1 - p)]);
     const RaceCell c = first ? race_interval(t, k, d, *first) : t[0][static_cast<std::size_t>(d + kRaceD)];
-    out[static_cast<std::size_t>(p)] = (all * c.first + pir * c.second + 6 * c.mouth1 + 3 * c.mouth2);
+    out[static_cast<std::size_t>(p)] = all * c.first + pir * c.second + 6 * c.mouth1 + 3 * c.mouth2;
   }
 }
 
