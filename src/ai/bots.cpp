@@ -152,8 +152,7 @@ void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& p
                         std::array<double, kMaxPlayers>& value, double race) {
   std::array<double, kMaxPlayers> track{};
   const auto worth = s.rs->game->hooks.track_worth;
-  if (race > 0 && worth) {
-    worth(s, track);
+  if (race > 0 && worth && worth(s, track)) {
     for (int p = 0; p < s.nplayers; ++p) track[static_cast<std::size_t>(p)] *= race;
   } else
     for (int p = 0; p < s.nplayers; ++p)

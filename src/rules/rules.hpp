@@ -95,8 +95,9 @@ struct Hooks {
   // What each player's place on the game's per-player track is still worth, in points, by a model
   // of the race to the end (Amazonas: the Amazon scorings and the river mouth still to come), for
   // the search's evaluation (ai/bots.hpp, greedy_values_from with race); nullptr: the greedy
-  // evaluation's 0.6 a space. out[p] for p < nplayers.
-  void (*track_worth)(const State&, std::array<double, kMaxPlayers>& out) = nullptr;
+  // evaluation's 0.6 a space. out[p] for p < nplayers; false where the game has no model for the
+  // position (Amazonas with five players), and the 0.6 a space stands.
+  bool (*track_worth)(const State&, std::array<double, kMaxPlayers>& out) = nullptr;
   Move (*action_parse)(const State&, std::string_view text) = nullptr;  // throws InputError
   // Replaces the generic majority scoring of a completed feature (paths, areas, point features).
   // Returns false to pause the turn for a decision (phase Choose, any player as s.decider) or a

@@ -394,7 +394,10 @@ TileSet parse_tileset(const std::string& text, const std::string& path, const st
     tt.east = static_cast<u8>(e);
   }
   if (aside_types > 64) fail(file, "tiles", "at most 64 set-aside tile types");
-  for (const auto& t : ts.types) {
+  for (std::size_t i = 0; i < ts.types.size(); ++i) {
+    const TileType& t = ts.types[i];
+    if (t.pile == kPileAside) ts.aside_types.push_back(static_cast<u8>(i));
+    if (t.pile == kPileDraw) ts.kind_types[t.kind & 7].push_back(static_cast<u8>(i));
     ts.total += t.count;
     if (t.pile == kPileBonus) {
       ts.bonus_total += t.draw_count;

@@ -106,6 +106,8 @@ struct TileSet {
   int draw_total = 0;
   int bonus_total = 0;  // tiles in the bonus pile
   std::array<int, 8> kind_total{};  // tiles in the draw pile by tile kind
+  std::array<std::vector<u8>, 8> kind_types{};  // the draw pile's types by tile kind, in file order
+  std::vector<u8> aside_types;  // the set-aside types in file order (Amazonas: bit k of State::aside is the k-th)
   // ids earlier versions of the tile file gave a type (a tile's "aliases"): records and stored
   // games that name them read as the type's id today
   std::vector<std::pair<std::string, int>> aliases;

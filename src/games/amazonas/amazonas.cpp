@@ -602,10 +602,6 @@ const ManyTable& many_table(int players) {
 
 void race_worth_many(const State& s, int k, double all, double pir, std::array<double, kMaxPlayers>& out) {
   const int n = s.nplayers;
-  if (n > 4) {  // five players: the greedy evaluation's 0.6 a space (a table of 13^4 states is left out)
-    for (int p = 0; p < n; ++p) out[static_cast<std::size_t>(p)] = 0.6 * s.track[static_cast<std::size_t>(p)];
-    return;
-  }
   const ManyTable& t = many_table(n);
   for (int p = 0; p < n; ++p) {
     int st = 0;
@@ -623,23 +619,26 @@ void race_worth_many(const State& s, int k, double all, double pir, std::array<d
 // counted from the pile, so an Amazon tile placed this turn whose scoring is still to run (the piece
 // decision after it) is left out: an approximation the search's cut playouts meet at about one
 // piece decision in five.
-void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
+// Five players: no model (a table of 13^4 states is left out), and the greedy evaluation's 0.6 a
+// space stands.
+bool track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
+  if (s.nplayers > 4) return false;
   out.fill(0.0);
   // the scorings still to come and what each pays on average: 1st caimans + piranhas, 2nd piranhas
   const auto& types = s.rs->tiles.types;
   int k = 0, bangs = 0;
   double sum_all = 0, sum_pir = 0;
-  for (std::size_t t = 0; t < types.size(); ++t) {
-    const TileType& tt = types[t];
-    if ((tt.kind != kAmazon && tt.kind != kBang) || !s.remaining[t]) continue;
-    const int f = river_feature(tt);
-    if (f < 0) continue;
-    const auto& a = tt.feats[static_cast<std::size_t>(f)].attr;
-    k += s.remaining[t];
-    bangs += tt.kind == kBang ? s.remaining[t] : 0;
-    sum_all += s.remaining[t] * (a[kCaiman] + a[kPiranha]);
-    sum_pir += s.remaining[t] * a[kPiranha];
-  }
+  for (const u8 kind : {kAmazon, kBang})
+    for (const u8 t : s.rs->tiles.kind_types[kind]) {  // the draw pile's Amazon and "!" tiles
+      const TileType& tt = types[t];
+      const int f = river_feature(tt);
+      if (!s.remaining[t] || f < 0) continue;
+      const auto& a = tt.feats[static_cast<std::size_t>(f)].attr;
+      k += s.remaining[t];
+      bangs += kind == kBang ? s.remaining[t] : 0;
+      sum_all += s.remaining[t] * (a[kCaiman] + a[kPiranha]);
+      sum_pir += s.remaining[t] * a[kPiranha];
+    }
   const auto aside = amazonas_aside_tiles(s);
   const int doubles = std::min<int>(bangs, static_cast<int>(aside.size()));
   if (doubles > 0) {
@@ -662,7 +661,7 @@ void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
   k = std::min(k, kRaceK);
   if (s.nplayers != 2) {
     race_worth_many(s, k, all, pir, out);
-    return;
+    return true;
   }
   const RaceTable& t = race_table();
   // the interval before the next scoring: its step's variance from the tiles still to come before
@@ -699,6 +698,7 @@ void track_worth(const State& s, std::array<double, kMaxPlayers>& out) {
     const RaceCell c = first ? race_interval(t, k, d, *first) : t[0][static_cast<std::size_t>(d + kRaceD)];
     out[static_cast<std::size_t>(p)] = all * c.first + pir * c.second + 6 * c.mouth1 + 3 * c.mouth2;
   }
+  return true;
 }
 
 // The game's own events: a boat's move on the track (and why), an Amazon scoring, the river mouth.
@@ -806,9 +806,9 @@ std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s) {
 
 StaticVec<u8, 64> amazonas_aside_tiles(const State& s) {
   StaticVec<u8, 64> out;
-  int k = 0;  // bit k of State::aside is the k-th set-aside tile type of the file
-  for (std::size_t t = 0; t < s.rs->tiles.types.size() && !out.full(); ++t)
-    if (s.rs->tiles.types[t].pile == kPileAside && (s.aside >> k++ & 1u)) out.push_back(static_cast<u8>(t));
+  const auto& aside = s.rs->tiles.aside_types;  // bit k of State::aside is the k-th (at most 64)
+  for (std::size_t k = 0; k < aside.size() && !out.full(); ++k)
+    if (s.aside >> k & 1u) out.push_back(aside[k]);
   return out;
 }
 
