@@ -897,19 +897,20 @@ TEST(Amazonas, RecordOfAFullGameReplays) {
 // the boat race")
 // =============================================================================================
 
-// A whole-number step of a normal of variance v on -8..8, sampled by its cumulative sums.
+// A whole-number step of a normal of variance v on -r..r, sampled by its cumulative sums.
 struct NormalStep {
   std::array<double, 17> cdf{};
-  explicit NormalStep(double v) {
+  int r = 8;
+  explicit NormalStep(double v, int range = 8) : r(range) {
     double z = 0, acc = 0;
-    for (int i = -8; i <= 8; ++i) z += std::exp(-0.5 * i * i / v);
-    for (int i = -8; i <= 8; ++i) cdf[static_cast<std::size_t>(i + 8)] = acc += std::exp(-0.5 * i * i / v) / z;
+    for (int i = -r; i <= r; ++i) z += std::exp(-0.5 * i * i / v);
+    for (int i = -r; i <= r; ++i) cdf[static_cast<std::size_t>(i + r)] = acc += std::exp(-0.5 * i * i / v) / z;
   }
   int operator()(Rng& rng) const {
     const double u = rng.uniform();
     int i = 0;
-    while (i < 16 && u > cdf[static_cast<std::size_t>(i)]) ++i;
-    return i - 8;
+    while (i < 2 * r && u > cdf[static_cast<std::size_t>(i)]) ++i;
+    return i - r;
   }
 };
 
@@ -990,6 +991,54 @@ TEST(AmazonasRace, TwoBoatsAreWorthTheirRacePlayedOut) {
     }
     EXPECT_NEAR(got[0], me / kRaces, 0.08) << "lead " << lead;
     EXPECT_NEAR(got[1], other / kRaces, 0.08) << "lead " << lead;
+  }
+}
+
+// With three players each boat moves by its own step before each scoring (a normal's of variance
+// 2.08 / 3 on -2..2); at a scoring the dense places: 1st caimans + piranhas, 2nd piranhas, and a
+// boat that scored nothing moves 1; at the river mouth, as the boats stand, 6 and 3. The hook's
+// table against a plain simulation of that race (fails if the table's recursion or its rules change).
+TEST(AmazonasRace, ThreeBoatsAreWorthTheirRacePlayedOut) {
+  auto rs = amazonas_rules();
+  const auto worth = rs->game->hooks.track_worth;
+  const Scorings sc = full_pile_scorings(*rs);
+  const NormalStep step(2.08 / 3, 2);
+  Rng rng(12);
+  const auto places = [](const std::array<int, 3>& b) {  // dense: 1 + the distinct spaces ahead
+    std::array<int, 3> r{};
+    for (std::size_t p = 0; p < 3; ++p) {
+      r[p] = 1;
+      for (std::size_t q = 0; q < 3; ++q) {
+        bool counted = false;
+        for (std::size_t o = 0; o < q; ++o) counted = counted || b[o] == b[q];
+        r[p] += !counted && b[q] > b[p] ? 1 : 0;
+      }
+    }
+    return r;
+  };
+  for (const auto& start : std::vector<std::array<int, 3>>{{1, 1, 1}, {3, 1, 1}, {3, 2, 1}, {1, 4, 4}}) {
+    Scenario s(rs, 3);
+    set_boats(s, {start[0], start[1], start[2]});
+    std::array<double, kMaxPlayers> got{};
+    ASSERT_TRUE(worth(s.s, got));
+    constexpr int kRaces = 200000;
+    std::array<double, 3> want{};
+    for (int race = 0; race < kRaces; ++race) {
+      std::array<int, 3> b = start;
+      for (int j = 0; j < sc.k; ++j) {
+        for (int& x : b) x += step(rng);
+        const auto r = places(b);
+        for (std::size_t p = 0; p < 3; ++p) {
+          want[p] += r[p] == 1 ? sc.all : r[p] == 2 ? sc.pir : 0;
+          b[p] += r[p] > 2 ? 1 : 0;
+        }
+      }
+      const auto r = places(b);
+      for (std::size_t p = 0; p < 3; ++p) want[p] += r[p] == 1 ? 6 : r[p] == 2 ? 3 : 0;
+    }
+    for (std::size_t p = 0; p < 3; ++p)
+      EXPECT_NEAR(got[p], want[p] / kRaces, 0.1)
+          << "boats " << start[0] << " " << start[1] << " " << start[2] << ", boat " << p;
   }
 }
 
