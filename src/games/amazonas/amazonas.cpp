@@ -515,6 +515,14 @@ int many_place(int m, const std::array<int, kMaxPlayers>& off) {
   return 1 + distinct_ahead;
 }
 
+// The table's state for the other boats' offsets off[0..m) (each clamped to -kManyD..kManyD).
+int many_encode(int m, const std::array<int, kMaxPlayers>& off) {
+  int st = 0;
+  for (int i = m - 1; i >= 0; --i)
+    st = st * kManyW + std::clamp(off[static_cast<std::size_t>(i)], -kManyD, kManyD) + kManyD;
+  return st;
+}
+
 ManyTable make_many_table(int n) {
   ManyTable t;
   const int m = n - 1;
@@ -532,12 +540,6 @@ ManyTable make_many_table(int n) {
       off[static_cast<std::size_t>(i)] = st % kManyW - kManyD;
       st /= kManyW;
     }
-  };
-  const auto encode = [&](const std::array<int, kMaxPlayers>& off) {
-    int st = 0;
-    for (int i = m - 1; i >= 0; --i)
-      st = st * kManyW + std::clamp(off[static_cast<std::size_t>(i)], -kManyD, kManyD) + kManyD;
-    return st;
   };
   for (int st = 0; st < states; ++st) {  // the mouth, as the boats stand
     std::array<int, kMaxPlayers> off{};
@@ -582,7 +584,7 @@ ManyTable make_many_table(int n) {
         }
         if (!me1 && !me2)
           for (int i = 0; i < m; ++i) --after[static_cast<std::size_t>(i)];
-        const ManyCell& nx = t[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(encode(after))];
+        const ManyCell& nx = t[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(many_encode(m, after))];
         c.first += pr * ((me1 ? 1 : 0) + nx.first);
         c.second += pr * ((me2 ? 1 : 0) + nx.second);
         c.mouth += pr * nx.mouth;
@@ -604,13 +606,13 @@ void race_worth_many(const State& s, int k, double all, double pir, std::array<d
   const int n = s.nplayers;
   const ManyTable& t = many_table(n);
   for (int p = 0; p < n; ++p) {
-    int st = 0;
-    for (int q = n - 1; q >= 0; --q) {
-      if (q == p) continue;
-      const int off = s.track[static_cast<std::size_t>(q)] - s.track[static_cast<std::size_t>(p)];
-      st = st * kManyW + std::clamp(off, -kManyD, kManyD) + kManyD;
-    }
-    const ManyCell& c = t[static_cast<std::size_t>(std::min(k, kManyK))][static_cast<std::size_t>(st)];
+    std::array<int, kMaxPlayers> off{};  // the other boats, in seat order
+    int m = 0;
+    for (int q = 0; q < n; ++q)
+      if (q != p)
+        off[static_cast<std::size_t>(m++)] =
+            s.track[static_cast<std::size_t>(q)] - s.track[static_cast<std::size_t>(p)];
+    const ManyCell& c = t[static_cast<std::size_t>(std::min(k, kManyK))][static_cast<std::size_t>(many_encode(m, off))];
     out[static_cast<std::size_t>(p)] = all * c.first + pir * c.second + c.mouth;
   }
 }
