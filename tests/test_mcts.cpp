@@ -248,6 +248,58 @@ TEST(Mcts, PriorDepthReachesTilePlacementsBelowTheRootsTurn) {
   EXPECT_EQ(def.deep_priors > 0, game_depth > 1);
 }
 
+// With three or more players Amazonas' prior also judges the next player's tile placement, as the
+// root's options are judged (GameDef::prior_depth_for and prior_full_for: pdepth=2, pcheap=0,
+// plazy=0); with two players, and in the base game with three, the prior stays at the root's turn.
+TEST(Mcts, AmazonasWithThreePlayersJudgesTheNextPlayersReplyInThePrior) {
+  const auto rs = load_ruleset("amazonas", {});
+  EXPECT_EQ(rs->game->prior_depth_for(2), 1);
+  EXPECT_FALSE(rs->game->prior_full_for(2));
+  EXPECT_EQ(rs->game->prior_depth_for(3), 2);
+  EXPECT_TRUE(rs->game->prior_full_for(3));
+  EXPECT_TRUE(rs->game->prior_full_for(4));
+  const auto base = load_ruleset("base", {});
+  EXPECT_EQ(base->game->prior_depth_for(3), 1);
+  EXPECT_FALSE(base->game->prior_full_for(3));
+  for (const int players : {2, 3}) {
+    std::vector<PlayerInfo> info;
+    for (int p = 0; p < players; ++p) info.push_back({fmt::format("p{}", p), "greedy"});
+    Game g(rs, info, 17);
+    auto bot = make_bot("greedy");
+    Rng rng(3);
+    MoveList ml;
+    while (!g.over() && !(g.state().phase == Phase::Place && g.state().turn >= 4)) {
+      legal_moves(g.state(), ml);
+      g.play(bot->choose(g.state(), ml, rng));
+    }
+    const State root = g.state();
+    ASSERT_EQ(root.phase, Phase::Place);
+    MctsOptions o;
+    o.playouts = 400;
+    o.threads = 1;
+    const SearchVisits def = mcts_search(root, o, 5);
+    o.prior_depth = 2;
+    o.prior_cheap = 0;
+    o.prior_lazy = 0;
+    const SearchVisits full = mcts_search(root, o, 5);
+    o.prior_depth = 1;
+    o.prior_cheap = 1;
+    o.prior_lazy = 1;
+    const SearchVisits shallow = mcts_search(root, o, 5);
+    if (players == 2) {
+      EXPECT_EQ(def.deep_priors, 0);
+      EXPECT_EQ(def.visits, shallow.visits);
+      EXPECT_GT(full.deep_priors, 0);
+    } else {
+      EXPECT_GT(def.deep_priors, 0);  // the next player's placements
+      EXPECT_EQ(def.deep_priors, full.deep_priors);
+      EXPECT_EQ(def.visits, full.visits);
+      EXPECT_NE(def.visits, shallow.visits);
+      EXPECT_EQ(shallow.deep_priors, 0);
+    }
+  }
+}
+
 TEST(Mcts, BotListsKeepABotsOptionsTogether) {
   using V = std::vector<std::string>;
   EXPECT_EQ(split_bot_list("mcts:ms=500,threads=1,greedy"), (V{"mcts:ms=500,threads=1", "greedy"}));

@@ -173,6 +173,9 @@ class Tree {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
     gains_ = o.gains >= 0 ? o.gains : 1.0;
     prior_depth_ = o.prior_depth >= 0 ? o.prior_depth : root.rs->game->prior_depth_for(root.nplayers);
+    const int full = root.rs->game->prior_full_for(root.nplayers) ? 0 : 1;
+    prior_cheap_ = o.prior_cheap >= 0 ? o.prior_cheap : full;
+    prior_lazy_ = o.prior_lazy >= 0 ? o.prior_lazy : full;
     const std::vector<double>* w = value_mode_ == 0 ? nullptr : o.weights ? o.weights.get() : value_weights(root);
     value_w_ = value_mode_ == 3 ? nullptr : w;  // mode 3: the fitted value in the prior only
     value_prior_ = value_mode_ > 1 ? w : nullptr;
@@ -236,8 +239,7 @@ class Tree {
       if (!nd.expanded) {
         // a tile placement below the root's turn that the prior would judge is expanded on its
         // second visit (o.prior_lazy): most are reached once, and a playout needs no order
-        if (o_.prior_lazy != 0 && nd.visits == 0 && depth > 1 && depth <= prior_depth_ && s.phase == Phase::Place)
-          break;
+        if (prior_lazy_ != 0 && nd.visits == 0 && depth > 1 && depth <= prior_depth_ && s.phase == Phase::Place) break;
         expand(node, s, depth);
         const u32 c = nodes_[node].first;  // the first child: children are in list order
         if (node == 0) start_chance(c);
@@ -426,7 +428,7 @@ class Tree {
       evaluated = true;  // weighed below by the prior's virtual playouts (none at 0)
       prior_.resize(n);
       TwinMemo memo;  // moves the evaluation cannot tell apart are judged once (eval_twin)
-      const bool cheap = o_.prior_cheap != 0 && depth > 1 && s.phase == Phase::Place;
+      const bool cheap = prior_cheap_ != 0 && depth > 1 && s.phase == Phase::Place;
       if (depth > 1 && s.phase == Phase::Place) ++deep_priors_;
       for (std::size_t i = 0; i < n; ++i) {
         const u32 key = eval_twin(s, ml_[i]);
@@ -587,6 +589,7 @@ class Tree {
   const std::vector<double>* value_w_ = nullptr;      // the fitted value's weights (o.value), or none
   const std::vector<double>* value_prior_ = nullptr;  // the same for the prior (o.value 2)
   int prior_depth_ = 1;                               // o.prior_depth, or the game's
+  int prior_cheap_ = 1, prior_lazy_ = 1;              // o.prior_cheap and o.prior_lazy, or the game's
   long deep_priors_ = 0;                              // tile placements below the root's turn expanded with the prior
   bool owning_ = false;
   EventSink events_;

@@ -35,11 +35,13 @@ struct MctsOptions {
   int prior_depth = -1;  // nodes this many decisions from the root or nearer are expanded with the
                          // prior (0: the root only; 1: the root and the rest of its turn); -1: the
                          // game's default (GameDef::prior_depth_for; 1 in mcts_analyze)
-  int prior_cheap = 1;   // 1: tile placements deeper than 1 (down to prior_depth) are judged by the
+  int prior_cheap = -1;  // 1: tile placements deeper than 1 (down to prior_depth) are judged by the
                          // position after the tile alone; 0: by the rest of the turn played greedily,
-                         // as at the root
-  int prior_lazy = 1;    // 1: those deeper placements are expanded on their second visit (the first
-                         // plays out from the node); 0: on the first, as every other node
+                         // as at the root; -1: the game's default (0 where GameDef::prior_full_for,
+                         // else 1)
+  int prior_lazy = -1;   // 1: those deeper placements are expanded on their second visit (the first
+                         // plays out from the node); 0: on the first, as every other node; -1: as
+                         // prior_cheap
   double pw = 1;         // progressive widening: a decision node visited n times considers 3 + pw * sqrt(n) children
   double follow = 0.1;   // with a playout budget: the next decision of the turn is answered from this
                          // search when it got this share of the budget (above 1: never)

@@ -310,14 +310,23 @@ struct GameDef {
   // With two players, tree nodes this many decisions from the root or nearer are expanded with the
   // prior (1: the root and the rest of its turn; deeper tile placements are judged by the position
   // after the tile alone): MctsOptions::prior_depth, docs/mcts.md "The prior deeper in the tree".
-  // With three or more players 1 (measured no better there).
+  // With three or more players search_prior_depth_many (base: 1, measured no better there), and
+  // with search_prior_full_many the placements below the root's turn are judged as the root's
+  // options (the rest of the turn played greedily) and expanded on their first visit
+  // (MctsOptions::prior_cheap and prior_lazy 0; Amazonas: docs/mcts.md "Amazonas with three
+  // players: the next player's reply in the prior").
   int search_prior_depth = 1;
+  int search_prior_depth_many = 1;
+  bool search_prior_full_many = false;
   // The search's greedy evaluation values the track by search_race times Hooks::track_worth
   // (MctsOptions::race; 0: 0.6 a space, as the greedy bot's), and then the greedy prior counts as
   // search_race_prior virtual playouts (0: search_prior). Analysis keeps 0 and search_prior.
   double search_race = 0;
   int search_race_prior = 0;
-  [[nodiscard]] int prior_depth_for(int players) const { return players == 2 ? search_prior_depth : 1; }
+  [[nodiscard]] int prior_depth_for(int players) const {
+    return players == 2 ? search_prior_depth : search_prior_depth_many;
+  }
+  [[nodiscard]] bool prior_full_for(int players) const { return players >= 3 && search_prior_full_many; }
   // The strength levels' mcts specs in this game (easy, normal, hard; ai/bot_limits.hpp), chosen
   // in the arena so that each wins about 75% against the one below (docs/mcts.md "Levels");
   // empty: kBotLevels' own.
