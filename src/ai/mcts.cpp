@@ -238,7 +238,8 @@ class Tree {
       Node& nd = nodes_[node];
       if (!nd.expanded) {
         // a tile placement below the root's turn that the prior would judge is expanded on its
-        // second visit (o.prior_lazy): most are reached once, and a playout needs no order
+        // second visit (prior_lazy_: o.prior_lazy, or the game's): most are reached once, and a
+        // playout needs no order
         if (prior_lazy_ != 0 && nd.visits == 0 && depth > 1 && depth <= prior_depth_ && s.phase == Phase::Place) break;
         expand(node, s, depth);
         const u32 c = nodes_[node].first;  // the first child: children are in list order
