@@ -348,6 +348,19 @@ run level_replay "$BIN" replay "$TMP/level.json"
 run arena_opts "$BIN" arena --bots mcts:playouts=20,threads=1,random --games 2 --json --quiet
 [ "$RC" -eq 0 ] || fail "arena with mcts options in --bots exited $RC: $(cat "$TMP/arena_opts.err")"
 grep -q '"mcts:playouts=20,threads=1"' "$TMP/arena_opts.out" || fail "arena did not keep the mcts options together"
+# each bot's decisions with a choice and their CPU time: the search costs more than a random move,
+# and a 2-game base match has dozens of decisions a bot
+python3 - "$TMP/arena_opts.out" <<'EOF' || fail "arena --json has no CPU per decision as documented"
+import json, sys
+j = json.load(open(sys.argv[1]))
+mcts, rnd = j["bots"]
+assert j["cpu_seconds"] > 0, j["cpu_seconds"]
+for b in (mcts, rnd):
+    assert b["decisions"] >= 20, b
+    assert abs(b["cpu_ms_per_decision"] - 1000 * b["cpu_seconds"] / b["decisions"]) < 1e-9, b
+assert mcts["cpu_seconds"] > rnd["cpu_seconds"], (mcts, rnd)
+assert mcts["cpu_seconds"] + rnd["cpu_seconds"] <= j["cpu_seconds"] + 1e-6, j
+EOF
 # fit-value on games of two bots, seats rotating, half blended with the game's weights, saved; an
 # arena bot searches with the saved weights (mcts:weights=FILE) and names them
 run fit_mix "$BIN" fit-value --games 20 --test-games 4 --bots mcts:playouts=1,threads=1,value=2,greedy --blend 0.5 --save "$TMP/w.txt"

@@ -1,10 +1,11 @@
 // arena: bots against each other over N games with rotating seats; win shares with 95% confidence
-// intervals, mean score margins and Elo ratings (Bradley-Terry maximum likelihood over every pair
-// of bots in every game), as a table or JSON.
+// intervals, mean score margins, Elo ratings (Bradley-Terry maximum likelihood over every pair of
+// bots in every game) and each bot's CPU time per decision, as a table or JSON.
 #include <fmt/format.h>
 
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -27,6 +28,32 @@ struct Opts {
   std::string records;
   bool json = false;
   bool quiet = false;
+};
+
+// The process's CPU time in seconds (every thread: an mcts bot's own threads count).
+double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+// A seat's bot, timed: the CPU time of its decisions with a choice (more than one legal move; a
+// bot answers the others at once) and their number, added to its bot's totals.
+class TimedBot final : public Bot {
+ public:
+  TimedBot(std::unique_ptr<Bot> inner, double& cpu, long& decisions)
+      : inner_(std::move(inner)), cpu_(cpu), decisions_(decisions) {}
+  [[nodiscard]] BotReport report() const override { return inner_->report(); }
+  [[nodiscard]] std::string spec() const override { return inner_->spec(); }
+  Move choose(const State& s, const MoveList& legal, Rng& rng) override {
+    if (legal.size() < 2) return inner_->choose(s, legal, rng);
+    const double t0 = cpu_seconds();
+    const Move m = inner_->choose(s, legal, rng);
+    cpu_ += cpu_seconds() - t0;
+    ++decisions_;
+    return m;
+  }
+
+ private:
+  std::unique_ptr<Bot> inner_;
+  double& cpu_;
+  long& decisions_;
 };
 
 // Elo ratings from pairwise results: wins[i][j] = games (or half games) bot i beat bot j.
@@ -66,9 +93,11 @@ void run(const Opts& o) {
   for (const auto& sp : specs) make_bot(sp);  // validate early
   const std::vector<std::string> labels = bot_labels(specs);  // two equal bots told apart
   if (!o.records.empty()) prepare_output_folder(o.records, "--records");  // before any game is played
-  std::vector<double> wins(n), score(n), margin(n), margin_sq(n);
+  std::vector<double> wins(n), score(n), margin(n), margin_sq(n), cpu(n);
+  std::vector<long> decisions(n);
   std::vector<std::vector<double>> pair(n, std::vector<double>(n, 0.0));
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_seconds();
   for (int k = 0; k < o.games; ++k) {
     // game k: the deal of seed + k / n, bots rotated k places (each deal is played from every seat)
     const std::size_t rot = static_cast<std::size_t>(k) % n;
@@ -78,7 +107,8 @@ void run(const Opts& o) {
     for (std::size_t seat = 0; seat < n; ++seat) {
       bot_at[seat] = (seat + rot) % n;
       players.push_back({fmt::format("{} ({})", specs[bot_at[seat]], bot_at[seat] + 1), specs[bot_at[seat]]});
-      bots.push_back(make_bot(specs[bot_at[seat]]));
+      const std::size_t b = bot_at[seat];
+      bots.push_back(std::make_unique<TimedBot>(make_bot(specs[b]), cpu[b], decisions[b]));
     }
     const u64 seed = o.seed + static_cast<u64>(k) / n;
     Game g(rs, players, seed);
@@ -110,6 +140,7 @@ void run(const Opts& o) {
     if (!o.records.empty()) save_record(g.record(), *rs, fmt::format("{}/arena-{:05}.json", o.records, k + 1));
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu_secs = cpu_seconds() - cpu0;
   const auto ratings = elo(pair);
   const double N = o.games;
   nlohmann::json j;
@@ -118,6 +149,7 @@ void run(const Opts& o) {
   j["games"] = o.games;
   j["seed"] = o.seed;
   j["seconds"] = secs;
+  j["cpu_seconds"] = cpu_secs;
   for (std::size_t b = 0; b < n; ++b) {
     // Wilson score interval (stays inside 0..1 and is not degenerate at 0% or 100%)
     const double p = wins[b] / N, z = 1.96, z2 = z * z;
@@ -132,21 +164,27 @@ void run(const Opts& o) {
                          {"mean_score", score[b] / N},
                          {"mean_margin", mm},
                          {"mean_margin_ci95", {mm - 1.96 * msd / std::sqrt(N), mm + 1.96 * msd / std::sqrt(N)}},
-                         {"elo", ratings[b]}});
+                         {"elo", ratings[b]},
+                         {"decisions", decisions[b]},
+                         {"cpu_seconds", cpu[b]},
+                         {"cpu_ms_per_decision", decisions[b] > 0 ? 1000.0 * cpu[b] / static_cast<double>(decisions[b]) : 0.0}});
   }
   if (o.json) {
     std::cout << j.dump(2) << "\n";
     return;
   }
-  fmt::print("{} games of {} ({} players, seats rotating) in {:.1f}s\n", o.games, o.game, n, secs);
-  fmt::print("  {:<28} {:>22} {:>8} {:>18} {:>7}\n", "bot", "wins (95% CI)", "score", "margin (95% CI)", "Elo");
+  fmt::print("{} games of {} ({} players, seats rotating) in {:.1f}s, {:.1f}s of CPU\n", o.games, o.game, n, secs,
+             cpu_secs);
+  fmt::print("  {:<28} {:>22} {:>8} {:>18} {:>7} {:>12}\n", "bot", "wins (95% CI)", "score", "margin (95% CI)", "Elo",
+             "CPU/decision");
   for (const auto& b : j["bots"]) {
     const auto& ci = b["win_share_ci95"];
     const auto& mci = b["mean_margin_ci95"];
-    fmt::print("  {:<28} {:5.1f}% ({:5.1f}-{:5.1f}%) {:8.1f} {:+6.1f} ({:+.1f},{:+.1f}) {:7.0f}\n", b["bot"].get<std::string>(),
-               100 * b["win_share"].get<double>(), 100 * ci[0].get<double>(), 100 * ci[1].get<double>(),
-               b["mean_score"].get<double>(), b["mean_margin"].get<double>(), mci[0].get<double>(), mci[1].get<double>(),
-               b["elo"].get<double>());
+    fmt::print("  {:<28} {:5.1f}% ({:5.1f}-{:5.1f}%) {:8.1f} {:+6.1f} ({:+.1f},{:+.1f}) {:7.0f} {:9.2f} ms\n",
+               b["bot"].get<std::string>(), 100 * b["win_share"].get<double>(), 100 * ci[0].get<double>(),
+               100 * ci[1].get<double>(), b["mean_score"].get<double>(), b["mean_margin"].get<double>(),
+               mci[0].get<double>(), mci[1].get<double>(), b["elo"].get<double>(),
+               b["cpu_ms_per_decision"].get<double>());
   }
 }
 }  // namespace
