@@ -157,17 +157,18 @@ void run(const Opts& o) {
     const double half = z / (1 + z2 / N) * std::sqrt(std::max(p * (1 - p), 0.0) / N + z2 / (4 * N * N));
     const double mm = margin[b] / N;
     const double msd = N > 1 ? std::sqrt(std::max(0.0, (margin_sq[b] - N * mm * mm) / (N - 1))) : 0.0;
-    j["bots"].push_back({{"bot", labels[b]},
-                         {"spec", specs[b]},
-                         {"win_share", p},
-                         {"win_share_ci95", {std::max(0.0, centre - half), std::min(1.0, centre + half)}},
-                         {"mean_score", score[b] / N},
-                         {"mean_margin", mm},
-                         {"mean_margin_ci95", {mm - 1.96 * msd / std::sqrt(N), mm + 1.96 * msd / std::sqrt(N)}},
-                         {"elo", ratings[b]},
-                         {"decisions", decisions[b]},
-                         {"cpu_seconds", cpu[b]},
-                         {"cpu_ms_per_decision", decisions[b] > 0 ? 1000.0 * cpu[b] / static_cast<double>(decisions[b]) : 0.0}});
+    j["bots"].push_back(
+        {{"bot", labels[b]},
+         {"spec", specs[b]},
+         {"win_share", p},
+         {"win_share_ci95", {std::max(0.0, centre - half), std::min(1.0, centre + half)}},
+         {"mean_score", score[b] / N},
+         {"mean_margin", mm},
+         {"mean_margin_ci95", {mm - 1.96 * msd / std::sqrt(N), mm + 1.96 * msd / std::sqrt(N)}},
+         {"elo", ratings[b]},
+         {"decisions", decisions[b]},
+         {"cpu_seconds", cpu[b]},
+         {"cpu_ms_per_decision", decisions[b] > 0 ? 1000.0 * cpu[b] / static_cast<double>(decisions[b]) : 0.0}});
   }
   if (o.json) {
     std::cout << j.dump(2) << "\n";
