@@ -251,21 +251,22 @@ TEST(Mcts, PriorDepthReachesTilePlacementsBelowTheRootsTurn) {
 // With three or more players Amazonas' prior also judges the next player's tile placement, as the
 // root's options are judged (GameDef::prior_depth_for and prior_full_for: pdepth=2, pcheap=0,
 // plazy=0); with two players, and in the base game with three, the prior stays at the root's turn.
-TEST(Mcts, AmazonasWithThreePlayersJudgesTheNextPlayersReplyInThePrior) {
+TEST(Mcts, AmazonasWithFourPlayersJudgesTheNextPlayersReplyInThePrior) {
   const auto rs = load_ruleset("amazonas", {});
   EXPECT_EQ(rs->game->prior_depth_for(2), 1);
   EXPECT_FALSE(rs->game->prior_full_for(2));
-  EXPECT_EQ(rs->game->prior_depth_for(3), 2);
-  EXPECT_TRUE(rs->game->prior_full_for(3));
+  // with three players the search keeps the root's turn (no better at equal CPU on fresh deals)
+  EXPECT_EQ(rs->game->prior_depth_for(3), 1);
+  EXPECT_FALSE(rs->game->prior_full_for(3));
   EXPECT_EQ(rs->game->prior_depth_for(4), 2);
   EXPECT_TRUE(rs->game->prior_full_for(4));
-  // with five players the search keeps the root's turn (measured no better there)
+  // with five players too (measured no better there)
   EXPECT_EQ(rs->game->prior_depth_for(5), 1);
   EXPECT_FALSE(rs->game->prior_full_for(5));
   const auto base = load_ruleset("base", {});
   EXPECT_EQ(base->game->prior_depth_for(3), 1);
   EXPECT_FALSE(base->game->prior_full_for(3));
-  for (const int players : {2, 3, 5}) {
+  for (const int players : {2, 3, 4, 5}) {
     std::vector<PlayerInfo> info;
     for (int p = 0; p < players; ++p) info.push_back({fmt::format("p{}", p), "greedy"});
     Game g(rs, info, 17);
@@ -290,7 +291,7 @@ TEST(Mcts, AmazonasWithThreePlayersJudgesTheNextPlayersReplyInThePrior) {
     o.prior_cheap = 1;
     o.prior_lazy = 1;
     const SearchVisits shallow = mcts_search(root, o, 5);
-    if (players != 3) {
+    if (players != 4) {
       EXPECT_EQ(def.deep_priors, 0);
       EXPECT_EQ(def.visits, shallow.visits);
       EXPECT_GT(full.deep_priors, 0);

@@ -315,19 +315,23 @@ struct GameDef {
   // options (the rest of the turn played greedily) and expanded on their first visit
   // (MctsOptions::prior_cheap and prior_lazy 0; Amazonas: docs/mcts.md "Amazonas with three
   // players: the next player's reply in the prior").
-  // search_prior_depth_many and search_prior_full_many hold from three players up to
-  // search_prior_many_upto players (Amazonas: 4; with five the search keeps the root's turn,
-  // measured no better there); above it the prior stays at the root's turn (depth 1).
+  // search_prior_depth_many and search_prior_full_many hold from search_prior_many_from players
+  // (at least three) up to search_prior_many_upto players (Amazonas: four players only; with
+  // three and with five no better at equal CPU); outside them the prior stays at the root's turn
+  // (depth 1).
   int search_prior_depth = 1;
   int search_prior_depth_many = 1;
   bool search_prior_full_many = false;
+  int search_prior_many_from = 3;
   int search_prior_many_upto = 5;
   // The search's greedy evaluation values the track by search_race times Hooks::track_worth
   // (MctsOptions::race; 0: 0.6 a space, as the greedy bot's), and then the greedy prior counts as
   // search_race_prior virtual playouts (0: search_prior). Analysis keeps 0 and search_prior.
   double search_race = 0;
   int search_race_prior = 0;
-  [[nodiscard]] bool prior_many_for(int players) const { return players >= 3 && players <= search_prior_many_upto; }
+  [[nodiscard]] bool prior_many_for(int players) const {
+    return players >= 3 && players >= search_prior_many_from && players <= search_prior_many_upto;
+  }
   [[nodiscard]] int prior_depth_for(int players) const {
     if (prior_many_for(players)) return search_prior_depth_many;
     return players == 2 ? search_prior_depth : 1;

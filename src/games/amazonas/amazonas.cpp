@@ -844,11 +844,12 @@ const GameDef& amazonas() {
     // trusted with 1000 virtual playouts (docs/mcts.md, "Amazonas: a model of the boat race")
     g.search_race = 1;
     g.search_race_prior = 1000;
-    // with three and four players the prior also judges the next player's tile placement as the
-    // root's options (the rest of that turn played greedily): docs/mcts.md "Amazonas with three
-    // players: the next player's reply in the prior" (with five no better, for 1.7 times the CPU)
+    // with four players the prior also judges the next player's tile placement as the root's
+    // options (the rest of that turn played greedily): docs/mcts.md "Amazonas with three players:
+    // the next player's reply in the prior" (with three and with five no better at equal CPU)
     g.search_prior_depth_many = 2;
     g.search_prior_full_many = true;
+    g.search_prior_many_from = 4;
     g.search_prior_many_upto = 4;
     // each level wins about 75% against the one below (docs/mcts.md "Levels")
     // (race=0: the search their spacing was measured with)
