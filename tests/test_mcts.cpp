@@ -248,9 +248,10 @@ TEST(Mcts, PriorDepthReachesTilePlacementsBelowTheRootsTurn) {
   EXPECT_EQ(def.deep_priors > 0, game_depth > 1);
 }
 
-// With three or more players Amazonas' prior also judges the next player's tile placement, as the
-// root's options are judged (GameDef::prior_depth_for and prior_full_for: pdepth=2, pcheap=0,
-// plazy=0); with two players, and in the base game with three, the prior stays at the root's turn.
+// With four players Amazonas' prior also judges the next player's tile placement, as the root's
+// options are judged (GameDef::prior_depth_for and prior_full_for: pdepth=2, pcheap=0, plazy=0);
+// with two, three and five players, and in the base game with three, the prior stays at the root's
+// turn.
 TEST(Mcts, AmazonasWithFourPlayersJudgesTheNextPlayersReplyInThePrior) {
   const auto rs = load_ruleset("amazonas", {});
   EXPECT_EQ(rs->game->prior_depth_for(2), 1);
