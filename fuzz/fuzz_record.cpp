@@ -1,11 +1,13 @@
 // fuzz_record: bytes -> record_from_json -> Game::replay -> record_to_json, and the written record
-// must replay again to the same game (docs/fuzzing.md). InputError is the expected answer to a bad
-// record; any other exception, crash, sanitizer report or hang is a bug.
+// must replay again to the same game (docs/fuzzing.md). The Python module's reading of a record
+// (bindings/python/record_input.hpp) gets every input too. InputError is the expected answer to a
+// bad record; any other exception, crash, sanitizer report or hang is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "../bindings/python/record_input.hpp"
 #include "engine/engine.hpp"
 #include "fuzz_common.hpp"
 #include "json_mutator.hpp"
@@ -29,6 +31,9 @@ std::string summary(const State& s) {
 
 int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  // carcassonne.from_record, Game.deserialize_state and unpickling read records this way: the
+  // engine's reader, then (a record without a seed) the text parsed again
+  (void)fuzz::expect_input_ok("py_record::read", [&] { (void)py_record::read(text); });
   Record rec;
   if (!fuzz::expect_input_ok("record_from_json", [&] { rec = record_from_json(text, "fuzz"); })) return 0;
   // A record's "tiles" key names a file that replay would open: the fuzzer must not read arbitrary
@@ -46,8 +51,10 @@ int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   std::optional<Game> g2;
   fuzz::must_succeed("Game::replay of the written record", [&] { g2.emplace(Game::replay(rec2)); });
   std::string out2;
-  fuzz::must_succeed("record_to_json of the replayed record", [&] { out2 = record_to_json(g2->record(), g2->ruleset()); });
-  if (out2 != out) bug("the written record replays to a different record:\n--- first\n" + out + "\n--- second\n" + out2);
+  fuzz::must_succeed("record_to_json of the replayed record",
+                     [&] { out2 = record_to_json(g2->record(), g2->ruleset()); });
+  if (out2 != out)
+    bug("the written record replays to a different record:\n--- first\n" + out + "\n--- second\n" + out2);
   const std::string s1 = summary(g->state()), s2 = summary(g2->state());
   if (s1 != s2) bug("the written record replays to a different state: " + s1 + " vs " + s2);
   if (g->over() != g2->over() || g->stalled() != g2->stalled()) bug("replayed game differs in over/stalled");
@@ -66,7 +73,8 @@ int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
                                  [&] { r.emplace(Game::replay(rec, static_cast<u64>(size))); }))
         return 0;
     } else {
-      fuzz::must_succeed("Game::replay with a continue seed", [&] { r.emplace(Game::replay(rec, static_cast<u64>(size))); });
+      fuzz::must_succeed("Game::replay with a continue seed",
+                         [&] { r.emplace(Game::replay(rec, static_cast<u64>(size))); });
     }
     Rng rng(size);
     MoveList ml;
@@ -86,7 +94,8 @@ int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
       const Game r2 = Game::replay(record_from_json(saved, "fuzz-resumed"));
       again = record_to_json(r2.record(), r2.ruleset());
     });
-    if (again != saved) bug("the resumed game's save replays to a different record:\n--- saved\n" + saved + "\n--- replayed\n" + again);
+    if (again != saved)
+      bug("the resumed game's save replays to a different record:\n--- saved\n" + saved + "\n--- replayed\n" + again);
   }
   return 0;
 }

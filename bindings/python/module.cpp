@@ -19,6 +19,7 @@
 #include "core/i18n.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
+#include "record_input.hpp"
 #include "rl/batched_mcts.hpp"
 #include "rl/encoding.hpp"
 #include "rl/vec_env.hpp"
@@ -36,7 +37,13 @@ constexpr int kTerminal = -4;  // OpenSpiel's kTerminalPlayerId
 py::object json_to_py(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 std::string py_to_json_text(const py::object& o) {
   if (py::isinstance<py::str>(o)) return o.cast<std::string>();
-  return py::module_::import("json").attr("dumps")(o).cast<std::string>();
+  try {
+    return py::module_::import("json").attr("dumps")(o).cast<std::string>();
+  } catch (py::error_already_set& e) {
+    // a value nested deeper than Python's recursion limit: as deep text is, refused as input
+    if (e.matches(PyExc_RecursionError)) throw InputError("record: nested too deep to be a record");
+    throw;
+  }
 }
 
 // Integer arguments as Python gives them: an int or anything with __index__ (numpy's integers),
@@ -214,7 +221,8 @@ struct PyState {
   }
   // The legal move of action a (a decision), or InputError saying why there is none.
   [[nodiscard]] Move move_of(int a) const {
-    if (a < 0 || a >= game->enc->num_actions()) throw InputError(fmt::format("action {} is not in 0..{}", a, game->enc->num_actions() - 1));
+    if (a < 0 || a >= game->enc->num_actions())
+      throw InputError(fmt::format("action {} is not in 0..{}", a, game->enc->num_actions() - 1));
     rl::Encoding::Legal l;
     legal(l);
     for (std::size_t i = 0; i < l.actions.size(); ++i)
@@ -287,7 +295,8 @@ struct PyState {
       for (std::size_t i = 0; i < l.moves.size(); ++i)
         if (l.moves[i] == m) a = l.actions[i];
     }
-    if (a < 0) throw InputError(fmt::format("\"{}\" lies off the action space's window (radius {})", text, game->enc->radius()));
+    if (a < 0)
+      throw InputError(fmt::format("\"{}\" lies off the action space's window (radius {})", text, game->enc->radius()));
     return a;
   }
   [[nodiscard]] std::vector<double> scores() const {
@@ -311,7 +320,8 @@ struct PyState {
     return r;
   }
   [[nodiscard]] py::array_t<float> observation(int player) const {
-    if (player < 0 || player >= game->players) throw InputError(fmt::format("player {} is not in 0..{}", player, game->players - 1));
+    if (player < 0 || player >= game->players)
+      throw InputError(fmt::format("player {} is not in 0..{}", player, game->players - 1));
     py::array_t<float> out(game->enc->observation_size());
     game->enc->observe(s(), player, out.mutable_data());
     return out;
@@ -332,6 +342,53 @@ struct PyState {
   }
 };
 
+// An object that Python made with __new__ and never initialised (State.__new__(State), a
+// Game.__new__ whose __init__ was skipped): pybind11 would hand its methods uninitialised memory.
+// Every class's arguments, self included, are loaded through the casters below, which refuse one
+// with a TypeError first.
+template <class T>
+void require_initialised(py::handle src) {
+  const auto* ti = py::detail::get_type_info(typeid(T));
+  if (ti == nullptr || !src || !PyObject_TypeCheck(src.ptr(), ti->type)) return;
+  const auto vh = reinterpret_cast<py::detail::instance*>(src.ptr())->get_value_and_holder(ti, false);
+  if (vh.inst != nullptr && !vh.holder_constructed())
+    throw py::type_error(fmt::format(
+        "this {} was made by __new__ without __init__ (nor __setstate__): it holds nothing to use; make one with "
+        "its constructor",
+        Py_TYPE(src.ptr())->tp_name));
+}
+
+}  // namespace
+
+namespace pybind11::detail {
+#define CARC_INITIALISED_CASTER(T)                    \
+  template <>                                         \
+  struct type_caster<T> : type_caster_base<T> {       \
+    bool load(handle src, bool convert) {             \
+      require_initialised<T>(src);                    \
+      return type_caster_base<T>::load(src, convert); \
+    }                                                 \
+  };
+// and for a class held by a shared_ptr, its holder
+#define CARC_INITIALISED_HOLDER_CASTER(T)                                                  \
+  CARC_INITIALISED_CASTER(T)                                                               \
+  template <>                                                                              \
+  struct type_caster<std::shared_ptr<T>> : copyable_holder_caster<T, std::shared_ptr<T>> { \
+    bool load(handle src, bool convert) {                                                  \
+      require_initialised<T>(src);                                                         \
+      return copyable_holder_caster<T, std::shared_ptr<T>>::load(src, convert);            \
+    }                                                                                      \
+  };
+CARC_INITIALISED_CASTER(PyState)
+CARC_INITIALISED_HOLDER_CASTER(PyGame)
+CARC_INITIALISED_HOLDER_CASTER(carc::rl::VecEnv)
+CARC_INITIALISED_HOLDER_CASTER(carc::rl::BatchedMcts)
+#undef CARC_INITIALISED_HOLDER_CASTER
+#undef CARC_INITIALISED_CASTER
+}  // namespace pybind11::detail
+
+namespace {
+
 // The state a record leads to, with its action history and, for a record with a seed, the
 // generator exactly where the recorded game left it: the record's events are played again as
 // actions on a fresh game of that seed (a chance node keeps the generator in step whatever the
@@ -339,21 +396,7 @@ struct PyState {
 // this cannot reproduce (a prepared position, its own tile file, an early end, a move off the
 // window) is the engine's replay with a generator derived from the seed, and no history.
 PyState from_record_text(const std::string& text, std::shared_ptr<PyGame> pg = nullptr) {
-  Record r;
-  try {
-    r = record_from_json(text, "record");
-  } catch (const InputError&) {
-    // a game with no generator before its first draw (new_initial_state() at its chance node):
-    // its record has no seed, draws or pile, which a record the engine continues needs; here the
-    // caller settles every draw, so it loads (a placeholder seed is read, then dropped)
-    auto j = nlohmann::json::parse(text, nullptr, false);
-    if (!j.is_object() || (j.contains("seed") && !j["seed"].is_null()) ||
-        (j.contains("draws") && !j["draws"].empty()) || j.contains("setup"))
-      throw;
-    j["seed"] = 0;
-    r = record_from_json(j.dump(), "record");
-    r.seed.reset();
-  }
+  Record r = py_record::read(text);
   const std::optional<u64> seed = r.seed;
   if (pg) {
     if (r.game != pg->name || static_cast<int>(r.players.size()) != pg->players)
@@ -414,7 +457,8 @@ PyState from_record_text(const std::string& text, std::shared_ptr<PyGame> pg = n
                  done.draws.size(), ci, done.chance.size(), record_to_json(sh.g.record(), sh.g.ruleset()),
                  record_to_json(replayed, g.ruleset()));
   }
-  g.set_explicit_chance(seed ? std::optional<u64>(*seed ^ (0x9E3779B97F4A7C15ull * (g.record().draws.size() + g.record().chance.size() + 1)))
+  g.set_explicit_chance(seed ? std::optional<u64>(*seed ^ (0x9E3779B97F4A7C15ull *
+                                                           (g.record().draws.size() + g.record().chance.size() + 1)))
                              : std::nullopt);
   PyState st(pg, std::move(g));
   st.history_known = false;
@@ -442,15 +486,24 @@ py::object vec_obs(const std::shared_ptr<rl::VecEnv>& v) {
   if (!v->has_observations()) return py::none();
   return view_of<float>(v, {v->num_envs(), v->encoding().observation_size()}, v->observations());
 }
-py::array vec_mask(const std::shared_ptr<rl::VecEnv>& v) { return view_of<std::uint8_t>(v, {v->num_envs(), v->encoding().num_actions()}, v->masks()); }
-py::array vec_rewards(const std::shared_ptr<rl::VecEnv>& v) { return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->rewards()); }
-py::array vec_done(const std::shared_ptr<rl::VecEnv>& v) { return view_of<bool>(v, {v->num_envs()}, reinterpret_cast<const bool*>(v->done())); }
-py::array vec_to_play(const std::shared_ptr<rl::VecEnv>& v) { return view_of<std::int32_t>(v, {v->num_envs()}, v->to_play()); }
+py::array vec_mask(const std::shared_ptr<rl::VecEnv>& v) {
+  return view_of<std::uint8_t>(v, {v->num_envs(), v->encoding().num_actions()}, v->masks());
+}
+py::array vec_rewards(const std::shared_ptr<rl::VecEnv>& v) {
+  return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->rewards());
+}
+py::array vec_done(const std::shared_ptr<rl::VecEnv>& v) {
+  return view_of<bool>(v, {v->num_envs()}, reinterpret_cast<const bool*>(v->done()));
+}
+py::array vec_to_play(const std::shared_ptr<rl::VecEnv>& v) {
+  return view_of<std::int32_t>(v, {v->num_envs()}, v->to_play());
+}
 
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = "Carcassonne, Amazonas, Hunters & Gatherers and Safari: the engine's OpenSpiel-shaped interface (docs/python.md)";
+  m.doc() =
+      "Carcassonne, Amazonas, Hunters & Gatherers and Safari: the engine's OpenSpiel-shaped interface (docs/python.md)";
   py::register_exception<InputError>(m, "CarcassonneError", PyExc_ValueError);
   m.attr("CHANCE") = kChance;
   m.attr("TERMINAL") = kTerminal;
@@ -789,40 +842,42 @@ PYBIND11_MODULE(_core, m) {
           },
           py::arg("action"), py::arg("k"))
       .def("__str__", [](const PyState& st) {
-        return fmt::format("{} turn {}, phase {}, scores {}", st.game->name, st.s().turn, static_cast<int>(st.s().phase), fmt::join(st.scores(), " "));
+        return fmt::format("{} turn {}, phase {}, scores {}", st.game->name, st.s().turn,
+                           static_cast<int>(st.s().phase), fmt::join(st.scores(), " "));
       });
 
   py::class_<rl::VecEnv, std::shared_ptr<rl::VecEnv>>(m, "VecEnv",
                                                       "Many games stepped at once, EnvPool-style (docs/python.md).")
-      .def(py::init([](const py::object& game, int num_envs, std::optional<int> players, const py::object& seed_obj,
-                       int threads, bool observations, bool records, const std::string& autoreset) {
-             if (autoreset != "same_step" && autoreset != "next_step")
-               throw InputError(
-                   fmt::format("autoreset: \"{}\" is not same_step or next_step", autoreset.substr(0, 40)));
-             std::shared_ptr<PyGame> g;
-             if (py::isinstance<PyGame>(game)) {
-               g = game.cast<std::shared_ptr<PyGame>>();
-               if (players && *players != g->players)
-                 throw InputError(fmt::format("players={} but the game is for {}", *players, g->players));
-             } else {
-               g = std::make_shared<PyGame>(game.cast<std::string>(), players.value_or(2), std::map<std::string, std::string>{}, rl::kDefaultRadius);
-             }
-             rl::VecEnv::Options o;
-             o.num_envs = num_envs;
-             o.seed = seed_or_zero(seed_obj);
-             o.threads = threads;
-             o.observations = observations;
-             o.records = records;
-             o.next_step_reset = autoreset == "next_step";
-             return std::make_shared<rl::VecEnv>(g->enc, o);
-           }),
-           py::arg("game"), py::arg("num_envs"), py::arg("players") = py::none(), py::arg("seed") = 0,
-           py::arg("threads") = 1, py::arg("observations") = true, py::arg("records") = false,
-           py::arg("autoreset") = "same_step",
-           "autoreset: same_step (a finished game restarts within the step that ends it; done and rewards come with "
-           "the new game's first decision) or next_step (Gymnasium's default: the step that ends a game shows its "
-           "final position, masks all 0, to_play TERMINAL, the observation from the seat that moved last; the next "
-           "step ignores its action and starts a new game)")
+      .def(
+          py::init([](const py::object& game, int num_envs, std::optional<int> players, const py::object& seed_obj,
+                      int threads, bool observations, bool records, const std::string& autoreset) {
+            if (autoreset != "same_step" && autoreset != "next_step")
+              throw InputError(fmt::format("autoreset: \"{}\" is not same_step or next_step", autoreset.substr(0, 40)));
+            std::shared_ptr<PyGame> g;
+            if (py::isinstance<PyGame>(game)) {
+              g = game.cast<std::shared_ptr<PyGame>>();
+              if (players && *players != g->players)
+                throw InputError(fmt::format("players={} but the game is for {}", *players, g->players));
+            } else {
+              g = std::make_shared<PyGame>(game.cast<std::string>(), players.value_or(2),
+                                           std::map<std::string, std::string>{}, rl::kDefaultRadius);
+            }
+            rl::VecEnv::Options o;
+            o.num_envs = num_envs;
+            o.seed = seed_or_zero(seed_obj);
+            o.threads = threads;
+            o.observations = observations;
+            o.records = records;
+            o.next_step_reset = autoreset == "next_step";
+            return std::make_shared<rl::VecEnv>(g->enc, o);
+          }),
+          py::arg("game"), py::arg("num_envs"), py::arg("players") = py::none(), py::arg("seed") = 0,
+          py::arg("threads") = 1, py::arg("observations") = true, py::arg("records") = false,
+          py::arg("autoreset") = "same_step",
+          "autoreset: same_step (a finished game restarts within the step that ends it; done and rewards come with "
+          "the new game's first decision) or next_step (Gymnasium's default: the step that ends a game shows its "
+          "final position, masks all 0, to_play TERMINAL, the observation from the seat that moved last; the next "
+          "step ignores its action and starts a new game)")
       .def_property_readonly("num_envs", &rl::VecEnv::num_envs)
       .def_property_readonly("episodes", &rl::VecEnv::episodes,
                              "Games started so far (finished ones and those under way).")
@@ -894,28 +949,29 @@ PYBIND11_MODULE(_core, m) {
 
   // The same loop as a Python VecEnv benchmark, run in C++ alone: random legal actions, masks
   // (and observations if asked) written, until `games` games have finished. Returns (games, CPU s).
-  m.def("_bench_vec_env_cpp", [](const std::string& name, int players, int num_envs, long long games, bool observations) {
-    auto g = std::make_shared<PyGame>(name, players, std::map<std::string, std::string>{}, rl::kDefaultRadius);
-    rl::VecEnv::Options o;
-    o.num_envs = num_envs;
-    o.observations = observations;
-    rl::VecEnv v(g->enc, o);
-    std::vector<std::int32_t> a(static_cast<std::size_t>(num_envs));
-    long long finished = 0;
-    std::clock_t t0 = 0, t1 = 0;
-    {
-      py::gil_scoped_release nogil;
-      t0 = std::clock();
-      v.reset();
-      while (finished < games) {
-        v.sample_actions(a.data());
-        v.step(a.data());
-        for (int i = 0; i < num_envs; ++i) finished += v.done()[i];
-      }
-      t1 = std::clock();
-    }
-    return py::make_tuple(finished, static_cast<double>(t1 - t0) / CLOCKS_PER_SEC);
-  });
+  m.def("_bench_vec_env_cpp",
+        [](const std::string& name, int players, int num_envs, long long games, bool observations) {
+          auto g = std::make_shared<PyGame>(name, players, std::map<std::string, std::string>{}, rl::kDefaultRadius);
+          rl::VecEnv::Options o;
+          o.num_envs = num_envs;
+          o.observations = observations;
+          rl::VecEnv v(g->enc, o);
+          std::vector<std::int32_t> a(static_cast<std::size_t>(num_envs));
+          long long finished = 0;
+          std::clock_t t0 = 0, t1 = 0;
+          {
+            py::gil_scoped_release nogil;
+            t0 = std::clock();
+            v.reset();
+            while (finished < games) {
+              v.sample_actions(a.data());
+              v.step(a.data());
+              for (int i = 0; i < num_envs; ++i) finished += v.done()[i];
+            }
+            t1 = std::clock();
+          }
+          return py::make_tuple(finished, static_cast<double>(t1 - t0) / CLOCKS_PER_SEC);
+        });
 
   m.def(
       "bot_action",
