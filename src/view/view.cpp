@@ -257,6 +257,19 @@ View build_view(const Game& g, const ViewOptions& o) {
   const State& s = g.state();
   const auto& players = g.record().players;
   View v = build_view(s, players, o);
+  // A completed feature's pieces went home when it scored: its owners are then the seats that
+  // scored it (its majority at that moment), from the record's events.
+  std::vector<int> at(s.graph.size(), -1);  // root -> features[] index
+  for (std::size_t k = 0; k < v.features.size(); ++k)
+    if (v.features[k].worth.completed && v.features[k].worth.owners.empty())
+      at[static_cast<std::size_t>(v.features[k].id)] = static_cast<int>(k);
+  for (const ScoreEvent& e : g.record().events) {
+    if (e.reason != ScoreReason::Completed || e.feature >= s.graph.size()) continue;
+    const int k = at[static_cast<std::size_t>(s.graph.find(e.feature))];
+    if (k < 0) continue;
+    std::vector<int>& owners = v.features[static_cast<std::size_t>(k)].worth.owners;
+    if (std::ranges::find(owners, e.player) == owners.end()) owners.push_back(e.player);
+  }
   // the last finished turn's events (at the end: the last turn's and the final scoring)
   const auto& events = g.record().events;
   const int last = s.phase == Phase::Over ? s.turn : s.phase == Phase::Place ? s.turn - 1 : s.turn;

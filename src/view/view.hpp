@@ -33,7 +33,7 @@ struct Worth {
   int tiles = 0;
   int points = 0;
   std::vector<int> pieces;  // by seat
-  std::vector<int> owners;  // seats with the most pieces (none: no piece)
+  std::vector<int> owners;  // seats with the most pieces (none: no piece); completed: the seats that scored it
 };
 
 struct PieceView {

@@ -53,8 +53,21 @@ export function drawSeen(svg: SVGSVGElement, v: View, o: Seen): void {
   // the features the last tile completed: outlined, with their points, in the scorer's colour
   const lastCells = new Set(v.board.tiles.filter((t) => t.last).map((t) => `${t.x},${t.y}`));
   if (!lastCells.size && v.board.tiles.length) { const t = v.board.tiles[v.board.tiles.length - 1]; if (t.player >= 0) lastCells.add(`${t.x},${t.y}`); }
-  for (const f of v.board.features) {
-    if (!f.completed || !f.owners.length || f.points <= 0 || !f.cells.some(([x, y]) => lastCells.has(`${x},${y}`))) continue;
+  // a feature the last tile is part of; or, for a scoring of the last turn that none of those
+  // is (a monastery completed by its last neighbour), a feature of that type and scorer on a cell
+  // next to the last tile (one completed before has no empty cell around it for a tile to come)
+  const scored = v.board.features.filter((f) => f.completed && f.owners.length && f.points > 0);
+  const shown = scored.filter((f) => f.cells.some(([x, y]) => lastCells.has(`${x},${y}`)));
+  const near = (f: (typeof scored)[number]) => f.cells.some(([x, y]) => [-1, 0, 1].some((dx) => [-1, 0, 1].some((dy) => lastCells.has(`${x + dx},${y + dy}`))));
+  const told = new Set<string>();  // "feature:seat": a scoring of the last turn matched
+  for (const e of v.last_turn) {
+    if (!e.feature || e.points <= 0) continue;
+    const fits = (q: (typeof scored)[number]) => q.type === e.feature && q.owners.includes(e.player) && !told.has(`${q.id}:${e.player}`);
+    let f = shown.find(fits);
+    if (!f) { f = scored.find((q) => fits(q) && !shown.includes(q) && near(q)); if (f) shown.push(f); }
+    if (f) told.add(`${f.id}:${e.player}`);
+  }
+  for (const f of shown) {
     const c = o.colours[f.owners[0]] ?? "#888";
     const g = s("g", { class: "scored", "data-scored": f.id, "data-feature-type": f.type, "data-points": f.points, "data-owners": f.owners.join(" ") });
     for (const [x, y] of f.cells) g.append(s("rect", { class: "scored-cell", x: x * S + 8, y: y * S + 8, width: S - 16, height: S - 16, rx: 10, stroke: c }));

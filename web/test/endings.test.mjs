@@ -73,6 +73,82 @@ test("the opponent's last turn is framed in its colour after each bot turn", { t
   await ctx.close();
 });
 
+// What a turn scored is drawn on the board as it happens: each scoring of the last turn (the
+// last-turn panel's lines with a feature) has its feature outlined with +N, in the scorer's
+// colour (a completed feature's pieces have gone home: the view's owners are who scored it),
+// whether the last tile is part of it or only completed it (a monastery's last neighbour).
+async function scoringsShown(page) {
+  return page.evaluate(() => {
+    const lines = [...document.querySelectorAll("[data-panel='last-turn'] li[data-summary-feature]")].map((e) => ({ player: Number(e.dataset.summaryPlayer), feature: e.dataset.summaryFeature, points: Number(e.dataset.points) })).filter((l) => l.points > 0);
+    const marks = [...document.querySelectorAll("[data-scored]")].map((e) => ({ type: e.dataset.featureType, points: Number(e.dataset.points), owners: e.dataset.owners.split(" ").map(Number), text: e.querySelector("text.points")?.textContent, stroke: e.querySelector("rect")?.getAttribute("stroke") }));
+    return { lines, marks };
+  });
+}
+function checkScorings({ lines, marks }, where) {
+  for (const l of lines) {
+    const m = marks.find((x) => x.type === l.feature && x.points === l.points && x.owners.includes(l.player));
+    assert.ok(m, `${where}: the ${l.feature} seat ${l.player} scored (+${l.points}) is outlined: ${JSON.stringify(marks)}`);
+    assert.equal(m.text, `+${l.points}`);
+    assert.equal(norm(m.stroke), norm(colours[m.owners[0]]), "in the (first) scorer's colour");
+  }
+  return lines.length;
+}
+
+test("each scoring of a turn is outlined on the board with its points", { timeout: 600000 }, async () => {
+  // live: a game against a bot, played by clicks; after each bot turn
+  const g = await api(server, "POST", "/api/games", { game: "base", seats: [{ name: "Ann" }, { bot: "greedy" }], seed: 21 });
+  const { ctx, page, errors } = await open(server.url + g.seats[0].invite);
+  const rand = rng(21);
+  let seen = 0, shot = false;
+  for (let turn = 0; turn < 16; turn++) {
+    if (!(await playTurnByClicks(page, rand))) break;
+    await page.waitForFunction(() => document.body.dataset.ready === "true" || document.body.dataset.over === "true", null, { timeout: 60000 });
+    const now = await scoringsShown(page);
+    seen += checkScorings(now, `turn ${turn}`);
+    if (now.lines.length && !shot) {
+      // the page, and a spectator's in Russian and in Romanian, once the marks have popped in
+      shot = true;
+      await page.waitForTimeout(1000);
+      await page.screenshot({ path: `${shots}/scored-en.png` });
+      for (const lang of ["ru", "ro"]) {
+        const w = await open(server.url + `/play/${g.id}`, { locale: lang });
+        await w.page.waitForSelector(`[data-scored][data-points='${now.lines[0].points}']`);
+        await w.page.waitForTimeout(1000);
+        await w.page.screenshot({ path: `${shots}/scored-${lang}.png` });
+        assert.deepEqual(w.errors, []);
+        await w.ctx.close();
+      }
+    }
+  }
+  assert.ok(seen >= 1, "a turn scored");
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  // every scoring of a whole game between bots (a fixed seed), turn by turn in its replay: among
+  // them monasteries completed by a tile beside them
+  const b = await api(server, "POST", "/api/games", { game: "base", seed: 4, seats: [{ name: "Ann", bot: "greedy" }, { name: "Bob", bot: "greedy" }] });
+  for (let i = 0; i < 600 && (await summary(server, b.id)).status !== "finished"; i++) await new Promise((r) => setTimeout(r, 200));
+  const record = await api(server, "GET", `/api/games/${b.id}/record`);
+  const steps = [];
+  for (let step = 1; step < record.moves.length; step++) {
+    const { view } = await api(server, "POST", "/api/replay", { record, step });
+    if (view.last_turn.some((e) => e.feature && e.points > 0)) steps.push(step);
+  }
+  const w = await open(server.url + `/play/${b.id}`);
+  await w.page.click("[data-replay]");
+  let all = 0, aside = 0;
+  for (const step of steps) {
+    await w.page.fill("[data-replay-slider]", String(step));
+    await w.page.waitForSelector(`[data-replay-bar][data-loaded='${step}']`, { timeout: 60000 });
+    const now = await scoringsShown(w.page);
+    all += checkScorings(now, `step ${step}`);
+    aside += now.marks.filter((m) => m.type === "monastery").length;
+  }
+  console.log(`scored: ${seen} scorings live, ${all} in ${steps.length} turns of a bots' game (${aside} monasteries)`);
+  assert.ok(all >= 10 && aside >= 1, `every scoring, a monastery among them: ${all}, ${aside}`);
+  assert.deepEqual(w.errors, []);
+  await w.ctx.close();
+});
+
 // Both seats of a two-person game, each in its own tab.
 async function twoSeats(body) {
   const g = await api(server, "POST", "/api/games", { game: "base", seats: [{ name: "Ann" }, { name: "Bob" }], seed: 3, ...body });
