@@ -6,9 +6,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <ctime>
+#include <mutex>
 #include <numeric>
+#include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -342,6 +346,47 @@ struct PyState {
   }
 };
 
+// Python threads may share a VecEnv or a BatchedMCTS (docs/python.md, "Threads"): each has a lock
+// that every call holds, so calls from several threads run one after another. The lock is waited
+// for with the GIL released: the thread inside may need the GIL to go on (search calls the
+// evaluator, step takes the GIL back to return), and a thread waiting with the GIL held would
+// deadlock with it. A call from the thread inside already (an evaluator calling its own search)
+// is refused: it would wait for itself.
+struct ObjectLock {
+  std::mutex mu;
+  std::atomic<std::thread::id> owner{};
+};
+class Locked {
+ public:
+  Locked(ObjectLock& l, const char* what) : l_(l) {
+    if (l.owner.load() == std::this_thread::get_id())
+      throw std::runtime_error(fmt::format(
+          "{}: called again from inside its own call on the same thread (an evaluator calling its own search?)", what));
+    if (!l.mu.try_lock()) {
+      py::gil_scoped_release nogil;
+      l.mu.lock();
+    }
+    l.owner.store(std::this_thread::get_id());
+  }
+  ~Locked() {
+    l_.owner.store(std::thread::id());
+    l_.mu.unlock();
+  }
+  Locked(const Locked&) = delete;
+  Locked& operator=(const Locked&) = delete;
+
+ private:
+  ObjectLock& l_;
+};
+struct PyVecEnv : rl::VecEnv {
+  using rl::VecEnv::VecEnv;
+  ObjectLock lock;
+};
+struct PyBatchedMcts : rl::BatchedMcts {
+  using rl::BatchedMcts::BatchedMcts;
+  ObjectLock lock;
+};
+
 // An object that Python made with __new__ and never initialised (State.__new__(State), a
 // Game.__new__ whose __init__ was skipped): pybind11 would hand its methods uninitialised memory.
 // Every class's arguments, self included, are loaded through the casters below, which refuse one
@@ -381,8 +426,8 @@ namespace pybind11::detail {
   };
 CARC_INITIALISED_CASTER(PyState)
 CARC_INITIALISED_HOLDER_CASTER(PyGame)
-CARC_INITIALISED_HOLDER_CASTER(carc::rl::VecEnv)
-CARC_INITIALISED_HOLDER_CASTER(carc::rl::BatchedMcts)
+CARC_INITIALISED_HOLDER_CASTER(PyVecEnv)
+CARC_INITIALISED_HOLDER_CASTER(PyBatchedMcts)
 #undef CARC_INITIALISED_HOLDER_CASTER
 #undef CARC_INITIALISED_CASTER
 }  // namespace pybind11::detail
@@ -477,25 +522,25 @@ std::shared_ptr<PyGame> game_from_tuple(const py::tuple& t) {
 // The environment's buffers as read-only numpy views (the next step overwrites them, and
 // clears only what it wrote: an array changed in place would spoil the next observation).
 template <class T>
-py::array view_of(const std::shared_ptr<rl::VecEnv>& v, std::vector<py::ssize_t> shape, const T* data) {
+py::array view_of(const std::shared_ptr<PyVecEnv>& v, std::vector<py::ssize_t> shape, const T* data) {
   py::array_t<T> a(shape, data, py::cast(v));
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
 }
-py::object vec_obs(const std::shared_ptr<rl::VecEnv>& v) {
+py::object vec_obs(const std::shared_ptr<PyVecEnv>& v) {
   if (!v->has_observations()) return py::none();
   return view_of<float>(v, {v->num_envs(), v->encoding().observation_size()}, v->observations());
 }
-py::array vec_mask(const std::shared_ptr<rl::VecEnv>& v) {
+py::array vec_mask(const std::shared_ptr<PyVecEnv>& v) {
   return view_of<std::uint8_t>(v, {v->num_envs(), v->encoding().num_actions()}, v->masks());
 }
-py::array vec_rewards(const std::shared_ptr<rl::VecEnv>& v) {
+py::array vec_rewards(const std::shared_ptr<PyVecEnv>& v) {
   return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->rewards());
 }
-py::array vec_done(const std::shared_ptr<rl::VecEnv>& v) {
+py::array vec_done(const std::shared_ptr<PyVecEnv>& v) {
   return view_of<bool>(v, {v->num_envs()}, reinterpret_cast<const bool*>(v->done()));
 }
-py::array vec_to_play(const std::shared_ptr<rl::VecEnv>& v) {
+py::array vec_to_play(const std::shared_ptr<PyVecEnv>& v) {
   return view_of<std::int32_t>(v, {v->num_envs()}, v->to_play());
 }
 
@@ -846,8 +891,9 @@ PYBIND11_MODULE(_core, m) {
                            static_cast<int>(st.s().phase), fmt::join(st.scores(), " "));
       });
 
-  py::class_<rl::VecEnv, std::shared_ptr<rl::VecEnv>>(m, "VecEnv",
-                                                      "Many games stepped at once, EnvPool-style (docs/python.md).")
+  py::class_<PyVecEnv, std::shared_ptr<PyVecEnv>>(
+      m, "VecEnv",
+      "Many games stepped at once, EnvPool-style (docs/python.md). Threads may share one: its calls take turns.")
       .def(
           py::init([](const py::object& game, int num_envs, std::optional<int> players, const py::object& seed_obj,
                       int threads, bool observations, bool records, const std::string& autoreset) {
@@ -869,7 +915,7 @@ PYBIND11_MODULE(_core, m) {
             o.observations = observations;
             o.records = records;
             o.next_step_reset = autoreset == "next_step";
-            return std::make_shared<rl::VecEnv>(g->enc, o);
+            return std::make_shared<PyVecEnv>(g->enc, o);
           }),
           py::arg("game"), py::arg("num_envs"), py::arg("players") = py::none(), py::arg("seed") = 0,
           py::arg("threads") = 1, py::arg("observations") = true, py::arg("records") = false,
@@ -878,13 +924,19 @@ PYBIND11_MODULE(_core, m) {
           "the new game's first decision) or next_step (Gymnasium's default: the step that ends a game shows its "
           "final position, masks all 0, to_play TERMINAL, the observation from the seat that moved last; the next "
           "step ignores its action and starts a new game)")
-      .def_property_readonly("num_envs", &rl::VecEnv::num_envs)
-      .def_property_readonly("episodes", &rl::VecEnv::episodes,
-                             "Games started so far (finished ones and those under way).")
+      .def_property_readonly("num_envs", [](const PyVecEnv& v) { return v.num_envs(); })
+      .def_property_readonly(
+          "episodes",
+          [](PyVecEnv& v) {
+            const Locked lk(v.lock, "VecEnv.episodes");
+            return v.episodes();
+          },
+          "Games started so far (finished ones and those under way).")
       .def(
           "reset",
-          [](const std::shared_ptr<rl::VecEnv>& v, const py::object& seed_obj) {
+          [](const std::shared_ptr<PyVecEnv>& v, const py::object& seed_obj) {
             const std::optional<u64> seed = seed_arg(seed_obj);
+            const Locked lk(v->lock, "VecEnv.reset");
             {
               py::gil_scoped_release nogil;
               v->reset(seed);
@@ -896,7 +948,7 @@ PYBIND11_MODULE(_core, m) {
           "as in a new env of that seed. The arrays are the environment's own: the next call overwrites them.")
       .def(
           "step",
-          [](const std::shared_ptr<rl::VecEnv>& v, const py::array& raw) {
+          [](const std::shared_ptr<PyVecEnv>& v, const py::array& raw) {
             // integers only, each as it is: a float or an id beyond int32 is refused, never cast
             const char kind = raw.dtype().kind();
             if (kind != 'i' && kind != 'u')
@@ -913,6 +965,7 @@ PYBIND11_MODULE(_core, m) {
                                              v->encoding().num_actions() - 1));
               actions.mutable_data()[i] = static_cast<std::int32_t>(a);
             }
+            const Locked lk(v->lock, "VecEnv.step");
             {
               py::gil_scoped_release nogil;
               v->step(actions.data());
@@ -924,8 +977,9 @@ PYBIND11_MODULE(_core, m) {
           "game restarts at once.")
       .def(
           "sample_actions",
-          [](rl::VecEnv& v, const py::object& seed_obj) {
+          [](PyVecEnv& v, const py::object& seed_obj) {
             const std::optional<u64> seed = seed_arg(seed_obj);
+            const Locked lk(v.lock, "VecEnv.sample_actions");
             if (seed) v.reseed_sampling(*seed);
             py::array_t<std::int32_t> out(v.num_envs());
             v.sample_actions(out.mutable_data());
@@ -936,16 +990,27 @@ PYBIND11_MODULE(_core, m) {
           "chance): the deal does not depend on it. seed restarts them (game i from seed + i).")
       .def(
           "final_scores",
-          [](const std::shared_ptr<rl::VecEnv>& v) {
+          [](const std::shared_ptr<PyVecEnv>& v) {
+            const Locked lk(v->lock, "VecEnv.final_scores");
             return view_of<float>(v, {v->num_envs(), v->encoding().nplayers()}, v->final_scores());
           },
           "Per game: the scores of the game that ended at the last step (where done).")
       .def(
-          "truncate", [](rl::VecEnv& v, const std::vector<int>& envs) { v.truncate(envs); }, py::arg("envs"),
+          "truncate",
+          [](PyVecEnv& v, const std::vector<int>& envs) {
+            const Locked lk(v.lock, "VecEnv.truncate");
+            v.truncate(envs);
+          },
+          py::arg("envs"),
           "Cuts the listed games short (Gymnasium's truncation): each ends without returns and restarts at once "
           "(same_step: the arrays now show its new game) or at the next step, which ignores its action (next_step).")
-      .def("take_records", &rl::VecEnv::take_records,
-           "The records (JSON text) of the games finished since the last call; needs records=True.");
+      .def(
+          "take_records",
+          [](PyVecEnv& v) {
+            const Locked lk(v.lock, "VecEnv.take_records");
+            return v.take_records();
+          },
+          "The records (JSON text) of the games finished since the last call; needs records=True.");
 
   // The same loop as a Python VecEnv benchmark, run in C++ alone: random legal actions, masks
   // (and observations if asked) written, until `games` games have finished. Returns (games, CPU s).
@@ -985,9 +1050,11 @@ PYBIND11_MODULE(_core, m) {
         Rng rng(seed);
         Move chosen;
         {
-          // among the moves that have an action (legal_actions): a move off the window has none
+          // among the moves that have an action (legal_actions): a move off the window has none.
+          // A copy: another thread may change the state while this one runs without the GIL.
+          const State root = st.s();
           py::gil_scoped_release nogil;
-          chosen = bot->choose(st.s(), l.moves, rng);
+          chosen = bot->choose(root, l.moves, rng);
         }
         for (std::size_t i = 0; i < l.moves.size(); ++i)
           if (l.moves[i] == chosen) return l.actions[i];
@@ -1012,8 +1079,9 @@ PYBIND11_MODULE(_core, m) {
         const MctsOptions o = parse_mcts_spec(sp);
         SearchVisits r;
         {
+          const State root = st.s();  // a copy, as in bot_action
           py::gil_scoped_release nogil;
-          r = mcts_search(st.s(), o, seed);
+          r = mcts_search(root, o, seed);
         }
         rl::Encoding::Legal l;
         st.legal(l);
@@ -1032,8 +1100,10 @@ PYBIND11_MODULE(_core, m) {
       "The engine's MCTS from a decision (docs/mcts.md): (root visits per action as numpy, the chosen action). "
       "bot_spec: an mcts spec or a level (easy, normal, hard).");
 
-  py::class_<rl::BatchedMcts, std::shared_ptr<rl::BatchedMcts>>(
-      m, "BatchedMCTS", "AlphaZero's search over many games at once, with a Python evaluator (docs/python.md).")
+  py::class_<PyBatchedMcts, std::shared_ptr<PyBatchedMcts>>(
+      m, "BatchedMCTS",
+      "AlphaZero's search over many games at once, with a Python evaluator (docs/python.md). Threads may share one: "
+      "its searches take turns.")
       .def(py::init([](std::shared_ptr<PyGame> g, int simulations, double c_puct, double dirichlet_alpha, double noise,
                        const py::object& seed_obj) {
              const u64 seed = seed_or_zero(seed_obj);
@@ -1052,14 +1122,19 @@ PYBIND11_MODULE(_core, m) {
              o.dirichlet_alpha = dirichlet_alpha;
              o.noise = noise;
              o.seed = seed;
-             return std::make_shared<rl::BatchedMcts>(g->enc, o);
+             return std::make_shared<PyBatchedMcts>(g->enc, o);
            }),
            py::arg("game"), py::arg("simulations") = 64, py::arg("c_puct") = 1.5, py::arg("dirichlet_alpha") = 0.3,
            py::arg("noise") = 0.25, py::arg("seed") = 0)
-      .def_property_readonly("leaves_evaluated", &rl::BatchedMcts::leaves_evaluated)
+      .def_property_readonly("leaves_evaluated",
+                             [](PyBatchedMcts& b) {
+                               const Locked lk(b.lock, "BatchedMCTS.leaves_evaluated");
+                               return b.leaves_evaluated();
+                             })
       .def(
           "root_q",
-          [](const rl::BatchedMcts& b) {
+          [](PyBatchedMcts& b) {
+            const Locked lk(b.lock, "BatchedMCTS.root_q");
             std::vector<float> q;
             b.root_q(q);
             const auto A = static_cast<py::ssize_t>(b.num_actions());
@@ -1071,8 +1146,9 @@ PYBIND11_MODULE(_core, m) {
           "move; NaN where an action was not visited (or is not legal).")
       .def(
           "search",
-          [](rl::BatchedMcts& b, const std::vector<const PyState*>& states, const py::function& evaluator) {
+          [](PyBatchedMcts& b, const std::vector<const PyState*>& states, const py::function& evaluator) {
             if (states.empty()) throw InputError("search: no states");
+            const Locked lk(b.lock, "BatchedMCTS.search");
             const auto& enc = b.encoding();
             // every state of the search's own game: the same game, seats, window and tile set (a
             // state of another would index the search's arrays with its own actions)
@@ -1090,8 +1166,12 @@ PYBIND11_MODULE(_core, m) {
                     i, e.ruleset().game->id, e.nplayers(), e.radius(), enc->ruleset().game->id, enc->nplayers(),
                     enc->radius()));
             }
+            // copies: the evaluator's Python code lets other threads run, and they may change the states
+            std::vector<State> copies;
+            copies.reserve(states.size());
+            for (const PyState* st : states) copies.push_back(st->s());
             std::vector<const State*> roots;
-            for (const PyState* st : states) roots.push_back(&st->s());
+            for (const State& s : copies) roots.push_back(&s);
             const int A = enc->num_actions(), O = enc->observation_size(), P = enc->nplayers();
             rl::Evaluator ev = [&](int n, const float* obs, float* policy, float* values) {
               py::array_t<float> o({n, O});
