@@ -187,6 +187,23 @@ def main():
     lines = p.stdout.splitlines()
     if p.returncode != 0 or len(lines) != 2 or json.loads(lines[1])["error"]["code"] != "bad_json":
         fail(f"end of input: exit {p.returncode}, {lines}")
+    # issue 49 item 9: a search of a million playouts (most of a minute of CPU) stops when the
+    # input closes: the engine answers within its 5 s grace and exits, with a margin of seconds
+    p = subprocess.Popen([BIN, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    p.stdin.write('{"id":1,"cmd":"new","players":["a","b"],"seed":3}\n{"id":2,"cmd":"analyze","game":"g1","playouts":1000000}\n')
+    p.stdin.close()
+    t0 = time.time()
+    try:
+        p.wait(timeout=25)
+        lines = p.stdout.read().splitlines()
+        an = json.loads(lines[1]) if len(lines) == 2 else {}
+        if p.returncode != 0 or not an.get("ok") or an.get("playouts", 0) >= 1000000:
+            fail(f"analyze after the end of input: exit {p.returncode}, {str(lines)[:300]}")
+        print(f"a million-playout analyze after the end of input: answered and exited in {time.time() - t0:.1f} s")
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        fail("a million-playout analyze went on for 25 s after the end of input")
     print(f"{checked['replies']} replies matched the schema")
     print(f"{'FAILED' if failures else 'ok'} in {time.time() - start:.1f} s")
     sys.exit(1 if failures else 0)

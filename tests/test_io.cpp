@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/terminal/panels.hpp"
 #include "cli/terminal/terminal.hpp"
 #include "cli/text.hpp"
 #include "core/io.hpp"
@@ -366,6 +367,53 @@ TEST(CliPrintable, ErrorMessagesKeepTheirLines) {
   EXPECT_EQ(cli::printable_lines("a: \"\x1b[2J\"\nsecond line"), "a: \"\\x1b[2J\"\nsecond line");
   EXPECT_EQ(cli::printable_lines("one\n"), "one\n");
   EXPECT_EQ(cli::printable_lines("bell\a\r"), "bell\\x07\\x0d");
+}
+
+// Issue 49, item 7: names are counted in characters, not bytes; a name that shows nothing, or
+// holds a line separator, is refused; the terminal measures names in columns.
+TEST(Names, CountedInCharactersAndRefusedWhenTheyShowNothing) {
+  EXPECT_EQ(utf8_chars("Ann"), 3u);
+  EXPECT_EQ(utf8_chars("Александра"), 10u);
+  EXPECT_EQ(utf8_prefix("Александра", 3), "Але");
+  EXPECT_EQ(name_problem("Ann", 40), "");
+  EXPECT_EQ(name_problem("Şerban", 40), "");
+  EXPECT_EQ(name_problem("S\u0327erban", 40), "");  // a decomposed Ş
+  EXPECT_EQ(name_problem("Jean\u00A0Paul", 40), "");
+  EXPECT_EQ(name_problem("李小龍", 40), "");
+  // 21 Cyrillic letters are 42 bytes and 21 characters
+  std::string cyr;
+  for (int i = 0; i < 21; ++i) cyr += "Ж";
+  EXPECT_EQ(name_problem(cyr, 40), "");
+  std::string forty_one(41, 'a');
+  EXPECT_NE(name_problem(forty_one, 40).find("41 characters"), std::string::npos);
+  for (const char* blank : {"\u3164", "\u115F", "\uFFA0", "\u2800", "\u00A0", "\u3000", "\u2002", "\u0301", "\u034F",
+                            "\uFE0F", "\u180B", " ", "\u3164\u3164 \u2800", "\u2002\u0301"})
+    EXPECT_NE(name_problem(blank, 40), "") << printable(blank);
+  for (const char* sep : {"a\u2028b", "a\u2029b"})
+    EXPECT_NE(name_problem(sep, 40).find("separator"), std::string::npos);
+  EXPECT_NE(name_problem("a\u202Eb", 40).find("invisible"), std::string::npos);
+  EXPECT_NE(name_problem("a\x1b[2Jb", 40).find("control"), std::string::npos);
+  EXPECT_NE(name_problem("a\xff"
+                         "b",
+                         40),
+            "");
+  // columns: a combining mark takes none, a wide character two
+  EXPECT_EQ(display_columns("S\u0327erban"), 6);
+  EXPECT_EQ(display_columns("李小龍"), 6);
+  EXPECT_EQ(display_columns("Ann"), 3);
+  EXPECT_EQ(cli::display_width("\x1b[1mS\u0327\x1b[0m"), 1);
+}
+
+TEST(Names, TheTerminalCutsLongNamesToTheirColumns) {
+  std::vector<PlayerInfo> players = {
+      {"S\u0327erban", ""}, {std::string(40, 'W'), ""}, {"Жжжжжжжжжжжжжжжжжжжжжжжжж", ""}};
+  EXPECT_EQ(cli::player_name(players, 0, false), "S\u0327erban");
+  for (int p = 1; p < 3; ++p) {
+    const std::string n = cli::player_name(players, p, false);
+    EXPECT_EQ(cli::display_width(n), cli::kNameColumns) << n;
+    EXPECT_EQ(n.substr(n.size() - 3), "\u2026");
+    EXPECT_TRUE(valid_utf8(n));
+  }
 }
 
 }  // namespace

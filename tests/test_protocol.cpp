@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -248,6 +249,92 @@ TEST(Protocol, FuzzRegressionSessionsReplay) {
     }
   }
   EXPECT_GE(files, 2);
+}
+
+// Issue 49, items 3, 7, 9 and 16: a game that ended early loads as over; an id is counted in
+// characters; analyze and review are bounded in time and stop when the session is cancelled (the
+// input closed); the tile-in-hand error quotes what was typed.
+TEST(Protocol, AGameThatEndedEarlyLoadsAsOver) {
+  protocol::EngineSession s;
+  const json created = ask(s, {{"id", 1}, {"cmd", "new"}, {"players", {"x", "y"}}, {"seed", 5}});
+  const std::string id = created["game"];
+  for (int k = 0; k < 6; ++k) ask(s, {{"id", 2}, {"cmd", "bot"}, {"game", id}, {"bot", "random"}, {"play", true}});
+  json rec = ask(s, {{"id", 3}, {"cmd", "record"}, {"game", id}})["record"];
+  rec["status"] = "resigned";
+  const json loaded = ask(s, {{"id", 4}, {"cmd", "load"}, {"record", rec}});
+  ASSERT_TRUE(loaded["ok"]) << loaded.dump();
+  EXPECT_TRUE(loaded["over"]);
+  EXPECT_EQ(loaded["phase"], "over");
+  EXPECT_EQ(loaded["to_move"], nullptr);
+  const std::string g = loaded["game"];
+  for (const json& req : {json{{"cmd", "play"}, {"move", "pass"}}, json{{"cmd", "bot"}},
+                          json{{"cmd", "analyze"}, {"playouts", 5}}, json{{"cmd", "legal"}, {"after", "pass"}}}) {
+    json r = req;
+    r["id"] = 5;
+    r["game"] = g;
+    const json a = ask(s, r);
+    EXPECT_FALSE(a["ok"]) << a.dump();
+    EXPECT_EQ(a["error"]["code"], "game_over") << a.dump();
+    EXPECT_NE(a["error"]["message"].get<std::string>().find("resigned"), std::string::npos) << a.dump();
+  }
+  const json legal = ask(s, {{"id", 6}, {"cmd", "legal"}, {"game", g}});
+  EXPECT_TRUE(legal["options"].empty()) << legal.dump();
+  EXPECT_EQ(ask(s, {{"id", 7}, {"cmd", "undo"}, {"game", g}})["error"]["code"], "no_undo");
+  const json view = ask(s, {{"id", 8}, {"cmd", "view"}, {"game", g}})["view"];
+  EXPECT_TRUE(view["over"]);
+  EXPECT_EQ(view["decision"]["phase"], "over");
+  EXPECT_TRUE(view["decision"]["options"].empty());
+  EXPECT_EQ(ask(s, {{"id", 9}, {"cmd", "record"}, {"game", g}})["record"]["status"], "resigned");
+}
+
+TEST(Protocol, IdsAreCountedInCharacters) {
+  protocol::EngineSession s;
+  std::string hundred;
+  for (int i = 0; i < 100; ++i) hundred += "Ж";  // 200 bytes
+  EXPECT_TRUE(ask(s, {{"id", hundred}, {"cmd", "games"}})["ok"]);
+  const json over = ask(s, {{"id", hundred + "Ж"}, {"cmd", "games"}});
+  EXPECT_EQ(over["error"]["code"], "bad_request");
+}
+
+TEST(Protocol, TheTileInHandErrorQuotesWhatWasTyped) {
+  protocol::EngineSession s;
+  const json created = ask(s, {{"id", 1}, {"cmd", "new"}, {"players", {"x", "y"}}, {"seed", 5}});
+  const std::string tile = created["tile"];
+  const std::string other = tile == "V" ? "W" : "V";
+  const json r = ask(s, {{"id", 2}, {"cmd", "play"}, {"game", created["game"]}, {"move", other + " 1,0 r90"}});
+  const std::string msg = r["error"]["message"];
+  EXPECT_NE(msg.find(fmt::format("the tile in hand is {}, not {}", tile, other)), std::string::npos) << msg;
+}
+
+TEST(Protocol, SearchesStopWhenTheSessionIsCancelledOrPastTheirTime) {
+  std::atomic<bool> cancel{true};  // the input closed before the requests were answered
+  protocol::ProtocolLimits lim;
+  protocol::EngineSession s(lim, 1);
+  s.set_cancel(&cancel);
+  const json created = ask(s, {{"id", 1}, {"cmd", "new"}, {"players", {"x", "y"}}, {"seed", 5}});
+  const std::string id = created["game"];
+  // a million playouts would take most of a minute: cancelled, it answers at once with what it has
+  const json a = ask(s, {{"id", 2}, {"cmd", "analyze"}, {"game", id}, {"playouts", 1000000}});
+  ASSERT_TRUE(a["ok"]) << a.dump();
+  EXPECT_LT(a["playouts"].get<long>(), 1000);
+  const json b = ask(s, {{"id", 3}, {"cmd", "bot"}, {"game", id}, {"bot", "mcts:playouts=1000000,threads=1"}});
+  ASSERT_TRUE(b["ok"]) << b.dump();
+  EXPECT_LT(b["report"]["total_visits"].get<long>(), 1000) << b.dump();
+  for (int k = 0; k < 8; ++k) ask(s, {{"id", 4}, {"cmd", "bot"}, {"game", id}, {"bot", "random"}, {"play", true}});
+  const json rec = ask(s, {{"id", 5}, {"cmd", "record"}, {"game", id}})["record"];
+  const json r = ask(s, {{"id", 6}, {"cmd", "review"}, {"record", rec}, {"playouts", 50}});
+  EXPECT_FALSE(r["ok"]);
+  EXPECT_EQ(r["error"]["code"], "time_cap") << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("the input closed"), std::string::npos) << r.dump();
+  // not cancelled: the same review answers
+  cancel = false;
+  EXPECT_TRUE(ask(s, {{"id", 7}, {"cmd", "review"}, {"record", rec}, {"playouts", 50}})["ok"]);
+  // a review past the session's time for one is cut (a cap of 1 ms is past after the first search)
+  lim.review_ms = 1;
+  protocol::EngineSession t(lim, 1);
+  const json cut = ask(t, {{"id", 8}, {"cmd", "review"}, {"record", rec}, {"playouts", 2000}});
+  EXPECT_EQ(cut["error"]["code"], "time_cap") << cut.dump();
+  EXPECT_NE(cut["error"]["message"].get<std::string>().find("at most 0.001 s"), std::string::npos) << cut.dump();
 }
 
 }  // namespace

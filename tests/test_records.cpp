@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ai/driver.hpp"
+#include "games/games.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {
@@ -608,6 +609,82 @@ TEST(Records, AMidTurnRecordLoadsBackAtEveryDecisionOfEveryGame) {
     }
   }
   EXPECT_GT(decisions, 1000);
+}
+
+// Issue 49, item 8: a hint asked for after the turn's tile (at the piece, a double tile, a
+// shaman, Safari's actions and hand-ins) is noted under the move being decided, the turn in
+// progress, not the next one; before the tile, under the turn about to start. An unknown key in a
+// hints.used entry is refused like the record's other unknown keys.
+TEST(Records, AHintAfterTheTileIsNotedUnderTheTurnInProgress) {
+  for (const std::string& game : game_ids()) {
+    auto rs = load_ruleset(game, {});
+    const int n = game == "safari" ? 3 : 2;
+    std::vector<PlayerInfo> players;
+    for (int p = 0; p < n; ++p) players.push_back({"p" + std::to_string(p + 1), ""});
+    Game g(rs, players, 11);
+    g.allow_hints(true);
+    auto bot = make_bot("greedy");
+    Rng rng(3);
+    MoveList ml;
+    int mid = 0, start = 0;
+    for (int k = 0; k < 400 && !g.over(); ++k) {
+      const State& s = g.state();
+      g.note_hint(to_move(s));
+      const int noted = g.record().hints.back().move;
+      if (s.phase == Phase::Place) {
+        EXPECT_EQ(noted, static_cast<int>(g.record().moves.size()) + 1) << game << " decision " << k;
+        ++start;
+      } else if (!g.record().moves.empty() && g.record().moves.back().partial) {
+        EXPECT_EQ(noted, static_cast<int>(g.record().moves.size())) << game << " decision " << k;
+        ++mid;
+      }
+      legal_moves(s, ml);
+      g.play(bot->choose(s, ml, rng));
+    }
+    EXPECT_GT(mid, 10) << game;
+    EXPECT_GT(start, 10) << game;
+    // the record names the moves the hints were asked at, and replays to the same
+    const Game back = Game::replay(record_from_json(to_json(g), "mem"));
+    EXPECT_EQ(to_json(back), to_json(g)) << game;
+  }
+  Game g = bot_game(3, 2, "random", {}, false, 5);
+  g.allow_hints(true);
+  g.note_hint(g.state().current);
+  json j = json::parse(to_json(g));
+  j["hints"]["used"][0]["turn"] = 3;
+  expect_replay_error(j.dump(), {"hints: used[0]", "unknown key \"turn\""});
+}
+
+// Issue 49, item 3: a record the game server ended before its last tile (resigned, timeout,
+// aborted) loads as over: no legal move is played, no undo brings it back, and written again it
+// keeps its status.
+TEST(Records, AGameThatEndedEarlyStaysOver) {
+  for (const char* status : {"resigned", "timeout", "aborted"}) {
+    Game g = bot_game(9, 2, "random", {}, true, 20);
+    json j = json::parse(to_json(g));
+    j["status"] = status;
+    j.erase("final_scores");
+    Game back = Game::replay(record_from_json(j.dump(), "mem"));
+    EXPECT_TRUE(back.over()) << status;
+    EXPECT_EQ(back.ended(), status);
+    MoveList ml;
+    legal_moves(back.state(), ml);
+    ASSERT_FALSE(ml.empty());  // the position itself still has moves: the game's end says no
+    try {
+      back.play(ml[0]);
+      ADD_FAILURE() << status << ": a move was played in a game that ended early";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(status), std::string::npos) << e.what();
+    }
+    back.enable_undo(true);
+    EXPECT_FALSE(back.can_undo(0));
+    EXPECT_FALSE(back.undo_turn(0));
+    EXPECT_FALSE(back.undo_turn(1));
+    const json again = json::parse(to_json(back));
+    EXPECT_EQ(again["status"], status);
+    EXPECT_EQ(again["final_scores"], nullptr);
+    EXPECT_EQ(again["moves"], j["moves"]);
+  }
 }
 
 // Hints (issue 27): a game allows them or not, notes each one asked for, and its record says so;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 namespace carc {
 
@@ -234,8 +235,13 @@ class LevelBot final : public Bot {
     if (!bot_ || game_ != s.rs->game) {
       game_ = s.rs->game;
       bot_ = make_bot_within(bot_level_spec(level_, game_), cap_);
+      bot_->set_stop(stop_);
     }
     return bot_->choose(s, legal, rng);
+  }
+  void set_stop(const SearchStop& stop) override {
+    stop_ = stop;
+    if (bot_) bot_->set_stop(stop);
   }
   [[nodiscard]] BotReport report() const override { return bot_ ? bot_->report() : BotReport{}; }
   [[nodiscard]] std::string spec() const override { return level_; }
@@ -245,6 +251,7 @@ class LevelBot final : public Bot {
   BotLimits cap_;
   const GameDef* game_ = nullptr;
   std::unique_ptr<Bot> bot_;
+  SearchStop stop_;
 };
 }  // namespace
 
@@ -264,6 +271,23 @@ std::vector<std::string> bot_labels(const std::vector<std::string>& specs) {
     out.push_back(same > 1 ? fmt::format("{} #{}", specs[i], nth) : specs[i]);
   }
   return out;
+}
+
+bool SearchStop::due() const {
+  if (flag && flag->load(std::memory_order_relaxed)) return true;
+  return deadline_ns != 0 &&
+         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+                 .count() >= deadline_ns;
+}
+
+SearchStop SearchStop::after_ms(const std::atomic<bool>* flag, long long ms) {
+  SearchStop st;
+  st.flag = flag;
+  if (ms > 0)
+    st.deadline_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         (std::chrono::steady_clock::now() + std::chrono::milliseconds(ms)).time_since_epoch())
+                         .count();
+  return st;
 }
 
 std::unique_ptr<Bot> make_bot(std::string_view spec) {

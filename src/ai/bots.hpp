@@ -1,7 +1,9 @@
 // ai: bots choose among the moves the engine lists. Specs: "random", "greedy".
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cassert>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +20,18 @@ struct BotReport {
   long total_visits = 0;
 };
 
+// A search's early end, shared with whoever may end it: a flag another thread sets (the engine
+// protocol's input closed, a server draining) and a deadline on the steady clock. The search
+// checks it every 16 playouts and stops with what it has; an unset SearchStop never stops it.
+struct SearchStop {
+  const std::atomic<bool>* flag = nullptr;
+  std::int64_t deadline_ns = 0;  // std::chrono::steady_clock's count in nanoseconds; 0: none
+  [[nodiscard]] bool due() const;
+  [[nodiscard]] bool set() const { return flag != nullptr || deadline_ns != 0; }
+  // A stop at `flag` or `ms` milliseconds from now (ms <= 0: no deadline).
+  static SearchStop after_ms(const std::atomic<bool>* flag, long long ms);
+};
+
 class Bot {
  public:
   virtual ~Bot() = default;
@@ -25,6 +39,9 @@ class Bot {
   // s is at a Place or Piece decision of the player to move; legal is legal_moves(s).
   virtual Move choose(const State& s, const MoveList& legal, Rng& rng) = 0;
   [[nodiscard]] virtual std::string spec() const = 0;
+  // Ends the bot's searches early from now on (a searching bot; others decide at once): its
+  // choose() then returns the best move found when the stop came.
+  virtual void set_stop(const SearchStop& /*stop*/) {}
 };
 
 // Throws InputError for an unknown spec. The levels easy, normal and hard name mcts bots of that

@@ -333,17 +333,22 @@ class Tree {
       };
       for (int r = 0; r < rounds && cand.size() > 1; ++r) {
         const int each = std::max(1, per_round / static_cast<int>(cand.size()));
-        for (int i = 0; i < each && n > 0; ++i)
+        for (int i = 0; i < each && n > 0; ++i) {
+          if ((i & 15) == 15 && o_.stop.due()) n = 0;
           for (std::size_t j = 0; j < cand.size() && n > 0; ++j, --n) {
             pinned_ = cand[j].node;
             iterate();
           }
+        }
         std::stable_sort(cand.begin(), cand.end(), [&](const Cand& a, const Cand& b) { return q(a) > q(b); });
         cand.resize((cand.size() + 1) / 2);
       }
     }
     pinned_ = cand.empty() ? 0 : cand.front().node;
-    for (; n > 0; --n) iterate();
+    for (; n > 0; --n) {
+      if ((n & 15) == 0 && o_.stop.due()) break;
+      iterate();
+    }
     pinned_ = 0;
   }
 
@@ -662,12 +667,14 @@ std::vector<std::unique_ptr<Tree>> run_search(const State& s, const MctsOptions&
       const int n = o.playouts / threads + (t < o.playouts % threads ? 1 : 0);
       if (o.halving > 1)
         tree->halving(n, o.halving, o.halving_q != 0);
-      else
+      else if (!o.stop.set())
         for (int i = 0; i < n; ++i) tree->iterate();
+      else
+        for (int i = 0; i < n && ((i & 15) != 0 || !o.stop.due()); ++i) tree->iterate();
     } else {
       do {
         for (int i = 0; i < 16; ++i) tree->iterate();
-      } while (std::chrono::steady_clock::now() < deadline);
+      } while (std::chrono::steady_clock::now() < deadline && !o.stop.due());
     }
     tree->root_stats(stats[static_cast<std::size_t>(t)]);
   };
@@ -684,6 +691,7 @@ std::vector<std::unique_ptr<Tree>> run_search(const State& s, const MctsOptions&
 class MctsBot final : public Bot {
  public:
   explicit MctsBot(const MctsOptions& o) : o_(o) {}
+  void set_stop(const SearchStop& stop) override { o_.stop = stop; }
 
   Move choose(const State& s, const MoveList& legal, Rng& rng) override {
     if (legal.size() == 1) {

@@ -77,6 +77,7 @@ struct MctsOptions {
   double race = -1;   // > 0: the search's greedy evaluation values a per-player track by the game's
                       // Hooks::track_worth (Amazonas' boat race), times this, instead of 0.6 a
                       // space; 0: not; -1: the game's default (GameDef::search_race; 0 in mcts_analyze)
+  SearchStop stop;    // ends the search early (playouts then counts fewer); not part of a spec
   double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
                       // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
 };

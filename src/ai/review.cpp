@@ -157,6 +157,7 @@ ReviewRun::ReviewRun(const Record& r, const ReviewOptions& o) {
   for (int p = 0; p < g.state().nplayers; ++p) rv_.final_scores.push_back(g.state().score[static_cast<std::size_t>(p)]);
   mo_.playouts = o.playouts;
   mo_.threads = 1;
+  mo_.stop = o.stop;
   mo_.value = o.value < 0 ? g.ruleset().game->search_value_for(g.state().nplayers) : o.value;
   rv_.options.value = mo_.value;  // what the searches used (the JSON says it)
 }
@@ -202,8 +203,14 @@ void ReviewRun::step(int n) {
 
 Review review_record(const Record& r, const ReviewOptions& o, const std::function<void(int, int)>& progress) {
   ReviewRun run(r, o);
+  const auto cut = [&] {
+    return ReviewCut(fmt::format("the review stopped after {} of {} decisions", run.done(), run.total()), run.done(),
+                     run.total());
+  };
   while (!run.finished()) {
+    if (o.stop.due()) throw cut();
     run.step();
+    if (o.stop.due()) throw cut();  // the last search may have been cut short: its figures are not whole
     if (progress) progress(run.done(), run.total());
   }
   return run.review();

@@ -23,6 +23,12 @@ struct ReviewOptions {
   bool ownership = false;     // each decision's open features, who scores them (the game server's analysis)
   int value = 0;              // the searches' evaluation (MctsOptions::value): 0 the greedy evaluation, on
                               // whose margins the calibrations were fitted; -1 the game's default
+  SearchStop stop;            // review_record stops (ReviewCut) when it is due, between searches or in one
+};
+// review_record stopped by ReviewOptions::stop: the decisions it had reviewed and their number.
+struct ReviewCut : InputError {
+  ReviewCut(const std::string& msg, int d, int t) : InputError(msg), done(d), total(t) {}
+  int done = 0, total = 0;
 };
 // The most features a reviewed decision's ownership keeps (the largest).
 constexpr std::size_t kReviewOwnershipFeatures = 12;

@@ -41,6 +41,7 @@ class TimedBot final : public Bot {
       : inner_(std::move(inner)), cpu_(cpu), decisions_(decisions) {}
   [[nodiscard]] BotReport report() const override { return inner_->report(); }
   [[nodiscard]] std::string spec() const override { return inner_->spec(); }
+  void set_stop(const SearchStop& stop) override { inner_->set_stop(stop); }
   Move choose(const State& s, const MoveList& legal, Rng& rng) override {
     if (legal.size() < 2) return inner_->choose(s, legal, rng);
     const double t0 = cpu_seconds();

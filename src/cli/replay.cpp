@@ -59,19 +59,20 @@ void register_replay(CLI::App& app) {
       r = load_record(*file);
       game.emplace(Game::replay(r, std::nullopt, *tiles, hook));
     } catch (const InputError& e) {
-      if (!*json) {
-        const std::string msg = e.what();
-        throw InputError(msg.rfind(name, 0) == 0 ? msg : fmt::format("{}: {}", name, msg));
+      // the file named once: at the start of the message on stderr, in "file" in the JSON
+      std::string msg = e.what();
+      if (msg.rfind(name + ": ", 0) == 0) msg.erase(0, name.size() + 2);
+      if (*json) {
+        const auto* re = dynamic_cast<const ReplayError*>(&e);
+        nlohmann::json res;
+        res["file"] = name;
+        res["ok"] = false;
+        // move 0: not at a move (the record's structure, its setup, before the first move)
+        res["error"] = {
+            {"move", re ? re->move : 0}, {"code", re ? re->code : std::string("bad_record")}, {"message", msg}};
+        std::cout << res.dump(2) << std::endl;
       }
-      const auto* re = dynamic_cast<const ReplayError*>(&e);
-      nlohmann::json res;
-      res["file"] = name;
-      res["ok"] = false;
-      res["error"] = {{"move", re ? nlohmann::json(re->move) : nlohmann::json(nullptr)},
-                      {"code", re ? re->code : std::string("bad_record")},
-                      {"message", e.what()}};
-      std::cout << res.dump(2) << std::endl;
-      throw InputError(fmt::format("{}: {}", name, e.what()));  // exit 2, the message on stderr too
+      throw InputError(fmt::format("{}: {}", name, msg));  // exit 2 (with --json the message on stderr too)
     }
     const Game& g = *game;
     const State& s = g.state();

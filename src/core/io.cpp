@@ -161,6 +161,92 @@ bool has_invisible_chars(std::string_view s) {
   return false;
 }
 
+namespace {
+// Marks drawn over the character before them (general categories Mn and Me, the common blocks),
+// the combining grapheme joiner and the variation selectors: no column of their own.
+bool is_combining(u32 cp) {
+  return (cp >= 0x300 && cp <= 0x36F) || (cp >= 0x483 && cp <= 0x489) || (cp >= 0x591 && cp <= 0x5BD) || cp == 0x5BF ||
+         cp == 0x5C1 || cp == 0x5C2 || cp == 0x5C4 || cp == 0x5C5 || cp == 0x5C7 || (cp >= 0x610 && cp <= 0x61A) ||
+         (cp >= 0x64B && cp <= 0x65F) || cp == 0x670 || (cp >= 0x6D6 && cp <= 0x6DC) || (cp >= 0x6DF && cp <= 0x6E4) ||
+         cp == 0x6E7 || cp == 0x6E8 || (cp >= 0x6EA && cp <= 0x6ED) || (cp >= 0x900 && cp <= 0x902) || cp == 0x93C ||
+         (cp >= 0x941 && cp <= 0x948) || cp == 0x94D || (cp >= 0xE31 && cp <= 0xE3A && cp != 0xE32 && cp != 0xE33) ||
+         (cp >= 0xE47 && cp <= 0xE4E) || (cp >= 0x180B && cp <= 0x180D) || cp == 0x180F ||
+         (cp >= 0x1AB0 && cp <= 0x1AFF) || (cp >= 0x1DC0 && cp <= 0x1DFF) || (cp >= 0x20D0 && cp <= 0x20FF) ||
+         (cp >= 0x302A && cp <= 0x302F) || cp == 0x3099 || cp == 0x309A || (cp >= 0xFE00 && cp <= 0xFE0F) ||
+         (cp >= 0xFE20 && cp <= 0xFE2F) || (cp >= 0xE0100 && cp <= 0xE01EF) || cp == 0x34F;
+}
+// Characters that take space and show nothing: spaces of every width and the letters and signs
+// drawn blank (Hangul fillers, the blank Braille pattern, Khmer's inherent vowels).
+bool is_blank(u32 cp) {
+  return cp == ' ' || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
+         cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0x3164 || cp == 0x115F || cp == 0x1160 || cp == 0xFFA0 ||
+         cp == 0x2800 || cp == 0x17B4 || cp == 0x17B5;
+}
+bool is_wide(u32 cp) {
+  return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF) ||
+         (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+         (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+         (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+         (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+}
+}  // namespace
+
+std::size_t utf8_chars(std::string_view s) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size(); ++n) {
+    u32 cp = 0;
+    const std::size_t k = utf8_len(s, i, cp);
+    i += k == 0 ? 1 : k;
+  }
+  return n;
+}
+
+std::string utf8_prefix(std::string_view s, std::size_t n) {
+  std::size_t i = 0;
+  for (std::size_t c = 0; c < n && i < s.size(); ++c) {
+    u32 cp = 0;
+    const std::size_t k = utf8_len(s, i, cp);
+    i += k == 0 ? 1 : k;
+  }
+  return std::string(s.substr(0, i));
+}
+
+int display_columns(std::string_view s) {
+  int w = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    u32 cp = 0;
+    const std::size_t k = utf8_len(s, i, cp);
+    if (k == 0) {
+      ++w;
+      ++i;
+      continue;
+    }
+    i += k;
+    if (is_combining(cp) || is_invisible(cp) || is_control(cp)) continue;
+    w += is_wide(cp) ? 2 : 1;
+  }
+  return w;
+}
+
+std::string name_problem(std::string_view s, std::size_t max_chars) {
+  if (!valid_utf8(s)) return "not valid UTF-8";
+  const std::size_t n = utf8_chars(s);
+  if (n > max_chars) return fmt::format("{} characters; at most {}", n, max_chars);
+  bool shows = false;
+  for (std::size_t i = 0; i < s.size();) {
+    u32 cp = 0;
+    i += utf8_len(s, i, cp);
+    if (is_control(cp)) return fmt::format("a control character (U+{:04X})", cp);
+    if (is_invisible(cp))
+      return fmt::format(
+          "an invisible character (U+{:04X}: a bidirectional control, a zero-width or other format character)", cp);
+    if (cp == 0x2028 || cp == 0x2029) return fmt::format("a line or paragraph separator (U+{:04X})", cp);
+    if (!is_blank(cp) && !is_combining(cp) && cp != '\t') shows = true;
+  }
+  if (!shows) return "nothing to see (only spaces, blank characters or marks)";
+  return "";
+}
+
 bool has_control_chars(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     u32 cp = 0;

@@ -36,6 +36,19 @@ std::size_t utf8_error_at(std::string_view s);
 // the marks U+200E/U+200F, zero-width U+200B-200D, U+2060-2064, U+FEFF...) and the
 // noncharacters U+FFFE and U+FFFF (which XML forbids). Names shown to other people refuse them.
 bool has_invisible_chars(std::string_view s);
+// The number of characters (Unicode code points) of s; an invalid UTF-8 byte counts as one.
+std::size_t utf8_chars(std::string_view s);
+// The first n characters of s (never cut inside one).
+std::string utf8_prefix(std::string_view s, std::size_t n);
+// Columns s takes in a terminal: combining marks, variation selectors and invisible characters 0,
+// East Asian wide and fullwidth characters (and emoji) 2, every other character 1.
+int display_columns(std::string_view s);
+// Why s cannot be a name shown to other people, or "" if it can: at most max_chars characters,
+// valid UTF-8, no control, invisible (has_invisible_chars) or line/paragraph separator
+// (U+2028/2029), and something to see: a name made only of spaces, blank-looking letters
+// (U+3164, U+115F, U+1160, U+FFA0, U+2800, U+00A0, U+3000, U+2000-U+200A...), combining marks,
+// grapheme joiners or variation selectors is refused.
+std::string name_problem(std::string_view s, std::size_t max_chars);
 // True if s holds a control character (C0, DEL, or a UTF-8-encoded C1) or is not valid UTF-8.
 bool has_control_chars(std::string_view s);
 // s made safe for a terminal or a log line: control characters, invisible format characters

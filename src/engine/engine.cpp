@@ -229,6 +229,7 @@ void Game::play(const Move& m) {
 }
 
 void Game::play_unchecked(const Move& m) {
+  if (!rec_.ended.empty()) throw InputError(fmt::format("the game is over (it ended early: {})", rec_.ended));
   if (state_.phase == Phase::Over) throw InputError("the game is over");
   if (state_.phase == Phase::Draw || state_.phase == Phase::Chance) throw InputError("a chance event is due (no decision now)");
   if (!is_legal(state_, m)) {
@@ -292,10 +293,15 @@ void Game::note_hint(int player) {
   if (player < 0 || static_cast<std::size_t>(player) >= rec_.players.size())
     throw InputError(fmt::format("hint: no player {} (the game has {})", player, rec_.players.size()));
   if (!rec_.hints_allowed) throw InputError("hint: this game does not allow hints");
-  rec_.hints.push_back({player, static_cast<int>(rec_.moves.size()) + 1});
+  // the move being decided: the turn in progress (its tile placed, a later decision pending) or
+  // the next one
+  const bool mid_turn = !rec_.moves.empty() && rec_.moves.back().partial &&
+                        (state_.phase == Phase::Piece || state_.phase == Phase::Choose);
+  rec_.hints.push_back({player, static_cast<int>(rec_.moves.size()) + (mid_turn ? 0 : 1)});
 }
 
 bool Game::undo_turn(int player) {
+  if (!rec_.ended.empty()) return false;  // a game ended early stays ended
   for (std::size_t i = undo_.size(); i-- > 0;) {
     if (undo_[i].state.current != player) continue;
     Snapshot& sn = undo_[i];

@@ -2,6 +2,7 @@
 // source (seeded generator or a scripted draw order) and the game record; it checks every move,
 // applies it, records it and can take back the last decisions (snapshots: State is a flat value).
 #pragma once
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -155,7 +156,11 @@ class Game {
   [[nodiscard]] const Ruleset& ruleset() const { return *rs_; }
   [[nodiscard]] std::shared_ptr<const Ruleset> ruleset_ptr() const { return rs_; }
   [[nodiscard]] const Record& record() const { return rec_; }
-  [[nodiscard]] bool over() const { return state_.phase == Phase::Over; }
+  // Over: played to its end, or ended before it by the game server (resigned, timeout, aborted:
+  // Record::ended), which no move, chance outcome or undo brings back to life.
+  [[nodiscard]] bool over() const { return state_.phase == Phase::Over || !rec_.ended.empty(); }
+  // How a game ended before its last tile ("resigned", "timeout", "aborted"), or "".
+  [[nodiscard]] const std::string& ended() const { return rec_.ended; }
   // Recorded draws and chance outcomes that a replay found past the position its moves lead to:
   // the planned deal, used while it fits (see Game::replay).
   [[nodiscard]] std::size_t unused_draws() const { return unused_draws_; }
@@ -190,6 +195,11 @@ class Game {
   // Takes back decisions to the last snapshot taken by the same player at a Place phase.
   // Snapshots are kept only after enable_undo(true) (interactive play); off for self-play speed.
   bool undo_turn(int player);
+  // Whether undo_turn(player) would take something back.
+  [[nodiscard]] bool can_undo(int player) const {
+    return rec_.ended.empty() &&
+           std::any_of(undo_.begin(), undo_.end(), [player](const Snapshot& sn) { return sn.state.current == player; });
+  }
   void enable_undo(bool on) {
     keep_undo_ = on;
     if (!on) undo_.clear();

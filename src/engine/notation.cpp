@@ -11,7 +11,7 @@ namespace carc {
 
 namespace {
 
-std::string normal(std::string_view t) {  // lower case, single spaces, no spaces at the ends
+std::string normal(std::string_view t, bool lower_case = true) {  // lower case, single spaces, no spaces at the ends
   std::string out;
   bool space = false;
   for (const char c : t) {
@@ -21,7 +21,7 @@ std::string normal(std::string_view t) {  // lower case, single spaces, no space
     }
     if (space) out += ' ';
     space = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out += lower_case ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : c;
   }
   return out;
 }
@@ -94,8 +94,11 @@ Move parse_notation(const State& s, std::string_view text_raw) {
         return std::any_of(s.rs->tiles.aliases.begin(), s.rs->tiles.aliases.end(),
                            [&](const auto& a) { return a.second == s.in_hand && normal(a.first) == w[0]; });
       };
-      if (w[0] != id && !alias())
-        throw InputError(fmt::format("the tile in hand is {}, not {}", s.rs->tiles.types[s.in_hand].id, printable(std::string(w[0]))));
+      if (w[0] != id && !alias()) {
+        const std::string typed = normal(text_raw, false);  // what was typed, as it was typed
+        throw InputError(fmt::format("the tile in hand is {}, not {}", s.rs->tiles.types[s.in_hand].id,
+                                     printable(std::string(split_words(typed).front()))));
+      }
       w.erase(w.begin());
     }
     std::string_view xs, ys, rs;

@@ -376,6 +376,9 @@ Record record_from_json(const std::string& text, const std::string& where_raw) {
         const std::string hi = fmt::format("{}: used[{}]", hw, i);
         if (!arr[i].is_object())
           throw InputError(fmt::format("{}: an object {{player, move}}, not {}", hi, jin::type_name(arr[i])));
+        for (const auto& [k, v] : arr[i].items())
+          if (k != "player" && k != "move")
+            throw InputError(fmt::format("{}: unknown key \"{}\" (the keys: player, move)", hi, printable(k)));
         Record::Hint h;
         h.player = static_cast<int>(jin::integer(jin::need(arr[i], "player", hi), 0,
                                                  static_cast<long long>(r.players.size()) - 1, hi, "player"));

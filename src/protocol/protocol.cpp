@@ -81,21 +81,32 @@ json events_since(const Game& g, std::size_t from) {
 // Where the game stands: the decision and who makes it.
 void add_status(json& reply, const Game& g) {
   const State& s = g.state();
-  const char* phase = s.phase == Phase::Place ? "place" : s.phase == Phase::Piece ? "piece" : s.phase == Phase::Choose ? "choose" : s.phase == Phase::Over ? "over" : "waiting";
+  const bool over = g.over();  // played to its end, or ended early (resigned, timeout, aborted)
+  const char* phase = over                       ? "over"
+                      : s.phase == Phase::Place  ? "place"
+                      : s.phase == Phase::Piece  ? "piece"
+                      : s.phase == Phase::Choose ? "choose"
+                                                 : "waiting";
   reply["phase"] = phase;
-  reply["to_move"] = s.phase == Phase::Over || is_chance(s) ? json(nullptr) : json(to_move(s));
-  reply["tile"] = s.phase == Phase::Place ? json(s.rs->tiles.types[s.in_hand].id) : json(nullptr);
+  reply["to_move"] = over || is_chance(s) ? json(nullptr) : json(to_move(s));
+  reply["tile"] = !over && s.phase == Phase::Place ? json(s.rs->tiles.types[s.in_hand].id) : json(nullptr);
   reply["turn"] = s.turn;
-  reply["over"] = s.phase == Phase::Over;
+  reply["over"] = over;
   json scores = json::array();
   for (int p = 0; p < s.nplayers; ++p) scores.push_back(s.score[static_cast<std::size_t>(p)]);
   reply["scores"] = scores;
 }
 
+// Why no move can be made: the game is over, and how it ended when it ended early.
+std::string over_text(const Game& g) {
+  return g.ended().empty() ? std::string("the game is over")
+                           : fmt::format("the game is over (it ended early: {})", g.ended());
+}
+
 // A move: the notation, or {"kind": ...} with its parts.
 Move move_of(const Game& g, const json& mv) {
   const State& s = g.state();
-  if (s.phase == Phase::Over) throw ProtocolError("game_over", "the game is over");
+  if (g.over()) throw ProtocolError("game_over", over_text(g));
   if (is_chance(s)) throw ProtocolError("waiting", "the game waits for a draw that no source can give (the record's draws ran out)");
   try {
     if (mv.is_string()) return parse_notation(s, jin::string(mv, "request", "move", 200));
@@ -249,13 +260,14 @@ struct Dispatch {
     add_status(reply, g);
     // the options are written straight into the reply's text (Dispatch::raw), not as JSON objects
     if (const json* after = opt(req, "after")) {
+      if (g.over()) throw ProtocolError("game_over", over_text(g));
       if (g.state().phase != Phase::Place) throw ProtocolError("illegal_move", "after: there is no tile to place now");
       const Move place = move_of(g, *after);
       if (place.kind != MoveKind::Place) throw ProtocolError("illegal_move", "after: expected a placement");
       view::append_options_json(raw, view::options_after(g, place));
       reply["after"] = notation(g.state(), place);
     } else {
-      view::append_options_json(raw, view::decision_options(g.state()));
+      view::append_options_json(raw, g.over() ? std::vector<view::OptionView>{} : view::decision_options(g.state()));
     }
   }
 
@@ -283,7 +295,7 @@ struct Dispatch {
   void undo(const json& req, json& reply) {
     only_keys(req, {"game", "player"});
     Game& g = *open(req).game;
-    int player = g.state().phase == Phase::Over || is_chance(g.state()) ? g.state().current : to_move(g.state());
+    int player = g.over() || is_chance(g.state()) ? g.state().current : to_move(g.state());
     if (const json* p = opt(req, "player")) {
       try {
         player = static_cast<int>(jin::integer(*p, 0, g.state().nplayers - 1, "request", "player"));
@@ -315,11 +327,12 @@ struct Dispatch {
     only_keys(req, {"game", "playouts", "seed", "top", "force", "ownership"});
     const Game& g = *open(req).game;
     const State& s = g.state();
-    if (s.phase == Phase::Over) throw ProtocolError("game_over", "the game is over");
+    if (g.over()) throw ProtocolError("game_over", over_text(g));
     if (is_chance(s)) throw ProtocolError("waiting", "the game waits for a draw that no source can give");
     MctsOptions mo;
     mo.playouts = playouts_field(req);
     mo.threads = 1;
+    mo.stop = SearchStop::after_ms(ses.cancel_, ses.limits_.bots.max_ms);  // as a bot's move is bounded
     const int top = int_field(req, "top", 1, 1000, 5);
     std::optional<Move> force;
     if (opt(req, "force")) {
@@ -354,6 +367,7 @@ struct Dispatch {
     o.playouts = playouts_field(req);
     o.seed = seed_field(req, "seed").value_or(1);
     o.ownership = flag(req, "ownership", false);
+    o.stop = SearchStop::after_ms(ses.cancel_, ses.limits_.review_ms);
     Record rec;
     Review rv;
     try {
@@ -372,6 +386,12 @@ struct Dispatch {
       rv = review_record(rec, o);
     } catch (const ProtocolError&) {
       throw;
+    } catch (const ReviewCut& e) {
+      throw ProtocolError(
+          "time_cap", fmt::format("{}: {} (ask for fewer playouts)", e.what(),
+                                  ses.cancel_ && ses.cancel_->load() ? "the input closed"
+                                                                     : fmt::format("a review takes at most {:g} s here",
+                                                                                   ses.limits_.review_ms / 1000.0)));
     } catch (const ReplayError& e) {
       throw ProtocolError("bad_record", fmt::format("{} ({})", e.what(), e.code));
     } catch (const InputError& e) {
@@ -385,7 +405,7 @@ struct Dispatch {
     EngineSession::Open& o = open(req);
     Game& g = *o.game;
     const State& s = g.state();
-    if (s.phase == Phase::Over) throw ProtocolError("game_over", "the game is over");
+    if (g.over()) throw ProtocolError("game_over", over_text(g));
     if (is_chance(s)) throw ProtocolError("waiting", "the game waits for a draw that no source can give");
     const int who = to_move(s);
     std::string spec = opt(req, "bot") ? str_field(req, "bot", 100) : g.record().players[static_cast<std::size_t>(who)].bot;
@@ -410,6 +430,7 @@ struct Dispatch {
     }
     MoveList ml;
     legal_moves(s, ml);
+    it->second->set_stop(SearchStop::after_ms(ses.cancel_, ses.limits_.bots.max_ms));
     const Move m = it->second->choose(s, ml, o.rng);
     const BotReport rep = it->second->report();
     reply["bot"] = spec;
@@ -472,7 +493,8 @@ std::string EngineSession::handle(std::string_view line) {
   }
   if (!req.is_object()) return fail("bad_json", fmt::format("a request is a JSON object, not {}", jin::type_name(req)));
   if (const auto it = req.find("id"); it != req.end()) {
-    if (!(it->is_number_integer() || it->is_number_unsigned() || (it->is_string() && it->get_ref<const std::string&>().size() <= 100) || it->is_null()))
+    if (!(it->is_number_integer() || it->is_number_unsigned() ||
+          (it->is_string() && utf8_chars(it->get_ref<const std::string&>()) <= 100) || it->is_null()))
       return fail("bad_request", "id: a whole number or a string of at most 100 characters");
     reply["id"] = *it;
   }

@@ -6,9 +6,10 @@
 // A session never throws and never exits on bad input: every failure is a reply
 // {"id", "ok": false, "error": {"code", "message"}} with a stable code (docs/engine-protocol.md).
 #pragma once
+#include <atomic>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -25,6 +26,10 @@ struct ProtocolLimits {
   int max_games = 64;               // games open at once in one session
   // what a "bot" request may ask an mcts bot for: its time and its playouts per move
   BotLimits bots = kProtocolBotLimits;
+  // The time a request's searching may take: `analyze` and `bot` stop at bots.max_ms (a search cut
+  // there answers with the playouts it made), `review` at review_ms for the whole review (then
+  // the error time_cap). 0: no cap.
+  int review_ms = 300000;
 };
 
 class EngineSession {
@@ -42,6 +47,10 @@ class EngineSession {
   [[nodiscard]] std::size_t open_games() const { return games_.size(); }
   // The language of the words in replies when a request names none ("lang").
   void set_lang(i18n::Lang l) { lang_ = l; }
+  // A flag another thread sets to end the searches of this session (`carcassonne engine`: the
+  // input closed): a search in progress or to come stops within moments with what it has (a
+  // review with the error time_cap). nullptr: none.
+  void set_cancel(const std::atomic<bool>* flag) { cancel_ = flag; }
 
  private:
   struct Open;
@@ -50,6 +59,7 @@ class EngineSession {
   long next_id_ = 1;
   bool done_ = false;
   i18n::Lang lang_ = i18n::Lang::En;
+  const std::atomic<bool>* cancel_ = nullptr;
   std::mt19937_64 seeds_;
   friend struct Dispatch;
 };

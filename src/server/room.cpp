@@ -351,13 +351,11 @@ void start_game(Created& c, const std::string& game, Settings st, const std::str
 std::string rematch_id(const std::string& game) { return sha256_hex("carc-rematch:" + game).substr(0, 12); }
 
 std::string checked_name(const json& v, std::string_view where, const std::string& ctx) {
-  std::string name = jin::string(v, where, ctx, 40);
-  if (has_invisible_chars(name))
-    throw InputError(fmt::format(
-        "{}: {}: \"{}\" holds an invisible character (a bidirectional control, a zero-width or other format character)",
-        where, ctx, printable(name)));
-  if (!name.empty() && name.find_first_not_of(" \t") == std::string::npos)
-    throw InputError(fmt::format("{}: {}: blank (a name, or leave it out)", where, ctx));
+  // 40 characters (code points), not bytes: a Cyrillic or Romanian name is as long as a Latin one
+  std::string name = jin::string(v, where, ctx, 1024);
+  if (name.empty()) return name;
+  if (const std::string why = name_problem(name, kMaxNameChars); !why.empty())
+    throw InputError(fmt::format("{}: {}: \"{}\": {}", where, ctx, printable(utf8_prefix(name, kMaxNameChars)), why));
   return name;
 }
 

@@ -89,6 +89,7 @@ std::string checked_name(const nlohmann::json& v, std::string_view where, const 
 
 // A message for one connection, or (conn 0) for everyone in the room. kNobody: no one waits for it.
 constexpr std::uint64_t kNobody = ~std::uint64_t{0};
+inline constexpr std::size_t kMaxNameChars = 40;
 struct Out {
   std::uint64_t conn = 0;
   std::string text;

@@ -276,6 +276,18 @@ View build_view(const Game& g, const ViewOptions& o) {
   std::size_t first = events.size();
   while (first > 0 && events[first - 1].turn >= last) --first;
   for (std::size_t i = first; i < events.size(); ++i) v.last_turn.push_back(event_view(s, events[i], players));
+  if (!g.ended().empty() && !v.over) {
+    // ended before its last tile (resigned, timeout, aborted): over, no decision; the record does
+    // not say who resigned, so no winners are named
+    v.decision.phase = phase_name(Phase::Over);
+    v.decision.player = -1;
+    v.decision.tile.clear();
+    v.decision.options.clear();
+    v.decision.panels.clear();
+    for (OverlayView& ov : v.overlays) ov.targets.clear();
+    v.over = true;
+    for (int p = 0; p < s.nplayers; ++p) v.final_scores.push_back(s.score[static_cast<std::size_t>(p)]);
+  }
   return v;
 }
 

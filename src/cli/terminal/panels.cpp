@@ -19,10 +19,23 @@ namespace carc::cli {
 
 using namespace term;
 
+std::string fit_columns(const std::string& s, int columns) {
+  if (display_columns(s) <= columns) return s;
+  std::string out;
+  for (std::size_t n = 1;; ++n) {  // the longest prefix that leaves a column for the ellipsis
+    std::string next = utf8_prefix(s, n);
+    if (next.size() == out.size() || display_columns(next) > columns - 1) break;
+    out = std::move(next);
+  }
+  // marks that belong to the last character kept stay with it
+  return out + "\u2026";
+}
+
 std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color) {
   // a name comes from a record: control characters are shown as escapes, never sent to the terminal
+  // at most kNameColumns columns: a long name never pushes a line past the terminal's width
   const std::string name = p >= 0 && static_cast<std::size_t>(p) < players.size()
-                               ? printable(players[static_cast<std::size_t>(p)].name)
+                               ? fit_columns(printable(players[static_cast<std::size_t>(p)].name), kNameColumns)
                                : fmt::format("player {}", p + 1);
   if (!color || p < 0 || p >= kMaxPlayers) return name;
   return fmt::format("\x1b[1;38;5;{}m{}\x1b[0m", kPlayerText[static_cast<std::size_t>(p)], name);

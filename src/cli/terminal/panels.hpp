@@ -92,5 +92,9 @@ std::string render_final(const State& s, const std::vector<PlayerInfo>& players,
 // (code points; every glyph used here is one column wide).
 std::string strip_ansi(std::string_view text);
 int display_width(std::string_view text);
+// A name as the terminal shows it: at most kNameColumns columns, cut with "…" (never inside a
+// character; combining marks count no column).
+inline constexpr int kNameColumns = 20;
+std::string fit_columns(const std::string& s, int columns);
 
 }  // namespace carc::cli

@@ -677,9 +677,11 @@ Outcome Session::human_turn() {
   for (;;) {
     turn_hands_ = hands_of(g_->state());
     const int p = g_->state().current;
-    const Outcome r = place_phase();
-    if (r == Outcome::Quit) return r;
-    if (r == Outcome::Undone) return r;        // another player's turn was taken back: the main loop decides
+    if (g_->state().phase == Phase::Place) {  // else a turn resumed mid-way: its tile is placed already
+      const Outcome r = place_phase();
+      if (r == Outcome::Quit) return r;
+      if (r == Outcome::Undone) return r;  // another player's turn was taken back: the main loop decides
+    }
     if (g_->state().phase == Phase::Choose) {  // a choice the tile asks for (a tile to add, a piece to move)
       const Outcome c = rest_of_turn(p);
       if (c == Outcome::Undone) continue;  // the tile was taken back: place it again
@@ -776,12 +778,12 @@ std::string Session::small_board() const {
 }
 
 std::optional<Outcome> Session::take_back_tile(const std::string& cmd, int p) {
+  // a turn resumed from a save mid-way has no snapshot of its start: it goes on from where it was
   if (cmd == "quit" || cmd == "exit") {
-    g_->undo_turn(p);
-    quit_message(cli_say("quit.tile_back"));
+    quit_message(g_->undo_turn(p) ? cli_say("quit.tile_back") : "");
     return Outcome::Quit;
   }
-  if (cmd == "undo") {
+  if (cmd == "undo") {  // the callers ask can_undo first
     g_->undo_turn(p);
     say(cli_say("tile_back"));
     return Outcome::Undone;
@@ -858,6 +860,10 @@ Outcome Session::choose(int d, int turn_player) {
     if (!own && (cmd == "quit" || cmd == "exit")) return quit_off_turn(p, "");
     if (!own && cmd == "undo") {
       say(cli_say("undo.not_yours", {{"player", name(p)}}));
+      continue;
+    }
+    if (cmd == "undo" && !g_->can_undo(p)) {  // a turn resumed from a save mid-way: its start is not kept
+      say(cli_say("tile_back.resumed"));
       continue;
     }
     if (const auto o = take_back_tile(cmd, p)) return *o;
@@ -943,6 +949,10 @@ Outcome Session::piece_phase() {
           return end_of_input(p);
         }
         const auto [cmd, args] = words(line);
+        if (cmd == "undo" && !g_->can_undo(p)) {  // a turn resumed from a save mid-way: its start is not kept
+          say(cli_say("tile_back.resumed"));
+          continue;
+        }
         if (const auto o = take_back_tile(cmd, p)) return *o;
         if (cmd == "board") {
           say(render_board(g_->state(), view_));
@@ -1004,7 +1014,10 @@ Outcome Session::piece_phase() {
     }
     const std::string l = lower(line);
     if (l == "undo") {
-      g_->undo_turn(p);
+      if (!g_->undo_turn(p)) {  // a turn resumed from a save mid-way: its start is not kept
+        say(cli_say("tile_back.resumed"));
+        continue;
+      }
       news_.pop_back();
       save();
       say(cli_say("undo.turn_back"));
@@ -1085,6 +1098,13 @@ void Session::finish() {
   ViewOptions v = view_;
   v.centre.reset();
   v.max_rows = std::max(v.max_rows, 30);  // the whole height: the terminal scrolls
+  if (!g_->ended().empty()) {             // ended before its last tile (resigned, timeout, aborted)
+    out += cli_say("final.ended", {{"status", cli_say("final.ended." + g_->ended())}});
+    out += render_board(s, v);
+    out += render_panels(s, players(), view_.color, view_.width);
+    say(out);
+    return;
+  }
   out += cli_say("final.over");
   out += render_board(s, v);
   out += render_panels(s, players(), view_.color, view_.width);

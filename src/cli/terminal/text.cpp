@@ -75,10 +75,10 @@ std::string wrap_hang(const std::string& prefix, const std::string& text, int ha
   return out + line + "\n";
 }
 
-// User text quoted back in a message: at most 24 characters.
+// User text quoted back in a message: at most 24 characters (never cut inside one).
 std::string quote(std::string_view t) {
-  std::string out(t.substr(0, 24));
-  if (t.size() > 24) out += "...";
+  std::string out = utf8_prefix(t, 24);
+  if (out.size() < t.size()) out += "...";
   return "\"" + out + "\"";
 }
 
@@ -103,11 +103,6 @@ std::string strip_ansi(std::string_view text) {
   return out;
 }
 
-int display_width(std::string_view text) {
-  int w = 0;
-  for (char c : strip_ansi(text))
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
-  return w;
-}
+int display_width(std::string_view text) { return display_columns(strip_ansi(text)); }
 
 }  // namespace carc::cli
