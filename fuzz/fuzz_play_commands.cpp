@@ -6,7 +6,9 @@
 // harness drives the same pieces the way Session does: the typed-line parsers and renderers of
 // src/cli/terminal/ (parse_placement, parse_choice, parse_port, the games' shorthands, the view
 // command's coordinates, every panel) and the Game calls they lead to (placement, piece_at,
-// play, undo_turn). Extra harness commands: "." lets a random bot play the turn.
+// play, undo_turn). Extra harness commands: "." lets a random bot play the turn; "resume" saves
+// the game as play's autosave does, mid-turn too, reads the record back and goes on from its
+// replay, as `play --resume` does (issue 49: a record cut at any decision must resume at it).
 // An InputError (a move that is not possible) is the expected answer; anything else is a bug, and
 // the record play would autosave at the end must replay to the same game.
 #include <cstddef>
@@ -107,6 +109,17 @@ struct Driver {
     if (l == ".") {  // a random bot plays the rest of this turn
       if (s.phase == Phase::Place) g.forget_undo();
       fuzz::must_succeed("play_bot_turn", [&] { play_bot_turn(g, [&](int) { return bot.get(); }, rng); });
+      after_move(ev0);
+      return;
+    }
+    if (l == "resume") {
+      const std::string saved = record_to_json(g.record(), g.ruleset());
+      fuzz::must_succeed("resume", [&] {
+        g = Game::replay(record_from_json(saved, "autosave"));
+        g.enable_undo(true);
+      });
+      const std::string again = record_to_json(g.record(), g.ruleset());
+      if (again != saved) bug("a resumed game's record differs from the saved one:\n--- saved\n" + saved + "\n--- resumed\n" + again);
       after_move(ev0);
       return;
     }

@@ -115,6 +115,10 @@ def play():
     write("fuzz_play_commands", "safari-turns.txt",
           "3E\n" + turns + "tokens\nactions\nfound lion at 2,1 NE\nf\njeep from -2,0 to 1,1\nj 3,1\nexplore zebra 1,1 SE\nlion\nnone\n.\n")
     write("fuzz_play_commands", "safari-bots.txt", "7F\n" + ".\n" * 12 + "a\nN\n")
+    # issue 49: the game saved and resumed at every decision, mid-turn too (play --resume)
+    resumed = "a\nresume\nnone\nresume\n.\nresume\n" * 6
+    for k, game in enumerate(("base", "amazonas", "hunters", "safari")):
+        write("fuzz_play_commands", f"{game}-resume.txt", f"{k}G\n" + resumed + ".\nresume\n" * 8)
 
 
 def protocol(binary):
