@@ -83,7 +83,7 @@ export class GamePage {
   private intro: Intro | null = null;
   // the analysis of a finished game (analysis.ts): the panel under the board, a decision's better move
   private analysis: Analysis | null = null;
-  private replayGo: ((step: number, keep?: boolean) => Promise<void>) | null = null;
+  private replayGo: ((step: number, keep?: boolean) => Promise<unknown>) | null = null;
   private analyseSlot: HTMLElement | null = null;
 
   constructor(private root: HTMLElement, private id: string | null, private kind: string, private token: string | null) {}
@@ -970,8 +970,9 @@ export class GamePage {
     this.el.replayBar.replaceChildren(prev, play, next, slider, label, speed, ...(dl ? [dl] : []), ...(this.analyseSlot ? [this.analyseSlot] : []), ...(exit ? [exit] : []));
     this.el.replayBar.hidden = false;
     let pending = 0;
-    // a step the analysis did not choose (the slider, the arrows, autoplay) shows the replay alone
-    const go = async (step: number, keep = false) => {
+    // a step the analysis did not choose (the slider, the arrows, autoplay) shows the replay alone;
+    // "shown" once that step is on the board, "later" when a later ask came first, "failed"
+    const go = async (step: number, keep = false): Promise<"shown" | "later" | "failed"> => {
       if (!keep) this.analysis?.clear();
       step = Math.max(0, Math.min(steps, step));
       slider.value = String(step);
@@ -980,42 +981,64 @@ export class GamePage {
       const ticket = ++pending;
       try {
         const r = await getJSON<any>(withLang("/api/replay"), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ record, step }) });
-        if (ticket !== pending || !this.replay) return;
+        if (ticket !== pending || !this.replay) return "later";
         this.replay.step = step;
         this.replay.view = r.view;
         this.el.replayBar.dataset.loaded = String(step);
         this.render();
+        return "shown";
       } catch (e) {
+        if (ticket !== pending) return "later";
         label.textContent = t("replay.error", { message: (e as Error).message });
         this.el.replayBar.dataset.error = (e as Error).message;
+        return "failed";
       }
     };
+    // Autoplay: the next step is asked once the last one is on the board, 1/speed seconds after
+    // the last was asked. (A fixed interval asked the next step while the last was still on its
+    // way: when the server took longer than the interval, as on a busy machine, every answer was
+    // superseded by the next step's and the board stood still until the end.)
     let timer: number | undefined;
+    let run = 0;  // the autoplay now (0: paused); a step of an older one is not followed
     const stopPlay = () => {
-      if (timer !== undefined) clearInterval(timer);
+      run = 0;
+      if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       play.replaceChildren(playIcon(false));
       play.title = t("replay.play");
       play.setAttribute("aria-label", t("replay.play"));
       play.dataset.playing = "false";
     };
+    let runs = 0;
     const startPlay = () => {
-      if (Number(slider.value) >= steps) void go(0);
-      timer = window.setInterval(() => {
+      const mine = run = ++runs;
+      const after = (asked: number) => {
+        if (run !== mine) return;
+        timer = window.setTimeout(() => void stepOn(), Math.max(0, asked + 1000 / Number(speed.value) - performance.now()));
+      };
+      const stepOn = async () => {
+        timer = undefined;
         const at = Number(slider.value);
+        if (run !== mine) return;
         if (!this.replay || at >= steps) { stopPlay(); return; }
-        void go(at + 1);
-      }, 1000 / Number(speed.value));
+        const asked = performance.now();
+        if ((await go(at + 1)) === "failed" && run === mine) { stopPlay(); return; }
+        after(asked);
+      };
       play.replaceChildren(playIcon(true));
       play.title = t("replay.pause");
       play.setAttribute("aria-label", t("replay.pause"));
       play.dataset.playing = "true";
+      if (Number(slider.value) >= steps) {
+        const asked = performance.now();
+        void go(0).then((r) => { if (r === "failed" && run === mine) stopPlay(); else after(asked); });
+      } else after(performance.now());
     };
     this.stopAutoplay = stopPlay;
-    play.addEventListener("click", () => (timer === undefined ? startPlay() : stopPlay()));
+    play.addEventListener("click", () => (run === 0 ? startPlay() : stopPlay()));
     speed.addEventListener("change", () => {
       save("carc.replay_speed", Number(speed.value));
-      if (timer !== undefined) { stopPlay(); startPlay(); }
+      if (run !== 0) { stopPlay(); startPlay(); }
     });
     slider.addEventListener("input", () => { stopPlay(); void go(Number(slider.value)); });
     prev.addEventListener("click", () => void go(Number(slider.value) - 1));

@@ -332,7 +332,7 @@ test("a cut TCP connection: the page says so, reconnects and goes on", { timeout
   await proxy.close();
 });
 
-test("two tabs through an invite link, across a server restart; watching; replay; record download and upload", { timeout: 180000 }, async () => {
+test("two tabs through an invite link, across a server restart; watching; replay; record download and upload", { timeout: 600000 }, async () => {
   const dir = tempDir();
   let own = await startServer({ dir });
   // the lobby: the creator is seat 1, an invited person seat 2
@@ -353,7 +353,7 @@ test("two tabs through an invite link, across a server restart; watching; replay
   await b.page.fill("[data-name-input]", "Bea");
   await b.page.click("[data-name-save]");
   await b.page.waitForSelector("[data-name-form]", { state: "detached" });
-  await a.page.waitForFunction(() => document.querySelector("[data-panel='scores']")?.textContent.includes("Bea"), null, { timeout: 20000 });
+  await a.page.waitForFunction(() => document.querySelector("[data-panel='scores']")?.textContent.includes("Bea"), null, { timeout: 60000 });
   assert.equal((await summary(own, id)).seats[1].name, "Bea");
   const lobby = await open(own.url + "/");
   const row = lobby.page.locator(`[data-watch='${id}']`);
@@ -375,7 +375,7 @@ test("two tabs through an invite link, across a server restart; watching; replay
     const s = await summary(own, id);
     assert.ok(s.to_move === 0 || s.to_move === 1, `somebody is to move: ${JSON.stringify(s)}`);
     const who = s.to_move === 0 ? a : b;
-    await who.page.waitForFunction((n) => Number(document.body.dataset.seq) >= n && document.body.dataset.ready === "true", s.seq, { timeout: 30000 });
+    await who.page.waitForFunction((n) => Number(document.body.dataset.seq) >= n && document.body.dataset.ready === "true", s.seq, { timeout: 60000 });
     if (await playTurnByClicks(who.page, who === a ? ra : rb)) confirmed++;
   };
   for (let t = 0; t < 4; t++) await step();
@@ -383,9 +383,9 @@ test("two tabs through an invite link, across a server restart; watching; replay
   own = await startServer({ dir, port: own.port });
   for (let t = 0; t < 4; t++) await step();
   // every confirmed command acknowledged: both outboxes empty
-  for (const x of [a, b]) await x.page.waitForFunction(() => Object.keys(localStorage).filter((k) => k.startsWith("carc.outbox.")).every((k) => localStorage.getItem(k) === "[]"), null, { timeout: 30000 });
+  for (const x of [a, b]) await x.page.waitForFunction(() => Object.keys(localStorage).filter((k) => k.startsWith("carc.outbox.")).every((k) => localStorage.getItem(k) === "[]"), null, { timeout: 60000 });
   const s = await summary(own, id);
-  await watch.page.waitForFunction((n) => Number(document.body.dataset.seq) >= n, s.seq, { timeout: 20000 });
+  await watch.page.waitForFunction((n) => Number(document.body.dataset.seq) >= n, s.seq, { timeout: 60000 });
   assert.equal(await watch.page.evaluate(() => document.body.dataset.seat), "-1", "a spectator");
   assert.equal(await watch.page.locator("[data-confirm]").count(), 0, "a spectator cannot act");
   const ev = await events(own, id);
@@ -398,23 +398,37 @@ test("two tabs through an invite link, across a server restart; watching; replay
   const moves = (await api(own, "GET", `/api/games/${id}/record`)).moves.length;
   // replay: the slider steps through the record
   await watch.page.click("[data-replay]");
-  await watch.page.waitForSelector(`[data-replay-bar][data-loaded='${moves}']`);
+  await watch.page.waitForSelector(`[data-replay-bar][data-loaded='${moves}']`, { timeout: 60000 });
   await watch.page.fill("[data-replay-slider]", "0");
-  await watch.page.waitForSelector("[data-replay-bar][data-loaded='0']");
+  await watch.page.waitForSelector("[data-replay-bar][data-loaded='0']", { timeout: 60000 });
   const start = Number(await watch.page.getAttribute("[data-board]", "data-tiles"));
   await watch.page.click("[data-replay-next]");
-  await watch.page.waitForSelector("[data-replay-bar][data-loaded='1']");
+  await watch.page.waitForSelector("[data-replay-bar][data-loaded='1']", { timeout: 60000 });
   assert.equal(Number(await watch.page.getAttribute("[data-board]", "data-tiles")), start + 1, "one turn later, one tile more");
-  // autoplay at the chosen speed goes on by itself, and pauses
+  // autoplay at the chosen speed goes on by itself, showing every step, and pauses. The server
+  // is made slower than a step (each replay answer 400 ms late, as on a busy machine): autoplay
+  // waits for each step to be on the board before the next, never skipping to the end
+  assert.ok(moves >= 5, `a record long enough to watch autoplay: ${moves} turns`);
+  await watch.page.route("**/api/replay*", async (route) => { await new Promise((r) => setTimeout(r, 400)); await route.continue(); });
+  await watch.page.evaluate(() => {
+    const bar = document.querySelector("[data-replay-bar]");
+    window.replayShown = [];
+    new MutationObserver(() => window.replayShown.push(Number(bar.dataset.loaded))).observe(bar, { attributes: true, attributeFilter: ["data-loaded"] });
+  });
   await watch.page.selectOption("[data-replay-speed]", "8");
   await watch.page.click("[data-replay-play]");
-  await watch.page.waitForSelector("[data-replay-bar][data-loaded='3']", { timeout: 60000 });  // a busy machine: seconds of margin
+  await watch.page.waitForFunction(() => Number(document.querySelector("[data-replay-bar]").dataset.loaded) >= 3, null, { timeout: 120000 });  // only a wait: a busy machine's margin
   await watch.page.click("[data-replay-play]");
   assert.equal(await watch.page.getAttribute("[data-replay-play]", "data-playing"), "false");
-  await watch.page.waitForTimeout(400);  // a step asked just before the pause may still land
+  const shown = await watch.page.evaluate(() => window.replayShown);
+  assert.deepEqual(shown.slice(0, 2), [2, 3], `autoplay shows each step in turn: ${shown}`);
+  // a step asked just before the pause still lands (the one the slider shows); then it stays
+  await watch.page.waitForFunction(() => document.querySelector("[data-replay-bar]").dataset.loaded === document.querySelector("[data-replay-step]").dataset.replayStep, null, { timeout: 60000 });
   const paused = await watch.page.getAttribute("[data-replay-bar]", "data-loaded");
-  await watch.page.waitForTimeout(600);
+  assert.ok(Number(paused) < moves, `paused before the end: ${paused} of ${moves}`);
+  await watch.page.waitForTimeout(1000);
   assert.equal(await watch.page.getAttribute("[data-replay-bar]", "data-loaded"), paused, "paused: the replay stays");
+  await watch.page.unroute("**/api/replay*");
   assert.equal(await watch.page.evaluate(() => localStorage.getItem("carc.replay_speed")), "8", "the speed is remembered");
   await watch.page.screenshot({ path: `${shots}/replay.png` });
   // the record downloads, and a record file is viewed after upload
@@ -422,12 +436,12 @@ test("two tabs through an invite link, across a server restart; watching; replay
   const file = await dl.path();
   const up = await open(own.url + "/");
   await up.page.setInputFiles("[data-upload]", file);
-  await up.page.waitForSelector(`[data-replay-bar][data-loaded='${moves}']`);
+  await up.page.waitForSelector(`[data-replay-bar][data-loaded='${moves}']`, { timeout: 60000 });
   await up.page.click("[data-replay-prev]");
-  await up.page.waitForSelector(`[data-replay-bar][data-loaded='${moves - 1}']`);
+  await up.page.waitForSelector(`[data-replay-bar][data-loaded='${moves - 1}']`, { timeout: 60000 });
   // presence: the invited player leaves, the creator's page shows it
   await b.ctx.close();
-  await a.page.waitForSelector("[data-panel='scores'] tr[data-seat='1'] [data-presence^='away']", { timeout: 10000 });
+  await a.page.waitForSelector("[data-panel='scores'] tr[data-seat='1'] [data-presence^='away']", { timeout: 60000 });
   for (const x of [a, b, watch, up]) { assert.deepEqual(x.errors, []); await x.ctx.close(); }
   await own.stop();
 });
