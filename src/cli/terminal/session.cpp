@@ -447,8 +447,10 @@ void Session::run() {
                     is_bot(p) ? cli_say("seat.bot", {{"bot", printable(players()[static_cast<std::size_t>(p)].bot)}})
                               : cli_say("seat.human")));
   say(cli_say("players", {{"list", fmt::format("{}", fmt::join(seats, ", "))}}));
-  say(cli_say("saved_every_turn", {{"file", printable(save_path_)}}));
-  if (any_human_) say(cli_say("type_help"));
+  if (g_->ended().empty()) {  // a game that ended early is only shown (finish)
+    say(cli_say("saved_every_turn", {{"file", printable(save_path_)}}));
+    if (any_human_) say(cli_say("type_help"));
+  }
   if (g_->record().moves.empty()) {  // what the players hold before the first turn (a game's opening deal)
     std::string deal = hand_news({}, g_->state(), players(), view_.color);
     for (std::size_t at; (at = deal.find("    ")) != std::string::npos;) deal.replace(at, 4, "  ");
