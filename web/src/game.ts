@@ -65,6 +65,7 @@ export class GamePage {
   private confirmAt = 0;
   private confirmSeq = 0;
   private confirmOnComplete = false;
+  private goesOnAsked = false;  // the server's incomplete_turn brought a decision back: say which once its options come
   private replay: { record: any; step: number; steps: number; view: View | null; own: boolean } | null = null;
   private el!: { root: HTMLElement; side: HTMLElement; turn: HTMLElement; conn: HTMLElement; replayBar: HTMLElement; title: HTMLElement; boardWrap: HTMLElement };
   private readonly t0 = performance.now();
@@ -239,6 +240,7 @@ export class GamePage {
       this.passed = null;
       this.legalQueue = [];
       this.confirmOnComplete = false;
+      this.goesOnAsked = false;
       this.message = "";
       this.sel = null;
     }
@@ -273,10 +275,11 @@ export class GamePage {
     }
     this.turn.options = m.options;
     this.turn.complete = m.complete;
+    if (this.goesOnAsked) { this.goesOnAsked = false; this.message = this.goesOn(); }
     if (this.confirmOnComplete) {
       this.confirmOnComplete = false;
       if (m.complete && this.mine()) { this.submitTurn(); return; }
-      this.message = t("game.goes_on");
+      this.message = this.goesOn();
     }
     this.render();
   }
@@ -308,6 +311,7 @@ export class GamePage {
       // a confirm that passed a decision the turn goes on after: that decision is shown
       this.turn.moves = cmd.moves.slice();
       this.message = t("game.goes_on");
+      this.goesOnAsked = true;
       this.requestLegal();
     }
     else if (cmd && m.code === "store") {
@@ -391,6 +395,7 @@ export class GamePage {
     if (!this.mine() || this.turn.sending || !this.turn.moves.length) return;
     this.turn.moves.pop();
     this.confirmOnComplete = false;
+    this.goesOnAsked = false;
     this.message = "";
     if (!this.turn.moves.length) { this.turn.place = null; this.turn.options = null; this.turn.complete = false; }
     else this.requestLegal();
@@ -405,7 +410,11 @@ export class GamePage {
   }
 
   private confirm(): void {
-    if (!this.canConfirm() || !this.conn) return;
+    if (!this.canConfirm() || !this.conn) {
+      const need = this.required();
+      if (need && this.message !== need) { this.message = need; this.renderTurn(); }
+      return;
+    }
     if (!this.turn.complete) {
       // confirming with a decision left passes it; whether the turn is then whole is the engine's
       // to say: it is sent when it is, and the next decision is shown when it is not
@@ -446,6 +455,27 @@ export class GamePage {
     this.turn.sending = false;
     this.confirmAt = 0;
     this.message = t("game.goes_on");
+    this.goesOnAsked = true;  // said in full once the decision's options are in
+  }
+  // What the page says when a confirm passed a decision and the turn goes on: the decision after
+  // it may be passed too, or not (a jeep taken must go back on the board).
+  private goesOn(): string {
+    const o = this.turn.options;
+    return !o || o.some((x) => x.kind === "pass") ? t("game.goes_on") : t("game.goes_on_required");
+  }
+  // What the decision now requires, in words, when it cannot be passed: the options' sentence
+  // (their cells left out when that is all that differs), else how many and one of them. Null when
+  // it may be passed, is whole, or is the placement (the status says that).
+  private required(): string | null {
+    const v = this.view;
+    if (!v || !this.mine() || this.turn.sending || this.turn.complete) return null;
+    if (this.turn.moves.length ? !this.turn.options : v.decision.phase === "place") return null;
+    const opts = this.current().filter((o) => o.kind !== "place");
+    if (!opts.length || opts.some((o) => o.kind === "pass")) return null;
+    const blank = (x: string) => x.replace(/-?\d+\s*,\s*-?\d+/g, "…");
+    const texts = opts.map((o) => blank(o.text ?? ""));
+    const what = opts.length === 1 ? opts[0].text : texts[0] && texts.every((x) => x === texts[0]) ? texts[0] : t("game.required_one_of", { n: opts.length, text: opts[0].text });
+    return t(this.groups(v, opts).loose.length ? "game.required_below" : "game.required", { what });
   }
   private newCid(): string { return `${this.me}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`; }
 
@@ -774,6 +804,8 @@ export class GamePage {
       const G = this.groups(v, opts);
       const onBoard = listed.length - G.loose.length - listed.filter((o) => o.kind === "pass").length;
       if (onBoard > 0) kids.push(h("div", { class: "sub hint", "data-hint": "", text: t("game.on_board", { n: onBoard }) }));
+      const need = this.required();
+      if (need && this.message !== need) kids.push(h("div", { class: "required", "data-required": "", text: need }));
       const button = (o: OptionView, i: number) => {
         const b = h("button", { type: "button", "data-option": i, "data-kind": o.kind, "data-notation": o.notation, class: `opt ${o.kind}`, title: o.text });
         if (o.target === "tile" && o.tile) b.append(h("img", { src: this.board.tileURL(o.tile), alt: o.tile, width: 40, height: 40, style: `transform: rotate(${o.rot ?? 0}deg)` }));
@@ -817,7 +849,9 @@ export class GamePage {
     const actions = h("div", { class: "actions" });
     if (this.me >= 0 && !v.over) {
       const back = h("button", { type: "button", "data-takeback": "", disabled: !this.mine() || this.turn.sending || !this.turn.moves.length, text: t("game.take_back") });
-      const ok = h("button", { type: "button", class: "primary", "data-confirm": "", disabled: !this.canConfirm(), text: this.turn.complete || !this.turn.moves.length ? t("game.confirm") : t("game.confirm_none") });
+      // "Confirm (no piece)" only where confirming passes: a decision that cannot be passed says so
+      const passes = !this.turn.complete && this.turn.moves.length > 0 && !this.required();
+      const ok = h("button", { type: "button", class: "primary", "data-confirm": "", disabled: !this.canConfirm(), text: passes ? t("game.confirm_none") : t("game.confirm") });
       back.addEventListener("click", () => this.takeBack());
       ok.addEventListener("click", () => this.confirm());
       const form = h("form", { class: "notation", "data-notation-form": "" },

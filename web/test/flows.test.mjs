@@ -446,6 +446,56 @@ test("two tabs through an invite link, across a server restart; watching; replay
   await own.stop();
 });
 
+// A decision the turn cannot pass says so in words, and Confirm does not offer to pass it: Safari's
+// tile placed on a jeep's cell takes the jeep, which must go back on the board; "Confirm (no
+// piece)" passes the piece decision, and the turn goes on with the jeep's cells, required.
+test("a decision that cannot be passed says what it requires: a jeep taken goes back", { timeout: 300000 }, async () => {
+  const words = { en: ["cannot be skipped", "put the jeep on"], ru: ["пропустить нельзя", "поставить внедорожник на"], ro: ["nu poate fi sărit", "pune jeepul pe"] };
+  for (const lang of ["en", "ru", "ro"]) {
+    let done = false;
+    for (let seed = 1; seed < 40 && !done; seed++) {
+      const g = await newGame(server, "safari", seed);
+      const { ctx, page, errors } = await open(server.url + g.seats[0].invite, { locale: lang });
+      await waitReady(page);
+      const jeeps = await page.$$eval("[data-overlay^='jeep']", (els) => els.map((e) => `${e.dataset.x},${e.dataset.y}`));
+      const cell = (await page.$$eval("[data-cell]", (els) => els.map((e) => e.dataset.cell))).find((c) => jeeps.includes(c));
+      if (!cell) { await ctx.close(); continue; }
+      done = true;
+      await page.click(`[data-cell='${cell}']`);
+      await waitReady(page);
+      assert.equal(await page.locator("[data-required]").count(), 0, "the piece decision may be passed");
+      await page.click("[data-confirm]");  // "Confirm (no piece)"
+      await page.waitForSelector("[data-required]", { timeout: 60000 });
+      await waitReady(page);
+      const required = await page.textContent("[data-required]");
+      assert.ok(required.includes(words[lang][0]) && required.includes(words[lang][1]), `${lang}: what is required, in words: ${required}`);
+      const said = await page.textContent("[data-message]");
+      assert.ok(said.includes(words[lang][0]), `${lang}: the turn goes on, not to be passed: ${said}`);
+      assert.equal(await page.isDisabled("[data-confirm]"), true);
+      assert.ok(!/\(/.test(await page.textContent("[data-confirm]")), "Confirm offers no pass");
+      await page.screenshot({ path: `${shots}/required-jeep-${lang}.png` });
+      // c says what is required (nothing is passed)
+      await page.keyboard.press("c");
+      await page.waitForFunction((r) => document.querySelector("[data-message]")?.textContent === r, required, { timeout: 20000 });
+      assert.equal(await page.locator("[data-required]").count(), 0, "said once, as the message");
+      assert.equal((await myTurns(server, g.id)).length, 0, "c sent nothing");
+      // the jeep goes back: a cell on the board, then the turn is whole and confirmed
+      await clickFree(page.locator("[data-target-cell]").first());
+      await waitReady(page);
+      assert.equal(await page.locator("[data-required]").count(), 0);
+      assert.equal(await page.isDisabled("[data-confirm]"), false);
+      await page.click("[data-confirm]");
+      await page.waitForFunction(() => document.body.dataset.sending !== "true" && document.body.dataset.myTurn === "false" || document.body.dataset.ready === "true", null, { timeout: 60000 });
+      const turns = await myTurns(server, g.id);
+      assert.equal(turns.length, 1);
+      assert.match(turns[0].data.moves.join(" | "), /pass \| jeep to /);
+      assert.deepEqual(errors, []);
+      await ctx.close();
+    }
+    assert.ok(done, "a seed with a jeep's cell to place on");
+  }
+});
+
 test("the lobby: one click starts a game against a bot, and lists it first when it is your move", { timeout: 180000 }, async () => {
   const { ctx, page, errors } = await open(server.url + "/");
   await page.click("[data-quick='hunters']");
