@@ -38,9 +38,27 @@ namespace {
 constexpr int kChance = -1;    // OpenSpiel's kChancePlayerId
 constexpr int kTerminal = -4;  // OpenSpiel's kTerminalPlayerId
 
+// numpy.bool_ and the PlayerAction named tuple, set when the module loads (kept for its life)
+PyObject* g_numpy_bool = nullptr;
+PyObject* g_player_action = nullptr;
+
+// A str argument as UTF-8: one that cannot be (a lone surrogate, "\ud800") is a ValueError naming
+// the argument, as any bad value is, not pybind11's cast error.
+std::string utf8_arg(const py::handle& o, const char* name) {
+  if (!PyUnicode_Check(o.ptr()))
+    throw py::type_error(fmt::format("{}: a str, not {}", name, Py_TYPE(o.ptr())->tp_name));
+  Py_ssize_t n = 0;
+  const char* p = PyUnicode_AsUTF8AndSize(o.ptr(), &n);
+  if (p == nullptr) {
+    PyErr_Clear();
+    throw InputError(fmt::format("{}: not valid Unicode text (a lone surrogate?)", name));
+  }
+  return {p, static_cast<std::size_t>(n)};
+}
+
 py::object json_to_py(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 std::string py_to_json_text(const py::object& o) {
-  if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+  if (py::isinstance<py::str>(o)) return utf8_arg(o, "record");
   try {
     return py::module_::import("json").attr("dumps")(o).cast<std::string>();
   } catch (py::error_already_set& e) {
@@ -50,11 +68,16 @@ std::string py_to_json_text(const py::object& o) {
   }
 }
 
+// A bool, Python's or numpy's (numpy.bool_ still answers __index__, with a warning).
+bool is_bool(const py::handle& o) {
+  return PyBool_Check(o.ptr()) || (g_numpy_bool != nullptr && PyObject_IsInstance(o.ptr(), g_numpy_bool) == 1);
+}
+
 // Integer arguments as Python gives them: an int or anything with __index__ (numpy's integers),
 // never a float or a bool, and never wrapped: out of range is a ValueError naming the argument
 // (pybind11's own int conversion answers a numpy int64 past int32 with a bare signature error).
 long long int_arg(const py::handle& o, const char* name) {
-  if (PyBool_Check(o.ptr()) || !PyIndex_Check(o.ptr()))
+  if (is_bool(o) || !PyIndex_Check(o.ptr()))
     throw py::type_error(fmt::format("{}: an integer, not {}", name, Py_TYPE(o.ptr())->tp_name));
   const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(o.ptr()));
   if (!i) throw py::error_already_set();
@@ -72,7 +95,7 @@ int int32_arg(const py::handle& o, const char* name) { return int_arg(o, name, -
 // A seed: None, or an integer from 0 to 2**64 - 1.
 std::optional<u64> seed_arg(const py::handle& o, const char* name = "seed") {
   if (o.is_none()) return std::nullopt;
-  if (PyBool_Check(o.ptr()) || !PyIndex_Check(o.ptr()))
+  if (is_bool(o) || !PyIndex_Check(o.ptr()))
     throw py::type_error(fmt::format("{}: an integer or None, not {}", name, Py_TYPE(o.ptr())->tp_name));
   const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(o.ptr()));
   if (!i) throw py::error_already_set();
@@ -346,6 +369,16 @@ struct PyState {
   }
 };
 
+// A player id of OpenSpiel's LegalActions(player): a seat, CHANCE or TERMINAL; anything else is
+// a ValueError (a seat the game does not have is a mistake, not a player who has no moves).
+int player_id_arg(const PyState& st, const py::handle& o) {
+  const int p = int32_arg(o, "player");
+  if (p != kChance && p != kTerminal && (p < 0 || p >= st.game->players))
+    throw InputError(fmt::format("player: {} is not a seat of this game (0..{}), CHANCE ({}) or TERMINAL ({})", p,
+                                 st.game->players - 1, kChance, kTerminal));
+  return p;
+}
+
 // Python threads may share a VecEnv or a BatchedMCTS (docs/python.md, "Threads"): each has a lock
 // that every call holds, so calls from several threads run one after another. The lock is waited
 // for with the GIL released: the thread inside may need the GIL to go on (search calls the
@@ -550,6 +583,15 @@ PYBIND11_MODULE(_core, m) {
   m.doc() =
       "Carcassonne, Amazonas, Hunters & Gatherers and Safari: the engine's OpenSpiel-shaped interface (docs/python.md)";
   py::register_exception<InputError>(m, "CarcassonneError", PyExc_ValueError);
+  g_numpy_bool = py::object(py::module_::import("numpy").attr("bool_")).release().ptr();
+  {
+    // pyspiel's PlayerAction (full_history's items): .player and .action, and a tuple as before
+    py::object nt = py::module_::import("collections")
+                        .attr("namedtuple")("PlayerAction", py::make_tuple("player", "action"),
+                                            py::arg("module") = "carcassonne._core");
+    m.attr("PlayerAction") = nt;
+    g_player_action = nt.release().ptr();
+  }
   m.attr("CHANCE") = kChance;
   m.attr("TERMINAL") = kTerminal;
   m.attr("DEFAULT_RADIUS") = rl::kDefaultRadius;
@@ -648,7 +690,11 @@ PYBIND11_MODULE(_core, m) {
           "The game's parameters as load_game reads them: players, radius (if not the game's own), its rule options.")
       .def(
           "deserialize_state",
-          [](std::shared_ptr<PyGame> g, const std::string& text) { return from_record_text(text, std::move(g)); },
+          [](std::shared_ptr<PyGame> g, const py::object& text) {
+            // str (as serialize() gives it), or bytes as they are
+            return from_record_text(py::isinstance<py::bytes>(text) ? text.cast<std::string>() : utf8_arg(text, "text"),
+                                    std::move(g));
+          },
           py::arg("text"), "The state of a serialize_state() text (the engine's record) of this game.")
       .def("__eq__",
            [](const PyGame& a, const PyGame& b) {
@@ -677,14 +723,14 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "legal_actions",
           [](const PyState& st, const py::object& player) {
-            return int32_arg(player, "player") == st.current_player() ? st.legal_actions() : std::vector<int>{};
+            return player_id_arg(st, player) == st.current_player() ? st.legal_actions() : std::vector<int>{};
           },
           py::arg("player"))
       .def("legal_actions_mask", [](const PyState& st) { return st.mask(); })
       .def(
           "legal_actions_mask",
           [](const PyState& st, const py::object& player) {
-            if (int32_arg(player, "player") == st.current_player()) return st.mask();
+            if (player_id_arg(st, player) == st.current_player()) return st.mask();
             py::array_t<std::uint8_t> z(st.game->enc->num_actions());
             std::fill(z.mutable_data(), z.mutable_data() + z.size(), 0);
             return z;
@@ -703,9 +749,17 @@ PYBIND11_MODULE(_core, m) {
             return st.action_to_string(int32_arg(player, "player"), int32_arg(a, "action"));
           },
           py::arg("player"), py::arg("action"))
-      .def("string_to_action", [](const PyState& st, const std::string& t) { return st.string_to_action(t); })
-      .def("string_to_action",
-           [](const PyState& st, int /*player*/, const std::string& t) { return st.string_to_action(t); })
+      .def(
+          "string_to_action",
+          [](const PyState& st, const py::object& t) { return st.string_to_action(utf8_arg(t, "text")); },
+          py::arg("text"))
+      .def(
+          "string_to_action",
+          [](const PyState& st, const py::object& player, const py::object& t) {
+            (void)int32_arg(player, "player");
+            return st.string_to_action(utf8_arg(t, "text"));
+          },
+          py::arg("player"), py::arg("text"))
       .def("returns", &PyState::returns)
       .def("rewards", [](const PyState& st) { return st.last_rewards; })
       .def("scores", &PyState::scores)
@@ -739,11 +793,13 @@ PYBIND11_MODULE(_core, m) {
           "full_history",
           [](const PyState& st) {
             py::list out;
+            const auto player_action = py::reinterpret_borrow<py::object>(g_player_action);
             for (std::size_t i = 0; i < st.history.size(); ++i)
-              out.append(py::make_tuple(st.history_players[i], st.history[i]));
+              out.append(player_action(st.history_players[i], st.history[i]));
             return out;
           },
-          "(player, action) per action of history(): the seat that chose it, CHANCE for a chance outcome.")
+          "PlayerAction(player, action) per action of history() (pyspiel's PlayerAction: .player, .action; a named "
+          "tuple): the seat that chose it, CHANCE for a chance outcome.")
       .def(
           "history_known", [](const PyState& st) { return st.history_known; },
           "False for a state loaded from a record that actions cannot reproduce (a prepared position, a tile file of "
@@ -809,9 +865,11 @@ PYBIND11_MODULE(_core, m) {
       .def("to_record_json", [](const PyState& st) { return record_to_json(st.g.record(), st.g.ruleset()); })
       .def(
           "view",
-          [](const PyState& st, const std::string& lang) {
+          [](const PyState& st, const py::object& lang_arg) {
+            // a str: en, ru or ro in any case, or a locale name that starts with one (ru_RU.UTF-8)
+            const std::string lang = utf8_arg(lang_arg, "lang");
             const auto l = i18n::parse_lang(lang);
-            if (!l) throw py::value_error("lang: \"" + lang.substr(0, 40) + "\" is not a language (en, ru, ro)");
+            if (!l) throw InputError("lang: \"" + printable(lang.substr(0, 40)) + "\" is not a language (en, ru, ro)");
             view::ViewOptions o;
             o.lang = *l;
             const i18n::Scope language(*l);
@@ -820,9 +878,9 @@ PYBIND11_MODULE(_core, m) {
           py::arg("lang") = "en")
       .def(
           "render_svg",
-          [](const PyState& st, int tile_px) {
+          [](const PyState& st, const py::object& tile_px) {
             view::SvgOptions o;
-            o.tile_px = tile_px;
+            o.tile_px = int32_arg(tile_px, "tile_px");
             return view::render_svg(st.s(), o);
           },
           py::arg("tile_px") = 64)
@@ -895,8 +953,12 @@ PYBIND11_MODULE(_core, m) {
       m, "VecEnv",
       "Many games stepped at once, EnvPool-style (docs/python.md). Threads may share one: its calls take turns.")
       .def(
-          py::init([](const py::object& game, int num_envs, std::optional<int> players, const py::object& seed_obj,
-                      int threads, bool observations, bool records, const std::string& autoreset) {
+          py::init([](const py::object& game, const py::object& num_envs_arg, const py::object& players_arg,
+                      const py::object& seed_obj, const py::object& threads_arg, bool observations, bool records,
+                      const std::string& autoreset) {
+            const int num_envs = int32_arg(num_envs_arg, "num_envs"), threads = int32_arg(threads_arg, "threads");
+            std::optional<int> players;
+            if (!players_arg.is_none()) players = int32_arg(players_arg, "players");
             if (autoreset != "same_step" && autoreset != "next_step")
               throw InputError(fmt::format("autoreset: \"{}\" is not same_step or next_step", autoreset.substr(0, 40)));
             std::shared_ptr<PyGame> g;
@@ -948,22 +1010,38 @@ PYBIND11_MODULE(_core, m) {
           "as in a new env of that seed. The arrays are the environment's own: the next call overwrites them.")
       .def(
           "step",
-          [](const std::shared_ptr<PyVecEnv>& v, const py::array& raw) {
-            // integers only, each as it is: a float or an id beyond int32 is refused, never cast
-            const char kind = raw.dtype().kind();
-            if (kind != 'i' && kind != 'u')
-              throw py::type_error(fmt::format("step: actions must be integers, not dtype {}",
-                                               py::str(raw.dtype()).cast<std::string>()));
-            if (raw.ndim() != 1 || raw.shape(0) != v->num_envs())
-              throw InputError(fmt::format("step: {} actions for {} games", raw.size(), v->num_envs()));
-            const auto wide = py::array_t<long long, py::array::c_style | py::array::forcecast>::ensure(raw);
-            py::array_t<std::int32_t> actions(v->num_envs());
-            for (py::ssize_t i = 0; i < wide.size(); ++i) {
-              const long long a = wide.data()[i];
-              if (a < 0 || a >= v->encoding().num_actions())
-                throw InputError(fmt::format("step: actions[{}] = {} is not an action id (0..{})", i, a,
-                                             v->encoding().num_actions() - 1));
-              actions.mutable_data()[i] = static_cast<std::int32_t>(a);
+          [](const std::shared_ptr<PyVecEnv>& v, const py::object& given) {
+            const int n = v->num_envs(), A = v->encoding().num_actions();
+            py::array_t<std::int32_t> actions(n);
+            if (!py::isinstance<py::array>(given)) {
+              // a list or tuple: each item an integer as apply_action takes one (never a bool or float)
+              if (!py::isinstance<py::list>(given) && !py::isinstance<py::tuple>(given))
+                throw py::type_error(fmt::format("step: actions are a numpy array, list or tuple of integers, not {}",
+                                                 Py_TYPE(given.ptr())->tp_name));
+              const auto seq = py::reinterpret_borrow<py::sequence>(given);
+              if (static_cast<py::ssize_t>(seq.size()) != n)
+                throw InputError(fmt::format("step: {} actions for {} games", seq.size(), n));
+              for (int i = 0; i < n; ++i) {
+                const std::string name = fmt::format("step: actions[{}]", i);
+                actions.mutable_data()[i] = int_arg(seq[static_cast<std::size_t>(i)], name.c_str(), 0, A - 1);
+              }
+            } else {
+              const auto raw = py::reinterpret_borrow<py::array>(given);
+              // integers only, each as it is: a float or an id beyond int32 is refused, never cast
+              const char kind = raw.dtype().kind();
+              if (kind != 'i' && kind != 'u')
+                throw py::type_error(fmt::format("step: actions must be integers, not dtype {}",
+                                                 py::str(raw.dtype()).cast<std::string>()));
+              if (raw.ndim() != 1 || raw.shape(0) != v->num_envs())
+                throw InputError(fmt::format("step: {} actions for {} games", raw.size(), v->num_envs()));
+              const auto wide = py::array_t<long long, py::array::c_style | py::array::forcecast>::ensure(raw);
+              for (py::ssize_t i = 0; i < wide.size(); ++i) {
+                const long long a = wide.data()[i];
+                if (a < 0 || a >= v->encoding().num_actions())
+                  throw InputError(fmt::format("step: actions[{}] = {} is not an action id (0..{})", i, a,
+                                               v->encoding().num_actions() - 1));
+                actions.mutable_data()[i] = static_cast<std::int32_t>(a);
+              }
             }
             const Locked lk(v->lock, "VecEnv.step");
             {
@@ -997,7 +1075,13 @@ PYBIND11_MODULE(_core, m) {
           "Per game: the scores of the game that ended at the last step (where done).")
       .def(
           "truncate",
-          [](PyVecEnv& v, const std::vector<int>& envs) {
+          [](PyVecEnv& v, const py::iterable& given) {
+            // each index an integer as any other (never a bool: truncate([True]) is not game 1)
+            std::vector<int> envs;
+            for (const py::handle item : given) {
+              const std::string name = fmt::format("truncate: envs[{}]", envs.size());
+              envs.push_back(int_arg(item, name.c_str(), -(1LL << 31), (1LL << 31) - 1));
+            }
             const Locked lk(v.lock, "VecEnv.truncate");
             v.truncate(envs);
           },
@@ -1104,9 +1188,10 @@ PYBIND11_MODULE(_core, m) {
       m, "BatchedMCTS",
       "AlphaZero's search over many games at once, with a Python evaluator (docs/python.md). Threads may share one: "
       "its searches take turns.")
-      .def(py::init([](std::shared_ptr<PyGame> g, int simulations, double c_puct, double dirichlet_alpha, double noise,
-                       const py::object& seed_obj) {
+      .def(py::init([](std::shared_ptr<PyGame> g, const py::object& simulations_arg, double c_puct,
+                       double dirichlet_alpha, double noise, const py::object& seed_obj) {
              const u64 seed = seed_or_zero(seed_obj);
+             const int simulations = int32_arg(simulations_arg, "simulations");
              if (!g) throw py::type_error("BatchedMCTS: game is None, not a carcassonne.Game");
              if (simulations < 1 || simulations > 1000000)
                throw InputError(fmt::format("simulations: {} is not from 1 to 1000000", simulations));
