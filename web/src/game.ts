@@ -74,6 +74,7 @@ export class GamePage {
   private rematch: Rematch | null = null;
   private rematchDeclined = false;
   private askName = false;  // an invited seat's first visit: the "your name" panel
+  private nameShown = false;  // the panel was shown (and, on a phone, the panels unfolded for it)
   private rematchBusy = "";
   private anyTurn = false;
   private hoverCell: string | null = null;
@@ -235,8 +236,13 @@ export class GamePage {
     this.viewSeq = m.seq;
     if (changed) {
       // a turn sent before a reload and not yet acknowledged is in the outbox: wait for its answer
-      const waiting = (this.conn?.pending() ?? []).some((c) => c.type === "play" && c.at === m.seq);
-      this.turn = { moves: [], options: null, complete: false, sending: waiting, place: null };
+      const waiting = (this.conn?.pending() ?? []).find((c) => c.type === "play" && c.at === m.seq);
+      this.turn = { moves: [], options: null, complete: false, sending: !!waiting, place: null };
+      // its tile where it was put (the placement's notation among the view's options)
+      for (const o of waiting?.moves?.length ? v.decision.options : []) {
+        const i = o.kind === "place" ? (o.notations ?? []).indexOf(waiting!.moves![0]) : -1;
+        if (i >= 0) this.turn.place = { x: o.x!, y: o.y!, rot: o.rots![i] };
+      }
       this.passed = null;
       this.legalQueue = [];
       this.confirmOnComplete = false;
@@ -707,7 +713,8 @@ export class GamePage {
     }
     const overlay: Overlay = {
       fits: placing ? v.decision.options.filter((o) => o.kind === "place") : [],
-      tentative: placing && this.turn.place && tileInHand ? { tile: tileInHand, ...this.turn.place } : null,
+      // the tile stays where it was put while its turn is sent (or waits in the outbox, offline)
+      tentative: this.placing() && this.turn.place && tileInHand ? { tile: tileInHand, ...this.turn.place } : null,
       spots: G.spots,
       cells,
       pieceTargets: G.pieceTargets,
@@ -754,7 +761,8 @@ export class GamePage {
   // after the board has fitted itself to its box.
   private introPending = false;
   private maybeIntro(): void {
-    if (this.intro || this.introPending || !this.placing() || this.turn.sending || this.rules.isOpen() || introSeen()) return;
+    // the name asked first: the dialog would cover the question
+    if (this.intro || this.introPending || !this.placing() || this.turn.sending || this.rules.isOpen() || introSeen() || this.askingName()) return;
     const targets = () => {
       const tile = this.el.turn.querySelector("[data-hand-tile]"), confirm = this.el.turn.querySelector("[data-confirm]");
       return tile && confirm ? { tile, confirm, board: this.el.boardWrap, placed: [...this.board.svg.querySelectorAll("[data-tile]")], cells: [...this.board.svg.querySelectorAll("[data-cell]")] } : null;
@@ -850,7 +858,7 @@ export class GamePage {
     if (this.me >= 0 && !v.over) {
       const back = h("button", { type: "button", "data-takeback": "", disabled: !this.mine() || this.turn.sending || !this.turn.moves.length, text: t("game.take_back") });
       // "Confirm (no piece)" only where confirming passes: a decision that cannot be passed says so
-      const passes = !this.turn.complete && this.turn.moves.length > 0 && !this.required();
+      const passes = !this.turn.complete && !this.turn.sending && this.turn.moves.length > 0 && !this.required();
       const ok = h("button", { type: "button", class: "primary", "data-confirm": "", disabled: !this.canConfirm(), text: passes ? t("game.confirm_none") : t("game.confirm") });
       back.addEventListener("click", () => this.takeBack());
       ok.addEventListener("click", () => this.confirm());
@@ -885,7 +893,11 @@ export class GamePage {
     if (!v) return;
     const toMove = v.over ? -1 : (v.decision.player ?? -1);
     const kids: HTMLElement[] = [];
-    if (this.askName && this.me >= 0 && !this.replay && !v.over) kids.push(this.namePanel());
+    if (this.askingName()) {
+      kids.push(this.namePanel());
+      // on a phone the panels are folded away: the question unfolds them once
+      if (!this.nameShown) { this.nameShown = true; this.el.root.classList.add("panels-open"); }
+    }
     if (v.over && this.replay) kids.push(finalPanel(v, this.colours, this.replay.record, 1e9));
     else if (v.over) {
       const panel = endPanel(v, this.end, this.colours, this.record, this.finalShown, this.me, this.rematch, this.rematchDeclined, this.rematchBusy, {
@@ -915,6 +927,16 @@ export class GamePage {
     if (refocus) this.el.side.querySelector<HTMLElement>("[data-analyse]")?.focus({ preventScroll: true });
   }
 
+  private askingName(): boolean { return this.askName && this.me >= 0 && !this.replay && !!this.view && !this.view.over; }
+  // The name answered (saved or kept): the panels fold back on a phone, and the first game's
+  // dialog, which waited, may come.
+  private nameAnswered(): void {
+    this.askName = false;
+    this.el.root.classList.remove("panels-open");
+    this.renderSide();
+    this.maybeIntro();
+  }
+
   // "Your name in this game": an invited seat's first visit (docs/web.md); sent as a `name` command
   // through the outbox, so a reload or a cut network does not lose it.
   private namePanel(): HTMLElement {
@@ -928,11 +950,10 @@ export class GamePage {
       const name = input.value.trim();
       if (!name) { input.focus(); return; }
       localStorage.setItem("carc.name", name);
-      this.askName = false;
       if (name !== current && this.conn) this.conn.submit({ cid: `${this.me}-name-${Date.now().toString(36)}`, type: "name", at: this.viewSeq, name });
-      this.renderSide();
+      this.nameAnswered();
     });
-    form.querySelector("[data-name-keep]")!.addEventListener("click", () => { this.askName = false; this.renderSide(); });
+    form.querySelector("[data-name-keep]")!.addEventListener("click", () => this.nameAnswered());
     return section("name", t("name.title"), form);
   }
 

@@ -230,6 +230,7 @@ test("a confirm during a cut network is in the outbox at once, says offline, and
   const g = await api(server, "POST", "/api/games", { game: "base", seats: [{ name: "Ann" }, { bot: "random" }], seed: 5 });
   const { ctx, page, errors } = await open(server.url + g.seats[0].invite);
   await waitReady(page);
+  const cell = await page.locator("[data-cell]").first().getAttribute("data-cell");
   await clickFree(page.locator("[data-cell]").first());
   await waitReady(page);
   assert.equal(await page.evaluate(() => document.body.dataset.complete), "false", "a piece is still to decide");
@@ -241,8 +242,11 @@ test("a confirm during a cut network is in the outbox at once, says offline, and
   assert.equal(stored[0].moves[stored[0].moves.length - 1], "pass");
   assert.equal(await page.evaluate(() => document.body.dataset.sending), "true");
   assert.match(await page.textContent("[data-status]"), /saved/i);
+  assert.equal(await page.locator(`[data-tentative='${cell}']`).count(), 1, "the tile stays on the board while its turn waits in the outbox");
+  await page.screenshot({ path: `${shots}/outbox-offline.png` });
   await page.waitForTimeout(500);
   assert.equal((await events(server, g.id)).filter((e) => e.type === "turn" && e.seat === 0).length, 0, "nothing reached the server");
+  assert.equal(await page.locator(`[data-tentative='${cell}']`).count(), 1, "still there");
   await ctx.setOffline(false);
   await page.waitForSelector("[data-conn='online']", { timeout: 10000 });
   await page.waitForFunction(() => Object.keys(localStorage).filter((k) => k.startsWith("carc.outbox.")).every((k) => localStorage.getItem(k) === "[]"), null, { timeout: 10000 });

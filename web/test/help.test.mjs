@@ -148,10 +148,34 @@ function targetsOf(page) {
   });
 }
 
+test("the first game's dialog waits while an invited player who moves first is asked their name", { timeout: 120000 }, async () => {
+  for (const lang of ["en", "ru", "ro"]) {
+    const g = await api(server, "POST", "/api/games", { game: catalog.games[0].id, seats: [{ name: "Ann" }, { name: "Bob" }], seed: 8 });
+    const { ctx, page, errors } = await open(server.url + g.seats[0].invite, { intro: true }, lang);
+    await page.waitForSelector("[data-name-form]");
+    await waitReady(page);
+    await page.waitForTimeout(500);
+    assert.equal(await page.locator("[data-intro]").count(), 0, `${lang}: no dialog over the question`);
+    await page.screenshot({ path: `${shots}/name-before-intro-${lang}.png` });
+    await page.fill("[data-name-input]", "Ana");
+    await page.click("[data-name-save]");
+    await page.locator("[data-intro]").waitFor();
+    await page.waitForFunction(() => document.querySelector("[data-panel='scores']")?.textContent.includes("Ana"), null, { timeout: 20000 });
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
 test("the first game's dialog points at the tile, the board and Confirm, once and never again", { timeout: 120000 }, async () => {
   const g = await newGame(catalog.games[0].id, 8);
   const { ctx, page, errors } = await open(server.url + g.seats[0].invite, { intro: true });
   const dialog = page.locator("[data-intro]");
+  // an invited player is asked their name first: the dialog waits for the answer, not over it
+  await page.waitForSelector("[data-name-form]");
+  await waitReady(page);
+  await page.waitForTimeout(500);
+  assert.equal(await dialog.count(), 0, "the dialog waits while the name is asked");
+  await page.click("[data-name-keep]");
   await dialog.waitFor();
   assert.equal(await dialog.getAttribute("role"), "dialog");
   assert.equal(await dialog.getAttribute("aria-modal"), "true");
@@ -191,7 +215,17 @@ test("the first game's dialog points at the tile, the board and Confirm, once an
   // on a phone, and its button to the rules (which closes it for good too)
   const g3 = await newGame(catalog.games[0].id, 10);
   const p = await open(server.url + g3.seats[0].invite, { ...phone, intro: true });
+  // the name asked first, the panels unfolded for it on a phone; the dialog once it is answered
+  const save = p.page.locator("[data-name-save]");
+  await save.waitFor();
+  assert.ok(await save.isVisible(), "the name's question is on the phone's screen");
+  await waitReady(p.page);
+  await p.page.waitForTimeout(500);
+  assert.equal(await p.page.locator("[data-intro]").count(), 0, "phone: the dialog waits for the name");
+  await p.page.fill("[data-name-input]", "Ana");
+  await save.tap();
   await p.page.locator("[data-intro]").waitFor();
+  assert.equal(await p.page.locator("[data-name-form]").count(), 0);
   assert.deepEqual(await targetsOf(p.page), { tile: true, confirm: true, board: true });
   for (const [k, c] of Object.entries(await callouts(p.page))) assert.ok(c.inView && c.gap >= 4 && c.gap <= 30, `phone: ${k}: ${JSON.stringify(c)}`);
   await p.page.screenshot({ path: `${shots}/intro-phone.png` });
