@@ -2,7 +2,7 @@
 // seats (you, invited people, bots) and clock; invite links to copy; your games (waiting for you
 // first), games to watch or replay, and a record file to view.
 import type { Catalog } from "./types";
-import { getJSON, h, load } from "./util";
+import { getJSON, h, load, HttpError } from "./util";
 import { langPicker, t, withLang } from "./i18n";
 import { rememberSeat, type MyGame } from "./game";
 import { rulesURL } from "./rules";
@@ -25,6 +25,8 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   // each game's rules, on a page of their own
   quick.append(h("p", { class: "sub rules-links" }, t("lobby.rules"), ...catalog.games.flatMap((g, i) => [i ? " · " : " ",
     h("a", { href: rulesURL(g.id), "data-rules-link": g.id, text: g.title })])));
+  const quickResult = h("div", { class: "result", "data-quick-result": "" });
+  quick.append(quickResult);
   page.append(quick);
 
   // the full form
@@ -85,6 +87,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
 
   async function create(req: any, go: boolean): Promise<void> {
     result.textContent = "";
+    quickResult.textContent = "";
     try {
       const r = await getJSON<any>("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
       const mine: any[] = [];
@@ -105,25 +108,50 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
         own ? h("a", { class: "button primary", href: own.invite, "data-open-game": "", text: t("lobby.open_seat") }) : h("a", { class: "button", href: `/play/${r.id}`, text: t("lobby.watch") }));
       void drawMine();
     } catch (e) {
-      result.replaceChildren(h("p", { class: "message", "data-message": "", text: (e as Error).message }));
+      // said where it was asked: under the one-click games or under the form
+      (go ? quickResult : result).replaceChildren(await refusal(e as Error));
     }
   }
 
+  // A refused new game in words, with the way on: too many active games from this address
+  // links to this browser's games in progress (those that block it) and to "Your games".
+  async function refusal(e: Error): Promise<HTMLElement> {
+    const code = e instanceof HttpError ? e.code ?? "" : "";
+    const box = h("div", { class: "message refused", "data-message": "", "data-refused": code, role: "alert" });
+    if (code === "too_many_games") {
+      box.append(h("p", { text: t("lobby.refused_games") }));
+      const active = (await mine()).filter((r) => r.s.status === "active");
+      box.append(active.length
+        ? h("div", {}, h("p", { text: t("lobby.refused_yours") }), h("ul", {}, ...active.map((r) => h("li", {}, h("a", { href: seatURL(r.g), "data-refused-game": r.g.id, text: gameLine(r) })))))
+        : h("p", { text: t("lobby.refused_none") }));
+      box.append(h("p", {}, h("a", { href: "#my-games", text: t("lobby.refused_mine") })));
+    } else if (code === "server_full") box.append(h("p", { text: t("lobby.refused_full") }));
+    else if (code === "rate_limited") box.append(h("p", { text: t("lobby.refused_rate", { s: (e as HttpError).retryAfter ?? 60 }) }));
+    else box.append(h("p", { text: e.message }));
+    return box;
+  }
+
   // your games, then games to watch
-  const mineBox = h("section", { class: "card", "data-my-games": "" }, h("h2", { text: t("lobby.mine") }));
+  const mineBox = h("section", { class: "card", "data-my-games": "", id: "my-games" }, h("h2", { text: t("lobby.mine") }));
   const watchBox = h("section", { class: "card", "data-watch-games": "" }, h("h2", { text: t("lobby.watch_title") }));
   page.append(mineBox, watchBox);
-  async function drawMine(): Promise<void> {
+  // this browser's games (carc.mygames) with their summaries, your move first
+  async function mine(): Promise<{ g: MyGame; s: any }[]> {
     const list = load<MyGame[]>("carc.mygames", []);
     const rows = await Promise.all(list.slice(0, 30).map(async (g) => {
       try { return { g, s: await getJSON<any>(`/api/games/${g.id}`) }; } catch { return null; }
     }));
     const ok = rows.filter((r): r is { g: MyGame; s: any } => !!r);
-    const rank = (r: { g: MyGame; s: any }) => r.s.status !== "active" ? 2 : r.s.to_move === r.g.seat ? 0 : 1;
     ok.sort((a, b) => rank(a) - rank(b) || b.g.created - a.g.created);
-    const title = (id: string) => catalog.games.find((x) => x.id === id)?.title ?? id;
+    return ok;
+  }
+  const rank = (r: { g: MyGame; s: any }) => r.s.status !== "active" ? 2 : r.s.to_move === r.g.seat ? 0 : 1;
+  const seatURL = (g: MyGame) => `/play/${g.id}?seat=${g.seat}&token=${g.token}`;
+  const gameLine = (r: { g: MyGame; s: any }) => `${catalog.games.find((x) => x.id === r.s.game)?.title ?? r.s.game} · ${r.s.seats.map((x: any) => x.name).join(t("lobby.vs"))}`;
+  async function drawMine(): Promise<void> {
+    const ok = await mine();
     mineBox.replaceChildren(h("h2", { text: t("lobby.mine") }), ok.length ? h("ul", {}, ...ok.map((r) => h("li", { "data-my-game": r.g.id, "data-rank": rank(r) },
-      h("a", { href: `/play/${r.g.id}?seat=${r.g.seat}&token=${r.g.token}`, text: `${title(r.s.game)} · ${r.s.seats.map((x: any) => x.name).join(t("lobby.vs"))}` }),
+      h("a", { href: seatURL(r.g), text: gameLine(r) }),
       h("span", { class: rank(r) === 0 ? "badge hot" : "badge", text: rank(r) === 0 ? t("lobby.your_move") : r.s.status === "active" ? t("lobby.live") : ` ${t("status." + r.s.status)}: ${r.s.scores.join("–")}` })))) : h("p", { class: "sub", text: t("lobby.none") }));
   }
   async function drawWatch(): Promise<void> {

@@ -55,6 +55,12 @@ export function names(text: string, players: { name: string }[]): string {
   return text.replace(/\{p(\d)\}/g, (m, d) => players[Number(d)]?.name ?? m);
 }
 
+// A refused request: the server's words, its status, its code (docs/server-protocol.md, "Errors
+// and limits") and when to try again (Retry-After, seconds).
+export class HttpError extends Error {
+  constructor(message: string, readonly status: number, readonly code?: string, readonly retryAfter?: number) { super(message); }
+}
+
 export async function getJSON<T>(url: string, init?: RequestInit): Promise<T> {
   const r = await fetch(url, init);
   const t = await r.text();
@@ -64,7 +70,7 @@ export async function getJSON<T>(url: string, init?: RequestInit): Promise<T> {
   } catch {
     throw new Error(`${url}: ${r.status} ${t.slice(0, 200)}`);
   }
-  if (!r.ok) throw new Error(body?.message ?? `${url}: ${r.status}`);
+  if (!r.ok) throw new HttpError(body?.message ?? `${url}: ${r.status}`, r.status, body?.code, Number(r.headers.get("Retry-After")) || undefined);
   return body as T;
 }
 

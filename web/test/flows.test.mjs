@@ -508,6 +508,28 @@ test("the lobby: one click starts a game against a bot, and lists it first when 
   assert.equal(first, "0", "your move first");
   writeFileSync(`${shots}/lobby-ms.txt`, String(Date.now() - t0));
   await page.screenshot({ path: `${shots}/lobby.png`, fullPage: true });
+  // a refused one-click game (the address has its 20 active games: the server's 503, made here)
+  // is said under the one-click games, with a link to this browser's game in progress
+  const id = await page.getAttribute("[data-my-game] >> nth=0", "data-my-game");
+  await ctx.route("**/api/games", (route) => route.request().method() === "POST"
+    ? route.fulfill({ status: 503, headers: { "Retry-After": "60" }, json: { code: "too_many_games", message: "your address has 20 active games, the most one address may: finish or abort one first" } })
+    : route.continue());
+  const said = { en: "No new game", ru: "Новую игру не начать", ro: "Niciun joc nou" };
+  for (const lang of ["en", "ru", "ro"]) {
+    await page.evaluate((l) => localStorage.setItem("carc.lang", l), lang);
+    await page.goto(server.url + "/");
+    await page.waitForSelector("[data-my-game]");
+    await page.click("[data-quick='base']");
+    const refused = page.locator("[data-quick-result] [data-refused='too_many_games']");
+    await refused.waitFor();
+    assert.ok((await refused.textContent()).startsWith(said[lang]), `${lang}: in words: ${await refused.textContent()}`);
+    assert.equal(await page.locator("[data-create-result]").textContent(), "", "not under the other form");
+    assert.equal(await refused.locator(`a[data-refused-game='${id}']`).count(), 1, "a link to the game in progress");
+    assert.ok(await refused.isVisible());
+    await refused.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/lobby-refused-${lang}.png` });
+  }
+  await page.evaluate(() => localStorage.removeItem("carc.lang"));
   assert.deepEqual(errors, []);
   await ctx.close();
 });
