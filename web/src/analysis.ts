@@ -360,6 +360,14 @@ export class Analysis {
       this.detail = det;
       await this.host.show(det.step + 1);  // after the turn as played
       if (ticket !== this.ticket) return;
+      // the board brought to the decision's tile (the better move's and the one played)
+      const last = det.view.board.tiles.find((x) => x.last) ?? det.view.board.tiles[det.view.board.tiles.length - 1];
+      const cells: [number, number][] = last ? [[last.x, last.y]] : [];
+      for (const m of [d.played.move, d.best.move]) {
+        const c = / (-?\d+),(-?\d+) r\d+/.exec(m);
+        if (c) cells.push([Number(c[1]), Number(c[2])]);
+      }
+      this.focus = cells;
       this.drawNote();
       this.host.redraw();
       // on a phone the note sits above the list just scrolled: its words come into sight too
@@ -374,6 +382,7 @@ export class Analysis {
   clear(): void {
     if (!this.sel) return;
     this.sel = null;
+    this.focus = "fit";
     this.detail = null;
     this.ticket++;
     for (const b of this.rows.values()) b.removeAttribute("aria-current");
@@ -387,6 +396,11 @@ export class Analysis {
     this.note.hidden = !on;
     this.note.parentElement?.classList.toggle("noted", on);
   }
+
+  // Where the board goes on its next drawing, once: a chosen decision's cells, or back to the whole
+  // board when the decision is left (null: where the player left it).
+  private focus: [number, number][] | "fit" | null = null;
+  takeFocus(): [number, number][] | "fit" | null { const f = this.focus; this.focus = null; return f; }
 
   // The view the board shows in place of the replay's: the better move's, while it is chosen.
   boardView(): View | null {

@@ -440,6 +440,18 @@ export class Board {
     this.vb = { x: b.x0 * CELL - m, y: b.y0 * CELL - m, w: (b.x1 - b.x0) * CELL + 2 * m, h: (b.y1 - b.y0) * CELL + 2 * m };
     this.apply();
   }
+  // Brings cells into view, centred, at least `across` cells across the board's shorter side (a
+  // chosen decision's tiles: readable, not the whole board's 30 px tiles); stays until the
+  // player pans, zooms or fits.
+  frame(cells: [number, number][], across = 4): void {
+    if (!cells.length) return;
+    const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+    const x0 = Math.min(...xs), x1 = Math.max(...xs) + 1, y0 = Math.min(...ys), y1 = Math.max(...ys) + 1;
+    const w = Math.max(across, x1 - x0 + 2) * CELL, hh = Math.max(across, y1 - y0 + 2) * CELL;
+    this.autoFit = false;
+    this.vb = { x: ((x0 + x1) / 2) * CELL - w / 2, y: ((y0 + y1) / 2) * CELL - hh / 2, w, h: hh };
+    this.apply();
+  }
   zoom(f: number, cx?: number, cy?: number): void {
     this.autoFit = false;
     const x = cx ?? this.vb.x + this.vb.w / 2, y = cy ?? this.vb.y + this.vb.h / 2;

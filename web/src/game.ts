@@ -733,7 +733,11 @@ export class GamePage {
     if (mine && !this.wasMine) this.announce(t("notify.body"));
     this.wasMine = mine;
     drawSeen(this.board.svg, v, { me: this.replay ? -1 : this.me, colours: this.colours, coords: settings().coords, hover: this.hoverCell });
-    if (this.replay) this.analysis?.decorate(this.board.svg, v);
+    if (this.replay) {
+      this.analysis?.decorate(this.board.svg, v);
+      const f = this.analysis?.takeFocus();
+      if (f === "fit") this.board.fit(); else if (f) this.board.frame(f);
+    }
     if (!this.replay) this.notice.update(v.title, this.colours[this.me] ?? null, this.mine(), v.over);
     this.board.refocus(focus);
     if (menuFocus !== null) {

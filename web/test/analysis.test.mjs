@@ -54,6 +54,17 @@ const placement = (move) => {
 };
 const tileAt = (page, p) => page.locator(`[data-board] g[data-tile='${p.cell}'][data-tile-id='${p.id}'][data-rot='${p.rot}']`);
 
+// The chosen decision's frame on the screen: its box (CSS px), its word's height, and whether it
+// lies inside the board's box (the board is fitted to it, not to the whole game).
+async function frameOnScreen(page) {
+  return page.evaluate(() => {
+    const f = document.querySelector("[data-analysis-frame] rect.outer").getBoundingClientRect();
+    const w = document.querySelector("[data-analysis-frame] text").getBoundingClientRect();
+    const b = document.querySelector("[data-board]").getBoundingClientRect();
+    return { w: f.width, word: w.height, inside: f.left >= b.left && f.right <= b.right && f.top >= b.top && f.bottom <= b.bottom };
+  });
+}
+
 test("one click analyses a finished game: graph, marked moves, a marked move's better move on the board", { timeout: 600000 }, async () => {
   const t0 = Date.now();
   const g = await api(server, "POST", "/api/games", { game: "base", seed: 3, seats: [{ name: "Ann", bot: "greedy" }, { name: "Bob", bot: "random" }] });
@@ -173,6 +184,10 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   // the replay is at the turn as played
   await page.waitForSelector(`[data-replay-bar][data-loaded='${detail.step + 1}']`);
   assert.equal(await page.getAttribute("[data-show-better]", "aria-pressed"), "true");
+  // the board brought to the decision: its tile at least 70 px, the word "better" at least 14 px
+  await page.waitForFunction(() => document.querySelector("[data-analysis-frame] rect.outer")?.getBoundingClientRect().width >= 70, null, { timeout: 20000 }).catch(() => {});
+  const framed = await frameOnScreen(page);
+  assert.ok(framed.w >= 70 && framed.word >= 14 && framed.inside, `the board is fitted to the chosen decision: ${JSON.stringify(framed)}`);
   await page.screenshot({ path: `${shots}/analysis-desktop.png` });
   // the toggle: the move played, then the better one again
   await page.click("[data-show-played]");
@@ -186,6 +201,16 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   await page.click("[data-show-better]");
   await page.waitForSelector("[data-analysis-frame='better']");
   if (place) await tileAt(page, placement(pick.best.move)).waitFor();
+  // a late decision, on a board of some 70 tiles (fitted whole: 30 px tiles): brought to it too
+  const late = review.decisions[review.decisions.length - 1];
+  await page.click(`[data-decision='${late.index}']`);
+  await page.waitForFunction((i) => document.querySelector("[data-analysis-note]")?.dataset.noteDecision === String(i) && !!document.querySelector("[data-analysis-frame]") && document.querySelector("[data-replay-bar]").dataset.loaded !== undefined, late.index, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector("[data-analysis-frame] rect.outer")?.getBoundingClientRect().width >= 70, null, { timeout: 20000 }).catch(() => {});
+  const framedLate = await frameOnScreen(page);
+  assert.ok(framedLate.w >= 70 && framedLate.word >= 14 && framedLate.inside, `a late decision: the board is fitted to it: ${JSON.stringify(framedLate)}`);
+  await page.screenshot({ path: `${shots}/analysis-late-desktop.png` });
+  await page.click(`[data-decision='${pick.index}']`);
+  await page.waitForSelector("[data-analysis-frame='better']");
 
   // ownership: each reviewed decision has its position's open features (at most 12), each seat's
   // share of the playouts in [0, 1]; the overlay shows them on demand
@@ -345,6 +370,8 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   await inSight("[data-show-played]", "the toggle shows");
   await p.waitForSelector("[data-analysis-frame='better']");
   if (place) await tileAt(p, placement(pick.best.move)).waitFor();
+  const framedPhone = await frameOnScreen(p);
+  assert.ok(framedPhone.w >= 40 && framedPhone.word >= 10 && framedPhone.inside, `phone: the board is fitted to the chosen decision: ${JSON.stringify(framedPhone)}`);
   await p.screenshot({ path: `${shots}/analysis-phone.png` });
   const foundPhone = await axe(p);
   assert.equal(foundPhone, "", `axe violations (phone):\n${foundPhone}`);
