@@ -2,6 +2,8 @@
 # A temporary PostgreSQL cluster on loopback for tests (Debian's postgresql package).
 #   scripts/pg.sh start DIR PORT   initdb in DIR and start it on 127.0.0.1:PORT; prints the URL
 #   scripts/pg.sh stop DIR         stop it and remove DIR
+#   scripts/pg.sh halt DIR         stop it and keep DIR (a restart of the database, for tests)
+#   scripts/pg.sh resume DIR PORT  start the halted cluster again on 127.0.0.1:PORT
 #   scripts/pg.sh with CMD ARGS... a cluster on a free port for the time of CMD, its URL in
 #                                  CARC_PG_URL; CMD's exit status
 # PostgreSQL refuses to run as root: as root (CI) the cluster runs as the `postgres` user.
@@ -11,6 +13,11 @@ PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 as_pg() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
+run_pg() {  # DIR PORT: the cluster in DIR on 127.0.0.1:PORT
+  as_pg "$PGBIN/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $2 -k $1 -c fsync=on -c max_connections=200" start >/dev/null ||
+    { cat "$1/server.log" >&2; exit 1; }
+}
 case "${1:-}" in
   start)
     dir=$2 port=$3
@@ -18,15 +25,19 @@ case "${1:-}" in
     [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
     as_pg "$PGBIN/initdb" -D "$dir/data" -A trust -U postgres >"$dir/initdb.log" 2>&1 ||
       { cat "$dir/initdb.log" >&2; exit 1; }
-    as_pg "$PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=on -c max_connections=200" start >/dev/null ||
-      { cat "$dir/server.log" >&2; exit 1; }
+    run_pg "$dir" "$port"
     echo "postgresql://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
     dir=$2
     as_pg "$PGBIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$dir"
+    ;;
+  halt)
+    as_pg "$PGBIN/pg_ctl" -D "$2/data" -m fast -w stop >/dev/null
+    ;;
+  resume)
+    run_pg "$2" "$3"
     ;;
   with)
     shift
@@ -47,7 +58,7 @@ case "${1:-}" in
     "$@"
     ;;
   *)
-    echo "usage: scripts/pg.sh start DIR PORT | stop DIR | with CMD..." >&2
+    echo "usage: scripts/pg.sh start DIR PORT | stop DIR | halt DIR | resume DIR PORT | with CMD..." >&2
     exit 2
     ;;
 esac

@@ -4,8 +4,11 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -701,6 +704,45 @@ TEST_P(StoreContract, TwoWritersRacingToExtendAGameNeverBothWin) {
   ta.join();
   tb.join();
   EXPECT_NE(ja.has_value(), jb.has_value());
+}
+
+// The database drops the store's connections (as a restart of PostgreSQL does): the next use opens
+// them again, counted and logged. (The memory and SQLite stores have no connection to lose.)
+TEST_P(StoreContract, ABrokenConnectionIsOpenedAgainOnItsNextUse) {
+  auto s = open();
+  std::mutex mu;
+  std::vector<std::string> said;
+  s->set_log([&](const std::string& event, const std::string&) {
+    const std::lock_guard lock(mu);
+    said.push_back(event);
+  });
+  s->create(meta("g", 1), events("g", 1, 1));
+  s->check();
+  EXPECT_TRUE(s->health().up);
+  if (GetParam() != "postgresql") return;
+  PGconn* admin = PQconnectdb(pg_url().c_str());
+  ASSERT_EQ(PQstatus(admin), CONNECTION_OK) << PQerrorMessage(admin);
+  auto count = [&](const std::string& sql) {
+    PGresult* r = PQexec(admin, sql.c_str());
+    const int n = PQresultStatus(r) == PGRES_TUPLES_OK ? std::atoi(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    return n;
+  };
+  const std::string mine = "FROM pg_stat_activity WHERE datname = '" + db_ + "'";
+  EXPECT_EQ(count("SELECT COUNT(pg_terminate_backend(pid)) " + mine), 2);
+  for (int i = 0; i < 200 && count("SELECT COUNT(*) " + mine) != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  PQfinish(admin);
+  // the writer breaks under the commit and is opened again for it; the reader likewise
+  EXPECT_EQ(s->commit({events("g", 2, 1)}), std::vector<bool>{true});
+  EXPECT_EQ(s->events("g", 0).size(), 2u);
+  const StoreHealth h = s->health();
+  EXPECT_TRUE(h.up);
+  EXPECT_EQ(h.lost, 2u);
+  EXPECT_EQ(h.reconnects, 2u);
+  const std::lock_guard lock(mu);
+  EXPECT_EQ(std::count(said.begin(), said.end(), "store_lost"), 2);
+  EXPECT_EQ(std::count(said.begin(), said.end(), "store_reconnected"), 2);
 }
 
 // PostgreSQL only where a cluster is given (tests/pg_store.sh), so that no case is listed skipped.

@@ -65,7 +65,7 @@ server = {
                     "rematch": S()}, ["type", "seq", "view"]),
   "presence": obj({"type": const("presence"), "spectators": I(minimum=0), "seats": {"type": "array", "items": obj({"seat": I(minimum=0), "connected": B, "stand_in": B, "resigned": B, "grace_until": I()}, ["seat", "connected", "stand_in", "resigned"])}}, ["type", "seats", "spectators"]),
   "pong": obj({"type": const("pong"), "time": I()}, ["type", "time"]),
-  "error": obj({"type": const("error"), "code": {"enum": ["bad_json", "bad_message", "no_hello", "bad_token", "unknown_game", "moved", "full", "restart", "internal"]}, "message": S()}, ["type", "code", "message"]),
+  "error": obj({"type": const("error"), "code": {"enum": ["bad_json", "bad_message", "no_hello", "bad_token", "unknown_game", "moved", "full", "restart", "internal", "store"]}, "message": S()}, ["type", "code", "message"]),
 }
 http = {
   "create_request": obj({"game": S(), "options": {"type": "object", "additionalProperties": S()}, "seed": I(minimum=0),

@@ -304,8 +304,12 @@ class Server {
     if (o_.quiet) return;
     fields["time"] = now_ms();
     fields["event"] = event;
-    std::cerr << dump(fields) << std::endl;
+    const std::string line = dump(fields) + "\n";
+    // one line at a time: the io thread, the committer, the workers and the store all log
+    const std::lock_guard lock(log_mu_);
+    std::cerr << line << std::flush;
   }
+  mutable std::mutex log_mu_;
   void log(const std::string& line) const { log_event("note", {{"message", line}}); }
   // The accept loop: a failed accept (out of descriptors) waits and tries again.
   void accept_later();
@@ -340,6 +344,10 @@ class Server {
   void arm(Host& h);
   void commit_loop();
   void worker_loop(int index, bool fast);
+  // A searching worker's moves for job `j` to its room (on the io thread). A commit the store
+  // refused (it is down: PostgreSQL restarting) is sent again a second later, `tries` times at most
+  // while the game waits at the job's seq, rather than waiting for the job's lease to end.
+  void bot_result(const Job& j, const std::vector<std::string>& moves, int tries);
   // Drops a room whose log another process has extended: its clients are told to reconnect
   // ("moved") and the next access loads it again from the store.
   void reload(const std::string& id);
@@ -351,6 +359,7 @@ class Server {
   // reloaded (their clients told to say hello again), so that nobody waits on a stale room.
   void watch_heads();
   std::unique_ptr<net::steady_timer> heads_timer_;
+  bool heads_failing_ = false;
 
   // The HTTP API: a table of routes, {method, path pattern, handler}, matched in one place
   // (handle_http_in), and a handler per route.
@@ -716,6 +725,10 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
   Host* h = nullptr;
   try {
     h = text.find("\"hello\"") != std::string::npos ? fresh(game) : host(game);  // a hello sees the latest log
+  } catch (const StoreError&) {
+    // the store does not answer (PostgreSQL restarting): not "no such game"; the client tries again
+    error("store", "the store does not answer now: say hello again in a few seconds");
+    return;
   } catch (const std::exception& e) {
     log_event("load_failed", {{"game", printable(game)}, {"error", printable(e.what())}});
   }
@@ -834,8 +847,10 @@ void Server::watch_heads() {
           const auto it = hosts_.find(id);
           if (it != hosts_.end() && !it->second->room->busy() && seq > it->second->room->seq()) reload(id);
         }
+      heads_failing_ = false;
     } catch (const std::exception& e) {
-      log(fmt::format("heads: {}", e.what()));
+      if (!heads_failing_) log(fmt::format("heads: {}", e.what()));  // once per outage, not every 300 ms
+      heads_failing_ = true;
     }
     watch_heads();
   });
@@ -916,6 +931,7 @@ void Server::commit_loop() {
 
 void Server::worker_loop(int index, bool fast) {
   const std::string lease = fmt::format("{}-{}{}", lease_prefix_, fast ? "fast" : "", index);
+  bool failing = false;  // the store failed the last take (it is down): logged once
   for (;;) {
     std::uint64_t seen = 0;  // wake_ before looking for a job: a commit after it wakes us
     {
@@ -928,8 +944,10 @@ void Server::worker_loop(int index, bool fast) {
       // with a fast lane, the searching workers leave the cheap bots to it: an all-cheap load is
       // played by one thread, as without the lane
       job = store_->take_job(lease, now_ms(), o_.lease_ms, fast ? JobLane::cheap : fast_lanes_ > 0 ? JobLane::costly : JobLane::any);
+      failing = false;
     } catch (const std::exception& e) {
-      log_event("worker_failed", {{"error", printable(e.what())}});
+      if (!failing) log_event("worker_failed", {{"error", printable(e.what())}});  // once, not every 200 ms
+      failing = true;
     }
     if (!job && !fast && analysis_slice()) continue;  // no bot's turn is due: a slice of an analysis
     if (!job) {
@@ -988,14 +1006,27 @@ void Server::worker_loop(int index, bool fast) {
       log_event("job_failed", {{"game", job->game}, {"seq", job->seq}, {"error", printable(e.what())}});
       continue;
     }
-    net::post(ioc_, [this, j = *job, moves = std::move(moves)] {
-      guarded([&] {
-        Host* h = host(j.game);
-        if (!h) return;
-        when_free(*h, [this, h, j, moves] { run_step(*h, h->room->bot_play(kNobody, j.seat, fmt::format("job:{}", j.seq), j.seq, moves, now_ms())); });
-      });
-    });
+    net::post(ioc_, [this, j = *job, moves = std::move(moves)] { bot_result(j, moves, 0); });
   }
+}
+
+void Server::bot_result(const Job& j, const std::vector<std::string>& moves, int tries) {
+  guarded([&] {
+    Host* h = host(j.game);
+    if (!h) return;
+    const std::uint64_t conn = next_conn();
+    sinks_[conn] = [this, conn, j, moves, tries](const std::string& text) {
+      net::post(ioc_, [this, conn] { sinks_.erase(conn); });
+      if (text.find(R"("code":"store")") == std::string::npos || draining_ || tries >= 30) return;
+      auto again = std::make_shared<net::steady_timer>(ioc_, std::chrono::seconds(1));
+      again->async_wait([this, again, j, moves, tries](beast::error_code ec) {
+        if (!ec && !draining_) bot_result(j, moves, tries + 1);
+      });
+    };
+    when_free(*h, [this, h, j, moves, conn] {
+      run_step(*h, h->room->bot_play(conn, j.seat, fmt::format("job:{}", j.seq), j.seq, moves, now_ms()));
+    });
+  });
 }
 
 // ---- HTTP API ------------------------------------------------------------------------------
@@ -1443,7 +1474,7 @@ void Server::http_job_result(HttpCall& c) {
 // GET /healthz: the process answers (this is its io thread) and so does the store.
 void Server::http_health(HttpCall& c) {
   try {
-    (void)store_->game("healthz");
+    store_->check();  // (a broken connection is opened again here: PostgreSQL restarted)
   } catch (const std::exception& e) {
     c.problem(http::status::service_unavailable, "store", fmt::format("the store does not answer: {}", e.what()));
     return;
@@ -1872,6 +1903,14 @@ std::string Server::metrics_text() {
   stats_.commit_seconds.write(out, "carc_commit_seconds", "duration of a group commit");
   stats_.batch_size.write(out, "carc_commit_batch_size", "appends in a group commit");
   gauge("carc_jobs_due", "bot jobs in the store (due or leased)", static_cast<double>(jobs_due));
+  const StoreHealth sh = store_->health();
+  gauge("carc_store_up", "1 while the store's connections are open (as of their last use), 0 while one is broken",
+        sh.up ? 1 : 0);
+  gauge("carc_store_lost_total", "store connections found broken (PostgreSQL restarted or dropped them)",
+        static_cast<double>(sh.lost), "counter");
+  gauge("carc_store_reconnects_total", "store connections opened again", static_cast<double>(sh.reconnects), "counter");
+  gauge("carc_store_reconnect_failures_total", "tries to open a store connection again that failed (with back-off)",
+        static_cast<double>(sh.failed_reconnects), "counter");
   gauge("carc_workers_busy", "bot workers inside the server playing a turn now", busy_workers_.load());
   stats_.job_wait_seconds.write(out, "carc_job_wait_seconds", "from a bot's turn becoming due to a worker taking it");
   gauge("carc_http_requests_total", "HTTP requests read", static_cast<double>(stats_.http_requests), "counter");
@@ -2010,6 +2049,9 @@ void Server::accept_later() {
 
 void Server::start() {
   store_ = open_store(o_.db);
+  store_->set_log([this](const std::string& event, const std::string& message) {
+    log_event(event, {{"message", printable(message)}});
+  });
   accept_timer_ = std::make_unique<net::steady_timer>(ioc_);
   sweep_timer_ = std::make_unique<net::steady_timer>(ioc_);
   committer_ = std::thread([this] { commit_loop(); });

@@ -8,6 +8,7 @@
 // extend a game.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -81,9 +82,26 @@ struct StoreError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A store's connection to its database, for /healthz, /metrics and the log. A store that can lose
+// its connection (PostgreSQL: a restart of the cluster, a dropped connection) reconnects by itself
+// when it is next used, at most once per back-off (100 ms doubling to 2 s while it fails).
+struct StoreHealth {
+  bool up = true;                       // its connections are open (as of their last use)
+  std::uint64_t lost = 0;               // connections found broken
+  std::uint64_t reconnects = 0;         // connections opened again
+  std::uint64_t failed_reconnects = 0;  // tries that failed (the database still down)
+};
+// What the store tells the server's log: an event name (store_lost, store_reconnected,
+// store_reconnect_failed) and what happened. Called on the thread that used the store.
+using StoreLog = std::function<void(const std::string& event, const std::string& message)>;
+
 class Store {
  public:
   virtual ~Store() = default;
+  virtual void set_log(StoreLog) {}
+  [[nodiscard]] virtual StoreHealth health() { return {}; }
+  // Throws StoreError if the store does not answer now (GET /healthz).
+  virtual void check() { (void)game("healthz"); }
   [[nodiscard]] virtual std::string kind() const = 0;  // "memory", "sqlite", "postgresql"
   // Creates the game with its first events. Throws StoreError if the id exists.
   virtual void create(const GameMeta& meta, const Append& first) = 0;
