@@ -70,7 +70,8 @@ std::string py_to_json_text(const py::object& o) {
 
 // A bool, Python's or numpy's (numpy.bool_ still answers __index__, with a warning).
 bool is_bool(const py::handle& o) {
-  return PyBool_Check(o.ptr()) || (g_numpy_bool != nullptr && PyObject_IsInstance(o.ptr(), g_numpy_bool) == 1);
+  return PyBool_Check(o.ptr()) ||
+         (g_numpy_bool != nullptr && PyObject_TypeCheck(o.ptr(), reinterpret_cast<PyTypeObject*>(g_numpy_bool)));
 }
 
 // Integer arguments as Python gives them: an int or anything with __index__ (numpy's integers),
