@@ -11,7 +11,7 @@ No check depends on the machine being quiet: waits are bounded by seconds, and a
 checked from below (never answered before it) and within a margin of seconds. Every server this
 test starts dies with it (PR_SET_PDEATHSIG, and killed at exit however the test ends).
 
-usage: server_abuse.py BUILD/carcassonne
+usage: server_abuse.py BUILD/carcassonne [PART...]   (parts: the functions main() runs; default all)
 """
 import asyncio
 import atexit
@@ -30,6 +30,7 @@ import time
 import websockets
 
 BIN = sys.argv[1]
+PARTS = sys.argv[2:]
 TMP = tempfile.mkdtemp(prefix="carc-abuse-")
 SERVERS = []
 FIGURES = {}
@@ -559,6 +560,94 @@ async def drain():
     FIGURES["drain"] = f"SIGTERM with a turn in flight: {'acknowledged and kept' if acked else 'not acknowledged'}, clients told to reconnect, exit 0"
 
 
+async def drain_bots():
+    """SIGTERM while a bot's turn is in hand (docs/deploy.md, "SIGTERM"): a search that ends within
+    --drain-ms is committed; one that does not is cancelled at the deadline and its job given back
+    to the store (the next start takes it at once, not when its lease ends); the process exits
+    within --drain-ms either way, and a second signal stops it at once."""
+    async def bot_searching(drain_ms, bot, trusted=False, name="dbot"):
+        extra = ["--create-rate", "0", "--drain-ms", str(drain_ms)] + (["--trusted-bots"] if trusted else [])
+        s = Server(*extra, name=name)
+        st, _, g = request(s, "POST", "/api/games", {"game": "base", "seats": [{"name": "A"}, {"bot": bot}]})
+        expect("create", st, 201)
+        ws = await websockets.connect(f"ws://127.0.0.1:{s.port}/ws/{g['id']}")
+        seq = await hello(ws, g["seats"][0]["token"])
+        await ws.send(json.dumps({"type": "legal", "moves": []}))
+        moves = [(await next_of(ws, ("options",)))["options"][0]["notations"][0], "pass"]
+        await ws.send(json.dumps({"type": "play", "cid": "a1", "at": seq, "moves": moves}))
+        ack = await next_of(ws, ("ack", "reject"))
+        expect("the person's turn", ack["type"], "ack")
+        until("the bot's search under way", lambda: metrics(s)["carc_workers_busy"] == 1)
+        return s, g, ws, request(s, "GET", f"/api/games/{g['id']}")[2]["seq"]  # (the bot's job's seq)
+
+    def exit_time(s, t0, limit):
+        try:
+            s.proc.wait(timeout=limit + 30)
+        except subprocess.TimeoutExpired:
+            fail(f"serve did not exit within {limit + 30} s of SIGTERM")
+        expect("the exit status", s.proc.returncode, 0)
+        return time.monotonic() - t0
+
+    # a search of about 2 s (two decisions of 1 s) in a drain of 10 s: waited for and committed
+    s, g, ws, seq = await bot_searching(10000, "mcts:ms=1000,threads=1", name="dbot1")
+    s.proc.send_signal(signal.SIGTERM)
+    t0 = time.monotonic()
+    got = []
+    try:
+        while True:
+            got.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+    except websockets.ConnectionClosed:
+        pass
+    took = exit_time(s, t0, 10)
+    bot_turns = [e for m in got if m["type"] == "events" for e in m["events"] if e["type"] == "turn" and e["seat"] == 1]
+    if not bot_turns or ("error", "restart") not in [(m["type"], m.get("code")) for m in got]:
+        fail(f"the bot's turn searched during the drain was not committed and broadcast before the restart message: {got}")
+    if took > 10 + 2:
+        fail(f"a drain of 10 s took {took:.1f} s")
+    s2 = Server("--workers", "0", name="dbot1b", db=s.db)
+    st, _, log = request(s2, "GET", f"/api/games/{g['id']}/events?since={seq}")
+    if not any(e["type"] == "turn" and e["seat"] == 1 for e in log):
+        fail(f"the bot's turn committed in the drain is not in the log after the restart: {log}")
+    expect("SIGTERM", s2.stop(), 0)
+    FIGURES["drain_bot"] = f"a bot's 2 s turn in a 10 s drain: committed and broadcast, exit after {took:.1f} s"
+
+    # a search longer than the drain (two decisions of 15 s in a drain of 2 s): cancelled at the
+    # deadline, the process out within the drain (a margin of seconds), its job free at once
+    s, g, ws, seq = await bot_searching(2000, "mcts:ms=15000,threads=1", trusted=True, name="dbot2")
+    s.proc.send_signal(signal.SIGTERM)
+    t0 = time.monotonic()
+    took = exit_time(s, t0, 2)
+    await ws.close()
+    if took > 2 + 2:
+        fail(f"a drain of 2 s with a 30 s search in hand took {took:.1f} s")
+    timeout = [x for x in s.log_lines() if x.get("event") == "drain_timeout"]
+    if not timeout or len(timeout[0].get("bot_turns_given_back", [])) != 1:
+        fail(f"the drain's timeout does not name the bot's turn it gave back: {timeout}")
+    s2 = Server("--workers", "0", "--worker-key", "K", name="dbot2b", db=s.db)
+    st, _, job = request(s2, "POST", "/api/jobs/take", headers=[("X-Worker-Key", "K")])
+    if st != 200 or job.get("seq") != seq:
+        fail(f"the bot's job was not given back (free at once after the restart): {st} {job}")
+    expect("SIGTERM", s2.stop(), 0)
+    FIGURES["drain_cancel"] = f"a bot's 30 s turn in a 2 s drain: cancelled, job given back, exit after {took:.1f} s"
+
+    # a second signal stops at once, whatever is in hand (a drain of 30 s, a search of 60 s)
+    s, g, ws, seq = await bot_searching(30000, "mcts:ms=30000,threads=1", trusted=True, name="dbot3")
+    s.proc.send_signal(signal.SIGTERM)
+    time.sleep(1)
+    s.proc.send_signal(signal.SIGTERM)
+    t0 = time.monotonic()
+    took = exit_time(s, t0, 0)
+    await ws.close()
+    if took > 2:
+        fail(f"a second SIGTERM took {took:.1f} s to stop the server")
+    s2 = Server("--workers", "0", "--worker-key", "K", name="dbot3b", db=s.db)
+    st, _, job = request(s2, "POST", "/api/jobs/take", headers=[("X-Worker-Key", "K")])
+    if st != 200 or job.get("seq") != seq:
+        fail(f"the bot's job was not given back by the second signal: {st} {job}")
+    expect("SIGTERM", s2.stop(), 0)
+    FIGURES["drain_second"] = f"a second SIGTERM with a 60 s search in hand: exit after {took:.1f} s"
+
+
 def sanitized():
     """A sanitizer build (./test.sh --sanitize) of the binary."""
     out = subprocess.run(["ldd", BIN], capture_output=True, text=True).stdout
@@ -566,6 +655,15 @@ def sanitized():
 
 
 def main():
+    if PARTS:  # only these parts (a test of one fix; the full run is ctest's)
+        for part in PARTS:
+            r = globals()[part]()
+            if asyncio.iscoroutine(r):
+                asyncio.run(r)
+        print(f"ok: {', '.join(PARTS)}")
+        for k, v in FIGURES.items():
+            print(f"  {k}: {v}")
+        return
     n = bad_bytes()
     slow_clients()
     connection_caps()
@@ -583,8 +681,9 @@ def main():
     asyncio.run(spectators())
     asyncio.run(connection_cost())
     asyncio.run(drain())
+    asyncio.run(drain_bots())
     print(f"ok: {n} malicious requests answered (none fatal), slow requests 408, connection caps, a flood answered 429 while "
-          f"another address played, game caps, {'descriptors exhausted and recovered, ' if fds else ''}spectators O(1) and capped, SIGTERM drained")
+          f"another address played, game caps, {'descriptors exhausted and recovered, ' if fds else ''}spectators O(1) and capped, SIGTERM drained (with bots' turns in hand: committed, or cancelled at the deadline)")
     for k, v in FIGURES.items():
         print(f"  {k}: {v}")
 

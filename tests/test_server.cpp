@@ -599,6 +599,9 @@ class StoreContract : public ::testing::TestWithParam<std::string> {
     std::vector<GameMeta> list(const std::string& st, int n) override { return s_.list(st, n); }
     std::optional<Job> take_job(const std::string& l, std::int64_t now, std::int64_t ms, JobLane lane) override { return s_.take_job(l, now, ms, lane); }
     std::vector<Job> jobs() override { return s_.jobs(); }
+    void release_job(const std::string& g, std::int64_t seq, const std::string& l) override {
+      s_.release_job(g, seq, l);
+    }
     Store& s_;
   };
   std::filesystem::path path_;
@@ -704,6 +707,23 @@ TEST_P(StoreContract, TwoWritersRacingToExtendAGameNeverBothWin) {
   ta.join();
   tb.join();
   EXPECT_NE(ja.has_value(), jb.has_value());
+}
+
+TEST_P(StoreContract, AJobGivenBackIsTakenAgainAtOnce) {
+  auto s = open();
+  s->create(meta("g", 1), events("g", 1, 1));
+  Append j;
+  j.game = "g";
+  j.job = Job{"g", 1, 0, "hard", "", 0};
+  ASSERT_TRUE(s->commit({j})[0]);
+  ASSERT_TRUE(s->take_job("A", 100, 1000));
+  EXPECT_FALSE(s->take_job("B", 200, 1000));
+  s->release_job("g", 1, "B");  // not B's lease: nothing
+  EXPECT_FALSE(s->take_job("B", 200, 1000));
+  s->release_job("g", 1, "A");  // (a drain gives back the job its search was cancelled on)
+  const auto again = s->take_job("B", 200, 1000);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->lease, "B");
 }
 
 // The database drops the store's connections (as a restart of PostgreSQL does): the next use opens

@@ -344,6 +344,16 @@ class Server {
   void arm(Host& h);
   void commit_loop();
   void worker_loop(int index, bool fast);
+  [[nodiscard]] std::string worker_lease(int index, bool fast) const {
+    return fmt::format("{}-{}{}", lease_prefix_, fast ? "fast" : "", index);
+  }
+  // A searching worker's job is in hand from its search's start until the room has its moves.
+  void out_of_hand(const std::string& lease);
+  // A job this process holds goes back to the store free (the next worker takes it at once).
+  void give_back(const Job& j);
+  // The drain's deadline or a second signal: the searches under way stop (their moves are not
+  // played), none starts any more, and the jobs in hand are given back. Returns them.
+  std::vector<Job> abandon_searches();
   // A searching worker's moves for job `j` to its room (on the io thread). A commit the store
   // refused (it is down: PostgreSQL restarting) is sent again a second later, `tries` times at most
   // while the game waits at the job's seq, rather than waiting for the job's lease to end.
@@ -426,7 +436,7 @@ class Server {
   std::int64_t active_games_ = 0;
   std::map<std::string, std::int64_t> dormant_;  // unloaded active games with a clock deadline
   bool draining_ = false;
-  std::int64_t drain_until_ = 0;
+  std::int64_t drain_until_ = 0, farewell_ms_ = 300;
   std::atomic<int> busy_workers_{0};
   int fast_lanes_ = 0;  // workers for the cheap bots (set before the workers start)
   std::thread committer_;
@@ -448,6 +458,9 @@ class Server {
   std::mutex wmu_;
   bool wstop_ = false;
   std::uint64_t wake_ = 0;  // bumped (under wmu_) when jobs may be due: idle workers look again
+  bool abandon_ = false;    // (under wmu_) the drain is past its deadline: no search starts
+  std::atomic<bool> cancel_searches_{false};  // stops the searches under way (set with abandon_)
+  std::map<std::string, Job> in_hand_;        // (under wmu_) by worker lease: searched, or moves on the way
   void wake_workers() {
     {
       const std::lock_guard lock(wmu_);
@@ -930,7 +943,7 @@ void Server::commit_loop() {
 // ---- bot workers inside the server ---------------------------------------------------------
 
 void Server::worker_loop(int index, bool fast) {
-  const std::string lease = fmt::format("{}-{}{}", lease_prefix_, fast ? "fast" : "", index);
+  const std::string lease = worker_lease(index, fast);
   bool failing = false;  // the store failed the last take (it is down): logged once
   for (;;) {
     std::uint64_t seen = 0;  // wake_ before looking for a job: a commit after it wakes us
@@ -958,11 +971,12 @@ void Server::worker_loop(int index, bool fast) {
     }
     // the position: a copy of the room's game (on the io thread). A room another process has
     // extended is reloaded from the store first; a job the game has moved past is settled.
-    std::optional<Game> game;
-    for (int tries = 0; tries < 50 && !game; ++tries) {
+    // (shared: a drain may end this thread's wait before the io thread answers)
+    auto game = std::make_shared<std::optional<Game>>();
+    for (int tries = 0; tries < 50 && !*game; ++tries) {
       auto got = std::make_shared<std::promise<int>>();  // 0 got it, 1 busy: again, 2 stale
       auto fut = got->get_future();
-      net::post(ioc_, [this, j = *job, got, &game] {
+      net::post(ioc_, [this, j = *job, got, game] {
         try {
           Host* h = fresh(j.game);
           if (!h || (!h->room->busy() && h->room->seq() > j.seq)) {
@@ -976,38 +990,92 @@ void Server::worker_loop(int index, bool fast) {
           } else if (h->room->busy() || h->room->seq() != j.seq) {
             got->set_value(1);
           } else {
-            game.emplace(h->room->game());
-            if (!h->room->log().empty()) stats_.job_wait_seconds.add(static_cast<double>(now_ms() - h->room->log().back().time) / 1000.0);
+            game->emplace(h->room->game());
+            if (!h->room->log().empty())
+              stats_.job_wait_seconds.add(static_cast<double>(now_ms() - h->room->log().back().time) / 1000.0);
             got->set_value(0);
           }
         } catch (const std::exception&) {
           got->set_value(2);
         }
       });
-      while (fut.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+      bool stop = false;
+      while (!stop && fut.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
         const std::lock_guard lock(wmu_);
-        if (wstop_) return;
+        stop = wstop_;
+      }
+      if (stop) {  // stopping before the search began: the job back to the store, free
+        give_back(*job);
+        return;
       }
       const int r = fut.get();
       if (r == 2) break;
       if (r == 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    if (!game) continue;
+    if (!*game) continue;
+    bool taken = false;
+    {
+      // in hand until its moves are with the room (a drain waits for it); past the drain's
+      // deadline no search starts: the job is given back for the next start
+      const std::lock_guard lock(wmu_);
+      if (!abandon_) {
+        in_hand_[lease] = *job;
+        ++busy_workers_;
+        taken = true;
+      }
+    }
+    if (!taken) {
+      give_back(*job);
+      return;
+    }
     std::vector<std::string> moves;
     try {
       const std::uint64_t seed = std::hash<std::string>{}(job->game) ^ static_cast<std::uint64_t>(job->seq) * 0x9E3779B97F4A7C15ULL;
-      ++busy_workers_;
-      moves = bot_decisions(std::move(*game), job->seat, job->spec, seed,
-                            BotLimits{.max_ms = o_.trusted_bots ? 0 : o_.bot_max_ms});
-      --busy_workers_;
+      moves = bot_decisions(
+          std::move(**game), job->seat, job->spec, seed,
+          BotLimits{.max_ms = o_.trusted_bots ? 0 : o_.bot_max_ms, .max_threads = o_.trusted_bots ? 0 : 1},
+          &cancel_searches_);
+    } catch (const SearchCancelled&) {
+      return;  // the drain's deadline, or a second signal: the job was given back (abandon_searches)
     } catch (const std::exception& e) {
-      --busy_workers_;
       // stale (the game went on): its job is settled by the room
       log_event("job_failed", {{"game", job->game}, {"seq", job->seq}, {"error", printable(e.what())}});
+      out_of_hand(lease);
       continue;
     }
-    net::post(ioc_, [this, j = *job, moves = std::move(moves)] { bot_result(j, moves, 0); });
+    // out of hand once the room has the moves (busy with their commit, or queued behind one)
+    net::post(ioc_, [this, j = *job, moves = std::move(moves), lease] {
+      bot_result(j, moves, 0);
+      out_of_hand(lease);
+    });
   }
+}
+
+void Server::out_of_hand(const std::string& lease) {
+  const std::lock_guard lock(wmu_);
+  if (in_hand_.erase(lease)) --busy_workers_;
+}
+
+void Server::give_back(const Job& j) {
+  try {
+    store_->release_job(j.game, j.seq, j.lease);
+  } catch (const std::exception& e) {
+    log_event("job_failed", {{"game", j.game}, {"seq", j.seq}, {"error", printable(e.what())}});
+  }
+}
+
+std::vector<Job> Server::abandon_searches() {
+  std::vector<Job> cancelled;
+  cancel_searches_ = true;  // the searches stop within a few playouts (SearchStop)
+  {
+    const std::lock_guard lock(wmu_);
+    abandon_ = true;
+    wstop_ = true;
+    for (const auto& [lease, j] : in_hand_) cancelled.push_back(j);
+  }
+  wcv_.notify_all();
+  for (const Job& j : cancelled) give_back(j);
+  return cancelled;
 }
 
 void Server::bot_result(const Job& j, const std::vector<std::string>& moves, int tries) {
@@ -1408,7 +1476,7 @@ bool Server::worker_allowed(HttpCall& c) {
 // POST /api/jobs/take: a bot's turn to play, with its game's record (204: none is due).
 void Server::http_take_job(HttpCall& c) {
   if (!worker_allowed(c)) return;
-  for (int tries = 0; tries < 8; ++tries) {
+  for (int tries = 0; tries < 8 && !draining_; ++tries) {
     const auto job = store_->take_job(fmt::format("{}-http-{}", lease_prefix_, ++conn_ids_), now_ms(), o_.lease_ms);
     if (!job) break;
     Host* h = fresh(job->game);
@@ -1954,17 +2022,22 @@ void Server::sweep() {
 
 void Server::drain() {
   if (draining_) {  // a second signal: stop now (what is committed stays committed)
+    const auto cancelled = abandon_searches();
+    log_event("stopping", {{"bot_turns_given_back", cancelled.size()}});
     ioc_.stop();
     return;
   }
   draining_ = true;
-  drain_until_ = now_ms() + o_.drain_ms;
+  // the drain ends within --drain-ms: its last moment (a fourth of it, at most 300 ms) is for the
+  // clients' last messages to be written, and a tenth (at most 200 ms) for the threads to stop
+  farewell_ms_ = std::min<std::int64_t>(300, o_.drain_ms / 4);
+  drain_until_ = now_ms() + o_.drain_ms - farewell_ms_ - std::min<std::int64_t>(200, o_.drain_ms / 10);
   log_event("draining", {{"games_loaded", hosts_.size()}, {"connections", counts_->total}});
   beast::error_code ignored;
   acceptor_.close(ignored);
   {
     const std::lock_guard lock(wmu_);
-    wstop_ = true;  // no new bot jobs; a job in hand is finished and committed (its lease ends otherwise)
+    wstop_ = true;  // no new bot jobs; a turn in hand is finished and committed, within the drain
   }
   wcv_.notify_all();
   drain_timer_ = std::make_unique<net::steady_timer>(ioc_);
@@ -1979,7 +2052,13 @@ void Server::drain_poll() {
   }
   for (const auto& [id, h] : hosts_) busy |= h->room->busy() || !h->waiting.empty();
   if (!busy || now_ms() >= drain_until_) {
-    if (busy) log_event("drain_timeout", {{"drain_ms", o_.drain_ms}});
+    if (busy) {
+      // a bot's search still under way is cancelled: its job goes back to the store, free, for the
+      // next start (or another process) to play
+      json given = json::array();
+      for (const Job& j : abandon_searches()) given.push_back({{"game", j.game}, {"seq", j.seq}, {"bot", j.spec}});
+      log_event("drain_timeout", {{"drain_ms", o_.drain_ms}, {"bot_turns_given_back", given}});
+    }
     finish_drain();
     return;
   }
@@ -1997,7 +2076,7 @@ void Server::finish_drain() {
       if (const auto sk = sinks_.find(c); sk != sinks_.end()) sk->second(bye);
   log_event("drained", {{"games_loaded", hosts_.size()}});
   // a moment for those messages to be written, then stop
-  drain_timer_->expires_after(std::chrono::milliseconds(300));
+  drain_timer_->expires_after(std::chrono::milliseconds(farewell_ms_));
   drain_timer_->async_wait([this](beast::error_code) { ioc_.stop(); });
 }
 
@@ -2066,7 +2145,7 @@ void Server::stop_threads() {
     wstop_ = true;
   }
   wcv_.notify_all();
-  for (auto& w : workers_) w.join();
+  for (auto& w : workers_) w.join();  // (a search the drain cancelled stops within a few playouts)
   workers_.clear();
   {
     const std::lock_guard lock(cmu_);

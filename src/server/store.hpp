@@ -121,6 +121,9 @@ class Store {
   // (cheap_bot: the server's fast lane), or only the others (its searching workers).
   virtual std::optional<Job> take_job(const std::string& lease, std::int64_t now, std::int64_t lease_ms, JobLane lane = JobLane::any) = 0;
   [[nodiscard]] virtual std::vector<Job> jobs() = 0;
+  // Gives back a job taken with `lease` (a worker that stops before it is done: a drain), so that
+  // the next worker takes it at once rather than when the lease ends. Nothing if it is not held so.
+  virtual void release_job(const std::string& game, std::int64_t seq, const std::string& lease) = 0;
   // The last seq of each of these games (several processes: who else extended them).
   [[nodiscard]] virtual std::vector<std::pair<std::string, std::int64_t>> heads(const std::vector<std::string>& ids) {
     std::vector<std::pair<std::string, std::int64_t>> out;

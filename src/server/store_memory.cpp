@@ -79,6 +79,15 @@ class MemoryStore final : public Store {
     return jobs_;
   }
 
+  void release_job(const std::string& game, std::int64_t seq, const std::string& lease) override {
+    const std::lock_guard lock(mu_);
+    for (Job& j : jobs_)
+      if (j.game == game && j.seq == seq && j.lease == lease) {
+        j.lease.clear();
+        j.lease_until = 0;
+      }
+  }
+
  private:
   struct Game {
     GameMeta meta;

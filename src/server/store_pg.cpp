@@ -368,6 +368,14 @@ class PgStore final : public Store {
     });
   }
 
+  void release_job(const std::string& game, std::int64_t seq, const std::string& lease) override {
+    const std::lock_guard lock(wmu_);
+    on(w_, [&] {
+      return w_.run("UPDATE jobs SET lease = '', lease_until = 0 WHERE game = $1 AND seq = $2 AND lease = $3",
+                    {game, num(seq), lease});
+    });
+  }
+
  private:
   void rollback() {
     if (!w_.ok()) return;  // the connection is gone; the transaction with it

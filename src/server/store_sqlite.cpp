@@ -266,6 +266,12 @@ class SqliteStore final : public Store {
     return out;
   }
 
+  void release_job(const std::string& game, std::int64_t seq, const std::string& lease) override {
+    const std::lock_guard lock(wmu_);
+    Stmt u(w_, "UPDATE jobs SET lease = '', lease_until = 0 WHERE game = ? AND seq = ? AND lease = ?");
+    u.bind(1, game).bind(2, seq).bind(3, lease).step();
+  }
+
  private:
   // One game's append inside the open transaction; false (and partly written: the caller rolls
   // back to its savepoint) if fenced.
