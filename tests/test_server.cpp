@@ -495,6 +495,57 @@ TEST(ServerRoom, ASeatNamesItselfAndTheNameIsInTheLogTheRecordAndEveryView) {
   EXPECT_EQ(json::parse(r.meta.settings)["seats"][1]["name"], "Дана");
 }
 
+// Renames are limited per seat (each is an event every client gets and the log keeps): at most
+// kMaxRenames a game, kRenameGapMs apart, never another seat's name (case and spaces aside), and
+// not by a seat that resigned. The limits hold across a reload (they are counted from the log).
+TEST(ServerRoom, RenamesAreLimitedPerSeatAndNeverTakeAnotherSeatsName) {
+  json req = two_humans();
+  req["seats"] = {{{"name", "Ann"}}, {{"name", "Bob"}}, {{"name", "Ğül Ñandú"}}};
+  Table t(req);
+  t.hello(1, 0);
+  t.hello(2, 1);
+  t.hello(3, 2);
+  const auto code = [&](std::uint64_t conn, const std::string& cid, const std::string& n) {
+    t.sent.clear();
+    t.cmd(conn, json{{"type", "name"}, {"cid", cid}, {"name", n}});
+    const json j = json::parse(t.sent.back().text);
+    return j["type"] == "ack" ? std::string("ack") : j["code"].get<std::string>();
+  };
+  // another seat's name, whatever its case and spaces: refused, and it counts for nothing
+  EXPECT_EQ(code(2, "t1", "ann"), "name_taken");
+  EXPECT_EQ(code(2, "t2", "  ANN "), "name_taken");
+  EXPECT_EQ(code(2, "t3", "ğÜL  ñANDÚ"), "name_taken");
+  EXPECT_EQ(code(2, "t4", "Аnn"), "ack") << "a Cyrillic А is another letter";
+  t.now += kRenameGapMs;
+  EXPECT_EQ(code(1, "t5", "bob"), "ack") << "(seat 1 is called Аnn now; Bob is free)";
+  // one rename every kRenameGapMs, kMaxRenames a game
+  EXPECT_EQ(code(1, "r0", "Ann 2"), "rename_too_soon");
+  t.now += kRenameGapMs - 1;
+  EXPECT_EQ(code(1, "r1", "Ann 2"), "rename_too_soon");
+  for (int i = 2; i <= kMaxRenames; ++i) {
+    t.now += kRenameGapMs;
+    EXPECT_EQ(code(1, "r" + std::to_string(i), "Ann " + std::to_string(i)), "ack") << i;
+  }
+  t.now += kRenameGapMs;
+  EXPECT_EQ(code(1, "r99", "Ann 99"), "too_many_renames");
+  {
+    auto r = t.reloaded();
+    (void)r->hello(1, 0, 0, false, t.now);
+    const Step st = r->command(1, json{{"type", "name"}, {"cid", "r97"}, {"name", "Ann 97"}}, t.now);
+    EXPECT_EQ(json::parse(st.now.back().text)["code"], "too_many_renames") << "counted from the log";
+    const Step again = r->command(1, json{{"type", "name"}, {"cid", "r2"}, {"name", "Ann 2"}}, t.now);
+    EXPECT_TRUE(json::parse(again.now.back().text)["repeat"].get<bool>()) << "a repeated cid is still its ack";
+  }
+  // a seat that resigned keeps its name
+  t.cmd(3, json{{"type", "resign"}, {"cid", "x"}, {"at", t.room->seq()}});
+  t.now += kRenameGapMs;
+  EXPECT_EQ(code(3, "z", "Zed"), "resigned");
+  // the log: seats 0 and 1 renamed 1 + kMaxRenames times, nothing else
+  int names = 0;
+  for (const Event& e : t.store->events("g1", 0)) names += e.type == "name";
+  EXPECT_EQ(names, 1 + kMaxRenames);
+}
+
 TEST(ServerRoom, BadMessagesGetErrorsNamingTheField) {
   Table t(two_humans());
   t.hello(1, 0);

@@ -95,6 +95,51 @@ void add_event(std::vector<Event>& out, std::int64_t& seq, std::string type, int
   out.push_back(std::move(e));
 }
 
+// A letter in lower case by Unicode's simple case folding, for the scripts of the server's
+// languages and their neighbours: ASCII, Latin-1, Latin Extended-A, Romanian's comma letters
+// (U+0218-021B), Greek and Cyrillic. Anything else is itself.
+char32_t fold_case(char32_t c) {
+  if (c >= 'A' && c <= 'Z') return c + 32;
+  if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 32;
+  if (c == 0x130) return 'i';
+  if ((c >= 0x100 && c <= 0x137) || (c >= 0x14A && c <= 0x177) || (c >= 0x218 && c <= 0x21B)) return c | 1;
+  if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E)) return (c & 1) ? c + 1 : c;
+  if (c == 0x178) return 0xFF;
+  if (c >= 0x391 && c <= 0x3A9 && c != 0x3A2) return c + 32;
+  if (c >= 0x410 && c <= 0x42F) return c + 32;
+  if (c >= 0x400 && c <= 0x40F) return c + 80;
+  return c;
+}
+
+bool is_space(char32_t c) {
+  return c == ' ' || c == '\t' || c == 0xA0 || c == 0x3000 || (c >= 0x2000 && c <= 0x200A) || c == 0x202F ||
+         c == 0x205F;
+}
+
+// What tells seats' names apart (a `name` command may not take another seat's): the name without
+// spaces at its ends, each run of spaces as one, letters folded to lower case (fold_case), so that
+// "Ann", "ann" and " ANN " are one name. The name is valid UTF-8 (checked_name).
+std::u32string name_key(std::string_view s) {
+  std::u32string out;
+  bool space = false;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const int n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    char32_t c = n == 1 ? b : b & (0x3F >> (n - 1));
+    for (int k = 1; k < n && i + static_cast<std::size_t>(k) < s.size(); ++k)
+      c = (c << 6) | (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0x3F);
+    i += static_cast<std::size_t>(n);
+    if (is_space(c)) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += U' ';
+    space = false;
+    out += fold_case(c);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string event_text(const Event& e) {
@@ -118,6 +163,8 @@ struct SeatLive {
   bool resigned = false;  // resigned or out of time: a stand-in plays the seat's tiles to the end
   bool stand_in = false;  // absent: a bot plays the seat until the player is back
   std::int64_t bank = 0;  // realtime: ms left
+  int renames = 0;        // `name` events of the seat (at most kMaxRenames)
+  std::int64_t renamed_at = 0;  // the time of its last one (the next waits kRenameGapMs)
 };
 
 struct Room::Live {
@@ -434,6 +481,8 @@ void Room::replay_event(Live& l, const Event& e) const {
     const int i = d.at("seat").get<int>();
     if (i < 0 || static_cast<std::size_t>(i) >= l.seats.size()) fail("no such seat");
     l.game.rename_player(i, d.at("name").get<std::string>());
+    ++l.seats[static_cast<std::size_t>(i)].renames;
+    l.seats[static_cast<std::size_t>(i)].renamed_at = e.time;
   } else if (e.type == "rematch") {
     if (l.ended.empty()) fail("a rematch before the end");
     l.rematch = d.at("game").get<std::string>();
@@ -774,10 +823,28 @@ Step Room::apply(std::uint64_t conn, int seat, const std::string& cid, const std
     return st;
   };
   if (type == "name") {
+    // renames are limited (docs/server-protocol.md, "name"): each is an event every client gets
+    // and the log keeps, so a seat may not grow the log without bound
+    const std::string& name = moves.at(0);
+    const auto& players = n->game.record().players;
     if (!settings_.seats[si].bot.empty()) return fail("bot_seat", "a bot's seat keeps its name");
-    if (n->game.record().players[si].name == moves.at(0)) return fail("same_name", "the seat has this name already");
-    add_event(evs, n->seq, "name", seat, cid, now, {{"seat", seat}, {"name", moves.at(0)}});
-    n->game.rename_player(seat, moves.at(0));
+    if (l.seats[si].resigned) return fail("resigned", "a seat that resigned or ran out of time keeps its name");
+    if (players[si].name == name) return fail("same_name", "the seat has this name already");
+    for (std::size_t j = 0; j < players.size(); ++j)
+      if (j != si && name_key(players[j].name) == name_key(name))
+        return fail("name_taken",
+                    fmt::format("seat {} is called \"{}\": choose another name", j, printable(players[j].name)));
+    if (l.seats[si].renames >= kMaxRenames)
+      return fail("too_many_renames", fmt::format("a seat names itself at most {} times a game", kMaxRenames));
+    if (l.seats[si].renames > 0 && now - l.seats[si].renamed_at < kRenameGapMs) {
+      const std::int64_t wait_s = (l.seats[si].renamed_at + kRenameGapMs - now + 999) / 1000;
+      return fail("rename_too_soon",
+                  fmt::format("one name a seat every {} s: try again in {} s", kRenameGapMs / 1000, wait_s));
+    }
+    add_event(evs, n->seq, "name", seat, cid, now, {{"seat", seat}, {"name", name}});
+    n->game.rename_player(seat, name);
+    ++n->seats[si].renames;
+    n->seats[si].renamed_at = now;
   } else if (type == "abort") {
     if (l.any_turn) return fail("started", "the game has started: resign instead");
     add_event(evs, n->seq, "abort", seat, cid, now, {{"seat", seat}});

@@ -85,11 +85,16 @@ std::string rematch_id(const std::string& game);
 Created rematch_game(const GameMeta& old, std::int64_t now, const std::vector<std::string>& names = {});
 // A seat's name as given (the create request's seats[].name, a `name` command): at most 40
 // characters, no control or invisible ones, not blank. Throws InputError naming `ctx`.
+inline constexpr std::size_t kMaxNameChars = 40;
 std::string checked_name(const nlohmann::json& v, std::string_view where, const std::string& ctx);
+
+// Renames (the `name` command) per seat: at most kMaxRenames a game, kRenameGapMs apart
+// (docs/server-protocol.md: reject too_many_renames, rename_too_soon).
+inline constexpr int kMaxRenames = 10;
+inline constexpr std::int64_t kRenameGapMs = 5000;
 
 // A message for one connection, or (conn 0) for everyone in the room. kNobody: no one waits for it.
 constexpr std::uint64_t kNobody = ~std::uint64_t{0};
-inline constexpr std::size_t kMaxNameChars = 40;
 struct Out {
   std::uint64_t conn = 0;
   std::string text;
