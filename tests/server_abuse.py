@@ -564,7 +564,8 @@ async def drain_bots():
     """SIGTERM while a bot's turn is in hand (docs/deploy.md, "SIGTERM"): a search that ends within
     --drain-ms is committed; one that does not is cancelled at the deadline and its job given back
     to the store (the next start takes it at once, not when its lease ends); the process exits
-    within --drain-ms either way, and a second signal stops it at once."""
+    within --drain-ms either way, and a second signal stops it at once. While it drains, new
+    connections are answered: /healthz 503 "draining", new games and WebSockets 503 "restarting"."""
     async def bot_searching(drain_ms, bot, trusted=False, name="dbot"):
         extra = ["--create-rate", "0", "--drain-ms", str(drain_ms)] + (["--trusted-bots"] if trusted else [])
         s = Server(*extra, name=name)
@@ -592,6 +593,14 @@ async def drain_bots():
     s, g, ws, seq = await bot_searching(10000, "mcts:ms=1000,threads=1", name="dbot1")
     s.proc.send_signal(signal.SIGTERM)
     t0 = time.monotonic()
+    time.sleep(0.3)
+    st, _, j = request(s, "GET", "/healthz")
+    expect("/healthz while draining", (st, j.get("status")), (503, "draining"))
+    st, _, j = request(s, "POST", "/api/games", GAME)
+    expect("a new game while draining", (st, j.get("code")), (503, "restarting"))
+    st, _, body = raw(s, b"GET /ws/" + g["id"].encode() + b" HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    expect("a new WebSocket while draining", (st, json.loads(body).get("code")), (503, "restarting"))
     got = []
     try:
         while True:

@@ -2033,8 +2033,8 @@ void Server::drain() {
   farewell_ms_ = std::min<std::int64_t>(300, o_.drain_ms / 4);
   drain_until_ = now_ms() + o_.drain_ms - farewell_ms_ - std::min<std::int64_t>(200, o_.drain_ms / 10);
   log_event("draining", {{"games_loaded", hosts_.size()}, {"connections", counts_->total}});
-  beast::error_code ignored;
-  acceptor_.close(ignored);
+  // connections are still accepted until the end: /healthz answers 503 "draining" (the load
+  // balancer's check), new games and WebSockets 503 "restarting"
   {
     const std::lock_guard lock(wmu_);
     wstop_ = true;  // no new bot jobs; a turn in hand is finished and committed, within the drain
@@ -2075,16 +2075,18 @@ void Server::finish_drain() {
     for (const std::uint64_t c : h->greeted)
       if (const auto sk = sinks_.find(c); sk != sinks_.end()) sk->second(bye);
   log_event("drained", {{"games_loaded", hosts_.size()}});
+  beast::error_code ignored;
+  acceptor_.close(ignored);
   // a moment for those messages to be written, then stop
   drain_timer_->expires_after(std::chrono::milliseconds(farewell_ms_));
   drain_timer_->async_wait([this](beast::error_code) { ioc_.stop(); });
 }
 
 void Server::accept() {
-  if (draining_) return;
+  if (!acceptor_.is_open()) return;
   acceptor_.async_accept(net::make_strand(ioc_), [this](beast::error_code ec, tcp::socket s) {
     if (ec) {
-      if (ec == net::error::operation_aborted || draining_) return;
+      if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
       // out of descriptors (EMFILE, ENFILE) or another failure: wait and try again, so that the
       // server serves as soon as descriptors free up
       ++stats_.accept_errors;
