@@ -580,6 +580,27 @@ TEST(ServerRoom, BadMessagesGetErrorsNamingTheField) {
             std::string::npos);
 }
 
+// An mcts spec without threads searches on one thread on the server (rather than being refused as
+// over the budget of one thread); one that asks for more is still refused.
+TEST(ServerRoom, AnMctsSpecWithoutThreadsGetsOneThread) {
+  EXPECT_EQ(server_bot_spec("mcts"), "mcts:threads=1");
+  EXPECT_EQ(server_bot_spec("mcts:"), "mcts:threads=1");
+  EXPECT_EQ(server_bot_spec("mcts:ms=500"), "mcts:ms=500,threads=1");
+  EXPECT_EQ(server_bot_spec("mcts:threads=2,ms=5"), "mcts:threads=2,ms=5");
+  EXPECT_EQ(server_bot_spec("mcts:ms=5,threads=1"), "mcts:ms=5,threads=1");
+  EXPECT_EQ(server_bot_spec("hard"), "hard");
+  json req = two_humans();
+  req["seats"] = {{{"name", "Ann"}}, {{"bot", "mcts:ms=500"}}, {{"bot", "mcts"}}};
+  req["absence"] = {{"policy", "bot"}, {"bot", "mcts:playouts=100"}};
+  const Created c = create_game(req, "g1", 1);
+  const json st = json::parse(c.meta.settings);
+  EXPECT_EQ(st["seats"][1]["bot"], "mcts:ms=500,threads=1");
+  EXPECT_EQ(st["seats"][2]["bot"], "mcts:threads=1");
+  EXPECT_EQ(st["absence"]["bot"], "mcts:playouts=100,threads=1");
+  req["seats"][1]["bot"] = "mcts:ms=500,threads=2";
+  EXPECT_THROW(create_game(req, "g2", 1), InputError);
+}
+
 TEST(ServerRoom, LegalShowsWhatFollowsTentativeMovesWithoutDrawing) {
   Table t(two_humans());
   t.hello(1, 0);

@@ -237,6 +237,17 @@ void chance_events(Room::Live& l, std::vector<Event>& out, std::int64_t now) {
 
 // ---- creating a game -----------------------------------------------------------------------
 
+std::string server_bot_spec(const std::string& spec) {
+  if (spec != "mcts" && spec.rfind("mcts:", 0) != 0) return spec;
+  const std::string options = spec.size() > 5 ? spec.substr(5) : "";
+  for (std::size_t at = 0; at <= options.size();) {
+    const std::size_t comma = std::min(options.find(',', at), options.size());
+    if (options.compare(at, 8, "threads=") == 0) return spec;
+    at = comma + 1;
+  }
+  return "mcts:" + options + (options.empty() ? "" : ",") + "threads=1";
+}
+
 void check_bot(const std::string& spec, const BotPolicy& budget, std::string_view field) {
   const std::string levels = fmt::format("{}, random, greedy", fmt::join(bot_level_names(), ", "));
   if (!is_bot_spec(spec)) throw InputError(fmt::format("{}: {}: \"{}\" is not a bot ({}, mcts:...)", kWhere, field, printable(spec), levels));
@@ -292,7 +303,7 @@ Created create_game(const json& req, const std::string& id, std::int64_t now, co
     only(s, {"name", "bot"}, ctx);
     SeatConf c;
     if (const json* b = jin::opt(s, "bot")) {
-      c.bot = jin::string(*b, kWhere, ctx + ".bot", 100);
+      c.bot = server_bot_spec(jin::string(*b, kWhere, ctx + ".bot", 100));
       check_bot(c.bot, budget, ctx + ".bot");
     }
     specs.push_back(c.bot);
@@ -336,7 +347,7 @@ Created create_game(const json& req, const std::string& id, std::int64_t now, co
       if (st.absence != "wait" && st.absence != "bot") throw InputError(fmt::format("{}: absence.policy: \"{}\" is not wait or bot", kWhere, printable(st.absence)));
     }
     if (const json* b = jin::opt(o, "bot")) {
-      st.stand_in = jin::string(*b, kWhere, "absence.bot", 100);
+      st.stand_in = server_bot_spec(jin::string(*b, kWhere, "absence.bot", 100));
       check_bot(st.stand_in, budget, "absence.bot");
     }
   }

@@ -70,6 +70,10 @@ struct BotPolicy {
   bool any = false;
   BotLimits limits = kServerBotLimits;
 };
+// A requested bot as the server plays it: an mcts spec that names no `threads` searches on one
+// thread ("mcts:ms=500" is "mcts:ms=500,threads=1", "mcts" is "mcts:threads=1"); any other spec as
+// it is. Applied before check_bot, so a spec without threads is within the budget's one thread.
+std::string server_bot_spec(const std::string& spec);
 // Throws InputError naming `field` if `spec` is not a bot or is over the budget.
 void check_bot(const std::string& spec, const BotPolicy& budget, std::string_view field);
 // request_id (non-empty): the seats' tokens are derived from it (a retry of the request gives
