@@ -310,7 +310,8 @@ bool raw_controls(std::string_view text) {  // a control character other than a 
 
 TEST(CliPrintable, PlayerNamesFromARecord) {
   const std::vector<PlayerInfo> players = {{"Eve\x1b]0;pwned\x07\x1b[2J", ""}, {"Bob\r\nforged", "greedy"}};
-  EXPECT_EQ(cli::player_name(players, 0, false), "Eve\\x1b]0;pwned\\x07\\x1b[2J");
+  EXPECT_EQ(cli::player_name(players, 0, false, true), "Eve\\x1b]0;pwned\\x07\\x1b[2J");
+  EXPECT_EQ(cli::player_name(players, 0, false), "Eve\\x1b]0;pwned\\x07\u2026");  // cut to 20 columns
   EXPECT_EQ(cli::player_name(players, 1, false), "Bob\\x0d\\x0aforged");
   // with colour, the only escapes are the colour's own
   EXPECT_FALSE(raw_controls(cli::strip_ansi(cli::player_name(players, 0, true))));

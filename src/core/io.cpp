@@ -243,7 +243,7 @@ std::string name_problem(std::string_view s, std::size_t max_chars) {
     if (cp == 0x2028 || cp == 0x2029) return fmt::format("a line or paragraph separator (U+{:04X})", cp);
     if (!is_blank(cp) && !is_combining(cp) && cp != '\t') shows = true;
   }
-  if (!shows) return "nothing to see (only spaces, blank characters or marks)";
+  if (!shows) return "blank: nothing to see (only spaces, blank-looking characters or marks)";
   return "";
 }
 

@@ -413,7 +413,7 @@ std::string checked_name(const json& v, std::string_view where, const std::strin
   std::string name = jin::string(v, where, ctx, 1024);
   if (name.empty()) return name;
   if (const std::string why = name_problem(name, kMaxNameChars); !why.empty())
-    throw InputError(fmt::format("{}: {}: \"{}\": {}", where, ctx, printable(utf8_prefix(name, kMaxNameChars)), why));
+    throw InputError(fmt::format("{}: {}: {} (\"{}\")", where, ctx, why, printable(utf8_prefix(name, kMaxNameChars))));
   return name;
 }
 

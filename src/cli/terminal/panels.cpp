@@ -31,12 +31,13 @@ std::string fit_columns(const std::string& s, int columns) {
   return out + "\u2026";
 }
 
-std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color) {
+std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color, bool full) {
   // a name comes from a record: control characters are shown as escapes, never sent to the terminal
   // at most kNameColumns columns: a long name never pushes a line past the terminal's width
-  const std::string name = p >= 0 && static_cast<std::size_t>(p) < players.size()
-                               ? fit_columns(printable(players[static_cast<std::size_t>(p)].name), kNameColumns)
-                               : fmt::format("player {}", p + 1);
+  const std::string name =
+      p >= 0 && static_cast<std::size_t>(p) < players.size()
+          ? fit_columns(printable(players[static_cast<std::size_t>(p)].name), full ? 1 << 20 : kNameColumns)
+          : fmt::format("player {}", p + 1);
   if (!color || p < 0 || p >= kMaxPlayers) return name;
   return fmt::format("\x1b[1;38;5;{}m{}\x1b[0m", kPlayerText[static_cast<std::size_t>(p)], name);
 }

@@ -57,7 +57,8 @@ std::string render_choices(const State& s, const std::vector<PlayerInfo>& player
 std::string render_choices(const State& s, bool color);
 
 // A player's name (in the player's colour when color is set).
-std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color);
+// full: the whole name (the list of players at the start), else cut to kNameColumns columns.
+std::string player_name(const std::vector<PlayerInfo>& players, int p, bool color, bool full = false);
 
 // carc::describe_event (the game's own words, GameDef::describe) with the player's name instead
 // of "player N".

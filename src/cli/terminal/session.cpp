@@ -443,7 +443,7 @@ void Session::run() {
   std::vector<std::string> seats;
   for (int p = 0; p < static_cast<int>(players().size()); ++p)
     seats.push_back(
-        fmt::format("{} ({})", name(p),
+        fmt::format("{} ({})", player_name(players(), p, view_.color, true),  // the whole name, once
                     is_bot(p) ? cli_say("seat.bot", {{"bot", printable(players()[static_cast<std::size_t>(p)].bot)}})
                               : cli_say("seat.human")));
   say(cli_say("players", {{"list", fmt::format("{}", fmt::join(seats, ", "))}}));
