@@ -4,7 +4,7 @@
 // from the view's options and `legal`; what is shown from the view.
 import { Board, type Group, type Overlay } from "./board";
 import { Conn, type Command, type ConnStatus } from "./conn";
-import { finalPanel, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section } from "./panels";
+import { finalPanel, fitTables, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section } from "./panels";
 import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
 import { getJSON, h, load, names, reuse, s as svgEl, save } from "./util";
 import { langPicker, setGameWords, t, withLang } from "./i18n";
@@ -74,7 +74,6 @@ export class GamePage {
   private rematch: Rematch | null = null;
   private rematchDeclined = false;
   private askName = false;  // an invited seat's first visit: the "your name" panel
-  private nameShown = false;  // the panel was shown (and, on a phone, the panels unfolded for it)
   private rematchBusy = "";
   private anyTurn = false;
   private hoverCell: string | null = null;
@@ -550,8 +549,8 @@ export class GamePage {
   // A log line or a last-turn line under the pointer (or focus) shows what it names on the board.
   private hoverLinks(side: HTMLElement): void {
     const over = (e: Event) => {
-      const li = (e.target as HTMLElement).closest<HTMLElement>("[data-log-cell], [data-summary-feature]");
-      const cell = li?.dataset.logCell ?? null;
+      const li = (e.target as HTMLElement).closest<HTMLElement>("[data-log-cell], [data-summary-feature], [data-panel-cell]");
+      const cell = li?.dataset.logCell ?? li?.dataset.panelCell ?? null;
       if (cell !== this.hoverCell) { this.hoverCell = cell; if (this.shown()) drawSeen(this.board.svg, this.shown()!, { me: this.replay ? -1 : this.me, colours: this.colours, coords: settings().coords, hover: cell }); }
       const type = li?.dataset.summaryFeature ?? null;
       this.board.svg.querySelectorAll<SVGElement>("[data-scored]").forEach((g) => g.classList.toggle("hot", !!type && g.dataset.featureType === type));
@@ -765,8 +764,8 @@ export class GamePage {
   // after the board has fitted itself to its box.
   private introPending = false;
   private maybeIntro(): void {
-    // the name asked first: the dialog would cover the question
-    if (this.intro || this.introPending || !this.placing() || this.turn.sending || this.rules.isOpen() || introSeen() || this.askingName()) return;
+    // the name asked first: the dialog would cover the question (not where the panels are folded away)
+    if (this.intro || this.introPending || !this.placing() || this.turn.sending || this.rules.isOpen() || introSeen() || this.nameOnScreen()) return;
     const targets = () => {
       const tile = this.el.turn.querySelector("[data-hand-tile]"), confirm = this.el.turn.querySelector("[data-confirm]");
       return tile && confirm ? { tile, confirm, board: this.el.boardWrap, placed: [...this.board.svg.querySelectorAll("[data-tile]")], cells: [...this.board.svg.querySelectorAll("[data-cell]")] } : null;
@@ -897,11 +896,7 @@ export class GamePage {
     if (!v) return;
     const toMove = v.over ? -1 : (v.decision.player ?? -1);
     const kids: HTMLElement[] = [];
-    if (this.askingName()) {
-      kids.push(this.namePanel());
-      // on a phone the panels are folded away: the question unfolds them once
-      if (!this.nameShown) { this.nameShown = true; this.el.root.classList.add("panels-open"); }
-    }
+    if (this.askingName()) kids.push(this.namePanel());
     if (v.over && this.replay) kids.push(finalPanel(v, this.colours, this.replay.record, 1e9));
     else if (v.over) {
       const panel = endPanel(v, this.end, this.colours, this.record, this.finalShown, this.me, this.rematch, this.rematchDeclined, this.rematchBusy, {
@@ -927,16 +922,19 @@ export class GamePage {
       const control = this.analysis!.control();
       if (control.parentElement !== actions) actions.append(control);
     }
+    fitTables(this.el.side);
     this.el.side.scrollTop = scroll;
     if (refocus) this.el.side.querySelector<HTMLElement>("[data-analyse]")?.focus({ preventScroll: true });
   }
 
   private askingName(): boolean { return this.askName && this.me >= 0 && !this.replay && !!this.view && !this.view.over; }
-  // The name answered (saved or kept): the panels fold back on a phone, and the first game's
-  // dialog, which waited, may come.
+  private nameOnScreen(): boolean {
+    const f = this.el.side.querySelector<HTMLElement>("[data-name-form]");
+    return !!f && f.getClientRects().length > 0 && getComputedStyle(f).visibility !== "hidden";
+  }
+  // The name answered (saved or kept): the first game's dialog, which waited, may come.
   private nameAnswered(): void {
     this.askName = false;
-    this.el.root.classList.remove("panels-open");
     this.renderSide();
     this.maybeIntro();
   }

@@ -38,7 +38,7 @@ function imgEl(src: string, alt: string): HTMLImageElement {
 
 export function gamePanel(p: Panel, v: View, colours: string[]): HTMLElement {
   const kids: Node[] = [];
-  for (const c of p.counters) kids.push(h("div", { class: "counter" }, h("b", { text: names(c.name, v.players) + ": " }), names(c.value, v.players)));
+  for (const c of p.counters) kids.push(h("div", { class: "counter" }, h("b", { text: names(c.name, v.players) + ": " }), ...cellsIn(names(c.value, v.players))));
   if (p.columns.length || p.rows.length) {
     const seatCol = p.columns[0] === "seat";
     // the seats' column has no heading: an empty corner cell, not an empty header
@@ -49,8 +49,35 @@ export function gamePanel(p: Panel, v: View, colours: string[]): HTMLElement {
     // a wide table scrolls sideways: focusable, so that keys scroll it too
     kids.push(h("div", { class: "scroll-x", tabindex: 0, role: "group", "aria-label": names(p.title, v.players) }, h("table", { class: "ptable" }, p.columns.length ? h("thead", {}, head) : null, h("tbody", {}, ...body))));
   }
-  for (const l of p.lines) kids.push(h("div", { class: "line", text: names(l, v.players) }));
+  for (const l of p.lines) kids.push(h("div", { class: "line" }, ...cellsIn(names(l, v.players))));
   return section(`game:${p.id}`, names(p.title, v.players), ...kids);
+}
+
+// A game's words name places by the notation's coordinates ("at -2,0 and 2,0", "giraffe at 1,-1
+// NE"): each is marked, and hovering or focusing it frames that cell on the board (docs/web.md).
+function cellsIn(text: string): (string | HTMLElement)[] {
+  const out: (string | HTMLElement)[] = [];
+  let at = 0;
+  // (no lookbehind: Safari before 16.4 refuses it, and the whole bundle with it)
+  for (const m of text.matchAll(/(^|[^\d,.])(-?\d+),(-?\d+)(?![\d,.])/g)) {
+    const start = m.index! + m[1].length, cell = `${m[2]},${m[3]}`;
+    out.push(text.slice(at, start));
+    out.push(h("span", { class: "cell-ref", tabindex: 0, "data-panel-cell": cell, title: t("panel.cell_ref", { cell }), text: cell }));
+    at = start + cell.length;
+  }
+  out.push(text.slice(at));
+  return out;
+}
+
+// A game's table wider than its panel (Safari's tokens: "zeb" cut at the edge) sets its headings
+// upright, so that every column shows; one still too wide scrolls sideways as before.
+export function fitTables(root: HTMLElement): void {
+  for (const box of root.querySelectorAll<HTMLElement>(".scroll-x")) {
+    const table = box.querySelector<HTMLElement>("table.ptable");
+    if (!table || !table.querySelector("th")) continue;
+    table.classList.remove("tight");
+    if (box.scrollWidth > box.clientWidth + 1) table.classList.add("tight");
+  }
 }
 
 export function lastTurnPanel(v: View, colours: string[] = []): HTMLElement {

@@ -78,8 +78,9 @@ export function drawSeen(svg: SVGSVGElement, v: View, o: Seen): void {
     layer.append(g);
   }
   if (o.hover) {
+    // a log line's tile, or a cell a game's panel names (a tile there or not)
     const [x, y] = o.hover.split(",").map(Number);
-    if (v.board.tiles.some((t) => t.x === x && t.y === y)) layer.append(s("rect", { class: "log-hover", "data-log-hover": o.hover, x: x * S - 2, y: y * S - 2, width: S + 4, height: S + 4, rx: 6 }));
+    layer.append(s("rect", { class: "log-hover", "data-log-hover": o.hover, x: x * S - 2, y: y * S - 2, width: S + 4, height: S + 4, rx: 6 }));
   }
   if (o.coords) layer.append(coordinates(v));
   svg.append(layer);

@@ -119,3 +119,38 @@ test("phone size: a Safari piece decision and an Amazonas turn on the board", { 
     await ctx.close();
   }
 });
+
+// A game's table fits its panel: Safari's tokens (five species beside each seat) were cut at the
+// panel's edge ("zeb"); a table too wide sets its headings upright and every column shows, on a
+// desktop and on a phone (panels unfolded), in English, Russian and Romanian. A place a panel
+// names by its coordinates is framed on the board while hovered or focused.
+test("a game's table fits its panel: Safari's tokens, every species shown; a panel's cells framed on hover", { timeout: 300000 }, async () => {
+  const created = await api(server, "POST", "/api/games", { game: "safari", seats: [{ name: "Tester" }, { bot: "random" }, { bot: "random" }], seed: 4003 });
+  for (const lang of ["en", "ru", "ro"]) {
+    for (const [size, opts] of [["desktop", { viewport: { width: 1280, height: 800 } }], ["phone", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }]]) {
+      const ctx = await newContext(browser, { ...opts, locale: lang });
+      const page = await ctx.newPage();
+      await page.goto(server.url + `/play/${created.id}`);
+      await page.waitForSelector("[data-panel^='game:'] table.ptable th", { state: "attached" });
+      if (size === "phone") { await page.click("[data-toggle-panels]"); await page.waitForTimeout(400); }
+      const tables = await page.$$eval("[data-panel^='game:'] .scroll-x", (els) => els.map((e) => ({ panel: e.closest("[data-panel]").dataset.panel, scroll: e.scrollWidth, client: e.clientWidth, heads: [...e.querySelectorAll("th")].map((th) => { const r = th.getBoundingClientRect(), b = e.getBoundingClientRect(); return r.right <= b.right + 1 && r.left >= b.left - 1; }) })));
+      assert.ok(tables.length >= 1, "a game panel with a table");
+      for (const tb of tables) assert.ok(tb.scroll <= tb.client + 1 && tb.heads.every(Boolean), `${lang} ${size}: ${tb.panel}'s table fits: ${JSON.stringify(tb)}`);
+      await page.locator("[data-panel^='game:'] .scroll-x").first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/safari-tokens-${size}-${lang}.png` });
+      if (size === "desktop") {
+        // a place a panel names by its coordinates (the jeeps' cells) is framed on the board while hovered or focused
+        const jeep = await page.$eval("[data-overlay^='jeep']", (e) => `${e.dataset.x},${e.dataset.y}`);
+        const ref = page.locator(`[data-panel^='game:'] [data-panel-cell='${jeep}']`).first();
+        await ref.hover();
+        await page.waitForSelector(`[data-board] [data-log-hover='${jeep}']`);
+        await page.screenshot({ path: `${shots}/safari-cell-ref-${lang}.png` });
+        await page.mouse.move(10, 400);
+        await page.waitForSelector("[data-board] [data-log-hover]", { state: "detached" });
+        await ref.focus();
+        await page.waitForSelector(`[data-board] [data-log-hover='${jeep}']`);
+      }
+      await ctx.close();
+    }
+  }
+});
