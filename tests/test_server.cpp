@@ -604,6 +604,26 @@ TEST(ServerRoom, AnMctsSpecWithoutThreadsGetsOneThread) {
   EXPECT_THROW(create_game(req, "g2", 1), InputError);
 }
 
+// A request's bot may not name a file on the server (mcts' weights=FILE): it was read, and its
+// first line quoted back in the error, for anyone who could create a game.
+TEST(ServerRoom, ARequestedBotNamesNoFileOfTheServer) {
+  for (const char* spec :
+       {"mcts:weights=/etc/passwd,threads=1", "mcts:threads=1,weights=/etc/hostname", "mcts:weights="}) {
+    json req = two_humans();
+    req["seats"][1] = {{"bot", spec}};
+    try {
+      (void)create_game(req, "g1", 1);
+      ADD_FAILURE() << spec << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("seats[1].bot: weights: not an option a request may give"),
+                std::string::npos)
+          << e.what();
+      EXPECT_EQ(std::string(e.what()).find("root:"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(server_bot_spec("mcts:ms=5,xthreads=1"), "mcts:ms=5,xthreads=1,threads=1");
+}
+
 TEST(ServerRoom, LegalShowsWhatFollowsTentativeMovesWithoutDrawing) {
   Table t(two_humans());
   t.hello(1, 0);

@@ -237,14 +237,24 @@ void chance_events(Room::Live& l, std::vector<Event>& out, std::int64_t now) {
 
 // ---- creating a game -----------------------------------------------------------------------
 
-std::string server_bot_spec(const std::string& spec) {
-  if (spec != "mcts" && spec.rfind("mcts:", 0) != 0) return spec;
-  const std::string options = spec.size() > 5 ? spec.substr(5) : "";
-  for (std::size_t at = 0; at <= options.size();) {
-    const std::size_t comma = std::min(options.find(',', at), options.size());
-    if (options.compare(at, 8, "threads=") == 0) return spec;
+namespace {
+// Whether an mcts spec gives the option `name` ("mcts:ms=5,threads=1" gives ms and threads).
+bool gives_option(const std::string& spec, std::string_view name) {
+  if (spec.rfind("mcts:", 0) != 0) return false;
+  for (std::size_t at = 5; at <= spec.size();) {
+    const std::size_t comma = std::min(spec.find(',', at), spec.size());
+    const std::string_view item = std::string_view(spec).substr(at, comma - at);
+    if (item.size() > name.size() && item.substr(0, name.size()) == name && item[name.size()] == '=') return true;
     at = comma + 1;
   }
+  return false;
+}
+}  // namespace
+
+std::string server_bot_spec(const std::string& spec) {
+  if (spec != "mcts" && spec.rfind("mcts:", 0) != 0) return spec;
+  if (gives_option(spec, "threads")) return spec;
+  const std::string options = spec.size() > 5 ? spec.substr(5) : "";
   return "mcts:" + options + (options.empty() ? "" : ",") + "threads=1";
 }
 
@@ -252,6 +262,11 @@ void check_bot(const std::string& spec, const BotPolicy& budget, std::string_vie
   const std::string levels = fmt::format("{}, random, greedy", fmt::join(bot_level_names(), ", "));
   if (!is_bot_spec(spec)) throw InputError(fmt::format("{}: {}: \"{}\" is not a bot ({}, mcts:...)", kWhere, field, printable(spec), levels));
   if (spec.rfind("mcts", 0) != 0) return;
+  // weights=FILE names a file on the server's disk: reading it for a stranger would quote its
+  // first line back in the error (any file the server can read)
+  if (!budget.any && gives_option(spec, "weights"))
+    throw InputError(fmt::format("{}: {}: weights: not an option a request may give (it names a file on the server)",
+                                 kWhere, field));
   MctsOptions o;
   try {
     o = parse_mcts_spec(spec);
