@@ -5,7 +5,8 @@ stopped for a few seconds and started again. While it is down, /healthz is 503 `
 refused (`reject store`) and new games 503; once it is back the server reconnects by itself (logged,
 counted in /metrics), /healthz is 200 again, the clients' turns sent again are acknowledged, the
 bots play on and games are created. Then a second server on the same database finds every
-acknowledged turn in the log exactly once, at the seq its ack named.
+acknowledged turn in the log exactly once, at the seq its ack named. A client that says hello while
+the database is down sees its game (the room in memory).
 
 Loopback only; waits are bounded by seconds (checked from below, never a sub-second assumption).
 The server dies with this test (PR_SET_PDEATHSIG, and killed at exit) and the cluster is stopped
@@ -269,6 +270,15 @@ async def main():
     m = await asyncio.to_thread(metrics, s)
     if m.get("carc_store_up") != 0 or m.get("carc_store_lost_total", 0) < 1:
         fail(f"/metrics while the store is down: up {m.get('carc_store_up')}, lost {m.get('carc_store_lost_total')}")
+    # a client that says hello meanwhile sees the game as committed (its room is in memory)
+    async with websockets.connect(f"ws://127.0.0.1:{s.port}/ws/{games[0]}") as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if m["type"] == "error":
+                fail(f"a hello while the store is down: {m}")
+            if m["type"] == "events":
+                break
     during = sum(len(c.acked) for c in seats) - before
     rejects = sum(c.store_rejects for c in seats)
 

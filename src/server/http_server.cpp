@@ -830,7 +830,14 @@ void Server::ws_gone(std::uint64_t conn, const std::string& game) {
 
 Host* Server::fresh(const std::string& id) {
   Host* h = host(id);
-  if (h && !h->room->busy() && h->waiting.empty() && !store_->events(id, h->room->seq()).empty()) {
+  bool extended = false;
+  try {
+    extended = h && !h->room->busy() && h->waiting.empty() && !store_->events(id, h->room->seq()).empty();
+  } catch (const StoreError&) {
+    // the store does not answer (PostgreSQL restarting): the room in memory is the game as this
+    // process committed it; its clients see it, and their commands are refused until it is back
+  }
+  if (extended) {
     reload(id);
     h = host(id);
   }
