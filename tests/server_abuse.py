@@ -589,12 +589,11 @@ async def drain_bots():
         expect("the exit status", s.proc.returncode, 0)
         return time.monotonic() - t0
 
-    # a search of about 2 s (two decisions of 1 s) in a drain of 10 s: waited for and committed
-    s, g, ws, seq = await bot_searching(10000, "mcts:ms=1000,threads=1", name="dbot1")
+    # a search of about 4 s (two decisions of 2 s) in a drain of 10 s: waited for and committed
+    s, g, ws, seq = await bot_searching(10000, "mcts:ms=2000,threads=1", name="dbot1")
     s.proc.send_signal(signal.SIGTERM)
     t0 = time.monotonic()
-    time.sleep(0.3)
-    st, _, j = request(s, "GET", "/healthz")
+    st, _, j = until("/healthz answering 503 once the signal is taken", lambda: (lambda r: r if r[0] == 503 else None)(request(s, "GET", "/healthz")))
     expect("/healthz while draining", (st, j.get("status")), (503, "draining"))
     st, _, j = request(s, "POST", "/api/games", GAME)
     expect("a new game while draining", (st, j.get("code")), (503, "restarting"))
@@ -618,7 +617,7 @@ async def drain_bots():
     if not any(e["type"] == "turn" and e["seat"] == 1 for e in log):
         fail(f"the bot's turn committed in the drain is not in the log after the restart: {log}")
     expect("SIGTERM", s2.stop(), 0)
-    FIGURES["drain_bot"] = f"a bot's 2 s turn in a 10 s drain: committed and broadcast, exit after {took:.1f} s"
+    FIGURES["drain_bot"] = f"a bot's 4 s turn in a 10 s drain: committed and broadcast, exit after {took:.1f} s"
 
     # a search longer than the drain (two decisions of 15 s in a drain of 2 s): cancelled at the
     # deadline, the process out within the drain (a margin of seconds), its job free at once
