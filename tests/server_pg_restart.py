@@ -6,7 +6,8 @@ refused (`reject store`) and new games 503; once it is back the server reconnect
 counted in /metrics), /healthz is 200 again, the clients' turns sent again are acknowledged, the
 bots play on and games are created. Then a second server on the same database finds every
 acknowledged turn in the log exactly once, at the seq its ack named. A client that says hello while
-the database is down sees its game (the room in memory).
+the database is down sees its game (the room in memory); a game out of memory whose clock ran out
+meanwhile times out once the database is back.
 
 Loopback only; waits are bounded by seconds (checked from below, never a sub-second assumption).
 The server dies with this test (PR_SET_PDEATHSIG, and killed at exit) and the cluster is stopped
@@ -90,7 +91,7 @@ class Server:
         def child():
             _libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: the server dies with this test
 
-        self.proc = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--db", url, "--create-rate", "0"],
+        self.proc = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--db", url, "--create-rate", "0", "--unload-after-ms", "500"],
                                      stdout=subprocess.PIPE, stderr=open(self.log, "w"), text=True, preexec_fn=child)
         SERVERS.append(self.proc)
         line = self.proc.stdout.readline()
@@ -256,6 +257,13 @@ async def main():
     if before == 0:
         fail("nothing was played before the restart")
 
+    # a game nobody watches (unloaded after 0.5 s) whose clock runs out while the cluster is down:
+    # it times out once the cluster is back (the server keeps trying to load it)
+    st, timed = http(s, "POST", "/api/games", {"game": "base", "seats": [{"name": "T1"}, {"name": "T2"}],
+                                               "clock": {"type": "realtime", "bank": 3}})
+    if st != 201:
+        fail(f"create the timed game: {st} {timed}")
+
     # ---- the cluster stops while the games go on
     r = subprocess.run(["bash", PG, "halt", PGDIR], capture_output=True, text=True)
     if r.returncode != 0:
@@ -303,6 +311,12 @@ async def main():
     st, g = await asyncio.to_thread(http, s, "POST", "/api/games", {"game": "base", "seats": [{"name": "X"}, {"name": "Y"}]})
     if st != 201:
         fail(f"a new game after the restart: {st} {g}")
+    # (watched through the list of games, which loads no game: the server must load it by itself)
+    await asyncio.to_thread(until, "the clock that ran out while the store was down", lambda: any(
+        x["id"] == timed["id"] for x in http(s, "GET", "/api/games?status=finished")[1]), 30)
+    log = http(s, "GET", f"/api/games/{timed['id']}/events?since=0")[1]
+    if not any(e["type"] == "timeout" for e in log):
+        fail(f"the timed game ended without a timeout: {log[-2:]}")
     m = await asyncio.to_thread(metrics, s)
     if m.get("carc_store_up") != 1 or m.get("carc_store_reconnects_total", 0) < 1 or m.get("carc_store_reconnect_failures_total", 0) < 1:
         fail(f"/metrics after the restart: {[(k, v) for k, v in m.items() if k.startswith('carc_store')]}")

@@ -241,6 +241,7 @@ struct Host {
   std::unique_ptr<net::steady_timer> timer;
   std::int64_t armed = 0;
   std::int64_t used = 0;  // when last asked for (the sweep unloads games idle for --unload-after)
+  std::int64_t retry_at = 0;  // the store refused its last commit: its clock's next try not before
 };
 
 struct Stats {
@@ -692,7 +693,8 @@ void Server::run_step(Host& h, Step&& st) {
 }
 
 void Server::arm(Host& h) {
-  const std::int64_t d = h.room->deadline();
+  std::int64_t d = h.room->deadline();
+  if (d != 0 && d < h.retry_at) d = h.retry_at;  // (a timeout the store refused: again in a second)
   if (d == h.armed) return;
   h.armed = d;
   h.timer->cancel();
@@ -922,12 +924,14 @@ void Server::commit_loop() {
         Host& h = *it->second;
         std::vector<Out> out;
         if (ok[i]) {
+          h.retry_at = 0;
           h.room->committed(out);
           send(h, out);
         } else {
           ++stats_.failed;
           h.room->failed(why.empty() ? "another server extended this game" : why, out);
           send(h, out);
+          if (!why.empty()) h.retry_at = now_ms() + 1000;
           if (why.empty()) {  // fenced: another process extended the game; reload its log
             log(fmt::format("game {}: fenced by another writer; reloading", batch[i].game));
             reload(batch[i].game);
@@ -2022,8 +2026,16 @@ void Server::sweep() {
   for (const auto& [id, d] : dormant_)
     if (d <= now + 1000) due.push_back(id);
   for (const std::string& id : due) {
-    dormant_.erase(id);
-    guarded([&] { (void)host(id); });
+    try {
+      if (!host(id)) dormant_.erase(id);  // (loaded: host() takes it out of dormant_)
+    } catch (const StoreError&) {
+      // the store does not answer (PostgreSQL restarting): the game stays dormant and the next
+      // sweep tries again, so that its clock still runs out once the store is back
+    } catch (const std::exception& e) {
+      dormant_.erase(id);
+      ++stats_.handler_failures;
+      log_event("handler_failed", {{"game", id}, {"error", printable(e.what())}});
+    }
   }
 }
 
