@@ -154,7 +154,7 @@ replies["legal"]["properties"]["after"] = STR
 replies["analyze"]["properties"]["forced"] = OPTSTATS
 replies["analyze"]["properties"]["ownership"] = dict(OWNERSHIP, maxItems=64)
 error = obj({"id": ID, "ok": {"const": False}, "error": obj({"code": {"enum": ["bad_json", "too_long", "bad_request", "unknown_command", "unknown_game", "bad_input", "bad_record",
-                                                                              "illegal_move", "game_over", "waiting", "no_undo", "too_many_games", "internal"]}, "message": STR})})
+                                                                              "illegal_move", "game_over", "waiting", "no_undo", "too_many_games", "time_cap", "internal"]}, "message": STR})})
 proto = {"$schema": "https://json-schema.org/draft/2020-12/schema",
          "title": "The engine protocol (docs/engine-protocol.md): one request object per line, one reply per line",
          "$defs": {"requests": requests, "replies": replies, "error": error},
