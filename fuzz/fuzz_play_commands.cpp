@@ -119,7 +119,8 @@ struct Driver {
         g.enable_undo(true);
       });
       const std::string again = record_to_json(g.record(), g.ruleset());
-      if (again != saved) bug("a resumed game's record differs from the saved one:\n--- saved\n" + saved + "\n--- resumed\n" + again);
+      if (again != saved)
+        bug("a resumed game's record differs from the saved one:\n--- saved\n" + saved + "\n--- resumed\n" + again);
       after_move(ev0);
       return;
     }
