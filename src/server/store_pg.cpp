@@ -52,7 +52,7 @@ struct Link {
   std::atomic<std::uint64_t> lost{0}, reconnects{0}, failed_reconnects{0};
   StoreLog log;
   std::mutex log_mu;  // the callback is set once, before the store is shared; guards the copy
-  void say(const std::string& event, const std::string& message) {
+  void log_event(const std::string& event, const std::string& message) {
     StoreLog f;
     {
       const std::lock_guard lock(log_mu);
@@ -102,8 +102,8 @@ class Conn {
       backoff_ms_ = 0;
       next_try_ = now;
       ++link_.lost;
-      link_.say("store_lost", fmt::format("postgresql: the {} connection is broken: {}", role_,
-                                          one_line(c_ ? PQerrorMessage(c_) : "not open")));
+      link_.log_event("store_lost", fmt::format("postgresql: the {} connection is broken: {}", role_,
+                                                one_line(c_ ? PQerrorMessage(c_) : "not open")));
     }
     if (now < next_try_) {
       const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_try_ - now).count();
@@ -118,8 +118,9 @@ class Conn {
       ++link_.reconnects;
       const auto ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - down_since_).count();
-      link_.say("store_reconnected",
-                fmt::format("postgresql: the {} connection is open again after {} ms and {} tries", role_, ms, tries_));
+      link_.log_event(
+          "store_reconnected",
+          fmt::format("postgresql: the {} connection is open again after {} ms and {} tries", role_, ms, tries_));
       return;
     }
     const std::string why = one_line(n ? PQerrorMessage(n) : "out of memory");
@@ -127,9 +128,9 @@ class Conn {
     ++link_.failed_reconnects;
     backoff_ms_ = std::clamp(backoff_ms_ * 2, 100, 2000);
     next_try_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(backoff_ms_);
-    link_.say("store_reconnect_failed",
-              fmt::format("postgresql: the {} connection cannot be opened again (try {}; the next in {} ms): {}", role_,
-                          tries_, backoff_ms_, why));
+    link_.log_event("store_reconnect_failed",
+                    fmt::format("postgresql: the {} connection cannot be opened again (try {}; the next in {} ms): {}",
+                                role_, tries_, backoff_ms_, why));
     throw StoreError("postgresql: cannot reconnect: " + why);
   }
 

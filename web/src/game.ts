@@ -463,7 +463,7 @@ export class GamePage {
     this.goesOnAsked = true;  // said in full once the decision's options are in
   }
   // What the page says when a confirm passed a decision and the turn goes on: the decision after
-  // it may be passed too, or not (a jeep taken must go back on the board).
+  // it may be passed too, or not (a piece taken this turn may have to go back on the board).
   private goesOn(): string {
     const o = this.turn.options;
     return !o || o.some((x) => x.kind === "pass") ? t("game.goes_on") : t("game.goes_on_required");

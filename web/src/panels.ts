@@ -58,7 +58,7 @@ export function gamePanel(p: Panel, v: View, colours: string[]): HTMLElement {
 function cellsIn(text: string): (string | HTMLElement)[] {
   const out: (string | HTMLElement)[] = [];
   let at = 0;
-  // (no lookbehind: Safari before 16.4 refuses it, and the whole bundle with it)
+  // (no lookbehind: Apple's browser before 16.4 refuses it, and the whole bundle with it)
   for (const m of text.matchAll(/(^|[^\d,.])(-?\d+),(-?\d+)(?![\d,.])/g)) {
     const start = m.index! + m[1].length, cell = `${m[2]},${m[3]}`;
     out.push(text.slice(at, start));
@@ -69,7 +69,7 @@ function cellsIn(text: string): (string | HTMLElement)[] {
   return out;
 }
 
-// A game's table wider than its panel (Safari's tokens: "zeb" cut at the edge) sets its headings
+// A game's table wider than its panel (a token table cut at the edge) sets its headings
 // upright, so that every column shows; one still too wide scrolls sideways as before.
 export function fitTables(root: HTMLElement): void {
   for (const box of root.querySelectorAll<HTMLElement>(".scroll-x")) {

@@ -1101,7 +1101,11 @@ void Session::finish() {
   v.centre.reset();
   v.max_rows = std::max(v.max_rows, 30);  // the whole height: the terminal scrolls
   if (!g_->ended().empty()) {             // ended before its last tile (resigned, timeout, aborted)
-    out += cli_say("final.ended", {{"status", cli_say("final.ended." + g_->ended())}});
+    const std::string& how = g_->ended();
+    const std::string status = how == "resigned"  ? cli_say("final.ended.resigned")
+                               : how == "timeout" ? cli_say("final.ended.timeout")
+                                                  : cli_say("final.ended.aborted");
+    out += cli_say("final.ended", {{"status", status}});
     out += render_board(s, v);
     out += render_panels(s, players(), view_.color, view_.width);
     say(out);
