@@ -27,7 +27,6 @@ struct SearchStop {
   const std::atomic<bool>* flag = nullptr;
   std::int64_t deadline_ns = 0;  // std::chrono::steady_clock's count in nanoseconds; 0: none
   [[nodiscard]] bool due() const;
-  [[nodiscard]] bool set() const { return flag != nullptr || deadline_ns != 0; }
   // A stop at `flag` or `ms` milliseconds from now (ms <= 0: no deadline).
   static SearchStop after_ms(const std::atomic<bool>* flag, long long ms);
 };

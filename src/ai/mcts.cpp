@@ -667,9 +667,7 @@ std::vector<std::unique_ptr<Tree>> run_search(const State& s, const MctsOptions&
       const int n = o.playouts / threads + (t < o.playouts % threads ? 1 : 0);
       if (o.halving > 1)
         tree->halving(n, o.halving, o.halving_q != 0);
-      else if (!o.stop.set())
-        for (int i = 0; i < n; ++i) tree->iterate();
-      else
+      else  // the stop is looked at every 16 playouts (unset, it is two comparisons)
         for (int i = 0; i < n && ((i & 15) != 0 || !o.stop.due()); ++i) tree->iterate();
     } else {
       do {
