@@ -107,7 +107,9 @@ class Server:
         except subprocess.TimeoutExpired:
             fail("serve did not stop within 30 s of SIGTERM")
         if self.proc.returncode != 0:
-            fail(f"serve exited {self.proc.returncode}")
+            # what is not a JSON event line (a sanitizer's report, a crash's message), first
+            odd = [x for x in open(self.log, errors="replace") if not x.startswith("{")]
+            fail(f"serve exited {self.proc.returncode}; its log's other lines:\n{''.join(odd)[:12000]}")
 
     def events(self):
         out = []

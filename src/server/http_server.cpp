@@ -369,7 +369,6 @@ class Server {
   // Several processes on one store: rooms with clients whose log another process extended are
   // reloaded (their clients told to say hello again), so that nobody waits on a stale room.
   void watch_heads();
-  std::unique_ptr<net::steady_timer> heads_timer_;
   bool heads_failing_ = false;
 
   // The HTTP API: a table of routes, {method, path pattern, handler}, matched in one place
@@ -421,7 +420,8 @@ class Server {
   ServeOptions o_;
   net::io_context ioc_{1};
   tcp::acceptor acceptor_;
-  std::unique_ptr<net::steady_timer> accept_timer_, sweep_timer_, drain_timer_;
+  // (io objects after ioc_: destroyed before it, while its services live)
+  std::unique_ptr<net::steady_timer> accept_timer_, sweep_timer_, drain_timer_, heads_timer_;
   int accept_backoff_ms_ = 0;
   int max_conns_ = 0;
   // open connections, in all and per address; shared with the slots that give them back, which
