@@ -360,14 +360,7 @@ export class Analysis {
       this.detail = det;
       await this.host.show(det.step + 1);  // after the turn as played
       if (ticket !== this.ticket) return;
-      // the board brought to the decision's tile (the better move's and the one played)
-      const last = det.view.board.tiles.find((x) => x.last) ?? det.view.board.tiles[det.view.board.tiles.length - 1];
-      const cells: [number, number][] = last ? [[last.x, last.y]] : [];
-      for (const m of [d.played.move, d.best.move]) {
-        const c = / (-?\d+),(-?\d+) r\d+/.exec(m);
-        if (c) cells.push([Number(c[1]), Number(c[2])]);
-      }
-      this.focus = cells;
+      this.focus = this.focusCells();
       this.drawNote();
       this.host.redraw();
       // on a phone the note sits above the list just scrolled: its words come into sight too
@@ -395,6 +388,24 @@ export class Analysis {
   private showNote(on: boolean): void {
     this.note.hidden = !on;
     this.note.parentElement?.classList.toggle("noted", on);
+  }
+
+  // The cells the board is brought to: the tile of the move shown (the better one or the one
+  // played), with the other move's tile when the two are at most two cells apart. Far apart, the
+  // shown one alone: a frame around both would shrink its tile to the whole board's size.
+  private focusCells(): [number, number][] {
+    const d = this.sel, det = this.detail;
+    if (!d || !det) return [];
+    const cell = (m: string): [number, number] | null => {
+      const c = / (-?\d+),(-?\d+) r\d+/.exec(m);
+      return c ? [Number(c[1]), Number(c[2])] : null;
+    };
+    const better = this.showing === "better";
+    const last = det.view.board.tiles.find((x) => x.last) ?? det.view.board.tiles[det.view.board.tiles.length - 1];
+    const shown = cell(better ? d.best.move : d.played.move) ?? (last ? [last.x, last.y] as [number, number] : null);
+    if (!shown) return [];
+    const other = cell(better ? d.played.move : d.best.move);
+    return other && Math.abs(other[0] - shown[0]) <= 2 && Math.abs(other[1] - shown[1]) <= 2 ? [shown, other] : [shown];
   }
 
   // Where the board goes on its next drawing, once: a chosen decision's cells, or back to the whole
@@ -487,7 +498,7 @@ export class Analysis {
         h("p", { class: "sub", text: t("analysis.win", { best: pct.format(d.best.win_prob), played: pct.format(d.played.win_prob) }) }));
       const toggle = (which: "played" | "better") => {
         const b = h("button", { type: "button", [`data-show-${which}`]: "", "aria-pressed": String(this.showing === which), disabled: !this.detail, text: t(`analysis.show_${which}`) });
-        b.addEventListener("click", () => { this.showing = which; this.drawNote(); this.host.redraw(); this.note.querySelector<HTMLButtonElement>(`[data-show-${which}]`)?.focus(); });
+        b.addEventListener("click", () => { this.showing = which; this.focus = this.focusCells(); this.drawNote(); this.host.redraw(); this.note.querySelector<HTMLButtonElement>(`[data-show-${which}]`)?.focus(); });
         return b;
       };
       kids.push(h("div", { class: "note-toggle", role: "group", "aria-label": t("analysis.toggle") }, toggle("played"), toggle("better")));

@@ -159,7 +159,13 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
 
   // a marked placement whose best move differs (the worst such): its better move on the board
   // (the bots' game differs from run to run: a marked piece decision if no placement is marked)
-  const differs = review.decisions.filter((d) => d.mark && d.best.move !== d.played.move).sort((a, b) => b.loss - a.loss);
+  // (the placements farthest apart first: the board must still bring the better one close, not
+  // fit both at the whole board's scale)
+  const apart = (d) => {
+    const [a, b] = [placement(d.best.move), placement(d.played.move)].map((p) => p && p.cell.split(",").map(Number));
+    return a && b ? Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])) : -1;
+  };
+  const differs = review.decisions.filter((d) => d.mark && d.best.move !== d.played.move).sort((a, b) => apart(b) - apart(a) || b.loss - a.loss);
   const pick = differs.find((d) => placement(d.best.move) && placement(d.played.move)) ?? differs[0];
   assert.ok(pick, "a marked move whose better move differs");
   const place = !!placement(pick.best.move) && !!placement(pick.played.move);
@@ -187,7 +193,7 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   // the board brought to the decision: its tile at least 70 px, the word "better" at least 14 px
   await page.waitForFunction(() => document.querySelector("[data-analysis-frame] rect.outer")?.getBoundingClientRect().width >= 70, null, { timeout: 20000 }).catch(() => {});
   const framed = await frameOnScreen(page);
-  assert.ok(framed.w >= 70 && framed.word >= 14 && framed.inside, `the board is fitted to the chosen decision: ${JSON.stringify(framed)}`);
+  assert.ok(framed.w >= 70 && framed.word >= 14 && framed.inside, `the board is fitted to the chosen decision (${pick.best.move} / ${pick.played.move}): ${JSON.stringify(framed)}`);
   await page.screenshot({ path: `${shots}/analysis-desktop.png` });
   // the toggle: the move played, then the better one again
   await page.click("[data-show-played]");
@@ -251,6 +257,8 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   const biggest = owned.findIndex((f) => f.cells.length > 1 && Math.max(...f.share) > 0);
   if (biggest >= 0) {
     const sel = `[data-ownership-feature='${marks[biggest].key}']`;
+    // (the board is brought to the decision's tile: the whole board first, so that the mark is in sight)
+    await page.click("[data-fit]");
     assert.equal(await page.locator(`${sel} .own-cells`).isVisible(), false);
     await page.hover(`${sel} circle.own-base`, { force: true });
     await page.waitForSelector(`${sel} .own-cells`, { state: "visible" });
