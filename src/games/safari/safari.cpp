@@ -864,35 +864,35 @@ std::vector<Panel> panels(const State& s) {
   Panel holes;
   holes.id = "watering_holes";
   holes.title = sf_say("panel.holes.title");
-  if (s.spots.empty())
-    holes.counters.emplace_back(holes.title, sf_say("panel.holes.none"));
-  else
-    holes.title = sf_say("panel.holes.title_points");
+  if (s.spots.empty()) holes.counters.emplace_back(holes.title, sf_say("panel.holes.none"));
+  // a hole named by its place (the web page frames it on hover), then what a player weighs: the
+  // species there, whose photographers, and what exploring it is worth now (the quarters' own
+  // coordinates are in the options' texts, where a move is chosen)
   for (const Spot& sp : s.spots) {
-    std::vector<std::string> toks, free;
-    int unplaced = 0;  // quarters whose tile is not placed yet
+    std::vector<std::string> species, who;
+    int unplaced = 0, free = 0;  // quarters whose tile is not placed yet; quarters a token may take
     for (int c = 0; c < 4; ++c) {
       const auto cc = static_cast<std::size_t>(c);
       const int qx = sp.x - kCornerDx[cc], qy = sp.y - kCornerDy[cc];
       unplaced += s.placed_at(qx, qy) < 0;
       if (sp.token[cc] != 0xFF) {
-        std::string t =
-            sf_say("hole.token", {{"species", species_word(s, sp.token[cc])}, {"where", cell_corner(qx, qy, c)}});
-        if (sp.owner[cc] != 0xFF) t += sf_say("hole.photographer", {{"player", seat_ref(sp.owner[cc])}});
-        toks.push_back(t);
+        species.push_back(species_word(s, sp.token[cc]));
+        if (sp.owner[cc] != 0xFF && std::find(who.begin(), who.end(), seat_ref(sp.owner[cc])) == who.end())
+          who.push_back(seat_ref(sp.owner[cc]));
       } else if (corner_usable(s, qx, qy, c)) {
-        free.push_back(cell_corner(qx, qy, c));
+        ++free;
       }
     }
     std::string line =
-        sf_say("point.line", {{"x", sp.x}, {"y", sp.y}, {"list", fmt::format("{}", fmt::join(toks, ", "))}});
+        sf_say("panel.holes.line", {{"x", sp.x}, {"y", sp.y}, {"list", fmt::format("{}", fmt::join(species, ", "))}});
+    if (!who.empty()) line += sf_say("panel.holes.photographers", {{"list", fmt::format("{}", fmt::join(who, ", "))}});
     if (sp.closed) {
       line += sf_say("panel.holes.complete");
     } else {
       line += sf_say("panel.holes.explore", {{"points", sp.ntokens + 3}});
-      line += !free.empty() ? sf_say("panel.holes.at", {{"list", fmt::format("{}", fmt::join(free, ", "))}})
-              : unplaced    ? sf_say("panel.holes.no_quarter_yet")
-                            : sf_say("panel.holes.no_quarter");
+      line += free > 0   ? sf_say("panel.holes.free", {{"n", free}})
+              : unplaced ? sf_say("panel.holes.no_quarter_yet")
+                         : sf_say("panel.holes.no_quarter");
     }
     holes.lines.push_back(line);
   }
