@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`carcassonne play --resume` on records saved in the middle of a turn, and on games that ended early.
 
-Usage: resume_mid_turn.py path/to/carcassonne [games_per_game]
+Usage: resume_mid_turn.py path/to/carcassonne [games_per_game] [stride]
 
 For every game (tools/game_list.py), seeded games between people are played through
 `carcassonne engine` (each decision by the greedy bot); at **every decision after a turn's tile**
@@ -15,6 +15,8 @@ decision made. Then records whose status is `resigned`, `timeout` or `aborted` m
 protocol answers `game_over` to any move.
 
 Bounded: one game per game by default (about 500 resumes in all), each process with a timeout.
+`stride` k > 1 (the sanitizer build, where each process starts slowly) resumes every k-th
+decision after a tile, and the first of each kind (phase and option kinds) in each game.
 """
 import json
 import os
@@ -27,6 +29,7 @@ from game_list import game_ids  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
 GAMES_EACH = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+STRIDE = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 failures = []
 
 
@@ -109,6 +112,7 @@ def play_one(tmp, game, seed, stats):
     try:
         r = eng.ask("new", game=game, players=["Ann", "Bob", "Cy"] if game == "safari" else ["Ann", "Bob"], seed=seed)
         gid = r["game"]
+        seen, n = set(), 0  # the decision kinds resumed; decisions after a tile so far
         while True:
             st = eng.ask("legal", game=gid)
             if st["over"]:
@@ -120,7 +124,10 @@ def play_one(tmp, game, seed, stats):
             if not mv.get("ok"):
                 fail(f"{game} seed {seed}: bot: {mv}")
                 break
-            if st["phase"] != "place":  # a decision after the turn's tile: the turn is in progress
+            n += st["phase"] != "place"
+            kind = (st["phase"], tuple(sorted({o.get("kind", "") for o in st.get("options", [])})))
+            if st["phase"] != "place" and (n % STRIDE == 0 or kind not in seen):  # a decision after the turn's tile: the turn is in progress
+                seen.add(kind)
                 rec = eng.ask("record", game=gid)["record"]
                 last = rec["moves"][-1] if rec["moves"] else {}
                 if not last.get("partial"):

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.request
 
 import jsonschema
@@ -377,7 +378,6 @@ async def bad_input(server):
 
 def outside_workers():
     """Bots played by `carcassonne worker` processes; a job whose worker died is taken again once its lease ends."""
-    import time
     server = Server(db=os.path.join(TMP, "workers.db"), extra=("--workers", "0", "--worker-key", "k3y", "--lease-ms", "800"))
     st, g = http(server, "POST", "/api/games", {"game": "hunters", "seed": 4, "seats": [{"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}]})
     key = {"X-Worker-Key": "k3y"}
@@ -582,11 +582,17 @@ async def analysis(server):
     if st not in (200, 202):
         fail(f"an analysis asked for: {st} {r}")
     progress = []
+    ping_at = time.monotonic() + 15
     for _ in range(3000):  # up to 5 minutes (a sanitizer build searches slowly)
         st, r = http(server, "GET", f"/api/games/{gid}/analysis")
         if st == 200:
             break
         progress.append((r["status"], r["done"], r["total"]))
+        if time.monotonic() >= ping_at:  # the watcher pings every 15 s meanwhile, as the protocol asks (else closed at --idle-ms)
+            ping = {"type": "ping"}
+            check("client", ping)
+            await watcher.ws.send(json.dumps(ping))
+            ping_at = time.monotonic() + 15
         await asyncio.sleep(0.1)
     else:
         fail(f"the analysis never came: {progress[-3:]}")
