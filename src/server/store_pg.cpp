@@ -84,6 +84,7 @@ class Conn {
       c_ = nullptr;
       throw StoreError("postgresql: cannot connect: " + one_line(why));
     }
+    quiet_notices();
   }
   ~Conn() { PQfinish(c_); }
   Conn(const Conn&) = delete;
@@ -114,6 +115,7 @@ class Conn {
     if (n && PQstatus(n) == CONNECTION_OK) {
       PQfinish(c_);
       c_ = n;
+      quiet_notices();
       down_ = false;
       ++link_.reconnects;
       const auto ms =
@@ -132,6 +134,20 @@ class Conn {
                     fmt::format("postgresql: the {} connection cannot be opened again (try {}; the next in {} ms): {}",
                                 role_, tries_, backoff_ms_, why));
     throw StoreError("postgresql: cannot reconnect: " + why);
+  }
+
+  // libpq prints the server's notices, and an error that arrives between queries ("FATAL:
+  // terminating connection due to administrator command" when the cluster stops), on stderr: they
+  // go to the server's log as events instead, which stays one JSON object per line.
+  void quiet_notices() {
+    PQsetNoticeProcessor(
+        c_,
+        [](void* self, const char* message) {
+          auto* c = static_cast<Conn*>(self);
+          c->link_.log_event("store_notice",
+                             fmt::format("postgresql: the {} connection: {}", c->role_, one_line(message)));
+        },
+        this);
   }
 
   // Runs a statement with text parameters. `unique` (if given) is set instead of throwing when a
