@@ -877,8 +877,9 @@ std::vector<Panel> panels(const State& s) {
       unplaced += s.placed_at(qx, qy) < 0;
       if (sp.token[cc] != 0xFF) {
         species.push_back(species_word(s, sp.token[cc]));
-        if (sp.owner[cc] != 0xFF && std::find(who.begin(), who.end(), seat_ref(sp.owner[cc])) == who.end())
-          who.push_back(seat_ref(sp.owner[cc]));
+        if (sp.owner[cc] == 0xFF) continue;
+        std::string ref = seat_ref(sp.owner[cc]);
+        if (std::find(who.begin(), who.end(), ref) == who.end()) who.push_back(std::move(ref));
       } else if (corner_usable(s, qx, qy, c)) {
         ++free;
       }
