@@ -8,6 +8,8 @@
   in its folder likewise, cli_say("id") in src/cli/ in the
   terminal's or the engine's, t("id") in web/src/ in the browser's.
 - Plural forms: {name|a|b} with 2 forms in English, 3 in Russian and Romanian.
+- The glossary (docs/glossary.json): no Russian or Romanian catalog text and no Romanian rules page
+  uses a variant the glossary forbids (a term's other word, a wrong spelling).
 Usage: i18n_catalogs.py REPO"""
 import json, pathlib, re, sys
 
@@ -95,6 +97,42 @@ for path in sorted((repo / "web/src").glob("*.ts")):
         if mid not in loaded["browser"]:
             problems.append(f"{path.relative_to(repo)}: names the message \"{mid}\", which web/src/messages.json does not have")
 print(f"{used} uses of message ids in code")
+
+# The glossary (docs/glossary.json): no Russian or Romanian text of a catalog, nor a Romanian rules
+# page (src/games/*/rules.json), uses a variant the glossary forbids for a term.
+glossary = json.loads((repo / "docs/glossary.json").read_text(encoding="utf-8"))["terms"]
+
+
+def glossary_check(where, mid, lang, text):
+    for term, t in glossary.items():
+        rule = t.get(lang)
+        if not isinstance(rule, dict) or not rule.get("forbidden"):
+            continue
+        if any(mid == a or (a.endswith("*") and mid.startswith(a[:-1])) for a in rule.get("allow_ids", [])):
+            continue
+        rest = text
+        for a in rule.get("allow", []):
+            rest = re.sub(a, " ", rest, flags=re.I)
+        for f in rule["forbidden"]:
+            m = re.search(f, rest, flags=re.I)
+            if m:
+                problems.append(f"{where}: {mid}.{lang}: \"{m.group(0)}\" is not the glossary's word for {term} (\"{rule['word']}\", docs/glossary.json)")
+
+
+for k, d in loaded.items():
+    for mid, m in d.items():
+        for lang in ("ru", "ro"):
+            if m.get(lang):
+                glossary_check(catalogs[k], mid, lang, m[lang])
+for g, gdir in game_dirs.items():
+    page = gdir / "rules.json"
+    if not page.exists():
+        continue
+    for sec in json.loads(page.read_text(encoding="utf-8")).get("sections", []):
+        for part in ("title", "text"):
+            v = sec.get(part, {}).get("ro")
+            for i, para in enumerate(v if isinstance(v, list) else [v] if v else []):
+                glossary_check(page.relative_to(repo), f"{sec.get('id')}.{part}[{i}]", "ro", para)
 for p in problems:
     print("FAIL:", p)
 sys.exit(1 if problems else 0)

@@ -146,9 +146,68 @@ TEST(I18n, EventsAndSpotsInRussianNameThePlayersAndUsePluralForms) {
   e.tiles = 2;
   e.reason = ScoreReason::Completed;
   e.ftype = 1;  // city
-  EXPECT_EQ(describe_event(g.state(), e), "игрок 2: 4 очка за завершённый объект «город» из 2 квадратов");
+  EXPECT_EQ(describe_event(g.state(), e), "игрок 2: 4 очка за завершённый город из 2 квадратов");
   const i18n::Scope en(Lang::En);
   EXPECT_EQ(describe_event(g.state(), e), "player 2 scores 4 for a completed city of 2 tiles");
+}
+
+// A sentence that names a feature after a preposition or with an adjective takes the feature's
+// own form (feature.<name>.<form>, docs/i18n.md): its case, its gender and the preposition it
+// takes ("за завершённую дорогу", "mănăstire nefinalizată", "în oraș" but "pe drum").
+TEST(I18n, FeatureWordsAgreeWithTheirSentence) {
+  Game g(load_ruleset("base", {}), {{"a", ""}, {"b", ""}}, 11);
+  const GameDef& bd = *g.state().rs->game;
+  auto ftype = [&](const std::string& name) {
+    for (std::size_t i = 0; i < bd.ftypes.size(); ++i)
+      if (bd.ftypes[i].name == name) return static_cast<u8>(i);
+    ADD_FAILURE() << name;
+    return u8{0};
+  };
+  ScoreEvent e{};
+  e.player = 0;
+  e.points = 25;
+  e.tiles = 25;
+  e.reason = ScoreReason::Completed;
+  e.ftype = ftype("road");
+  {
+    const i18n::Scope ru(Lang::Ru);
+    EXPECT_EQ(describe_event(g.state(), e), "игрок 1: 25 очков за завершённую дорогу из 25 квадратов");
+  }
+  {
+    const i18n::Scope ro(Lang::Ro);
+    e.reason = ScoreReason::Final;
+    e.ftype = ftype("monastery");
+    e.tiles = 9;
+    EXPECT_EQ(describe_event(g.state(), e), "jucătorul 1: 25 de puncte pentru mănăstire nefinalizată din 9 cartonașe");
+    e.reason = ScoreReason::Farm;
+    e.ftype = ftype("field");
+    e.cities = 20;
+    EXPECT_EQ(describe_event(g.state(), e), "jucătorul 1: 25 de puncte pentru câmp lângă 20 de orașe finalizate");
+    EXPECT_EQ(feature_form(bd, "city", "on"), "în oraș");
+    EXPECT_EQ(feature_form(bd, "road", "on"), "pe drum");
+    EXPECT_EQ(feature_form(bd, "field", "nonesuch"), "câmp");  // no such form: the word
+  }
+  const GameDef& hd = *find_game("hunters");
+  const i18n::Scope ru(Lang::Ru);
+  EXPECT_EQ(feature_form(hd, "meadow", "acc"), "низину");
+  EXPECT_EQ(feature_form(hd, "river", "acc"), "реку");
+  EXPECT_EQ(feature_form(*find_game("amazonas"), "village", "done"), "завершённую деревню");
+  // a piece option says where the piece stands, with the feature's preposition
+  bool seen_piece = false;
+  for (int turn = 0; turn < 40 && !g.over() && !seen_piece; ++turn) {
+    g.advance();
+    MoveList ml;
+    legal_moves(g.state(), ml);
+    g.play(ml[0]);
+    for (const auto& o : view::build_view(g).decision.options)
+      if (o.kind == "piece" && o.text.find("(") != std::string::npos) {
+        seen_piece = true;
+        const bool placed_well = o.text.rfind("фишка на дороге", 0) == 0 || o.text.rfind("фишка в городе", 0) == 0 ||
+                                 o.text.rfind("фишка на поле", 0) == 0 || o.text.rfind("фишка в монастыре", 0) == 0;
+        EXPECT_TRUE(placed_well) << o.text;
+      }
+  }
+  EXPECT_TRUE(seen_piece);
 }
 
 // Every sentence of a Safari view in `l`, gathered along a game that founds and explores watering

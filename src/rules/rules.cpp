@@ -909,25 +909,39 @@ std::string describe_event_text(const State& s, const ScoreEvent& e) {
   const std::string who = seat_ref(e.player);
   switch (e.reason) {
     case ScoreReason::Farm:
-      if (g.hooks.field_value) return say(g, "event.farm", {{"player", who}, {"points", e.points}, {"feature", name}});
-      if (g.farm_points_per_city == 0)
-        return say(
-            g, "event.farm_symbols",
-            {{"player", who}, {"points", e.points}, {"feature", name}, {"symbols", symbols_word(g, attr0, e.attr)}});
-      return say(g, "event.farm_cities",
-                 {{"player", who}, {"points", e.points}, {"feature", name}, {"cities", e.cities}});
-    case ScoreReason::Completed:
-    case ScoreReason::Final: {
-      const bool done = e.reason == ScoreReason::Completed;
-      if (e.attr)
-        return say(g, done ? "event.completed_symbols" : "event.final_symbols",
+      if (g.hooks.field_value)
+        return say(g, "event.farm",
                    {{"player", who},
                     {"points", e.points},
                     {"feature", name},
-                    {"tiles", e.tiles},
+                    {"feature_acc", feature_form(g, ft.name, "acc")}});
+      if (g.farm_points_per_city == 0)
+        return say(g, "event.farm_symbols",
+                   {{"player", who},
+                    {"points", e.points},
+                    {"feature", name},
+                    {"feature_acc", feature_form(g, ft.name, "acc")},
                     {"symbols", symbols_word(g, attr0, e.attr)}});
-      return say(g, done ? "event.completed" : "event.final",
-                 {{"player", who}, {"points", e.points}, {"feature", name}, {"tiles", e.tiles}});
+      return say(g, "event.farm_cities",
+                 {{"player", who},
+                  {"points", e.points},
+                  {"feature", name},
+                  {"feature_acc", feature_form(g, ft.name, "acc")},
+                  {"cities", e.cities}});
+    case ScoreReason::Completed:
+    case ScoreReason::Final: {
+      const bool done = e.reason == ScoreReason::Completed;
+      // "for a completed road": the word and its form in the sentence (feature_done, feature_open)
+      MsgArgs args = {{"player", who},
+                      {"points", e.points},
+                      {"feature", name},
+                      {done ? "feature_done" : "feature_open", feature_form(g, ft.name, done ? "done" : "open")},
+                      {"tiles", e.tiles}};
+      if (e.attr) {
+        args.emplace_back("symbols", symbols_word(g, attr0, e.attr));
+        return say(g, done ? "event.completed_symbols" : "event.final_symbols", args);
+      }
+      return say(g, done ? "event.completed" : "event.final", args);
     }
     case ScoreReason::Special:
     case ScoreReason::Own:  // the game's own events, when it has no words for them

@@ -57,6 +57,12 @@ std::string word(const GameDef& g, std::string_view kind, std::string_view name)
 std::string feature_word(const GameDef& g, std::string_view name) { return word(g, "feature", name); }
 std::string piece_word(const GameDef& g, std::string_view name) { return word(g, "piece", name); }
 
+std::string feature_form(const GameDef& g, std::string_view name, std::string_view form) {
+  std::string id = fmt::format("feature.{}.{}", name, form);
+  std::replace(id.begin(), id.end(), ' ', '_');
+  return has_message(g, id) ? say(g, id) : feature_word(g, name);
+}
+
 std::string symbols_word(const GameDef& g, std::string_view name, int n) {
   const std::string id = fmt::format("symbol.{}", name);
   if (has_message(g, id)) return say(g, id, {{"n", n}});

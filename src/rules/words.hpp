@@ -34,6 +34,11 @@ bool has_message(const GameDef& g, std::string_view id);
 std::string feature_word(const GameDef& g, std::string_view name);
 std::string piece_word(const GameDef& g, std::string_view name);
 std::string symbols_word(const GameDef& g, std::string_view name, int n);
+// A feature type's word in the form a sentence needs ("feature.<name>.<form>", docs/i18n.md):
+// "on" (where a piece stands, with its preposition: "на дороге", "în oraș"), "acc" (as an
+// object: "за низину"), "done" / "open" (a completed / an unfinished one as an object:
+// "завершённую дорогу", "mănăstire finalizată"); the plain word where the catalogs have no such form.
+std::string feature_form(const GameDef& g, std::string_view name, std::string_view form);
 // What stands on the game's track ("track.<track_name>"; a boat) and a kind of token or symbol
 // named alone ("noun.<name>"; a hand's lion, the legend's lion), else the identifier.
 std::string track_word(const GameDef& g);

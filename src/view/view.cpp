@@ -180,11 +180,15 @@ OptionView option_of(const State& s, const Move& m, const std::vector<PlayerInfo
       o.anchor = piece_spot(*s.rs, s.type_of(t), s.type_of(t).rot[t.rot], m.feat);
       if (m.pk != 0xFF)
         o.text = say(g, "option.network",
-                     {{"piece", piece_word(g, o.piece)}, {"feature", feature_word(g, fd.name)}, {"port", o.port}});
+                     {{"piece", piece_word(g, o.piece)},
+                      {"feature", feature_word(g, fd.name)},
+                      {"feature_acc", feature_form(g, fd.name, "acc")},
+                      {"port", o.port}});
       else
         o.text = say(g, "option.piece",
                      {{"piece", piece_word(g, o.piece)},
                       {"feature", feature_word(g, fd.name)},
+                      {"feature_on", feature_form(g, fd.name, "on")},
                       {"port", o.port},
                       {"worth", spot_sentence(s, t, m.feat, players)}});
       break;

@@ -128,11 +128,12 @@ std::string network_text(const State& s, int net) {
   return t;
 }
 
-// The feature types a piece of kind k claims networks through: "TYPE or TYPE".
+// The feature types a piece of kind k claims networks through: "TYPE or TYPE", as the object of
+// "on" ("на реку или озеро": feature.<name>.acc).
 std::string network_types(const GameDef& g, int k) {
   std::vector<std::string> on;
   for (const FeatureTypeDef& fd : g.ftypes)
-    if (fd.network_kind == k) on.push_back(feature_word(g, fd.name));
+    if (fd.network_kind == k) on.push_back(feature_form(g, fd.name, "acc"));
   return fmt::format("{}", fmt::join(on, cli_say("list.or_word")));
 }
 

@@ -57,7 +57,7 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
     if (const std::string t = told(MoveKind::Choose, text); !t.empty()) out += ", " + t;
   }
   if (m.follower && *m.follower != "none") {
-    std::string type = "?", piece = g.piece_names[0];
+    std::string type = "?", on = "?", piece = g.piece_names[0];
     const auto [cx, cy] = m.follower_at.value_or(std::pair<int, int>{m.x, m.y});
     const int ti = s.placed_at(cx, cy);
     if (ti >= 0) {
@@ -66,18 +66,24 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
       if (f >= 0) {
         const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[static_cast<std::size_t>(f)].type);
         type = feature_word(g, fd.name);
+        on = feature_form(g, fd.name, "on");  // "pe drum", "în pădure": the preposition the feature takes
         piece = g.piece_names[std::min<std::size_t>(fd.piece_kind, 1)];
         if (!fd.role.empty() && fd.piece_kind == 0) piece = fd.role;  // the piece named by its role on the feature
         if (m.piece && *m.piece != piece) {                           // a piece claiming the feature's network
           piece = *m.piece;
-          type = cli_say("move.network", {{"name", has_message(g, "network.name") ? carc::say(g, "network.name")
-                                                                                  : g.present.network_name}});
+          const std::string net =
+              has_message(g, "network.name") ? carc::say(g, "network.name") : g.present.network_name;
+          type = cli_say("move.network", {{"name", net}});
+          on = cli_say("move.network_on", {{"name", net}});
         }
       }
     }
     const std::string at = m.follower_at ? fmt::format(" at {},{}", cx, cy) : "";
-    out += cli_say("move.piece",
-                   {{"piece", piece_word(g, piece)}, {"feature", type}, {"port", printable(*m.follower)}, {"at", at}});
+    out += cli_say("move.piece", {{"piece", piece_word(g, piece)},
+                                  {"feature", type},
+                                  {"feature_on", on},
+                                  {"port", printable(*m.follower)},
+                                  {"at", at}});
   } else if (m.action) {
     out += ", " + told(MoveKind::Act, *m.action);
   } else if (g.pieces2_per_player > 0) {

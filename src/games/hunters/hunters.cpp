@@ -391,8 +391,11 @@ std::string describe(const State& s, const ScoreEvent& e) {
       std::string what = parts[0];
       for (std::size_t i = 1; i < parts.size(); ++i)
         what += (i + 1 == parts.size() ? hg_say("list.and") : ", ") + parts[i];
-      return hg_say("event.hg_completed",
-                    {{"player", who}, {"points", e.points}, {"feature", feature_word(g, fd->name)}, {"what", what}});
+      return hg_say("event.hg_completed", {{"player", who},
+                                           {"points", e.points},
+                                           {"feature", feature_word(g, fd->name)},
+                                           {"feature_done", feature_form(g, fd->name, "done")},
+                                           {"what", what}});
     }
     case ScoreReason::Farm: {
       if (!fd || e.feature >= s.graph.size() || s.graph[e.feature].ftype != e.ftype) return {};
@@ -401,6 +404,7 @@ std::string describe(const State& s, const ScoreEvent& e) {
                     {{"player", who},
                      {"points", e.points},
                      {"feature", feature_word(g, fd->name)},
+                     {"feature_acc", feature_form(g, fd->name, "acc")},
                      {"animals", animals.empty() ? hg_text(kNoAnimalsText) : animals},
                      {"tigers", tigers}});
     }

@@ -738,7 +738,8 @@ std::string export_keys(const State& s) {
 }
 
 std::string describe(const State& s, const ScoreEvent& e) {
-  const std::string name = feature_word(*s.rs->game, s.rs->ftype(e.ftype).name);
+  const std::string& fname = s.rs->ftype(e.ftype).name;
+  const std::string name = feature_word(*s.rs->game, fname);
   const std::string who = seat_ref(e.player);
   auto species = [&](int k) { return species_word(s, k); };
   auto article_of = [](int k) { return article(kSpecies[static_cast<std::size_t>(k) % kSpecies.size()]); };
@@ -747,6 +748,7 @@ std::string describe(const State& s, const ScoreEvent& e) {
       std::string what = sf_say("event.sf_completed", {{"player", who},
                                                        {"points", e.points},
                                                        {"feature", name},
+                                                       {"feature_done", feature_form(*s.rs->game, fname, "done")},
                                                        {"tiles", e.tiles},
                                                        {"species", e.attr},
                                                        {"value", kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]}});
@@ -756,8 +758,11 @@ std::string describe(const State& s, const ScoreEvent& e) {
       return what;
     }
     case ScoreReason::Final: {
-      std::string what =
-          sf_say("event.sf_final", {{"player", who}, {"points", e.points}, {"feature", name}, {"animals", e.attr}});
+      std::string what = sf_say("event.sf_final", {{"player", who},
+                                                   {"points", e.points},
+                                                   {"feature", name},
+                                                   {"feature_open", feature_form(*s.rs->game, fname, "open")},
+                                                   {"animals", e.attr}});
       if (e.moved) what += sf_say("event.sf_final_birds", {{"birds", e.moved}});
       return what;
     }
