@@ -41,7 +41,9 @@ event_data = {
   "name": obj({"seat": seat_no, "name": S(minLength=1, maxLength=40, description="the seat's name from now on (views, records, summaries, a rematch)")}, ["seat", "name"]),
   "analysis": obj({"playouts": I(minimum=1), "seed": I(minimum=0, maximum=18446744073709551615), "review": REVIEW}, ["playouts", "seed", "review"]),
 }
-event = {"oneOf": [obj({"seq": I(minimum=1), "type": const(t), "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": d},
+# a turn as the connection's language says it, one sentence per move (the server adds it to what it sends: not stored)
+turn_words = {"words": {"type": "array", "items": S(), "description": "each move of data.moves in words, in the connection's language (docs/server-protocol.md, \"Events\")"}}
+event = {"oneOf": [obj({"seq": I(minimum=1), "type": const(t), "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": d, **(turn_words if t == "turn" else {})},
                        ["seq", "type", "seat", "time", "data"]) for t, d in event_data.items()]}
 client = {
   "hello": obj({"type": const("hello"), "token": S(maxLength=64), "since": seq, "views": B, "lang": S(maxLength=40)}, ["type"]),
@@ -59,7 +61,7 @@ server = {
   "events": obj({"type": const("events"), "events": {"type": "array", "items": {"$ref": "#/$defs/event"}}, "seq": seq, "to_move": I(minimum=-1, maximum=4)}, ["type", "events", "seq", "to_move"]),
   "ack": obj({"type": const("ack"), "cid": S(), "seq": I(minimum=1), "repeat": B}, ["type", "cid", "seq"]),
   "reject": obj({"type": const("reject"), "cid": S(), "code": {"enum": ["stale", "not_your_turn", "illegal_move", "bad_turn", "incomplete_turn", "time", "over", "started", "resigned", "spectator", "bot_seat", "same_name", "name_taken", "too_many_renames", "rename_too_soon", "bad_message", "store"]}, "message": S(), "seq": seq}, ["type", "cid", "code", "message", "seq"]),
-  "options": obj({"type": const("options"), "seq": seq, "moves": {"type": "array", "items": S()}, "complete": B, "options": {"type": "array", "items": {"$ref": "#/$defs/option"}}}, ["type", "seq", "moves", "complete", "options"]),
+  "options": obj({"type": const("options"), "seq": seq, "moves": {"type": "array", "items": S()}, "words": {"type": "array", "items": S()}, "complete": B, "options": {"type": "array", "items": {"$ref": "#/$defs/option"}}}, ["type", "seq", "moves", "words", "complete", "options"]),
   "state": obj({"type": const("state"), "seq": seq, "view": {"$ref": "#/$defs/view"}, "clocks": {"type": "array", "items": I(minimum=-1)},
                     "end": obj({"reason": {"enum": ["finished", "resign", "timeout", "aborted"]}, "scores": ints, "winners": ints, "resigned": ints}, ["reason", "scores", "winners", "resigned"]),
                     "rematch": S()}, ["type", "seq", "view"]),
@@ -86,10 +88,10 @@ http = {
                 "mean_batch": {"type": "number"}, "failed": I(minimum=0), "commit_ms_p50": {"type": "number"}, "commit_ms_p99": {"type": "number"}, "store": S()},
                ["games_loaded", "connections", "commits", "appends", "events", "max_batch", "mean_batch", "failed", "commit_ms_p50", "commit_ms_p99", "store"]),
   "catalog": obj({"games": {"type": "array", "items": obj({"id": S(), "title": S(), "min_players": I(minimum=2), "max_players": I(maximum=5),
-                                                          "options": {"type": "array", "items": obj({"name": S(), "values": {"type": "array", "items": S()}, "help": S()}, ["name", "values", "help"])},
+                                                          "options": {"type": "array", "items": obj({"name": S(), "values": {"type": "array", "items": S()}, "help": S(), "word": S(), "value_words": {"type": "array", "items": S()}}, ["name", "values", "help", "word", "value_words"])},
                                                           "levels": {"type": "array", "items": obj({"level": S(), "spec": S()}, ["level", "spec"])}},
                                                          ["id", "title", "min_players", "max_players", "options", "levels"])},
-                  "bots": {"type": "array", "items": obj({"level": S(), "spec": S()}, ["level", "spec"])}, "seat_colours": {"type": "array", "items": S()}},
+                  "bots": {"type": "array", "items": obj({"level": S(), "spec": S(), "word": S()}, ["level", "spec", "word"])}, "seat_colours": {"type": "array", "items": S()}},
                  ["games", "bots", "seat_colours"]),
   "tiles": obj({"format": S(), "game": S(), "title": S(), "note": S(), "px": I(minimum=1), "feature_types": {"type": "array"}, "piece_names": {"type": "array", "items": S()}, "lang": {"enum": ["en", "ru", "ro"]},
                 "piece_words": {"type": "object", "additionalProperties": S()},

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "ai/bots.hpp"
 #include "ai/mcts.hpp"
 #include "core/core.hpp"
 #include "core/json_input.hpp"
 #include "games/games.hpp"
+#include "rules/words.hpp"
 #include "server/crypto.hpp"
 #include "view/view.hpp"
 
@@ -180,9 +182,23 @@ struct Room::Live {
   std::size_t draws = 0, chance = 0;  // draw and chance events seen
   std::string rematch;                // the id of the game's rematch ("" none asked for)
   std::shared_ptr<const std::string> analysis;  // the `analysis` event's body (shared: Live is copied per command)
+  // each turn event's moves in words, per language (JSON arrays; shared: Live is copied per command)
+  std::map<std::int64_t, std::shared_ptr<const std::array<std::string, i18n::kLangs>>> words;
 };
 
 namespace {
+
+// A turn's moves in words in every language (view::turn_words), as JSON arrays: the `words` its
+// event is sent with. Said once when the turn is played (or replayed), never stored.
+std::shared_ptr<const std::array<std::string, i18n::kLangs>> turn_words(const State& before,
+                                                                        const std::vector<Move>& moves) {
+  auto out = std::make_shared<std::array<std::string, i18n::kLangs>>();
+  for (const i18n::Lang l : i18n::kEveryLang) {
+    const i18n::Scope language(l);
+    (*out)[static_cast<std::size_t>(l)] = json(view::turn_words(before, moves)).dump();
+  }
+  return out;
+}
 
 // Who decides now (-1: nobody: the game is over or waits for a draw).
 int decider(const Room::Live& l) {
@@ -478,13 +494,17 @@ void Room::replay_event(Live& l, const Event& e) const {
     if (l.chance >= r.chance.size() || r.chance[l.chance] != d.at("outcome").get<std::string>()) fail("the replay has another outcome");
     ++l.chance;
   } else if (e.type == "turn") {
+    const State before = l.game.state();
+    std::vector<Move> played;
     for (const auto& text : d.at("moves")) {
       try {
-        l.game.play(parse_notation(l.game.state(), text.get<std::string>()));
+        played.push_back(parse_notation(l.game.state(), text.get<std::string>()));
+        l.game.play(played.back());
       } catch (const InputError& x) {
         fail(x.what());
       }
     }
+    l.words[e.seq] = turn_words(before, played);
     const auto i = static_cast<std::size_t>(e.seat);
     if (settings_.clock == "realtime" && i < l.seats.size()) l.seats[i].bank += settings_.increment_ms - d.value("elapsed", std::int64_t{0});
     l.turn_start = e.time;
@@ -579,9 +599,31 @@ std::vector<std::string> Room::names() const {
   return out;
 }
 
+std::vector<std::string> Room::shown_names() const {
+  std::vector<std::string> out = names();
+  const GameDef& g = *rs_->game;
+  std::vector<std::string> bots;
+  for (const SeatConf& c : settings_.seats)
+    if (!c.bot.empty()) bots.push_back(c.bot);
+  const auto labels = bot_labels(bots);
+  for (std::size_t i = 0, b = 0; i < settings_.seats.size() && i < out.size(); ++i) {
+    const std::string& bot = settings_.seats[i].bot;
+    if (bot.empty()) {
+      if (out[i] == fmt::format("Player {}", i + 1)) out[i] = say(g, "seat.player", {{"n", static_cast<int>(i + 1)}});
+      continue;
+    }
+    const std::string& label = labels[b++];
+    const std::string id = "bot.name." + bot;  // a level's bot ("Bot easy #2"): in words
+    if (out[i] != "Bot " + label || !has_message(g, id)) continue;
+    out[i] =
+        label == bot ? say(g, id) : say(g, "bot.numbered", {{"name", say(g, id)}, {"n", label.substr(bot.size() + 2)}});
+  }
+  return out;
+}
+
 json Room::summary(std::int64_t now) const {
   json seats = json::array();
-  const auto now_names = names();
+  const auto now_names = shown_names();
   for (std::size_t i = 0; i < settings_.seats.size(); ++i)
     seats.push_back({{"seat", i}, {"name", now_names[i]}, {"bot", settings_.seats[i].bot}});
   const int who = decider(*live_);
@@ -595,7 +637,7 @@ json Room::summary(std::int64_t now) const {
 std::string Room::state_message(std::int64_t now) const {
   json j{{"type", "state"},
          {"seq", live_->seq},
-         {"view", view::to_json(view::build_view(live_->game))},
+         {"view", view::to_json(view::build_view(live_->game, {}, shown_names()))},
          {"clocks", clocks(now)}};
   // however the game ended (a resignation leaves the engine's game unfinished): how, and the rematch
   if (!live_->ended.empty()) {
@@ -666,13 +708,18 @@ std::string Room::record_json() const {
 
 // ---- commands ------------------------------------------------------------------------------
 
-std::string Room::events_message(std::int64_t since) const {
+std::string Room::events_message(std::int64_t since, i18n::Lang lang) const {
   std::string out = "{\"events\":[";
   bool first = true;
   for (auto it = std::lower_bound(log_.begin(), log_.end(), since + 1, [](const Event& e, std::int64_t s) { return e.seq < s; }); it != log_.end(); ++it) {
     if (!first) out += ',';
     first = false;
     out += event_text(*it);
+    // a turn with its moves in words, in the connection's language
+    if (const auto w = live_->words.find(it->seq); w != live_->words.end() && w->second) {
+      out.pop_back();
+      out += ",\"words\":" + (*w->second)[static_cast<std::size_t>(lang)] + "}";
+    }
   }
   out += "],\"seq\":" + std::to_string(live_->seq) + ",\"to_move\":" + std::to_string(decider(*live_)) + ",\"type\":\"events\"}";
   return out;
@@ -690,12 +737,16 @@ Step Room::hello(std::uint64_t conn, int seat, std::int64_t since, bool views_wa
   else ++seat_conns_[static_cast<std::size_t>(seat)];
   if (seat >= 0) away_since_[static_cast<std::size_t>(seat)] = 0;
   json seats = json::array();
-  const auto now_names = names();
+  std::vector<std::string> now_names;
+  {
+    const i18n::Scope language(lang);
+    now_names = shown_names();
+  }
   for (std::size_t i = 0; i < settings_.seats.size(); ++i)
     seats.push_back({{"seat", i}, {"name", now_names[i]}, {"bot", settings_.seats[i].bot}});
   st.now.push_back({conn, json{{"type", "welcome"}, {"game", meta_.id}, {"kind", meta_.game}, {"seat", seat}, {"seq", live_->seq}, {"seats", seats}}.dump()});
   if (since < 0 || since > live_->seq) since = 0;
-  st.now.push_back({conn, events_message(since)});
+  st.now.push_back({conn, events_message(since, lang)});
   if (views_wanted) {
     const i18n::Scope language(lang);
     st.now.push_back({conn, state_message(now)});
@@ -797,6 +848,8 @@ std::string Room::legal(int seat, const json& msg) const {
   // on a copy of the position without its draws: what is legal after the tentative moves, and
   // nothing of the tiles to come
   State t = live_->game.state();
+  const State before = t;
+  std::vector<Move> parsed;
   json applied = json::array();
   const int who = decider(*live_);
   for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -805,6 +858,7 @@ std::string Room::legal(int seat, const json& msg) const {
     try {
       const Move m = parse_notation(t, moves[i]);
       applied.push_back(notation(t, m));
+      parsed.push_back(m);
       apply_move(t, m);
     } catch (const InputError& e) {
       throw InputError(fmt::format("message: moves[{}] \"{}\": {}", i, printable(moves[i]), e.what()));
@@ -814,7 +868,10 @@ std::string Room::legal(int seat, const json& msg) const {
   json opts = json::array();
   if (yours)
     for (const auto& o : view::decision_options(t)) opts.push_back(view::to_json(o));
-  return json{{"type", "options"}, {"seq", live_->seq}, {"moves", applied}, {"complete", !yours}, {"options", opts}}.dump();
+  return json{{"type", "options"},  {"seq", live_->seq},
+              {"moves", applied},   {"words", view::turn_words(before, parsed)},
+              {"complete", !yours}, {"options", opts}}
+      .dump();
 }
 
 Step Room::bot_play(std::uint64_t conn, int seat, const std::string& cid, std::int64_t at, const std::vector<std::string>& moves,
@@ -890,6 +947,8 @@ Step Room::apply(std::uint64_t conn, int seat, const std::string& cid, const std
     if (settings_.clock == "realtime" && elapsed > l.seats[si].bank) return fail("time", "your time has run out");
     if (settings_.clock == "days" && elapsed > settings_.move_ms) return fail("time", "the time for this move has run out");
     const std::size_t d0 = n->game.record().draws.size(), c0 = n->game.record().chance.size();
+    const State before = n->game.state();
+    std::vector<Move> parsed;
     std::vector<std::string> played;
     bool boundary = false;
     for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -898,6 +957,7 @@ Step Room::apply(std::uint64_t conn, int seat, const std::string& cid, const std
       try {
         const Move m = parse_notation(n->game.state(), moves[i]);
         played.push_back(notation(n->game.state(), m));
+        parsed.push_back(m);
         n->game.play(m);
       } catch (const InputError& e) {
         return fail("illegal_move", fmt::format("moves[{}] \"{}\": {}", i, printable(moves[i]), e.what()));
@@ -908,6 +968,7 @@ Step Room::apply(std::uint64_t conn, int seat, const std::string& cid, const std
     if (!boundary)
       return fail("incomplete_turn", "the turn goes on after the last move: send every decision up to the next draw or the next player's decision together");
     add_event(evs, n->seq, "turn", seat, cid, now, {{"moves", played}, {"elapsed", elapsed}});
+    n->words[n->seq] = turn_words(before, parsed);
     if (settings_.clock == "realtime") n->seats[si].bank += settings_.increment_ms - elapsed;
     n->any_turn = true;
     n->turn_start = now;
@@ -1003,7 +1064,12 @@ void Room::committed(std::vector<Out>& out) {
   const std::int64_t since = log_.empty() ? 0 : log_.back().seq;
   for (Event& e : pending_events_) log_.push_back(std::move(e));
   pending_events_.clear();
-  out.push_back({0, events_message(since)});
+  std::array<std::string, i18n::kLangs> text;  // built once per language
+  for (const auto& [id, c] : conns_) {
+    std::string& t = text[static_cast<std::size_t>(c.lang)];
+    if (t.empty()) t = events_message(since, c.lang);
+    out.push_back({id, t});
+  }
   for (Out& o : views(log_.empty() ? 0 : log_.back().time)) out.push_back(std::move(o));
   if (!pending_cid_.empty() && pending_conn_ != 0)
     out.push_back({pending_conn_, json{{"type", "ack"}, {"cid", pending_cid_}, {"seq", live_->cids.at({pending_seat_, pending_cid_})}}.dump()});

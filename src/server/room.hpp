@@ -173,6 +173,9 @@ class Room {
   [[nodiscard]] nlohmann::json summary(std::int64_t now) const;
   // The seats' names now (as created, or as a seat renamed itself).
   [[nodiscard]] std::vector<std::string> names() const;
+  // The same as a reader sees them, in the calling thread's language: a name the server gave
+  // ("Bot easy #2", "Player 3") in words ("Лёгкий бот №2"); names people gave stay as they are.
+  [[nodiscard]] std::vector<std::string> shown_names() const;
 
   struct Live;  // the state a log replays to
 
@@ -189,8 +192,9 @@ class Room {
   std::string seat_out(Live& n, int seat, const std::string& reason, std::vector<Event>& evs, std::int64_t now) const;
   std::string reject(const std::string& cid, const std::string& code, const std::string& msg) const;
   std::string presence(std::int64_t now) const;
-  // {"type": "events"} with every committed event after `since`, the seq and who decides next.
-  std::string events_message(std::int64_t since) const;
+  // {"type": "events"} with every committed event after `since`, the seq and who decides next; a
+  // turn's event with its moves in words in `lang` (`words`).
+  std::string events_message(std::int64_t since, i18n::Lang lang) const;
   // `state` (view and clocks as of `now`) for every connection that asked for views
   std::vector<Out> views(std::int64_t now) const;
   void replay_event(Live& l, const Event& e) const;

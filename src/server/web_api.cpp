@@ -37,7 +37,19 @@ std::string catalog_json() {
     const GameDef* g = find_game(id);
     if (!g) continue;
     json options = json::array();
-    for (const OptionDef& o : g->options) options.push_back({{"name", o.name}, {"values", o.values}, {"help", o.help}});
+    for (const OptionDef& o : g->options) {
+      // in the request's language where the game's catalog words them (setting.<name>[.<value>|.help])
+      auto word = [&](const std::string& key, const std::string& fallback) {
+        return has_message(*g, key) ? say(*g, key) : fallback;
+      };
+      json value_words = json::array();
+      for (const std::string& v : o.values) value_words.push_back(word("setting." + o.name + "." + v, v));
+      options.push_back({{"name", o.name},
+                         {"values", o.values},
+                         {"help", word("setting." + o.name + ".help", o.help)},
+                         {"word", word("setting." + o.name, o.name)},
+                         {"value_words", value_words}});
+    }
     games.push_back({{"id", g->id},
                      {"title", has_message(*g, "game.title") ? say(*g, "game.title") : g->title},
                      {"min_players", g->min_players},
@@ -47,7 +59,9 @@ std::string catalog_json() {
   }
   json bots = json::array();
   for (const BotLevel& lv : kBotLevels)
-    bots.push_back({{"level", std::string(lv.name)}, {"spec", std::string(lv.spec)}});
+    bots.push_back({{"level", std::string(lv.name)},
+                    {"spec", std::string(lv.spec)},
+                    {"word", say(fmt::format("bot.level.{}", lv.name))}});
   json colours = json::array();
   for (const auto c : view::kSeatColours) colours.push_back(std::string(c));
   return json{{"games", games}, {"bots", bots}, {"seat_colours", colours}}.dump();

@@ -248,6 +248,60 @@ std::vector<OptionView> options_of(const State& s, const std::vector<PlayerInfo>
 
 std::vector<OptionView> decision_options(const State& s) { return options_of(s, {}); }
 
+std::string move_words(const State& s, const Move& m, std::optional<std::pair<int, int>> placed) {
+  const GameDef& g = *s.rs->game;
+  switch (m.kind) {
+    case MoveKind::Place: {
+      const int rot = m.rot * 90;
+      const MsgArgs args{{"tile", s.rs->tiles.types[s.in_hand].id}, {"x", m.x}, {"y", m.y}, {"rot", rot}};
+      return say(g, rot ? "turn.place_rot" : "turn.place", args);
+    }
+    case MoveKind::Piece: {
+      const int ti = s.placed_at(m.x, m.y);
+      if (ti < 0) break;
+      const PlacedTile& t = s.tiles[static_cast<std::size_t>(ti)];
+      const FeatureTypeDef& fd = s.rs->ftype(s.type_of(t).feats[m.feat].type);
+      const std::string port = feature_port(s, t, m.feat), piece = piece_of(s, m, fd);
+      if (m.pk != 0xFF)
+        return say(g, "option.network",
+                   {{"piece", piece_word(g, piece)},
+                    {"feature", feature_word(g, fd.name)},
+                    {"feature_acc", feature_form(g, fd.name, "acc")},
+                    {"port", port}});
+      // a piece named by its role where it stands
+      const std::string who = piece_word(g, !fd.role.empty() && fd.piece_kind == 0 ? fd.role : piece);
+      return say(g, "turn.piece", {{"piece", who}, {"feature", feature_word(g, fd.name)}, {"port", port}});
+    }
+    case MoveKind::Pass:
+    case MoveKind::Act:
+    case MoveKind::Choose:
+      break;
+  }
+  // the game's past-tense words for an action or choice (Presentation::told) where it has them,
+  // else the option's own sentence (the pass's, the game's option_info)
+  std::string text = notation(s, m);
+  // a choice as its record writes it: without the notation's key ("double D1 r180": "D1 r180")
+  if (m.kind == MoveKind::Choose && text.rfind(g.choice_key + " ", 0) == 0) text = text.substr(g.choice_key.size() + 1);
+  if (m.kind != MoveKind::Pass && g.present.told) {
+    const auto [x, y] = placed.value_or(std::pair<int, int>{m.x, m.y});
+    std::string told = g.present.told(s, m.kind, text, x, y);
+    if (told != printable(text)) return told;
+  }
+  return option_of(s, m, {}).text;
+}
+
+std::vector<std::string> turn_words(State s, const std::vector<Move>& moves) {
+  std::vector<std::string> out;
+  std::optional<std::pair<int, int>> placed;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Move& m = moves[i];
+    if (m.kind == MoveKind::Place) placed = std::pair<int, int>{m.x, m.y};
+    out.push_back(move_words(s, m, placed));
+    if (i + 1 < moves.size()) apply_move(s, m);
+  }
+  return out;
+}
+
 std::vector<OptionView> options_after(const Game& g, const Move& place) {
   const State& s = g.state();
   if (s.phase != Phase::Place || place.kind != MoveKind::Place || !is_legal(s, place)) throw InputError("not a legal placement now");
@@ -256,10 +310,13 @@ std::vector<OptionView> options_after(const Game& g, const Move& place) {
   return options_of(t, g.record().players);
 }
 
-View build_view(const Game& g, const ViewOptions& o) {
+View build_view(const Game& g, const ViewOptions& o) { return build_view(g, o, {}); }
+
+View build_view(const Game& g, const ViewOptions& o, const std::vector<std::string>& names) {
   const i18n::Scope language(o.lang.value_or(i18n::current()));
   const State& s = g.state();
-  const auto& players = g.record().players;
+  std::vector<PlayerInfo> players = g.record().players;
+  for (std::size_t i = 0; i < players.size() && i < names.size(); ++i) players[i].name = names[i];
   View v = build_view(s, players, o);
   // A completed feature's pieces went home when it scored: its owners are then the seats that
   // scored it (its majority at that moment), from the record's events.
@@ -460,6 +517,17 @@ json tile_catalog(const Ruleset& rs, const std::vector<std::string>& files) {
   }
   json piece_words = json::object();
   for (const std::string& n : g.piece_names) piece_words[n] = piece_word(g, n);
+  // the scoring sources that are not feature types, as records name them: a special effect's
+  // name, an own event's reason (source.<name> in the game's catalog, else the name)
+  json source_words = json::object();
+  auto source = [&](const std::string& n) {
+    if (n.empty()) return;
+    const std::string id = "source." + n;
+    source_words[n] = has_message(g, id) ? say(g, id) : n;
+  };
+  for (const GameDef::Effect& fx : g.special_effects) source(fx.name);
+  for (const GameDef::OwnEvent& ev : g.own_events)
+    if (!ev.feature) source(ev.reason);
   return json{{"format", "carcassonne-tiles/1"},
               {"game", g.id},
               {"title", has_message(g, "game.title") ? say(g, "game.title") : g.title},
@@ -467,6 +535,7 @@ json tile_catalog(const Ruleset& rs, const std::vector<std::string>& files) {
               {"feature_types", types},
               {"piece_names", g.piece_names},
               {"piece_words", piece_words},
+              {"source_words", source_words},
               {"tiles", tiles},
               {"look", look_json(look_of(g))},
               {"note",

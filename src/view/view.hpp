@@ -143,6 +143,9 @@ struct ViewOptions {
 };
 
 View build_view(const Game& g, const ViewOptions& o = {});
+// The same with the seats' names as this reader sees them (`names`: the server's default names in
+// the reader's language; a seat beyond it keeps the game's).
+View build_view(const Game& g, const ViewOptions& o, const std::vector<std::string>& names);
 // The view of a state alone: the same but for the last turn's events (a state keeps no events).
 View build_view(const State& s, const std::vector<PlayerInfo>& players, const ViewOptions& o = {});
 // What the options would be after the tentative placement `place` (a Place move of the decision
@@ -150,6 +153,15 @@ View build_view(const State& s, const std::vector<PlayerInfo>& players, const Vi
 std::vector<OptionView> options_after(const Game& g, const Move& place);
 // The options of the decision now.
 std::vector<OptionView> decision_options(const State& s);
+
+// A move in words, as a game's log says it (in the calling thread's language), from the state
+// before it: "tile L36 at 18,-2, turned 180°", "follower on the city (N)" (a piece named by its
+// role where it has one), the game's own past-tense words for an action or choice
+// (Presentation::told), else the option's sentence (the pass: "no piece"). `placed`: the cell of
+// the turn's placement (a game's words may name it). Never on the search path.
+std::string move_words(const State& s, const Move& m, std::optional<std::pair<int, int>> placed = std::nullopt);
+// A turn's moves in words, one each, from the state before the first (each applied to a copy).
+std::vector<std::string> turn_words(State s, const std::vector<Move>& moves);
 
 // What one piece spot is worth (the feature with the piece's tile placed).
 Worth worth_of(const State& s, int seg);

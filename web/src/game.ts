@@ -4,7 +4,7 @@
 // from the view's options and `legal`; what is shown from the view.
 import { Board, type Group, type Overlay } from "./board";
 import { Conn, type Command, type ConnStatus } from "./conn";
-import { finalPanel, fitTables, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section } from "./panels";
+import { finalPanel, fitTables, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section, type LogEntry } from "./panels";
 import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
 import { getJSON, h, load, names, reuse, s as svgEl, save } from "./util";
 import { langPicker, setGameWords, t, withLang } from "./i18n";
@@ -34,6 +34,7 @@ interface Turn {
   complete: boolean;
   sending: boolean;
   place: { x: number; y: number; rot: number } | null;
+  words?: string[];             // the moves in words, as the last `legal` answer said them
 }
 
 export class GamePage {
@@ -50,7 +51,7 @@ export class GamePage {
   private sel: string | null = null;       // the board target picked out (an overlay, a point, a cell of several options)
   private keysHelp: HTMLElement | null = null;
   private allOpen = false;
-  private log: string[] = [];
+  private log: LogEntry[] = [];
   private live!: HTMLElement;
   private stopAutoplay: () => void = () => {};
   private wasMine = false;
@@ -211,8 +212,8 @@ export class GamePage {
     const name = (n: number) => this.seats[n]?.name ?? t("game.seat", { n: n + 1 });
     const said: string[] = [];
     for (const e of evs) {
-      const l = logLine(e, name);
-      if (l) { this.log.push(l); said.push(l); }
+      const l = logLine(e, name, this.me);
+      if (l) { this.log.push(l); said.push(l.text); }
       if (e.type === "turn") this.anyTurn = true;
       if (e.type === "end") this.end = { reason: e.data.reason, scores: e.data.scores, winners: e.data.winners, resigned: e.data.resigned ?? [] };
       if (e.type === "rematch") this.rematch = { game: e.data.game, seat: e.data.seat };
@@ -271,6 +272,7 @@ export class GamePage {
       if (m.complete) { this.turn.complete = true; this.render(); return; }
     }
     this.turn.moves = m.moves;  // as the engine writes them (a typed shorthand becomes its notation)
+    this.turn.words = m.words;  // and in words
     if (this.placing() && m.moves.length) {
       // a typed placement: show it on the board as if clicked
       for (const o of this.view!.decision.options) {
@@ -810,7 +812,9 @@ export class GamePage {
     const opts = this.current();
     const listed = opts.filter((o) => o.kind !== "place");
     if (this.mine() && !this.turn.sending) {
-      if (this.turn.moves.length) kids.push(h("div", { class: "moves", "data-moves": this.turn.moves.join(" | ") }, t("game.this_turn"), h("b", { text: this.turn.moves.join(" · ") })));
+      // the decisions in words (the notation as a tooltip; a move the server has not worded yet as notation)
+      const said = this.turn.moves.map((mv, i) => (this.turn.words?.length === this.turn.moves.length ? this.turn.words[i] : "") || mv);
+      if (this.turn.moves.length) kids.push(h("div", { class: "moves", "data-moves": this.turn.moves.join(" | ") }, t("game.this_turn"), h("b", { text: said.join("; "), title: this.turn.moves.join(" · ") })));
       if (this.turn.moves.length && !this.turn.options && !this.turn.complete) kids.push(h("div", { class: "sub", text: "…" }));
       const G = this.groups(v, opts);
       const onBoard = listed.length - G.loose.length - listed.filter((o) => o.kind === "pass").length;

@@ -88,10 +88,13 @@ export function withLang(url: string): string {
 // The game's words for its identifiers, from the tile catalog (in the page's language): feature
 // types and pieces. An identifier without a word is shown as it is.
 const gameWords = new Map<string, string>();
-export function setGameWords(tiles: { feature_types?: { name: string; word?: string }[]; piece_words?: Record<string, string> }): void {
+export function setGameWords(tiles: { feature_types?: { name: string; word?: string }[]; piece_words?: Record<string, string>; source_words?: Record<string, string> }): void {
   for (const f of tiles.feature_types ?? []) if (f.word) gameWords.set(`feature:${f.name}`, f.word);
   for (const [k, w] of Object.entries(tiles.piece_words ?? {})) gameWords.set(`piece:${k}`, w);
+  // the scoring sources that are not feature types (a game's special effects and own events)
+  for (const [k, w] of Object.entries(tiles.source_words ?? {})) gameWords.set(`source:${k}`, w);
 }
-export function word(kind: "feature" | "piece", id: string): string {
+export function word(kind: "feature" | "piece" | "source", id: string): string {
   return gameWords.get(`${kind}:${id}`) ?? id;
 }
+export function hasWord(kind: "feature" | "piece" | "source", id: string): boolean { return gameWords.has(`${kind}:${id}`); }

@@ -42,8 +42,9 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   let seats: SeatKind[] = ["you", "easy"];
   const drawOptions = () => {
     const g = catalog.games.find((x) => x.id === gameSel.value)!;
-    optBox.replaceChildren(...g.options.map((o) => h("label", { title: o.help }, `${o.name}: `,
-      h("select", { "data-lobby-option": o.name }, ...o.values.map((v) => h("option", { value: v, text: v }))), h("span", { class: "sub", text: ` ${o.help}` }))));
+    // the option, its values and its help in the game's words (the server's, in the page's language)
+    optBox.replaceChildren(...g.options.map((o) => h("label", { title: o.help }, `${o.word ?? o.name}: `,
+      h("select", { "data-lobby-option": o.name }, ...o.values.map((v, i) => h("option", { value: v, text: o.value_words?.[i] ?? v }))), h("span", { class: "sub", text: ` ${o.help}` }))));
     seats = seats.slice(0, g.max_players);
     while (seats.length < g.min_players) seats.push("easy");
     drawSeats();
@@ -53,7 +54,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
     seatBox.replaceChildren(...seats.map((k, i) => {
       const sel = h("select", { "data-seat-kind": i, "aria-label": t("seat.n", { n: i + 1 }).trim() },
         h("option", { value: "you", text: t("seat.you") }), h("option", { value: "person", text: t("seat.person") }),
-        ...catalog.bots.map((b) => h("option", { value: b.level, text: t("seat.bot", { level: b.level }) })));
+        ...catalog.bots.map((b) => h("option", { value: b.level, text: t("seat.bot", { level: b.word ?? b.level }) })));
       sel.value = k;
       sel.addEventListener("change", () => { seats[i] = sel.value; });
       const rm = h("button", { type: "button", "data-seat-remove": i, disabled: seats.length <= g.min_players, text: "✕", "aria-label": t("seat.remove", { n: i + 1 }), title: t("seat.remove", { n: i + 1 }) });
@@ -139,7 +140,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   async function mine(): Promise<{ g: MyGame; s: any }[]> {
     const list = load<MyGame[]>("carc.mygames", []);
     const rows = await Promise.all(list.slice(0, 30).map(async (g) => {
-      try { return { g, s: await getJSON<any>(`/api/games/${g.id}`) }; } catch { return null; }
+      try { return { g, s: await getJSON<any>(withLang(`/api/games/${g.id}`)) }; } catch { return null; }
     }));
     const ok = rows.filter((r): r is { g: MyGame; s: any } => !!r);
     ok.sort((a, b) => rank(a) - rank(b) || b.g.created - a.g.created);
@@ -155,7 +156,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
       h("span", { class: rank(r) === 0 ? "badge hot" : "badge", text: rank(r) === 0 ? t("lobby.your_move") : r.s.status === "active" ? t("lobby.live") : ` ${t("status." + r.s.status)}: ${r.s.scores.join("–")}` })))) : h("p", { class: "sub", text: t("lobby.none") }));
   }
   async function drawWatch(): Promise<void> {
-    const games = await getJSON<any[]>("/api/games");
+    const games = await getJSON<any[]>(withLang("/api/games"));
     const upload = h("input", { type: "file", accept: ".json,application/json", "data-upload": "", "aria-label": t("lobby.record_label") });
     upload.addEventListener("change", async () => {
       const f = upload.files?.[0];

@@ -1,7 +1,7 @@
 // Panels beside the board: seats (score, supply, hand, clock, presence), tiles left, the game's own
 // panels as the view gives them, the last turn's scoring, the log, and the final scoring.
 import { h, names, fmtClock } from "./util";
-import { lang, t, word } from "./i18n";
+import { hasWord, lang, t, word } from "./i18n";
 import type { View, Panel, GameEvent, EventView } from "./types";
 import { logCell } from "./seen";
 
@@ -87,10 +87,26 @@ export function lastTurnPanel(v: View, colours: string[] = []): HTMLElement {
   return section("last-turn", t("panel.last_turn"), h("ul", {}, ...items));
 }
 
-export function logLine(e: GameEvent, seatName: (n: number) => string): string | null {
+// A line of the game log: its words, and for a turn its notation (shown as a tooltip) and the
+// cell its tile went to.
+export interface LogEntry { text: string; notation?: string; cell?: string | null }
+
+export function logLine(e: GameEvent, seatName: (n: number) => string, me = -1): LogEntry | null {
+  const line = logText(e, seatName, me);
+  if (line === null) return null;
+  if (e.type !== "turn") return { text: line };
+  const notation = (e.data.moves as string[]).join(", ");
+  return { text: line, notation, cell: logCell(`${seatName(e.seat)}: ${notation}`) };
+}
+
+function logText(e: GameEvent, seatName: (n: number) => string, me: number): string | null {
   switch (e.type) {
-    case "created": return t("log.created", { game: e.data.game });
-    case "turn": return `${seatName(e.seat)}: ${(e.data.moves as string[]).join(", ")}`;
+    case "created": return t("log.created");
+    case "turn": {
+      // the server's words for each move (the notation where it sent none: the tooltip has it too)
+      const moves = (e.words?.length ? e.words.filter((w) => w) : e.data.moves as string[]).join("; ");
+      return e.seat === me && me >= 0 ? t("log.turn_you", { moves }) : t("log.turn", { name: seatName(e.seat), moves });
+    }
     case "resign": return t("log.resign", { name: seatName(e.data.seat) });
     case "timeout": return t("log.timeout", { name: seatName(e.data.seat) });
     case "seat_bot": return t("log.seat_bot", { name: seatName(e.data.seat) });
@@ -98,19 +114,20 @@ export function logLine(e: GameEvent, seatName: (n: number) => string): string |
     case "abort": return t("log.abort");
     case "rematch": return t("log.rematch", { name: seatName(e.data.seat) });
     case "name": return t("log.name", { old: seatName(e.data.seat), name: e.data.name });
-    case "end": return t("log.end", { reason: t(`end.${e.data.reason}`).startsWith("[") ? e.data.reason : t(`end.${e.data.reason}`), scores: (e.data.scores as number[]).map((sc, i) => `${seatName(i)} ${sc}`).join(", ") });
+    case "end": if (e.data.reason === "finished") return t("log.end_finished", { scores: (e.data.scores as number[]).map((sc, i) => `${seatName(i)} ${sc}`).join(", ") });
+      return t("log.end", { reason: t(`end.${e.data.reason}`).startsWith("[") ? e.data.reason : t(`end.${e.data.reason}`), scores: (e.data.scores as number[]).map((sc, i) => `${seatName(i)} ${sc}`).join(", ") });
     default: return null;
   }
 }
 
 // The newest line first, each with its number written out (a list marker loses digits) and, for a
 // turn, the cell its tile went to (data-log-cell: hovering shows it on the board).
-export function logPanel(lines: string[]): HTMLElement {
+export function logPanel(lines: LogEntry[]): HTMLElement {
   const first = Math.max(0, lines.length - 150);
   const items = lines.slice(first).map((l, i) => {
-    const cell = logCell(l);
+    const cell = l.cell;
     return h("li", { "data-log-n": first + i + 1, "data-log-cell": cell ?? undefined, tabindex: cell ? 0 : undefined },
-      h("span", { class: "log-n", text: String(first + i + 1) }), h("span", { text: l }));
+      h("span", { class: "log-n", text: String(first + i + 1) }), h("span", { text: l.text, title: l.notation, "data-log-notation": l.notation }));
   });
   return section("log", t("panel.log"), h("ol", { class: "log" }, ...items.reverse()));
 }
@@ -131,13 +148,13 @@ export function finalPanel(v: View, colours: string[], record: any | null, shown
     for (const e of record.events) {
       if (!e.points) continue;
       // a feature type's points by its name; a game's own points by their effect or reason
-      const key = e.reason === "special" ? (e.effect ?? e.feature ?? "special") : (e.feature ?? e.reason);
+      const key = e.reason === "special" ? (e.effect ?? e.feature ?? "special") : hasWord("source", e.reason) ? e.reason : (e.feature ?? e.reason);
       const row = by.get(key) ?? v.players.map(() => 0);
       row[e.player] += e.points;
       by.set(key, row);
     }
     const head = h("tr", {}, h("td", {}), ...v.players.map((p) => h("th", { style: `color:${colours[p.seat]}`, text: p.name })));
-    const rows = [...by.entries()].map(([k, row]) => h("tr", { "data-breakdown": k }, h("td", { text: word("feature", k) === k ? k.replace(/_/g, " ") : word("feature", k) }), ...row.map((n) => h("td", { class: "score", text: String(n) }))));
+    const rows = [...by.entries()].map(([k, row]) => h("tr", { "data-breakdown": k }, h("td", { text: hasWord("feature", k) ? word("feature", k) : hasWord("source", k) ? word("source", k) : k.replace(/_/g, " ") }), ...row.map((n) => h("td", { class: "score", text: String(n) }))));
     if (rows.length) kids.push(h("h3", { text: t("final.by_feature") }), h("table", { class: "ptable breakdown" }, h("thead", {}, head), h("tbody", {}, ...rows)));
   }
   return section("final", t("final.scores"), ...kids);

@@ -55,7 +55,8 @@ export interface View {
   winners?: number[];
 }
 
-export interface GameEvent { seq: number; type: string; seat: number; time: number; data: any; cid?: string }
+// words: a turn's moves in the connection's language, one per move of data.moves (docs/server-protocol.md)
+export interface GameEvent { seq: number; type: string; seat: number; time: number; data: any; cid?: string; words?: string[] }
 
 export interface TileInfo {
   id: string; file: string; count: number; pile: string; kind: string; east?: string | null;
@@ -70,8 +71,8 @@ export interface FeatureType { name: string; class: string; claimable: boolean; 
 export interface TileIndex { game: string; title: string; px: number; piece_names: string[]; feature_types: FeatureType[]; tiles: TileInfo[]; look: Look }
 
 export interface Catalog {
-  games: { id: string; title: string; min_players: number; max_players: number; options: { name: string; values: string[]; help: string }[] }[];
-  bots: { level: string; spec: string }[];
+  games: { id: string; title: string; min_players: number; max_players: number; options: { name: string; values: string[]; help: string; word?: string; value_words?: string[] }[] }[];
+  bots: { level: string; spec: string; word?: string }[];
   seat_colours: string[];
 }
 
