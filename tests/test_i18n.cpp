@@ -22,6 +22,8 @@ namespace {
 
 using i18n::Lang;
 
+std::string catalog_error(const std::string& text);
+
 TEST(I18n, PluralRules) {
   // CLDR: Russian one/few/many, Romanian one/few/other, English one/other
   const std::pair<long long, int> ru[] = {{0, 2},  {1, 0},  {2, 1},  {4, 1},  {5, 2},   {11, 2},  {12, 2},
@@ -43,6 +45,23 @@ TEST(I18n, ParseLang) {
   EXPECT_FALSE(i18n::parse_lang("de"));
   EXPECT_FALSE(i18n::parse_lang(""));
   EXPECT_FALSE(i18n::parse_lang("russian"));
+  EXPECT_EQ(i18n::parse_lang("xx"), Lang::Xx);  // the pseudo-locale, never offered to players
+}
+
+TEST(I18n, PseudoLocaleAltersEveryLetterAndKeepsWhatIsTyped) {
+  // letters accented, the text bracketed and lengthened by a third; parameters and what stands in
+  // double quotes (typed as it is) kept; plural forms altered but their '#' kept
+  EXPECT_EQ(i18n::pseudo("Turn {turn}"), "[Ţúŕñ {turn} ~~]");
+  EXPECT_EQ(i18n::pseudo("type \"view X Y\""), "[ţýþé \"view X Y\" ~~]");
+  EXPECT_EQ(i18n::pseudo("{n|# tile|# tiles}"), "[{n|# ţíĺé|# ţíĺéš} ~~~]");
+  EXPECT_EQ(i18n::pseudo("a"), "á");                   // a mark or a one-letter word: not lengthened
+  EXPECT_EQ(i18n::pseudo("Done.\n"), "[Đóñé. ~~]\n");  // the line break stays last
+  EXPECT_EQ(i18n::format(i18n::pseudo("{n|# tile|# tiles} left"), {{"n", 2}}, Lang::Xx), "[2 ţíĺéš ĺéƒţ ~~~~~]");
+  // a catalog's pseudo text is made from its English one: no catalog writes "xx"
+  const auto c = i18n::Catalog::parse(R"({"a.b": {"en": "Your turn", "ru": "Ваш ход"}})", "t.json");
+  ASSERT_NE(c.find("a.b", Lang::Xx), nullptr);
+  EXPECT_EQ(*c.find("a.b", Lang::Xx), "[Ýóúŕ ţúŕñ ~~~]");
+  EXPECT_NE(catalog_error(R"({"a.b": {"en": "x", "xx": "y"}})"), "");
 }
 
 TEST(I18n, FormatPutsParametersAndPluralForms) {

@@ -8,6 +8,7 @@
 
 #include "ai/driver.hpp"
 #include "cli/terminal/terminal.hpp"
+#include "core/i18n.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {
@@ -221,6 +222,23 @@ TEST(TerminalView, ParsePortAcceptsPortsTypesAndNone) {
   EXPECT_FALSE(cli::parse_port("XYZ", sc.s).error.empty());
   EXPECT_FALSE(cli::parse_port("", sc.s).error.empty());
   EXPECT_FALSE(cli::parse_port("N S", sc.s).error.empty());
+  // the words of the player's language are taken as the notation's (what the help shows them)
+  {
+    const i18n::Scope ru(i18n::Lang::Ru);
+    EXPECT_EQ(cli::parse_port("дорога", sc.s).port, "E");
+    EXPECT_EQ(cli::parse_port("Город", sc.s).port, "N");
+    EXPECT_EQ(cli::parse_port("нет", sc.s).port, "none");
+    EXPECT_EQ(cli::parse_port("road", sc.s).port, "E");  // the notation's words still
+    EXPECT_EQ(cli::help_text(sc.s).find("road, city"), std::string::npos);
+    EXPECT_EQ(cli::typed_in_notation(*sc.rs->game, "Дорога at 3,-1"), "road at 3,-1");
+    EXPECT_EQ(cli::typed_in_notation(*sc.rs->game, "полевой"), "полевой");  // whole words only
+  }
+  {
+    const i18n::Scope ro(i18n::Lang::Ro);
+    EXPECT_EQ(cli::parse_port("drum", sc.s).port, "E");
+    EXPECT_EQ(cli::parse_port("ORAȘ", sc.s).port, "N");
+    EXPECT_EQ(cli::parse_port("oraş", sc.s).port, "N");  // the cedilla form too
+  }
 }
 
 TEST(TerminalView, ParsePlacementForms) {
@@ -313,7 +331,7 @@ TEST(TerminalView, FullGameBoardFitsIn80Columns) {
       const std::string b = cli::render_board(s, o, cs);
       EXPECT_LE(widest(b), 80) << b;
       EXPECT_LE(static_cast<int>(lines_of(b).size()), 3 * o.max_rows + 3);
-      cropped |= b.find("'view X Y' to move") != std::string::npos;
+      cropped |= b.find("\"view X Y\" to move") != std::string::npos;
       EXPECT_LE(widest(cli::render_placements(s, cs, 80)), 80);
       EXPECT_LE(widest(cli::render_hand(s, cs, o)), 80);
       ++checked;
@@ -352,7 +370,7 @@ TEST(TerminalView, CroppedWindowFollowsTheViewCentre) {
   o.max_cols = 5;  // as if the terminal were narrow
   auto b = cli::render_board(sc.s, o);
   EXPECT_EQ(lines_of(b)[0], "  y\\x  4    5    6    7    8") << b;  // around the last tile
-  EXPECT_NE(b.find("(showing x 4..8 of 0..8, y 0..0 of 0..0; 'view X Y' to move)"), std::string::npos) << b;
+  EXPECT_NE(b.find("(showing x 4..8 of 0..8, y 0..0 of 0..0; \"view X Y\" to move)"), std::string::npos) << b;
   o.centre = std::pair{1, 0};
   b = cli::render_board(sc.s, o);
   EXPECT_EQ(lines_of(b)[0], "  y\\x  0    1    2    3    4") << b;  // clamped at the west edge

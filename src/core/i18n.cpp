@@ -70,13 +70,67 @@ std::set<std::string> names_of(const std::vector<Param>& ps) {
   return out;
 }
 
+// The pseudo-locale's letter for an ASCII letter (UTF-8), nullptr for any other byte.
+const char* pseudo_letter(char c) {
+  static constexpr const char* kLower[26] = {"á", "ƀ", "ç", "đ", "é", "ƒ", "ĝ", "ĥ", "í", "ĵ", "ķ", "ĺ", "ɱ",
+                                             "ñ", "ó", "þ", "ǫ", "ŕ", "š", "ţ", "ú", "ṽ", "ŵ", "ẋ", "ý", "ž"};
+  static constexpr const char* kUpper[26] = {"Á", "Ɓ", "Ç", "Đ", "É", "Ƒ", "Ĝ", "Ĥ", "Í", "Ĵ", "Ķ", "Ĺ", "Ṁ",
+                                             "Ñ", "Ó", "Þ", "Ǫ", "Ŕ", "Š", "Ţ", "Ú", "Ṽ", "Ŵ", "Ẋ", "Ý", "Ž"};
+  if (c >= 'a' && c <= 'z') return kLower[c - 'a'];
+  if (c >= 'A' && c <= 'Z') return kUpper[c - 'A'];
+  return nullptr;
+}
+
 }  // namespace
+
+std::string pseudo(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() * 2 + 8);
+  int letters = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') quoted = !quoted;
+    if (c == '{' && !quoted) {  // a parameter: its name kept, its plural forms altered
+      const std::size_t e = text.find('}', i);
+      if (e == std::string_view::npos) {
+        out.append(text.substr(i));
+        break;
+      }
+      const std::string_view inner = text.substr(i, e - i + 1);
+      const std::size_t bar = inner.find('|');
+      out.append(inner.substr(0, bar == std::string_view::npos ? inner.size() : bar));
+      if (bar != std::string_view::npos)
+        for (const char f : inner.substr(bar)) {
+          const char* p = pseudo_letter(f);
+          out.append(p ? std::string_view(p) : std::string_view(&f, 1));
+          letters += p ? 1 : 0;
+        }
+      i = e;
+      continue;
+    }
+    const char* p = quoted ? nullptr : pseudo_letter(c);
+    if (p) {
+      out.append(p);
+      ++letters;
+    } else {
+      out.push_back(c);
+    }
+  }
+  if (letters < 3) return out;  // a mark or a symbol: altered, not lengthened (it may be one cell)
+  // the padding and the bracket go before a trailing line break or space, which stays last
+  const std::size_t end = out.find_last_not_of(" \n") + 1;
+  std::string pad;  // in runs of 10, so that a long text's padding wraps like words
+  for (int k = 0; k < (letters + 2) / 3; ++k) pad += k > 0 && k % 10 == 0 ? " ~" : "~";
+  return "[" + out.substr(0, end) + " " + pad + "]" + out.substr(end);
+}
 
 std::optional<Lang> parse_lang(std::string_view text) {
   const std::string t = lower(text.substr(0, std::min(text.find_first_of("-_.@"), text.size())));
   if (t == "en") return Lang::En;
   if (t == "ru") return Lang::Ru;
   if (t == "ro") return Lang::Ro;
+  if (t == "xx") return Lang::Xx;
   return std::nullopt;
 }
 
@@ -86,6 +140,8 @@ std::string_view code(Lang l) {
       return "ru";
     case Lang::Ro:
       return "ro";
+    case Lang::Xx:
+      return "xx";
     case Lang::En:
       break;
   }
@@ -98,18 +154,21 @@ std::string_view native_name(Lang l) {
       return "Русский";
     case Lang::Ro:
       return "Română";
+    case Lang::Xx:
+      return "Pseudo";
     case Lang::En:
       break;
   }
   return "English";
 }
 
-int plural_forms(Lang l) { return l == Lang::En ? 2 : 3; }
+int plural_forms(Lang l) { return l == Lang::En || l == Lang::Xx ? 2 : 3; }
 
 int plural_index(Lang l, long long n) {
   const long long a = n < 0 ? -n : n;
   switch (l) {
     case Lang::En:
+    case Lang::Xx:
       return a == 1 ? 0 : 1;
     case Lang::Ru:  // CLDR: one (1, 21, 31...), few (2-4, 22-24...), many (the rest)
       if (a % 10 == 1 && a % 100 != 11) return 0;
@@ -160,7 +219,8 @@ Catalog Catalog::parse(std::string_view json_text, std::string name) {
         continue;
       }
       const auto l = parse_lang(key);
-      if (!l || key != code(*l)) bad(where + "." + key, "unknown field (languages: en, ru, ro; or note, params)");
+      if (!l || key != code(*l) || *l == Lang::Xx)
+        bad(where + "." + key, "unknown field (languages: en, ru, ro; or note, params)");
       if (!v.is_string()) bad(where + "." + key, "must be a string");
       const std::string text = v.get<std::string>();
       if (text.empty()) bad(where + "." + key, "is empty (leave the language out instead)");
@@ -175,7 +235,7 @@ Catalog Catalog::parse(std::string_view json_text, std::string name) {
     }
     if (texts[0].empty()) bad(where, "has no English text (en)");
     en_names = names_of(params_of(texts[0], where));
-    for (std::size_t k = 1; k < kLangs; ++k) {
+    for (std::size_t k = 1; k < kAllLangs.size(); ++k) {
       if (texts[k].empty()) continue;
       const auto names = names_of(params_of(texts[k], where));
       for (const std::string& n : names)
@@ -183,6 +243,7 @@ Catalog Catalog::parse(std::string_view json_text, std::string name) {
           bad(where + "." + std::string(code(kAllLangs[k])),
               fmt::format("uses the parameter {{{}}}, which the English text does not (nor its \"params\")", n));
     }
+    texts[static_cast<std::size_t>(Lang::Xx)] = pseudo(texts[0]);
     c.texts_.emplace(id, std::move(texts));
   }
   return c;

@@ -21,11 +21,17 @@
 
 namespace carc::i18n {
 
-enum class Lang : std::uint8_t { En, Ru, Ro };
-inline constexpr int kLangs = 3;
-inline constexpr std::array<Lang, kLangs> kAllLangs = {Lang::En, Lang::Ru, Lang::Ro};
+// En, Ru and Ro are the players' languages, written in the catalogs. Xx is the pseudo-locale
+// ("xx", never offered to players): every text is its English one visibly altered (letters
+// accented, lengthened by a third, bracketed; see pseudo()), so that a screen in it shows at once
+// which words did not come from a message.
+enum class Lang : std::uint8_t { En, Ru, Ro, Xx };
+inline constexpr int kLangs = 4;  // slots of a per-language array (the pseudo-locale's too)
+inline constexpr std::array<Lang, 3> kAllLangs = {Lang::En, Lang::Ru, Lang::Ro};  // written languages
+inline constexpr std::array<Lang, kLangs> kEveryLang = {Lang::En, Lang::Ru, Lang::Ro, Lang::Xx};
 
-// "en", "ru", "ro"; also a locale or browser tag ("ru-RU", "ro_RO.UTF-8"). nullopt otherwise.
+// "en", "ru", "ro" (and "xx", the pseudo-locale); also a locale or browser tag ("ru-RU",
+// "ro_RO.UTF-8"). nullopt otherwise.
 std::optional<Lang> parse_lang(std::string_view text);
 std::string_view code(Lang l);
 // The language's own name ("Русский").
@@ -91,6 +97,12 @@ class Scope {
  private:
   Lang saved_;
 };
+
+// The pseudo-locale's text for an English one: ASCII letters accented (a -> á ...), a text of
+// three letters or more bracketed and lengthened by a third ("[Ýóú ŵóñ ~~]"); parameters and
+// their names are kept (plural forms are altered like text, '#' kept), and so is what stands in
+// ASCII double quotes, which is what a player types (notation, commands).
+std::string pseudo(std::string_view english);
 
 // A text with its parameters put in, in language `l` (plural forms by `l`'s rule).
 std::string format(std::string_view text, const std::vector<Arg>& args, Lang l);

@@ -1,5 +1,7 @@
 #include "core/io.hpp"
 
+#include "core/i18n.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -354,7 +356,8 @@ std::string plural(int n, std::string_view one, std::string_view many) {
 }
 
 std::string article(std::string_view noun) {
-  return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
+  const char* a = !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
+  return i18n::current() == i18n::Lang::Xx ? i18n::pseudo(a) : a;  // the pseudo-locale's English, altered
 }
 
 }  // namespace carc

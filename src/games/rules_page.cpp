@@ -29,6 +29,13 @@ std::string language_list() {
   return fmt::format("{}", fmt::join(codes, ", "));
 }
 
+std::string pseudo_of(const std::string& en) { return i18n::pseudo(en); }
+std::vector<std::string> pseudo_of(const std::vector<std::string>& en) {
+  std::vector<std::string> out;
+  for (const std::string& p : en) out.push_back(i18n::pseudo(p));
+  return out;
+}
+
 // {"en": V, "ru": V, "ro": V}: every language, no other key; `one` reads each value.
 template <class T, class Read>
 std::array<T, i18n::kLangs> by_language(const json& v, const std::string& where, std::string_view key, Read one) {
@@ -38,7 +45,7 @@ std::array<T, i18n::kLangs> by_language(const json& v, const std::string& where,
                           jin::type_name(v)));
   for (const auto& [k, _] : v.items()) {
     const auto l = i18n::parse_lang(k);
-    if (!l || i18n::code(*l) != k)
+    if (!l || i18n::code(*l) != k || *l == i18n::Lang::Xx)
       jin::fail(where, key, fmt::format("\"{}\" is not a language (languages: {})", printable(k), language_list()));
   }
   std::array<T, i18n::kLangs> out{};
@@ -49,6 +56,7 @@ std::array<T, i18n::kLangs> by_language(const json& v, const std::string& where,
                 fmt::format("no \"{}\" text (every language is needed: {})", i18n::code(l), language_list()));
     out[static_cast<std::size_t>(l)] = one(*it, fmt::format("{}.{}", key, i18n::code(l)));
   }
+  out[static_cast<std::size_t>(i18n::Lang::Xx)] = pseudo_of(out[0]);  // the pseudo-locale's: from English
   return out;
 }
 

@@ -191,9 +191,11 @@ std::string render_board(const State& s, const ViewOptions& o, const std::vector
   }
   if (o.bottom_axis) label_line();
   if (x0 != bx0 || x1 != bx1 || y0 != by0 || y1 != by1)
-    out += wrap(fmt::format("(showing x {}..{} of {}..{}, y {}..{} of {}..{}; 'view X Y' to move)", x0, x1, bx0, bx1,
-                            y0, y1, by0, by1),
-                o.width);
+    out += wrap(
+        cli_say(
+            "board.window",
+            {{"x0", x0}, {"x1", x1}, {"bx0", bx0}, {"bx1", bx1}, {"y0", y0}, {"y1", y1}, {"by0", by0}, {"by1", by1}}),
+        o.width);
   return out;
 }
 

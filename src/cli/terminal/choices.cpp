@@ -87,7 +87,7 @@ std::string render_tile_choices(const State& s, const std::vector<Listed>& opts,
         put_text(rows[i], "  ");
       }
       if (text.empty() && l.view.text != l.view.notation) text = l.view.text;
-      forms += fmt::format("{}\"{} {}\"", forms.empty() ? "type " : " or ", printable(id), l.view.rot);
+      forms += fmt::format("{}\"{} {}\"", forms.empty() ? "" : cli_say("list.or_forms"), printable(id), l.view.rot);
     }
     const int used = 6 + display_width(emit(rows[0], false)) + 2;
     std::vector<std::string> side;  // the sentence's parts ("; ") on lines of their own, wrapped
@@ -102,7 +102,7 @@ std::string render_tile_choices(const State& s, const std::vector<Listed>& opts,
       at = semi + 2;
     }
     side.resize(2);
-    side.push_back(forms);
+    side.push_back(cli_say("choice.type_forms", {{"forms", forms}}));
     for (std::size_t i = 0; i < kCellH; ++i) {
       std::string line = fmt::format("  {:<4}", i == 0 ? printable(id) : "") + emit(rows[i], color) + "  " + side[i];
       while (!line.empty() && line.back() == ' ') line.pop_back();

@@ -126,12 +126,17 @@ std::string noun_count(const GameDef& g, const std::string& name, int n);
 std::string noun_plural(const GameDef& g, const std::string& name);
 std::string network_word(const GameDef& g);
 std::string role_word(const GameDef& g, const std::string& role);
+// A feature's, piece's or symbol's name in the plural, alone ("plural.NAME", else English rules).
+std::string plural_word(const GameDef& g, const std::string& name);
 std::string pass_word(const GameDef& g);
 std::string piece_count(const std::string& piece, int n);
 bool has_networks(const GameDef& g);
 std::string network_text(const State& s, int net);
 std::string network_types(const GameDef& g, int k);
 std::string network_owners(const State& s, int net, const std::vector<PlayerInfo>& players, bool color);
+// The seat is the reader's: the one person at the table, named "You" in the session's language
+// (name.you); their sentences are in the second person.
+bool is_you(const std::vector<PlayerInfo>& players, int p);
 std::string who_verb(const std::vector<PlayerInfo>& players, int p, bool color, std::string_view you_verb,
                      std::string_view verb);
 std::string pack(const std::vector<std::string>& items, int indent, int width, std::string_view sep = "   ");

@@ -53,7 +53,7 @@ std::string board_legend(const GameDef& g) {
       case FClass::Path:
         if (is_river(fd)) {
           items.push_back(
-              cli_say("legend.river", {{"rivers", plural_of(fd.name)}, {"river", feature_word(g, fd.name)}}));
+              cli_say("legend.river", {{"rivers", plural_word(g, fd.name)}, {"river", feature_word(g, fd.name)}}));
         } else if (is_water(fd)) {
           std::string example, words_;
           for (std::size_t k = 0; k < fd.attrs.size() && k < 2; ++k) {
@@ -65,7 +65,8 @@ std::string board_legend(const GameDef& g) {
               cli_say("legend.water", {{"name", capitalized(feature_word(g, fd.name))},
                                        {"example", example.empty() ? "" : " (" + example + ": " + words_ + ")"}}));
         } else {
-          items.push_back(cli_say("legend.path", {{"paths", plural_of(fd.name)}, {"path", feature_word(g, fd.name)}}));
+          items.push_back(
+              cli_say("legend.path", {{"paths", plural_word(g, fd.name)}, {"path", feature_word(g, fd.name)}}));
         }
         break;
       case FClass::Centre:
@@ -90,16 +91,16 @@ std::string board_legend(const GameDef& g) {
   // symbols covered by a special, and the bonus tiles' specials
   if (animals) items.push_back(cli_say("legend.covered"));
   for (const std::string& sp : g.specials) items.push_back(symbol_glyph(g, sp, -1).ch + " " + term_noun(g, sp));
-  std::string pieces =
-      cli_say("legend.pieces", {{"pieces", plural_of(g.piece_names[0])}, {"piece", piece_word(g, g.piece_names[0])}});
+  std::string pieces = cli_say(
+      "legend.pieces", {{"pieces", plural_word(g, g.piece_names[0])}, {"piece", piece_word(g, g.piece_names[0])}});
   if (g.pieces2_per_player > 0) {
     std::string circled;
     for (int p = 0; p < g.max_players; ++p) circled += piece_mark(p, 1);
     pieces = cli_say("legend.pieces_two", {{"n", g.max_players},
-                                           {"pieces", plural_of(g.piece_names[0])},
+                                           {"pieces", plural_word(g, g.piece_names[0])},
                                            {"piece", piece_word(g, g.piece_names[0])},
                                            {"circled", circled},
-                                           {"pieces2", plural_of(g.piece_names[1])},
+                                           {"pieces2", plural_word(g, g.piece_names[1])},
                                            {"piece2", piece_word(g, g.piece_names[1])}});
   }
   items.push_back(pieces);
@@ -155,10 +156,10 @@ std::string help_text(const State& s) {
     piece |= p.id == "piece";
     out += help_section(p);
   }
-  if (!piece) {  // the generic section on pieces: by port, by type or piece, or none
-    std::vector<std::string> types;
+  if (!piece) {                      // the generic section on pieces: by port, by type or piece, or none
+    std::vector<std::string> types;  // in the player's words (the notation's English ones are taken too)
     for (const FeatureTypeDef& fd : g.ftypes)
-      if (fd.claimable) types.push_back(fd.name);  // typed in English (notation)
+      if (fd.claimable) types.push_back(feature_word(g, fd.name));
     const bool two = g.pieces2_per_player > 0;
     Panel p;
     p.title = two ? cli_say("help.piece_title_two", {{"a", article(n0)},
@@ -169,9 +170,9 @@ std::string help_text(const State& s) {
     p.rows.push_back({"PORT", cli_say("help.port")});
     if (g.hooks.gen_choices)  // a turn may lay several tiles
       p.rows.push_back({"PORT at X,Y", cli_say("help.port_at")});
-    p.rows.push_back(
-        {fmt::format("{}{}", fmt::join(types, ", "), two ? fmt::format(", {}, {}", n0, n1) : std::string()),
-         cli_say(two ? "help.type_two" : "help.type")});
+    p.rows.push_back({fmt::format("{}{}", fmt::join(types, ", "),
+                                  two ? fmt::format(", {}, {}", piece_word(g, n0), piece_word(g, n1)) : std::string()),
+                      cli_say(two ? "help.type_two" : "help.type")});
     p.rows.push_back(
         {"none", g.pass_text == "pass" ? cli_say("help.none", {{"piece", piece_word(g, n0)}}) : pass_word(g)});
     out += help_section(p);
@@ -179,7 +180,7 @@ std::string help_text(const State& s) {
   out += help_any_time();
   std::vector<std::string> names;  // the game's panels, each by its id
   if (pr.panels)
-    for (const Panel& p : pr.panels(s)) names.push_back(p.id);
+    for (const Panel& p : pr.panels(s)) names.push_back("\"" + p.id + "\"");  // typed as it is
   if (!names.empty())
     out += help_row("panels", cli_say("help.panels", {{"names", fmt::format("{}", fmt::join(names, ", "))}}));
   out += help_row("undo", cli_say("help.undo"));

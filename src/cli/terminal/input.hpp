@@ -62,5 +62,9 @@ struct ParsedPort {
   std::string error;
 };
 ParsedPort parse_port(std::string_view text, const State& s);
+// What a player typed at the piece prompt with the words of their language put in the notation's
+// ("дорога N" -> "road n", "drum" -> "road", "нет" -> "none"): feature types, roles and pieces in
+// the singular and the plural, and the words for none ("typed.none"); folded to small letters.
+std::string typed_in_notation(const GameDef& g, std::string_view text);
 
 }  // namespace carc::cli

@@ -92,7 +92,13 @@ std::string network_word(const GameDef& g) {
 
 std::string role_word(const GameDef& g, const std::string& role) {
   const std::string id = key_of("role", role);
-  return has_message(g, id) ? carc::say(g, id) : role;
+  if (has_message(g, id)) return carc::say(g, id);
+  return has_message(g, key_of("piece", role)) ? carc::say(g, key_of("piece", role)) : role;
+}
+
+std::string plural_word(const GameDef& g, const std::string& name) {
+  const std::string id = key_of("plural", name);
+  return has_message(g, id) ? carc::say(g, id) : plural_of(symbol_noun(g, name));
 }
 
 std::string pass_word(const GameDef& g) {
@@ -149,12 +155,18 @@ std::string network_owners(const State& s, int net, const std::vector<PlayerInfo
 
 // ---- Layout helpers ----------------------------------------------------------------------------
 
+bool is_you(const std::vector<PlayerInfo>& players, int p) {
+  return p >= 0 && static_cast<std::size_t>(p) < players.size() &&
+         players[static_cast<std::size_t>(p)].name == cli_say("name.you");
+}
+
 // "Ann scores" / "You score": a player's name and the verb agreeing with it.
 std::string who_verb(const std::vector<PlayerInfo>& players, int p, bool color, std::string_view you_verb,
                      std::string_view verb) {
-  const bool you =
-      p >= 0 && static_cast<std::size_t>(p) < players.size() && players[static_cast<std::size_t>(p)].name == "You";
-  return fmt::format("{} {}", player_name(players, p, color), you ? you_verb : verb);
+  const bool you = is_you(players, p);
+  const std::string_view v = you ? you_verb : verb;  // English's: the pseudo-locale shows it altered
+  return fmt::format("{} {}", player_name(players, p, color),
+                     i18n::current() == i18n::Lang::Xx ? i18n::pseudo(v) : std::string(v));
 }
 
 // Lines of items (each kept whole) separated by `sep`, each line starting with `indent` spaces.
@@ -212,10 +224,9 @@ std::string spot_info(const State& s, const PlacedTile& pt, int local) {
     case FClass::Field:
       if (g.farm_points_per_city > 0 || fd.final_per_attr == 0) {
         const int n = field_cities(s, fi.root);
-        info = cli_say("spot.borders",
-                       {{"n", n},
-                        {"area", feature_word(g, area_name)},
-                        {"completed", plural(n, "completed " + area_name, "completed " + plural_of(area_name))}});
+        info = cli_say("spot.borders", {{"n", n},
+                                        {"area", feature_word(g, area_name)},
+                                        {"areas", n == 1 ? feature_word(g, area_name) : plural_word(g, area_name)}});
       } else {
         info = cli_say("spot.field_symbols", {{"symbols", noun_count(g, attr_name, fi.attr)},
                                               {"per", fd.final_per_attr},
@@ -284,9 +295,9 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       const int net = s.graph.net_find(t.seg0 + m.feat);
       r.kind = std::min<int>(m.pk, 1);
       r.label = g.piece_names[r.kind] + " " + r.label;
-      r.info = cli_say(
-          "spots.network_free",
-          {{"network", network_word(g)}, {"what", network_text(s, net)}, {"pieces", plural_of(g.piece_names[r.kind])}});
+      r.info = cli_say("spots.network_free", {{"network", network_word(g)},
+                                              {"what", network_text(s, net)},
+                                              {"pieces", plural_word(g, g.piece_names[r.kind])}});
     }
     w = std::max(w, r.label.size());
     tw = std::max(tw, static_cast<std::size_t>(display_width(feature_word(g, r.type))));
@@ -329,7 +340,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       r.type = fd.name;
       r.info = cli_say("spots.network_taken",
                        {{"network", network_word(g)},
-                        {"pieces", plural_of(g.piece_names[std::min<std::size_t>(fd.network_kind, 1)])},
+                        {"pieces", plural_word(g, g.piece_names[std::min<std::size_t>(fd.network_kind, 1)])},
                         {"piece", piece_word(g, g.piece_names[std::min<std::size_t>(fd.network_kind, 1)])},
                         {"who", network_owners(s, net, players, color)},
                         {"what", network_text(s, net)}});
@@ -370,7 +381,8 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
       int n = 0;
       for (const Row& r : rows) n += r.kind == k;
       if (left == 0) {
-        out += cli_say("spots.kind_none_left", {{"pieces", capitalized(plural_of(pn))}, {"piece", piece_word(g, pn)}});
+        out += cli_say("spots.kind_none_left",
+                       {{"pieces", capitalized(plural_word(g, pn))}, {"piece", piece_word(g, pn)}});
         continue;
       }
       std::string roles;      // what a piece is called where it stands (FeatureTypeDef::role)
@@ -389,7 +401,7 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
         roles = cli_say("spots.network_role", {{"types", network_types(g, k)}, {"network", network_word(g)}});
       }
       out += cli_say("spots.kind",
-                     {{"pieces", capitalized(plural_of(pn))},
+                     {{"pieces", capitalized(plural_word(g, pn))},
                       {"piece", capitalized(piece_word(g, pn))},
                       {"left", left},
                       {"rest", n == 0 ? cli_say("spots.no_free", {{"tiles", multi ? 2 : 1}}) : std::string(":")},
@@ -399,7 +411,8 @@ std::string render_piece_options(const State& s, const std::vector<PlayerInfo>& 
     }
   }
   if (g.present.decision_panels) out += render_decision(s, players, color, false, 80);  // the game's: actions, notes
-  const std::string none = g.pass_text == "pass" ? cli_say("spots.keep", {{"pieces", plural_of(n0)}}) : pass_word(g);
+  const std::string none =
+      g.pass_text == "pass" ? cli_say("spots.keep", {{"pieces", plural_word(g, n0)}}) : pass_word(g);
   out += fmt::format("  {:<{}} {}\n", "none", w, none);
   for (const Row& r : taken) out += row_text(r);
   return out;
@@ -626,7 +639,7 @@ std::string hand_news(const Hands& before, const State& after, const std::vector
     if (!got.empty())
       out += cli_say("hand.draws", {{"who", who_verb(players, static_cast<int>(p), color, "draw", "draws")},
                                     {"name", player_name(players, static_cast<int>(p), color)},
-                                    {"count", plural(static_cast<int>(got.size()), noun, plural_of(noun))},
+                                    {"count", noun_count(*after.rs->game, noun, static_cast<int>(got.size()))},
                                     {"items", fmt::format("{}", fmt::join(got, ", "))}});
   }
   return out;

@@ -20,6 +20,80 @@ namespace carc::cli {
 
 using namespace term;
 
+namespace {
+
+// Letters folded for comparing typed words: ASCII, Cyrillic and Romanian capitals to small ones,
+// "ё" to "е", the cedilla forms "ş ţ" to the comma forms "ș ț".
+std::string fold(std::string_view in) {
+  std::string out;
+  out.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    const auto d = i + 1 < in.size() ? static_cast<unsigned char>(in[i + 1]) : 0u;
+    auto two = [&](unsigned a, unsigned b) {
+      out.push_back(static_cast<char>(a));
+      out.push_back(static_cast<char>(b));
+      ++i;
+    };
+    if (c >= 'A' && c <= 'Z') {
+      out.push_back(static_cast<char>(c - 'A' + 'a'));
+    } else if (c == 0xD0 && d >= 0x90 && d <= 0x9F) {  // А..П
+      two(0xD0, d + 0x20);
+    } else if (c == 0xD0 && d >= 0xA0 && d <= 0xAF) {  // Р..Я
+      two(0xD1, d - 0x20);
+    } else if ((c == 0xD0 && d == 0x81) || (c == 0xD1 && d == 0x91)) {  // Ё ё
+      two(0xD0, 0xB5);
+    } else if (c == 0xC4 && d == 0x82) {  // Ă
+      two(0xC4, 0x83);
+    } else if (c == 0xC3 && (d == 0x82 || d == 0x8E)) {  // Â Î
+      two(0xC3, d + 0x20);
+    } else if ((c == 0xC8 && d == 0x98) || (c == 0xC5 && (d == 0x9E || d == 0x9F))) {  // Ș Ş ş
+      two(0xC8, 0x99);
+    } else if ((c == 0xC8 && d == 0x9A) || (c == 0xC5 && (d == 0xA2 || d == 0xA3))) {  // Ț Ţ ţ
+      two(0xC8, 0x9B);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string typed_in_notation(const GameDef& g, std::string_view text) {
+  // the words of the player's language for the game's feature types, the roles of pieces on them
+  // and the pieces (singular and plural), and "none", each with the notation's word
+  std::vector<std::pair<std::string, std::string>> words_;
+  auto add = [&](const std::string& word, const std::string& id) {
+    const std::string f = fold(word);
+    if (!f.empty() && f != id) words_.emplace_back(f, id);
+  };
+  for (const FeatureTypeDef& fd : g.ftypes) {
+    add(feature_word(g, fd.name), fd.name);
+    add(plural_word(g, fd.name), fd.name);
+    if (!fd.role.empty()) {
+      add(role_word(g, fd.role), fd.role);
+      add(plural_word(g, fd.role), fd.role);
+    }
+  }
+  for (std::size_t k = 0; k < (g.pieces2_per_player > 0 ? 2u : 1u); ++k) {
+    add(piece_word(g, g.piece_names[k]), g.piece_names[k]);
+    add(plural_word(g, g.piece_names[k]), g.piece_names[k]);
+  }
+  for (const std::string& w : split_words(cli_say("typed.none"), "|")) add(w, "none");
+  std::sort(words_.begin(), words_.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  std::string t = " " + fold(text) + " ";
+  for (const auto& [word, id] : words_) {  // whole words only, the longest first
+    for (std::size_t at = t.find(word); at != std::string::npos; at = t.find(word, at + 1)) {
+      const char before = t[at - 1], after = at + word.size() < t.size() ? t[at + word.size()] : ' ';
+      auto edge = [](char c) { return c == ' ' || c == ',' || c == '(' || c == ')' || c == ';' || c == '\t'; };
+      if (!edge(before) || !edge(after)) continue;
+      t.replace(at, word.size(), id);
+    }
+  }
+  return t.substr(1, t.size() - 2);
+}
+
 ParsedChoice parse_choice(std::string_view text, const State& s) {
   ParsedChoice r;
   const auto opts = listed_choices(s);
@@ -162,7 +236,7 @@ ParsedPlacement parse_placement(std::string_view text, const std::vector<Candida
 
 ParsedPort parse_port(std::string_view text, const State& s) {
   ParsedPort r;
-  std::string t(text);
+  std::string t = typed_in_notation(*s.rs->game, text);  // "дорога N" -> "road n"
   for (char& c : t)
     if (c == ',' || c == '(' || c == ')' || c == ';') c = ' ';
   auto w = words(t);

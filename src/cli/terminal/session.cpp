@@ -41,6 +41,52 @@ namespace carc::cli {
 
 namespace {
 
+// Every line of `text` within `width` columns: a wider line is broken at spaces, its next lines
+// indented two more than its own (lines that fit, a board's among them, are kept as they are).
+std::string fit_lines(const std::string& text, int width) {
+  if (width < 20) return text;
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t nl = text.find('\n', at);
+    const std::size_t end = nl == std::string::npos ? text.size() : nl;
+    const std::string line = text.substr(at, end - at);
+    at = nl == std::string::npos ? text.size() : nl + 1;
+    const std::string tail = nl == std::string::npos ? "" : "\n";
+    if (display_width(line) <= width) {
+      out += line + tail;
+      continue;
+    }
+    const std::size_t lead = std::min<std::size_t>(line.find_first_not_of(' '), 20);
+    std::string cur(lead, ' '), rest = line.substr(lead);
+    const bool spaced = rest.back() == ' ';  // a prompt keeps its space before the input
+    while (!rest.empty() && rest.back() == ' ') rest.pop_back();
+    while (display_width(cur + rest) > width) {  // break at the last space that fits (spacing kept)
+      std::size_t cut = std::string::npos;
+      for (std::size_t sp = rest.find(' '); sp != std::string::npos; sp = rest.find(' ', sp + 1)) {
+        if (sp > 0 && display_width(cur + rest.substr(0, sp)) > width) break;
+        if (sp > 0) cut = sp;
+      }
+      if (cut == std::string::npos) cut = rest.find(' ', 1);  // a word wider than the line: alone
+      if (cut == std::string::npos) break;
+      std::string head = rest.substr(0, cut);
+      while (!head.empty() && head.back() == ' ') head.pop_back();
+      out += cur + head + "\n";
+      const std::size_t next = rest.find_first_not_of(' ', cut);
+      rest = rest.substr(next);  // not npos: rest ends in a letter
+      cur = std::string(lead + 2, ' ');
+    }
+    out += cur + rest + (spaced ? " " : "") + tail;
+  }
+  return out;
+}
+
+// The seat is the reader's, the one person at the table named "You" in the session's language:
+// their sentences are in the second person (also cli/terminal/panels.cpp).
+bool is_you(const std::vector<PlayerInfo>& players, int p) {
+  return p >= 0 && static_cast<std::size_t>(p) < players.size() &&
+         players[static_cast<std::size_t>(p)].name == cli_say("name.you");
+}
+
 using namespace term;
 using Opts = PlayOptions;
 
@@ -139,7 +185,7 @@ class Session {
   // I/O
   bool read_line(const std::string& prompt, std::string& line);
   void say(const std::string& text) {
-    fmt::print("{}", text);
+    fmt::print("{}", fit_lines(text, view_.width));
     std::fflush(stdout);
   }
   bool save();
@@ -520,12 +566,13 @@ void Session::show_turn() {
   const auto cands = placement_candidates(s);
   const bool bonus_piles = g_->ruleset().tiles.bonus_total > 0;
   const std::string head =
-      bonus_piles ? cli_say("turn.head_bonus", {{"turn", s.turn},
-                                                {"player", player_name(players(), s.current, false)},
-                                                {"bonus", s.in_extra ? cli_say("turn.bonus_tile") : std::string()},
-                                                {"pile", s.pile},
-                                                {"bonus_pile", s.bonus_pile}})
-                  : cli_say("turn.head",
+      bonus_piles ? cli_say(is_you(players(), s.current) ? "turn.head_bonus_you" : "turn.head_bonus",
+                            {{"turn", s.turn},
+                             {"player", player_name(players(), s.current, false)},
+                             {"bonus", s.in_extra ? cli_say("turn.bonus_tile") : std::string()},
+                             {"pile", s.pile},
+                             {"bonus_pile", s.bonus_pile}})
+                  : cli_say(is_you(players(), s.current) ? "turn.head_you" : "turn.head",
                             {{"turn", s.turn}, {"player", player_name(players(), s.current, false)}, {"pile", s.pile}});
   std::string header = "──" + head;
   for (int i = 2 + display_width(head); i < std::min(view_.width, 80); ++i) header += "─";
@@ -761,7 +808,8 @@ Outcome Session::place_phase() {
         if (c.x == pp.x && c.y == pp.y) {
           std::vector<std::string> rots;
           for (int r : c.rots) rots.push_back(fmt::format("r{}", r));
-          hint = fmt::format(" (there it fits as {})", fmt::join(rots, " or "));
+          hint =
+              cli_say("not_possible.fits_as", {{"rots", fmt::format("{}", fmt::join(rots, cli_say("list.or_forms")))}});
         }
       say(cli_say("not_possible", {{"why", printable_lines(e.what())}, {"hint", hint}}));
     }
@@ -1058,7 +1106,8 @@ void Session::give_hint() {
   const Analysis a = mcts_analyze(s, mo, seed);
   g_->note_hint(p);
   save();
-  std::string out = cli_say("hint.head", {{"player", name(p)}, {"playouts", static_cast<long long>(a.playouts)}});
+  std::string out = cli_say(is_you(players(), p) ? "hint.head_you" : "hint.head",
+                            {{"player", name(p)}, {"playouts", static_cast<long long>(a.playouts)}});
   for (std::size_t k = 0; k < a.options.size() && k < 3; ++k) {
     const OptionStats& o = a.options[k];
     out += cli_say("hint.option", {{"n", static_cast<long long>(k + 1)},
@@ -1066,7 +1115,8 @@ void Session::give_hint() {
                                    {"margin", fmt::format("{:+.1f}", o.margin)},
                                    {"win", static_cast<long long>(std::lround(100 * o.win_prob))}});
   }
-  out += cli_say("hint.noted", {{"player", name(p)}, {"move", static_cast<long long>(g_->record().moves.size() + 1)}});
+  out += cli_say(is_you(players(), p) ? "hint.noted_you" : "hint.noted",
+                 {{"player", name(p)}, {"move", static_cast<long long>(g_->record().moves.size() + 1)}});
   say(out);
 }
 

@@ -24,7 +24,7 @@ std::string describe_event_named(const State& s, const ScoreEvent& e, const std:
   // the game's own words first (GameDef::describe), "{pN}" for the players
   std::string text = describe_event_text(s, e);
   const std::string ref = seat_ref(e.player);
-  const bool you = static_cast<std::size_t>(e.player) < players.size() && players[e.player].name == "You";
+  const bool you = is_you(players, e.player);
   if (you && i18n::current() == i18n::Lang::En && text.rfind(ref + " scores ", 0) == 0)
     text = cli_say("you_score") + text.substr(ref.size() + 8);
   else if (you && i18n::current() == i18n::Lang::En && text.rfind(ref + "'s ", 0) == 0)
@@ -40,12 +40,13 @@ std::string describe_record_move(const State& s, const RecordMove& m, const std:
   const GameDef& g = *s.rs->game;
   const int type_id = s.rs->tiles.find(m.tile);
   const bool bonus = type_id >= 0 && s.rs->tiles.types[static_cast<std::size_t>(type_id)].pile == kPileBonus;
-  std::string out =
-      cli_say(bonus ? "move.placed_bonus" : "move.placed", {{"player", player_name(players, m.player, color)},
-                                                            {"tile", printable(m.tile)},
-                                                            {"x", m.x},
-                                                            {"y", m.y},
-                                                            {"rot", m.rot}});
+  std::string out = cli_say(is_you(players, m.player) ? (bonus ? "move.placed_bonus_you" : "move.placed_you")
+                                                      : (bonus ? "move.placed_bonus" : "move.placed"),
+                            {{"player", player_name(players, m.player, color)},
+                             {"tile", printable(m.tile)},
+                             {"x", m.x},
+                             {"y", m.y},
+                             {"rot", m.rot}});
   // a game's action or choice in its own words (Presentation::told), else its record text
   auto told = [&](MoveKind kind, const std::string& text) {
     if (g.present.told) return g.present.told(s, kind, text, m.x, m.y);

@@ -158,6 +158,7 @@ void present_amazonas(GameDef& g) {
     const i18n::Scope english(i18n::Lang::En);
     p.help = help(g);
   }
+  p.help_in = help;
 }
 
 }  // namespace carc::games

@@ -66,7 +66,7 @@ constexpr std::array<std::string_view, kTexts - kInLakesText> kTextIds = {
 std::string hg_text(Text k, const MsgArgs& args = {}) {
   static const auto texts = [] {
     std::array<std::array<std::string, kTexts>, i18n::kLangs> t;
-    for (const i18n::Lang l : i18n::kAllLangs) {
+    for (const i18n::Lang l : i18n::kEveryLang) {
       const i18n::Scope scope(l);
       for (std::size_t i = 0; i < kTexts; ++i) {
         const std::string id =

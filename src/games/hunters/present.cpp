@@ -158,6 +158,18 @@ std::string told(const State& s, MoveKind kind, std::string_view text, int, int)
 }
 
 // The game's help sections in the current language (what to type stays the notation's).
+// The words typed for a feature type, a role or a piece, in the player's language (the
+// terminal takes these and the notation's English ones).
+std::string typed_words(const GameDef& g) {
+  std::vector<std::string> w;
+  for (const FeatureTypeDef& fd : g.ftypes)
+    if (fd.claimable) w.push_back(feature_word(g, fd.name));
+  for (const FeatureTypeDef& fd : g.ftypes)
+    if (!fd.role.empty()) w.push_back(say(g, "piece." + fd.role));
+  w.push_back(piece_word(g, g.piece_names[1]));
+  return fmt::format("{}", fmt::join(w, ", "));
+}
+
 std::vector<Panel> help(const GameDef& g) {
   Panel place;
   place.lines = {say(g, "help.end")};
@@ -172,7 +184,7 @@ std::vector<Panel> help(const GameDef& g) {
                     {{"piece", piece_word(g, g.piece_names[0])}, {"piece2", piece_word(g, g.piece_names[1])}});
   piece.rows = {{"PORT", say(g, "help.piece.port")},
                 {"hut PORT", say(g, "help.piece.hut")},
-                {"river, forest, meadow, fisher, gatherer, hunter, hut", say(g, "help.piece.type")},
+                {typed_words(g), say(g, "help.piece.type")},
                 {"none", say(g, "option.pass")}};
   return {place, shaman, piece};
 }
@@ -195,6 +207,7 @@ void present_hunters(GameDef& g) {
     const i18n::Scope english(i18n::Lang::En);
     p.help = help(g);
   }
+  p.help_in = help;
 }
 
 }  // namespace carc::games

@@ -341,7 +341,7 @@ enum : std::size_t { kOptJeep, kOptFound, kOptExplore };
 std::string option_say(std::size_t which, const MsgArgs& args) {
   static const auto texts = [] {
     std::array<std::array<std::string, 3>, i18n::kLangs> t;
-    for (const i18n::Lang l : i18n::kAllLangs) {
+    for (const i18n::Lang l : i18n::kEveryLang) {
       const i18n::Scope scope(l);
       const std::array<const char*, 3> ids = {"option.jeep", "option.found", "option.explore"};
       for (std::size_t k = 0; k < ids.size(); ++k) t[static_cast<std::size_t>(l)][k] = sf_say(ids[k], {});
@@ -686,7 +686,8 @@ std::vector<Panel> help(const GameDef& g) {
   piece.title = say(g, "help.piece.title");
   piece.rows = {
       {"PORT", say(g, "help.piece.port")},
-      {"trail, bush, baobab", say(g, "help.piece.type")},
+      {fmt::format("{}, {}, {}", feature_word(g, "trail"), feature_word(g, "bush"), feature_word(g, "baobab")),
+       say(g, "help.piece.type")},
       {"found SPECIES X,Y CORNER", say(g, "help.piece.found")},
       {"explore SPECIES X,Y CORNER", say(g, "help.piece.explore")},
       {"jeep X,Y to X,Y", say(g, "help.piece.jeep")},

@@ -40,7 +40,7 @@ std::string sf_say(std::string_view id, const MsgArgs& args = {}) {
 const std::string& species_word(const State&, int k) {
   static const auto words = [] {
     std::array<std::array<std::string, kTokenKinds>, i18n::kLangs> w;
-    for (const i18n::Lang l : i18n::kAllLangs) {
+    for (const i18n::Lang l : i18n::kEveryLang) {
       const i18n::Scope scope(l);
       for (std::size_t sp = 0; sp < w[0].size(); ++sp)
         w[static_cast<std::size_t>(l)][sp] = sf_say("species." + safari_species()[sp], {});
