@@ -9,7 +9,7 @@
 // in the colour of its likeliest scorer, filled as far as that seat's share of the search's playouts.
 // The client computes nothing of it: every number is the server's review.
 import { h, s, getJSON, load, save } from "./util";
-import { lang, t, withLang, word } from "./i18n";
+import { locale, t, withLang, word } from "./i18n";
 import type { View } from "./types";
 
 export type Mark = "" | "inaccuracy" | "mistake" | "blunder";
@@ -39,8 +39,8 @@ export interface AnalysisHost {
 }
 
 const SYMBOL: Record<string, string> = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const nf = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const pct = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+const nf = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const pct = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 });
 // A margin with its sign (a true minus): +1.3, −5.3, 0.0.
 export function signed(n: number): string {
   const a = nf.format(Math.abs(n));

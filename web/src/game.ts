@@ -598,7 +598,8 @@ export class GamePage {
     this.keysHelp?.remove();
     this.keysHelp = null;
     if (!show) return;
-    const rows: [string, string][] = [["←↑→↓", t("keys.arrows")], ["Shift + ←↑→↓", t("keys.pan")], ["Enter, Space", t("keys.enter")], ["Tab", t("keys.tab")],
+    // the keys as their caps print them (Shift, Enter, Tab, Esc, Backspace), the space bar in words
+    const rows: [string, string][] = [["←↑→↓", t("keys.arrows")], ["Shift + ←↑→↓", t("keys.pan")], [`Enter, ${t("keys.space")}`, t("keys.enter")], ["Tab", t("keys.tab")],
       ["r / R", t("keys.rotate")], ["c", t("keys.confirm")], ["Esc", t("keys.escape")], ["Backspace", t("keys.back")], ["+ − 0", t("keys.zoom")], ["?", t("keys.help")]];
     const close = h("button", { type: "button", "data-keys-close": "", text: t("keys.close") });
     const box = h("div", { class: "keys-help", "data-keys-help": "", role: "dialog", "aria-label": t("keys.title") },
@@ -870,7 +871,7 @@ export class GamePage {
       back.addEventListener("click", () => this.takeBack());
       ok.addEventListener("click", () => this.confirm());
       const form = h("form", { class: "notation", "data-notation-form": "" },
-        h("input", { "data-notation-input": "", "aria-label": t("game.notation_label"), placeholder: t("game.notation_hint"), autocomplete: "off" }));
+        h("input", { "data-notation-input": "", "aria-label": t("game.notation_label"), placeholder: t("game.notation_hint", { example: "D 0,-1 r90" }), autocomplete: "off" }));
       form.addEventListener("submit", (e) => { e.preventDefault(); const inp = form.querySelector("input")!; const t = inp.value; inp.value = ""; this.typed(t); });
       const resign = h("button", { type: "button", class: "quiet", "data-resign": "", text: t("game.resign") });
       resign.addEventListener("click", () => this.resign());

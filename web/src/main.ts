@@ -10,6 +10,7 @@ import { lang, t } from "./i18n";
 async function main(): Promise<void> {
   const root = document.getElementById("app")!;
   document.documentElement.lang = lang;
+  document.title = t("lobby.title");  // a game's page and the rules' set their own
   const path = location.pathname;
   try {
     const m = /^\/play\/([^/]+)$/.exec(path);

@@ -1,4 +1,5 @@
 // Small DOM and storage helpers.
+import { hasMessage, t as say } from "./i18n";
 
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean | undefined> = {}, ...kids: (Node | string | null | undefined | false)[]): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -70,7 +71,9 @@ export async function getJSON<T>(url: string, init?: RequestInit): Promise<T> {
   } catch {
     throw new Error(`${url}: ${r.status} ${t.slice(0, 200)}`);
   }
-  if (!r.ok) throw new HttpError(body?.message ?? `${url}: ${r.status}`, r.status, body?.code, Number(r.headers.get("Retry-After")) || undefined);
+  // a refusal the client words itself by its code (the server's message is English), else the server's
+  const words = typeof body?.code === "string" && hasMessage(`error.code.${body.code}`) ? say(`error.code.${body.code}`) : body?.message;
+  if (!r.ok) throw new HttpError(words ?? `${url}: ${r.status}`, r.status, body?.code, Number(r.headers.get("Retry-After")) || undefined);
   return body as T;
 }
 
