@@ -5,7 +5,7 @@
 // "your games"), each game of src/games/GAMES played to its end by clicks against a bot (every
 // decision the turns bring, the keys' list, the settings, all options, the rules over the page,
 // the final panel, the replay), the analysis of a finished game, the rules' own pages, the first
-// game's dialog with the name asked, an unknown game's rules. On each it reads every visible text
+// game's dialog with the name asked, an unknown game's rules, the words in the tiles' pictures. On each it reads every visible text
 // and the title, aria-label, aria-valuetext, placeholder and alt of every visible element, and
 // fails on any run of two or more ASCII letters that is not in ALLOWED, naming the page, the
 // element and the words around it. It also checks that the client's pseudo() is the server's
@@ -49,6 +49,7 @@ const GAME_ID = /^[0-9a-f]{12}$/;
 const KNOWN = [
   { page: /: the (replay|analysis)/, text: /\bBot easy\b/, why: "a replay's and an analysis' seats: the record's names, not shown_names() (src/server)" },
   { page: /: the analysis/, where: /data-graph-decision|a-move/, why: "the analysis says its moves in the notation: the review has no words for them (src/server)" },
+  { page: /^tiles:hunters$/, text: /^(big trap|canoe|fire|pit trap|raft|shaman)$/, why: "Hunters' tile pictures label their specials in English in every language (view::tile_svg, src/view)" },
 ];
 
 // Runs of two or more ASCII letters in a text, each with the words around it.
@@ -104,8 +105,9 @@ async function shown(page) {
 function collector() {
   const found = new Map(), known = new Set();
   return {
-    async check(page, name) {
-      for (const { where, text } of await shown(page)) {
+    async check(page, name) { this.checkTexts(await shown(page), name); },
+    checkTexts(texts, name) {
+      for (const { where, text } of texts) {
         for (const [run, around] of foreign(text)) {
           const k = KNOWN.find((x) => x.page.test(name) && (!x.where || x.where.test(where)) && (!x.text || x.text.test(around)));
           if (k) { known.add(k.why); continue; }
@@ -178,6 +180,17 @@ test("the lobby in xx (?lang=xx): no English; xx not offered in the picker; a ga
   }
   await ctx.close();
   assert.deepEqual(errors, []);
+  c.assertNone();
+});
+
+test("the tiles' pictures in xx: their words too", { timeout: 60000 }, async () => {
+  // the engine's pictures are images on the page (their words are not the page's text)
+  const c = collector();
+  for (const id of games) {
+    const texts = (await api(server, "GET", `/api/tiles/${id}?lang=xx`)).tiles.flatMap((tile) =>
+      [...(tile.svg ?? "").matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => ({ where: `tile ${tile.id}'s picture`, text: m[1] })));
+    c.checkTexts(texts, `tiles:${id}`);
+  }
   c.assertNone();
 });
 
