@@ -17,6 +17,10 @@ board, a bad move). Every line of that transcript is checked:
 
 The same game is then played in Russian, where any run of ASCII letters outside those is English,
 and in Romanian, where English's own small words ("the", "of", "tile"...) are looked for.
+The engine protocol in `xx` is read the same way: a greedy game's options, events and views at
+every decision (the fields a front end shows: text, title, label, rows...; the notation and the
+bot's report for researchers aside).
+
 Bounded: one game per game, each process with a timeout. `--show` prints the transcripts.
 """
 import json
@@ -106,6 +110,54 @@ def moves_of(game, seed, players):
         eng.close()
 
 
+# the view's and the protocol's fields a player reads (the rest are identifiers and notation)
+READ = {"text", "title", "label", "rows", "lines", "summary_words", "words", "word", "track_title", "head"}
+
+
+def engine_words(game, seed, players):
+    """A greedy game through `carcassonne engine --lang xx`: every text a front end shows (options,
+    events, the view's panels and titles) at every decision; returns {word: example}."""
+    found = {}
+
+    def walk(v, key=""):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if k in ("notation", "notations", "move", "report"):  # notation; the bot's report is for researchers
+                    continue
+                walk(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x, key)
+        elif isinstance(v, str) and key in READ:
+            for w in ALONE.findall(QUOTED.sub(" ", v)):
+                found.setdefault(w, f"{key}: {v[:140]}")
+
+    eng = subprocess.Popen([BIN, "engine", "--lang", "xx"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                           bufsize=1)
+    n = 0
+
+    def ask(cmd, **kw):
+        nonlocal n
+        n += 1
+        eng.stdin.write(json.dumps(dict(kw, cmd=cmd, id=n)) + "\n")
+        eng.stdin.flush()
+        return json.loads(eng.stdout.readline())
+
+    try:
+        gid = ask("new", game=game, players=players, seed=seed)["game"]
+        while True:
+            st = ask("legal", game=gid)
+            walk(st)
+            walk(ask("view", game=gid))
+            if st["over"]:
+                break
+            walk(ask("bot", game=gid, bot="greedy", play=True))
+    finally:
+        eng.stdin.close()
+        eng.wait(timeout=60)
+    return found
+
+
 def allowed(word, names):
     return word in TYPED or word in names or PORT.match(word) is not None
 
@@ -169,6 +221,9 @@ def main():
             if SHOW:
                 print(f"===== {game} {lang}\n{out}")
             check(game, lang, out, set(players), tokens, set(COMMANDS) | set(moves))
+        for w, where in sorted(engine_words(game, seed, players).items()):
+            if not allowed(w, set(players)) and w not in tokens:
+                fail(f"{game} engine --lang xx: {w!r} in {where}")
         print(f"{game}: {len(moves)} moves typed in xx, ru and ro; notation words: {' '.join(sorted(tokens))}")
     if failures:
         print(f"{len(failures)} failure(s)", file=sys.stderr)

@@ -410,7 +410,8 @@ void Seat::on_message(const std::string& text) {
   }
   const std::string type = m.value("type", "");
   if (type == "events") {
-    for (const json& e : m["events"]) {
+    for (json e : m["events"]) {
+      e.erase("words");  // the moves in the connection's words: sent, never logged (docs/server-protocol.md)
       const std::int64_t s = e["seq"];
       if (auto it = events.find(s); it != events.end() && it->second != e) die(fmt::format("game {} seat {}: event {} changed", game, seat, s));
       if (s > seq + 1 && !events.count(s)) die(fmt::format("game {} seat {}: a gap after {} ({})", game, seat, seq, s));

@@ -417,8 +417,8 @@ View build_view(const State& s, const std::vector<PlayerInfo>& players, const Vi
     v.track_len = s.track_len;
     v.track_name = gd.track_name;
     v.track_word = track_word(gd);
-    std::string name = gd.track_name;
-    name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+    std::string name = v.track_word;  // the track piece's word in the language, for its title
+    if (!name.empty() && name[0] >= 'a' && name[0] <= 'z') name[0] = static_cast<char>(name[0] - 'a' + 'A');
     const std::string end = has_message(gd, "track.end") ? say(gd, "track.end") : gd.present.track_end;
     v.track_title = end.empty() ? say(gd, "track.title", {{"name", name}, {"len", s.track_len}})
                                 : say(gd, "track.title_end", {{"name", name}, {"len", s.track_len}, {"end", end}});

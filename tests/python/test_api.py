@@ -260,7 +260,9 @@ def test_view_and_svg(name):
     ru = state.view(lang="ru")
     assert ru["lang"] == "ru" and [o.get("notations", o.get("notation")) for o in ru["decision"]["options"]] == [o.get("notations", o.get("notation")) for o in v["decision"]["options"]]
     with pytest.raises(ValueError):
-        state.view(lang="xx")
+        state.view(lang="de")
+    xx = state.view(lang="xx")  # the pseudo-locale: every word altered (docs/i18n.md)
+    assert xx["lang"] == "xx" and all(o["text"].startswith("[") for o in xx["decision"]["options"])
     svg = state.render_svg()
     assert svg.startswith("<svg") or svg.startswith("<?xml")
 

@@ -66,5 +66,8 @@ ParsedPort parse_port(std::string_view text, const State& s);
 // ("дорога N" -> "road n", "drum" -> "road", "нет" -> "none"): feature types, roles and pieces in
 // the singular and the plural, and the words for none ("typed.none"); folded to small letters.
 std::string typed_in_notation(const GameDef& g, std::string_view text);
+// Typed text folded for comparing words: ASCII, Cyrillic and Romanian capitals to small letters,
+// "ё" to "е", the cedilla forms "ş ţ" to the comma forms "ș ț".
+std::string fold_typed(std::string_view in);
 
 }  // namespace carc::cli

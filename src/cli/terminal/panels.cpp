@@ -434,8 +434,10 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
       const std::string& b = players[pi].bot;
       const std::string shown = b.rfind("mcts:", 0) == 0 ? "mcts" : b;
       const std::string& nm = players[pi].name;
-      const bool said = nm.find("(easy)") != std::string::npos || nm.find("(normal)") != std::string::npos ||
-                        nm.find("(hard)") != std::string::npos || nm.find(shown) != std::string::npos;
+      bool said = nm.find(shown) != std::string::npos;  // the name says the level ("Bot (easy)", «Бот (лёгкий)»)
+      for (const char* lv : {"easy", "normal", "hard"})
+        said |= nm.find(fmt::format("({})", lv)) != std::string::npos ||
+                nm.find(fmt::format("({})", carc::say(std::string("bot.level.") + lv))) != std::string::npos;
       kind = said ? cli_say("seat.a_bot") : cli_say("seat.bot", {{"bot", shown}});
     }
     if (!extra) {

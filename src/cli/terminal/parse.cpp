@@ -20,11 +20,9 @@ namespace carc::cli {
 
 using namespace term;
 
-namespace {
-
 // Letters folded for comparing typed words: ASCII, Cyrillic and Romanian capitals to small ones,
 // "ё" to "е", the cedilla forms "ş ţ" to the comma forms "ș ț".
-std::string fold(std::string_view in) {
+std::string fold_typed(std::string_view in) {
   std::string out;
   out.reserve(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -58,14 +56,12 @@ std::string fold(std::string_view in) {
   return out;
 }
 
-}  // namespace
-
 std::string typed_in_notation(const GameDef& g, std::string_view text) {
   // the words of the player's language for the game's feature types, the roles of pieces on them
   // and the pieces (singular and plural), and "none", each with the notation's word
   std::vector<std::pair<std::string, std::string>> words_;
   auto add = [&](const std::string& word, const std::string& id) {
-    const std::string f = fold(word);
+    const std::string f = fold_typed(word);
     if (!f.empty() && f != id) words_.emplace_back(f, id);
   };
   for (const FeatureTypeDef& fd : g.ftypes) {
@@ -82,7 +78,7 @@ std::string typed_in_notation(const GameDef& g, std::string_view text) {
   }
   for (const std::string& w : split_words(cli_say("typed.none"), "|")) add(w, "none");
   std::sort(words_.begin(), words_.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
-  std::string t = " " + fold(text) + " ";
+  std::string t = " " + fold_typed(text) + " ";
   for (const auto& [word, id] : words_) {  // whole words only, the longest first
     for (std::size_t at = t.find(word); at != std::string::npos; at = t.find(word, at + 1)) {
       const char before = t[at - 1], after = at + word.size() < t.size() ? t[at + word.size()] : ' ';

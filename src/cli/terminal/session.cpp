@@ -42,7 +42,8 @@ namespace carc::cli {
 namespace {
 
 // Every line of `text` within `width` columns: a wider line is broken at spaces, its next lines
-// indented two more than its own (lines that fit, a board's among them, are kept as they are).
+// indented to the column of its text after a gap of two spaces or more (a table's or a help
+// section's row), else two more than its own (lines that fit, a board's among them, are kept).
 std::string fit_lines(const std::string& text, int width) {
   if (width < 20) return text;
   std::string out;
@@ -59,6 +60,14 @@ std::string fit_lines(const std::string& text, int width) {
     const std::size_t lead = std::min<std::size_t>(line.find_first_not_of(' '), 20);
     std::string cur(lead, ' '), rest = line.substr(lead);
     const bool spaced = rest.back() == ' ';  // a prompt keeps its space before the input
+    // a row of a table or a help section ("  X Y ROT      column X, ..."): its text's column, else
+    // two more than the line's own indent
+    std::size_t hang = lead + 2;
+    if (const std::size_t gap = line.find("  ", lead); gap != std::string::npos) {
+      const std::size_t text_at = line.find_first_not_of(' ', gap);
+      const int col = text_at == std::string::npos ? 0 : display_width(line.substr(0, text_at));
+      if (col > static_cast<int>(lead) && col <= 40) hang = static_cast<std::size_t>(col);
+    }
     while (!rest.empty() && rest.back() == ' ') rest.pop_back();
     while (display_width(cur + rest) > width) {  // break at the last space that fits (spacing kept)
       std::size_t cut = std::string::npos;
@@ -73,11 +82,20 @@ std::string fit_lines(const std::string& text, int width) {
       out += cur + head + "\n";
       const std::size_t next = rest.find_first_not_of(' ', cut);
       rest = rest.substr(next);  // not npos: rest ends in a letter
-      cur = std::string(lead + 2, ' ');
+      cur = std::string(hang, ' ');
     }
     out += cur + rest + (spaced ? " " : "") + tail;
   }
   return out;
+}
+
+// A bot level's word in the session's language ("лёгкий"), the level itself if it has none.
+std::string level_word(const std::string& level) {
+  const std::string lv = lower(level);
+  return lv == "easy" || lv == "normal" || lv == "hard" ? carc::say("bot.level." + lv) : level;
+}
+MsgArgs level_words() {
+  return {{"easy", level_word("easy")}, {"normal", level_word("normal")}, {"hard", level_word("hard")}};
 }
 
 // The seat is the reader's, the one person at the table named "You" in the session's language:
@@ -158,8 +176,9 @@ std::vector<PlayerInfo> make_seats(const Opts& o, const std::string& level) {
     } else if (!level_names[i].empty()) {
       int same = 0;
       for (const auto& ln : level_names) same += ln == level_names[i];
-      pi.name = same == 1 ? cli_say("name.bot", {{"level", level_names[i]}})
-                          : cli_say("name.bot_n", {{"n", i + 1}, {"level", level_names[i]}});
+      const std::string word = level_word(level_names[i]);
+      pi.name =
+          same == 1 ? cli_say("name.bot", {{"level", word}}) : cli_say("name.bot_n", {{"n", i + 1}, {"level", word}});
     } else {
       int same = 0;
       for (const auto& sp : specs) same += sp == pi.bot;
@@ -440,14 +459,18 @@ void Session::run() {
       // a newcomer's first question: how strong the opponents are
       std::string line;
       for (;;) {
-        if (!read_line(cli_say("level.prompt"), line)) return;
-        line = lower(line);
+        if (!read_line(cli_say("level.prompt", level_words()), line)) return;
+        line = fold_typed(line);
         if (line.empty()) break;
+        for (const char* lv : {"easy", "normal", "hard"})  // the level's word in the player's language
+          if (line == fold_typed(carc::say(std::string("bot.level.") + lv))) line = lv;
         if (!bot_level_spec(line).empty()) {
           level = line;
           break;
         }
-        say(cli_say("level.bad", {{"word", printable(line)}}));
+        auto args = level_words();
+        args.emplace_back("word", printable(line));
+        say(cli_say("level.bad", args));
       }
     }
     g_.emplace(rs, make_seats(o_, level), fresh);
@@ -487,11 +510,18 @@ void Session::run() {
   g_->enable_undo(true);
   bot_rng_ = Rng(g_->record().seed.value_or(fresh) ^ 0xB07B07B07ULL);
   std::vector<std::string> seats;
-  for (int p = 0; p < static_cast<int>(players().size()); ++p)
+  for (int p = 0; p < static_cast<int>(players().size()); ++p) {
+    const PlayerInfo& pl = players()[static_cast<std::size_t>(p)];
+    // a level's bot is named by its level ("Бот 2 (лёгкий)"): "bot" says the rest; another by its kind
+    bool level = false;
+    for (const char* lv : {"easy", "normal", "hard"})
+      level |= pl.name.find(fmt::format("({})", level_word(lv))) != std::string::npos;
+    const std::string name = player_name(players(), p, view_.color, true);  // the whole name, once
     seats.push_back(
-        fmt::format("{} ({})", player_name(players(), p, view_.color, true),  // the whole name, once
-                    is_bot(p) ? cli_say("seat.bot", {{"bot", printable(players()[static_cast<std::size_t>(p)].bot)}})
-                              : cli_say("seat.human")));
+        level ? name
+              : fmt::format("{} ({})", name,
+                            is_bot(p) ? cli_say("seat.bot", {{"bot", printable(pl.bot)}}) : cli_say("seat.human")));
+  }
   say(cli_say("players", {{"list", fmt::format("{}", fmt::join(seats, ", "))}}));
   if (g_->ended().empty()) {  // a game that ended early is only shown (finish)
     say(cli_say("saved_every_turn", {{"file", printable(save_path_)}}));
