@@ -172,6 +172,11 @@ class Client:
             self.seat = m["seat"]
         elif m["type"] == "events":
             for e in m["events"]:
+                # a turn is sent with its moves in words (never logged): one non-empty text a move
+                words = e.pop("words", None)
+                if e["type"] == "turn" and (not isinstance(words, list) or len(words) != len(e["data"]["moves"])
+                                            or not all(isinstance(w, str) and w for w in words)):
+                    fail(f"{self.name}: turn event {e['seq']} without its moves in words: {words}")
                 if e["seq"] in self.events and self.events[e["seq"]] != e:
                     fail(f"{self.name}: event {e['seq']} changed: {self.events[e['seq']]} then {e}")
                 if e["seq"] > self.seq + 1 and e["seq"] not in self.events:

@@ -64,6 +64,16 @@ TEST(I18n, PseudoLocaleAltersEveryLetterAndKeepsWhatIsTyped) {
   EXPECT_NE(catalog_error(R"({"a.b": {"en": "x", "xx": "y"}})"), "");
 }
 
+TEST(I18n, StoredSeatNamesAreShownInWords) {
+  const GameDef& g = *find_game("base");
+  const i18n::Scope ru(Lang::Ru);
+  EXPECT_EQ(seat_name_words(g, "Bot easy"), "Лёгкий бот");
+  EXPECT_EQ(seat_name_words(g, "Bot hard #2"), "Сильный бот №2");
+  EXPECT_EQ(seat_name_words(g, "Player 3"), "Игрок 3");
+  for (const char* kept : {"Ann", "Bot", "Bot easy #", "Bot easy #x", "Bot strong", "Player", "Player 0", "Botanist"})
+    EXPECT_EQ(seat_name_words(g, kept), kept);
+}
+
 TEST(I18n, FormatPutsParametersAndPluralForms) {
   const std::vector<i18n::Arg> a = {{"n", 3}, {"who", "Аня"}};
   EXPECT_EQ(i18n::format("{who}: {n|# очко|# очка|# очков}", a, Lang::Ru), "Аня: 3 очка");

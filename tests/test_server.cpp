@@ -120,15 +120,19 @@ TEST(ServerRoom, AMoveIsAcknowledgedAndBroadcastOnlyAfterItsCommit) {
   ASSERT_TRUE(t.store->commit({*st.commit})[0]);
   std::vector<Out> out;
   t.room->committed(out);
-  ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(out[0].conn, 0u);
+  // the events to each connection (in its language: a turn carries its moves in words), then the ack
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].conn, 1u);
+  EXPECT_EQ(out[1].conn, 2u);
   const json evs = json::parse(out[0].text);
   EXPECT_EQ(evs["type"], "events");
   EXPECT_EQ(evs["events"][0]["type"], "turn");
   EXPECT_EQ(evs["events"][0]["seq"], at + 1);
+  EXPECT_EQ(evs["events"][0]["words"].size(), evs["events"][0]["data"]["moves"].size());
   EXPECT_EQ(evs["events"][1]["type"], "draw");
-  const json ack = json::parse(out[1].text);
-  EXPECT_EQ(out[1].conn, 1u);
+  EXPECT_EQ(out[1].text, out[0].text) << "the same language, the same message";
+  const json ack = json::parse(out[2].text);
+  EXPECT_EQ(out[2].conn, 1u);
   EXPECT_EQ(ack["type"], "ack");
   EXPECT_EQ(ack["cid"], "c1");
   EXPECT_EQ(ack["seq"], at + 1) << "the seq of the command's own event";

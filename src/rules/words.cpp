@@ -80,6 +80,31 @@ std::string noun_word(const GameDef& g, std::string_view name) {
   return has_message(g, id) ? say(g, id) : std::string(name);
 }
 
+std::string seat_name_words(const GameDef& g, const std::string& stored) {
+  auto number = [](std::string_view t) -> int {  // "12" -> 12; 0 if not a small whole number
+    if (t.empty() || t.size() > 3) return 0;
+    int n = 0;
+    for (const char c : t) {
+      if (c < '0' || c > '9') return 0;
+      n = n * 10 + (c - '0');
+    }
+    return n;
+  };
+  if (stored.rfind("Player ", 0) == 0)
+    if (const int n = number(std::string_view(stored).substr(7)); n > 0) return say(g, "seat.player", {{"n", n}});
+  if (stored.rfind("Bot ", 0) != 0) return stored;
+  std::string_view rest = std::string_view(stored).substr(4);
+  int n = 0;
+  if (const std::size_t hash = rest.find(" #"); hash != std::string_view::npos) {
+    n = number(rest.substr(hash + 2));
+    if (n == 0) return stored;
+    rest = rest.substr(0, hash);
+  }
+  const std::string id = fmt::format("bot.name.{}", rest);
+  if (!has_message(g, id)) return stored;
+  return n > 0 ? say(g, "bot.numbered", {{"name", say(g, id)}, {"n", n}}) : say(g, id);
+}
+
 std::string seat_ref(int seat) { return fmt::format("{{p{}}}", seat); }
 
 std::string with_seat_names(std::string text, const std::vector<std::string>& names) {

@@ -43,6 +43,10 @@ std::string feature_form(const GameDef& g, std::string_view name, std::string_vi
 // named alone ("noun.<name>"; a hand's lion, the legend's lion), else the identifier.
 std::string track_word(const GameDef& g);
 std::string noun_word(const GameDef& g, std::string_view name);
+// A seat's name as stored (records keep English) in the current language's words: a name the
+// server gave, "Bot LEVEL" or "Bot LEVEL #N" (bot.name.LEVEL, bot.numbered) and "Player N"
+// (seat.player); any other name as it is.
+std::string seat_name_words(const GameDef& g, const std::string& stored);
 // "{pN}": seat N's name, put in by whoever shows the text (the view, the terminal, a record).
 std::string seat_ref(int seat);
 // `text` with every "{pN}" replaced by names[N] (those beyond the list as "player N+1", in the

@@ -30,6 +30,7 @@
 #include "core/i18n.hpp"
 #include "core/io.hpp"
 #include "core/json_input.hpp"
+#include "rules/words.hpp"
 #include "server/bot_turn.hpp"
 #include "server/crypto.hpp"
 #include "server/room.hpp"
@@ -1703,6 +1704,10 @@ void Server::analysis_answer(HttpCall& c, Host& h, bool start) {
   if (stored) {
     json body = json::parse(*stored);
     body["status"] = "done";
+    // the seats as the request's language names them ("Bot easy" -> «Лёгкий бот»); stored in English
+    if (json* players = body.contains("review") ? &body["review"]["players"] : nullptr; players && players->is_array())
+      for (json& name : *players)
+        if (name.is_string()) name = seat_name_words(h.room->game_def(), name.get<std::string>());
     c.respond(http::status::ok, dump(body));
     return;
   }

@@ -130,6 +130,7 @@ class Room {
   [[nodiscard]] int seat_of_token(const std::string& token) const;
   // Connections that said hello without a seat.
   [[nodiscard]] int spectators() const { return spectators_; }
+  [[nodiscard]] const GameDef& game_def() const { return *rs_->game; }
 
   // The id of the game's rematch, once asked for ("" none).
   [[nodiscard]] std::string rematch() const;

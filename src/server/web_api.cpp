@@ -151,6 +151,13 @@ std::string web_file(std::string_view path) {
 
 namespace {
 
+// The seats' names in the request's language ("Bot easy" -> «Лёгкий бот»; rules/words.hpp).
+std::vector<std::string> shown_names(const Game& g) {
+  std::vector<std::string> out;
+  for (const PlayerInfo& p : g.record().players) out.push_back(seat_name_words(*g.ruleset().game, p.name));
+  return out;
+}
+
 // The record without what the game gave (replay derives it).
 Record without_results(Record r) {
   r.events.clear();
@@ -189,7 +196,8 @@ std::string whatif_json(const std::string& record_json, const std::string& revie
   Game g = Game::replay(first_turns(full, move - 1));
   for (const std::string& text : before) g.play(parse_notation(g.state(), text));
   g.play(parse_notation(g.state(), dec->at("best").at("move").get<std::string>()));
-  return json{{"decision", *dec}, {"step", move - 1}, {"view", view::to_json(view::build_view(g))}}.dump();
+  return json{{"decision", *dec}, {"step", move - 1}, {"view", view::to_json(view::build_view(g, {}, shown_names(g)))}}
+      .dump();
 }
 
 std::string replay_json(const std::string& body) {
@@ -209,7 +217,8 @@ std::string replay_json(const std::string& body) {
     step = it->get<int>();
   }
   const Game g = Game::replay(step < total ? first_turns(std::move(r), step) : without_results(std::move(r)));
-  return json{{"steps", total}, {"step", step}, {"view", view::to_json(view::build_view(g))}}.dump();
+  return json{{"steps", total}, {"step", step}, {"view", view::to_json(view::build_view(g, {}, shown_names(g)))}}
+      .dump();
 }
 
 }  // namespace carc::server

@@ -2,6 +2,7 @@
 // tile data with the game's look (view/look.hpp). Geometry is worked out in a unit tile (0..1, y
 // down, in board orientation) and scaled to pixels when written.
 #include "core/io.hpp"
+#include "rules/words.hpp"
 #include "view/look.hpp"
 #include "view/svg.hpp"
 #include "view/svg_util.hpp"
@@ -486,11 +487,15 @@ struct Badge {
   double fs = 0, w = 0, h = 0;
 };
 
-Badge badge_of(std::string_view special, double t) {
-  Badge b{std::string(special), std::string(special)};
+Badge badge_of(const GameDef& g, std::string_view special, double t) {
+  Badge b{std::string(special), noun_word(g, special)};  // its word in the language ("noun.NAME")
   std::replace(b.label.begin(), b.label.end(), '_', ' ');
   b.fs = std::max(6.5, 0.1 * t);
   b.w = (0.62 * b.fs * text_len(b.label) + 0.7 * b.fs) / t;
+  if (b.w > 0.9) {  // a long word (another language's): a smaller font, the badge within the tile
+    b.fs *= 0.9 / b.w;
+    b.w = 0.9;
+  }
   b.h = 1.45 * b.fs / t;
   return b;
 }
@@ -681,7 +686,7 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
     const TileFeature& tf = tt.feats[static_cast<std::size_t>(f)];
     if (tf.special == 0 || tf.special > game.specials.size()) continue;
     const FeatureTypeDef& ft = rs.ftype(tf.type);
-    const Badge b = badge_of(game.specials[tf.special - 1U], t);
+    const Badge b = badge_of(game, game.specials[tf.special - 1U], t);
     std::vector<Pt> candidates;
     Pt mid;
     if (ft.cls == FClass::Centre) {  // under the lake, else over it

@@ -32,6 +32,7 @@ interface Progress { status: string; done: number; total: number; ahead: number 
 // What the game page does for the analysis.
 export interface AnalysisHost {
   colours(): string[];
+  names(): string[];                      // the seats' names in the page's language (the view's)
   changed(): void;                        // the Analyse button's state changed: draw it again
   show(step: number): Promise<void>;      // the replay at this step (turns of the record)
   redraw(): void;                         // the board: a better move shown, or not
@@ -174,7 +175,8 @@ export class Analysis {
   }
 
   // ---- the panel ----
-  private name(seat: number): string { return this.review?.players[seat] ?? t("game.seat", { n: seat + 1 }); }
+  // a seat's name as the game shows it (in the page's language: "Лёгкий бот"), else the review's
+  private name(seat: number): string { return this.host.names()[seat] || this.review?.players[seat] || t("game.seat", { n: seat + 1 }); }
 
   private build(): void {
     const r = this.review!;

@@ -159,6 +159,7 @@ export class GamePage {
     if (this.id) {
       this.analysis = new Analysis(this.id, {
         colours: () => this.colours,
+        names: () => this.view?.players.map((p) => p.name) ?? [],
         changed: () => this.analysisChanged(),
         show: (step) => this.replayAt(step),
         redraw: () => this.render(),

@@ -47,9 +47,7 @@ const GAME_ID = /^[0-9a-f]{12}$/;
 // where it comes from; remove an entry once it is. page: the test's page name; where: the element;
 // text: the words around the run.
 const KNOWN = [
-  { page: /: the (replay|analysis)/, text: /\bBot easy\b/, why: "a replay's and an analysis' seats: the record's names, not shown_names() (src/server)" },
   { page: /: the analysis/, where: /data-graph-decision|a-move/, why: "the analysis says its moves in the notation: the review has no words for them (src/server)" },
-  { page: /^tiles:hunters$/, text: /^(big trap|canoe|fire|pit trap|raft|shaman)$/, why: "Hunters' tile pictures label their specials in English in every language (view::tile_svg, src/view)" },
 ];
 
 // Runs of two or more ASCII letters in a text, each with the words around it.
