@@ -1708,6 +1708,7 @@ void Server::analysis_answer(HttpCall& c, Host& h, bool start) {
     if (json* players = body.contains("review") ? &body["review"]["players"] : nullptr; players && players->is_array())
       for (json& name : *players)
         if (name.is_string()) name = seat_name_words(h.room->game_def(), name.get<std::string>());
+    if (body.contains("review")) add_move_words(body["review"], h.room->record_json());  // its moves in words
     c.respond(http::status::ok, dump(body));
     return;
   }

@@ -196,8 +196,37 @@ std::string whatif_json(const std::string& record_json, const std::string& revie
   Game g = Game::replay(first_turns(full, move - 1));
   for (const std::string& text : before) g.play(parse_notation(g.state(), text));
   g.play(parse_notation(g.state(), dec->at("best").at("move").get<std::string>()));
-  return json{{"decision", *dec}, {"step", move - 1}, {"view", view::to_json(view::build_view(g, {}, shown_names(g)))}}
+  json one{{"decisions", json::array({*dec})}};  // the decision's moves in words too
+  add_move_words(one, record_json);
+  return json{{"decision", one["decisions"][0]},
+              {"step", move - 1},
+              {"view", view::to_json(view::build_view(g, {}, shown_names(g)))}}
       .dump();
+}
+
+void add_move_words(json& review, const std::string& record_json) {
+  if (!review.is_object() || !review.contains("decisions") || !review["decisions"].is_array()) return;
+  std::map<int, json*> by_index;
+  for (json& d : review["decisions"])
+    if (d.is_object() && d.contains("index") && d["index"].is_number_integer()) by_index[d["index"].get<int>()] = &d;
+  const Record full = record_from_json(record_json, "record");
+  int n = 0;
+  (void)Game::replay(full, std::nullopt, "", [&](const State& s, const Move&, int) {
+    const auto it = by_index.find(++n);  // decisions are numbered from 1, as the review counts them
+    if (it == by_index.end()) return;
+    auto words_of = [&](json& option) {
+      if (!option.is_object() || !option.contains("move") || !option["move"].is_string()) return;
+      try {
+        option["words"] = view::move_words(s, parse_notation(s, option["move"].get<std::string>()));
+      } catch (const InputError&) {  // not a move there: left in the notation alone
+      }
+    };
+    json& d = *it->second;
+    for (const char* k : {"played", "best"})
+      if (d.contains(k)) words_of(d[k]);
+    if (d.contains("top") && d["top"].is_array())
+      for (json& o : d["top"]) words_of(o);
+  });
 }
 
 std::string replay_json(const std::string& body) {

@@ -3,6 +3,7 @@
 // index, each game's rules page, and the position view at any step of a record. No I/O and no
 // Beast here.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,9 @@ std::string rules_json(const std::string& game);
 // (default: all of them) as {"steps", "step", "view"}. Records naming a tile file of their own are
 // refused: the server replays only the shipped tile sets. Throws InputError naming what is wrong.
 std::string replay_json(const std::string& body);
+// Each reviewed option of an analysis (`review.decisions[].played`, `best`, `top[]`) with `words`:
+// its move in the current language's words (view::move_words), from the game's record.
+void add_move_words(nlohmann::json& review, const std::string& record_json);
 
 // GET /api/games/ID/analysis/K: decision K of a game's stored analysis (its `review` JSON,
 // ai/review) with the position after its better move: {"decision": the review's entry, "step": the

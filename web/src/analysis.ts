@@ -13,7 +13,10 @@ import { locale, t, withLang, word } from "./i18n";
 import type { View } from "./types";
 
 export type Mark = "" | "inaccuracy" | "mistake" | "blunder";
-export interface Option { move: string; visits: number; margin: number; win: number; win_prob: number }
+// `words`: the move in the page's language (the server's GET answers); `move` its notation
+export interface Option { move: string; words?: string; visits: number; margin: number; win: number; win_prob: number }
+// An option's move as a player reads it (the notation where the answer has no words)
+const said = (o: Option): string => o.words ?? o.move;
 // An open feature of a decision's position: a tile of it (x, y, port; anchor: where a piece on it
 // would stand in that tile), its cells, and per seat the share of the search's playouts in which the
 // seat scored it and the mean points it scored from it.
@@ -158,7 +161,14 @@ export class Analysis {
     if (this.review || !data?.review) return;
     // the server lets go of a finished job (it counts against --analyses-per-ip) only when it
     // answers it: the page that asked asks once more when the event came first
-    if (this.asked && !answered) void fetch(this.url()).catch(() => {});
+    // (and the event keeps the stored words: the GET's answer says the moves in the page's language)
+    if (!answered)
+      void getJSON<{ review?: Review }>(withLang(this.url())).then((r) => {
+        if (!r?.review) return;
+        this.review = r.review;
+        this.byIndex = new Map(r.review.decisions.map((d) => [d.index, d]));
+        if (this.panel.childElementCount) this.build();
+      }).catch(() => {});
     this.review = data.review;
     this.byIndex = new Map(this.review.decisions.map((d) => [d.index, d]));
     if (this.asked) this.setOpen(true);
@@ -264,7 +274,7 @@ export class Analysis {
     const c = this.review?.curve[i];
     if (!c) return "";
     const d = this.byIndex.get(c.index);
-    return d ? `${t("analysis.turn_n", { n: d.turn })}, ${this.name(d.player)}: ${d.played.move}${d.mark ? ` ${SYMBOL[d.mark]}` : ""} · ${pct.format(c.win_prob)}` : pct.format(c.win_prob);
+    return d ? `${t("analysis.turn_n", { n: d.turn })}, ${this.name(d.player)}: ${said(d.played)}${d.mark ? ` ${SYMBOL[d.mark]}` : ""} · ${pct.format(c.win_prob)}` : pct.format(c.win_prob);
   }
 
   // Each player's mean loss and marks.
@@ -296,7 +306,7 @@ export class Analysis {
       const b = h("button", { type: "button", class: `arow ${d.mark}`, "data-decision": d.index, "data-mark": d.mark, "data-turn": d.turn, "data-player": d.player },
         h("span", { class: "a-turn" }, h("span", { class: "sr-only", text: t("analysis.turn") + " " }), String(d.turn)),
         h("span", { class: "a-who" }, h("span", { class: "swatch", style: `background:${colours[d.player] ?? "#888"}` }), " " + this.name(d.player)),
-        h("span", { class: "a-move", text: d.played.move }),
+        h("span", { class: "a-move", text: said(d.played), title: d.played.move, "data-notation": d.played.move }),
         badge(d.mark),
         h("span", { class: "a-loss" }, d.loss > 0 ? h("span", { class: "sr-only", text: t("analysis.loss") + " " }) : null, d.loss > 0 ? places(d.loss) : ""));
       b.addEventListener("click", () => void this.pick(d.index));
@@ -496,7 +506,7 @@ export class Analysis {
       d.mark ? " " : null, d.mark ? badge(d.mark) : null));
     const kids: Node[] = [main];
     if (isBetter(d)) {
-      main.append(h("p", { "data-better": d.best.move, text: t("analysis.better", { best: d.best.move, margin: signed(d.best.margin), played: d.played.move, played_margin: signed(d.played.margin), loss: places(d.loss) }) }),
+      main.append(h("p", { "data-better": d.best.move, text: t("analysis.better", { best: said(d.best), margin: signed(d.best.margin), played: said(d.played), played_margin: signed(d.played.margin), loss: places(d.loss) }) }),
         h("p", { class: "sub", text: t("analysis.win", { best: pct.format(d.best.win_prob), played: pct.format(d.played.win_prob) }) }));
       const toggle = (which: "played" | "better") => {
         const b = h("button", { type: "button", [`data-show-${which}`]: "", "aria-pressed": String(this.showing === which), disabled: !this.detail, text: t(`analysis.show_${which}`) });
@@ -505,7 +515,7 @@ export class Analysis {
       };
       kids.push(h("div", { class: "note-toggle", role: "group", "aria-label": t("analysis.toggle") }, toggle("played"), toggle("better")));
     } else {
-      main.append(h("p", { "data-analysis-best": d.played.move, text: t("analysis.best_played", { move: d.played.move, margin: signed(d.played.margin) }) }),
+      main.append(h("p", { "data-analysis-best": d.played.move, text: t("analysis.best_played", { move: said(d.played), margin: signed(d.played.margin) }) }),
         h("p", { class: "sub", text: t("analysis.win_one", { p: pct.format(d.played.win_prob) }) }));
     }
     if (d.ownership?.length) {

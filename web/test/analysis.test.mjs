@@ -134,10 +134,15 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   const stored = await api(server, "GET", `/api/games/${g.id}/analysis`);
   assert.equal(stored.status, "done");
   const review = stored.review;
-  const rows = await page.$$eval("[data-analysis-moves] [data-decision]", (els) => els.map((e) => ({ index: Number(e.dataset.decision), mark: e.dataset.mark, text: e.textContent })));
+  const rows = await page.$$eval("[data-analysis-moves] [data-decision]", (els) => els.map((e) => ({ index: Number(e.dataset.decision), mark: e.dataset.mark, text: e.textContent, notation: e.querySelector("[data-notation]")?.dataset.notation })));
   assert.equal(rows.length, review.decisions.length, "one row per reviewed decision");
   assert.deepEqual(rows.map((r) => [r.index, r.mark]), review.decisions.map((d) => [d.index, d.mark]));
-  for (const [i, d] of review.decisions.entries()) assert.ok(rows[i].text.includes(d.played.move), `row ${d.index} names ${d.played.move}`);
+  // each row says its move in words (the GET's `words`), its notation in the tooltip
+  for (const [i, d] of review.decisions.entries()) {
+    assert.ok(d.played.words && d.best.words, `decision ${d.index}: the GET says its moves in words`);
+    assert.ok(rows[i].text.includes(d.played.words), `row ${d.index} says ${d.played.words}: ${rows[i].text}`);
+    assert.equal(rows[i].notation, d.played.move, `row ${d.index}'s notation`);
+  }
   const marked = review.decisions.filter((d) => d.mark);
   assert.ok(marked.length > 0, "the review marks at least one move");
   assert.equal(await page.locator("[data-analysis-moves] [data-decision]:not([data-mark=''])").count(), marked.length);
@@ -173,8 +178,9 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   await page.click(`[data-decision='${pick.index}']`);
   await page.waitForSelector("[data-better]");
   const better = await page.textContent("[data-better]");
-  assert.ok(better.includes(pick.best.move), `"${better}" names the better move ${pick.best.move}`);
-  assert.ok(better.includes(pick.played.move), `"${better}" names the move played ${pick.played.move}`);
+  assert.ok(better.includes(pick.best.words), `"${better}" names the better move ${pick.best.words}`);
+  assert.ok(better.includes(pick.played.words), `"${better}" names the move played ${pick.played.words}`);
+  assert.equal(detail.decision.best.words, pick.best.words, "GET /analysis/K words its moves too");
   assert.match(better, /^Better: .* — expected margin [+−]?\d+\.\d \(played .*: [+−]?\d+\.\d\), loss \d+\.\d$/);
   assert.equal(await page.getAttribute(`[data-decision='${pick.index}']`, "aria-current"), "true");
   // the board: the position after the better move (the view GET /analysis/K gives)
@@ -203,7 +209,7 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
     assert.equal(await page.locator(`[data-board] g[data-tile='${placement(pick.best.move).cell}']`).count(), placement(pick.best.move).cell === placement(pick.played.move).cell ? 1 : 0, "the better move is not on the board");
   }
   assert.equal(await page.getAttribute("[data-show-played]", "aria-pressed"), "true");
-  assert.ok((await page.textContent("[data-better]")).includes(pick.best.move), "the words stay");
+  assert.ok((await page.textContent("[data-better]")).includes(pick.best.words), "the words stay");
   await page.click("[data-show-better]");
   await page.waitForSelector("[data-analysis-frame='better']");
   if (place) await tileAt(page, placement(pick.best.move)).waitFor();
@@ -309,7 +315,7 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   await page.keyboard.press("ArrowRight");
   await chosen(1);
   const second = review.decisions.find((d) => d.index === review.curve[1].index);
-  assert.ok((await page.getAttribute(graph, "aria-valuetext")).includes(second.played.move), "the point's text names its move");
+  assert.ok((await page.getAttribute(graph, "aria-valuetext")).includes(second.played.words), "the point's text names its move");
   await page.keyboard.press("ArrowLeft");
   await chosen(0);
   const bad = (i) => ["mistake", "blunder"].includes(review.decisions.find((d) => d.index === review.curve[i].index)?.mark);
@@ -369,7 +375,10 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   assert.match(await row.textContent(), /(неточность|ошибка|грубая ошибка)/);
   await row.tap();
   await p.waitForSelector("[data-better]");
-  assert.ok((await p.textContent("[data-better]")).includes(pick.best.move));
+  // the moves in Russian words, as GET ?lang=ru says them
+  const ruReview = (await api(server, "GET", `/api/games/${g.id}/analysis?lang=ru`)).review;
+  const ruPick = ruReview.decisions.find((d) => d.index === pick.index);
+  assert.ok((await p.textContent("[data-better]")).includes(ruPick.best.words), `the better move in Russian: ${ruPick.best.words}`);
   assert.match(await p.textContent("[data-better]"), /^Лучше: .* — ожидаемый перевес/);
   await inSight("[data-better]", "the better move's words show");
   // the note can be taller than the strip under the board on a phone: the toggle is reached by

@@ -31,10 +31,11 @@ after(async () => { await browser?.close(); await server?.stop(); await stopAll(
 const NAMES = ["Ann", "Bob"];
 // What may show in plain ASCII letters, and only this:
 // - elements whose text or tooltip is the notation, where the notation is meant: a log line's
-//   notation (its tooltip), "This turn"'s tooltip, the notation box (its value is typed);
+//   notation (its tooltip), "This turn"'s tooltip, an analysed move's tooltip ([data-notation]),
+//   the notation box (its value is typed);
 //   and the language picker's names of its languages (each in its own language, never translated);
 const NOTATION_ELEMENTS = "[data-log-notation], [data-moves] b, [data-notation-input], select[data-lang] option";
-const NOTATION_ATTRS = { "[data-log-notation]": "title", "[data-moves] b": "title" };
+const NOTATION_ATTRS = { "[data-log-notation]": "title", "[data-moves] b": "title", "[data-notation]": "title" };
 // - whole words: the seats' names, a tile's id (CSS1, CS5a: the games' tile catalogs, read before
 //   the tests) and a game's id (12 hex digits: "Game 1371bf20f672 created").
 //   A port of the notation where a sentence names it ("(ENE)", "at -1,0 NE") and a key as its
@@ -47,7 +48,6 @@ const GAME_ID = /^[0-9a-f]{12}$/;
 // where it comes from; remove an entry once it is. page: the test's page name; where: the element;
 // text: the words around the run.
 const KNOWN = [
-  { page: /: the analysis/, where: /data-graph-decision|a-move/, why: "the analysis says its moves in the notation: the review has no words for them (src/server)" },
 ];
 
 // Runs of two or more ASCII letters in a text, each with the words around it.
