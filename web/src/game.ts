@@ -7,7 +7,7 @@ import { Conn, type Command, type ConnStatus } from "./conn";
 import { finalPanel, fitTables, gamePanel, lastTurnPanel, logLine, logPanel, pilePanel, seatsPanel, section, type LogEntry } from "./panels";
 import type { Catalog, GameEvent, OptionView, SeatInfo, TileIndex, View } from "./types";
 import { getJSON, h, load, names, reuse, s as svgEl, save } from "./util";
-import { langPicker, setGameWords, t, withLang } from "./i18n";
+import { hasMessage, langPicker, setGameWords, t, withLang } from "./i18n";
 import { drawSeen } from "./seen";
 import { settings, settingsMenu, TurnNotice } from "./notify";
 import { askRematch, endPanel, endView, endLine, type End, type Rematch } from "./final";
@@ -314,7 +314,8 @@ export class GamePage {
   private onReject(m: any, cmd: Command | undefined): void {
     this.turn.sending = false;
     this.confirmAt = 0;
-    this.message = t("game.not_played", { code: m.code, message: m.message });
+    // a refusal the client words by its code (the server's own text is English), else as it came
+    this.message = hasMessage(`reject.${m.code}`) ? t(`reject.${m.code}`) : t("game.not_played", { code: m.code, message: m.message });
     if (cmd && m.code === "incomplete_turn" && cmd.moves) {
       // a confirm that passed a decision the turn goes on after: that decision is shown
       this.turn.moves = cmd.moves.slice();
