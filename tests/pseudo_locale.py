@@ -17,7 +17,8 @@ board, a bad move). Every line of that transcript is checked:
 
 The same game is then played in Russian, where any run of ASCII letters outside those is English,
 and in Romanian, where English's own small words ("the", "of", "tile"...) are looked for.
-The engine protocol in `xx` is read the same way: a greedy game's options, events and views at
+The board picture (`render --lang`) of the typed game, half-way and at the end, is read the same
+way: its texts, tooltips and labels. The engine protocol in `xx` is read the same way: a greedy game's options, events and views at
 every decision (the fields a front end shows: text, title, label, rows...; the notation and the
 bot's report for researchers aside).
 
@@ -170,7 +171,9 @@ def check(game, lang, out, names, tokens, typed):
             if t and raw.endswith(" " + t) and (">" in raw or "]" in raw):
                 raw = raw[: -len(t)]
                 break
-        if width(raw.rstrip()) > WIDTH:
+        if raw.startswith(SVG):  # a picture's text: no terminal width
+            raw = raw[len(SVG):]
+        elif width(raw.rstrip()) > WIDTH:
             bad.setdefault(f"wider than {WIDTH}", []).append(f"line {n}: {raw!r}")
         stripped = PATH.sub(" ", QUOTED.sub(" ", raw))
         for w in ALONE.findall(stripped):
@@ -182,6 +185,7 @@ def check(game, lang, out, names, tokens, typed):
         fail(f"{game} --lang {lang}: {what!r} on {len(where)} line(s), first {where[0]}")
 
 
+SVG = "\x01svg "  # marks the board picture's texts among the transcript's lines
 COMMANDS = ["help", "scores", "panels", "moves", "board", "view 0 0", "view", "no such move"]
 
 
@@ -206,6 +210,19 @@ def play(game, lang, seed, players, moves):
             rec = json.load(f)
         if rec.get("status", "finished") != "finished" or "final_scores" not in rec:
             fail(f"{game} --lang {lang}: the typed game did not reach its end ({len(rec.get('moves', []))} moves): {out[-800:]}")
+        # the board picture of the game in the same language: its texts, tooltips and labels
+        pic = os.path.join(tmp, "board.svg")
+        for turn in (len(rec["moves"]) // 2, len(rec["moves"])):
+            r = subprocess.run([BIN, "render", save, "--turn", str(turn), "-o", pic, "--lang", lang], capture_output=True,
+                               text=True, timeout=120)
+            if r.returncode != 0:
+                fail(f"{game} render --lang {lang}: exited {r.returncode}: {r.stderr[-300:]}")
+                continue
+            with open(pic, encoding="utf-8") as f:
+                svg = f.read()
+            texts = re.findall(r"<text[^>]*>(.*?)</text>", svg) + re.findall(r"<title>([^<]*)</title>", svg)
+            texts += re.findall(r'aria-label="([^"]*)"', svg)
+            out += "\n" + "\n".join(SVG + re.sub(r"<[^>]*>", "", t).replace("&amp;", "&") for t in texts if t.strip())
         return out
 
 

@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "core/i18n.hpp"
 #include "view/svg.hpp"
 
 namespace carc::cli {
@@ -32,7 +33,7 @@ std::string check_output(const std::string& out) {
 
 void register_render(CLI::App& app) {
   struct Opts {
-    std::string file, out, tiles;
+    std::string file, out, tiles, lang = "en";
     int turn = 0;
     int tile_px = 64;
   };
@@ -46,7 +47,12 @@ void register_render(CLI::App& app) {
       ->check(CLI::Validator(check_output, "FILE.svg|-"));
   c->add_option("--tiles", o->tiles, "Tile file to use instead of the record's (or the game's default)");
   add_int_option(c, "--tile-size", o->tile_px, 16, 512, "Tile side in pixels (16..512)");
+  c->add_option("--lang", o->lang, "Language of the picture's words: en, ru, ro (default en)")
+      ->check([](const std::string& v) {
+        return i18n::parse_lang(v) ? std::string() : "not a language (en, ru, ro): " + v;
+      });
   c->callback([o, turn] {
+    const i18n::Scope language(*i18n::parse_lang(o->lang));
     const bool to_stdout = o->out == "-";
     if (!to_stdout && std::filesystem::is_directory(o->out))
       throw InputError(fmt::format("{}: is a folder; give the SVG file to write (e.g. {}/board.svg)", printable(o->out),

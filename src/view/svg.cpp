@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "rules/words.hpp"
+
 namespace carc::view {
 
 Game replay_prefix(const Record& r, std::optional<int> moves, const std::string& where) {
@@ -30,15 +32,17 @@ Game replay_prefix(const Record& r, std::optional<int> moves, const std::string&
 
 SvgOptions record_svg_options(const Record& r, const Game& g, std::optional<int> moves, const std::string& where) {
   SvgOptions o;
-  o.title = fmt::format("{} \u2014 {}", g.ruleset().game->title, where);
+  const GameDef& game = *g.ruleset().game;
+  o.title = fmt::format("{} \u2014 {}", has_message(game, "game.title") ? say(game, "game.title") : game.title, where);
   const std::size_t done = moves ? static_cast<std::size_t>(*moves) : r.moves.size();
-  o.subtitle = fmt::format("turn {} of {}", done, r.moves.size());
+  o.subtitle = say("svg.turn_of", {{"n", done}, {"all", r.moves.size()}});
   // a bot's seat: its name, and what bot it is unless the name says so ("Bot (normal)")
   for (const PlayerInfo& p : r.players) {
     const std::string label = p.bot.rfind("mcts:", 0) == 0 ? "mcts" : p.bot;
     bool said = p.bot.empty() || p.name.find(label) != std::string::npos;
     for (const char* lv : {"(easy)", "(normal)", "(hard)"}) said = said || p.name.find(lv) != std::string::npos;
-    o.player_names.push_back(said ? p.name : fmt::format("{} ({})", p.name, label));
+    const std::string name = seat_name_words(game, p.name);  // "Bot easy" in words
+    o.player_names.push_back(said ? name : fmt::format("{} ({})", name, label));
   }
   return o;
 }

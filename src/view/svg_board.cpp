@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "rules/words.hpp"
 #include "view/look.hpp"
 #include "view/svg.hpp"
 #include "view/svg_util.hpp"
@@ -59,18 +60,30 @@ std::string in_seat(const Glyph& g, int seat, double k) {
 struct KeyEntry {
   std::string label, glyph;
   double width = 0;
+  std::string item;  // data-item: the look's label (English), whatever the language
 };
 
-std::vector<KeyEntry> key_entries(const Look& look) {
+// A key entry's label in the current language: the game's word for the glyph or the label
+// ("look.key.GLYPH", "noun.LABEL", "piece.LABEL", "svg.GLYPH"), else the look's English label.
+std::string key_word(const GameDef& game, const std::string& glyph, const std::string& label) {
+  std::string l = label;
+  std::replace(l.begin(), l.end(), ' ', '_');
+  for (const std::string& id : {"look.key." + glyph, "noun." + l, "piece." + l, "feature." + l, "svg." + glyph})
+    if (has_message(game, id)) return say(game, id);
+  return label;
+}
+
+std::vector<KeyEntry> key_entries(const GameDef& game, const Look& look) {
   std::vector<KeyEntry> out;
   for (const KeyItem& k : look.key) {
     const Glyph& g = *glyph_of(look, k.glyph);
-    std::string label = !k.label.empty() ? k.label : !g.title.empty() ? g.title : k.glyph;
+    std::string item = !k.label.empty() ? k.label : !g.title.empty() ? g.title : k.glyph;
+    std::string label = key_word(game, k.glyph, item);
     const double scale = k.scale > 0 ? k.scale : std::min(1.0, 14.0 / g.size);
     std::string body = glyph_svg(g, scale);
     if (g.seat) body = fmt::format(R"~(<g fill="#a0a0a0" color="#a0a0a0" stroke="#111111" stroke-width="1" stroke-linejoin="round">{}</g>)~", body);
     const double w = 16 + 7.4 * text_len(label) + 14;
-    out.push_back({std::move(label), std::move(body), w});
+    out.push_back({std::move(label), std::move(body), w, std::move(item)});
   }
   return out;
 }
@@ -143,7 +156,7 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
     }
   }
   const int cols = maxx - minx + 1, rows = maxy - miny + 1;
-  const std::vector<KeyEntry> key = o.key ? key_entries(look) : std::vector<KeyEntry>{};
+  const std::vector<KeyEntry> key = o.key ? key_entries(game, look) : std::vector<KeyEntry>{};
   double key_w = 12;
   for (const KeyEntry& k : key) key_w += k.width;
   const double left = (o.coords ? 36 : 14) + pad_l, top = (o.coords ? 96 : 80) + (key.empty() ? 0 : 24) + pad_t,
@@ -172,34 +185,43 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
   for (int p = 0; p < nplayers; ++p) {
     const auto sp = static_cast<std::size_t>(p);
     const PlayerView& pv = v.players[sp];
-    std::string name = sp < o.player_names.size() && !o.player_names[sp].empty() ? o.player_names[sp] : fmt::format("player {}", p + 1);
+    std::string name = sp < o.player_names.size() && !o.player_names[sp].empty() ? o.player_names[sp]
+                                                                                 : say("svg.player", {{"n", p + 1}});
     full_names.push_back(name);
     if (name.size() > 18) name = name.substr(0, 17) + "~";
     names.push_back(name);
     if (pv.supply.size() > 1) {
       std::vector<std::string> parts;
-      for (const auto& [what, n] : pv.supply) parts.push_back(fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"));
-      left_over.push_back(fmt::format("{} left", fmt::join(parts, ", ")));
+      for (const auto& [what, n] : pv.supply) {
+        const std::string one = piece_word(game, what);
+        std::string id = fmt::format("plural.{}", what);
+        std::replace(id.begin(), id.end(), ' ', '_');
+        const std::string many = has_message(game, id) ? say(game, id) : one;
+        parts.push_back(say("svg.supply_part", {{"n", n}, {"piece", n == 1 ? one : many}, {"one", one}}));
+      }
+      left_over.push_back(say("svg.left_kinds", {{"list", fmt::format("{}", fmt::join(parts, ", "))}}));
       col = std::max(col, 36.0 + 7.2 * text_len(fmt::format("{}: {} ({})", name, pv.score, left_over.back())));
     } else {
-      left_over.push_back(fmt::format("{} left", pv.supply.empty() ? 0 : pv.supply[0].second));
+      left_over.push_back(say("svg.left", {{"n", pv.supply.empty() ? 0 : pv.supply[0].second}}));
     }
   }
   const std::string title = o.title.empty() ? game.title : o.title;
   std::string status = o.subtitle;
   auto add = [&status](const std::string& part) { status += status.empty() ? part : " \u2014 " + part; };
-  add(fmt::format("{} tile{} placed", v.tiles.size(), v.tiles.size() == 1 ? "" : "s"));
+  add(say("svg.tiles_placed", {{"n", v.tiles.size()}}));
   if (v.over) {
-    add("game over");
+    add(say("svg.game_over"));
   } else {
     if (!v.decision.tile.empty()) {
       const int type = rs.tiles.find(v.decision.tile);
       const bool bonus = type >= 0 && rs.tiles.types[static_cast<std::size_t>(type)].pile == kPileBonus;
-      add(fmt::format("next: {}tile {} for player {}", bonus ? "bonus " : "", v.decision.tile, v.decision.player + 1));
+      const auto dp = static_cast<std::size_t>(v.decision.player);
+      const std::string who = dp < names.size() ? full_names[dp] : say("svg.player", {{"n", v.decision.player + 1}});
+      add(say(bonus ? "svg.next_bonus" : "svg.next", {{"tile", v.decision.tile}, {"player", who}}));
     }
-    add(fmt::format("{} left in the pile", v.pile_left));
+    add(say("svg.pile", {{"n", v.pile_left}}));
   }
-  if (rs.tiles.bonus_total > 0) add(fmt::format("{} bonus tile{} left", v.bonus_left, v.bonus_left == 1 ? "" : "s"));
+  if (rs.tiles.bonus_total > 0) add(say("svg.bonus_left", {{"n", v.bonus_left}}));
   // wide enough for the heading (rough text widths: the picture is not clipped by the viewer)
   const double width = std::max({left + cols * t + right, 40.0 + col * nplayers, 24.0 + 10.0 * text_len(title),
                                  24.0 + 7.0 * text_len(status), track ? left + 16 * sc + v.track_len * space_w + right : 0.0,
@@ -229,7 +251,7 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
     for (const KeyEntry& k : key) {
       out += fmt::format(
           R"~(<g class="key-item" data-item="{}"><g transform="translate({},76)">{}</g><text x="{}" y="80" font-size="11" fill="#333">{}</text></g>)~",
-          esc(k.label), num(x + 7), k.glyph, num(x + 16), esc(k.label));
+          esc(k.item), num(x + 7), k.glyph, num(x + 16), esc(k.label));
       x += k.width;
     }
     out += "</g>\n";
@@ -358,8 +380,8 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
     const double x0 = panel_x, y0 = panel_y;
     out += fmt::format(R"~(<g class="panel"><rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="#ebe4d3" stroke="#b9ab8a" stroke-width="1"/>)~",
                        num(x0), num(y0), num(kPanelW), num(panel_h));
-    out += fmt::format(R"~(<text x="{}" y="{}" font-size="13" font-weight="bold" fill="#222">Scores and hands</text>)~", num(x0 + 10),
-                       num(y0 + 19));
+    out += fmt::format(R"~(<text x="{}" y="{}" font-size="13" font-weight="bold" fill="#222">{}</text>)~", num(x0 + 10),
+                       num(y0 + 19), esc(say("svg.panel")));
     out += "\n";
     const std::string piece0 = game.piece_names[0];
     const Glyph* pg = glyph_of(look, piece_glyph(look, piece0, 0, false));
@@ -381,8 +403,12 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
       if (pg)
         for (int i = 0; i < supply; ++i)
           out += fmt::format(R"~(<g transform="translate({},{})">{}</g>)~", num(x0 + 16 + 10 * i), num(by + 24), in_seat(*pg, p, 11.0 / pg->size));
-      out += fmt::format(R"~(</g><text x="{}" y="{}" font-size="10" fill="#555">{} {}{} in supply</text>)~", num(x0 + 16 + 10 * std::max(1, supply)),
-                         num(by + 27), supply, esc(piece0), supply == 1 ? "" : "s");
+      std::string many_id = fmt::format("plural.{}", piece0);  // the piece's word for that number
+      std::replace(many_id.begin(), many_id.end(), ' ', '_');
+      const std::string one = piece_word(game, piece0), many = has_message(game, many_id) ? say(game, many_id) : one;
+      out += fmt::format(R"~(</g><text x="{}" y="{}" font-size="10" fill="#555">{}</text>)~",
+                         num(x0 + 16 + 10 * std::max(1, supply)), num(by + 27),
+                         esc(say("svg.in_supply", {{"n", supply}, {"piece", supply == 1 ? one : many}, {"one", one}})));
       for (std::size_t k = 0; k < pv.hand.size(); ++k) {
         const auto& [what, n] = pv.hand[k];
         const double cx = x0 + 20 + 42 * static_cast<double>(k), cy = by + 46;
@@ -393,8 +419,9 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
                                     : fmt::format(R"~(<circle r="9" fill="#f6ecd2" stroke="#5a4630"/><text y="3.5" font-size="10" text-anchor="middle" fill="#333">{}</text>)~",
                                                   esc(what.substr(0, 1)));
         out += fmt::format(
-            R"~(<g class="hand-token {0}" data-kind="{0}" data-count="{1}"{2}><title>{0}: {1} in hand</title><g transform="translate({3},{4})">{5}</g><text x="{6}" y="{7}" font-size="11" font-weight="bold" fill="#222">&#215;{1}</text></g>)~",
-            esc(what), n, n == 0 ? R"~( opacity="0.3")~" : "", num(cx), num(cy), body, num(cx + 10.5), num(cy + 4));
+            R"~(<g class="hand-token {0}" data-kind="{0}" data-count="{1}"{2}><title>{8}</title><g transform="translate({3},{4})">{5}</g><text x="{6}" y="{7}" font-size="11" font-weight="bold" fill="#222">&#215;{1}</text></g>)~",
+            esc(what), n, n == 0 ? R"~( opacity="0.3")~" : "", num(cx), num(cy), body, num(cx + 10.5), num(cy + 4),
+            esc(say("svg.in_hand", {{"name", noun_word(game, what)}, {"n", n}})));
       }
       out += "</g>\n";
     }

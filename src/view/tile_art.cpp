@@ -462,13 +462,17 @@ std::vector<Pt> symbol_spots(const TileLayout& L, int f, int n, const std::vecto
 // <g class="symbol NAME">: the look's glyph for it (the k-th symbol of a feature: see
 // Look::symbols), else a white disc with its initial. `covered`: the symbol no longer counts; it is
 // drawn faded and crossed (data-covered="1").
-void draw_symbol(std::string& out, const Look& look, std::string_view name, int k, int f, double x, double y, double t,
-                 bool covered = false) {
+void draw_symbol(std::string& out, const GameDef& game, const Look& look, std::string_view name, int k, int f, double x,
+                 double y, double t, bool covered = false) {
   out += fmt::format(R"~(<g class="symbol {}" data-feature="{}"{} transform="translate({},{})">)~", esc(name), f,
                      covered ? R"~( data-covered="1")~" : "", num(x), num(y));
   const std::string gname = symbol_glyph(look, name, k);
   if (const Glyph* g = gname.empty() ? nullptr : glyph_of(look, gname)) {
-    out += fmt::format("<title>{}{}</title>", esc(g->title.empty() ? std::string(name) : g->title), covered ? " (covered: it no longer counts)" : "");
+    // its name in the current language (noun.NAME), else the look's English title
+    const std::string word = has_message(game, fmt::format("noun.{}", name)) ? noun_word(game, name)
+                             : g->title.empty()                              ? std::string(name)
+                                                                             : g->title;
+    out += fmt::format("<title>{}</title>", esc(covered ? say("svg.symbol_covered", {{"name", word}}) : word));
     out += covered ? fmt::format(R"~(<g opacity="0.55">{}</g>)~", svg::glyph_svg(*g, t / 64.0)) : svg::glyph_svg(*g, t / 64.0);
   } else {
     out += fmt::format(
@@ -538,9 +542,9 @@ Pt badge_spot(const Badge& b, const std::vector<Pt>& candidates, Pt mid, const s
 // The badge b centred at (x, y) pixels.
 void draw_special(std::string& out, const Badge& b, int f, double x, double y, double t) {
   out += fmt::format(
-      R"~(<g class="special" data-special="{}" data-feature="{}" transform="translate({},{})"><title>bonus tile: {}</title><rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="#fff1b8" stroke="#7a5200" stroke-width="0.8"/><text y="{}" font-size="{}" font-weight="bold" text-anchor="middle" fill="#4a3200">{}</text></g>)~",
-      esc(b.name), f, num(x), num(y), esc(b.label), num(-b.w * t / 2), num(-b.h * t / 2), num(b.w * t), num(b.h * t),
-      num(b.h * t / 3), num(0.36 * b.fs), num(b.fs), esc(b.label));
+      R"~(<g class="special" data-special="{}" data-feature="{}" transform="translate({},{})"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="#fff1b8" stroke="#7a5200" stroke-width="0.8"/><text y="{}" font-size="{}" font-weight="bold" text-anchor="middle" fill="#4a3200">{}</text></g>)~",
+      esc(b.name), f, num(x), num(y), esc(say("svg.bonus_tile", {{"name", b.label}})), num(-b.w * t / 2),
+      num(-b.h * t / 2), num(b.w * t), num(b.h * t), num(b.h * t / 3), num(0.36 * b.fs), num(b.fs), esc(b.label));
   out += "\n";
 }
 
@@ -728,7 +732,7 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
                            river_band(ft) ? std::min(0.2, 0.85 / static_cast<double>(names.size())) : 0.16);
     const bool covered = ((covered_feats >> f) & 1u) != 0;
     for (std::size_t k = 0; k < names.size(); ++k)
-      draw_symbol(out, look, names[k], static_cast<int>(k), f, at[k].x * t, at[k].y * t, t, covered);
+      draw_symbol(out, game, look, names[k], static_cast<int>(k), f, at[k].x * t, at[k].y * t, t, covered);
   }
   // a tile kind marked "!" (a further tile follows it)
   if (tt.kind < game.tile_kinds.size() && game.tile_kinds[tt.kind].find('!') != std::string::npos)
