@@ -616,7 +616,14 @@ async def analysis(server):
         fail(f"the progress goes up to the total: {progress}")
     await watcher.until(watcher.last("analysis"), "the analysis event")
     last = watcher.events[watcher.seq]
-    if last["type"] != "analysis" or last["seat"] != -1 or last["data"]["review"] != review:
+    # the HTTP answer adds each option's `words` (the request's language); the event keeps the stored review
+    def unworded(v):
+        if isinstance(v, dict):
+            return {k: unworded(x) for k, x in v.items() if k != "words"}
+        return [unworded(x) for x in v] if isinstance(v, list) else v
+    if not all(o.get("words") for d in review["decisions"] for o in [d["played"], d["best"]] + d.get("top", [])):
+        fail("the analysis answer does not say every reviewed move in words")
+    if last["type"] != "analysis" or last["seat"] != -1 or last["data"]["review"] != unworded(review):
         fail(f"the analysis event a spectator sees: {json.dumps(last)[:300]}")
     st, again = http(server, "POST", f"/api/games/{gid}/analysis")
     if st != 200 or again["review"] != review:

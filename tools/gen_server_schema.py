@@ -16,6 +16,29 @@ VIEW = {k: v for k, v in VIEW.items() if k not in ("$schema", "title")}
 OPTION = VIEW["properties"]["decision"]["properties"]["options"]["items"]
 # a game's review (docs/mcts.md "Review"), as the engine protocol's review reply has it (embedded: one file)
 REVIEW = json.load(open(os.path.join(HERE, "..", "docs", "engine-protocol.schema.json")))["$defs"]["replies"]["review"]["properties"]["review"]
+
+
+def worded(schema):
+    """The review as the server's HTTP answers give it: each option (an object with move and visits)
+    may also have `words`, its move in the request's language (docs/server-protocol.md)."""
+    import copy
+    out = copy.deepcopy(schema)
+
+    def walk(v):
+        if isinstance(v, dict):
+            props = v.get("properties")
+            if isinstance(props, dict) and "move" in props and "visits" in props:
+                props["words"] = {"type": "string", "description": "the move in the request's language (view::move_words)"}
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+    walk(out)
+    return out
+
+
+REVIEW_WORDED = worded(REVIEW)
 seat_no = I(minimum=0, maximum=4)
 ints = {"type": "array", "items": I()}
 # each event type with its data (docs/server-protocol.md, "Events")
@@ -107,10 +130,10 @@ http = {
   "summary": obj({"id": S(), "game": S(), "seq": seq, "status": {"enum": ["active", "finished", "aborted"]}, "seats": {"type": "array", "items": seatinfo}, "to_move": I(minimum=-1), "clocks": {"type": "array", "items": I(minimum=-1)}, "clock": S(), "created": I(), "scores": {"type": "array", "items": I()}}, ["id", "game", "seq", "status", "seats", "to_move", "scores"]),
   "job": obj({"game": S(), "seq": seq, "seat": I(minimum=0), "spec": S(), "lease": S(), "lease_until": I(), "record": {"type": "object"}}, ["game", "seq", "seat", "spec", "lease", "record"]),
   "job_result": obj({"seq": seq, "seat": I(minimum=0), "lease": S(), "moves": {"type": "array", "items": S(), "minItems": 1, "maxItems": 16}}, ["seq", "seat", "moves"]),
-  "analysis": obj({"status": const("done"), "playouts": I(minimum=1), "seed": I(minimum=0, maximum=18446744073709551615), "review": REVIEW}, ["status", "playouts", "seed", "review"]),
+  "analysis": obj({"status": const("done"), "playouts": I(minimum=1), "seed": I(minimum=0, maximum=18446744073709551615), "review": REVIEW_WORDED}, ["status", "playouts", "seed", "review"]),
   "analysis_progress": obj({"status": {"enum": ["queued", "running", "saving"]}, "done": I(minimum=0), "total": I(minimum=0), "ahead": I(minimum=0), "playouts": I(minimum=1)},
                            ["status", "done", "total", "ahead", "playouts"]),
-  "analysis_decision": obj({"decision": REVIEW["properties"]["decisions"]["items"], "step": I(minimum=0), "view": {"$ref": "#/$defs/view"}}, ["decision", "step", "view"]),
+  "analysis_decision": obj({"decision": REVIEW_WORDED["properties"]["decisions"]["items"], "step": I(minimum=0), "view": {"$ref": "#/$defs/view"}}, ["decision", "step", "view"]),
   "problem": obj({"code": S(), "message": S()}, ["code", "message"]),
 }
 doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "carcassonne serve: the WebSocket and HTTP messages",

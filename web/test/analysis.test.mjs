@@ -379,7 +379,7 @@ test("one click analyses a finished game: graph, marked moves, a marked move's b
   const ruReview = (await api(server, "GET", `/api/games/${g.id}/analysis?lang=ru`)).review;
   const ruPick = ruReview.decisions.find((d) => d.index === pick.index);
   assert.ok((await p.textContent("[data-better]")).includes(ruPick.best.words), `the better move in Russian: ${ruPick.best.words}`);
-  assert.match(await p.textContent("[data-better]"), /^Лучше: .* — ожидаемый перевес/);
+  assert.match(await p.textContent("[data-better]"), /^Лучший ход: .* — ожидаемый перевес/);
   await inSight("[data-better]", "the better move's words show");
   // the note can be taller than the strip under the board on a phone: the toggle is reached by
   // scrolling, as a finger would
