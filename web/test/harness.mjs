@@ -34,6 +34,7 @@ export async function stopAll() {
   await Promise.all([...proxies].map((p) => p.close()));
 }
 process.on("exit", () => { for (const s of running) s.proc.kill("SIGKILL"); });
+const setpriv = "/usr/bin/setpriv";
 
 // Starts the server; resolves once it prints its address. port 0: any free port.
 export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}) {
@@ -41,7 +42,11 @@ export async function startServer({ dir = tempDir(), port = 0, extra = [] } = {}
   // every test client comes from 127.0.0.1: the per-address limits are off here (tests/server_abuse.py tests them)
   const args = ["serve", "--listen", `127.0.0.1:${port}`, "--data", dir, "--allow-seed", "--web", webRoot, "--idle-ms", "20000",
     "--create-rate", "0", "--max-games-per-ip", "0", "--max-conns-per-ip", "0", ...extra];
-  const proc = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  // killed with this process even when it dies without its "exit" hook (SIGKILL from a ctest
+  // timeout): setpriv (util-linux, in every Debian) asks the kernel for a parent-death signal
+  const proc = existsSync(setpriv)
+    ? spawn(setpriv, ["--pdeathsig", "KILL", "--", bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    : spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   proc.stderr.on("data", (d) => { err += d; if (err.length > 20000) err = err.slice(-10000); });
   const url = await new Promise((resolve, reject) => {
