@@ -35,6 +35,9 @@ import unicodedata
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from game_list import game_ids  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_client import Engine  # noqa: E402
+
 BIN = os.path.abspath(sys.argv[1])
 SHOW = "--show" in sys.argv
 WIDTH = 80
@@ -70,32 +73,9 @@ def width(s):
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
 
-class Engine:
-    def __init__(self):
-        self.p = subprocess.Popen([BIN, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.n = 0
-
-    def ask(self, cmd, **kw):
-        self.n += 1
-        self.p.stdin.write(json.dumps(dict(kw, cmd=cmd, id=self.n)) + "\n")
-        self.p.stdin.flush()
-        line = self.p.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the engine closed its output at {cmd}")
-        return json.loads(line)
-
-    def close(self):
-        try:
-            self.p.stdin.close()
-            self.p.wait(timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            self.p.kill()
-            self.p.wait()
-
-
 def moves_of(game, seed, players):
     """The moves of a seeded game in which the greedy bot makes every decision, in notation."""
-    eng = Engine()
+    eng = Engine(BIN)
     try:
         gid = eng.ask("new", game=game, players=players, seed=seed)["game"]
         moves = []
@@ -133,29 +113,18 @@ def engine_words(game, seed, players):
             for w in ALONE.findall(QUOTED.sub(" ", v)):
                 found.setdefault(w, f"{key}: {v[:140]}")
 
-    eng = subprocess.Popen([BIN, "engine", "--lang", "xx"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                           bufsize=1)
-    n = 0
-
-    def ask(cmd, **kw):
-        nonlocal n
-        n += 1
-        eng.stdin.write(json.dumps(dict(kw, cmd=cmd, id=n)) + "\n")
-        eng.stdin.flush()
-        return json.loads(eng.stdout.readline())
-
+    eng = Engine(BIN, "--lang", "xx")
     try:
-        gid = ask("new", game=game, players=players, seed=seed)["game"]
+        gid = eng.ask("new", game=game, players=players, seed=seed)["game"]
         while True:
-            st = ask("legal", game=gid)
+            st = eng.ask("legal", game=gid)
             walk(st)
-            walk(ask("view", game=gid))
+            walk(eng.ask("view", game=gid))
             if st["over"]:
                 break
-            walk(ask("bot", game=gid, bot="greedy", play=True))
+            walk(eng.ask("bot", game=gid, bot="greedy", play=True))
     finally:
-        eng.stdin.close()
-        eng.wait(timeout=60)
+        eng.close()
     return found
 
 

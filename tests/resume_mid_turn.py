@@ -27,6 +27,9 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from game_list import game_ids  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_client import Engine  # noqa: E402
+
 BIN = os.path.abspath(sys.argv[1])
 GAMES_EACH = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 STRIDE = int(sys.argv[3]) if len(sys.argv) > 3 else 1
@@ -36,33 +39,6 @@ failures = []
 def fail(msg):
     failures.append(msg)
     print("FAIL:", msg, file=sys.stderr)
-
-
-class Engine:
-    def __init__(self):
-        self.p = subprocess.Popen([BIN, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.n = 0
-
-    def ask(self, cmd, **kw):
-        self.n += 1
-        req = dict(kw, cmd=cmd, id=self.n)
-        self.p.stdin.write(json.dumps(req) + "\n")
-        self.p.stdin.flush()
-        line = self.p.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the engine closed its output at {req}")
-        return json.loads(line)
-
-    def close(self):
-        try:
-            self.p.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.p.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
 
 
 def run(args, stdin="", timeout=120):
@@ -108,7 +84,7 @@ def resume_at(tmp, game, rec, move, label):
 
 
 def play_one(tmp, game, seed, stats):
-    eng = Engine()
+    eng = Engine(BIN)
     try:
         r = eng.ask("new", game=game, players=["Ann", "Bob", "Cy"] if game == "safari" else ["Ann", "Bob"], seed=seed)
         gid = r["game"]
@@ -165,7 +141,7 @@ def ended_early(tmp, game, rec):
         rp = run(["replay", path, "--json"])
         if rp is None or rp.returncode != 0 or json.loads(rp.stdout).get("status") != status:
             fail(f"{game} {status}: replay does not keep the status: {rp and rp.stdout[-300:]}")
-        eng = Engine()
+        eng = Engine(BIN)
         try:
             ld = eng.ask("load", record=cut)
             if not ld.get("ok") or not ld.get("over") or ld.get("phase") != "over" or ld.get("to_move") is not None:

@@ -150,25 +150,31 @@ TEST(I18n, AViewSpeaksTheLanguageAskedForAndEnglishByDefault) {
   }
 }
 
-TEST(I18n, EventsAndSpotsInRussianNameThePlayersAndUsePluralForms) {
-  Game g(load_ruleset("base", {}), {{"Аня", ""}, {"b", ""}}, 11);
-  const i18n::Scope ru(Lang::Ru);
-  // play until a piece decision offers a spot, then check its sentence
-  bool seen_piece = false;
-  for (int turn = 0; turn < 40 && !g.over() && !seen_piece; ++turn) {
+// The piece options' texts (in the thread's language) at the first piece decision that has any,
+// each turn playing the first legal move; none if 40 turns show none.
+std::vector<std::string> first_piece_options(Game& g) {
+  std::vector<std::string> out;
+  for (int turn = 0; turn < 40 && !g.over() && out.empty(); ++turn) {
     g.advance();
     MoveList ml;
     legal_moves(g.state(), ml);
     g.play(ml[0]);
-    const view::View v = view::build_view(g);
-    for (const auto& o : v.decision.options)
-      if (o.kind == "piece") {
-        seen_piece = true;
-        EXPECT_EQ(o.text.find(" on the "), std::string::npos) << o.text;
-        EXPECT_NE(o.text.find("фишка"), std::string::npos) << o.text;
-      }
+    for (const auto& o : view::build_view(g).decision.options)
+      if (o.kind == "piece") out.push_back(o.text);
   }
-  EXPECT_TRUE(seen_piece);
+  return out;
+}
+
+TEST(I18n, EventsAndSpotsInRussianNameThePlayersAndUsePluralForms) {
+  Game g(load_ruleset("base", {}), {{"Аня", ""}, {"b", ""}}, 11);
+  const i18n::Scope ru(Lang::Ru);
+  // play until a piece decision offers a spot, then check its sentence
+  const auto pieces = first_piece_options(g);
+  EXPECT_FALSE(pieces.empty());
+  for (const std::string& text : pieces) {
+    EXPECT_EQ(text.find(" on the "), std::string::npos) << text;
+    EXPECT_NE(text.find("фишка"), std::string::npos) << text;
+  }
   ScoreEvent e{};
   e.player = 1;
   e.points = 4;
@@ -222,21 +228,13 @@ TEST(I18n, FeatureWordsAgreeWithTheirSentence) {
   EXPECT_EQ(feature_form(hd, "river", "acc"), "реку");
   EXPECT_EQ(feature_form(*find_game("amazonas"), "village", "done"), "завершённую деревню");
   // a piece option says where the piece stands, with the feature's preposition
-  bool seen_piece = false;
-  for (int turn = 0; turn < 40 && !g.over() && !seen_piece; ++turn) {
-    g.advance();
-    MoveList ml;
-    legal_moves(g.state(), ml);
-    g.play(ml[0]);
-    for (const auto& o : view::build_view(g).decision.options)
-      if (o.kind == "piece" && o.text.find("(") != std::string::npos) {
-        seen_piece = true;
-        const bool placed_well = o.text.rfind("фишка на дороге", 0) == 0 || o.text.rfind("фишка в городе", 0) == 0 ||
-                                 o.text.rfind("фишка на поле", 0) == 0 || o.text.rfind("фишка в монастыре", 0) == 0;
-        EXPECT_TRUE(placed_well) << o.text;
-      }
+  const auto pieces = first_piece_options(g);
+  EXPECT_FALSE(pieces.empty());
+  for (const std::string& text : pieces) {
+    const bool placed_well = text.rfind("фишка на дороге", 0) == 0 || text.rfind("фишка в городе", 0) == 0 ||
+                             text.rfind("фишка на поле", 0) == 0 || text.rfind("фишка в монастыре", 0) == 0;
+    EXPECT_TRUE(placed_well) << text;
   }
-  EXPECT_TRUE(seen_piece);
 }
 
 // Every sentence of a Safari view in `l`, gathered along a game that founds and explores watering

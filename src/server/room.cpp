@@ -608,15 +608,9 @@ std::vector<std::string> Room::shown_names() const {
   const auto labels = bot_labels(bots);
   for (std::size_t i = 0, b = 0; i < settings_.seats.size() && i < out.size(); ++i) {
     const std::string& bot = settings_.seats[i].bot;
-    if (bot.empty()) {
-      if (out[i] == fmt::format("Player {}", i + 1)) out[i] = say(g, "seat.player", {{"n", static_cast<int>(i + 1)}});
-      continue;
-    }
-    const std::string& label = labels[b++];
-    const std::string id = "bot.name." + bot;  // a level's bot ("Bot easy #2"): in words
-    if (out[i] != "Bot " + label || !has_message(g, id)) continue;
-    out[i] =
-        label == bot ? say(g, id) : say(g, "bot.numbered", {{"name", say(g, id)}, {"n", label.substr(bot.size() + 2)}});
+    // a name the server gave ("Player 2", "Bot easy #2"), not one a player chose: in words
+    const bool given = bot.empty() ? out[i] == fmt::format("Player {}", i + 1) : out[i] == "Bot " + labels[b++];
+    if (given) out[i] = seat_name_words(g, out[i]);
   }
   return out;
 }

@@ -90,6 +90,20 @@ export async function newContext(browser, opts = {}, { askName = false } = {}) {
   return ctx;
 }
 
+// A page in a new context (1280×900 unless `opts` says otherwise) in language `lang` (carc.lang;
+// null: the page chooses), with its script errors collected and dialogs accepted; `url` null: not
+// opened yet.
+export async function openPage(browser, url, { lang = null, askName = false, ...opts } = {}) {
+  const ctx = await newContext(browser, { viewport: { width: 1280, height: 900 }, ...opts }, { askName });
+  if (lang) await ctx.addInitScript((l) => localStorage.setItem("carc.lang", l), lang);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("dialog", (d) => void d.accept());
+  if (url) await page.goto(url);
+  return { ctx, page, errors };
+}
+
 // Every context a test opens has already seen the first game's dialog (carc.seen_intro, docs/web.md),
 // which would otherwise cover the first board a test plays on; a test of the dialog itself opens
 // its context with { intro: true }.

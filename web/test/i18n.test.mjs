@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
-import { startServer, stopAll, launch, newContext, api, rng, playTurnByClicks, repo } from "./harness.mjs";
+import { startServer, stopAll, launch, openPage, api, rng, playTurnByClicks, repo } from "./harness.mjs";
 
 let server, browser;
 const shots = `${repo}/web/test-results`;
@@ -20,16 +20,7 @@ before(async () => {
 });
 after(async () => { await browser?.close(); await server?.stop(); await stopAll(); });
 
-async function open(url, lang) {
-  const ctx = await newContext(browser, { viewport: { width: 1280, height: 900 } });
-  await ctx.addInitScript((l) => localStorage.setItem("carc.lang", l), lang);
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("dialog", (d) => void d.accept());
-  await page.goto(url);
-  return { ctx, page, errors };
-}
+const open = (url, lang) => openPage(browser, url, { lang });
 
 // The move notation as the log used to show it: "L36 18,-2 r180", "explorer N", "jeep from -8,-1 to 1,4".
 const NOTATION = /\S+ -?\d+,-?\d+ r\d+|\bjeep from\b|\b(found|explore) [a-z]+ at\b/;

@@ -14,7 +14,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import * as esbuild from "esbuild";
-import { startServer, stopAll, launch, newContext, api, rng, playTurnByClicks, summary, repo } from "./harness.mjs";
+import { startServer, stopAll, launch, openPage, api, rng, playTurnByClicks, summary, repo } from "./harness.mjs";
 
 let server, browser;
 const shots = `${repo}/web/test-results`;
@@ -123,16 +123,7 @@ function collector() {
   };
 }
 
-async function open(url, opts = {}, { lang = "xx", askName = false } = {}) {
-  const ctx = await newContext(browser, { viewport: { width: 1280, height: 900 }, ...opts }, { askName });
-  if (lang) await ctx.addInitScript((l) => localStorage.setItem("carc.lang", l), lang);
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("dialog", (d) => void d.accept());
-  if (url) await page.goto(url);
-  return { ctx, page, errors };
-}
+const open = (url, opts = {}, { lang = "xx", askName = false } = {}) => openPage(browser, url, { lang, askName, ...opts });
 
 test("the client's pseudo() is the server's: the rules pages in xx from their English", { timeout: 60000 }, async () => {
   // the client's i18n module, bundled for node (it reads no page at load but in try blocks)

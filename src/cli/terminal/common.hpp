@@ -137,6 +137,9 @@ std::string network_owners(const State& s, int net, const std::vector<PlayerInfo
 // The seat is the reader's: the one person at the table, named "You" in the session's language
 // (name.you); their sentences are in the second person.
 bool is_you(const std::vector<PlayerInfo>& players, int p);
+// A bot level's word in the session's language ("лёгкий"; bot.level.LEVEL), the level itself for
+// any other seat kind.
+std::string level_word(const std::string& level);
 std::string who_verb(const std::vector<PlayerInfo>& players, int p, bool color, std::string_view you_verb,
                      std::string_view verb);
 std::string pack(const std::vector<std::string>& items, int indent, int width, std::string_view sep = "   ");

@@ -155,6 +155,11 @@ std::string network_owners(const State& s, int net, const std::vector<PlayerInfo
 
 // ---- Layout helpers ----------------------------------------------------------------------------
 
+std::string level_word(const std::string& level) {
+  const std::string lv = lower(level);
+  return lv == "easy" || lv == "normal" || lv == "hard" ? carc::say("bot.level." + lv) : level;
+}
+
 bool is_you(const std::vector<PlayerInfo>& players, int p) {
   return p >= 0 && static_cast<std::size_t>(p) < players.size() &&
          players[static_cast<std::size_t>(p)].name == cli_say("name.you");
@@ -437,7 +442,7 @@ std::string render_scores(const State& s, const std::vector<PlayerInfo>& players
       bool said = nm.find(shown) != std::string::npos;  // the name says the level ("Bot (easy)", «Бот (лёгкий)»)
       for (const char* lv : {"easy", "normal", "hard"})
         said |= nm.find(fmt::format("({})", lv)) != std::string::npos ||
-                nm.find(fmt::format("({})", carc::say(std::string("bot.level.") + lv))) != std::string::npos;
+                nm.find(fmt::format("({})", level_word(lv))) != std::string::npos;
       kind = said ? cli_say("seat.a_bot") : cli_say("seat.bot", {{"bot", shown}});
     }
     if (!extra) {

@@ -29,6 +29,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/review.hpp"
+#include "cli/terminal/common.hpp"
 #include "cli/terminal/saves.hpp"
 #include "cli/terminal/session.hpp"
 #include "cli/terminal/terminal.hpp"
@@ -89,20 +90,10 @@ std::string fit_lines(const std::string& text, int width) {
   return out;
 }
 
-// A bot level's word in the session's language ("лёгкий"), the level itself if it has none.
-std::string level_word(const std::string& level) {
-  const std::string lv = lower(level);
-  return lv == "easy" || lv == "normal" || lv == "hard" ? carc::say("bot.level." + lv) : level;
-}
+// The levels' words, for the level prompt's {easy}, {normal} and {hard}.
 MsgArgs level_words() {
-  return {{"easy", level_word("easy")}, {"normal", level_word("normal")}, {"hard", level_word("hard")}};
-}
-
-// The seat is the reader's, the one person at the table named "You" in the session's language:
-// their sentences are in the second person (also cli/terminal/panels.cpp).
-bool is_you(const std::vector<PlayerInfo>& players, int p) {
-  return p >= 0 && static_cast<std::size_t>(p) < players.size() &&
-         players[static_cast<std::size_t>(p)].name == cli_say("name.you");
+  return {
+      {"easy", term::level_word("easy")}, {"normal", term::level_word("normal")}, {"hard", term::level_word("hard")}};
 }
 
 using namespace term;
