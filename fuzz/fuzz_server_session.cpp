@@ -136,7 +136,7 @@ int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
         try {
           m = h.fill(json::parse(rest), seat);
         } catch (const json::exception&) {
-          continue;  // the server answers bad JSON before the room (http_server.cpp)
+          continue;  // the server answers bad JSON before the room (src/server/net/ws_messages.cpp)
         }
         h.run(h.room->command(conn, m, h.now), seat);
       } else if (a == 'h' && !rest.empty()) {

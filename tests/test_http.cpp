@@ -190,7 +190,7 @@ TEST(HttpSurface, EveryMaliciousRequestIsAnsweredAndNoneIsFatal) {
   EXPECT_EQ(h.failures(), 0u);
 }
 
-// The route table (http_server.cpp, Server::kRoutes): each route by its method and path, the
+// The route table (src/server/net/routes.cpp, Server::kRoutes): each route by its method and path, the
 // bounds of its wildcard, and 405 for any other method (GET takes every path: the web files).
 TEST(HttpSurface, RoutesAnswerByMethodAndPath) {
   const Site site;

@@ -1,5 +1,5 @@
 // server: `carcassonne serve`, the game server (docs/server-protocol.md, docs/deploy.md). One
-// process serves HTTP and WebSocket (Boost.Beast, in http_server.cpp only); games live in rooms
+// process serves HTTP and WebSocket (Boost.Beast, in src/server/net/ only); games live in rooms
 // (server/room) whose logs go to a store (server/store) by group commit; bots' turns are jobs in
 // the store, done by workers inside the server or by `carcassonne worker` processes.
 #pragma once

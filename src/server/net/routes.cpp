@@ -1,0 +1,31 @@
+// The HTTP API's routes (docs/server-protocol.md): one table, matched in one place.
+#include "server/net/server.hpp"
+
+namespace carc::server::net_side {
+
+// The HTTP API (docs/server-protocol.md), matched in order, first match wins. A request that no
+// route takes is refused with 405 when a route takes its path with another method (the web files'
+// GET * takes every path, so: any method but GET), else 404.
+const Server::Route Server::kRoutes[] = {
+    {http::verb::post, "/api/games", &Server::http_create_game},
+    {http::verb::get, "/api/games", &Server::http_list_games},
+    // bot workers outside the server; a job's result goes to /api/games/ID/job, so that a proxy
+    // routes it to the game's process
+    {http::verb::post, "/api/jobs/take", &Server::http_take_job},
+    {http::verb::post, "/api/games/+/job", &Server::http_job_result},
+    {http::verb::post, "/api/games/+/rematch", &Server::http_rematch},
+    {http::verb::post, "/api/games/+/analysis", &Server::http_analysis},
+    {http::verb::get, "/healthz", &Server::http_health},
+    {http::verb::get, "/metrics", &Server::http_metrics},
+    {http::verb::get, "/api/catalog", &Server::http_catalog},
+    {http::verb::get, "/api/tiles/*", &Server::http_tiles},
+    {http::verb::get, "/api/rules/*", &Server::http_rules},
+    {http::verb::post, "/api/replay", &Server::http_replay},
+    {http::verb::get, "/api/stats", &Server::http_stats},
+    {http::verb::get, "/api/games/*", &Server::http_game},  // a game: its summary, /record, /events
+    {http::verb::get, "*", &Server::http_web_file},         // the browser client's files
+};
+
+std::span<const Server::Route> Server::routes() { return kRoutes; }
+
+}  // namespace carc::server::net_side
