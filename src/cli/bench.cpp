@@ -12,6 +12,7 @@
 #include "cli/options.hpp"
 #include "games/games.hpp"
 #include "protocol/protocol.hpp"
+#include "server/pairing.hpp"
 #include "view/view.hpp"
 
 namespace carc::cli {
@@ -71,6 +72,37 @@ std::unique_ptr<State> midgame(const Ruleset& rs, int players) {
   }
   while (is_chance(*st)) chance_step(*st, rng);
   return st;
+}
+
+// Quick pairing (server/pairing.hpp, docs/pairing.md): one wave of one pool of 1,000 waiting
+// players, whatever the game: 4 seats, tables of 2 or 3 after 3 waves missed; ratings 900..2100
+// (densest at 1500), 0..5 waves missed, one in five with a rating range, 1,000 blocks. Each
+// iteration copies the pool (pair_wave takes it by value) and cuts the wave.
+void BM_PairingWave1000(benchmark::State& bs) {
+  namespace pairing = carc::server::pairing;
+  Rng rng(51);
+  std::vector<pairing::Waiting> pool;
+  for (int i = 0; i < 1000; ++i) {
+    pairing::Waiting w;
+    w.player = fmt::format("player{}", i);
+    w.rating = 900.0 + rng.below(401) + rng.below(401) + rng.below(401);
+    w.since_ms = 1'000'000 - rng.below(60'000);
+    w.waves_missed = static_cast<int>(rng.below(6));
+    if (rng.below(5) == 0) w.range = std::pair{w.rating - 100 - rng.below(300), w.rating + 100 + rng.below(300)};
+    pool.push_back(std::move(w));
+  }
+  pairing::Blocks blocks;
+  for (int k = 0; k < 1000; ++k) blocks.add(pool[rng.below(1000)].player, pool[rng.below(1000)].player);
+  pairing::PoolParams p;
+  p.seats = 4;
+  p.min_seats = 2;
+  std::size_t tables = 0;
+  for (auto _ : bs) {
+    pairing::Wave w = pairing::pair_wave(pool, blocks, 1'000'000, p);
+    tables = w.tables.size();
+    benchmark::DoNotOptimize(w.left.data());
+  }
+  bs.counters["tables"] = static_cast<double>(tables);
 }
 
 struct Opts {
@@ -265,6 +297,7 @@ void run(const Opts& o) {
         })
         ->Unit(benchmark::kMillisecond);
   }
+  benchmark::RegisterBenchmark("BM_PairingWave1000", BM_PairingWave1000)->Unit(benchmark::kMicrosecond);
   std::string mt = fmt::format("--benchmark_min_time={}", o.min_time);
   std::string prog = "carcassonne-bench";
   std::string fl = "--benchmark_filter=" + o.filter;
