@@ -12,6 +12,7 @@
 #include "cli/options.hpp"
 #include "games/games.hpp"
 #include "protocol/protocol.hpp"
+#include "server/accounts/credentials.hpp"
 #include "server/pairing.hpp"
 #include "view/view.hpp"
 
@@ -103,6 +104,18 @@ void BM_PairingWave1000(benchmark::State& bs) {
     benchmark::DoNotOptimize(w.left.data());
   }
   bs.counters["tables"] = static_cast<double>(tables);
+}
+
+// A login's cost (server/accounts/credentials.hpp, docs/security.md): one Argon2id hash and one
+// verification at the server's parameters (2 passes over 64 MiB), on one thread.
+void BM_LoginHash(benchmark::State& bs) {
+  namespace accounts = carc::server::accounts;
+  const accounts::HashParams p;  // the server's
+  const std::string password = "correct horse battery staple";
+  for (auto _ : bs) {
+    const std::string h = accounts::hash_password(password, p);
+    benchmark::DoNotOptimize(accounts::verify_password(h, password));
+  }
 }
 
 struct Opts {
@@ -298,6 +311,7 @@ void run(const Opts& o) {
         ->Unit(benchmark::kMillisecond);
   }
   benchmark::RegisterBenchmark("BM_PairingWave1000", BM_PairingWave1000)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_LoginHash", BM_LoginHash)->Unit(benchmark::kMillisecond);
   std::string mt = fmt::format("--benchmark_min_time={}", o.min_time);
   std::string prog = "carcassonne-bench";
   std::string fl = "--benchmark_filter=" + o.filter;
