@@ -3,9 +3,11 @@
 // `carcassonne serve` (server::HttpHarness: no sockets), against the in-memory store, with the
 // browser client's files served from a folder the harness makes (--web).
 //
-// Two substitutions let the fuzzer reach real games: "@G" becomes the id of a game the harness
-// created at start (two people, base), and "@LEN" the length of the body (what follows the first
-// blank line), so that a mutated body keeps a matching Content-Length.
+// Three substitutions let the fuzzer reach real games and sessions: "@G" becomes the id of a game
+// the harness created at start (two people, base), "@S" the secret of a session it made (a guest
+// that claimed the account "fuzz_user", password "fuzz password 1"), and "@LEN" the length of the
+// body (what follows the first blank line), so that a mutated body keeps a matching
+// Content-Length. Password hashes are made at libsodium's smallest cost here, to keep the runs fast.
 //
 // Invariants: every whole request gets exactly one whole HTTP/1.x response (in the request's version); no handler fails
 // (no 500, no handler failure counted); an error answer in JSON has a code and a message; every
@@ -23,6 +25,7 @@
 #include <string_view>
 
 #include "fuzz_common.hpp"
+#include "server/accounts/credentials.hpp"
 #include "server/server.hpp"
 
 using carc::fuzz::bug;
@@ -36,7 +39,7 @@ constexpr const char* kHidden = "SECRET-HIDDEN-FILE";
 struct World {
   std::filesystem::path dir;
   std::unique_ptr<carc::server::HttpHarness> harness;
-  std::string game;
+  std::string game, session;
   int uses = 0;
 
   World() {
@@ -70,18 +73,31 @@ struct World {
     o.create_rate = 0;
     o.max_games = 300;
     o.max_games_per_ip = 0;
+    carc::server::accounts::set_hash_params({1, 8192});
     harness = std::make_unique<carc::server::HttpHarness>(o);
     const std::string body = R"({"game":"base","seed":7,"seats":[{"name":"A"},{"name":"B"}]})";
     const std::string res = harness->request("POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
     const auto at = res.find("\"id\":\"");
     if (at == std::string::npos) bug("the harness could not create its game: " + res.substr(0, 300));
     game = res.substr(at + 6, res.find('"', at + 6) - at - 6);
+    const std::string me = harness->request("POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}");
+    const auto c = me.find("carc_session=");
+    if (c == std::string::npos) bug("the harness could not make a session: " + me.substr(0, 300));
+    session = me.substr(c + 13, me.find(';', c) - c - 13);
+    const std::string claim = R"({"name":"fuzz_user","password":"fuzz password 1"})";
+    const std::string claimed = harness->request(
+        "POST /api/account/claim HTTP/1.1\r\nHost: x\r\nOrigin: http://x\r\nCookie: carc_session=" + session +
+        "\r\nContent-Length: " + std::to_string(claim.size()) + "\r\n\r\n" + claim);
+    if (claimed.find(" 200 ") == std::string::npos)
+      bug("the harness could not claim its account: " + claimed.substr(0, 300));
     uses = 0;
   }
 };
 
-std::string substitute(std::string s, const std::string& game) {
+std::string substitute(std::string s, const std::string& game, const std::string& session) {
   for (std::size_t at = s.find("@G"); at != std::string::npos; at = s.find("@G", at + game.size())) s.replace(at, 2, game);
+  for (std::size_t at = s.find("@S"); at != std::string::npos; at = s.find("@S", at + session.size()))
+    s.replace(at, 2, session);
   const auto blank = s.find("\r\n\r\n");
   const std::string len = std::to_string(blank == std::string::npos ? 0 : s.size() - blank - 4);
   for (std::size_t at = s.find("@LEN"); at != std::string::npos && at < blank; at = s.find("@LEN", at + len.size())) s.replace(at, 4, len);
@@ -99,7 +115,7 @@ std::size_t count(const std::string& s, std::string_view what) {
 int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   static World world;
   if (++world.uses > 400) world.reset();
-  const std::string raw = substitute(std::string(reinterpret_cast<const char*>(data), size), world.game);
+  const std::string raw = substitute(std::string(reinterpret_cast<const char*>(data), size), world.game, world.session);
   const std::uint64_t failures = world.harness->failures();
   std::string res;
   try {

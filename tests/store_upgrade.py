@@ -2,7 +2,8 @@
 """A store written by an earlier version loads in this one (docs/record.md, "Versions"): every game
 of tests/fixtures/store-*.db (made by tools/make_store_fixture.py with that version's binary) is
 served, its record replays with this binary, its stored commitment still verifies, and an active
-game goes on: a person's turn is acknowledged and lands in the log.
+game goes on: a person's turn is acknowledged and lands in the log; the account tables' migrations
+are applied to it in place.
 
 usage: store_upgrade.py BUILD/carcassonne
 """
@@ -154,6 +155,11 @@ def main():
                 break
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
+        # the player tables came by the migrations, in place (docs/server-protocol.md, "Players and sessions")
+        import sqlite3
+        versions = [v for (v,) in sqlite3.connect(db).execute("SELECT version FROM schema_migrations ORDER BY version")]
+        if versions != list(range(2, 2 + len(versions))) or len(versions) < 2:
+            fail(f"{fx}: migrations applied in place: {versions}")
         if played == 0:
             fail(f"{fx}: no active game could go on")
         print(f"{os.path.basename(fx)}: {n} games load and replay ({', '.join(sorted(f'{k} {s}' for k, s in kinds))}); {played} went on")

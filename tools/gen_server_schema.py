@@ -69,7 +69,7 @@ turn_words = {"words": {"type": "array", "items": S(), "description": "each move
 event = {"oneOf": [obj({"seq": I(minimum=1), "type": const(t), "seat": I(minimum=-1, maximum=4), "time": I(), "cid": S(), "data": d, **(turn_words if t == "turn" else {})},
                        ["seq", "type", "seat", "time", "data"]) for t, d in event_data.items()]}
 client = {
-  "hello": obj({"type": const("hello"), "token": S(maxLength=64), "since": seq, "views": B, "lang": S(maxLength=40)}, ["type"]),
+  "hello": obj({"type": const("hello"), "token": S(maxLength=64), "seat": {"type": "integer", "minimum": 0, "maximum": 4}, "since": seq, "views": B, "lang": S(maxLength=40)}, ["type"]),
   "play": obj({"type": const("play"), "cid": S(minLength=1, maxLength=64), "at": seq, "moves": {"type": "array", "items": S(maxLength=200), "minItems": 1, "maxItems": 16}}, ["type", "cid", "at", "moves"]),
   "legal": obj({"type": const("legal"), "moves": {"type": "array", "items": S(maxLength=200), "maxItems": 16}}, ["type"]),
   "resign": obj({"type": const("resign"), "cid": S(minLength=1, maxLength=64), "at": seq}, ["type", "cid", "at"]),
@@ -90,7 +90,7 @@ server = {
                     "rematch": S()}, ["type", "seq", "view"]),
   "presence": obj({"type": const("presence"), "spectators": I(minimum=0), "seats": {"type": "array", "items": obj({"seat": I(minimum=0), "connected": B, "stand_in": B, "resigned": B, "grace_until": I()}, ["seat", "connected", "stand_in", "resigned"])}}, ["type", "seats", "spectators"]),
   "pong": obj({"type": const("pong"), "time": I()}, ["type", "time"]),
-  "error": obj({"type": const("error"), "code": {"enum": ["bad_json", "bad_message", "no_hello", "bad_token", "unknown_game", "moved", "full", "restart", "internal", "store"]}, "message": S()}, ["type", "code", "message"]),
+  "error": obj({"type": const("error"), "code": {"enum": ["bad_json", "bad_message", "no_hello", "bad_token", "not_your_seat", "unknown_game", "moved", "full", "restart", "internal", "store"]}, "message": S()}, ["type", "code", "message"]),
 }
 http = {
   "create_request": obj({"game": S(), "options": {"type": "object", "additionalProperties": S()}, "seed": I(minimum=0),

@@ -136,6 +136,7 @@ http {{
       proxy_http_version 1.1;
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection $connection_upgrade;
+      proxy_set_header Host $host:$server_port;
       proxy_read_timeout 3600s;
       proxy_connect_timeout 2s;
       proxy_next_upstream error timeout non_idempotent;

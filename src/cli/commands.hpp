@@ -15,4 +15,5 @@ void register_tiles(CLI::App& app);
 void register_serve(CLI::App& app);
 void register_worker(CLI::App& app);
 void register_fit_value(CLI::App& app);
+void register_admin(CLI::App& app);
 }  // namespace carc::cli

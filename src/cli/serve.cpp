@@ -67,6 +67,12 @@ void register_serve(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--trust-proxy", o->trust_proxy, "the address of a proxy in front (nginx): its X-Forwarded-For names the client");
+  cmd->add_flag("--secure-cookies", o->secure_cookies,
+                "the session cookie is __Host-carc_session with Secure: behind TLS (docs/deploy.md)");
+  cmd->add_option("--origin", o->origins, "a page origin besides the server's own that may send requests (repeatable)");
+  cmd->add_option("--hash-threads", o->hash_threads, "password hashes at once (each 64 MiB)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
   cmd->callback([o, data] {
     if (o->db.empty()) {
       std::error_code ec;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ai/bot_limits.hpp"
 
@@ -47,6 +48,13 @@ struct ServeOptions {
   int analysis_playouts = 1000;
   int max_analyses = 8;
   int analyses_per_ip = 2;
+  // Players and sessions (docs/security.md): the session cookie is `__Host-carc_session` with
+  // Secure (behind TLS: docs/deploy.md), else `carc_session`; pages of these origins may send
+  // requests too (besides the server's own); hashes at once at most (more wait; 64 waiting:
+  // refused).
+  bool secure_cookies = false;
+  std::vector<std::string> origins;
+  int hash_threads = 2;
 };
 
 // The HTTP side of a server without sockets, for the fuzzer (fuzz/fuzz_http.cpp) and tests: raw

@@ -31,12 +31,14 @@ void Server::handle_http(http::request<http::string_body>&& req, const std::stri
   ++stats_.http_requests;
   bool replied = false;
   int retry_after = 0;
-  auto respond = [&](http::status st, const std::string& body, const std::string& type = "application/json") {
+  auto respond = [&](http::status st, const std::string& body, const std::string& type,
+                     const std::vector<std::string>& cookies) {
     http::response<http::string_body> r{st, req.version()};
     r.set(http::field::server, "carcassonne");
     r.set(http::field::content_type, type);
     r.set(http::field::cache_control, "no-store");
     if (retry_after > 0) r.set(http::field::retry_after, std::to_string(retry_after));
+    for (const std::string& cookie : cookies) r.insert(http::field::set_cookie, cookie);
     r.body() = body;
     r.prepare_payload();
     ++stats_.http_by_status[static_cast<int>(st)];
@@ -62,7 +64,7 @@ void Server::handle_http(http::request<http::string_body>&& req, const std::stri
                             {"target", printable(std::string(req.target()).substr(0, 200))},
                             {"message", printable(msg)}});
     }
-    respond(st, dump(json{{"code", code}, {"message", msg}}));
+    respond(st, dump(json{{"code", code}, {"message", msg}}), "application/json", {});
   };
   try {
     handle_http_in(req, client, reply, respond, problem, retry_after);
@@ -99,7 +101,18 @@ void Server::handle_http_in(http::request<http::string_body>& req, const std::st
             fmt::format("the request body is not UTF-8 (byte {})", utf8_error_at(req.body()) + 1));
     return;
   }
-  HttpCall c{req, client, reply, respond, problem, retry_after, std::string(req.target()), "", ""};
+  // CSRF (docs/security.md): a browser names the page's origin; a foreign one is refused, and a
+  // request that changes something with a session's cookie must name it
+  const std::string_view origin = req[http::field::origin];
+  const bool changes = req.method() != http::verb::get && req.method() != http::verb::head;
+  if (!origin.empty() ? !origin_allowed(origin, req[http::field::host]) : changes && !session_secret(req).empty()) {
+    problem(http::status::forbidden, "bad_origin",
+            origin.empty()
+                ? "a request that changes something must come from this server's pages (no Origin)"
+                : fmt::format("requests from {} are not accepted here", printable(std::string(origin).substr(0, 100))));
+    return;
+  }
+  HttpCall c{req, client, reply, respond, problem, retry_after, std::string(req.target()), "", "", {}};
   if (const auto q = c.target.find('?'); q != std::string::npos) {
     c.query = c.target.substr(q + 1);
     c.target.resize(q);

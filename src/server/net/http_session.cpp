@@ -87,13 +87,20 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (websocket::is_upgrade(req)) {
       if (srv_.draining())
         return answer(http::status::service_unavailable, "restarting", "the server is restarting: connect again");
+      // a page of another site may not open a WebSocket here (docs/security.md)
+      if (const std::string_view origin = req[http::field::origin];
+          !origin.empty() && !srv_.origin_allowed(origin, req[http::field::host])) {
+        srv_.refused("bad_origin", client_, "a WebSocket from a foreign origin", 403);
+        return answer(http::status::forbidden, "bad_origin",
+                      "WebSockets from other sites' pages are not accepted here");
+      }
       const std::string target(req.target());
       const std::string prefix = "/ws/";
       std::string game = target.rfind(prefix, 0) == 0 ? target.substr(prefix.size()) : "";
       if (const auto q = game.find('?'); q != std::string::npos) game.resize(q);
       stream_.expires_never();
       const std::uint64_t id = srv_.next_conn();
-      srv_.note_client(id, client_);
+      srv_.note_client(id, client_, srv_.session_secret(req));
       start_ws_session(stream_.release_socket(), srv_, id, game, slot_, std::move(req), srv_.options().idle_ms);
       return;
     }

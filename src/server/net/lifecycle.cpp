@@ -120,6 +120,8 @@ void Server::start() {
   store_->set_log([this](const std::string& event, const std::string& message) {
     log_event(event, {{"message", printable(message)}});
   });
+  accounts_ = std::make_unique<accounts::AccountStore>(accounts::open_sql(o_.db));
+  hashes_ = std::make_unique<accounts::HashPool>(std::max(1, o_.hash_threads));
   accept_timer_ = std::make_unique<net::steady_timer>(ioc_);
   sweep_timer_ = std::make_unique<net::steady_timer>(ioc_);
   committer_ = std::thread([this] { commit_loop(); });
@@ -142,6 +144,7 @@ void Server::stop_threads() {
   }
   ccv_.notify_all();
   if (committer_.joinable()) committer_.join();
+  hashes_.reset();  // (its threads post to the io context: they end before it)
 }
 
 int Server::run(std::atomic<bool>* stop) {

@@ -38,6 +38,9 @@
 #include "core/io.hpp"
 #include "core/json_input.hpp"
 #include "rules/words.hpp"
+#include "server/accounts/account_store.hpp"
+#include "server/accounts/credentials.hpp"
+#include "server/accounts/login_limits.hpp"
 #include "server/bot_turn.hpp"
 #include "server/crypto.hpp"
 #include "server/room.hpp"
@@ -133,7 +136,8 @@ struct Stats {
   Histogram job_wait_seconds{{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60}};
   std::map<int, std::uint64_t> http_by_status;   // answers by HTTP status
   std::map<std::string, std::uint64_t> refused;  // refused or failed, by code
-  std::uint64_t handler_failures = 0, accept_errors = 0, ws_messages = 0, http_requests = 0, unloaded = 0;
+  std::uint64_t handler_failures = 0, accept_errors = 0, password_checks = 0, ws_messages = 0, http_requests = 0,
+                unloaded = 0;
 };
 
 // A client address's bucket of game creations (a token bucket: `create_burst` tokens, refilled at
@@ -158,12 +162,16 @@ class Server {
   void ws_gone(std::uint64_t conn, const std::string& game);
   void add_sink(std::uint64_t conn, Sink s) { sinks_[conn] = std::move(s); }
   // A WebSocket's client address (for the log lines of what it is refused).
-  void note_client(std::uint64_t conn, const std::string& client) { ws_clients_[conn] = client; }
+  void note_client(std::uint64_t conn, const std::string& client, std::string session = "") {
+    ws_clients_[conn] = client;
+    if (!session.empty()) ws_sessions_[conn] = std::move(session);
+  }
   std::uint64_t next_conn() { return ++conn_ids_; }
   // One request from `client` (its address); `reply` gets the answer, now or after a commit.
   void handle_http(http::request<http::string_body>&& req, const std::string& client,
                    std::function<void(http::response<http::string_body>&&)> reply);
-  using Respond = std::function<void(http::status, const std::string&, const std::string&)>;
+  using Respond =
+      std::function<void(http::status, const std::string&, const std::string&, const std::vector<std::string>&)>;
   using Problem = std::function<void(http::status, const std::string&, const std::string&)>;
   // The request's route (kRoutes) and its handler, after the checks every request gets.
   void handle_http_in(http::request<http::string_body>& req, const std::string& client,
@@ -174,6 +182,11 @@ class Server {
   void refused(const std::string& code, const std::string& client, const std::string& message, int status = 0);
   [[nodiscard]] const ServeOptions& options() const { return o_; }
   [[nodiscard]] bool draining() const { return draining_; }
+  // The session's secret from the request's cookie ("" none).
+  [[nodiscard]] std::string session_secret(const http::request<http::string_body>& req) const;
+  // Whether a browser page at `origin` may send requests here: this server's own (by the Host it
+  // was asked as) or one of --origin.
+  [[nodiscard]] bool origin_allowed(std::string_view origin, std::string_view host) const;
 
   // The store, the committer and the workers, without a listening socket (HttpHarness).
   void start();
@@ -278,6 +291,30 @@ class Server {
   void http_game(HttpCall& c);
   void http_web_file(HttpCall& c);
   void http_analysis(HttpCall& c);
+  // Players and sessions (api_accounts.cpp, docs/server-protocol.md "Players and sessions")
+  void http_session(HttpCall& c);
+  void http_me(HttpCall& c);
+  void http_claim(HttpCall& c);
+  void http_login(HttpCall& c);
+  void http_logout(HttpCall& c);
+  void http_sessions(HttpCall& c);
+  void http_end_session(HttpCall& c);
+  void http_password(HttpCall& c);
+  void http_recover(HttpCall& c);
+  void http_reset(HttpCall& c);
+  void http_delete_account(HttpCall& c);
+  void http_my_games(HttpCall& c);
+  // A seat opened with its token by a connection with a session: the seat is its player's.
+  void bind_seat(std::uint64_t conn, const std::string& game, int seat);
+  // Whether the connection's session player holds the seat (bound by an earlier hello with its token).
+  bool seat_is_mine(std::uint64_t conn, const std::string& game, int seat);
+  [[nodiscard]] std::string session_cookie(const std::string& secret, bool clear = false) const;
+  // A hash or verification on the hash pool, then `done` on the io thread; false when the pool is
+  // full (the caller answers 503).
+  bool off_thread(std::function<void()> work, std::function<void()> done);
+  std::unique_ptr<accounts::AccountStore> accounts_;
+  std::unique_ptr<accounts::HashPool> hashes_;
+  accounts::LoginLimits login_limits_;
   // GET/POST /api/games/ID/analysis: the stored analysis, or the job's progress (202); POST starts one.
   void analysis_answer(HttpCall& c, Host& h, bool start);
 
@@ -328,6 +365,7 @@ class Server {
   std::map<std::string, std::unique_ptr<Host>> hosts_;
   std::map<std::uint64_t, Sink> sinks_;
   std::unordered_map<std::uint64_t, std::string> ws_clients_;
+  std::unordered_map<std::uint64_t, std::string> ws_sessions_;  // the session's secret of its upgrade request
   std::uint64_t conn_ids_ = 0;
   Stats stats_;
   // group commit
@@ -367,8 +405,9 @@ struct Server::HttpCall {
   std::string query;
   std::string arg;  // what the route's '*' or '+' matched
 
+  std::vector<std::string> cookies;  // Set-Cookie lines for the answer
   void respond(http::status st, const std::string& body, const std::string& type = "application/json") const {
-    respond_(st, body, type);
+    respond_(st, body, type, cookies);
   }
   // A query parameter's value ("" if absent).
   [[nodiscard]] std::string param(const std::string& key) const {

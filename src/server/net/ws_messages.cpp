@@ -65,6 +65,7 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
   }
   if (type && *type == "hello") {
     std::string token;
+    int asked_seat = -1;
     std::int64_t since = 0;
     bool views = false;
     i18n::Lang lang = i18n::Lang::En;
@@ -77,6 +78,8 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
         lang = *parsed;
       }
       if (const json* t = jin::opt(msg, "token")) token = jin::string(*t, "message", "token", 64);
+      if (const json* s = jin::opt(msg, "seat"))
+        asked_seat = static_cast<int>(jin::integer(*s, 0, kMaxPlayers - 1, "message", "seat"));
       if (const json* s = jin::opt(msg, "since"))
         since = jin::integer(*s, 0, std::int64_t{1} << 50, "message", "since");
       if (const json* v = jin::opt(msg, "views")) views = jin::boolean(*v, "message", "views");
@@ -84,10 +87,18 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
       error("bad_message", e.what());
       return;
     }
-    const int seat = h->room->seat_of_token(token);
+    int seat = h->room->seat_of_token(token);
     if (!token.empty() && seat < 0) {
       error("bad_token", "this invite token opens no seat of the game");
       return;
+    }
+    // a seat without its token: the player's own (bound to the connection's session) on any device
+    if (token.empty() && asked_seat >= 0) {
+      if (!seat_is_mine(conn, game, asked_seat)) {
+        error("not_your_seat", "this seat is not yours: open it with its invite link once, logged in");
+        return;
+      }
+      seat = asked_seat;
     }
     if (seat < 0 && o_.max_spectators > 0 && !h->greeted.count(conn) && h->room->spectators() >= o_.max_spectators) {
       error("full", fmt::format("this game has its {} spectators already", o_.max_spectators));
@@ -96,6 +107,7 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
     // broadcasts reach the connection only from its hello's answer on, so that it never sees an
     // event before the ones it asked for
     h->greeted.insert(conn);
+    if (seat >= 0) bind_seat(conn, game, seat);
     when_free(*h, [this, h, conn, seat, since, views, lang] {
       if (!h->greeted.count(conn)) return;  // gone meanwhile
       h->conns.insert(conn);
@@ -113,6 +125,7 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
 void Server::ws_gone(std::uint64_t conn, const std::string& game) {
   sinks_.erase(conn);
   ws_clients_.erase(conn);
+  ws_sessions_.erase(conn);
   const auto it = hosts_.find(game);
   if (it == hosts_.end()) return;
   Host& h = *it->second;

@@ -1,0 +1,193 @@
+// server/accounts/account_store: the SQL, written once for SQLite and PostgreSQL.
+#include "server/accounts/account_store.hpp"
+
+#include "server/accounts/credentials.hpp"
+#include "server/accounts/schema.hpp"
+
+namespace carc::server::accounts {
+namespace {
+
+constexpr const char* kPlayerCols = "p.id, p.name, p.password, p.created, p.claimed, p.banned, p.deleted";
+
+Player player_of(const SqlRow& r) { return Player{r.s(0), r.s(1), r.s(2), r.i(3), r.i(4), r.i(5), r.i(6)}; }
+
+}  // namespace
+
+AccountStore::AccountStore(std::unique_ptr<Sql> db) : db_(std::move(db)) { version_ = migrate(*db_, migrations()); }
+
+std::pair<Player, std::string> AccountStore::new_guest(std::int64_t now, const std::string& address,
+                                                       const std::string& agent) {
+  Player p;
+  p.id = random_id(12);
+  p.created = now;
+  SqlTx tx(*db_);
+  db_->run("INSERT INTO players(id, created) VALUES ($1, $2)", {p.id, now});
+  std::string secret = new_session(p.id, now, address, agent);
+  tx.commit();
+  return {p, secret};
+}
+
+std::optional<Player> AccountStore::by_session(const std::string& secret, std::int64_t now) {
+  if (secret.empty()) return std::nullopt;
+  const std::string h = token_hash(secret);
+  const auto rows = db_->run(std::string("SELECT ") + kPlayerCols +
+                                 ", s.seen, s.created FROM sessions s JOIN players p ON p.id = s.player WHERE s.id_hash = $1",
+                             {h});
+  if (rows.empty()) return std::nullopt;
+  Player p = player_of(rows[0]);
+  if (p.banned || p.deleted) return std::nullopt;
+  if (p.guest() ? now - rows[0].i(7) >= kGuestSessionMs : now - rows[0].i(8) >= kAccountSessionMs) {
+    db_->run("DELETE FROM sessions WHERE id_hash = $1", {h});
+    return std::nullopt;
+  }
+  if (now - rows[0].i(7) >= 60000) db_->run("UPDATE sessions SET seen = $2 WHERE id_hash = $1", {h, now});
+  return p;
+}
+
+std::optional<Player> AccountStore::by_name(const std::string& name_key) {
+  const auto rows =
+      db_->run(std::string("SELECT ") + kPlayerCols + " FROM players p WHERE p.name_key = $1", {name_key});
+  if (rows.empty()) return std::nullopt;
+  return player_of(rows[0]);
+}
+
+std::optional<Player> AccountStore::by_id(const std::string& id) {
+  const auto rows = db_->run(std::string("SELECT ") + kPlayerCols + " FROM players p WHERE p.id = $1", {id});
+  if (rows.empty()) return std::nullopt;
+  return player_of(rows[0]);
+}
+
+bool AccountStore::claim(const std::string& player, const std::string& name, const std::string& name_key,
+                         const std::string& password_hash, const std::vector<std::string>& code_hashes,
+                         std::int64_t now) {
+  SqlTx tx(*db_);
+  const auto rows = db_->run(
+      "UPDATE players SET name = $2, name_key = $3, password = $4, claimed = $5 "
+      "WHERE id = $1 AND claimed IS NULL AND deleted IS NULL RETURNING id",
+      {player, name, name_key, password_hash, now});
+  if (rows.empty()) return false;
+  for (const std::string& c : code_hashes)
+    db_->run("INSERT INTO recovery_codes(player, code_hash) VALUES ($1, $2)", {player, c});
+  tx.commit();
+  return true;
+}
+
+std::string AccountStore::new_session(const std::string& player, std::int64_t now, const std::string& address,
+                                      const std::string& agent) {
+  std::string secret = random_id(32);
+  db_->run(
+      "INSERT INTO sessions(id_hash, public_id, player, created, seen, address, agent) VALUES ($1, $2, $3, $4, $4, $5, "
+      "$6)",
+      {token_hash(secret), random_id(9), player, now, address, agent.substr(0, 200)});
+  return secret;
+}
+
+void AccountStore::end_session(const std::string& secret) {
+  if (!secret.empty()) db_->run("DELETE FROM sessions WHERE id_hash = $1", {token_hash(secret)});
+}
+
+bool AccountStore::end_session_named(const std::string& player, const std::string& public_id) {
+  return !db_->run("DELETE FROM sessions WHERE player = $1 AND public_id = $2 RETURNING public_id", {player, public_id})
+              .empty();
+}
+
+void AccountStore::end_sessions(const std::string& player, const std::string& keep_secret) {
+  db_->run("DELETE FROM sessions WHERE player = $1 AND id_hash <> $2",
+           {player, keep_secret.empty() ? std::string() : token_hash(keep_secret)});
+}
+
+std::vector<SessionInfo> AccountStore::sessions(const std::string& player, const std::string& current_secret) {
+  const std::string cur = current_secret.empty() ? std::string() : token_hash(current_secret);
+  std::vector<SessionInfo> out;
+  for (const SqlRow& r : db_->run("SELECT public_id, created, seen, address, agent, id_hash FROM sessions WHERE player "
+                                  "= $1 ORDER BY seen DESC, public_id",
+                                  {player}))
+    out.push_back({r.s(0), r.i(1), r.i(2), r.s(3), r.s(4), r.s(5) == cur});
+  return out;
+}
+
+void AccountStore::set_password(const std::string& player, const std::string& password_hash) {
+  db_->run("UPDATE players SET password = $2 WHERE id = $1", {player, password_hash});
+}
+
+bool AccountStore::use_recovery_code(const std::string& player, const std::string& code_hash, std::int64_t now) {
+  return !db_->run(
+                 "UPDATE recovery_codes SET used = $3 WHERE player = $1 AND code_hash = $2 AND used IS NULL RETURNING "
+                 "player",
+                 {player, code_hash, now})
+              .empty();
+}
+
+int AccountStore::recovery_codes_left(const std::string& player) {
+  return static_cast<int>(
+      db_->run("SELECT COUNT(*) FROM recovery_codes WHERE player = $1 AND used IS NULL", {player}).at(0).i(0));
+}
+
+std::string AccountStore::new_reset_link(const std::string& player, std::int64_t now, std::int64_t ttl_ms) {
+  std::string secret = random_id(32);
+  db_->run("INSERT INTO reset_links(token_hash, player, expires) VALUES ($1, $2, $3)",
+           {token_hash(secret), player, now + ttl_ms});
+  return secret;
+}
+
+std::optional<std::string> AccountStore::use_reset_link(const std::string& secret, std::int64_t now) {
+  const auto rows = db_->run(
+      "UPDATE reset_links SET used = $2 WHERE token_hash = $1 AND used IS NULL AND expires > $2 RETURNING player",
+      {token_hash(secret), now});
+  if (rows.empty()) return std::nullopt;
+  return rows[0].s(0);
+}
+
+void AccountStore::set_banned(const std::string& player, bool banned, std::int64_t now) {
+  SqlTx tx(*db_);
+  db_->run("UPDATE players SET banned = $2 WHERE id = $1", {player, banned ? SqlParam{now} : SqlParam{nullptr}});
+  if (banned) db_->run("DELETE FROM sessions WHERE player = $1", {player});
+  tx.commit();
+}
+
+void AccountStore::delete_account(const std::string& player, std::int64_t now) {
+  SqlTx tx(*db_);
+  db_->run("UPDATE players SET name = NULL, name_key = NULL, password = NULL, deleted = $2 WHERE id = $1",
+           {player, now});
+  db_->run("DELETE FROM sessions WHERE player = $1", {player});
+  db_->run("DELETE FROM recovery_codes WHERE player = $1", {player});
+  db_->run("DELETE FROM reset_links WHERE player = $1", {player});
+  db_->run("DELETE FROM known_addresses WHERE player = $1", {player});
+  tx.commit();
+}
+
+bool AccountStore::bind_seat(const std::string& game, int seat, const std::string& player, std::int64_t now) {
+  db_->run(
+      "INSERT INTO game_players(game, seat, player, bound) VALUES ($1, $2, $3, $4) ON CONFLICT(game, seat) DO NOTHING",
+      {game, std::int64_t{seat}, player, now});
+  const auto rows =
+      db_->run("SELECT player FROM game_players WHERE game = $1 AND seat = $2", {game, std::int64_t{seat}});
+  return !rows.empty() && rows[0].s(0) == player;
+}
+
+std::string AccountStore::seat_player(const std::string& game, int seat) {
+  const auto rows = db_->run("SELECT player FROM game_players WHERE game = $1 AND seat = $2", {game, std::int64_t{seat}});
+  return rows.empty() ? std::string() : rows[0].s(0);
+}
+
+std::vector<AccountStore::SeatOf> AccountStore::games_of(const std::string& player, int limit) {
+  std::vector<SeatOf> out;
+  for (const SqlRow& r :
+       db_->run("SELECT game, seat, bound FROM game_players WHERE player = $1 ORDER BY bound DESC, game LIMIT $2",
+                {player, std::int64_t{limit}}))
+    out.push_back({r.s(0), static_cast<int>(r.i(1)), r.i(2)});
+  return out;
+}
+
+bool AccountStore::known_address(const std::string& player, const std::string& address) {
+  return !db_->run("SELECT 1 FROM known_addresses WHERE player = $1 AND address = $2", {player, address}).empty();
+}
+
+void AccountStore::remember_address(const std::string& player, const std::string& address, std::int64_t now) {
+  db_->run(
+      "INSERT INTO known_addresses(player, address, last) VALUES ($1, $2, $3) "
+      "ON CONFLICT(player, address) DO UPDATE SET last = excluded.last",
+      {player, address, now});
+}
+
+}  // namespace carc::server::accounts

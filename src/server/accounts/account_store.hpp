@@ -1,0 +1,96 @@
+// server/accounts/account_store: players (guests and claimed accounts) and their sessions, over
+// server/accounts/sql. Secrets are never stored: a session id, a recovery code and a reset link are
+// kept as their SHA-256 (credentials' token_hash), a password as its Argon2id string. Times are ms
+// since the epoch, passed in.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/accounts/sql.hpp"
+
+namespace carc::server::accounts {
+
+struct Player {
+  std::string id;
+  std::string name;      // the account's name as written at claim time; "" for a guest
+  std::string password;  // the Argon2id string ("" for a guest)
+  std::int64_t created = 0, claimed = 0, banned = 0, deleted = 0;  // 0: not
+  [[nodiscard]] bool guest() const { return claimed == 0; }
+};
+
+struct SessionInfo {
+  std::string public_id;  // names the session in the list (not its secret)
+  std::int64_t created = 0, seen = 0;
+  std::string address, agent;
+  bool current = false;
+};
+
+class AccountStore {
+ public:
+  // Opens the store's database (server/accounts/sql open_sql) and brings its schema up to date.
+  explicit AccountStore(std::unique_ptr<Sql> db);
+  [[nodiscard]] int version() const { return version_; }
+  Sql& sql() { return *db_; }
+
+  // A new guest and a session for it; returns the player and the session's secret.
+  std::pair<Player, std::string> new_guest(std::int64_t now, const std::string& address, const std::string& agent);
+  // How long a session lasts (docs/security.md, ASVS 3.3.2): an account's 30 days from its
+  // login, whatever its use (then the player logs in again); a guest's, which has no password to
+  // log in with, 400 days from its last use.
+  static constexpr std::int64_t kAccountSessionMs = std::int64_t{30} * 24 * 3600 * 1000;
+  static constexpr std::int64_t kGuestSessionMs = std::int64_t{400} * 24 * 3600 * 1000;
+  // The player of a session's secret (nullopt: no such session, one past its lifetime, which is
+  // removed, or its player is banned or deleted). Its `seen` is written at most once a minute.
+  std::optional<Player> by_session(const std::string& secret, std::int64_t now);
+  std::optional<Player> by_name(const std::string& name_key);
+  std::optional<Player> by_id(const std::string& id);
+  // A guest becomes an account (throws SqlUnique when the name is taken). False if the player is
+  // not a guest any more.
+  bool claim(const std::string& player, const std::string& name, const std::string& name_key,
+             const std::string& password_hash, const std::vector<std::string>& code_hashes, std::int64_t now);
+  // A new session for the player; returns its secret.
+  std::string new_session(const std::string& player, std::int64_t now, const std::string& address,
+                          const std::string& agent);
+  void end_session(const std::string& secret);
+  // Ends the player's session named `public_id`; false if it has none so named.
+  bool end_session_named(const std::string& player, const std::string& public_id);
+  // Ends every session of the player (but the one of `keep_secret`, if given).
+  void end_sessions(const std::string& player, const std::string& keep_secret = "");
+  std::vector<SessionInfo> sessions(const std::string& player, const std::string& current_secret);
+  void set_password(const std::string& player, const std::string& password_hash);
+  // Uses one of the player's recovery codes (by its hash): false if it is not one or was used.
+  bool use_recovery_code(const std::string& player, const std::string& code_hash, std::int64_t now);
+  int recovery_codes_left(const std::string& player);
+  // A reset link's secret for the player, valid until now + ttl_ms, single use.
+  std::string new_reset_link(const std::string& player, std::int64_t now, std::int64_t ttl_ms);
+  // The player a reset link's secret opens (and it is used up); nullopt if unknown, used or expired.
+  std::optional<std::string> use_reset_link(const std::string& secret, std::int64_t now);
+  // A ban ends the player's sessions; a banned player cannot log in.
+  void set_banned(const std::string& player, bool banned, std::int64_t now);
+  // The account is deleted: its name is replaced, its password, codes and sessions removed; its
+  // games stay (under the player's id, shown with the replacement name).
+  void delete_account(const std::string& player, std::int64_t now);
+  // The seat of a game is the player's from the first time a player opens it: true if it is this
+  // player's (now or before), false if another player's.
+  bool bind_seat(const std::string& game, int seat, const std::string& player, std::int64_t now);
+  struct SeatOf {
+    std::string game;
+    int seat = 0;
+    std::int64_t bound = 0;
+  };
+  // The player a seat is bound to ("" none).
+  std::string seat_player(const std::string& game, int seat);
+  // The player's seats, the latest bound first, at most `limit`.
+  std::vector<SeatOf> games_of(const std::string& player, int limit);
+  [[nodiscard]] bool known_address(const std::string& player, const std::string& address);
+  void remember_address(const std::string& player, const std::string& address, std::int64_t now);
+
+ private:
+  std::unique_ptr<Sql> db_;
+  int version_ = 0;
+};
+
+}  // namespace carc::server::accounts

@@ -1,0 +1,47 @@
+// server/accounts/schema: the steps. SQLite and PostgreSQL read the same text here (BIGINT is an
+// integer to both); a step that needs to differ gives each its own.
+#include "server/accounts/schema.hpp"
+
+namespace carc::server::accounts {
+namespace {
+
+// 2: players (guests and accounts), their sessions, recovery codes, reset links, and the
+// addresses each account logged in from (the login limits spare them).
+constexpr std::string_view kPlayers = R"sql(
+CREATE TABLE players(
+  id TEXT PRIMARY KEY, name TEXT, name_key TEXT UNIQUE, password TEXT,
+  created BIGINT NOT NULL, claimed BIGINT, banned BIGINT, deleted BIGINT);
+CREATE TABLE sessions(
+  id_hash TEXT PRIMARY KEY, public_id TEXT NOT NULL UNIQUE, player TEXT NOT NULL REFERENCES players(id),
+  created BIGINT NOT NULL, seen BIGINT NOT NULL, address TEXT NOT NULL, agent TEXT NOT NULL);
+CREATE INDEX sessions_by_player ON sessions(player);
+CREATE TABLE recovery_codes(
+  player TEXT NOT NULL REFERENCES players(id), code_hash TEXT NOT NULL, used BIGINT,
+  PRIMARY KEY(player, code_hash));
+CREATE TABLE reset_links(
+  token_hash TEXT PRIMARY KEY, player TEXT NOT NULL REFERENCES players(id), expires BIGINT NOT NULL, used BIGINT);
+CREATE TABLE known_addresses(
+  player TEXT NOT NULL REFERENCES players(id), address TEXT NOT NULL, last BIGINT NOT NULL,
+  PRIMARY KEY(player, address));
+)sql";
+
+// 3: the seats players opened (an invite link binds its seat to the first player who opens it):
+// each player's games.
+constexpr std::string_view kGamePlayers = R"sql(
+CREATE TABLE game_players(
+  game TEXT NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL REFERENCES players(id), bound BIGINT NOT NULL,
+  PRIMARY KEY(game, seat));
+CREATE INDEX game_players_by_player ON game_players(player, bound);
+)sql";
+
+}  // namespace
+
+const std::vector<Migration>& migrations() {
+  static const std::vector<Migration> kSteps = {
+      {2, "players", kPlayers, kPlayers},
+      {3, "game_players", kGamePlayers, kGamePlayers},
+  };
+  return kSteps;
+}
+
+}  // namespace carc::server::accounts

@@ -1,0 +1,224 @@
+// The account store's contract (server/accounts/account_store), on SQLite in memory, an SQLite file
+// and PostgreSQL (a database of its own per test in the cluster CARC_TEST_PG names: tests/pg_store.sh
+// starts one and runs the postgresql cases): migrations, guests and sessions, claims, recovery
+// codes, reset links, bans, deletion, seats bound to players.
+#include <gtest/gtest.h>
+#include <libpq-fe.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "server/accounts/account_store.hpp"
+#include "server/accounts/credentials.hpp"
+#include "server/accounts/schema.hpp"
+#include "server/crypto.hpp"
+#include "server/store.hpp"
+
+using namespace carc::server;
+using namespace carc::server::accounts;
+
+namespace {
+
+std::string pg_base() {
+  const char* u = std::getenv("CARC_TEST_PG");
+  return u ? u : "";
+}
+
+void pg_run(const std::string& url, const std::string& sql) {
+  PGconn* c = PQconnectdb(url.c_str());
+  ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
+  PGresult* r = PQexec(c, sql.c_str());
+  EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQresultErrorMessage(r);
+  PQclear(r);
+  PQfinish(c);
+}
+
+class AccountStoreContract : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "postgresql") {
+      if (pg_base().empty()) GTEST_SKIP() << "CARC_TEST_PG names no cluster (tests/pg_store.sh runs these)";
+      db_ = "carc_acc_" + random_hex(6);
+      pg_run(pg_base(), "CREATE DATABASE " + db_);
+      url_ = pg_base().substr(0, pg_base().rfind('/') + 1) + db_;
+    } else if (GetParam() == "sqlite") {
+      path_ = std::filesystem::temp_directory_path() / ("carc-acc-" + random_hex(6) + ".db");
+      url_ = "sqlite:" + path_.string();
+    } else {
+      url_ = "memory";
+    }
+  }
+  void TearDown() override {
+    if (!db_.empty()) pg_run(pg_base(), "DROP DATABASE IF EXISTS " + db_ + " WITH (FORCE)");
+    if (!path_.empty())
+      for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + ext);
+  }
+  std::unique_ptr<Sql> sql() { return open_sql(url_); }
+  std::string url_, db_;
+  std::filesystem::path path_;
+};
+
+constexpr std::int64_t kT = 1'700'000'000'000;
+
+}  // namespace
+
+TEST_P(AccountStoreContract, MigrationsApplyOnceAndRefuseANewerDatabase) {
+  AccountStore s(sql());
+  EXPECT_EQ(s.version(), migrations().back().version);
+  EXPECT_EQ(migrate(s.sql(), migrations()), migrations().back().version) << "a second run applies nothing";
+  const auto rows = s.sql().run("SELECT version FROM schema_migrations ORDER BY version");
+  ASSERT_EQ(rows.size(), migrations().size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i].i(0), migrations()[i].version);
+  if (GetParam() == "memory") return;  // (a second connection to a memory database is another one)
+  s.sql().run("INSERT INTO schema_migrations(version, name, applied) VALUES (99, 'later', 0)");
+  EXPECT_THROW(AccountStore{sql()}, StoreError) << "a database a newer server wrote";
+}
+
+TEST_P(AccountStoreContract, ConcurrentStartsMigrateOnce) {
+  if (GetParam() == "memory") GTEST_SKIP() << "one connection only";
+  std::vector<std::thread> ts;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 4; ++i)
+    ts.emplace_back([&] {
+      AccountStore s(sql());
+      if (s.version() == migrations().back().version) ++ok;
+    });
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(ok.load(), 4);
+  AccountStore s(sql());
+  EXPECT_EQ(s.sql().run("SELECT COUNT(*) FROM schema_migrations").at(0).i(0), static_cast<std::int64_t>(migrations().size()));
+}
+
+TEST_P(AccountStoreContract, GuestsSessionsAndClaims) {
+  AccountStore s(sql());
+  auto [g, secret] = s.new_guest(kT, "10.0.0.1", "agent");
+  EXPECT_TRUE(g.guest());
+  const auto p = s.by_session(secret, kT + 1);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->id, g.id);
+  EXPECT_FALSE(s.by_session(secret + "x", kT + 1));
+  EXPECT_FALSE(s.by_session("", kT + 1));
+  // only the hash of the secret is stored
+  for (const auto& r : s.sql().run("SELECT id_hash, public_id FROM sessions")) {
+    EXPECT_EQ(r.s(0), token_hash(secret));
+    EXPECT_NE(r.s(1), secret);
+  }
+  EXPECT_TRUE(s.claim(g.id, "Ann_B", "ann_b", "$argon2id$x", {token_hash("c1"), token_hash("c2")}, kT + 2));
+  EXPECT_FALSE(s.claim(g.id, "Ann_C", "ann_c", "$argon2id$x", {}, kT + 3)) << "claimed once";
+  const auto acct = s.by_name("ann_b");
+  ASSERT_TRUE(acct);
+  EXPECT_EQ(acct->id, g.id);
+  EXPECT_EQ(acct->name, "Ann_B");
+  EXPECT_FALSE(acct->guest());
+  auto [g2, secret2] = s.new_guest(kT, "10.0.0.2", "agent");
+  EXPECT_THROW(s.claim(g2.id, "ANN_b", "ann_b", "$argon2id$y", {}, kT + 4), SqlUnique) << "names are unique";
+  EXPECT_TRUE(s.by_session(secret2, kT + 5)) << "the failed claim left the guest as it was";
+  EXPECT_TRUE(s.by_session(secret2, kT + 5)->guest());
+  // recovery codes: each once
+  EXPECT_EQ(s.recovery_codes_left(g.id), 2);
+  EXPECT_TRUE(s.use_recovery_code(g.id, token_hash("c1"), kT + 6));
+  EXPECT_FALSE(s.use_recovery_code(g.id, token_hash("c1"), kT + 7));
+  EXPECT_FALSE(s.use_recovery_code(g2.id, token_hash("c2"), kT + 7)) << "another player's code";
+  EXPECT_EQ(s.recovery_codes_left(g.id), 1);
+}
+
+TEST_P(AccountStoreContract, SessionsEndOneAllAndOnBan) {
+  AccountStore s(sql());
+  auto [g, a] = s.new_guest(kT, "10.0.0.1", "browser A");
+  const std::string b = s.new_session(g.id, kT + 10, "10.0.0.2", "browser B");
+  const std::string c = s.new_session(g.id, kT + 20, "10.0.0.3", "browser C");
+  auto list = s.sessions(g.id, b);
+  ASSERT_EQ(list.size(), 3u);
+  int current = 0;
+  for (const auto& x : list) current += x.current ? 1 : 0;
+  EXPECT_EQ(current, 1);
+  const auto it = std::find_if(list.begin(), list.end(), [](const SessionInfo& x) { return x.agent == "browser C"; });
+  ASSERT_NE(it, list.end());
+  EXPECT_FALSE(s.end_session_named("someone else", it->public_id));
+  EXPECT_TRUE(s.end_session_named(g.id, it->public_id));
+  EXPECT_FALSE(s.by_session(c, kT + 30));
+  s.end_sessions(g.id, b);
+  EXPECT_FALSE(s.by_session(a, kT + 30));
+  EXPECT_TRUE(s.by_session(b, kT + 30)) << "the one kept";
+  s.end_session(b);
+  EXPECT_FALSE(s.by_session(b, kT + 31));
+  const std::string d = s.new_session(g.id, kT + 40, "x", "y");
+  s.set_banned(g.id, true, kT + 50);
+  EXPECT_FALSE(s.by_session(d, kT + 51)) << "a ban ends the sessions";
+  EXPECT_TRUE(s.by_id(g.id)->banned);
+  s.set_banned(g.id, false, kT + 60);
+  EXPECT_FALSE(s.by_id(g.id)->banned);
+}
+
+TEST_P(AccountStoreContract, AccountSessionsLastThirtyDaysGuestsSlide) {
+  AccountStore s(sql());
+  constexpr std::int64_t kDay = 24 * 3600 * 1000;
+  auto [g, guest] = s.new_guest(kT, "1", "x");
+  EXPECT_TRUE(s.by_session(guest, kT + 399 * kDay)) << "a guest's session: 400 days from its last use";
+  EXPECT_TRUE(s.by_session(guest, kT + 798 * kDay)) << "(used on day 399: it slid)";
+  EXPECT_FALSE(s.by_session(guest, kT + 1198 * kDay + 1)) << "400 days unused";
+  auto [a, first] = s.new_guest(kT, "1", "x");
+  ASSERT_TRUE(s.claim(a.id, "Acct", "acct", "$argon2id$x", {}, kT));
+  const std::string login = s.new_session(a.id, kT, "1", "x");
+  EXPECT_TRUE(s.by_session(login, kT + 29 * kDay)) << "used on day 29";
+  EXPECT_FALSE(s.by_session(login, kT + 30 * kDay)) << "an account's session ends 30 days after its login, used or not";
+  EXPECT_FALSE(s.by_session(login, kT)) << "and is removed";
+}
+
+TEST_P(AccountStoreContract, ResetLinksWorkOnceBeforeTheyExpire) {
+  AccountStore s(sql());
+  auto [g, a] = s.new_guest(kT, "10.0.0.1", "x");
+  const std::string link = s.new_reset_link(g.id, kT, 3'600'000);
+  EXPECT_FALSE(s.use_reset_link(link + "x", kT + 1));
+  EXPECT_EQ(s.use_reset_link(link, kT + 1), g.id);
+  EXPECT_FALSE(s.use_reset_link(link, kT + 2)) << "once";
+  const std::string late = s.new_reset_link(g.id, kT, 3'600'000);
+  EXPECT_FALSE(s.use_reset_link(late, kT + 3'600'000)) << "expired";
+}
+
+TEST_P(AccountStoreContract, DeletionKeepsThePlayerWithoutItsName) {
+  AccountStore s(sql());
+  auto [g, a] = s.new_guest(kT, "10.0.0.1", "x");
+  ASSERT_TRUE(s.claim(g.id, "Leaver", "leaver", "$argon2id$x", {token_hash("c")}, kT));
+  ASSERT_TRUE(s.bind_seat("game1", 0, g.id, kT));
+  s.delete_account(g.id, kT + 1);
+  EXPECT_FALSE(s.by_name("leaver"));
+  EXPECT_FALSE(s.by_session(a, kT + 2));
+  const auto p = s.by_id(g.id);
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->deleted);
+  EXPECT_EQ(p->name, "");
+  EXPECT_EQ(s.games_of(g.id, 10).size(), 1u) << "its games stay";
+  auto [g2, b] = s.new_guest(kT, "10.0.0.1", "x");
+  EXPECT_TRUE(s.claim(g2.id, "Leaver", "leaver", "$argon2id$y", {}, kT + 3)) << "the name is free again";
+}
+
+TEST_P(AccountStoreContract, SeatsBindToTheFirstPlayerWhoOpensThem) {
+  AccountStore s(sql());
+  auto [a, sa] = s.new_guest(kT, "1", "x");
+  auto [b, sb] = s.new_guest(kT, "2", "x");
+  EXPECT_TRUE(s.bind_seat("g1", 0, a.id, kT + 1));
+  EXPECT_TRUE(s.bind_seat("g1", 0, a.id, kT + 2)) << "again: still theirs";
+  EXPECT_FALSE(s.bind_seat("g1", 0, b.id, kT + 3)) << "another player's seat";
+  EXPECT_TRUE(s.bind_seat("g1", 1, b.id, kT + 4));
+  EXPECT_TRUE(s.bind_seat("g2", 1, a.id, kT + 5));
+  const auto mine = s.games_of(a.id, 10);
+  ASSERT_EQ(mine.size(), 2u);
+  EXPECT_EQ(mine[0].game, "g2") << "the latest first";
+  EXPECT_EQ(mine[1].game, "g1");
+  EXPECT_EQ(mine[1].seat, 0);
+  EXPECT_EQ(s.games_of(a.id, 1).size(), 1u);
+}
+
+TEST_P(AccountStoreContract, KnownAddresses) {
+  AccountStore s(sql());
+  auto [a, sa] = s.new_guest(kT, "1", "x");
+  EXPECT_FALSE(s.known_address(a.id, "10.0.0.1"));
+  s.remember_address(a.id, "10.0.0.1", kT);
+  s.remember_address(a.id, "10.0.0.1", kT + 5);
+  EXPECT_TRUE(s.known_address(a.id, "10.0.0.1"));
+  EXPECT_FALSE(s.known_address(a.id, "10.0.0.2"));
+}
+
+INSTANTIATE_TEST_SUITE_P(AccountStores, AccountStoreContract, ::testing::Values("memory", "sqlite", "postgresql"),
+                         [](const auto& p) { return p.param; });
