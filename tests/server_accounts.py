@@ -367,7 +367,7 @@ def main():
 
     # --- migrations recorded; a restart applies none again
     versions = [v for (v,) in sqlite3.connect(db).execute("SELECT version FROM schema_migrations ORDER BY version")]
-    check(versions == [2, 3], f"migrations: {versions}")
+    check(versions == list(range(2, len(versions) + 2)) and len(versions) >= 3, f"migrations: {versions}")
     srv.stop()
     srv = Server(db)
     versions2 = [v for (v,) in sqlite3.connect(db).execute("SELECT version FROM schema_migrations ORDER BY version")]

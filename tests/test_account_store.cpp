@@ -86,7 +86,8 @@ TEST_P(AccountStoreContract, ConcurrentStartsMigrateOnce) {
   for (auto& t : ts) t.join();
   EXPECT_EQ(ok.load(), 4);
   AccountStore s(sql());
-  EXPECT_EQ(s.sql().run("SELECT COUNT(*) FROM schema_migrations").at(0).i(0), static_cast<std::int64_t>(migrations().size()));
+  EXPECT_EQ(s.sql().run("SELECT COUNT(*) FROM schema_migrations").at(0).i(0),
+            static_cast<std::int64_t>(migrations().size()));
 }
 
 TEST_P(AccountStoreContract, GuestsSessionsAndClaims) {

@@ -16,4 +16,5 @@ void register_serve(CLI::App& app);
 void register_worker(CLI::App& app);
 void register_fit_value(CLI::App& app);
 void register_admin(CLI::App& app);
+void register_ratings(CLI::App& app);
 }  // namespace carc::cli

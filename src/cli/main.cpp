@@ -1,5 +1,5 @@
 // carcassonne: the one binary. Subcommands: play, selfplay, replay, review, render, bench, arena, engine, tiles, serve,
-// worker, fit-value, admin.
+// worker, fit-value, admin, ratings.
 #include <fmt/format.h>
 
 #include <csignal>
@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   carc::cli::register_worker(app);
   carc::cli::register_fit_value(app);
   carc::cli::register_admin(app);
+  carc::cli::register_ratings(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

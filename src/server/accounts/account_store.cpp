@@ -1,6 +1,8 @@
 // server/accounts/account_store: the SQL, written once for SQLite and PostgreSQL.
 #include "server/accounts/account_store.hpp"
 
+#include <map>
+
 #include "server/accounts/credentials.hpp"
 #include "server/accounts/schema.hpp"
 
@@ -30,9 +32,10 @@ std::pair<Player, std::string> AccountStore::new_guest(std::int64_t now, const s
 std::optional<Player> AccountStore::by_session(const std::string& secret, std::int64_t now) {
   if (secret.empty()) return std::nullopt;
   const std::string h = token_hash(secret);
-  const auto rows = db_->run(std::string("SELECT ") + kPlayerCols +
-                                 ", s.seen, s.created FROM sessions s JOIN players p ON p.id = s.player WHERE s.id_hash = $1",
-                             {h});
+  const auto rows =
+      db_->run(std::string("SELECT ") + kPlayerCols +
+                   ", s.seen, s.created FROM sessions s JOIN players p ON p.id = s.player WHERE s.id_hash = $1",
+               {h});
   if (rows.empty()) return std::nullopt;
   Player p = player_of(rows[0]);
   if (p.banned || p.deleted) return std::nullopt;
@@ -166,7 +169,8 @@ bool AccountStore::bind_seat(const std::string& game, int seat, const std::strin
 }
 
 std::string AccountStore::seat_player(const std::string& game, int seat) {
-  const auto rows = db_->run("SELECT player FROM game_players WHERE game = $1 AND seat = $2", {game, std::int64_t{seat}});
+  const auto rows =
+      db_->run("SELECT player FROM game_players WHERE game = $1 AND seat = $2", {game, std::int64_t{seat}});
   return rows.empty() ? std::string() : rows[0].s(0);
 }
 
@@ -177,6 +181,77 @@ std::vector<AccountStore::SeatOf> AccountStore::games_of(const std::string& play
                 {player, std::int64_t{limit}}))
     out.push_back({r.s(0), static_cast<int>(r.i(1)), r.i(2)});
   return out;
+}
+
+bool AccountStore::rate(const rating::RatedGame& g, const rating::ModelParams& p) {
+  SqlTx tx(*db_);
+  if (!db_->run("SELECT 1 FROM rating_history WHERE game = $1", {g.id}).empty()) return false;
+  const std::string b = rating::bucket(g.game, static_cast<int>(g.players.size()));
+  std::map<std::string, rating::Standing> current;
+  for (const std::string& pl : g.players)
+    if (const auto s = standing(pl, b)) current[pl] = *s;
+  for (const rating::HistoryRow& r : rating::rate_game(g, current, p))
+    db_->run(
+        "INSERT INTO rating_history(game, player, bucket, mu_before, sigma_before, mu_after, sigma_after, time) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        {r.game, r.player, r.bucket, rating::exact(r.before.mu), rating::exact(r.before.sigma),
+         rating::exact(r.after.mu), rating::exact(r.after.sigma), r.time});
+  for (const auto& [pl, s] : current)
+    db_->run(
+        "INSERT INTO ratings(player, bucket, mu, sigma, games, last) VALUES ($1, $2, $3, $4, $5, $6) "
+        "ON CONFLICT(player, bucket) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+        "last = excluded.last",
+        {pl, b, rating::exact(s.r.mu), rating::exact(s.r.sigma), std::int64_t{s.games}, s.last});
+  tx.commit();
+  return true;
+}
+
+std::optional<rating::Standing> AccountStore::standing(const std::string& player, const std::string& bucket) {
+  const auto rows =
+      db_->run("SELECT mu, sigma, last, games FROM ratings WHERE player = $1 AND bucket = $2", {player, bucket});
+  if (rows.empty()) return std::nullopt;
+  return rating::Standing{{rating::read_exact(rows[0].s(0)), rating::read_exact(rows[0].s(1))},
+                          rows[0].i(2),
+                          static_cast<int>(rows[0].i(3))};
+}
+
+std::vector<std::pair<std::pair<std::string, std::string>, rating::Standing>> AccountStore::rating_table() {
+  std::vector<std::pair<std::pair<std::string, std::string>, rating::Standing>> out;
+  for (const SqlRow& r : db_->run("SELECT bucket, player, mu, sigma, last, games FROM ratings ORDER BY bucket, player"))
+    out.push_back(
+        {{r.s(0), r.s(1)},
+         rating::Standing{{rating::read_exact(r.s(2)), rating::read_exact(r.s(3))}, r.i(4), static_cast<int>(r.i(5))}});
+  return out;
+}
+
+std::vector<rating::HistoryRow> AccountStore::rating_history() {
+  std::vector<rating::HistoryRow> out;
+  for (const SqlRow& r :
+       db_->run("SELECT game, player, bucket, mu_before, sigma_before, mu_after, sigma_after, time FROM rating_history "
+                "ORDER BY time, game, player"))
+    out.push_back({r.s(0),
+                   r.s(1),
+                   r.s(2),
+                   {rating::read_exact(r.s(3)), rating::read_exact(r.s(4))},
+                   {rating::read_exact(r.s(5)), rating::read_exact(r.s(6))},
+                   r.i(7)});
+  return out;
+}
+
+void AccountStore::replace_ratings(const rating::RatingBook& book) {
+  SqlTx tx(*db_);
+  db_->run("DELETE FROM rating_history");
+  db_->run("DELETE FROM ratings");
+  for (const rating::HistoryRow& r : book.history)
+    db_->run(
+        "INSERT INTO rating_history(game, player, bucket, mu_before, sigma_before, mu_after, sigma_after, time) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        {r.game, r.player, r.bucket, rating::exact(r.before.mu), rating::exact(r.before.sigma),
+         rating::exact(r.after.mu), rating::exact(r.after.sigma), r.time});
+  for (const auto& [key, s] : book.table)
+    db_->run("INSERT INTO ratings(player, bucket, mu, sigma, games, last) VALUES ($1, $2, $3, $4, $5, $6)",
+             {key.second, key.first, rating::exact(s.r.mu), rating::exact(s.r.sigma), std::int64_t{s.games}, s.last});
+  tx.commit();
 }
 
 bool AccountStore::known_address(const std::string& player, const std::string& address) {

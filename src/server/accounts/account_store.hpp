@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "server/accounts/sql.hpp"
+#include "server/rating_book.hpp"
 
 namespace carc::server::accounts {
 
@@ -85,6 +86,17 @@ class AccountStore {
   std::string seat_player(const std::string& game, int seat);
   // The player's seats, the latest bound first, at most `limit`.
   std::vector<SeatOf> games_of(const std::string& player, int limit);
+  // ---- ratings (docs/ratings.md) ----
+  // Rates a finished rated game once: its players' standings read, the model's step, the history
+  // rows and the new standings written in one transaction. False (nothing written) if the game
+  // was rated before.
+  bool rate(const rating::RatedGame& g, const rating::ModelParams& p = {});
+  std::optional<rating::Standing> standing(const std::string& player, const std::string& bucket);
+  // The whole table and history, in the rebuild's order (history: time, game, player).
+  std::vector<std::pair<std::pair<std::string, std::string>, rating::Standing>> rating_table();
+  std::vector<rating::HistoryRow> rating_history();
+  // Replaces both tables with a rebuild's.
+  void replace_ratings(const rating::RatingBook& book);
   [[nodiscard]] bool known_address(const std::string& player, const std::string& address);
   void remember_address(const std::string& player, const std::string& address, std::int64_t now);
 

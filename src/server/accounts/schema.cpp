@@ -34,12 +34,28 @@ CREATE TABLE game_players(
 CREATE INDEX game_players_by_player ON game_players(player, bound);
 )sql";
 
+// 4: ratings (docs/ratings.md): each player's standing per bucket and every change, derived from
+// the rated games' logs (`carcassonne ratings rebuild` makes both again). Numbers as text that
+// reads back to the same double.
+constexpr std::string_view kRatings = R"sql(
+CREATE TABLE ratings(
+  player TEXT NOT NULL REFERENCES players(id), bucket TEXT NOT NULL, mu TEXT NOT NULL, sigma TEXT NOT NULL,
+  games INTEGER NOT NULL, last BIGINT NOT NULL, PRIMARY KEY(player, bucket));
+CREATE INDEX ratings_by_bucket ON ratings(bucket, last);
+CREATE TABLE rating_history(
+  game TEXT NOT NULL, player TEXT NOT NULL REFERENCES players(id), bucket TEXT NOT NULL,
+  mu_before TEXT NOT NULL, sigma_before TEXT NOT NULL, mu_after TEXT NOT NULL, sigma_after TEXT NOT NULL,
+  time BIGINT NOT NULL, PRIMARY KEY(game, player));
+CREATE INDEX rating_history_by_player ON rating_history(player, bucket, time);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> kSteps = {
       {2, "players", kPlayers, kPlayers},
       {3, "game_players", kGamePlayers, kGamePlayers},
+      {4, "ratings", kRatings, kRatings},
   };
   return kSteps;
 }

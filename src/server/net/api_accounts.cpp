@@ -385,6 +385,16 @@ void Server::http_delete_account(HttpCall& c) {
     later->problem(http::status::service_unavailable, "busy", "the server is busy: try again in a few seconds", 5);
 }
 
+void Server::rate_if_rated(const std::string& id) {
+  try {
+    const auto meta = store_->game(id);
+    if (!meta) return;
+    if (const auto g = rating::rated_game(*meta, store_->events(id, 0))) (void)accounts_->rate(*g);
+  } catch (const std::exception& e) {  // `carcassonne ratings rebuild` makes it good
+    log_event("rating_failed", {{"game", printable(id)}, {"error", printable(e.what())}});
+  }
+}
+
 void Server::bind_seat(std::uint64_t conn, const std::string& game, int seat) {
   const auto it = ws_sessions_.find(conn);
   if (it == ws_sessions_.end()) return;

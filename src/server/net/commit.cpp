@@ -43,7 +43,10 @@ void Server::commit_loop() {
       for (std::size_t i = 0; i < batch.size(); ++i) {
         stats_.events += batch[i].events.size();
         jobs |= ok[i] && batch[i].job.has_value();
-        if (ok[i] && !batch[i].status.empty() && batch[i].status != "active") game_ended(batch[i].game);
+        if (ok[i] && !batch[i].status.empty() && batch[i].status != "active") {
+          game_ended(batch[i].game);
+          if (batch[i].status == "finished") rate_if_rated(batch[i].game);
+        }
         if (batch[i].events.empty()) continue;  // a job settled aside (a room's commit always has events)
         const auto it = hosts_.find(batch[i].game);
         if (it == hosts_.end()) continue;

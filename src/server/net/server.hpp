@@ -213,6 +213,8 @@ class Server {
   // (and `retry_s` for a rate limit).
   std::string create_quota(const std::string& client, std::string& message, int& retry_s);
   void game_ended(const std::string& id);
+  // A finished game that was rated: its players' ratings change (docs/ratings.md), once.
+  void rate_if_rated(const std::string& id);
   std::string metrics_text();
   // SIGTERM: stop accepting, let what is queued commit, tell clients to reconnect, stop.
   void drain();
