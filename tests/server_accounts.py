@@ -378,4 +378,5 @@ def main():
     print("server_accounts: ok")
 
 
-main()
+if __name__ == "__main__":
+    main()

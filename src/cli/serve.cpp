@@ -73,6 +73,10 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--hash-threads", o->hash_threads, "password hashes at once (each 64 MiB)")
       ->capture_default_str()
       ->check(CLI::Range(1, 16));
+  cmd->add_option("--pairing-wave-ms", o->pairing_wave_ms,
+                  "a quick-pairing wave this often (0: this process pairs nobody)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 600000));
   cmd->callback([o, data] {
     if (o->db.empty()) {
       std::error_code ec;

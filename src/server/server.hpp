@@ -55,6 +55,7 @@ struct ServeOptions {
   bool secure_cookies = false;
   std::vector<std::string> origins;
   int hash_threads = 2;
+  std::int64_t pairing_wave_ms = 3000;  // a quick-pairing wave this often (0: none in this process)
 };
 
 // The HTTP side of a server without sockets, for the fuzzer (fuzz/fuzz_http.cpp) and tests: raw

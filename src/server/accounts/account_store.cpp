@@ -2,9 +2,13 @@
 #include "server/accounts/account_store.hpp"
 
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "server/accounts/credentials.hpp"
 #include "server/accounts/schema.hpp"
+#include "server/crypto.hpp"
+#include "server/pairing.hpp"
 
 namespace carc::server::accounts {
 namespace {
@@ -252,6 +256,128 @@ void AccountStore::replace_ratings(const rating::RatingBook& book) {
     db_->run("INSERT INTO ratings(player, bucket, mu, sigma, games, last) VALUES ($1, $2, $3, $4, $5, $6)",
              {key.second, key.first, rating::exact(s.r.mu), rating::exact(s.r.sigma), std::int64_t{s.games}, s.last});
   tx.commit();
+}
+
+void AccountStore::block(const std::string& player, const std::string& blocked, std::int64_t now) {
+  db_->run("INSERT INTO blocks(player, blocked, made) VALUES ($1, $2, $3) ON CONFLICT(player, blocked) DO NOTHING",
+           {player, blocked, now});
+}
+
+void AccountStore::unblock(const std::string& player, const std::string& blocked) {
+  db_->run("DELETE FROM blocks WHERE player = $1 AND blocked = $2", {player, blocked});
+}
+
+std::vector<std::string> AccountStore::blocked_by(const std::string& player) {
+  std::vector<std::string> out;
+  for (const SqlRow& r : db_->run("SELECT blocked FROM blocks WHERE player = $1 ORDER BY made, blocked", {player}))
+    out.push_back(r.s(0));
+  return out;
+}
+
+bool AccountStore::blocked_either(const std::string& a, const std::string& b) {
+  return !db_->run("SELECT 1 FROM blocks WHERE (player = $1 AND blocked = $2) OR (player = $2 AND blocked = $1)",
+                   {a, b})
+              .empty();
+}
+
+void AccountStore::join_pool(const PoolEntry& e) {
+  SqlTx tx(*db_);
+  db_->run("DELETE FROM pairing_results WHERE player = $1", {e.player});
+  db_->run(
+      "INSERT INTO pairing_pool(player, game, seats, clock, rated, guest, rating, since, waves) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0) ON CONFLICT(player) DO UPDATE SET game = excluded.game, "
+      "seats = excluded.seats, clock = excluded.clock, rated = excluded.rated, guest = excluded.guest, "
+      "rating = excluded.rating, since = excluded.since, waves = 0",
+      {e.player, e.game, std::int64_t{e.seats}, e.clock, std::int64_t{e.rated ? 1 : 0}, std::int64_t{e.guest ? 1 : 0},
+       rating::exact(e.rating), e.since});
+  tx.commit();
+}
+
+bool AccountStore::leave_pool(const std::string& player) {
+  return !db_->run("DELETE FROM pairing_pool WHERE player = $1 RETURNING player", {player}).empty();
+}
+
+namespace {
+constexpr const char* kPoolCols = "player, game, seats, clock, rated, guest, rating, since, waves";
+AccountStore::PoolEntry pool_of(const SqlRow& r) {
+  return {r.s(0),
+          r.s(1),
+          r.s(3),
+          static_cast<int>(r.i(2)),
+          r.i(4) != 0,
+          r.i(5) != 0,
+          rating::read_exact(r.s(6)),
+          r.i(7),
+          static_cast<int>(r.i(8))};
+}
+}  // namespace
+
+std::optional<AccountStore::PoolEntry> AccountStore::pool_entry(const std::string& player) {
+  const auto rows = db_->run(std::string("SELECT ") + kPoolCols + " FROM pairing_pool WHERE player = $1", {player});
+  if (rows.empty()) return std::nullopt;
+  return pool_of(rows[0]);
+}
+
+int AccountStore::pool_size(const std::string& game, int seats, const std::string& clock, bool rated, bool guest) {
+  return static_cast<int>(
+      db_->run("SELECT COUNT(*) FROM pairing_pool WHERE game = $1 AND seats = $2 AND clock = $3 AND rated = $4 AND "
+               "guest = $5",
+               {game, std::int64_t{seats}, clock, std::int64_t{rated ? 1 : 0}, std::int64_t{guest ? 1 : 0}})
+          .at(0)
+          .i(0));
+}
+
+std::optional<AccountStore::Paired> AccountStore::pairing_result(const std::string& player) {
+  const auto rows = db_->run("SELECT game_id, seat FROM pairing_results WHERE player = $1", {player});
+  if (rows.empty()) return std::nullopt;
+  return Paired{rows[0].s(0), static_cast<int>(rows[0].i(1))};
+}
+
+void AccountStore::forget_result(const std::string& player) {
+  db_->run("DELETE FROM pairing_results WHERE player = $1", {player});
+}
+
+std::vector<AccountStore::PairedTable> AccountStore::pairing_wave(std::int64_t now) {
+  SqlTx tx(*db_);
+  if (db_->dialect() == "postgresql") db_->run("SELECT pg_advisory_xact_lock(7211052)");
+  std::map<std::tuple<std::string, int, std::string, bool, bool>, std::vector<PoolEntry>> pools;
+  for (const SqlRow& r : db_->run(std::string("SELECT ") + kPoolCols + " FROM pairing_pool ORDER BY since, player")) {
+    PoolEntry e = pool_of(r);
+    pools[{e.game, e.seats, e.clock, e.rated, e.guest}].push_back(std::move(e));
+  }
+  std::vector<PairedTable> out;
+  for (const auto& [key, entries] : pools) {
+    const auto& [game, seats, clock, rated, guest] = key;
+    std::vector<pairing::Waiting> pool;
+    std::set<std::string> ids;
+    for (const PoolEntry& e : entries) {
+      pool.push_back({e.player, e.rating, e.since, e.waves, std::nullopt});
+      ids.insert(e.player);
+    }
+    pairing::Blocks blocks;
+    for (const PoolEntry& e : entries)
+      for (const SqlRow& r : db_->run("SELECT blocked FROM blocks WHERE player = $1", {e.player}))
+        if (ids.count(r.s(0))) blocks.add(e.player, r.s(0));
+    pairing::PoolParams params;
+    params.seats = seats;
+    params.min_seats = 2;
+    const pairing::Wave wave = pairing::pair_wave(std::move(pool), blocks, now, params);
+    for (const auto& table : wave.tables) {
+      PairedTable t{random_hex(6), game, clock, rated, table};
+      for (std::size_t i = 0; i < table.size(); ++i) {
+        db_->run("DELETE FROM pairing_pool WHERE player = $1", {table[i]});
+        db_->run(
+            "INSERT INTO pairing_results(player, game_id, seat, made) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT(player) DO UPDATE SET game_id = excluded.game_id, seat = excluded.seat, made = excluded.made",
+            {table[i], t.game_id, std::int64_t{static_cast<int>(i)}, now});
+      }
+      out.push_back(std::move(t));
+    }
+    for (const pairing::Waiting& w : wave.left)
+      db_->run("UPDATE pairing_pool SET waves = $2 WHERE player = $1", {w.player, std::int64_t{w.waves_missed}});
+  }
+  tx.commit();
+  return out;
 }
 
 bool AccountStore::known_address(const std::string& player, const std::string& address) {

@@ -97,6 +97,42 @@ class AccountStore {
   std::vector<rating::HistoryRow> rating_history();
   // Replaces both tables with a rebuild's.
   void replace_ratings(const rating::RatingBook& book);
+  // ---- blocks and quick pairing (docs/pairing.md) ----
+  void block(const std::string& player, const std::string& blocked, std::int64_t now);
+  void unblock(const std::string& player, const std::string& blocked);
+  std::vector<std::string> blocked_by(const std::string& player);  // ids the player blocks
+  // Whether either blocks the other.
+  bool blocked_either(const std::string& a, const std::string& b);
+  struct PoolEntry {
+    std::string player, game, clock;
+    int seats = 2;
+    bool rated = false, guest = true;
+    double rating = 1500;
+    std::int64_t since = 0;
+    int waves = 0;
+  };
+  // Joins (or moves to) a pool; a result of an earlier pairing is forgotten.
+  void join_pool(const PoolEntry& e);
+  bool leave_pool(const std::string& player);
+  std::optional<PoolEntry> pool_entry(const std::string& player);
+  int pool_size(const std::string& game, int seats, const std::string& clock, bool rated, bool guest);
+  struct Paired {
+    std::string game_id;
+    int seat = 0;
+  };
+  std::optional<Paired> pairing_result(const std::string& player);
+  void forget_result(const std::string& player);
+  // A table a wave made: the game to create (its id chosen), its players in seat order.
+  struct PairedTable {
+    std::string game_id, game, clock;
+    bool rated = false;
+    std::vector<std::string> players;
+  };
+  // One wave over every pool, in one transaction (several processes: one at a time): each pool
+  // paired by server/pairing's pair_wave with the players' blocks; the players seated leave the
+  // pool for a result naming their game and seat, the others count a wave missed. Returns the
+  // tables, whose games the caller creates.
+  std::vector<PairedTable> pairing_wave(std::int64_t now);
   [[nodiscard]] bool known_address(const std::string& player, const std::string& address);
   void remember_address(const std::string& player, const std::string& address, std::int64_t now);
 

@@ -49,6 +49,20 @@ CREATE TABLE rating_history(
 CREATE INDEX rating_history_by_player ON rating_history(player, bucket, time);
 )sql";
 
+// 5: blocks (never paired, docs/pairing.md) and the quick-pairing pools: who waits, and the tables
+// a wave made (each player's game and seat, until they open it).
+constexpr std::string_view kPairing = R"sql(
+CREATE TABLE blocks(
+  player TEXT NOT NULL REFERENCES players(id), blocked TEXT NOT NULL REFERENCES players(id), made BIGINT NOT NULL,
+  PRIMARY KEY(player, blocked));
+CREATE INDEX blocks_by_blocked ON blocks(blocked);
+CREATE TABLE pairing_pool(
+  player TEXT PRIMARY KEY REFERENCES players(id), game TEXT NOT NULL, seats INTEGER NOT NULL, clock TEXT NOT NULL,
+  rated INTEGER NOT NULL, guest INTEGER NOT NULL, rating TEXT NOT NULL, since BIGINT NOT NULL, waves INTEGER NOT NULL);
+CREATE TABLE pairing_results(
+  player TEXT PRIMARY KEY REFERENCES players(id), game_id TEXT NOT NULL, seat INTEGER NOT NULL, made BIGINT NOT NULL);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
@@ -56,6 +70,7 @@ const std::vector<Migration>& migrations() {
       {2, "players", kPlayers, kPlayers},
       {3, "game_players", kGamePlayers, kGamePlayers},
       {4, "ratings", kRatings, kRatings},
+      {5, "pairing", kPairing, kPairing},
   };
   return kSteps;
 }

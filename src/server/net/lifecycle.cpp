@@ -236,6 +236,17 @@ int Server::run(std::atomic<bool>* stop) {
     });
   };
   sweep_soon();
+  // quick pairing: a wave every --pairing-wave-ms (docs/pairing.md)
+  pairing_timer_ = std::make_unique<net::steady_timer>(ioc_);
+  std::function<void()> pair_soon = [&] {
+    pairing_timer_->expires_after(std::chrono::milliseconds(o_.pairing_wave_ms));
+    pairing_timer_->async_wait([&](beast::error_code e) {
+      if (e || draining_) return;
+      guarded([&] { pairing_wave(); });
+      pair_soon();
+    });
+  };
+  if (o_.pairing_wave_ms > 0) pair_soon();
   // a handler's exception must not end the process and every game on it: counted, logged, and
   // the loop goes on (guarded() and the handlers' own catches take almost all of them first)
   for (;;) {

@@ -43,6 +43,8 @@
 #include "server/accounts/login_limits.hpp"
 #include "server/bot_turn.hpp"
 #include "server/crypto.hpp"
+#include "server/pairing.hpp"
+#include "server/rating_book.hpp"
 #include "server/room.hpp"
 #include "server/server.hpp"
 #include "server/store.hpp"
@@ -136,8 +138,8 @@ struct Stats {
   Histogram job_wait_seconds{{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60}};
   std::map<int, std::uint64_t> http_by_status;   // answers by HTTP status
   std::map<std::string, std::uint64_t> refused;  // refused or failed, by code
-  std::uint64_t handler_failures = 0, accept_errors = 0, password_checks = 0, ws_messages = 0, http_requests = 0,
-                unloaded = 0;
+  std::uint64_t handler_failures = 0, accept_errors = 0, password_checks = 0, paired_tables = 0, ws_messages = 0,
+                http_requests = 0, unloaded = 0;
 };
 
 // A client address's bucket of game creations (a token bucket: `create_burst` tokens, refilled at
@@ -306,6 +308,17 @@ class Server {
   void http_reset(HttpCall& c);
   void http_delete_account(HttpCall& c);
   void http_my_games(HttpCall& c);
+  // Quick pairing, blocks, players' pages (api_pairing.cpp)
+  void http_pairing_join(HttpCall& c);
+  void http_pairing_status(HttpCall& c);
+  void http_pairing_leave(HttpCall& c);
+  void http_block(HttpCall& c);
+  void http_unblock(HttpCall& c);
+  void http_blocks(HttpCall& c);
+  void http_player(HttpCall& c);
+  // A pairing wave over every pool: the tables' games created, their seats bound to the players.
+  void pairing_wave();
+  std::unique_ptr<net::steady_timer> pairing_timer_;
   // A seat opened with its token by a connection with a session: the seat is its player's.
   void bind_seat(std::uint64_t conn, const std::string& game, int seat);
   // Whether the connection's session player holds the seat (bound by an earlier hello with its token).

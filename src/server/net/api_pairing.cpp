@@ -1,0 +1,161 @@
+// Quick pairing, blocks and players' pages over HTTP (docs/server-protocol.md, "Quick pairing";
+// docs/pairing.md): a player joins a pool (game, seats, clock class, rated or casual; guests pair
+// only with guests), a wave every --pairing-wave-ms pairs each pool (server/pairing) and creates
+// its tables' games, each seat bound to its player; the player asks where it was seated.
+#include "server/net/server.hpp"
+
+namespace carc::server::net_side {
+namespace {
+
+json clock_of(const std::string& cls) {
+  if (cls == "days") return json{{"type", "days"}, {"days", 2}};
+  return json{{"type", "realtime"}, {"bank", 600}, {"increment", 10}};
+}
+
+json standing_json(const std::string& bucket, const rating::Standing& s) {
+  return json{{"bucket", bucket},
+              {"rating", static_cast<int>(std::lround(rating::display(s.r)))},
+              {"provisional", rating::provisional(s.r)},
+              {"games", s.games},
+              {"mu", s.r.mu},
+              {"sigma", s.r.sigma},
+              {"last", s.last}};
+}
+
+}  // namespace
+
+// POST /api/pairing {"game", "seats", "clock", "rated"}: the session's player waits in that pool.
+void Server::http_pairing_join(HttpCall& c) {
+  json body = jin::parse(c.req.body().empty() ? "{}" : c.req.body(), "request");
+  if (!body.is_object()) throw InputError("request: expected a JSON object");
+  for (const auto& [k, v] : body.items())
+    if (k != "game" && k != "seats" && k != "clock" && k != "rated")
+      throw InputError(fmt::format("request: {}: not a field of a pairing request (game, seats, clock, rated)",
+                                   printable(k.substr(0, 40))));
+  const std::string game = jin::string(jin::need(body, "game", "request"), "request", "game", 40);
+  if (!find_game(game)) throw InputError(fmt::format("request: game: \"{}\" is not a game of this server", printable(game)));
+  const int seats = static_cast<int>(jin::integer(jin::need(body, "seats", "request"), 2, kMaxPlayers, "request", "seats"));
+  const std::string clock = body.contains("clock") ? jin::string(body["clock"], "request", "clock", 20) : "realtime";
+  if (clock != "realtime" && clock != "days")
+    throw InputError(fmt::format("request: clock: \"{}\" is not a clock class (realtime, days)", printable(clock)));
+  const bool rated = body.contains("rated") && jin::boolean(body["rated"], "request", "rated");
+  const std::int64_t now = now_ms();
+  const auto p = accounts_->by_session(session_secret(c.req), now);
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  if (rated && p->guest())
+    return c.problem(http::status::forbidden, "rated_needs_account", "rated games are for accounts: claim one first");
+  double r = 1500;
+  if (const auto s = accounts_->standing(p->id, rating::bucket(game, seats))) r = rating::display(s->r);
+  accounts_->join_pool({p->id, game, clock, seats, rated, p->guest(), r, now, 0});
+  c.respond(http::status::ok, dump(json{{"status", "waiting"},
+                                        {"pool", {{"game", game}, {"seats", seats}, {"clock", clock}, {"rated", rated}}},
+                                        {"waiting", accounts_->pool_size(game, seats, clock, rated, p->guest())}}));
+}
+
+// GET /api/pairing: where the player is: waiting (with the pool's size and the waves missed), or
+// seated (the game and seat: hello with that seat), or none.
+void Server::http_pairing_status(HttpCall& c) {
+  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  if (const auto e = accounts_->pool_entry(p->id)) {
+    c.respond(http::status::ok,
+              dump(json{{"status", "waiting"},
+                        {"pool", {{"game", e->game}, {"seats", e->seats}, {"clock", e->clock}, {"rated", e->rated}}},
+                        {"since", e->since},
+                        {"waves", e->waves},
+                        {"waiting", accounts_->pool_size(e->game, e->seats, e->clock, e->rated, e->guest)}}));
+    return;
+  }
+  if (const auto r = accounts_->pairing_result(p->id)) {
+    if (store_->game(r->game_id)) {
+      c.respond(http::status::ok, dump(json{{"status", "paired"}, {"game", r->game_id}, {"seat", r->seat},
+                                            {"play", fmt::format("/play/{}?seat={}", r->game_id, r->seat)}}));
+      return;
+    }
+    accounts_->forget_result(p->id);  // its game was never made (the process stopped): join again
+  }
+  c.respond(http::status::ok, dump(json{{"status", "none"}}));
+}
+
+// DELETE /api/pairing: the player stops waiting.
+void Server::http_pairing_leave(HttpCall& c) {
+  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  c.respond(http::status::ok, dump(json{{"left", accounts_->leave_pool(p->id)}}));
+}
+
+void Server::pairing_wave() {
+  const std::int64_t now = now_ms();
+  const BotPolicy bots{o_.trusted_bots, {o_.bot_max_ms, o_.bot_max_playouts, kServerBotLimits.max_threads}};
+  for (const auto& t : accounts_->pairing_wave(now)) {
+    json seats = json::array();
+    for (const std::string& id : t.players) {
+      const auto p = accounts_->by_id(id);
+      seats.push_back(p && !p->guest() ? json{{"name", p->name}} : json::object());
+    }
+    Created created = create_game(json{{"game", t.game}, {"seats", seats}, {"clock", clock_of(t.clock)}}, t.game_id, now, bots);
+    json settings = json::parse(created.meta.settings);
+    for (std::size_t i = 0; i < t.players.size(); ++i) settings["seats"][i]["player"] = t.players[i];
+    if (t.rated) settings["rated"] = true;
+    settings["pairing"] = t.clock;
+    created.meta.settings = settings.dump();
+    store_->create(created.meta, created.first);
+    for (std::size_t i = 0; i < t.players.size(); ++i) (void)accounts_->bind_seat(t.game_id, static_cast<int>(i), t.players[i], now);
+    hold_new_game(t.game_id, "pairing", created.first.job.has_value());
+    ++stats_.paired_tables;
+    log_event("paired", {{"game", t.game_id}, {"players", t.players.size()}, {"rated", t.rated}});
+  }
+}
+
+// POST /api/blocks {"name"}: the session's player blocks an account (never paired together).
+void Server::http_block(HttpCall& c) {
+  json body = jin::parse(c.req.body().empty() ? "{}" : c.req.body(), "request");
+  if (!body.is_object() || body.size() != 1 || !body.contains("name"))
+    throw InputError("request: expected {\"name\"}: the account to block");
+  const std::string name = jin::string(body["name"], "request", "name", 64);
+  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto other = accounts_->by_name(accounts::username_key(name));
+  if (!other || other->deleted) return c.problem(http::status::not_found, "unknown_player", "no account has this name");
+  if (other->id == p->id) return c.problem(http::status::bad_request, "bad_request", "request: name: that is you");
+  accounts_->block(p->id, other->id, now_ms());
+  c.respond(http::status::ok, dump(json{{"blocked", other->name}}));
+}
+
+// DELETE /api/blocks/NAME
+void Server::http_unblock(HttpCall& c) {
+  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto other = accounts_->by_name(accounts::username_key(c.arg));
+  if (!other) return c.problem(http::status::not_found, "unknown_player", "no account has this name");
+  accounts_->unblock(p->id, other->id);
+  c.respond(http::status::ok, dump(json{{"unblocked", other->name}}));
+}
+
+// GET /api/blocks: the names the player blocks.
+void Server::http_blocks(HttpCall& c) {
+  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  json names = json::array();
+  for (const std::string& id : accounts_->blocked_by(p->id))
+    if (const auto o = accounts_->by_id(id); o && !o->deleted) names.push_back(o->name);
+  c.respond(http::status::ok, dump(json{{"blocked", names}}));
+}
+
+// GET /api/players/NAME: an account's page: its ratings per bucket (docs/ratings.md) and its history.
+void Server::http_player(HttpCall& c) {
+  const auto p = accounts_->by_name(accounts::username_key(c.arg));
+  if (!p || p->deleted) return c.problem(http::status::not_found, "unknown_player", "no account has this name");
+  json ratings = json::array();
+  for (const auto& [key, s] : accounts_->rating_table())  // (small: one row per player and bucket)
+    if (key.second == p->id) ratings.push_back(standing_json(key.first, s));
+  json history = json::array();
+  for (const auto& r : accounts_->rating_history())
+    if (r.player == p->id)
+      history.push_back({{"game", r.game}, {"bucket", r.bucket}, {"time", r.time},
+                         {"before", static_cast<int>(std::lround(rating::display(r.before)))},
+                         {"after", static_cast<int>(std::lround(rating::display(r.after)))}});
+  c.respond(http::status::ok, dump(json{{"name", p->name}, {"since", p->claimed}, {"ratings", ratings}, {"history", history}}));
+}
+
+}  // namespace carc::server::net_side
