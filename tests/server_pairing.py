@@ -4,7 +4,8 @@ docs/ratings.md, docs/server-protocol.md "Quick pairing"): two accounts in a rat
 by a wave, open their seats without tokens, one resigns, and both ratings move as the Weng-Lin
 Plackett-Luce model says (checked here against the model's formulas, and against `carcassonne
 ratings rebuild --check`); a player never meets one they blocked; guests pair only with guests and
-never in rated pools.
+never in rated pools; open tables filled by players and bots start their game, refuse a blocked
+player, and close when their host leaves.
 
 No check depends on the machine being quiet: waves run every 300 ms and the test waits for a state
 with a deadline of many seconds. Every server this test starts dies with it.
@@ -165,6 +166,44 @@ def main():
     check(st == 400, f"an unknown game: {st} {r}")
     st, r, _ = h.call("POST", "/api/pairing", {"game": "base", "seats": 9})
     check(st == 400, f"nine seats: {st} {r}")
+    # --- open tables: open, listed, joined until full, then the game starts with bound seats
+    host, _ = acc.guest_and_claim(srv, "Table_Host", "10.8.0.1")
+    st, r, _ = host.call("POST", "/api/tables", {"game": "safari", "seats": 3, "bots": ["easy"], "clock": "days"})
+    check(st == 201, f"open a table: {st} {r}")
+    tid = r["table"]
+    st, r, _ = host.call("POST", "/api/tables", {"game": "base", "seats": 2, "bots": ["easy"], "rated": True})
+    check(st == 400 and "bots" in r["message"], f"a rated table with bots: {st} {r}")
+    st, r, _ = host.call("POST", "/api/tables", {"game": "base", "seats": 2, "bots": ["grandmaster"]})
+    check(st == 400 and "bots[0]" in r["message"], f"a bad level: {st} {r}")
+    st, lst, _ = host.call("GET", "/api/tables")
+    mine = [t for t in lst["tables"] if t["id"] == tid]
+    check(mine and mine[0]["players"] == ["Table_Host"] and mine[0]["bots"] == ["easy"], f"listed: {lst}")
+    blocker, _ = acc.guest_and_claim(srv, "Table_Blocker", "10.8.0.2")
+    blocker.call("POST", "/api/blocks", {"name": "Table_Host"})
+    st, r, _ = blocker.call("POST", f"/api/tables/{tid}/join", {})
+    check(st == 403 and r["code"] == "blocked", f"a blocked player cannot sit with the host: {st} {r}")
+    guest = acc.Client(srv, "10.8.0.3")
+    guest.call("POST", "/api/session", {})
+    st, r, _ = guest.call("POST", f"/api/tables/{tid}/join", {})
+    check(st == 200 and r["seat"] == 1 and "game" in r, f"the last free seat starts the game: {st} {r}")
+    gid2 = r["game"]
+    st, r, _ = guest.call("POST", f"/api/tables/{tid}/join", {})
+    check(st == 409 and r["code"] == "table_closed", f"a started table: {st} {r}")
+    st, mine, _ = host.call("GET", "/api/me/games")
+    check(any(g["id"] == gid2 and g["seat"] == 0 for g in mine["games"]), f"the host's games: {mine}")
+    st, mine, _ = guest.call("GET", "/api/me/games")
+    check(any(g["id"] == gid2 and g["seat"] == 1 for g in mine["games"]), f"the guest's games: {mine}")
+    st, lst, _ = host.call("GET", "/api/tables")
+    check(all(t["id"] != tid for t in lst["tables"]), "a started table leaves the list")
+    # the host leaving closes the table; a guest cannot open a rated one
+    st, r, _ = host.call("POST", "/api/tables", {"game": "base", "seats": 2, "clock": "days"})
+    t2 = r["table"]
+    st, r, _ = host.call("POST", f"/api/tables/{t2}/leave", {})
+    check(st == 200, f"leave: {st} {r}")
+    st, r, _ = guest.call("POST", f"/api/tables/{t2}/join", {})
+    check(st == 409, f"a closed table: {st} {r}")
+    st, r, _ = guest.call("POST", "/api/tables", {"game": "base", "seats": 2, "rated": True})
+    check(st == 403 and r["code"] == "rated_needs_account", f"{st} {r}")
     srv.stop()
     print("server_pairing: ok")
 

@@ -221,5 +221,70 @@ TEST_P(AccountStoreContract, KnownAddresses) {
   EXPECT_FALSE(s.known_address(a.id, "10.0.0.2"));
 }
 
+TEST_P(AccountStoreContract, PairingWavesSeatBlockedPlayersApart) {
+  AccountStore s(sql());
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i) ids.push_back(s.new_guest(kT, "1", "x").first.id);
+  s.block(ids[0], ids[1], kT);
+  EXPECT_TRUE(s.blocked_either(ids[1], ids[0]));
+  for (int i = 0; i < 2; ++i) s.join_pool({ids[i], "base", "realtime", 2, false, true, 1500, kT, 0});
+  EXPECT_EQ(s.pool_size("base", 2, "realtime", false, true), 2);
+  EXPECT_TRUE(s.pairing_wave(kT + 1).empty()) << "the two block each other";
+  EXPECT_EQ(s.pool_entry(ids[0])->waves, 1);
+  s.join_pool({ids[2], "base", "realtime", 2, false, true, 1500, kT, 0});
+  s.join_pool({ids[3], "base", "days", 2, false, true, 1500, kT, 0});  // another pool
+  const auto tables = s.pairing_wave(kT + 2);
+  ASSERT_EQ(tables.size(), 1u);
+  ASSERT_EQ(tables[0].players.size(), 2u);
+  EXPECT_EQ(tables[0].players.front() == ids[2] || tables[0].players.back() == ids[2], true);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto r = s.pairing_result(tables[0].players[i]);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->game_id, tables[0].game_id);
+    EXPECT_EQ(r->seat, static_cast<int>(i));
+    EXPECT_FALSE(s.pool_entry(tables[0].players[i]));
+  }
+  EXPECT_TRUE(s.pool_entry(ids[3])) << "alone in its pool";
+  EXPECT_TRUE(s.leave_pool(ids[3]));
+  EXPECT_FALSE(s.leave_pool(ids[3]));
+  s.unblock(ids[0], ids[1]);
+  EXPECT_FALSE(s.blocked_either(ids[0], ids[1]));
+}
+
+TEST_P(AccountStoreContract, TablesFillStartAndClose) {
+  AccountStore s(sql());
+  const std::string host = s.new_guest(kT, "1", "x").first.id, a = s.new_guest(kT, "1", "x").first.id,
+                    b = s.new_guest(kT, "1", "x").first.id;
+  AccountStore::Table t;
+  t.id = "t1";
+  t.host = host;
+  t.game = "base";
+  t.seats = 3;
+  t.bots = {"easy"};
+  t.clock = "realtime";
+  t.created = kT;
+  s.open_table(t);
+  bool full = true;
+  auto sat = s.sit("t1", a, kT + 1, full);
+  ASSERT_TRUE(sat);
+  EXPECT_TRUE(full) << "host, a and a bot: full";
+  EXPECT_EQ(sat->players, (std::vector<std::string>{host, a}));
+  EXPECT_FALSE(s.sit("t1", b, kT + 2, full)) << "not open any more";
+  s.set_table_status("t1", "started", "g1");
+  EXPECT_EQ(s.table("t1")->game_id, "g1");
+  t.id = "t2";
+  t.bots = {};
+  s.open_table(t);
+  EXPECT_EQ(s.open_tables(10).size(), 1u);
+  EXPECT_FALSE(s.stand("t2", b)) << "not seated";
+  EXPECT_TRUE(s.sit("t2", b, kT + 3, full));
+  EXPECT_FALSE(full);
+  EXPECT_TRUE(s.stand("t2", b));
+  s.host_seen(host, kT + 100);
+  EXPECT_TRUE(s.close_absent_hosts(kT + 50).empty()) << "seen after";
+  EXPECT_EQ(s.close_absent_hosts(kT + 200), std::vector<std::string>{"t2"});
+  EXPECT_TRUE(s.open_tables(10).empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(AccountStores, AccountStoreContract, ::testing::Values("memory", "sqlite", "postgresql"),
                          [](const auto& p) { return p.param; });

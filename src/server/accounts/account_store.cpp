@@ -1,7 +1,9 @@
 // server/accounts/account_store: the SQL, written once for SQLite and PostgreSQL.
 #include "server/accounts/account_store.hpp"
 
+#include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 
@@ -377,6 +379,105 @@ std::vector<AccountStore::PairedTable> AccountStore::pairing_wave(std::int64_t n
       db_->run("UPDATE pairing_pool SET waves = $2 WHERE player = $1", {w.player, std::int64_t{w.waves_missed}});
   }
   tx.commit();
+  return out;
+}
+
+namespace {
+constexpr const char* kTableCols =
+    "id, host, game, seats, bots, clock, rated, min_rating, max_rating, created, host_seen, status, game_id";
+}  // namespace
+
+void AccountStore::open_table(const Table& t) {
+  SqlTx tx(*db_);
+  nlohmann::json bots = t.bots;
+  db_->run(
+      "INSERT INTO open_tables(id, host, game, seats, bots, clock, rated, min_rating, max_rating, created, host_seen, "
+      "status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, 'open')",
+      {t.id, t.host, t.game, std::int64_t{t.seats}, bots.dump(), t.clock, std::int64_t{t.rated ? 1 : 0},
+       t.min_rating ? SqlParam{std::int64_t{*t.min_rating}} : SqlParam{nullptr},
+       t.max_rating ? SqlParam{std::int64_t{*t.max_rating}} : SqlParam{nullptr}, t.created});
+  db_->run("INSERT INTO table_players(table_id, player, joined) VALUES ($1, $2, $3)", {t.id, t.host, t.created});
+  tx.commit();
+}
+
+std::optional<AccountStore::Table> AccountStore::table(const std::string& id) {
+  const auto rows = db_->run(std::string("SELECT ") + kTableCols + " FROM open_tables WHERE id = $1", {id});
+  if (rows.empty()) return std::nullopt;
+  const SqlRow& r = rows[0];
+  Table t;
+  t.id = r.s(0);
+  t.host = r.s(1);
+  t.game = r.s(2);
+  t.seats = static_cast<int>(r.i(3));
+  for (const auto& b : nlohmann::json::parse(r.s(4))) t.bots.push_back(b.get<std::string>());
+  t.clock = r.s(5);
+  t.rated = r.i(6) != 0;
+  if (!r.null(7)) t.min_rating = static_cast<int>(r.i(7));
+  if (!r.null(8)) t.max_rating = static_cast<int>(r.i(8));
+  t.created = r.i(9);
+  t.host_seen = r.i(10);
+  t.status = r.s(11);
+  t.game_id = r.s(12);
+  for (const SqlRow& p : db_->run("SELECT player FROM table_players WHERE table_id = $1 ORDER BY joined, player", {id}))
+    t.players.push_back(p.s(0));
+  return t;
+}
+
+std::vector<AccountStore::Table> AccountStore::open_tables(int limit) {
+  std::vector<Table> out;
+  for (const SqlRow& r : db_->run("SELECT id FROM open_tables WHERE status = 'open' ORDER BY created DESC, id LIMIT $1",
+                                  {std::int64_t{limit}}))
+    if (auto t = table(r.s(0))) out.push_back(std::move(*t));
+  return out;
+}
+
+std::optional<AccountStore::Table> AccountStore::sit(const std::string& id, const std::string& player, std::int64_t now,
+                                                     bool& full) {
+  SqlTx tx(*db_);
+  full = false;
+  auto t = table(id);
+  if (!t || t->status != "open") return std::nullopt;
+  const int people = t->seats - static_cast<int>(t->bots.size());
+  if (std::find(t->players.begin(), t->players.end(), player) == t->players.end()) {
+    if (static_cast<int>(t->players.size()) >= people) return std::nullopt;
+    db_->run("INSERT INTO table_players(table_id, player, joined) VALUES ($1, $2, $3)", {id, player, now});
+    t->players.push_back(player);
+  }
+  full = static_cast<int>(t->players.size()) == people;
+  if (full) db_->run("UPDATE open_tables SET status = 'starting' WHERE id = $1", {id});
+  tx.commit();
+  return t;
+}
+
+bool AccountStore::stand(const std::string& id, const std::string& player) {
+  SqlTx tx(*db_);
+  const auto t = table(id);
+  if (!t || t->status != "open") return false;
+  if (std::find(t->players.begin(), t->players.end(), player) == t->players.end()) return false;
+  if (t->host == player)
+    db_->run("UPDATE open_tables SET status = 'closed' WHERE id = $1", {id});
+  else
+    db_->run("DELETE FROM table_players WHERE table_id = $1 AND player = $2", {id, player});
+  tx.commit();
+  return true;
+}
+
+void AccountStore::set_table_status(const std::string& id, const std::string& status, const std::string& game_id) {
+  db_->run("UPDATE open_tables SET status = $2, game_id = $3 WHERE id = $1", {id, status, game_id});
+}
+
+void AccountStore::host_seen(const std::string& host, std::int64_t now) {
+  db_->run("UPDATE open_tables SET host_seen = $2 WHERE host = $1 AND status = 'open' AND clock = 'realtime'",
+           {host, now});
+}
+
+std::vector<std::string> AccountStore::close_absent_hosts(std::int64_t before) {
+  std::vector<std::string> out;
+  for (const SqlRow& r : db_->run(
+           "UPDATE open_tables SET status = 'closed' WHERE status = 'open' AND clock = 'realtime' AND host_seen < $1 "
+           "RETURNING id",
+           {before}))
+    out.push_back(r.s(0));
   return out;
 }
 

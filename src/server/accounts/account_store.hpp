@@ -133,6 +133,28 @@ class AccountStore {
   // pool for a result naming their game and seat, the others count a wave missed. Returns the
   // tables, whose games the caller creates.
   std::vector<PairedTable> pairing_wave(std::int64_t now);
+  // ---- open tables ----
+  struct Table {
+    std::string id, host, game, clock, status, game_id;
+    int seats = 2;
+    std::vector<std::string> bots;  // levels filling the last seats
+    bool rated = false;
+    std::optional<int> min_rating, max_rating;
+    std::int64_t created = 0, host_seen = 0;
+    std::vector<std::string> players;  // in the order they sat down (the host first)
+  };
+  void open_table(const Table& t);
+  std::optional<Table> table(const std::string& id);
+  std::vector<Table> open_tables(int limit);
+  // Sits the player at an open table with a free seat; the table as it is after (nullopt: no
+  // such open table). `full` tells whether this filled it (the caller starts its game).
+  std::optional<Table> sit(const std::string& id, const std::string& player, std::int64_t now, bool& full);
+  // The player gets up; the host getting up closes the table. False if they were not at it.
+  bool stand(const std::string& id, const std::string& player);
+  void set_table_status(const std::string& id, const std::string& status, const std::string& game_id = "");
+  void host_seen(const std::string& host, std::int64_t now);
+  // Real-time tables whose host was not seen since `before` close; returns their ids.
+  std::vector<std::string> close_absent_hosts(std::int64_t before);
   [[nodiscard]] bool known_address(const std::string& player, const std::string& address);
   void remember_address(const std::string& player, const std::string& address, std::int64_t now);
 

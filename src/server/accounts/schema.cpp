@@ -63,14 +63,26 @@ CREATE TABLE pairing_results(
   player TEXT PRIMARY KEY REFERENCES players(id), game_id TEXT NOT NULL, seat INTEGER NOT NULL, made BIGINT NOT NULL);
 )sql";
 
+// 6: open tables (docs/server-protocol.md, "Open tables"): a host's table anyone may join until it
+// is full, then its game starts; `host_seen` keeps a real-time table open while its host is there.
+constexpr std::string_view kTables = R"sql(
+CREATE TABLE open_tables(
+  id TEXT PRIMARY KEY, host TEXT NOT NULL REFERENCES players(id), game TEXT NOT NULL, seats INTEGER NOT NULL,
+  bots TEXT NOT NULL, clock TEXT NOT NULL, rated INTEGER NOT NULL, min_rating INTEGER, max_rating INTEGER,
+  created BIGINT NOT NULL, host_seen BIGINT NOT NULL, status TEXT NOT NULL, game_id TEXT);
+CREATE INDEX open_tables_by_status ON open_tables(status, created);
+CREATE TABLE table_players(
+  table_id TEXT NOT NULL REFERENCES open_tables(id), player TEXT NOT NULL REFERENCES players(id), joined BIGINT NOT NULL,
+  PRIMARY KEY(table_id, player));
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> kSteps = {
-      {2, "players", kPlayers, kPlayers},
-      {3, "game_players", kGamePlayers, kGamePlayers},
-      {4, "ratings", kRatings, kRatings},
-      {5, "pairing", kPairing, kPairing},
+      {2, "players", kPlayers, kPlayers},   {3, "game_players", kGamePlayers, kGamePlayers},
+      {4, "ratings", kRatings, kRatings},   {5, "pairing", kPairing, kPairing},
+      {6, "open_tables", kTables, kTables},
   };
   return kSteps;
 }

@@ -5,12 +5,14 @@
 #include "server/net/server.hpp"
 
 namespace carc::server::net_side {
-namespace {
+namespace {}  // namespace
 
 json clock_of(const std::string& cls) {
   if (cls == "days") return json{{"type", "days"}, {"days", 2}};
   return json{{"type", "realtime"}, {"bank", 600}, {"increment", 10}};
 }
+
+namespace {
 
 json standing_json(const std::string& bucket, const rating::Standing& s) {
   return json{{"bucket", bucket},
@@ -33,8 +35,10 @@ void Server::http_pairing_join(HttpCall& c) {
       throw InputError(fmt::format("request: {}: not a field of a pairing request (game, seats, clock, rated)",
                                    printable(k.substr(0, 40))));
   const std::string game = jin::string(jin::need(body, "game", "request"), "request", "game", 40);
-  if (!find_game(game)) throw InputError(fmt::format("request: game: \"{}\" is not a game of this server", printable(game)));
-  const int seats = static_cast<int>(jin::integer(jin::need(body, "seats", "request"), 2, kMaxPlayers, "request", "seats"));
+  if (!find_game(game))
+    throw InputError(fmt::format("request: game: \"{}\" is not a game of this server", printable(game)));
+  const int seats =
+      static_cast<int>(jin::integer(jin::need(body, "seats", "request"), 2, kMaxPlayers, "request", "seats"));
   const std::string clock = body.contains("clock") ? jin::string(body["clock"], "request", "clock", 20) : "realtime";
   if (clock != "realtime" && clock != "days")
     throw InputError(fmt::format("request: clock: \"{}\" is not a clock class (realtime, days)", printable(clock)));
@@ -47,9 +51,10 @@ void Server::http_pairing_join(HttpCall& c) {
   double r = 1500;
   if (const auto s = accounts_->standing(p->id, rating::bucket(game, seats))) r = rating::display(s->r);
   accounts_->join_pool({p->id, game, clock, seats, rated, p->guest(), r, now, 0});
-  c.respond(http::status::ok, dump(json{{"status", "waiting"},
-                                        {"pool", {{"game", game}, {"seats", seats}, {"clock", clock}, {"rated", rated}}},
-                                        {"waiting", accounts_->pool_size(game, seats, clock, rated, p->guest())}}));
+  c.respond(http::status::ok,
+            dump(json{{"status", "waiting"},
+                      {"pool", {{"game", game}, {"seats", seats}, {"clock", clock}, {"rated", rated}}},
+                      {"waiting", accounts_->pool_size(game, seats, clock, rated, p->guest())}}));
 }
 
 // GET /api/pairing: where the player is: waiting (with the pool's size and the waves missed), or
@@ -68,7 +73,9 @@ void Server::http_pairing_status(HttpCall& c) {
   }
   if (const auto r = accounts_->pairing_result(p->id)) {
     if (store_->game(r->game_id)) {
-      c.respond(http::status::ok, dump(json{{"status", "paired"}, {"game", r->game_id}, {"seat", r->seat},
+      c.respond(http::status::ok, dump(json{{"status", "paired"},
+                                            {"game", r->game_id},
+                                            {"seat", r->seat},
                                             {"play", fmt::format("/play/{}?seat={}", r->game_id, r->seat)}}));
       return;
     }
@@ -84,24 +91,33 @@ void Server::http_pairing_leave(HttpCall& c) {
   c.respond(http::status::ok, dump(json{{"left", accounts_->leave_pool(p->id)}}));
 }
 
-void Server::pairing_wave() {
+void Server::create_seated_game(const std::string& game_id, const std::string& game, const std::string& clock,
+                                const std::vector<std::string>& players, const std::vector<std::string>& bots,
+                                bool rated, const std::string& origin) {
   const std::int64_t now = now_ms();
-  const BotPolicy bots{o_.trusted_bots, {o_.bot_max_ms, o_.bot_max_playouts, kServerBotLimits.max_threads}};
-  for (const auto& t : accounts_->pairing_wave(now)) {
-    json seats = json::array();
-    for (const std::string& id : t.players) {
-      const auto p = accounts_->by_id(id);
-      seats.push_back(p && !p->guest() ? json{{"name", p->name}} : json::object());
-    }
-    Created created = create_game(json{{"game", t.game}, {"seats", seats}, {"clock", clock_of(t.clock)}}, t.game_id, now, bots);
-    json settings = json::parse(created.meta.settings);
-    for (std::size_t i = 0; i < t.players.size(); ++i) settings["seats"][i]["player"] = t.players[i];
-    if (t.rated) settings["rated"] = true;
-    settings["pairing"] = t.clock;
-    created.meta.settings = settings.dump();
-    store_->create(created.meta, created.first);
-    for (std::size_t i = 0; i < t.players.size(); ++i) (void)accounts_->bind_seat(t.game_id, static_cast<int>(i), t.players[i], now);
-    hold_new_game(t.game_id, "pairing", created.first.job.has_value());
+  const BotPolicy policy{o_.trusted_bots, {o_.bot_max_ms, o_.bot_max_playouts, kServerBotLimits.max_threads}};
+  json seats = json::array();
+  for (const std::string& id : players) {
+    const auto p = accounts_->by_id(id);
+    seats.push_back(p && !p->guest() ? json{{"name", p->name}} : json::object());  // a guest: "Player N" in words
+  }
+  for (const std::string& b : bots) seats.push_back(json{{"bot", b}});
+  Created created =
+      create_game(json{{"game", game}, {"seats", seats}, {"clock", clock_of(clock)}}, game_id, now, policy);
+  json settings = json::parse(created.meta.settings);
+  for (std::size_t i = 0; i < players.size(); ++i) settings["seats"][i]["player"] = players[i];
+  if (rated) settings["rated"] = true;
+  settings["origin"] = origin;
+  created.meta.settings = settings.dump();
+  store_->create(created.meta, created.first);
+  for (std::size_t i = 0; i < players.size(); ++i)
+    (void)accounts_->bind_seat(game_id, static_cast<int>(i), players[i], now);
+  hold_new_game(game_id, origin, created.first.job.has_value());
+}
+
+void Server::pairing_wave() {
+  for (const auto& t : accounts_->pairing_wave(now_ms())) {
+    create_seated_game(t.game_id, t.game, t.clock, t.players, {}, t.rated, "pairing");
     ++stats_.paired_tables;
     log_event("paired", {{"game", t.game_id}, {"players", t.players.size()}, {"rated", t.rated}});
   }
@@ -152,10 +168,13 @@ void Server::http_player(HttpCall& c) {
   json history = json::array();
   for (const auto& r : accounts_->rating_history())
     if (r.player == p->id)
-      history.push_back({{"game", r.game}, {"bucket", r.bucket}, {"time", r.time},
+      history.push_back({{"game", r.game},
+                         {"bucket", r.bucket},
+                         {"time", r.time},
                          {"before", static_cast<int>(std::lround(rating::display(r.before)))},
                          {"after", static_cast<int>(std::lround(rating::display(r.after)))}});
-  c.respond(http::status::ok, dump(json{{"name", p->name}, {"since", p->claimed}, {"ratings", ratings}, {"history", history}}));
+  c.respond(http::status::ok,
+            dump(json{{"name", p->name}, {"since", p->claimed}, {"ratings", ratings}, {"history", history}}));
 }
 
 }  // namespace carc::server::net_side

@@ -36,6 +36,11 @@ const Server::Route Server::kRoutes[] = {
     {http::verb::get, "/api/blocks", &Server::http_blocks},
     {http::verb::delete_, "/api/blocks/+", &Server::http_unblock},
     {http::verb::get, "/api/players/+", &Server::http_player},
+    // open tables (api_tables.cpp)
+    {http::verb::post, "/api/tables", &Server::http_table_open},
+    {http::verb::get, "/api/tables", &Server::http_tables},
+    {http::verb::post, "/api/tables/+/join", &Server::http_table_join},
+    {http::verb::post, "/api/tables/+/leave", &Server::http_table_leave},
     {http::verb::get, "/healthz", &Server::http_health},
     {http::verb::get, "/metrics", &Server::http_metrics},
     {http::verb::get, "/api/catalog", &Server::http_catalog},

@@ -109,6 +109,9 @@ using Sink = std::function<void(const std::string&)>;
 // the last session holding the connection ends.
 using Slot = std::shared_ptr<void>;
 
+// A clock class's clock: "realtime" 10 minutes and 10 s a move, "days" 2 days a move.
+json clock_of(const std::string& cls);
+
 // A WebSocket connection's session (ws_session.cpp): the handshake of `req`, then its frames to
 // the server's ws_message, its sink for what the server sends.
 void start_ws_session(tcp::socket&& s, Server& srv, std::uint64_t id, std::string game, Slot slot,
@@ -318,6 +321,15 @@ class Server {
   void http_player(HttpCall& c);
   // A pairing wave over every pool: the tables' games created, their seats bound to the players.
   void pairing_wave();
+  // A game whose seats are players (bound to them, "rated" if asked) and then bots (pairing, tables).
+  void create_seated_game(const std::string& game_id, const std::string& game, const std::string& clock,
+                          const std::vector<std::string>& players, const std::vector<std::string>& bots, bool rated,
+                          const std::string& origin);
+  // Open tables (api_tables.cpp)
+  void http_table_open(HttpCall& c);
+  void http_tables(HttpCall& c);
+  void http_table_join(HttpCall& c);
+  void http_table_leave(HttpCall& c);
   std::unique_ptr<net::steady_timer> pairing_timer_;
   // A seat opened with its token by a connection with a session: the seat is its player's.
   void bind_seat(std::uint64_t conn, const std::string& game, int seat);

@@ -1,0 +1,138 @@
+// Open tables over HTTP (docs/server-protocol.md, "Open tables"): a host opens a table (game, 2–5
+// seats, bots filling the last ones, clock class, rated or casual, an optional rating range);
+// anyone may sit until it is full, then its game starts with each seat bound to its player. A
+// real-time table closes when its host is not seen (their lobby asks for the tables) for 30 s; a
+// correspondence table stays.
+#include "server/net/server.hpp"
+
+namespace carc::server::net_side {
+namespace {
+
+constexpr std::int64_t kHostAbsentMs = 30000;
+
+}  // namespace
+
+// POST /api/tables {"game", "seats", "bots", "clock", "rated", "range"}
+void Server::http_table_open(HttpCall& c) {
+  json body = jin::parse(c.req.body().empty() ? "{}" : c.req.body(), "request");
+  if (!body.is_object()) throw InputError("request: expected a JSON object");
+  for (const auto& [k, v] : body.items())
+    if (k != "game" && k != "seats" && k != "bots" && k != "clock" && k != "rated" && k != "range")
+      throw InputError(fmt::format("request: {}: not a field of a table (game, seats, bots, clock, rated, range)",
+                                   printable(k.substr(0, 40))));
+  accounts::AccountStore::Table t;
+  t.game = jin::string(jin::need(body, "game", "request"), "request", "game", 40);
+  if (!find_game(t.game)) throw InputError(fmt::format("request: game: \"{}\" is not a game of this server", printable(t.game)));
+  t.seats = static_cast<int>(jin::integer(jin::need(body, "seats", "request"), 2, kMaxPlayers, "request", "seats"));
+  if (const json* b = jin::opt(body, "bots")) {
+    const json& list = jin::array(*b, "request", "bots", static_cast<std::size_t>(t.seats - 1));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string level = jin::string(list[i], "request", fmt::format("bots[{}]", i), 20);
+      if (level != "easy" && level != "normal" && level != "hard")
+        throw InputError(fmt::format("request: bots[{}]: \"{}\" is not a level (easy, normal, hard)", i, printable(level)));
+      t.bots.push_back(level);
+    }
+  }
+  t.clock = body.contains("clock") ? jin::string(body["clock"], "request", "clock", 20) : "realtime";
+  if (t.clock != "realtime" && t.clock != "days")
+    throw InputError(fmt::format("request: clock: \"{}\" is not a clock class (realtime, days)", printable(t.clock)));
+  t.rated = body.contains("rated") && jin::boolean(body["rated"], "request", "rated");
+  if (t.rated && !t.bots.empty()) throw InputError("request: bots: a rated table has no bots (bots are not rated)");
+  if (const json* r = jin::opt(body, "range")) {
+    const json& range = jin::array(*r, "request", "range", 2);
+    if (range.size() != 2) throw InputError("request: range: [lowest, highest] shown rating");
+    t.min_rating = static_cast<int>(jin::integer(range[0], 0, 4000, "request", "range[0]"));
+    t.max_rating = static_cast<int>(jin::integer(range[1], 0, 4000, "request", "range[1]"));
+    if (*t.min_rating > *t.max_rating) throw InputError("request: range: the lowest is above the highest");
+  }
+  const std::int64_t now = now_ms();
+  const auto p = accounts_->by_session(session_secret(c.req), now);
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  if (t.rated && p->guest())
+    return c.problem(http::status::forbidden, "rated_needs_account", "rated games are for accounts: claim one first");
+  t.id = random_hex(6);
+  t.host = p->id;
+  t.created = now;
+  accounts_->open_table(t);
+  c.respond(http::status::created, dump(json{{"table", t.id}}));
+}
+
+namespace {
+
+json table_json(accounts::AccountStore& acc, const accounts::AccountStore::Table& t) {
+  json players = json::array();
+  for (const std::string& id : t.players) {
+    const auto p = acc.by_id(id);
+    players.push_back(p && !p->guest() ? json(p->name) : json(nullptr));
+  }
+  json out{{"id", t.id},       {"game", t.game},   {"seats", t.seats}, {"bots", t.bots},
+           {"clock", t.clock}, {"rated", t.rated}, {"players", players}, {"created", t.created},
+           {"status", t.status}};
+  if (t.min_rating) out["range"] = {*t.min_rating, *t.max_rating};
+  if (!t.game_id.empty()) out["game_id"] = t.game_id;
+  return out;
+}
+
+}  // namespace
+
+// GET /api/tables: the open tables, newest first (the host's asking keeps their real-time tables).
+void Server::http_tables(HttpCall& c) {
+  const std::int64_t now = now_ms();
+  if (const auto p = accounts_->by_session(session_secret(c.req), now)) accounts_->host_seen(p->id, now);
+  for (const std::string& id : accounts_->close_absent_hosts(now - kHostAbsentMs))
+    log_event("table_closed", {{"table", id}, {"why", "host_absent"}});
+  json list = json::array();
+  for (const auto& t : accounts_->open_tables(200)) list.push_back(table_json(*accounts_, t));
+  c.respond(http::status::ok, dump(json{{"tables", list}}));
+}
+
+// POST /api/tables/ID/join {}: the session's player sits; the last free seat starts the game.
+void Server::http_table_join(HttpCall& c) {
+  const std::int64_t now = now_ms();
+  const auto p = accounts_->by_session(session_secret(c.req), now);
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto t = accounts_->table(c.arg);
+  if (!t) return c.problem(http::status::not_found, "unknown_table", "no such table");
+  if (t->status != "open") return c.problem(http::status::conflict, "table_closed", "this table is not open any more");
+  if (t->rated && p->guest())
+    return c.problem(http::status::forbidden, "rated_needs_account", "rated games are for accounts: claim one first");
+  for (const std::string& other : t->players)
+    if (other != p->id && accounts_->blocked_either(other, p->id))
+      return c.problem(http::status::forbidden, "blocked", "you cannot sit at this table");
+  if (t->min_rating) {
+    double r = 1500;
+    if (const auto s = accounts_->standing(p->id, rating::bucket(t->game, t->seats))) r = rating::display(s->r);
+    if (r < *t->min_rating || r > *t->max_rating)
+      return c.problem(http::status::forbidden, "out_of_range",
+                       fmt::format("this table is for ratings {} to {}", *t->min_rating, *t->max_rating));
+  }
+  bool full = false;
+  const auto sat = accounts_->sit(c.arg, p->id, now, full);
+  if (!sat) return c.problem(http::status::conflict, "table_full", "this table has no free seat");
+  const auto seat = std::find(sat->players.begin(), sat->players.end(), p->id) - sat->players.begin();
+  json out{{"table", sat->id}, {"seat", seat}};
+  if (full) {
+    const std::string gid = random_hex(6);
+    try {
+      create_seated_game(gid, sat->game, sat->clock, sat->players, sat->bots, sat->rated, "table");
+    } catch (...) {
+      accounts_->set_table_status(sat->id, "open");  // (the store refused: the next to sit tries again)
+      throw;
+    }
+    accounts_->set_table_status(sat->id, "started", gid);
+    out["game"] = gid;
+    out["play"] = fmt::format("/play/{}?seat={}", gid, seat);
+  }
+  c.respond(http::status::ok, dump(out));
+}
+
+// POST /api/tables/ID/leave {}: the player gets up; the host closes the table.
+void Server::http_table_leave(HttpCall& c) {
+  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
+  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  if (!accounts_->stand(c.arg, p->id))
+    return c.problem(http::status::conflict, "not_seated", "you are not at this open table");
+  c.respond(http::status::ok, dump(json{{"left", true}}));
+}
+
+}  // namespace carc::server::net_side
