@@ -15,6 +15,7 @@ await esbuild.build({
   target: ["chrome100", "firefox100", "safari15"],
   outfile: dist + "app.js",
   logLevel: "warning",
+  charset: "utf8",  // Cyrillic and Romanian letters as they are, not \uXXXX (a module script is read as UTF-8)
 });
 cpSync("static", dist, { recursive: true });
 let raw = 0, gz = 0;

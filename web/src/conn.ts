@@ -35,9 +35,11 @@ export class Conn {
   private retry: number | undefined;
   private readonly key: string;
 
-  constructor(private game: string, private token: string | null, seat: number, private h: ConnHandlers) {
+  // seat: this page's seat (-1 watching); without a token it is asked for by the session alone
+  // (`hello` with `seat`: a seat this player opened before, on another device)
+  constructor(private game: string, private token: string | null, private seat: number, private h: ConnHandlers) {
     this.key = `carc.outbox.${game}.${seat}`;
-    this.outbox = token ? load<Command[]>(this.key, []) : [];
+    this.outbox = token || seat >= 0 ? load<Command[]>(this.key, []) : [];
     this.timer = window.setInterval(() => this.tick(), 1000);
     // the browser knows the network is gone before any timeout does: offline at once, and a new
     // connection as soon as it is back (a socket left open through a cut network may never close)
@@ -66,6 +68,7 @@ export class Conn {
     ws.onopen = () => {
       const hello: any = { type: "hello", since: this.seq, views: true, lang };
       if (this.token) hello.token = this.token;
+      else if (this.seat >= 0) hello.seat = this.seat;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (e) => {
@@ -180,6 +183,14 @@ export class Conn {
         // the server is draining for a restart: it closes the connection next, and the usual
         // reconnection (with its backoff) finds it, or its successor, again
         if (msg.code === "restart") return;
+        // a seat asked for without its token that is not this player's: watch instead
+        if (msg.code === "not_your_seat" && !this.token && this.seat >= 0) {
+          this.seat = -1;
+          this.outbox = [];
+          this.h.error(msg);
+          this.reconnect();
+          return;
+        }
         this.h.error(msg);
         break;
       default:

@@ -14,6 +14,7 @@ import { askRematch, endPanel, endView, endLine, type End, type Rematch } from "
 import { RulesOverlay, rulesURL } from "./rules";
 import { Intro, introSeen } from "./intro";
 import { Analysis } from "./analysis";
+import { meLink, session } from "./account";
 
 declare global {
   interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
@@ -75,6 +76,7 @@ export class GamePage {
   private rematch: Rematch | null = null;
   private rematchDeclined = false;
   private askName = false;  // an invited seat's first visit: the "your name" panel
+  private seatRefused = false;  // a seat asked for without its token was not this player's: watching
   private rematchBusy = "";
   private anyTurn = false;
   private hoverCell: string | null = null;
@@ -92,9 +94,13 @@ export class GamePage {
 
   static async open(root: HTMLElement, id: string, params: URLSearchParams): Promise<GamePage> {
     let token = params.get("token");
-    let seat = Number(params.get("seat") ?? -1);
-    const stored = load<MyGame[]>("carc.mygames", []).find((g) => g.id === id && (!token || g.token === token));
+    const asked = params.get("seat");
+    let seat = Number(asked ?? -1);
+    // a seat without a token ("Your games" on another device: /play/ID?seat=N): this browser's
+    // token for that seat when it has one, else the seat is asked for by the session alone
+    const stored = load<MyGame[]>("carc.mygames", []).find((g) => g.id === id && (token ? g.token === token : asked === null || g.seat === seat));
     if (!token && stored) { token = stored.token; seat = stored.seat; }
+    const bySession = !token && asked !== null && Number.isInteger(seat) && seat >= 0;
     const summary = await getJSON<any>(`/api/games/${encodeURIComponent(id)}`);
     if (token) rememberSeat({ id, seat, token, game: summary.game, created: summary.created });
     const page = new GamePage(root, id, summary.game, token);
@@ -102,8 +108,11 @@ export class GamePage {
     // an invited player opening their seat for the first time in this browser names themselves
     const mySeat = token ? summary.seats?.[seat] : undefined;
     page.askName = settings().ask_name && !stored && summary.status === "active" && !!mySeat && !mySeat.bot && mySeat.name !== localStorage.getItem("carc.name");
-    page.me = token ? seat : -1;
+    page.me = token || bySession ? seat : -1;
     await page.setup();
+    // the WebSocket's handshake carries the session's cookie: a seat opened with its token binds
+    // to this player (its "Your games"), and a seat without one is found by it
+    await session();
     page.connect();
     return page;
   }
@@ -141,7 +150,7 @@ export class GamePage {
     });
     const header = h("header", { class: "bar" },
       h("div", { class: "bar-start" }, h("a", { href: "/", class: "home", text: t("game.lobby") }), title, conn),
-      h("div", { class: "bar-end" }, rulesLink, settingsMenu(() => this.render()), langPicker(h),
+      h("div", { class: "bar-end" }, meLink(), rulesLink, settingsMenu(() => this.render()), langPicker(h),
         this.id ? h("button", { "data-replay": "", type: "button", text: t("game.replay") }) : null,
         this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: t("game.record") }) : null,
         h("button", { "data-toggle-panels": "", type: "button", text: t("game.panels") })));
@@ -294,6 +303,13 @@ export class GamePage {
 
   private onError(m: any): void {
     this.confirmOnComplete = false;
+    if (m.code === "not_your_seat") {
+      // the page watches instead (conn.ts), and says why
+      this.me = -1;
+      this.seatRefused = true;
+      this.render();
+      return;
+    }
     if (this.legalQueue.length) {
       // a typed or stale tentative move the engine refused: take it back
       const asked = this.legalQueue.shift()!;
@@ -532,7 +548,9 @@ export class GamePage {
   }
 
   private async askRematch(): Promise<void> {
-    if (!this.id || !this.token || this.rematchBusy) return;
+    if (!this.id || this.rematchBusy) return;
+    // the server makes a rematch for a seat's token: a seat opened by the session alone has none here
+    if (!this.token) { this.message = t("final.rematch_no_token"); this.render(); return; }
     this.rematchBusy = t("final.rematch_busy");
     this.renderSide();
     try {
@@ -864,6 +882,7 @@ export class GamePage {
       if (!this.turn.moves.length) for (const p of v.decision.panels) kids.push(gamePanel(p, v, this.colours));
     }
     if (this.message) kids.push(h("div", { class: "message", "data-message": "", role: "alert", text: this.message }));
+    if (this.seatRefused) kids.push(h("div", { class: "message", "data-message": "", "data-refused": "not_your_seat", role: "alert", text: t("error.code.not_your_seat") }));
     const actions = h("div", { class: "actions" });
     if (this.me >= 0 && !v.over) {
       const back = h("button", { type: "button", "data-takeback": "", disabled: !this.mine() || this.turn.sending || !this.turn.moves.length, text: t("game.take_back") });

@@ -6,6 +6,7 @@ import { getJSON, h, load, HttpError } from "./util";
 import { langPicker, t, withLang } from "./i18n";
 import { rememberSeat, type MyGame } from "./game";
 import { rulesURL } from "./rules";
+import { meLink, session, whoIs } from "./account";
 
 type SeatKind = "you" | "person" | string;  // string: a bot level
 
@@ -13,7 +14,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   const catalog = await getJSON<Catalog>(withLang("/api/catalog"));
   const page = h("main", { class: "lobby", "data-page": "lobby" });
   root.replaceChildren(page);
-  page.append(h("div", { class: "topbar" }, h("h1", { text: t("lobby.title") }), langPicker(h)), h("p", { class: "sub", text: t("lobby.sub") }));
+  page.append(h("div", { class: "topbar" }, h("h1", { text: t("lobby.title") }), h("div", { class: "topbar-end" }, meLink(), langPicker(h))), h("p", { class: "sub", text: t("lobby.sub") }));
 
   // one click: you against an easy bot
   const quick = h("section", { class: "card quick" }, h("h2", { text: t("lobby.quick") }));
@@ -132,10 +133,11 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
     return box;
   }
 
-  // your games, then games to watch
+  // your games (the player's, on any device; then this browser's), then games to watch
+  const accountBox = h("section", { class: "card", "data-account-games": "", id: "account-games", "aria-labelledby": "account-games-h" }, h("h2", { id: "account-games-h", text: t("lobby.account_games") }));
   const mineBox = h("section", { class: "card", "data-my-games": "", id: "my-games" }, h("h2", { text: t("lobby.mine") }));
   const watchBox = h("section", { class: "card", "data-watch-games": "" }, h("h2", { text: t("lobby.watch_title") }));
-  page.append(mineBox, watchBox);
+  page.append(accountBox, mineBox, watchBox);
   // this browser's games (carc.mygames) with their summaries, your move first
   async function mine(): Promise<{ g: MyGame; s: any }[]> {
     const list = load<MyGame[]>("carc.mygames", []);
@@ -179,6 +181,40 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
       mover ? h("span", { class: "badge", "data-watch-turn": g.to_move, text: ` ${t("lobby.to_move", { name: mover })}` }) : null,
       h("span", { class: "badge", text: mover ? ` · ${ago(g.created)}` : ` ${t("status." + g.status)} · ${ago(g.created)}` }));
   }
+  // The games whose seats this player opened (GET /api/me/games), newest first: each opens the
+  // player's seat by the session alone (/play/ID?seat=N, no token), on any device.
+  async function drawAccount(): Promise<void> {
+    const me = await session();
+    let games: any[] = [];
+    try {
+      games = me ? (await getJSON<{ games: any[] }>(withLang("/api/me/games"))).games : [];
+    } catch { games = []; }
+    games.sort((a, b) => b.created - a.created);
+    // a game not in the server's memory is listed without its seats: its summary has them
+    await Promise.all(games.filter((g) => !g.seats).slice(0, 30).map(async (g) => {
+      try { Object.assign(g, await getJSON<any>(withLang(`/api/games/${encodeURIComponent(g.id)}`)), { id: g.id, seat: g.seat }); } catch { /* listed as it is */ }
+    }));
+    const sub = me ? h("p", { class: "sub", text: t(me.guest ? "lobby.account_games_guest" : "lobby.account_games_sub", { who: whoIs(me) }) }) : null;
+    if (me?.guest) sub?.append(" ", h("a", { href: "/account", "data-account-link": "", text: t("lobby.account_claim") }));
+    accountBox.replaceChildren(accountBox.firstChild!, ...(sub ? [sub] : []), games.length
+      ? h("ul", {}, ...games.map(accountRow))
+      : h("p", { class: "sub", "data-account-none": "", text: t("lobby.none") }));
+  }
+  function accountRow(g: any): HTMLElement {
+    const seats: any[] = g.seats ?? [];
+    const rank = g.status !== "active" ? 2 : g.to_move === g.seat ? 0 : 1;
+    const title = catalog.games.find((x) => x.id === g.game)?.title ?? g.game;
+    const players = seats.map((s, i) => {
+      const text = g.scores ? `${s.name} ${g.scores[i]}` : s.name;
+      return i === g.seat ? h("b", { text }) : text;
+    });
+    const link = h("a", { href: `/play/${encodeURIComponent(g.id)}?seat=${g.seat}`, "data-account-game-link": "" }, `${title} · `);
+    players.forEach((p, i) => link.append(...(i ? [t("lobby.vs"), p] : [p])));
+    if (!players.length) link.append(g.id);
+    return h("li", { "data-account-game": g.id, "data-seat": g.seat, "data-status": g.status, "data-rank": rank }, link,
+      h("span", { class: rank === 0 ? "badge hot" : "badge", text: rank === 0 ? t("lobby.your_move") : rank === 1 ? t("lobby.live") : ` ${t("status." + g.status)} · ${ago(g.created)}` }));
+  }
+  void drawAccount();
   void drawMine();
   void drawWatch();
 }

@@ -1,22 +1,29 @@
 // The browser client of `carcassonne serve` (docs/web.md): the lobby at /, a game at /play/ID
 // (?seat=N&token=T: a seat's invite link; without a token: watching), a record file at /replay,
-// a game's rules at /rules/GAME.
+// a game's rules at /rules/GAME, the player's account at /account (and /account/recover,
+// /account/reset#TOKEN). Every page asks for the session first (account.ts: a guest on the first
+// visit) and names the player in its header.
 import { GamePage } from "./game";
 import { lobbyPage } from "./lobby";
 import { rulesPage } from "./rules";
 import { h } from "./util";
 import { lang, t } from "./i18n";
+import { accountPage, recoverPage, resetPage, session } from "./account";
 
 async function main(): Promise<void> {
   const root = document.getElementById("app")!;
   document.documentElement.lang = lang;
   document.title = t("lobby.title");  // a game's page and the rules' set their own
   const path = location.pathname;
+  void session();
   try {
     const m = /^\/play\/([^/]+)$/.exec(path);
     const rules = /^\/rules\/([^/]+)$/.exec(path);
     if (m) await GamePage.open(root, decodeURIComponent(m[1]), new URLSearchParams(location.search));
     else if (rules) await rulesPage(root, decodeURIComponent(rules[1]));
+    else if (path === "/account") await accountPage(root);
+    else if (path === "/account/recover") await recoverPage(root);
+    else if (path === "/account/reset") await resetPage(root);
     else if (path === "/replay") {
       const text = sessionStorage.getItem("carc.upload");
       if (!text) { location.href = "/"; return; }

@@ -4,6 +4,7 @@
 import type { RulesPage, TileIndex } from "./types";
 import { getJSON, h } from "./util";
 import { langPicker, setGameWords, t, withLang, word } from "./i18n";
+import { meLink } from "./account";
 
 export function rulesURL(game: string): string { return `/rules/${encodeURIComponent(game)}`; }
 
@@ -61,7 +62,7 @@ export async function rulesPage(root: HTMLElement, game: string): Promise<void> 
   document.title = t("rules.title", { title: page.title });
   const header = h("header", { class: "bar" },
     h("a", { href: "/", class: "home", text: t("game.lobby") }),
-    h("span", { class: "title", text: page.title }), h("span", { class: "spacer" }), langPicker(h));
+    h("span", { class: "title", text: page.title }), h("span", { class: "spacer" }), h("div", { class: "bar-end" }, meLink(), langPicker(h)));
   root.replaceChildren(h("div", { class: "rules-page", "data-page": "rules" }, header, h("main", { class: "rules-main" }, rulesView(page, tiles, "rules-title"))));
 }
 

@@ -1,6 +1,6 @@
 // Accessibility in Debian's Chromium (docs/web.md, "Accessibility"): axe-core (npm, dev only) run
 // inside the page finds no violation of WCAG 2.0/2.1 A and AA nor of its best practices on the
-// lobby, a game page of each game in the catalog (a placement decision, a piece decision, a board
+// lobby (and its "Your games"), the account pages, a game page of each game in the catalog (a placement decision, a piece decision, a board
 // menu where one comes, the keys' list and the settings), the final panel after a resignation (and
 // a rematch offered), and the replay (the game page's and an uploaded record's). At 200% zoom
 // (1280x800 at 200% = 640x400 CSS px) Confirm shows without scrolling at a placement and a piece
@@ -86,6 +86,58 @@ test("the lobby: no axe violations, before and after creating a game", { timeout
   await page.waitForFunction(() => document.documentElement.lang === "ru");
   await page.waitForSelector("[data-my-game]");
   found.push(await axe(page, "lobby-ru"));
+  assert.equal(found.filter(Boolean).join("\n"), "", "axe violations");
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test("the account pages and the lobby's \"Your games\": no axe violations", { timeout: 120000 }, async () => {
+  const { ctx, page, errors } = await open(server.url + "/");
+  const found = [];
+  const send = async (form, values) => {
+    for (const [k, v] of Object.entries(values)) await page.fill(`${form} [data-field="${k}"]`, v);
+    await page.click(`${form} [data-submit]`);
+  };
+  await page.click("[data-quick='base']");
+  await page.waitForSelector("[data-conn='online']");
+  await page.goto(server.url + "/account");
+  await page.waitForSelector("[data-claim-form]");
+  found.push(await axe(page, "account-guest"));
+  // refusals next to their fields, a password shown
+  await send("[data-claim-form]", { name: "9x", password: "a long enough secret" });
+  await page.waitForSelector("[data-claim-form] [data-error='username_chars']");
+  await send("[data-login-form]", { name: "nobody", password: "not the password" });
+  await page.waitForSelector("[data-login-form] [data-error='bad_login']");
+  await page.click("[data-claim-form] [data-show-password]");
+  found.push(await axe(page, "account-refused"));
+  await send("[data-claim-form]", { name: "axe", password: "a long enough secret" });
+  await page.waitForSelector("[data-codes] [data-code]");
+  found.push(await axe(page, "account-codes"));
+  await page.check("[data-codes-kept]");
+  await page.click("[data-codes-done]");
+  await page.waitForSelector("[data-sessions] [data-session]");
+  // a second session to end
+  const other = await open(server.url + "/account");
+  await other.page.waitForSelector("[data-login-form]");
+  await other.page.fill("[data-login-form] [data-field='name']", "axe");
+  await other.page.fill("[data-login-form] [data-field='password']", "a long enough secret");
+  await other.page.click("[data-login-form] [data-submit]");
+  await other.page.waitForSelector("[data-sessions] [data-session]");
+  await other.ctx.close();
+  await page.reload();
+  await page.waitForSelector("[data-session-end]");
+  await send("[data-password-form]", { current: "not the password", password: "x" });
+  await page.waitForSelector("[data-password-form] [data-error='password_short']");
+  found.push(await axe(page, "account"));
+  await page.goto(server.url + "/");
+  await page.waitForSelector("[data-account-game]");
+  found.push(await axe(page, "lobby-account-games"));
+  await page.goto(server.url + "/account/recover");
+  await page.waitForSelector("[data-recover-form]");
+  found.push(await axe(page, "account-recover"));
+  await page.goto(server.url + "/account/reset#" + "A".repeat(43));
+  await page.waitForSelector("[data-reset-form]");
+  found.push(await axe(page, "account-reset"));
   assert.equal(found.filter(Boolean).join("\n"), "", "axe violations");
   assert.deepEqual(errors, []);
   await ctx.close();

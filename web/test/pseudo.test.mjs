@@ -5,7 +5,9 @@
 // "your games"), each game of src/games/GAMES played to its end by clicks against a bot (every
 // decision the turns bring, the keys' list, the settings, all options, the rules over the page,
 // the final panel, the replay), the analysis of a finished game, the rules' own pages, the first
-// game's dialog with the name asked, an unknown game's rules, the words in the tiles' pictures. On each it reads every visible text
+// game's dialog with the name asked, an unknown game's rules, the words in the tiles' pictures, the
+// account pages (/account as a guest and as an account, the recovery codes, refusals,
+// /account/recover, /account/reset) and the lobby's "Your games" of an account. On each it reads every visible text
 // and the title, aria-label, aria-valuetext, placeholder and alt of every visible element, and
 // fails on any run of two or more ASCII letters that is not in ALLOWED, naming the page, the
 // element and the words around it. It also checks that the client's pseudo() is the server's
@@ -34,8 +36,10 @@ const NAMES = ["Ann", "Bob"];
 //   notation (its tooltip), "This turn"'s tooltip, an analysed move's tooltip ([data-notation]),
 //   the notation box (its value is typed);
 //   and the language picker's names of its languages (each in its own language, never translated);
-const NOTATION_ELEMENTS = "[data-log-notation], [data-moves] b, [data-notation-input], select[data-lang] option";
-const NOTATION_ATTRS = { "[data-log-notation]": "title", "[data-moves] b": "title", "[data-notation]": "title" };
+//   a recovery code (random letters and digits) and what a session's browser says of itself
+//   (its user agent: "Chrome 131 · Linux", the whole as the tooltip);
+const NOTATION_ELEMENTS = "[data-log-notation], [data-moves] b, [data-notation-input], select[data-lang] option, [data-code], [data-session-agent]";
+const NOTATION_ATTRS = { "[data-log-notation]": "title", "[data-moves] b": "title", "[data-notation]": "title", "[data-session-agent]": "title" };
 // - whole words: the seats' names, a tile's id (CSS1, CS5a: the games' tile catalogs, read before
 //   the tests) and a game's id (12 hex digits: "Game 1371bf20f672 created").
 //   A port of the notation where a sentence names it ("(ENE)", "at -1,0 NE") and a key as its
@@ -167,6 +171,56 @@ test("the lobby in xx (?lang=xx): no English; xx not offered in the picker; a ga
     await page.waitForSelector("[data-rules-none], [data-message]");
     await c.check(page, u);
   }
+  await ctx.close();
+  assert.deepEqual(errors, []);
+  c.assertNone();
+});
+
+test("the account pages in xx: a guest's, refusals, the codes, an account's, recovery and reset, the lobby's \"Your games\"", { timeout: 120000 }, async () => {
+  const c = collector();
+  const { ctx, page, errors } = await open(`${server.url}/`);
+  // a guest's game, for "Your games"
+  await page.click(`[data-quick="${games[0]}"]`);
+  await page.waitForSelector("[data-conn='online']");
+  await c.check(page, "game page (the header's guest)");
+  await page.goto(`${server.url}/account`);
+  await page.waitForSelector("[data-claim-form]");
+  await c.check(page, "/account (a guest)");
+  const send = async (form, values) => {
+    for (const [k, v] of Object.entries(values)) await page.fill(`${form} [data-field="${k}"]`, v);
+    await page.click(`${form} [data-submit]`);
+  };
+  await send("[data-claim-form]", { name: "a", password: "short" });
+  await page.waitForSelector("[data-claim-form] [data-error='password_short']");
+  await send("[data-claim-form]", { name: "a", password: "a long enough secret" });
+  await page.waitForSelector("[data-claim-form] [data-error='username_length']");
+  await send("[data-login-form]", { name: NAMES[0], password: "not the password" });
+  await page.waitForSelector("[data-login-form] [data-error='bad_login']");
+  await c.check(page, "/account (refusals)");
+  await send("[data-claim-form]", { name: NAMES[0], password: "a long enough secret" });
+  await page.waitForSelector("[data-codes] [data-code]");
+  await page.click("[data-codes-copy]");
+  await c.check(page, "/account (the recovery codes)");
+  await page.check("[data-codes-kept]");
+  await page.click("[data-codes-done]");
+  await page.waitForSelector("[data-sessions] [data-session]");
+  await send("[data-password-form]", { current: "not the password", password: "another long secret" });
+  await page.waitForSelector("[data-password-form] [data-error='bad_password']");
+  await c.check(page, "/account (an account)");
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector("[data-account-game]");
+  await c.check(page, "lobby (your games, an account's)");
+  await page.goto(`${server.url}/account/recover`);
+  await send("[data-recover-form]", { name: NAMES[0], code: "0000-0000-0000", password: "a third long secret" });
+  await page.waitForSelector("[data-recover-form] [data-error='bad_recovery']");
+  await c.check(page, "/account/recover");
+  await page.goto(`${server.url}/account/reset`);
+  await page.waitForSelector("[data-reset] [data-error]");
+  await c.check(page, "/account/reset (no token)");
+  await page.goto(`${server.url}/account/reset#${"A".repeat(43)}`);
+  await send("[data-reset-form]", { password: "a fourth long secret" });
+  await page.waitForSelector("[data-reset-form] [data-error='bad_reset']");
+  await c.check(page, "/account/reset (a refused link)");
   await ctx.close();
   assert.deepEqual(errors, []);
   c.assertNone();
