@@ -231,8 +231,10 @@ def main():
     check(out.returncode == 0 and out.stdout.startswith("https://example.org/account/reset#"), f"reset-link: {out}")
     token = out.stdout.strip().split("#", 1)[1]
     d = Client(srv, "10.0.0.4")
+    st, r, _ = d.call("POST", "/api/account/reset", {"token": token, "password": "short"})
+    check(st == 400 and r["code"] == "password_short", f"a refused password: {st} {r}")
     st, r, _ = d.call("POST", "/api/account/reset", {"token": token, "password": "from the reset link"})
-    check(st == 200 and r["name"] == "Meeple_Joe", f"reset: {st} {r}")
+    check(st == 200 and r["name"] == "Meeple_Joe", f"the link still works after a refused password: {st} {r}")
     st, r, _ = d.call("POST", "/api/account/reset", {"token": token, "password": "from the reset link 2"})
     check(st == 403 and r["code"] == "bad_reset", f"a reset link works once: {st} {r}")
     out = subprocess.run([BIN, "admin", "reset-link", "nobody_here", "--db", f"sqlite:{db}"], capture_output=True, text=True, timeout=60)

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "pg_support.hpp"
 #include "server/accounts/account_store.hpp"
 #include "server/accounts/credentials.hpp"
 #include "server/accounts/schema.hpp"
@@ -19,19 +20,8 @@ using namespace carc::server::accounts;
 
 namespace {
 
-std::string pg_base() {
-  const char* u = std::getenv("CARC_TEST_PG");
-  return u ? u : "";
-}
-
-void pg_run(const std::string& url, const std::string& sql) {
-  PGconn* c = PQconnectdb(url.c_str());
-  ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
-  PGresult* r = PQexec(c, sql.c_str());
-  EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQresultErrorMessage(r);
-  PQclear(r);
-  PQfinish(c);
-}
+std::string pg_base() { return carc::test::pg_url(); }
+void pg_run(const std::string& url, const std::string& sql) { carc::test::pg_exec(url, sql); }
 
 class AccountStoreContract : public ::testing::TestWithParam<std::string> {
  protected:

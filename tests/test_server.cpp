@@ -14,6 +14,7 @@
 
 #include "ai/bots.hpp"
 #include "engine/engine.hpp"
+#include "pg_support.hpp"
 #include "server/bot_turn.hpp"
 #include "server/crypto.hpp"
 #include "server/room.hpp"
@@ -645,19 +646,8 @@ TEST(ServerRoom, LegalShowsWhatFollowsTentativeMovesWithoutDrawing) {
 
 // PostgreSQL: a database of its own per test in the cluster CARC_TEST_PG names (tests/pg_store.sh
 // starts one and runs these cases against it).
-std::string pg_url() {
-  const char* u = std::getenv("CARC_TEST_PG");
-  return u ? u : "";
-}
-
-void pg_exec(const std::string& url, const std::string& sql) {
-  PGconn* c = PQconnectdb(url.c_str());
-  ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
-  PGresult* r = PQexec(c, sql.c_str());
-  EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQresultErrorMessage(r);
-  PQclear(r);
-  PQfinish(c);
-}
+using carc::test::pg_exec;
+using carc::test::pg_url;
 
 class StoreContract : public ::testing::TestWithParam<std::string> {
  protected:

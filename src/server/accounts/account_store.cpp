@@ -139,6 +139,13 @@ std::string AccountStore::new_reset_link(const std::string& player, std::int64_t
   return secret;
 }
 
+std::optional<std::string> AccountStore::reset_link_player(const std::string& secret, std::int64_t now) {
+  const auto rows = db_->run("SELECT player FROM reset_links WHERE token_hash = $1 AND used IS NULL AND expires > $2",
+                             {token_hash(secret), now});
+  if (rows.empty()) return std::nullopt;
+  return rows[0].s(0);
+}
+
 std::optional<std::string> AccountStore::use_reset_link(const std::string& secret, std::int64_t now) {
   const auto rows = db_->run(
       "UPDATE reset_links SET used = $2 WHERE token_hash = $1 AND used IS NULL AND expires > $2 RETURNING player",

@@ -67,6 +67,8 @@ class AccountStore {
   int recovery_codes_left(const std::string& player);
   // A reset link's secret for the player, valid until now + ttl_ms, single use.
   std::string new_reset_link(const std::string& player, std::int64_t now, std::int64_t ttl_ms);
+  // The player a reset link's secret would open (nothing used up); nullopt if unknown, used or expired.
+  std::optional<std::string> reset_link_player(const std::string& secret, std::int64_t now);
   // The player a reset link's secret opens (and it is used up); nullopt if unknown, used or expired.
   std::optional<std::string> use_reset_link(const std::string& secret, std::int64_t now);
   // A ban ends the player's sessions; a banned player cannot log in.

@@ -95,6 +95,17 @@ std::string Server::session_cookie(const std::string& secret, bool clear) const 
                      clear ? "" : secret, clear ? 0 : 400 * 24 * 3600, o_.secure_cookies ? "; Secure" : "");
 }
 
+bool Server::login_limited(HttpCall& c, const std::string& key, const std::optional<accounts::Player>& p,
+                           std::int64_t now) {
+  const bool known = p && accounts_->known_address(p->id, c.client);
+  const auto d = login_limits_.check(key, c.client, known, now);
+  if (d.allowed) return false;
+  c.retry_after = d.retry_after_s;
+  c.problem(http::status::too_many_requests, "login_limited",
+            fmt::format("too many failed logins ({}): try again in {} s", d.limit, d.retry_after_s));
+  return true;
+}
+
 bool Server::off_thread(std::function<void()> work, std::function<void()> done) {
   return hashes_->submit([this, work = std::move(work), done = std::move(done)]() mutable {
     std::exception_ptr failed;
@@ -188,13 +199,7 @@ void Server::http_login(HttpCall& c) {
   const std::string key = accounts::username_key(name);
   const std::int64_t now = now_ms();
   const auto p = accounts_->by_name(key);
-  const bool known = p && accounts_->known_address(p->id, c.client);
-  const auto d = login_limits_.check(key, c.client, known, now);
-  if (!d.allowed) {
-    c.retry_after = d.retry_after_s;
-    return c.problem(http::status::too_many_requests, "login_limited",
-                     fmt::format("too many failed logins ({}): try again in {} s", d.limit, d.retry_after_s));
-  }
+  if (login_limited(c, key, p, now)) return;
   auto later = std::make_shared<Later>(Later{std::move(c.reply), c.req.version(), &stats_.http_by_status});
   auto ok = std::make_shared<bool>(false);
   const std::string stored = p && !p->deleted ? p->password : std::string();
@@ -308,13 +313,7 @@ void Server::http_recover(HttpCall& c) {
   const std::string key = accounts::username_key(name);
   const std::int64_t now = now_ms();
   const auto p = accounts_->by_name(key);
-  const bool known = p && accounts_->known_address(p->id, c.client);
-  const auto d = login_limits_.check(key, c.client, known, now);
-  if (!d.allowed) {
-    c.retry_after = d.retry_after_s;
-    return c.problem(http::status::too_many_requests, "login_limited",
-                     fmt::format("too many failed logins ({}): try again in {} s", d.limit, d.retry_after_s));
-  }
+  if (login_limited(c, key, p, now)) return;
   if (const auto why = accounts::password_problem(password, name))
     return c.problem(http::status::bad_request, *why, accounts::problem_text(*why));
   if (!p || p->deleted || p->banned ||
@@ -346,12 +345,14 @@ void Server::http_reset(HttpCall& c) {
   const std::string token = field(body, "token", 64),
                     password = field(body, "password", accounts::kMaxPasswordBytes + 4);
   const std::int64_t now = now_ms();
+  // the new password is checked before the link is used up: a refused one can be tried again
+  const auto holder = accounts_->reset_link_player(token, now);
+  if (!holder) return c.problem(http::status::forbidden, "bad_reset", "this reset link is unknown, used or expired");
+  const auto p = accounts_->by_id(*holder);
+  if (const auto why = accounts::password_problem(password, p ? p->name : ""))
+    return c.problem(http::status::bad_request, *why, accounts::problem_text(*why));
   const auto id = accounts_->use_reset_link(token, now);
   if (!id) return c.problem(http::status::forbidden, "bad_reset", "this reset link is unknown, used or expired");
-  const auto p = accounts_->by_id(*id);
-  if (const auto why = accounts::password_problem(password, p ? p->name : ""))
-    return c.problem(http::status::bad_request, *why,
-                     accounts::problem_text(*why) + " (ask the operator for a new link)");
   auto later = std::make_shared<Later>(Later{std::move(c.reply), c.req.version(), &stats_.http_by_status});
   auto hash = std::make_shared<std::string>();
   if (!off_thread(

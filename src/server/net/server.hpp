@@ -330,12 +330,14 @@ class Server {
   void http_tables(HttpCall& c);
   void http_table_join(HttpCall& c);
   void http_table_leave(HttpCall& c);
-  std::unique_ptr<net::steady_timer> pairing_timer_;
   // A seat opened with its token by a connection with a session: the seat is its player's.
   void bind_seat(std::uint64_t conn, const std::string& game, int seat);
   // Whether the connection's session player holds the seat (bound by an earlier hello with its token).
   bool seat_is_mine(std::uint64_t conn, const std::string& game, int seat);
   [[nodiscard]] std::string session_cookie(const std::string& secret, bool clear = false) const;
+  // The login limits for `key` from the request's address (known to the account or not): true
+  // when refused (answered 429 with Retry-After).
+  bool login_limited(HttpCall& c, const std::string& key, const std::optional<accounts::Player>& p, std::int64_t now);
   // A hash or verification on the hash pool, then `done` on the io thread; false when the pool is
   // full (the caller answers 503).
   bool off_thread(std::function<void()> work, std::function<void()> done);
@@ -367,7 +369,7 @@ class Server {
   net::io_context ioc_{1};
   tcp::acceptor acceptor_;
   // (io objects after ioc_: destroyed before it, while its services live)
-  std::unique_ptr<net::steady_timer> accept_timer_, sweep_timer_, drain_timer_, heads_timer_;
+  std::unique_ptr<net::steady_timer> accept_timer_, sweep_timer_, drain_timer_, heads_timer_, pairing_timer_;
   int accept_backoff_ms_ = 0;
   int max_conns_ = 0;
   // open connections, in all and per address; shared with the slots that give them back, which
