@@ -31,7 +31,8 @@ void add_game(Store& store, const std::string& id, const std::string& game, cons
   Append end;
   end.game = id;
   end.status = reason == "aborted" ? "aborted" : "finished";
-  end.events.push_back({2, "end", -1, "", time, json{{"reason", reason}, {"scores", scores}, {"resigned", resigned}}.dump()});
+  end.events.push_back(
+      {2, "end", -1, "", time, json{{"reason", reason}, {"scores", scores}, {"resigned", resigned}}.dump()});
   ASSERT_TRUE(store.commit({end}).at(0));
 }
 

@@ -23,8 +23,10 @@ void register_ratings(CLI::App& app) {
     bool check = false;
   };
   auto o = std::make_shared<Opts>();
-  auto* rebuild = cmd->add_subcommand("rebuild", "rate every finished rated game again, in order, and write the tables");
-  rebuild->add_option("--db", o->db, "the server's store: sqlite:FILE or postgresql://... (default: sqlite:DATA/games.db)");
+  auto* rebuild =
+      cmd->add_subcommand("rebuild", "rate every finished rated game again, in order, and write the tables");
+  rebuild->add_option("--db", o->db,
+                      "the server's store: sqlite:FILE or postgresql://... (default: sqlite:DATA/games.db)");
   rebuild->add_option("--data", o->data, "the folder of the default SQLite store")->capture_default_str();
   rebuild->add_flag("--check", o->check, "write nothing: compare with the server's tables (exit 1 if they differ)");
   rebuild->callback([o] {
@@ -40,7 +42,8 @@ void register_ratings(CLI::App& app) {
     const server::rating::RatingBook book = server::rating::rebuild(*store);
     if (!o->check) {
       accounts->replace_ratings(book);
-      std::cout << fmt::format("ratings: {} rows of history, {} standings written\n", book.history.size(), book.table.size());
+      std::cout << fmt::format("ratings: {} rows of history, {} standings written\n", book.history.size(),
+                               book.table.size());
       return;
     }
     const auto history = accounts->rating_history();
@@ -50,7 +53,8 @@ void register_ratings(CLI::App& app) {
       diff = fmt::format("the history has {} rows, the rebuild {}", history.size(), book.history.size());
     for (std::size_t i = 0; diff.empty() && i < history.size(); ++i)
       if (!(history[i] == book.history[i]))
-        diff = fmt::format("history row {} (game {}, player {}) differs", i, book.history[i].game, book.history[i].player);
+        diff =
+            fmt::format("history row {} (game {}, player {}) differs", i, book.history[i].game, book.history[i].player);
     if (diff.empty() && table.size() != book.table.size())
       diff = fmt::format("the table has {} standings, the rebuild {}", table.size(), book.table.size());
     if (diff.empty()) {

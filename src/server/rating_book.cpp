@@ -47,8 +47,7 @@ std::vector<HistoryRow> rate_game(const RatedGame& g, std::map<std::string, Stan
   for (const std::string& pl : g.players) {
     const auto it = current.find(pl);
     Standing s = it == current.end() ? Standing{Rating{p.mu, p.sigma}, 0, 0} : it->second;
-    if (s.last > 0 && g.time > s.last)
-      s.r = idle(s.r, static_cast<double>(g.time - s.last) / (24.0 * 3600 * 1000), p);
+    if (s.last > 0 && g.time > s.last) s.r = idle(s.r, static_cast<double>(g.time - s.last) / (24.0 * 3600 * 1000), p);
     priors.push_back(s.r);
   }
   const std::vector<Rating> after = rate(priors, places_from_scores(g.scores, g.forfeited), p, true);

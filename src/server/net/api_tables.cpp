@@ -22,14 +22,16 @@ void Server::http_table_open(HttpCall& c) {
                                    printable(k.substr(0, 40))));
   accounts::AccountStore::Table t;
   t.game = jin::string(jin::need(body, "game", "request"), "request", "game", 40);
-  if (!find_game(t.game)) throw InputError(fmt::format("request: game: \"{}\" is not a game of this server", printable(t.game)));
+  if (!find_game(t.game))
+    throw InputError(fmt::format("request: game: \"{}\" is not a game of this server", printable(t.game)));
   t.seats = static_cast<int>(jin::integer(jin::need(body, "seats", "request"), 2, kMaxPlayers, "request", "seats"));
   if (const json* b = jin::opt(body, "bots")) {
     const json& list = jin::array(*b, "request", "bots", static_cast<std::size_t>(t.seats - 1));
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string level = jin::string(list[i], "request", fmt::format("bots[{}]", i), 20);
       if (level != "easy" && level != "normal" && level != "hard")
-        throw InputError(fmt::format("request: bots[{}]: \"{}\" is not a level (easy, normal, hard)", i, printable(level)));
+        throw InputError(
+            fmt::format("request: bots[{}]: \"{}\" is not a level (easy, normal, hard)", i, printable(level)));
       t.bots.push_back(level);
     }
   }
@@ -65,9 +67,8 @@ json table_json(accounts::AccountStore& acc, const accounts::AccountStore::Table
     const auto p = acc.by_id(id);
     players.push_back(p && !p->guest() ? json(p->name) : json(nullptr));
   }
-  json out{{"id", t.id},       {"game", t.game},   {"seats", t.seats}, {"bots", t.bots},
-           {"clock", t.clock}, {"rated", t.rated}, {"players", players}, {"created", t.created},
-           {"status", t.status}};
+  json out{{"id", t.id},       {"game", t.game},     {"seats", t.seats},     {"bots", t.bots},    {"clock", t.clock},
+           {"rated", t.rated}, {"players", players}, {"created", t.created}, {"status", t.status}};
   if (t.min_rating) out["range"] = {*t.min_rating, *t.max_rating};
   if (!t.game_id.empty()) out["game_id"] = t.game_id;
   return out;
