@@ -204,6 +204,12 @@ def main():
     check(st == 409, f"a closed table: {st} {r}")
     st, r, _ = guest.call("POST", "/api/tables", {"game": "base", "seats": 2, "rated": True})
     check(st == 403 and r["code"] == "rated_needs_account", f"{st} {r}")
+    # a host keeps at most 3 open tables
+    for i in range(3):
+        st, r, _ = guest.call("POST", "/api/tables", {"game": "base", "seats": 2, "clock": "days"})
+        check(st == 201, f"table {i + 1}: {st} {r}")
+    st, r, _ = guest.call("POST", "/api/tables", {"game": "base", "seats": 2, "clock": "days"})
+    check(st == 409 and r["code"] == "too_many_tables", f"a 4th open table: {st} {r}")
     srv.stop()
     print("server_pairing: ok")
 

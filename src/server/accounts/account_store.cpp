@@ -407,6 +407,11 @@ void AccountStore::open_table(const Table& t) {
   tx.commit();
 }
 
+int AccountStore::tables_hosted(const std::string& host) {
+  return static_cast<int>(
+      db_->run("SELECT COUNT(*) FROM open_tables WHERE host = $1 AND status = 'open'", {host}).at(0).i(0));
+}
+
 std::optional<AccountStore::Table> AccountStore::table(const std::string& id) {
   const auto rows = db_->run(std::string("SELECT ") + kTableCols + " FROM open_tables WHERE id = $1", {id});
   if (rows.empty()) return std::nullopt;

@@ -146,6 +146,7 @@ class AccountStore {
     std::vector<std::string> players;  // in the order they sat down (the host first)
   };
   void open_table(const Table& t);
+  int tables_hosted(const std::string& host);  // the host's open tables
   std::optional<Table> table(const std::string& id);
   std::vector<Table> open_tables(int limit);
   // Sits the player at an open table with a free seat; the table as it is after (nullopt: no

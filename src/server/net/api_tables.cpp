@@ -9,6 +9,7 @@ namespace carc::server::net_side {
 namespace {
 
 constexpr std::int64_t kHostAbsentMs = 30000;
+constexpr int kTablesPerHost = 3;  // open tables one player may host at once
 
 }  // namespace
 
@@ -52,6 +53,9 @@ void Server::http_table_open(HttpCall& c) {
   if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
   if (t.rated && p->guest())
     return c.problem(http::status::forbidden, "rated_needs_account", "rated games are for accounts: claim one first");
+  if (accounts_->tables_hosted(p->id) >= kTablesPerHost)
+    return c.problem(http::status::conflict, "too_many_tables",
+                     fmt::format("you host {} open tables already: close one first", kTablesPerHost));
   t.id = random_hex(6);
   t.host = p->id;
   t.created = now;
