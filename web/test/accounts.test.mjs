@@ -115,6 +115,8 @@ test("a guest claims an account (8 codes), logs out and in; a second browser's w
   assert.match(await a.page.innerText("[data-codes-warning]"), /shown only this once/);
   await a.ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   await a.page.click("[data-codes-copy]");
+  // (the copy is asynchronous: its answer comes when the clipboard has it)
+  await a.page.waitForFunction(() => document.querySelector("[data-codes-copy]").textContent !== "Copy the codes", null, { timeout: 30000 });
   assert.match(await a.page.innerText("[data-codes-copy]"), /^(Copied|Selected: copy them yourself)$/);
   if ((await a.page.innerText("[data-codes-copy]")) === "Copied") assert.equal((await a.page.evaluate(() => navigator.clipboard.readText())).trim(), codes.join("\n"));
   assert.equal(await a.page.isDisabled("[data-codes-done]"), true, "kept first");
