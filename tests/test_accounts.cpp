@@ -96,7 +96,15 @@ TEST(Credentials, PasswordLengthCountsCodePoints) {
   // seven Cyrillic letters are 14 bytes and still too short; eight are enough
   EXPECT_EQ(password_problem("\xd0\xb6\xd0\xb8\xd1\x80\xd0\xb0\xd1\x84\xd0\xb0\xd1\x8f", ""), "password_short");
   EXPECT_EQ(password_problem("\xd0\xb6\xd0\xb8\xd1\x80\xd0\xb0\xd1\x84\xd0\xb0\xd1\x8f\xd1\x8f", ""), std::nullopt);
-  EXPECT_EQ(utf8_length("\xf0\x9f\x8e\xb2x"), 2u);
+  // a 4-byte character is one: with six letters, seven (short); with seven, eight
+  EXPECT_EQ(password_problem("\xf0\x9f\x8e\xb2"
+                             "abcdef",
+                             ""),
+            "password_short");
+  EXPECT_EQ(password_problem("\xf0\x9f\x8e\xb2"
+                             "abcdefg",
+                             ""),
+            std::nullopt);
 }
 
 TEST(Credentials, PasswordOverCapIsRefusedNotTruncated) {
@@ -128,8 +136,7 @@ TEST(Credentials, PasswordMustBeValidUtf8) {
             "password_utf8");                                            // above U+10FFFF
   EXPECT_EQ(password_problem("abcdefgh\xe2\x82", ""), "password_utf8");  // cut short
   EXPECT_EQ(password_problem("dice \xf0\x9f\x8e\xb2 and \xe2\x82\xac", ""), std::nullopt);
-  EXPECT_TRUE(valid_utf8(""));
-  EXPECT_FALSE(valid_utf8("\x80"));
+  EXPECT_EQ(password_problem("abcdefgh\x80", ""), "password_utf8");  // a lone continuation byte
 }
 
 TEST(Credentials, CommonPasswordsAreRefusedInAnyCase) {

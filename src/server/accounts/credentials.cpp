@@ -10,6 +10,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "core/io.hpp"
+
 namespace carc::server::accounts {
 namespace {
 
@@ -104,45 +106,6 @@ std::string username_key(std::string_view name) { return ascii_lower(name); }
 
 // ---- passwords ----
 
-bool valid_utf8(std::string_view text) {
-  std::size_t i = 0;
-  const std::size_t n = text.size();
-  while (i < n) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int more;
-    char32_t cp, min;
-    if ((c & 0xE0) == 0xC0) {
-      more = 1, cp = c & 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-      more = 2, cp = c & 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-      more = 3, cp = c & 0x07, min = 0x10000;
-    } else {
-      return false;
-    }
-    if (n - i <= static_cast<std::size_t>(more)) return false;
-    for (int k = 1; k <= more; ++k) {
-      const auto d = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
-      if ((d & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    i += static_cast<std::size_t>(more) + 1;
-  }
-  return true;
-}
-
-std::size_t utf8_length(std::string_view text) {
-  std::size_t n = 0;
-  for (char c : text)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  return n;
-}
-
 bool common_password(std::string_view password) {
   const auto& list = common_list();
   return std::binary_search(list.begin(), list.end(), ascii_lower(password));
@@ -152,8 +115,8 @@ std::size_t common_password_count() { return common_list().size(); }
 
 std::optional<std::string> password_problem(std::string_view password, std::string_view username) {
   if (password.size() > kMaxPasswordBytes) return "password_long";
-  if (!valid_utf8(password)) return "password_utf8";
-  if (utf8_length(password) < kMinPasswordChars) return "password_short";
+  if (!carc::valid_utf8(password)) return "password_utf8";
+  if (carc::utf8_chars(password) < kMinPasswordChars) return "password_short";
   if (!username.empty() && ascii_lower(password) == ascii_lower(username)) return "password_username";
   if (common_password(password)) return "password_common";
   return std::nullopt;

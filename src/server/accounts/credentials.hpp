@@ -52,10 +52,6 @@ std::optional<std::string> password_problem(std::string_view password, std::stri
 bool common_password(std::string_view password);
 // How many distinct (lower-case) entries the list holds.
 std::size_t common_password_count();
-// Whether `text` is valid UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF), and its
-// count of code points.
-bool valid_utf8(std::string_view text);
-std::size_t utf8_length(std::string_view text);  // code points; only for valid UTF-8
 
 // An English sentence for a problem code of username_problem or password_problem ("" for
 // another code).
