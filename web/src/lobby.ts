@@ -7,6 +7,7 @@ import { langPicker, t, withLang } from "./i18n";
 import { rememberSeat, type MyGame } from "./game";
 import { rulesURL } from "./rules";
 import { meLink, session, whoIs } from "./account";
+import { placeSections } from "./place";
 
 type SeatKind = "you" | "person" | string;  // string: a bot level
 
@@ -29,6 +30,8 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   const quickResult = h("div", { class: "result", "data-quick-result": "" });
   quick.append(quickResult);
   page.append(quick);
+  // quick pairing and open tables (place.ts)
+  page.append(...placeSections(catalog));
 
   // the full form
   const form = h("section", { class: "card create", "data-create-form": "" }, h("h2", { text: t("lobby.new") }));

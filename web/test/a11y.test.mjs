@@ -143,6 +143,28 @@ test("the account pages and the lobby's \"Your games\": no axe violations", { ti
   await ctx.close();
 });
 
+// A place where players meet (issue 51): the lobby with an open table, a refusal and a player
+// waiting in a pool.
+test("open tables and quick pairing in the lobby: no axe violations", { timeout: 120000 }, async () => {
+  const { ctx, page, errors } = await open(server.url + "/");
+  const found = [];
+  await page.waitForSelector("[data-table-form]");
+  await page.check("[data-table-rated]");
+  await page.click("[data-table-open]");
+  await page.waitForSelector("[data-table-result] [data-refused]");
+  await page.uncheck("[data-table-rated]");
+  await page.check("[data-table-range]");
+  await page.click("[data-table-open]");
+  await page.waitForSelector("[data-table][data-seated='true']", { timeout: 15000 });
+  await page.click("[data-pairing-join]");
+  await page.waitForSelector("[data-pairing-status='waiting'] [data-pairing-size]");
+  found.push(await axe(page, "lobby-place"));
+  await page.click("[data-pairing-leave]");
+  assert.equal(found.filter(Boolean).join("\n"), "", "axe violations");
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 // The decision shown now: "place" with placement cells and no tile laid yet, "piece" with options
 // after the placement, else null.
 async function decision(page) {
