@@ -6,6 +6,8 @@
 // in the address's fragment). Every request is same-origin: the server checks Origin.
 import { getJSON, h, HttpError, s as svg } from "./util";
 import { langPicker, locale, t } from "./i18n";
+import { leaderboardLink } from "./player";
+import { turnsBadge } from "./turns";
 
 export interface Me { player: string; guest: boolean; name: string | null; number: number; recovery_codes?: string[]; recovery_codes_left?: number }
 interface Session { id: string; created: number; seen: number; address: string; agent: string; current: boolean }
@@ -167,7 +169,7 @@ function shell(root: HTMLElement, title: string, page: string): HTMLElement {
   document.title = `${title} · ${t("lobby.title")}`;
   const main = h("main", { class: "lobby account", "data-page": page });
   main.append(h("div", { class: "topbar" }, h("h1", { text: title }),
-    h("div", { class: "topbar-end" }, h("a", { href: "/", class: "button", "data-home": "", text: t("game.lobby") }), meLink(), langPicker(h))));
+    h("div", { class: "topbar-end" }, h("a", { href: "/", class: "button", "data-home": "", text: t("game.lobby") }), leaderboardLink(), turnsBadge(), meLink(), langPicker(h))));
   root.replaceChildren(main);
   return main;
 }

@@ -15,6 +15,7 @@ import { RulesOverlay, rulesURL } from "./rules";
 import { Intro, introSeen } from "./intro";
 import { Analysis } from "./analysis";
 import { meLink, session } from "./account";
+import { turnsBadge } from "./turns";
 
 declare global {
   interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
@@ -150,7 +151,7 @@ export class GamePage {
     });
     const header = h("header", { class: "bar" },
       h("div", { class: "bar-start" }, h("a", { href: "/", class: "home", text: t("game.lobby") }), title, conn),
-      h("div", { class: "bar-end" }, meLink(), rulesLink, settingsMenu(() => this.render()), langPicker(h),
+      h("div", { class: "bar-end" }, turnsBadge(), meLink(), rulesLink, settingsMenu(() => this.render()), langPicker(h),
         this.id ? h("button", { "data-replay": "", type: "button", text: t("game.replay") }) : null,
         this.id ? h("a", { "data-download": "", href: `/api/games/${this.id}/record`, download: `${this.id}.json`, class: "button", text: t("game.record") }) : null,
         h("button", { "data-toggle-panels": "", type: "button", text: t("game.panels") })));

@@ -8,6 +8,8 @@ import { rememberSeat, type MyGame } from "./game";
 import { rulesURL } from "./rules";
 import { meLink, session, whoIs } from "./account";
 import { placeSections } from "./place";
+import { leaderboardLink } from "./player";
+import { turnsBadge, turnsSection } from "./turns";
 
 type SeatKind = "you" | "person" | string;  // string: a bot level
 
@@ -15,7 +17,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   const catalog = await getJSON<Catalog>(withLang("/api/catalog"));
   const page = h("main", { class: "lobby", "data-page": "lobby" });
   root.replaceChildren(page);
-  page.append(h("div", { class: "topbar" }, h("h1", { text: t("lobby.title") }), h("div", { class: "topbar-end" }, meLink(), langPicker(h))), h("p", { class: "sub", text: t("lobby.sub") }));
+  page.append(h("div", { class: "topbar" }, h("h1", { text: t("lobby.title") }), h("div", { class: "topbar-end" }, leaderboardLink(), turnsBadge(), meLink(), langPicker(h))), h("p", { class: "sub", text: t("lobby.sub") }));
 
   // one click: you against an easy bot
   const quick = h("section", { class: "card quick" }, h("h2", { text: t("lobby.quick") }));
@@ -31,7 +33,7 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   quick.append(quickResult);
   page.append(quick);
   // quick pairing and open tables (place.ts)
-  page.append(...placeSections(catalog));
+  page.append(turnsSection(catalog), ...placeSections(catalog));
 
   // the full form
   const form = h("section", { class: "card create", "data-create-form": "" }, h("h2", { text: t("lobby.new") }));

@@ -165,6 +165,35 @@ test("open tables and quick pairing in the lobby: no axe violations", { timeout:
   await ctx.close();
 });
 
+// A player's page (another's: Block and Report, its form open; a refusal) and the leaderboards.
+test("a player's page and the leaderboards: no axe violations", { timeout: 120000 }, async () => {
+  const { ctx, page, errors } = await open(server.url + "/");
+  const found = [];
+  await page.waitForSelector("[data-me]:not([hidden])");
+  const claim = (p, name) => p.evaluate(async (name) => (await fetch("/api/account/claim", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, password: "a long enough secret" }) })).status, name);
+  assert.equal(await claim(page, "axe_viewer"), 200);
+  const other = await open(server.url + "/");
+  await other.page.waitForSelector("[data-me]:not([hidden])");
+  assert.equal(await claim(other.page, "axe_viewed"), 200);
+  await other.ctx.close();
+  await page.goto(server.url + "/player/axe_viewed");
+  await page.waitForSelector("[data-moderation] [data-block]");
+  await page.click("[data-moderation] [data-block]");
+  await page.waitForSelector("[data-moderation] [data-unblock]");
+  await page.click("[data-moderation] [data-report]");
+  await page.waitForSelector("[data-report-form]:not([hidden])");
+  found.push(await axe(page, "player"));
+  await page.goto(server.url + "/player/nobody_here");
+  await page.waitForSelector("[data-refused]");
+  found.push(await axe(page, "player-unknown"));
+  await page.goto(server.url + "/leaderboard");
+  await page.waitForSelector("[data-leaderboard-box][data-loaded]");
+  found.push(await axe(page, "leaderboard"));
+  assert.equal(found.filter(Boolean).join("\n"), "", "axe violations");
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 // The decision shown now: "place" with placement cells and no tile laid yet, "piece" with options
 // after the placement, else null.
 async function decision(page) {
