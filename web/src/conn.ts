@@ -20,6 +20,7 @@ export interface ConnHandlers {
   reject(msg: any, cmd: Command | undefined): void;
   error(msg: any): void;
   status(s: ConnStatus, why: string): void;
+  chat?(msg: any): void;  // the game's chat (chat.ts)
 }
 
 const PING_MS = 15000, SILENCE_MS = 30000;
@@ -171,6 +172,9 @@ export class Conn {
         break;
       case "options":
         this.h.options(msg);
+        break;
+      case "chat":
+        this.h.chat?.(msg);
         break;
       case "ack":
         this.h.ack(msg, this.settle(msg.cid));

@@ -16,6 +16,7 @@ import { Intro, introSeen } from "./intro";
 import { Analysis } from "./analysis";
 import { meLink, session } from "./account";
 import { turnsBadge } from "./turns";
+import { ChatPanel } from "./chat";
 
 declare global {
   interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
@@ -90,6 +91,9 @@ export class GamePage {
   private analysis: Analysis | null = null;
   private replayGo: ((step: number, keep?: boolean) => Promise<unknown>) | null = null;
   private analyseSlot: HTMLElement | null = null;
+  // the game's chat (chat.ts): a server's game, live or replayed from its record
+  private chat: ChatPanel | null = null;
+  private chatOver = false;
 
   constructor(private root: HTMLElement, private id: string | null, private kind: string, private token: string | null) {}
 
@@ -119,10 +123,15 @@ export class GamePage {
   }
 
   // An uploaded record (/replay): the replay slider alone.
-  static async openRecord(root: HTMLElement, record: any): Promise<GamePage> {
+  // `server`: the server's game the record is of (/replay?game=ID): its chat, both sides, beside it
+  static async openRecord(root: HTMLElement, record: any, server?: string): Promise<GamePage> {
     const page = new GamePage(root, null, String(record.game ?? "base"), null);
     page.seats = (record.players ?? []).map((p: any, i: number) => ({ seat: i, name: p.name, bot: p.bot ?? "" }));
     await page.setup();
+    if (server) {
+      page.chat = new ChatPanel(server, () => -1, null, () => page.seats.map((s) => s.name), () => true, true);
+      void page.chat.fetch().then(() => page.renderSide());
+    }
     await page.startReplay(record, true);
     return page;
   }
@@ -194,14 +203,17 @@ export class GamePage {
   }
 
   private connect(): void {
+    this.chat = new ChatPanel(this.id!, () => this.me, (msg) => this.conn?.send(msg) ?? false,
+      () => this.view?.players.map((p) => p.name) ?? this.seats.map((s) => s.name), () => !!this.view?.over || !!this.end);
     this.conn = new Conn(this.id!, this.token, this.me, {
       welcome: (m) => { this.me = m.seat; this.seats = m.seats ?? this.seats; this.render(); },
       events: (evs) => this.onEvents(evs),
       state: (m) => this.onState(m),
       presence: (m) => { this.presence = m; this.renderSide(); },
       options: (m) => this.onOptions(m),
-      ack: (m) => { this.confirmSeq = m.seq; },
-      reject: (m, cmd) => this.onReject(m, cmd),
+      ack: (m) => { if (!this.chat?.answer(m)) this.confirmSeq = m.seq; },
+      reject: (m, cmd) => { if (!this.chat?.answer(m)) this.onReject(m, cmd); },
+      chat: (m) => { this.chat?.add(m.messages ?? []); this.renderSide(); },
       error: (m) => this.onError(m),
       status: (s, why) => this.onStatus(s, why),
     });
@@ -935,6 +947,11 @@ export class GamePage {
       kids.push(panel);
     }
     kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase));
+    if (this.chat) {
+      // over: both chats are public (the other side's asked for once)
+      if (v.over && !this.chatOver && this.id) { this.chatOver = true; this.chat.draw(); void this.chat.fetch().then(() => this.chat?.draw()); }
+      kids.push(this.chat.el);
+    }
     if (!v.over || v.last_turn.length === 0) kids.push(lastTurnPanel(v, this.colours));
     for (const p of v.panels) kids.push(gamePanel(p, v, this.colours));
     kids.push(pilePanel(v, (id) => this.board.tileURL(id)));

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     else if (path === "/replay") {
       // a server's game (/replay?game=ID: a player's page links its games so), else an uploaded record
       const id = new URLSearchParams(location.search).get("game");
-      if (id) { await GamePage.openRecord(root, await getJSON<any>(`/api/games/${encodeURIComponent(id)}/record`)); return; }
+      if (id) { await GamePage.openRecord(root, await getJSON<any>(`/api/games/${encodeURIComponent(id)}/record`), id); return; }
       const text = sessionStorage.getItem("carc.upload");
       if (!text) { location.href = "/"; return; }
       await GamePage.openRecord(root, JSON.parse(text));

@@ -279,16 +279,30 @@ export function placeSections(catalog: Catalog): HTMLElement[] {
   drawPSeats();
   pairBox.append(pForm, pStatus, pResult, h("h3", { class: "sr-only", text: t("place.pools") }), pools);
   let pollTimer: number | undefined;
+  let waited = false;  // this page saw the player waiting
   function showPairing(st: any): void {
     clearInterval(pollTimer);
     pollTimer = undefined;
     pStatus.dataset.pairingStatus = st.status;
     if (st.status === "paired") {
-      pStatus.replaceChildren(h("p", { text: t("place.paired") }), h("a", { class: "button primary", href: st.play, "data-pairing-play": st.game, text: t("place.to_game") }));
-      location.href = st.play;
+      pForm.hidden = false;
+      // paired while this page waited: the game opens; else (the server remembers the last
+      // pairing) a link to it while it goes on
+      if (waited) {
+        pStatus.replaceChildren(h("p", { text: t("place.paired") }), h("a", { class: "button primary", href: st.play, "data-pairing-play": st.game, text: t("place.to_game") }));
+        location.href = st.play;
+        return;
+      }
+      pStatus.dataset.pairingStatus = "none";
+      pStatus.replaceChildren();
+      getJSON<any>(`/api/games/${encodeURIComponent(st.game)}`).then((g) => {
+        if (g.status !== "active" || pStatus.dataset.pairingStatus !== "none") return;
+        pStatus.replaceChildren(h("p", {}, t("place.paired_before"), " ", h("a", { href: st.play, "data-pairing-play": st.game, text: t("place.to_game") })));
+      }, () => {});
       return;
     }
     if (st.status !== "waiting") { pStatus.replaceChildren(); pForm.hidden = false; return; }
+    waited = true;
     pForm.hidden = true;
     const leaveBtn = h("button", { type: "button", "data-pairing-leave": "", text: t("place.leave") });
     leaveBtn.addEventListener("click", async () => {

@@ -188,13 +188,13 @@ export async function playerPage(root: HTMLElement, name: string): Promise<void>
 // Report a player (or a chat message): a button that opens a small form (a reason, a note).
 export function reportButton(name: string, about: { game?: string; message?: string }, compact = false): HTMLElement {
   const wrap = h("span", { class: "report" });
-  const btn = h("button", { type: "button", "data-report": name, class: compact ? "small" : "", "aria-expanded": "false", text: t("place.report") });
+  const btn = h("button", { type: "button", "data-report": name, class: compact ? "small link" : "", "aria-expanded": "false", text: t("place.report") });
   if (compact) btn.setAttribute("aria-label", t("place.report_message", { name }));
   const reason = h("select", { "data-report-reason": "", "aria-label": t("place.report_reason") },
     ...["abuse", "cheating", "spam", "name", "other"].map((r) => h("option", { value: r, text: t(`place.reason.${r}`) })));
   const note = h("textarea", { "data-report-note": "", maxlength: 500, rows: 2, "aria-label": t("place.report_note") });
   const go = h("button", { type: "submit", class: "primary", "data-report-send": "", text: t("place.report_send") });
-  const out = h("div", { class: "result", "data-report-result": "" });
+  const out = h(compact ? "span" : "div", { class: "result", "data-report-result": "" });
   const form = h("form", { class: "report-form", "data-report-form": name, hidden: true },
     h("label", { class: "field-inline" }, `${t("place.report_reason")} `, reason), h("label", { class: "field-inline note" }, `${t("place.report_note")} `, note), go);
   btn.addEventListener("click", () => { form.hidden = !form.hidden; btn.setAttribute("aria-expanded", String(!form.hidden)); if (!form.hidden) reason.focus(); });
@@ -208,7 +208,7 @@ export function reportButton(name: string, about: { game?: string; message?: str
       const r = await send<{ report: string }>("POST", "/api/reports", body);
       form.hidden = true;
       btn.setAttribute("aria-expanded", "false");
-      out.replaceChildren(h("p", { class: "notice", role: "status", "data-report-done": r.report, text: t("place.reported") }));
+      out.replaceChildren(h(compact ? "span" : "p", { class: compact ? "notice sub" : "notice", role: "status", "data-report-done": r.report, text: t("place.reported") }));
     } catch (e) { out.replaceChildren(refusalBox(e)); } finally { go.disabled = false; }
   });
   wrap.append(btn, form, out);

@@ -73,16 +73,24 @@ test("open tables: opened, seen by another, joined (the game starts for both); r
   const [pa, pb] = await Promise.all([waitPlay(a.page), waitPlay(b.page)]);
   assert.equal(pa.id, pb.id);
   assert.deepEqual([pa.seat, pb.seat].sort(), [0, 1]);
-  // a table closed by its host: the last one's join refused
+  // a host opens at most 3 tables at once: the fourth refused in words; a table its host leaves
+  // goes from the other's list
   await a.page.goto(server.url + "/");
+  const ids = [];
+  for (let i = 0; i < 3; i++) {
+    await a.page.click("[data-table-open]");
+    await a.page.waitForFunction((n) => document.querySelectorAll("[data-table-opened]").length === 1 && document.querySelectorAll("[data-tables] li[data-seated='true']").length === n, i + 1, { timeout: 15000 });
+    ids.push(await a.page.getAttribute("[data-table-opened]", "data-table-opened"));
+  }
   await a.page.click("[data-table-open]");
-  const id2 = await a.page.getAttribute("[data-table-opened]", "data-table-opened", { timeout: 15000 });
+  assert.match(await refusal(a.page, "[data-table-result]", "too_many_tables"), /You host 3 open tables already/);
   await b.page.goto(server.url + "/");
-  await b.page.waitForSelector(`[data-table="${id2}"] [data-table-join]`, { timeout: 15000 });
-  await a.page.click(`[data-table="${id2}"] [data-table-leave]`);
-  await a.page.waitForSelector(`[data-table="${id2}"]`, { state: "detached" });
-  await b.page.click(`[data-table="${id2}"] [data-table-join]`);
-  assert.match(await refusal(b.page, "[data-tables-result]", "table_closed"), /This table is closed/);
+  await b.page.waitForSelector(`[data-table="${ids[0]}"] [data-table-join]`, { timeout: 15000 });
+  for (const id of ids) {
+    await a.page.click(`[data-table="${id}"] [data-table-leave]`);
+    await a.page.waitForSelector(`[data-table="${id}"]`, { state: "detached" });
+  }
+  await b.page.waitForSelector(`[data-table="${ids[0]}"]`, { state: "detached", timeout: 15000 });
   await a.ctx.close(); await b.ctx.close();
 });
 
@@ -98,6 +106,13 @@ test("quick pairing: two guests wait (pool size, waves missed), are paired into 
   await a.page.waitForSelector("[data-pairing-status='waiting'] [data-pairing-size]");
   await a.page.waitForFunction(() => Number(document.querySelector("[data-pairing-waves]")?.dataset.pairingWaves) >= 1, null, { timeout: 15000 });
   assert.match(await a.page.innerText("[data-pairing-status]"), /Looking for opponents: .*3 players/);
+  // the pools' counts come with the lobby's socket (pushed within its batch of a second)
+  const feed = await b.page.getAttribute("[data-tables-section]", "data-feed");
+  console.log(`# lobby feed: ${feed}`);
+  if (feed === "socket") {
+    await b.page.waitForSelector("[data-pools]:not([hidden]) li[data-pool='base/3/realtime/casual'][data-waiting='1']", { timeout: 10000 });
+    assert.match(await b.page.innerText("li[data-pool='base/3/realtime/casual']"), /Carcassonne, 3 players, live: 10 min \+ 10 s a move, casual: 1 waiting/);
+  }
   await a.page.click("[data-pairing-leave]");
   await a.page.waitForSelector("[data-pairing-status='none']", { state: "attached" });
   assert.equal((await call(a.page, "GET", "/api/pairing")).body.status, "none");
@@ -263,4 +278,219 @@ test("a blocked player is never paired with the blocker (blocked from the player
   assert.equal((await call(other, "GET", "/api/pairing")).body.status, "waiting");
   await call(other, "DELETE", "/api/pairing");
   for (const c of [x, y, z]) await c.ctx.close();
+});
+
+test("a guest plays a casual game from quick pairing and keeps it after claiming an account", { timeout: 240000 }, async () => {
+  const c = await open("/"), d = await open("/");
+  const [pc, pd] = await pairFromLobby([c.page, d.page]);
+  assert.equal(pc.id, pd.id);
+  const rand = rng(7);
+  // two turns each, then the other resigns
+  for (let turns = 0; turns < 4;) {
+    for (const p of [c.page, d.page]) {
+      if (await p.evaluate(() => document.body.dataset.myTurn === "true" && document.body.dataset.ready === "true")) { await playTurnByClicks(p, rand); turns++; }
+    }
+    await c.page.waitForTimeout(100);
+  }
+  await d.page.click("[data-resign]");
+  await c.page.waitForSelector("[data-panel='final'][data-end-reason='resign']", { timeout: 30000 });
+  // claimed: the game is the account's (its "Your games", its page)
+  await c.page.goto(server.url + "/account");
+  await c.page.fill("[data-claim-form] [data-field='name']", "cleo_guest");
+  await c.page.fill("[data-claim-form] [data-field='password']", "cleo keeps her games");
+  await c.page.click("[data-claim-form] [data-submit]");
+  await c.page.check("[data-codes-kept]");
+  await c.page.click("[data-codes-done]");
+  await c.page.waitForSelector("[data-me='account']");
+  await c.page.goto(server.url + "/");
+  await c.page.waitForSelector(`[data-account-games] [data-account-game='${pc.id}']:not([data-status='active'])`);
+  const mine = (await call(c.page, "GET", "/api/me/games")).body.games.map((g) => g.id);
+  assert.ok(mine.includes(pc.id));
+  const profile = (await call(c.page, "GET", "/api/players/cleo_guest")).body;
+  assert.deepEqual(profile.ratings, [], "a casual game is not rated");
+  if (profile.games) {
+    assert.ok(profile.games.some((g) => g.id === pc.id && g.rated === false), JSON.stringify(profile.games));
+    await c.page.goto(server.url + "/player/cleo_guest");
+    await c.page.waitForSelector(`[data-games] li[data-game='${pc.id}'] a[data-replay-link]`);
+    // its replay, from the player's page
+    await c.page.click(`[data-games] li[data-game='${pc.id}'] a[data-replay-link]`);
+    await c.page.waitForSelector("[data-replay-bar]:not([hidden])");
+  }
+  await c.ctx.close(); await d.ctx.close();
+});
+
+// A context whose pages may notify (permission granted, the setting on) and that records every
+// Notification the page constructs (window.__notes).
+async function notifying(lang = "en") {
+  const c = await open(null, lang);
+  await c.ctx.grantPermissions(["notifications"], { origin: server.url });
+  await c.ctx.addInitScript(() => {
+    const s = JSON.parse(localStorage.getItem("carc.settings") || "{}");
+    localStorage.setItem("carc.settings", JSON.stringify({ ...s, notify: true }));
+    const Real = window.Notification;
+    window.__notes = [];
+    window.Notification = class extends Real {
+      constructor(title, opts) { window.__notes.push({ title, body: opts?.body, tag: opts?.tag }); super(title, opts); }
+    };
+  });
+  return c;
+}
+
+test("your turn: a correspondence game shows in the badge and the lobby's list and notifies; a reminder under 12 hours, once", { timeout: 240000 }, async () => {
+  const e = await notifying(), f = await notifying();
+  for (const c of [e, f]) { await c.page.goto(server.url + "/"); await c.page.waitForSelector("[data-me]:not([hidden])"); }
+  for (const c of [e, f]) assert.equal((await call(c.page, "POST", "/api/pairing", { game: "base", seats: 2, clock: "days" })).status, 200);
+  const paired = async (p) => { for (;;) { const r = (await call(p, "GET", "/api/pairing")).body; if (r.status === "paired") return r; await p.waitForTimeout(200); } };
+  const [re, rf] = [await paired(e.page), await paired(f.page)];
+  assert.equal(re.game, rf.game);
+  const [first, second] = re.seat === 0 ? [e, f] : [f, e];
+  // the first to move: the badge, the list (about 2 days left), the notification
+  await first.page.evaluate(() => window.carcTurnsAsk());
+  await first.page.waitForSelector("a[data-turns='1']:not([hidden])");
+  const row = first.page.locator(`[data-turns-section] li[data-turn='${re.game}'][data-clock='days']`);
+  assert.match(await row.innerText(), /Carcassonne · 1 d 23 h left/);
+  assert.ok(Number(await row.getAttribute("data-left")) > 47 * 3600e3);
+  let notes = await first.page.evaluate(() => window.__notes);
+  assert.deepEqual(notes.map((n) => n.title), ["▶ Your turn · Carcassonne"]);
+  assert.equal(await second.page.getAttribute("a[data-turns]", "data-turns"), "0");
+  // asked again: the same turn does not notify twice
+  await first.page.evaluate(() => window.carcTurnsAsk());
+  assert.equal((await first.page.evaluate(() => window.__notes)).length, 1);
+  // the badge leads to the list; the turn played from there, the other player is told
+  await first.page.click("a[data-turns]");
+  await first.page.waitForURL(/#turns$/);
+  await first.page.click(`li[data-turn='${re.game}'] a`);
+  await waitPlay(first.page);
+  assert.equal(await playTurnByClicks(first.page, rng(3)), true);
+  await second.page.evaluate(() => window.carcTurnsAsk());
+  await second.page.waitForSelector("a[data-turns='1']:not([hidden])");
+  notes = await second.page.evaluate(() => window.__notes);
+  assert.deepEqual(notes.map((n) => n.title), ["▶ Your turn · Carcassonne"]);
+  // the game's own page (loaded since) did not notify of its own game through the turns
+  assert.equal(await first.page.evaluate(() => window.__notes.length), 0);
+  // less than 12 hours left (the server's answer changed on its way): a reminder, once
+  await second.page.route("**/api/me/turns", async (route) => {
+    const r = await route.fetch();
+    const body = await r.json();
+    for (const x of body.turns) if (x.clock === "days") x.left = 5 * 3600e3 + 20 * 60e3;
+    await route.fulfill({ response: r, json: body });
+  });
+  await second.page.evaluate(() => window.carcTurnsAsk());
+  await second.page.evaluate(() => window.carcTurnsAsk());
+  notes = await second.page.evaluate(() => window.__notes);
+  assert.deepEqual(notes.map((n) => [n.title, n.body]), [["▶ Your turn · Carcassonne", "It is your turn."], ["Time is running out · Carcassonne", "Your move: 5 h 20 min left."]]);
+  assert.match(await second.page.innerText(`li[data-turn='${re.game}']`), /5 h 20 min left/);
+  for (const c of [e, f]) await c.ctx.close();
+});
+
+test("chat: the two players talk at the table, a spectator's chat stays apart, a muted player's messages stay hidden; both chats after the end and in the replay", { timeout: 300000 }, async () => {
+  const g = await open("/", "ru"), hh = await open("/", "ro"), s = await open("/");
+  await account(g.page, "gus_chat");
+  await account(hh.page, "hal_chat");
+  await account(s.page, "ivy_watch");
+  const [pg, ph] = await pairFromLobby([g.page, hh.page]);
+  assert.equal(pg.id, ph.id);
+  await s.page.goto(`${server.url}/play/${pg.id}`);
+  for (const p of [g.page, hh.page, s.page]) await p.waitForSelector("[data-panel='chat'] [data-chat-form]");
+  assert.equal(await s.page.getAttribute("[data-panel='chat']", "data-chat-side"), "spectators");
+  assert.equal(await g.page.getAttribute("[data-panel='chat']", "data-chat-side"), "players");
+  const texts = (p) => p.$$eval("[data-chat-list] li[data-chat-id]:not([hidden]) [data-chat-text]", (els) => els.map((e) => e.textContent));
+  const say = async (p, text) => { await p.fill("[data-chat-input]", text); await p.click("[data-chat-send]"); };
+  // a player writes, the other reads it; a phrase in each reader's language
+  await say(g.page, "привет, hal");
+  await hh.page.waitForFunction(() => [...document.querySelectorAll("[data-chat-text]")].some((e) => e.textContent === "привет, hal"));
+  await g.page.waitForFunction(() => document.querySelector("[data-chat-input]").value === "");
+  await hh.page.click("[data-chat-phrase='good_luck']");
+  await g.page.waitForSelector("[data-chat-list] li[data-phrase='good_luck']");
+  assert.equal(await g.page.innerText("li[data-phrase='good_luck'] [data-chat-text]"), "Удачи!");
+  assert.equal(await hh.page.innerText("li[data-phrase='good_luck'] [data-chat-text]"), "Baftă!");
+  // the spectator writes in the spectators' chat: the players do not see it while the game goes on
+  await s.page.click("[data-chat-phrase='thinking']");
+  await say(s.page, "nice opening");
+  await s.page.waitForFunction(() => document.querySelectorAll("[data-chat-list] li[data-channel='spectators']").length === 2);
+  assert.deepEqual(await texts(s.page), ["Thinking…", "nice opening"]);
+  await hh.page.waitForTimeout(1000);
+  assert.equal(await g.page.locator("li[data-channel='spectators']").count(), 0);
+  assert.equal(await hh.page.locator("li[data-channel='spectators']").count(), 0);
+  // muted: hal's messages hidden from gus (new ones too, and after a reload); then shown again
+  await g.page.click("li[data-phrase='good_luck'] [data-chat-mute]");
+  await g.page.waitForSelector("li[data-phrase='good_luck'][hidden]", { state: "attached" });
+  await say(hh.page, "are you there?");
+  await hh.page.waitForFunction(() => [...document.querySelectorAll("[data-chat-text]")].some((e) => e.textContent === "are you there?"));
+  await g.page.waitForFunction(() => [...document.querySelectorAll("li[data-chat-id]")].length === 3);
+  assert.deepEqual(await texts(g.page), ["привет, hal"]);
+  assert.match(await g.page.innerText("[data-chat-muted]"), /2/);
+  await g.page.reload();
+  await g.page.waitForFunction(() => document.querySelectorAll("li[data-chat-id]").length === 3);
+  assert.deepEqual(await texts(g.page), ["привет, hal"]);
+  await g.page.screenshot({ path: `${shots}/place-chat-muted-ru.png` });
+  await g.page.click("[data-chat-unmute]");
+  await g.page.waitForFunction(() => document.querySelectorAll("li[data-chat-id]:not([hidden])").length === 3);
+  // a message reported to the operator
+  await g.page.click("li[data-phrase='good_luck'] [data-report]");
+  await g.page.selectOption("li[data-phrase='good_luck'] [data-report-reason]", "spam");
+  await g.page.click("li[data-phrase='good_luck'] [data-report-send]");
+  await g.page.waitForSelector("li[data-phrase='good_luck'] [data-report-done]");
+  // too fast: refused in words
+  for (let i = 0; i < 6; i++) await hh.page.click("[data-chat-phrase='hello']");
+  assert.match(await refusal(hh.page, "[data-chat-result]", "chat_too_fast"), /prea des/);
+  await noViolations(g.page, "chat");
+  for (const [p, l] of [[hh.page, "ro"], [s.page, "en"]]) await p.screenshot({ path: `${shots}/place-chat-${l}.png` });
+  // the end: both chats, each side's messages marked
+  await hh.page.click("[data-resign]");
+  await g.page.waitForFunction(() => document.querySelectorAll("li[data-channel='spectators']").length === 2, null, { timeout: 20000 });
+  assert.equal(await g.page.locator("[data-chat-channel]").innerText(), "Чаты игроков и зрителей: после конца игры они открыты всем.");
+  await s.page.waitForFunction(() => document.querySelectorAll("li[data-channel='players']").length >= 3, null, { timeout: 20000 });
+  await g.page.screenshot({ path: `${shots}/place-chat-ru.png` });
+  // the replay of the server's game, from the record: its chat beside it, to read
+  await s.page.goto(`${server.url}/replay?game=${pg.id}`);
+  await s.page.waitForFunction(() => document.querySelectorAll("[data-panel='chat'] li[data-channel='spectators']").length === 2);
+  assert.equal(await s.page.locator("[data-panel='chat'][data-chat-side='replay'] [data-chat-form]").count(), 0);
+  assert.ok((await s.page.locator("[data-panel='chat'] li[data-channel='players']").count()) >= 3);
+  for (const c of [g, hh, s]) await c.ctx.close();
+});
+
+test("screenshots in en, ru and ro: the lobby with tables and pairing, a player's page with its graph, the leaderboards", { timeout: 240000 }, async () => {
+  const host = await open("/");
+  await account(host.page, "host_shots");
+  await host.page.waitForSelector("[data-table-form]");
+  await host.page.check("[data-table-range]");
+  await host.page.selectOption("[data-table-seats]", "3");
+  await host.page.selectOption("[data-table-bots]", "1");
+  await host.page.click("[data-table-open]");
+  await host.page.waitForSelector("[data-table-opened]");
+  await host.page.selectOption("[data-table-clock]", "days");
+  await host.page.uncheck("[data-table-range]");
+  await host.page.click("[data-table-open]");
+  await host.page.waitForSelector("[data-tables] li[data-table] + li[data-table]");
+  const players = (await (await fetch(`${server.url}/api/players/ann_rated`)).ok) ? ["ann_rated", "bob_rated"] : [];
+  for (const lang of ["en", "ru", "ro"]) {
+    const c = await open("/", lang);
+    await c.page.waitForSelector("[data-tables] li[data-table] + li[data-table]", { timeout: 15000 });
+    await c.page.click("[data-pairing-join]");
+    await c.page.waitForSelector("[data-pairing-status='waiting'] [data-pairing-size]");
+    await c.page.locator("[data-pairing]").screenshot({ path: `${shots}/place-pairing-${lang}.png` });
+    await c.page.locator("[data-tables-section]").screenshot({ path: `${shots}/place-tables-${lang}.png` });
+    await c.page.screenshot({ path: `${shots}/place-lobby-${lang}.png`, fullPage: true });
+    await c.page.click("[data-pairing-leave]");
+    if (players.length) {
+      await c.page.goto(`${server.url}/player/${players[1]}`);
+      await c.page.waitForSelector("svg[data-rating-graph]");
+      await c.page.click("[data-report]");
+      await c.page.screenshot({ path: `${shots}/place-player-${lang}.png`, fullPage: true });
+    }
+    // the leaderboards: the real answer (nobody settled yet), then one with names for the look
+    await c.page.goto(`${server.url}/leaderboard?bucket=base/2`);
+    await c.page.waitForSelector("[data-leaderboard-box][data-loaded='base/2'] [data-leaderboard-none]");
+    await c.page.route("**/api/leaderboard?*", (route) => route.fulfill({ json: { bucket: "base/2", days: 30, players: [
+      { rank: 1, name: "ann_rated", rating: 1712, games: 41, last: Date.now() - 3600e3 },
+      { rank: 2, name: "bob_rated", rating: 1650, games: 33, last: Date.now() - 86400e3 },
+      { rank: 3, name: "host_shots", rating: 1498, games: 27, last: Date.now() - 5 * 86400e3 }] } }));
+    await c.page.selectOption("[data-bucket-picker]", "base/3-5");
+    await c.page.selectOption("[data-bucket-picker]", "base/2");
+    await c.page.waitForSelector("tr[data-rank='3'] a[data-player-link='host_shots']");
+    await c.page.screenshot({ path: `${shots}/place-leaderboard-${lang}.png`, fullPage: true });
+    await c.ctx.close();
+  }
+  await host.ctx.close();
 });
