@@ -73,6 +73,11 @@ test("open tables: opened, seen by another, joined (the game starts for both); r
   const [pa, pb] = await Promise.all([waitPlay(a.page), waitPlay(b.page)]);
   assert.equal(pa.id, pb.id);
   assert.deepEqual([pa.seat, pb.seat].sort(), [0, 1]);
+  // guests at a table whose host did not let guests write: refused in words
+  await a.page.waitForSelector("[data-chat-form]");
+  await a.page.fill("[data-chat-input]", "hello");
+  await a.page.click("[data-chat-send]");
+  assert.match(await refusal(a.page, "[data-chat-result]", "chat_guest"), /Guests cannot write in a game with strangers/);
   // a host opens at most 3 tables at once: the fourth refused in words; a table its host leaves
   // goes from the other's list
   await a.page.goto(server.url + "/");
@@ -350,6 +355,7 @@ test("your turn: a correspondence game shows in the badge and the lobby's list a
   const row = first.page.locator(`[data-turns-section] li[data-turn='${re.game}'][data-clock='days']`);
   assert.match(await row.innerText(), /Carcassonne · 1 d 23 h left/);
   assert.ok(Number(await row.getAttribute("data-left")) > 47 * 3600e3);
+  await noViolations(first.page, "lobby-turns");
   let notes = await first.page.evaluate(() => window.__notes);
   assert.deepEqual(notes.map((n) => n.title), ["▶ Your turn · Carcassonne"]);
   assert.equal(await second.page.getAttribute("a[data-turns]", "data-turns"), "0");
