@@ -76,6 +76,8 @@ client = {
   "abort": obj({"type": const("abort"), "cid": S(minLength=1, maxLength=64), "at": seq}, ["type", "cid", "at"]),
   "name": obj({"type": const("name"), "cid": S(minLength=1, maxLength=64), "name": S(minLength=1, maxLength=40)}, ["type", "cid", "name"]),
   "view": obj({"type": const("view")}, ["type"]),
+  "chat": obj({"type": const("chat"), "cid": S(minLength=1, maxLength=64), "text": S(minLength=1, maxLength=800, description="1-200 characters"),
+               "phrase": {"enum": ["hello", "good_luck", "thinking", "well_played", "good_game", "thanks"]}}, ["type", "cid"]),
   "ping": obj({"type": const("ping")}, ["type"], extra=True),
 }
 seatinfo = obj({"seat": I(minimum=0), "name": S(), "bot": S()}, ["seat", "name", "bot"])
@@ -83,13 +85,19 @@ server = {
   "welcome": obj({"type": const("welcome"), "game": S(), "kind": S(), "seat": I(minimum=-1), "seq": seq, "seats": {"type": "array", "items": seatinfo}}, ["type", "game", "kind", "seat", "seq", "seats"]),
   "events": obj({"type": const("events"), "events": {"type": "array", "items": {"$ref": "#/$defs/event"}}, "seq": seq, "to_move": I(minimum=-1, maximum=4)}, ["type", "events", "seq", "to_move"]),
   "ack": obj({"type": const("ack"), "cid": S(), "seq": I(minimum=1), "repeat": B}, ["type", "cid", "seq"]),
-  "reject": obj({"type": const("reject"), "cid": S(), "code": {"enum": ["stale", "not_your_turn", "illegal_move", "bad_turn", "incomplete_turn", "time", "over", "started", "resigned", "spectator", "bot_seat", "same_name", "name_taken", "too_many_renames", "rename_too_soon", "bad_message", "store"]}, "message": S(), "seq": seq}, ["type", "cid", "code", "message", "seq"]),
+  "reject": obj({"type": const("reject"), "cid": S(), "code": {"enum": ["stale", "not_your_turn", "illegal_move", "bad_turn", "incomplete_turn", "time", "over", "started", "resigned", "spectator", "bot_seat", "same_name", "name_taken", "too_many_renames", "rename_too_soon", "bad_message", "store", "chat_too_fast", "chat_guest", "chat_account"]}, "message": S(), "seq": seq}, ["type", "cid", "code", "message", "seq"]),
   "options": obj({"type": const("options"), "seq": seq, "moves": {"type": "array", "items": S()}, "words": {"type": "array", "items": S()}, "complete": B, "options": {"type": "array", "items": {"$ref": "#/$defs/option"}}}, ["type", "seq", "moves", "words", "complete", "options"]),
   "state": obj({"type": const("state"), "seq": seq, "view": {"$ref": "#/$defs/view"}, "clocks": {"type": "array", "items": I(minimum=-1)},
                     "end": obj({"reason": {"enum": ["finished", "resign", "timeout", "aborted"]}, "scores": ints, "winners": ints, "resigned": ints}, ["reason", "scores", "winners", "resigned"]),
                     "rematch": S()}, ["type", "seq", "view"]),
   "presence": obj({"type": const("presence"), "spectators": I(minimum=0), "seats": {"type": "array", "items": obj({"seat": I(minimum=0), "connected": B, "stand_in": B, "resigned": B, "grace_until": I()}, ["seat", "connected", "stand_in", "resigned"])}}, ["type", "seats", "spectators"]),
   "pong": obj({"type": const("pong"), "time": I()}, ["type", "time"]),
+  "chat": obj({"type": const("chat"), "messages": {"type": "array", "items": obj({"id": S(), "channel": {"enum": ["players", "spectators"]}, "seat": I(minimum=-1, maximum=4),
+                                                                                  "player": S(), "name": {"type": ["string", "null"]}, "text": S(), "phrase": S(), "time": I()},
+                                                                                 ["id", "channel", "seat", "player", "name", "time"])}}, ["type", "messages"]),
+  "lobby": obj({"type": const("lobby"), "full": B, "seq": I(minimum=0), "tables": {"type": "array", "items": {"type": "object"}}, "added": {"type": "array", "items": {"type": "object"}},
+                "removed": {"type": "array", "items": S()}, "pools": {"type": "array", "items": obj({"game": S(), "seats": I(minimum=2, maximum=5), "clock": S(), "rated": B, "guest": B, "waiting": I(minimum=1)},
+                                                                                               ["game", "seats", "clock", "rated", "guest", "waiting"])}}, ["type", "seq"]),
   "error": obj({"type": const("error"), "code": {"enum": ["bad_json", "bad_message", "no_hello", "bad_token", "not_your_seat", "unknown_game", "moved", "full", "restart", "internal", "store"]}, "message": S()}, ["type", "code", "message"]),
 }
 http = {

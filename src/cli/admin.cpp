@@ -1,6 +1,8 @@
 // carcassonne admin: the operator's tools on a server's store (docs/deploy.md, "Accounts"):
-// a one-time password reset link for an account, ban and unban. The operator never sets or sees a
+// a one-time password reset link for an account, ban and unban, the queue of reports, removing a
+// chat message. The operator never sets or sees a
 // password. Runs beside a live server: both write the same database.
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -9,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "core/core.hpp"
+#include "core/io.hpp"
 #include "server/accounts/account_store.hpp"
 #include "server/accounts/credentials.hpp"
 #include "server/store.hpp"
@@ -21,9 +24,15 @@ std::int64_t now_ms() {
       .count();
 }
 
+// A time in ms since the epoch as "2026-12-07 04:51 UTC".
+std::string utc(std::int64_t ms) {
+  return fmt::format("{:%Y-%m-%d %H:%M} UTC", fmt::gmtime(static_cast<std::time_t>(ms / 1000)));
+}
+
 struct AdminOptions {
-  std::string db, data = "data", name, base = "http://localhost:8080";
+  std::string db, data = "data", name, base = "http://localhost:8080", id;
   int ttl_min = 60;
+  bool all = false;
 };
 
 server::accounts::AccountStore open(const AdminOptions& o) {
@@ -44,7 +53,7 @@ server::accounts::Player account(server::accounts::AccountStore& store, const st
 }  // namespace
 
 void register_admin(CLI::App& app) {
-  auto* cmd = app.add_subcommand("admin", "the operator's tools on a server's store: reset links, bans");
+  auto* cmd = app.add_subcommand("admin", "the operator's tools on a server's store: reset links, bans, reports, chat");
   cmd->require_subcommand(1);
   auto o = std::make_shared<AdminOptions>();
   auto common = [o](CLI::App* sub) {
@@ -82,6 +91,55 @@ void register_admin(CLI::App& app) {
     auto store = open(*o);
     store.set_banned(account(store, o->name).id, false, now_ms());
     std::cout << fmt::format("{} may log in again\n", o->name);
+  });
+  auto where = [o](CLI::App* sub) {
+    sub->add_option("--db", o->db,
+                    "the server's store: sqlite:FILE or postgresql://... (default: sqlite:DATA/games.db)");
+    sub->add_option("--data", o->data, "the folder of the default SQLite store")->capture_default_str();
+  };
+  auto* reports =
+      cmd->add_subcommand("reports", "the players' reports, oldest first: the open ones (--all: every one)");
+  where(reports);
+  reports->add_flag("--all", o->all, "closed ones too");
+  reports->callback([o] {
+    auto store = open(*o);
+    auto name = [&](const std::string& id) {
+      const auto p = store.by_id(id);
+      return p && !p->guest() ? p->name : fmt::format("(guest {})", id);
+    };
+    // the chat messages reported, by id (read from their games' chats)
+    const auto list = store.reports(o->all);
+    for (const auto& r : list) {
+      std::string line =
+          fmt::format("{}  {}  {} reports {}: {}", r.id, utc(r.made), name(r.reporter), name(r.reported), r.reason);
+      if (!r.game.empty()) line += fmt::format("  game {}", r.game);
+      if (!r.message.empty()) {
+        std::string said = "(no such message in that game)";
+        for (const auto& m : store.chat_of(r.game, true))
+          if (m.id == r.message) said = m.phrase.empty() ? printable(m.text) : "[" + m.phrase + "]";
+        line += fmt::format("  message {}: {}", r.message, said);
+      }
+      if (!r.note.empty()) line += fmt::format("  note: {}", printable(r.note));
+      if (r.closed) line += fmt::format("  (closed {})", utc(r.closed));
+      std::cout << line << "\n";
+    }
+    std::cerr << fmt::format("{} report(s)\n", list.size());
+  });
+  auto* close = cmd->add_subcommand("report-close", "close a report (it leaves the open queue)");
+  where(close);
+  close->add_option("id", o->id, "the report's id")->required();
+  close->callback([o] {
+    auto store = open(*o);
+    if (!store.close_report(o->id, now_ms())) throw InputError(fmt::format("no open report \"{}\"", o->id));
+    std::cout << fmt::format("report {} closed\n", o->id);
+  });
+  auto* remove = cmd->add_subcommand("chat-remove", "remove a chat message: it is no longer sent or shown");
+  where(remove);
+  remove->add_option("id", o->id, "the message's id")->required();
+  remove->callback([o] {
+    auto store = open(*o);
+    if (!store.remove_chat(o->id, now_ms())) throw InputError(fmt::format("no chat message \"{}\" to remove", o->id));
+    std::cout << fmt::format("message {} removed\n", o->id);
   });
 }
 

@@ -77,6 +77,13 @@ void register_serve(CLI::App& app) {
                   "a quick-pairing wave this often (0: this process pairs nobody)")
       ->capture_default_str()
       ->check(CLI::Range(0, 600000));
+  cmd->add_option("--lobby-ms", o->lobby_ms, "the lobby socket's batch of changes at most this often")
+      ->capture_default_str()
+      ->check(CLI::Range(50, 60000));
+  cmd->add_option("--correspondence-cap", o->correspondence_cap,
+                  "a player's active games with a days-per-move clock at most")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   cmd->callback([o, data] {
     if (o->db.empty()) {
       std::error_code ec;

@@ -651,6 +651,8 @@ std::string Room::state_message(std::int64_t now) const {
 
 std::string Room::rematch() const { return live_->rematch; }
 
+std::int64_t Room::turn_started() const { return live_->turn_start; }
+
 Step Room::ask_rematch(int seat, const std::string& game, std::int64_t now) {
   Step st;
   if (busy() || live_->ended.empty() || !live_->rematch.empty()) return st;

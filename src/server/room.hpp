@@ -134,6 +134,8 @@ class Room {
 
   // The id of the game's rematch, once asked for ("" none).
   [[nodiscard]] std::string rematch() const;
+  // When the decision now due became due (ms since the epoch).
+  [[nodiscard]] std::int64_t turn_started() const;
   // A seat asks for a rematch of a game that is over: a `rematch` event naming the new game (which
   // the caller has created); nothing if the game goes on, is busy or has its rematch already.
   Step ask_rematch(int seat, const std::string& game, std::int64_t now);

@@ -56,6 +56,9 @@ struct ServeOptions {
   std::vector<std::string> origins;
   int hash_threads = 2;
   std::int64_t pairing_wave_ms = 3000;  // a quick-pairing wave this often (0: none in this process)
+  std::int64_t lobby_ms = 1000;
+  int correspondence_cap =
+      30;  // a player's active days-per-move games at most         // the lobby socket's batches at most this often
 };
 
 // The HTTP side of a server without sockets, for the fuzzer (fuzz/fuzz_http.cpp) and tests: raw

@@ -283,6 +283,14 @@ std::vector<std::string> AccountStore::blocked_by(const std::string& player) {
   return out;
 }
 
+std::vector<std::string> AccountStore::blocks_with(const std::string& player) {
+  std::vector<std::string> out;
+  for (const SqlRow& r : db_->run(
+           "SELECT blocked FROM blocks WHERE player = $1 UNION SELECT player FROM blocks WHERE blocked = $1", {player}))
+    out.push_back(r.s(0));
+  return out;
+}
+
 bool AccountStore::blocked_either(const std::string& a, const std::string& b) {
   return !db_->run("SELECT 1 FROM blocks WHERE (player = $1 AND blocked = $2) OR (player = $2 AND blocked = $1)",
                    {a, b})
@@ -391,32 +399,11 @@ std::vector<AccountStore::PairedTable> AccountStore::pairing_wave(std::int64_t n
 
 namespace {
 constexpr const char* kTableCols =
-    "id, host, game, seats, bots, clock, rated, min_rating, max_rating, created, host_seen, status, game_id";
-}  // namespace
+    "id, host, game, seats, bots, clock, rated, min_rating, max_rating, created, host_seen, status, game_id, "
+    "guest_chat";
 
-void AccountStore::open_table(const Table& t) {
-  SqlTx tx(*db_);
-  nlohmann::json bots = t.bots;
-  db_->run(
-      "INSERT INTO open_tables(id, host, game, seats, bots, clock, rated, min_rating, max_rating, created, host_seen, "
-      "status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, 'open')",
-      {t.id, t.host, t.game, std::int64_t{t.seats}, bots.dump(), t.clock, std::int64_t{t.rated ? 1 : 0},
-       t.min_rating ? SqlParam{std::int64_t{*t.min_rating}} : SqlParam{nullptr},
-       t.max_rating ? SqlParam{std::int64_t{*t.max_rating}} : SqlParam{nullptr}, t.created});
-  db_->run("INSERT INTO table_players(table_id, player, joined) VALUES ($1, $2, $3)", {t.id, t.host, t.created});
-  tx.commit();
-}
-
-int AccountStore::tables_hosted(const std::string& host) {
-  return static_cast<int>(
-      db_->run("SELECT COUNT(*) FROM open_tables WHERE host = $1 AND status = 'open'", {host}).at(0).i(0));
-}
-
-std::optional<AccountStore::Table> AccountStore::table(const std::string& id) {
-  const auto rows = db_->run(std::string("SELECT ") + kTableCols + " FROM open_tables WHERE id = $1", {id});
-  if (rows.empty()) return std::nullopt;
-  const SqlRow& r = rows[0];
-  Table t;
+AccountStore::Table table_of_row(const SqlRow& r) {
+  AccountStore::Table t;
   t.id = r.s(0);
   t.host = r.s(1);
   t.game = r.s(2);
@@ -430,16 +417,74 @@ std::optional<AccountStore::Table> AccountStore::table(const std::string& id) {
   t.host_seen = r.i(10);
   t.status = r.s(11);
   t.game_id = r.s(12);
-  for (const SqlRow& p : db_->run("SELECT player FROM table_players WHERE table_id = $1 ORDER BY joined, player", {id}))
-    t.players.push_back(p.s(0));
+  t.guest_chat = r.i(13) != 0;
+  return t;
+}
+
+// The players at tables (table_id, player, name or NULL for a guest), in the order they sat down.
+constexpr const char* kSeatedCols =
+    "SELECT tp.table_id, tp.player, CASE WHEN p.claimed IS NULL THEN NULL ELSE p.name END FROM table_players tp "
+    "LEFT JOIN players p ON p.id = tp.player ";
+}  // namespace
+
+void AccountStore::open_table(const Table& t) {
+  SqlTx tx(*db_);
+  nlohmann::json bots = t.bots;
+  db_->run(
+      "INSERT INTO open_tables(id, host, game, seats, bots, clock, rated, min_rating, max_rating, created, host_seen, "
+      "status, guest_chat) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, 'open', $11)",
+      {t.id, t.host, t.game, std::int64_t{t.seats}, bots.dump(), t.clock, std::int64_t{t.rated ? 1 : 0},
+       t.min_rating ? SqlParam{std::int64_t{*t.min_rating}} : SqlParam{nullptr},
+       t.max_rating ? SqlParam{std::int64_t{*t.max_rating}} : SqlParam{nullptr}, t.created,
+       std::int64_t{t.guest_chat ? 1 : 0}});
+  db_->run("INSERT INTO table_players(table_id, player, joined) VALUES ($1, $2, $3)", {t.id, t.host, t.created});
+  tx.commit();
+}
+
+int AccountStore::tables_hosted(const std::string& host) {
+  return static_cast<int>(
+      db_->run("SELECT COUNT(*) FROM open_tables WHERE host = $1 AND status = 'open'", {host}).at(0).i(0));
+}
+
+std::optional<AccountStore::Table> AccountStore::table(const std::string& id) {
+  const auto rows = db_->run(std::string("SELECT ") + kTableCols + " FROM open_tables WHERE id = $1", {id});
+  if (rows.empty()) return std::nullopt;
+  Table t = table_of_row(rows[0]);
+  for (const SqlRow& p :
+       db_->run(std::string(kSeatedCols) + "WHERE tp.table_id = $1 ORDER BY tp.joined, tp.player", {id})) {
+    t.players.push_back(p.s(1));
+    t.names.push_back(p.s(2));
+  }
   return t;
 }
 
 std::vector<AccountStore::Table> AccountStore::open_tables(int limit) {
   std::vector<Table> out;
-  for (const SqlRow& r : db_->run("SELECT id FROM open_tables WHERE status = 'open' ORDER BY created DESC, id LIMIT $1",
-                                  {std::int64_t{limit}}))
-    if (auto t = table(r.s(0))) out.push_back(std::move(*t));
+  std::map<std::string, std::size_t> at;
+  for (const SqlRow& r : db_->run(std::string("SELECT ") + kTableCols +
+                                      " FROM open_tables WHERE status = 'open' ORDER BY created DESC, id LIMIT $1",
+                                  {std::int64_t{limit}})) {
+    at[r.s(0)] = out.size();
+    out.push_back(table_of_row(r));
+  }
+  if (out.empty()) return out;
+  for (const SqlRow& p :
+       db_->run(std::string(kSeatedCols) +
+                "JOIN open_tables t ON t.id = tp.table_id WHERE t.status = 'open' ORDER BY tp.joined, tp.player")) {
+    const auto it = at.find(p.s(0));
+    if (it == at.end()) continue;  // (a table past the limit)
+    out[it->second].players.push_back(p.s(1));
+    out[it->second].names.push_back(p.s(2));
+  }
+  return out;
+}
+
+std::vector<AccountStore::PoolCount> AccountStore::pool_counts() {
+  std::vector<PoolCount> out;
+  for (const SqlRow& r : db_->run(
+           "SELECT game, seats, clock, rated, guest, COUNT(*) FROM pairing_pool GROUP BY game, seats, clock, rated, "
+           "guest ORDER BY game, seats, clock, rated, guest"))
+    out.push_back({r.s(0), r.s(2), static_cast<int>(r.i(1)), r.i(3) != 0, r.i(4) != 0, static_cast<int>(r.i(5))});
   return out;
 }
 
@@ -491,6 +536,129 @@ std::vector<std::string> AccountStore::close_absent_hosts(std::int64_t before) {
            {before}))
     out.push_back(r.s(0));
   return out;
+}
+
+std::vector<std::pair<std::string, rating::Standing>> AccountStore::standings_of(const std::string& player) {
+  std::vector<std::pair<std::string, rating::Standing>> out;
+  for (const SqlRow& r :
+       db_->run("SELECT bucket, mu, sigma, games, last FROM ratings WHERE player = $1 ORDER BY bucket", {player}))
+    out.emplace_back(
+        r.s(0),
+        rating::Standing{{rating::read_exact(r.s(1)), rating::read_exact(r.s(2))}, r.i(4), static_cast<int>(r.i(3))});
+  return out;
+}
+
+std::vector<rating::HistoryRow> AccountStore::history_of(const std::string& player) {
+  std::vector<rating::HistoryRow> out;
+  for (const SqlRow& r :
+       db_->run("SELECT game, player, bucket, mu_before, sigma_before, mu_after, sigma_after, time FROM rating_history "
+                "WHERE player = $1 ORDER BY time, game",
+                {player}))
+    out.push_back({r.s(0),
+                   r.s(1),
+                   r.s(2),
+                   {rating::read_exact(r.s(3)), rating::read_exact(r.s(4))},
+                   {rating::read_exact(r.s(5)), rating::read_exact(r.s(6))},
+                   r.i(7)});
+  return out;
+}
+
+void AccountStore::add_results(const std::vector<GameResult>& rows) {
+  SqlTx tx(*db_);
+  for (const GameResult& g : rows)
+    db_->run(
+        "INSERT INTO game_results(game, seat, player, kind, players, place, score, rated, reason, ended) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT(game, seat) DO NOTHING",
+        {g.game_id, std::int64_t{g.seat}, g.player, g.kind, std::int64_t{g.players}, std::int64_t{g.place},
+         std::int64_t{g.score}, std::int64_t{g.rated ? 1 : 0}, g.reason, g.ended});
+  tx.commit();
+}
+
+std::vector<AccountStore::GameResult> AccountStore::results_of(const std::string& player, int limit) {
+  std::vector<GameResult> out;
+  for (const SqlRow& r :
+       db_->run("SELECT game, player, kind, reason, seat, players, place, score, rated, ended FROM game_results "
+                "WHERE player = $1 ORDER BY ended DESC, game LIMIT $2",
+                {player, std::int64_t{limit}}))
+    out.push_back({r.s(0), r.s(1), r.s(2), r.s(3), static_cast<int>(r.i(4)), static_cast<int>(r.i(5)),
+                   static_cast<int>(r.i(6)), static_cast<int>(r.i(7)), r.i(8) != 0, r.i(9)});
+  return out;
+}
+
+std::vector<AccountStore::ResultCount> AccountStore::result_counts(const std::string& player) {
+  std::vector<ResultCount> out;
+  for (const SqlRow& r :
+       db_->run("SELECT kind, players, COUNT(*), SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) FROM game_results "
+                "WHERE player = $1 GROUP BY kind, players ORDER BY kind, players",
+                {player}))
+    out.push_back({r.s(0), static_cast<int>(r.i(1)), static_cast<int>(r.i(2)), static_cast<int>(r.i(3))});
+  return out;
+}
+
+std::vector<AccountStore::LeaderRow> AccountStore::leaderboard(const std::string& bucket, std::int64_t since) {
+  std::vector<LeaderRow> out;
+  for (const SqlRow& r : db_->run(
+           "SELECT p.name, r.mu, r.sigma, r.games, r.last FROM ratings r JOIN players p ON p.id = r.player "
+           "WHERE r.bucket = $1 AND r.last >= $2 AND p.claimed IS NOT NULL AND p.banned IS NULL AND p.deleted IS NULL",
+           {bucket, since}))
+    out.push_back(
+        {r.s(0),
+         rating::Standing{{rating::read_exact(r.s(1)), rating::read_exact(r.s(2))}, r.i(4), static_cast<int>(r.i(3))}});
+  return out;
+}
+
+void AccountStore::add_chat(const ChatMessage& m) {
+  db_->run(
+      "INSERT INTO chat_messages(id, game, channel, seat, player, text, phrase, time) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+      {m.id, m.game, m.channel, std::int64_t{m.seat}, m.player, m.text, m.phrase, m.time});
+}
+
+std::vector<AccountStore::ChatMessage> AccountStore::chat_of(const std::string& game, bool with_removed) {
+  std::vector<ChatMessage> out;
+  for (const SqlRow& r : db_->run(
+           std::string("SELECT c.id, c.game, c.channel, c.player, CASE WHEN p.claimed IS NULL THEN NULL ELSE p.name "
+                       "END, c.text, c.phrase, c.seat, c.time FROM chat_messages c LEFT JOIN players p ON p.id = "
+                       "c.player WHERE c.game = $1 ") +
+               (with_removed ? "" : "AND c.removed IS NULL ") + "ORDER BY c.time, c.id",
+           {game}))
+    out.push_back({r.s(0), r.s(1), r.s(2), r.s(3), r.s(4), r.s(5), r.s(6), static_cast<int>(r.i(7)), r.i(8)});
+  return out;
+}
+
+int AccountStore::chat_count(const std::string& game, const std::string& channel) {
+  return static_cast<int>(
+      db_->run("SELECT COUNT(*) FROM chat_messages WHERE game = $1 AND channel = $2", {game, channel}).at(0).i(0));
+}
+
+bool AccountStore::remove_chat(const std::string& id, std::int64_t now) {
+  return !db_->run("UPDATE chat_messages SET removed = $2 WHERE id = $1 AND removed IS NULL RETURNING id", {id, now})
+              .empty();
+}
+
+void AccountStore::add_report(const Report& r) {
+  db_->run(
+      "INSERT INTO reports(id, reporter, reported, reason, game, message, note, made) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+      {r.id, r.reporter, r.reported, r.reason, r.game, r.message, r.note, r.made});
+}
+
+int AccountStore::reports_since(const std::string& reporter, std::int64_t since) {
+  return static_cast<int>(
+      db_->run("SELECT COUNT(*) FROM reports WHERE reporter = $1 AND made >= $2", {reporter, since}).at(0).i(0));
+}
+
+std::vector<AccountStore::Report> AccountStore::reports(bool all) {
+  std::vector<Report> out;
+  for (const SqlRow& r :
+       db_->run(std::string("SELECT id, reporter, reported, reason, game, message, note, made, closed FROM reports ") +
+                (all ? "" : "WHERE closed IS NULL ") + "ORDER BY made, id"))
+    out.push_back({r.s(0), r.s(1), r.s(2), r.s(3), r.s(4), r.s(5), r.s(6), r.i(7), r.i(8)});
+  return out;
+}
+
+bool AccountStore::close_report(const std::string& id, std::int64_t now) {
+  return !db_->run("UPDATE reports SET closed = $2 WHERE id = $1 AND closed IS NULL RETURNING id", {id, now}).empty();
 }
 
 bool AccountStore::known_address(const std::string& player, const std::string& address) {

@@ -103,6 +103,8 @@ class AccountStore {
   void block(const std::string& player, const std::string& blocked, std::int64_t now);
   void unblock(const std::string& player, const std::string& blocked);
   std::vector<std::string> blocked_by(const std::string& player);  // ids the player blocks
+  // The players who block `player` or whom `player` blocks.
+  std::vector<std::string> blocks_with(const std::string& player);
   // Whether either blocks the other.
   bool blocked_either(const std::string& a, const std::string& b);
   struct PoolEntry {
@@ -140,15 +142,26 @@ class AccountStore {
     std::string id, host, game, clock, status, game_id;
     int seats = 2;
     std::vector<std::string> bots;  // levels filling the last seats
-    bool rated = false;
+    bool rated = false, guest_chat = false;
     std::optional<int> min_rating, max_rating;
     std::int64_t created = 0, host_seen = 0;
     std::vector<std::string> players;  // in the order they sat down (the host first)
+    std::vector<std::string> names;    // theirs: an account's name, "" for a guest
   };
   void open_table(const Table& t);
   int tables_hosted(const std::string& host);  // the host's open tables
   std::optional<Table> table(const std::string& id);
+  // The open tables, newest first, at most `limit` (three statements, whatever their number).
   std::vector<Table> open_tables(int limit);
+  // The pools' counts: those with someone waiting.
+  struct PoolCount {
+    std::string game, clock;
+    int seats = 2;
+    bool rated = false, guest = false;
+    int waiting = 0;
+    bool operator==(const PoolCount&) const = default;
+  };
+  std::vector<PoolCount> pool_counts();
   // Sits the player at an open table with a free seat; the table as it is after (nullopt: no
   // such open table). `full` tells whether this filled it (the caller starts its game).
   std::optional<Table> sit(const std::string& id, const std::string& player, std::int64_t now, bool& full);
@@ -158,6 +171,48 @@ class AccountStore {
   void host_seen(const std::string& host, std::int64_t now);
   // Real-time tables whose host was not seen since `before` close; returns their ids.
   std::vector<std::string> close_absent_hosts(std::int64_t before);
+  // ---- profiles: ratings of one player, finished games, leaderboards ----
+  std::vector<std::pair<std::string, rating::Standing>> standings_of(const std::string& player);  // by bucket
+  std::vector<rating::HistoryRow> history_of(const std::string& player);                          // oldest first
+  // One seat's result in a finished game (derived from its log when it ends: docs/server-protocol.md).
+  struct GameResult {
+    std::string game_id, player, kind, reason;
+    int seat = 0, players = 0, place = 0, score = 0;
+    bool rated = false;
+    std::int64_t ended = 0;
+  };
+  void add_results(const std::vector<GameResult>& rows);                     // (a game's rows written once)
+  std::vector<GameResult> results_of(const std::string& player, int limit);  // newest first
+  struct ResultCount {
+    std::string kind;
+    int players = 0, played = 0, won = 0;
+  };
+  std::vector<ResultCount> result_counts(const std::string& player);
+  struct LeaderRow {
+    std::string name;
+    rating::Standing s;
+  };
+  // The bucket's standings of accounts (not banned or deleted) with a rated game since `since`.
+  std::vector<LeaderRow> leaderboard(const std::string& bucket, std::int64_t since);
+  // ---- chat and reports ----
+  struct ChatMessage {
+    std::string id, game, channel, player, name, text, phrase;  // name: the writer's account's ("" a guest)
+    int seat = -1;
+    std::int64_t time = 0;
+  };
+  void add_chat(const ChatMessage& m);
+  // The game's messages, oldest first: those not removed (with_removed: every one).
+  std::vector<ChatMessage> chat_of(const std::string& game, bool with_removed = false);
+  int chat_count(const std::string& game, const std::string& channel);
+  bool remove_chat(const std::string& id, std::int64_t now);  // false: no such message shown
+  struct Report {
+    std::string id, reporter, reported, reason, game, message, note;
+    std::int64_t made = 0, closed = 0;
+  };
+  void add_report(const Report& r);
+  int reports_since(const std::string& reporter, std::int64_t since);
+  std::vector<Report> reports(bool all);  // open ones (all: every one), oldest first
+  bool close_report(const std::string& id, std::int64_t now);
   [[nodiscard]] bool known_address(const std::string& player, const std::string& address);
   void remember_address(const std::string& player, const std::string& address, std::int64_t now);
 

@@ -76,13 +76,35 @@ CREATE TABLE table_players(
   PRIMARY KEY(table_id, player));
 )sql";
 
+// 7: what the lobby, profiles and the tables' talk keep (docs/server-protocol.md): whether guests
+// may write in an open table's game, each finished game's result per player (derived from its log
+// when it ends), the games' chats (outside their logs) and the reports for the operator's queue.
+constexpr std::string_view kPlace = R"sql(
+ALTER TABLE open_tables ADD COLUMN guest_chat INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE game_results(
+  game TEXT NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL REFERENCES players(id), kind TEXT NOT NULL,
+  players INTEGER NOT NULL, place INTEGER NOT NULL, score INTEGER NOT NULL, rated INTEGER NOT NULL,
+  reason TEXT NOT NULL, ended BIGINT NOT NULL, PRIMARY KEY(game, seat));
+CREATE INDEX game_results_by_player ON game_results(player, ended);
+CREATE TABLE chat_messages(
+  id TEXT PRIMARY KEY, game TEXT NOT NULL, channel TEXT NOT NULL, seat INTEGER NOT NULL,
+  player TEXT NOT NULL REFERENCES players(id), text TEXT NOT NULL, phrase TEXT NOT NULL, time BIGINT NOT NULL,
+  removed BIGINT);
+CREATE INDEX chat_by_game ON chat_messages(game, time);
+CREATE TABLE reports(
+  id TEXT PRIMARY KEY, reporter TEXT NOT NULL REFERENCES players(id), reported TEXT NOT NULL REFERENCES players(id),
+  reason TEXT NOT NULL, game TEXT NOT NULL, message TEXT NOT NULL, note TEXT NOT NULL, made BIGINT NOT NULL,
+  closed BIGINT);
+CREATE INDEX reports_by_reporter ON reports(reporter, made);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> kSteps = {
       {2, "players", kPlayers, kPlayers},   {3, "game_players", kGamePlayers, kGamePlayers},
       {4, "ratings", kRatings, kRatings},   {5, "pairing", kPairing, kPairing},
-      {6, "open_tables", kTables, kTables},
+      {6, "open_tables", kTables, kTables}, {7, "place", kPlace, kPlace},
   };
   return kSteps;
 }

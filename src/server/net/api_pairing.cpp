@@ -1,30 +1,14 @@
-// Quick pairing, blocks and players' pages over HTTP (docs/server-protocol.md, "Quick pairing";
+// Quick pairing and blocks over HTTP (docs/server-protocol.md, "Quick pairing";
 // docs/pairing.md): a player joins a pool (game, seats, clock class, rated or casual; guests pair
 // only with guests), a wave every --pairing-wave-ms pairs each pool (server/pairing) and creates
 // its tables' games, each seat bound to its player; the player asks where it was seated.
 #include "server/net/server.hpp"
 
 namespace carc::server::net_side {
-namespace {}  // namespace
-
 json clock_of(const std::string& cls) {
   if (cls == "days") return json{{"type", "days"}, {"days", 2}};
   return json{{"type", "realtime"}, {"bank", 600}, {"increment", 10}};
 }
-
-namespace {
-
-json standing_json(const std::string& bucket, const rating::Standing& s) {
-  return json{{"bucket", bucket},
-              {"rating", static_cast<int>(std::lround(rating::display(s.r)))},
-              {"provisional", rating::provisional(s.r)},
-              {"games", s.games},
-              {"mu", s.r.mu},
-              {"sigma", s.r.sigma},
-              {"last", s.last}};
-}
-
-}  // namespace
 
 // POST /api/pairing {"game", "seats", "clock", "rated"}: the session's player waits in that pool.
 void Server::http_pairing_join(HttpCall& c) {
@@ -48,6 +32,13 @@ void Server::http_pairing_join(HttpCall& c) {
   if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
   if (rated && p->guest())
     return c.problem(http::status::forbidden, "rated_needs_account", "rated games are for accounts: claim one first");
+  if (!player_rate("pool:" + p->id, kPoolJoinsPerMinute, c.retry_after))
+    return c.problem(
+        http::status::too_many_requests, "rate_limited",
+        fmt::format("at most {} pool joins a minute: try again in {} s", kPoolJoinsPerMinute, c.retry_after));
+  if (clock == "days" && correspondence_games(p->id) >= o_.correspondence_cap)
+    return c.problem(http::status::conflict, "too_many_games",
+                     fmt::format("you have {} correspondence games going: finish one first", o_.correspondence_cap));
   double r = 1500;
   if (const auto s = accounts_->standing(p->id, rating::bucket(game, seats))) r = rating::display(s->r);
   accounts_->join_pool({p->id, game, clock, seats, rated, p->guest(), r, now, 0});
@@ -93,7 +84,7 @@ void Server::http_pairing_leave(HttpCall& c) {
 
 void Server::create_seated_game(const std::string& game_id, const std::string& game, const std::string& clock,
                                 const std::vector<std::string>& players, const std::vector<std::string>& bots,
-                                bool rated, const std::string& origin) {
+                                bool rated, const std::string& origin, bool guest_chat) {
   const std::int64_t now = now_ms();
   const BotPolicy policy{o_.trusted_bots, {o_.bot_max_ms, o_.bot_max_playouts, kServerBotLimits.max_threads}};
   json seats = json::array();
@@ -108,6 +99,7 @@ void Server::create_seated_game(const std::string& game_id, const std::string& g
   for (std::size_t i = 0; i < players.size(); ++i) settings["seats"][i]["player"] = players[i];
   if (rated) settings["rated"] = true;
   settings["origin"] = origin;
+  if (guest_chat) settings["guest_chat"] = true;
   created.meta.settings = settings.dump();
   store_->create(created.meta, created.first);
   for (std::size_t i = 0; i < players.size(); ++i)
@@ -156,25 +148,6 @@ void Server::http_blocks(HttpCall& c) {
   for (const std::string& id : accounts_->blocked_by(p->id))
     if (const auto o = accounts_->by_id(id); o && !o->deleted) names.push_back(o->name);
   c.respond(http::status::ok, dump(json{{"blocked", names}}));
-}
-
-// GET /api/players/NAME: an account's page: its ratings per bucket (docs/ratings.md) and its history.
-void Server::http_player(HttpCall& c) {
-  const auto p = accounts_->by_name(accounts::username_key(c.arg));
-  if (!p || p->deleted) return c.problem(http::status::not_found, "unknown_player", "no account has this name");
-  json ratings = json::array();
-  for (const auto& [key, s] : accounts_->rating_table())  // (small: one row per player and bucket)
-    if (key.second == p->id) ratings.push_back(standing_json(key.first, s));
-  json history = json::array();
-  for (const auto& r : accounts_->rating_history())
-    if (r.player == p->id)
-      history.push_back({{"game", r.game},
-                         {"bucket", r.bucket},
-                         {"time", r.time},
-                         {"before", static_cast<int>(std::lround(rating::display(r.before)))},
-                         {"after", static_cast<int>(std::lround(rating::display(r.after)))}});
-  c.respond(http::status::ok,
-            dump(json{{"name", p->name}, {"since", p->claimed}, {"ratings", ratings}, {"history", history}}));
 }
 
 }  // namespace carc::server::net_side

@@ -8,7 +8,6 @@
 namespace carc::server::net_side {
 namespace {
 
-constexpr std::int64_t kHostAbsentMs = 30000;
 constexpr int kTablesPerHost = 3;  // open tables one player may host at once
 
 }  // namespace
@@ -18,9 +17,10 @@ void Server::http_table_open(HttpCall& c) {
   json body = jin::parse(c.req.body().empty() ? "{}" : c.req.body(), "request");
   if (!body.is_object()) throw InputError("request: expected a JSON object");
   for (const auto& [k, v] : body.items())
-    if (k != "game" && k != "seats" && k != "bots" && k != "clock" && k != "rated" && k != "range")
-      throw InputError(fmt::format("request: {}: not a field of a table (game, seats, bots, clock, rated, range)",
-                                   printable(k.substr(0, 40))));
+    if (k != "game" && k != "seats" && k != "bots" && k != "clock" && k != "rated" && k != "range" && k != "guest_chat")
+      throw InputError(
+          fmt::format("request: {}: not a field of a table (game, seats, bots, clock, rated, range, guest_chat)",
+                      printable(k.substr(0, 40))));
   accounts::AccountStore::Table t;
   t.game = jin::string(jin::need(body, "game", "request"), "request", "game", 40);
   if (!find_game(t.game))
@@ -48,11 +48,18 @@ void Server::http_table_open(HttpCall& c) {
     t.max_rating = static_cast<int>(jin::integer(range[1], 0, 4000, "request", "range[1]"));
     if (*t.min_rating > *t.max_rating) throw InputError("request: range: the lowest is above the highest");
   }
+  t.guest_chat = body.contains("guest_chat") && jin::boolean(body["guest_chat"], "request", "guest_chat");
   const std::int64_t now = now_ms();
   const auto p = accounts_->by_session(session_secret(c.req), now);
   if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
   if (t.rated && p->guest())
     return c.problem(http::status::forbidden, "rated_needs_account", "rated games are for accounts: claim one first");
+  if (!player_rate("table:" + p->id, kTablesPerMinute, c.retry_after))
+    return c.problem(http::status::too_many_requests, "rate_limited",
+                     fmt::format("at most {} new tables a minute: try again in {} s", kTablesPerMinute, c.retry_after));
+  if (t.clock == "days" && correspondence_games(p->id) >= o_.correspondence_cap)
+    return c.problem(http::status::conflict, "too_many_games",
+                     fmt::format("you have {} correspondence games going: finish one first", o_.correspondence_cap));
   if (accounts_->tables_hosted(p->id) >= kTablesPerHost)
     return c.problem(http::status::conflict, "too_many_tables",
                      fmt::format("you host {} open tables already: close one first", kTablesPerHost));
@@ -63,22 +70,16 @@ void Server::http_table_open(HttpCall& c) {
   c.respond(http::status::created, dump(json{{"table", t.id}}));
 }
 
-namespace {
-
-json table_json(accounts::AccountStore& acc, const accounts::AccountStore::Table& t) {
+json table_json(const accounts::AccountStore::Table& t) {
   json players = json::array();
-  for (const std::string& id : t.players) {
-    const auto p = acc.by_id(id);
-    players.push_back(p && !p->guest() ? json(p->name) : json(nullptr));
-  }
+  for (const std::string& name : t.names) players.push_back(name.empty() ? json(nullptr) : json(name));
   json out{{"id", t.id},       {"game", t.game},     {"seats", t.seats},     {"bots", t.bots},    {"clock", t.clock},
            {"rated", t.rated}, {"players", players}, {"created", t.created}, {"status", t.status}};
   if (t.min_rating) out["range"] = {*t.min_rating, *t.max_rating};
+  if (t.guest_chat) out["guest_chat"] = true;
   if (!t.game_id.empty()) out["game_id"] = t.game_id;
   return out;
 }
-
-}  // namespace
 
 // GET /api/tables: the open tables, newest first (the host's asking keeps their real-time tables).
 void Server::http_tables(HttpCall& c) {
@@ -87,7 +88,7 @@ void Server::http_tables(HttpCall& c) {
   for (const std::string& id : accounts_->close_absent_hosts(now - kHostAbsentMs))
     log_event("table_closed", {{"table", id}, {"why", "host_absent"}});
   json list = json::array();
-  for (const auto& t : accounts_->open_tables(200)) list.push_back(table_json(*accounts_, t));
+  for (const auto& t : accounts_->open_tables(200)) list.push_back(table_json(t));
   c.respond(http::status::ok, dump(json{{"tables", list}}));
 }
 
@@ -104,6 +105,9 @@ void Server::http_table_join(HttpCall& c) {
   for (const std::string& other : t->players)
     if (other != p->id && accounts_->blocked_either(other, p->id))
       return c.problem(http::status::forbidden, "blocked", "you cannot sit at this table");
+  if (t->clock == "days" && correspondence_games(p->id) >= o_.correspondence_cap)
+    return c.problem(http::status::conflict, "too_many_games",
+                     fmt::format("you have {} correspondence games going: finish one first", o_.correspondence_cap));
   if (t->min_rating) {
     double r = 1500;
     if (const auto s = accounts_->standing(p->id, rating::bucket(t->game, t->seats))) r = rating::display(s->r);
@@ -119,7 +123,7 @@ void Server::http_table_join(HttpCall& c) {
   if (full) {
     const std::string gid = random_hex(6);
     try {
-      create_seated_game(gid, sat->game, sat->clock, sat->players, sat->bots, sat->rated, "table");
+      create_seated_game(gid, sat->game, sat->clock, sat->players, sat->bots, sat->rated, "table", sat->guest_chat);
     } catch (...) {
       accounts_->set_table_status(sat->id, "open");  // (the store refused: the next to sit tries again)
       throw;

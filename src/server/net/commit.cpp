@@ -45,7 +45,10 @@ void Server::commit_loop() {
         jobs |= ok[i] && batch[i].job.has_value();
         if (ok[i] && !batch[i].status.empty() && batch[i].status != "active") {
           game_ended(batch[i].game);
-          if (batch[i].status == "finished") rate_if_rated(batch[i].game);
+          if (batch[i].status == "finished") {
+            rate_if_rated(batch[i].game);
+            record_results(batch[i].game);
+          }
         }
         if (batch[i].events.empty()) continue;  // a job settled aside (a room's commit always has events)
         const auto it = hosts_.find(batch[i].game);

@@ -247,6 +247,17 @@ int Server::run(std::atomic<bool>* stop) {
     });
   };
   if (o_.pairing_wave_ms > 0) pair_soon();
+  // the lobby's batches (lobby.cpp)
+  lobby_timer_ = std::make_unique<net::steady_timer>(ioc_);
+  std::function<void()> lobby_soon = [&] {
+    lobby_timer_->expires_after(std::chrono::milliseconds(o_.lobby_ms));
+    lobby_timer_->async_wait([&](beast::error_code e) {
+      if (e || draining_) return;
+      guarded([&] { lobby_tick(); });
+      lobby_soon();
+    });
+  };
+  lobby_soon();
   // a handler's exception must not end the process and every game on it: counted, logged, and
   // the loop goes on (guarded() and the handlers' own catches take almost all of them first)
   for (;;) {

@@ -73,6 +73,27 @@ std::string Server::create_quota(const std::string& client, std::string& message
   return "";
 }
 
+bool Server::player_rate(const std::string& key, double per_minute, int& retry_s) {
+  // a token bucket of `per_minute` tokens, refilled over a minute; per process
+  const std::int64_t now = now_ms();
+  const double per_ms = per_minute / 60000.0;
+  if (player_buckets_.size() > 100000)  // forget the full ones
+    for (auto it = player_buckets_.begin(); it != player_buckets_.end();)
+      it = it->second.tokens + static_cast<double>(now - it->second.at) * per_ms >= per_minute
+               ? player_buckets_.erase(it)
+               : std::next(it);
+  Bucket& b = player_buckets_.try_emplace(key, Bucket{per_minute, now}).first->second;
+  b.tokens = std::min(per_minute, b.tokens + static_cast<double>(now - b.at) * per_ms);
+  b.at = now;
+  if (b.tokens < 1) {
+    retry_s = std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / per_ms / 1000.0)));
+    ++stats_.refused["rate_limited"];
+    return false;
+  }
+  b.tokens -= 1;
+  return true;
+}
+
 void Server::game_ended(const std::string& id) {
   if (const auto it = creator_.find(id); it != creator_.end()) {
     if (const auto g = games_by_ip_.find(it->second); g != games_by_ip_.end()) {

@@ -80,6 +80,9 @@ std::string Server::metrics_text() {
   stats_.job_wait_seconds.write(out, "carc_job_wait_seconds", "from a bot's turn becoming due to a worker taking it");
   gauge("carc_http_requests_total", "HTTP requests read", static_cast<double>(stats_.http_requests), "counter");
   gauge("carc_paired_tables_total", "tables quick pairing made", static_cast<double>(stats_.paired_tables), "counter");
+  gauge("carc_lobby_sockets", "lobby WebSockets that said hello", static_cast<double>(lobby_.conns.size()));
+  gauge("carc_lobby_messages_total", "lobby batches sent (one per socket)", static_cast<double>(stats_.lobby_messages),
+        "counter");
   gauge("carc_password_checks_total", "logins' password verifications (an unknown name costs one too)",
         static_cast<double>(stats_.password_checks), "counter");
   out += "# HELP carc_http_responses_total HTTP answers by status\n# TYPE carc_http_responses_total counter\n";

@@ -35,7 +35,13 @@ const Server::Route Server::kRoutes[] = {
     {http::verb::post, "/api/blocks", &Server::http_block},
     {http::verb::get, "/api/blocks", &Server::http_blocks},
     {http::verb::delete_, "/api/blocks/+", &Server::http_unblock},
+    // your turn, players' pages, leaderboards (api_players.cpp)
+    {http::verb::get, "/api/me/turns", &Server::http_turns},
     {http::verb::get, "/api/players/+", &Server::http_player},
+    {http::verb::get, "/api/leaderboard", &Server::http_leaderboard},
+    // chat and reports (chat.cpp)
+    {http::verb::get, "/api/games/+/chat", &Server::http_chat},
+    {http::verb::post, "/api/reports", &Server::http_report},
     // open tables (api_tables.cpp)
     {http::verb::post, "/api/tables", &Server::http_table_open},
     {http::verb::get, "/api/tables", &Server::http_tables},

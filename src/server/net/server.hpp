@@ -67,6 +67,12 @@ inline std::int64_t now_ms() {
 inline constexpr std::size_t kMaxBody = 256 * 1024;
 inline constexpr std::size_t kMaxFrame = 64 * 1024;
 inline constexpr std::size_t kMaxHeader = 16 * 1024;
+// A real-time open table closes when its host was not seen (a lobby socket, GET /api/tables) this long.
+inline constexpr std::int64_t kHostAbsentMs = 30000;
+// The lobby's WebSocket is /ws/lobby: this "game" (games' ids are 12 hex digits).
+inline constexpr std::string_view kLobby = "lobby";
+// Per player: new open tables and pool joins a minute.
+inline constexpr double kTablesPerMinute = 10, kPoolJoinsPerMinute = 20;
 
 // JSON text for a reply or a log line: a string that is not UTF-8 (nothing the server writes
 // should hold one) is written with U+FFFD rather than failing the reply.
@@ -111,6 +117,8 @@ using Slot = std::shared_ptr<void>;
 
 // A clock class's clock: "realtime" 10 minutes and 10 s a move, "days" 2 days a move.
 json clock_of(const std::string& cls);
+// An open table as GET /api/tables and the lobby's socket show it.
+json table_json(const accounts::AccountStore::Table& t);
 
 // A WebSocket connection's session (ws_session.cpp): the handshake of `req`, then its frames to
 // the server's ws_message, its sink for what the server sends.
@@ -142,7 +150,7 @@ struct Stats {
   std::map<int, std::uint64_t> http_by_status;   // answers by HTTP status
   std::map<std::string, std::uint64_t> refused;  // refused or failed, by code
   std::uint64_t handler_failures = 0, accept_errors = 0, password_checks = 0, paired_tables = 0, ws_messages = 0,
-                http_requests = 0, unloaded = 0;
+                lobby_messages = 0, http_requests = 0, unloaded = 0;
 };
 
 // A client address's bucket of game creations (a token bucket: `create_burst` tokens, refilled at
@@ -324,12 +332,46 @@ class Server {
   // A game whose seats are players (bound to them, "rated" if asked) and then bots (pairing, tables).
   void create_seated_game(const std::string& game_id, const std::string& game, const std::string& clock,
                           const std::vector<std::string>& players, const std::vector<std::string>& bots, bool rated,
-                          const std::string& origin);
+                          const std::string& origin, bool guest_chat = false);
   // Open tables (api_tables.cpp)
   void http_table_open(HttpCall& c);
   void http_tables(HttpCall& c);
   void http_table_join(HttpCall& c);
   void http_table_leave(HttpCall& c);
+  // The lobby's WebSocket (lobby.cpp): hello answered with the whole lobby, then a batch of
+  // changes at most every --lobby-ms.
+  void lobby_message(std::uint64_t conn, const std::string& text);
+  void lobby_gone(std::uint64_t conn);
+  void lobby_tick();
+  struct LobbyState {
+    std::map<std::uint64_t, std::string> conns;  // said hello: their player ("" without a session)
+    std::map<std::string, std::string> tables;   // the last batch's tables: id -> its JSON text
+    std::vector<accounts::AccountStore::PoolCount> pools;
+    std::int64_t seq = 0;
+  } lobby_;
+  // Your turn, profiles, leaderboards (api_players.cpp)
+  void http_turns(HttpCall& c);
+  void http_leaderboard(HttpCall& c);
+  // The player's active games with a days-per-move clock.
+  int correspondence_games(const std::string& player);
+  // A finished game's result per seat bound to a player (game_results), once.
+  void record_results(const std::string& id);
+  // Chat and reports (chat.cpp): the connection's side, its history after hello, a message.
+  struct ChatConn {
+    std::string game, player, name;
+    int seat = -1;
+    std::string refusal;           // why it may not write ("" it may): chat_account, chat_guest
+    std::set<std::string> blocks;  // players it blocks or is blocked by
+  };
+  std::unordered_map<std::uint64_t, ChatConn> chat_conns_;
+  std::unordered_map<std::string, std::deque<std::int64_t>> chat_times_;  // by player: their last messages
+  void chat_hello(std::uint64_t conn, const std::string& game, Host& h, int seat);
+  void chat_message(std::uint64_t conn, Host& h, const json& msg);
+  void http_chat(HttpCall& c);
+  void http_report(HttpCall& c);
+  // Per player rate buckets (tables opened, pools joined, ...): true when `key` may go on.
+  bool player_rate(const std::string& key, double per_minute, int& retry_s);
+  std::unordered_map<std::string, Bucket> player_buckets_;
   // A seat opened with its token by a connection with a session: the seat is its player's.
   void bind_seat(std::uint64_t conn, const std::string& game, int seat);
   // Whether the connection's session player holds the seat (bound by an earlier hello with its token).
@@ -369,7 +411,8 @@ class Server {
   net::io_context ioc_{1};
   tcp::acceptor acceptor_;
   // (io objects after ioc_: destroyed before it, while its services live)
-  std::unique_ptr<net::steady_timer> accept_timer_, sweep_timer_, drain_timer_, heads_timer_, pairing_timer_;
+  std::unique_ptr<net::steady_timer> accept_timer_, sweep_timer_, drain_timer_, heads_timer_, pairing_timer_,
+      lobby_timer_;
   int accept_backoff_ms_ = 0;
   int max_conns_ = 0;
   // open connections, in all and per address; shared with the slots that give them back, which

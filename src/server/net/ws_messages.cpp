@@ -25,6 +25,7 @@ void Server::ws_message(std::uint64_t conn, const std::string& game, const std::
       it->second(dump(json{{"type", "error"}, {"code", code}, {"message", msg}}));
   };
   try {
+    if (game == kLobby) return lobby_message(conn, text);
     ws_message_in(conn, game, text, error);
   } catch (const std::exception& e) {
     ++stats_.handler_failures;
@@ -108,10 +109,11 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
     // event before the ones it asked for
     h->greeted.insert(conn);
     if (seat >= 0) bind_seat(conn, game, seat);
-    when_free(*h, [this, h, conn, seat, since, views, lang] {
+    when_free(*h, [this, h, conn, seat, since, views, lang, game] {
       if (!h->greeted.count(conn)) return;  // gone meanwhile
       h->conns.insert(conn);
       run_step(*h, h->room->hello(conn, seat, since, views, now_ms(), lang));
+      chat_hello(conn, game, *h, seat);
     });
     return;
   }
@@ -119,6 +121,7 @@ void Server::ws_message_in(std::uint64_t conn, const std::string& game, const st
     error("no_hello", "say hello first (with your seat's token, or none to watch)");
     return;
   }
+  if (type && *type == "chat") return chat_message(conn, *h, msg);  // (outside the game's log: chat.cpp)
   when_free(*h, [this, h, conn, msg] { run_step(*h, h->room->command(conn, msg, now_ms())); });
 }
 
@@ -126,6 +129,8 @@ void Server::ws_gone(std::uint64_t conn, const std::string& game) {
   sinks_.erase(conn);
   ws_clients_.erase(conn);
   ws_sessions_.erase(conn);
+  chat_conns_.erase(conn);
+  if (game == kLobby) return lobby_gone(conn);
   const auto it = hosts_.find(game);
   if (it == hosts_.end()) return;
   Host& h = *it->second;
