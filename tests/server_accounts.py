@@ -56,9 +56,11 @@ def check(cond, msg):
 
 class Server:
     def __init__(self, db, *extra):
+        """db: an SQLite file, or a postgresql:// URL (several servers may share it)."""
         self.db = db
-        self.log = db + ".log"
-        args = [BIN, "serve", "--listen", "127.0.0.1:0", "--db", f"sqlite:{db}", "--trust-proxy", "127.0.0.1",
+        url = db if db.startswith("postgresql://") else f"sqlite:{db}"
+        self.log = os.path.join(TMP, f"server{len(SERVERS)}.log") if url == db else db + ".log"
+        args = [BIN, "serve", "--listen", "127.0.0.1:0", "--db", url, "--trust-proxy", "127.0.0.1",
                 "--workers", "0", *extra]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(self.log, "w"), text=True,
                                      preexec_fn=lambda: _libc.prctl(1, signal.SIGKILL))

@@ -16,7 +16,7 @@ reports"):
 No check depends on the machine being quiet: every wait is for a state, with a deadline of many
 seconds. Every server this test starts dies with it.
 
-usage: server_place.py BUILD/carcassonne
+usage: server_place.py BUILD/carcassonne [--pg]  (--pg: two servers on CARC_PG_URL, scripts/pg.sh with)
 """
 import asyncio
 import json
@@ -379,7 +379,51 @@ def rate_checks(srv):
     print("rate limits: ok")
 
 
+def two_processes(url):
+    """Two servers on one PostgreSQL: a lobby on one sees the other's tables, a pool joined on both
+    pairs once, and the turns of a game are listed by the process that does not hold it."""
+    a_srv = acc.Server(url, "--pairing-wave-ms", "300", "--lobby-ms", "500")
+    b_srv = acc.Server(url, "--pairing-wave-ms", "300", "--lobby-ms", "500")
+    ann, _ = acc.guest_and_claim(a_srv, "Two_Ann", "10.10.0.1")
+    bob, _ = acc.guest_and_claim(b_srv, "Two_Bob", "10.10.0.2")
+
+    def on(srv, c):  # the same browser, through the other process
+        other = acc.Client(srv, c.addr)
+        other.cookie = c.cookie
+        return other
+
+    async def lobby():
+        ws = await websockets.connect(f"ws://127.0.0.1:{b_srv.port}/ws/lobby", extra_headers=headers(b_srv, bob))
+        await ws.send(json.dumps({"type": "hello"}))
+        check(json.loads(await ws.recv())["full"], "the whole lobby")
+        st, r, _ = ann.call("POST", "/api/tables", {"game": "safari", "seats": 2, "clock": "days"})
+        check(st == 201, f"a table on the first process: {st} {r}")
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if m["type"] == "lobby" and any(t["id"] == r["table"] for t in m["added"]):
+                break
+        else:
+            fail("the second process's lobby never showed the first's table")
+        ann.call("POST", f"/api/tables/{r['table']}/leave", {})
+        await ws.close()
+
+    asyncio.run(lobby())
+    gid, sa, sb = pair(a_srv, ann, bob, {"game": "base", "seats": 2, "clock": "days"})
+    for c in (ann, bob, on(b_srv, ann), on(a_srv, bob)):
+        st, mine, _ = c.call("GET", "/api/me/games")
+        check([g["id"] for g in mine["games"]].count(gid) == 1, f"seated once: {mine}")
+    turns = [on(srv, c).call("GET", "/api/me/turns")[1] for srv in (a_srv, b_srv) for c in (ann, bob)]
+    check([len(t["turns"]) for t in turns] in ([1, 0, 1, 0], [0, 1, 0, 1]), f"both processes list the same turns: {turns}")
+    check(turns[0]["turns"] == turns[2]["turns"] or turns[1]["turns"] == turns[3]["turns"], f"{turns}")
+    a_srv.stop()
+    b_srv.stop()
+    print("server_place (two processes on PostgreSQL): ok")
+
+
 def main():
+    if "--pg" in sys.argv:
+        return two_processes(os.environ["CARC_PG_URL"])
     db = os.path.join(acc.TMP, "place.db")
     srv = acc.Server(db, "--pairing-wave-ms", "300", "--lobby-ms", "500", "--correspondence-cap", "2")
     lobby_checks(srv)
