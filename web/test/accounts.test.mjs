@@ -204,7 +204,8 @@ test("a guest's game against a bot, kept by the claim, listed in \"Your games\" 
   await b.page.waitForSelector("[data-account='account']");
   await b.page.goto(server.url + "/");
   const hellos = [];
-  b.page.on("websocket", (ws) => ws.on("framesent", (f) => { try { const m = JSON.parse(f.payload); if (m.type === "hello") hellos.push(m); } catch { /* not JSON */ } }));
+  // (the game's socket: the lobby's own, /ws/lobby, says hello too)
+  b.page.on("websocket", (ws) => ws.url().endsWith(`/ws/${id}`) && ws.on("framesent", (f) => { try { const m = JSON.parse(f.payload); if (m.type === "hello") hellos.push(m); } catch { /* not JSON */ } }));
   await b.page.click(`[data-account-game="${id}"] a`);
   await b.page.waitForURL(new RegExp(`/play/${id}\\?seat=0$`));
   await b.page.waitForFunction(() => document.body.dataset.seat === "0" && document.body.dataset.myTurn === "true" && document.body.dataset.ready === "true", null, { timeout: 30000 });
