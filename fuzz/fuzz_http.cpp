@@ -9,6 +9,10 @@
 // body (what follows the first blank line), so that a mutated body keeps a matching
 // Content-Length. Password hashes are made at libsodium's smallest cost here, to keep the runs fast.
 //
+// An input whose first line is "WS GAME [SESSION]" is a WebSocket's instead (GAME "@G" or "lobby",
+// SESSION "@S" or none): each further line is one text frame (the game's messages, the chat, the
+// lobby's); every message the server sends it must be a JSON object of a known type.
+//
 // Invariants: every whole request gets exactly one whole HTTP/1.x response (in the request's version); no handler fails
 // (no 500, no handler failure counted); an error answer in JSON has a code and a message; every
 // JSON body parses; nothing outside the web root and no hidden file is ever served (the harness
@@ -21,8 +25,10 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fuzz_common.hpp"
 #include "server/accounts/credentials.hpp"
@@ -110,12 +116,58 @@ std::size_t count(const std::string& s, std::string_view what) {
   return n;
 }
 
+const std::set<std::string> kWsTypes = {"welcome",  "events", "ack",   "reject", "options", "state",
+                                        "presence", "pong",   "error", "chat",   "lobby"};
+
+void fuzz_websocket(World& world, const std::string& raw) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at <= raw.size();) {
+    const auto nl = raw.find('\n', at);
+    lines.push_back(raw.substr(at, nl == std::string::npos ? std::string::npos : nl - at));
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  std::string game = "lobby", session;
+  {
+    const std::string& head = lines[0];
+    const auto sp = head.find(' ', 3);
+    game = head.substr(3, sp == std::string::npos ? std::string::npos : sp - 3);
+    if (sp != std::string::npos) session = head.substr(sp + 1);
+  }
+  lines.erase(lines.begin());
+  if (lines.size() > 12) lines.resize(12);
+  const std::uint64_t failures = world.harness->failures();
+  std::vector<std::string> out;
+  try {
+    out = world.harness->websocket(game, session, lines);
+  } catch (const std::exception& e) {
+    bug(std::string("a WebSocket's frames threw: ") + e.what());
+  }
+  if (world.harness->failures() != failures) bug("a WebSocket message failed a handler");
+  for (const std::string& text : out) {
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const std::exception& e) {
+      bug(std::string("a WebSocket message does not parse: ") + e.what() + ": " + text.substr(0, 200));
+    }
+    if (!j.is_object() || !j.contains("type") || !j["type"].is_string() ||
+        !kWsTypes.count(j["type"].get<std::string>()))
+      bug("a WebSocket message of no known type: " + text.substr(0, 200));
+    if (j["type"] == "error" && j.value("code", "") == "internal") bug("internal: " + text.substr(0, 300));
+  }
+}
+
 }  // namespace
 
 int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   static World world;
   if (++world.uses > 400) world.reset();
   const std::string raw = substitute(std::string(reinterpret_cast<const char*>(data), size), world.game, world.session);
+  if (raw.rfind("WS ", 0) == 0) {
+    fuzz_websocket(world, raw);
+    return 0;
+  }
   const std::uint64_t failures = world.harness->failures();
   std::string res;
   try {

@@ -10,4 +10,4 @@ out=$(bash "$here/scripts/pg.sh" with bash -c 'CARC_TEST_PG=$CARC_PG_URL "$0" --
 echo "$out" | tail -4
 # every case ran (none skipped for want of the cluster)
 echo "$out" | grep -q "SKIPPED" && { echo "pg_store: cases were skipped"; exit 1; }
-echo "$out" | grep -Eq "PASSED  \] 16 tests" || { echo "pg_store: the PostgreSQL cases did not run"; exit 1; }
+echo "$out" | grep -Eq "PASSED  \] 17 tests" || { echo "pg_store: the PostgreSQL cases did not run"; exit 1; }

@@ -276,5 +276,76 @@ TEST_P(AccountStoreContract, TablesFillStartAndClose) {
   EXPECT_TRUE(s.open_tables(10).empty());
 }
 
+TEST_P(AccountStoreContract, LobbyResultsChatAndReports) {
+  AccountStore s(sql());
+  const std::string host = s.new_guest(kT, "1", "x").first.id, a = s.new_guest(kT, "1", "x").first.id;
+  ASSERT_TRUE(s.claim(a, "Ann", "ann", "h", {}, kT));
+  // open tables: names of accounts, "" for a guest, in the order they sat; several tables in few statements
+  for (const char* id : {"t1", "t2"}) {
+    AccountStore::Table t;
+    t.id = id;
+    t.host = host;
+    t.game = "base";
+    t.seats = 3;
+    t.clock = "days";
+    t.created = kT + (id[1] - '0');
+    t.guest_chat = id[1] == '2';
+    s.open_table(t);
+  }
+  bool full = false;
+  ASSERT_TRUE(s.sit("t1", a, kT + 5, full));
+  const auto open = s.open_tables(10);
+  ASSERT_EQ(open.size(), 2u);
+  EXPECT_EQ(open[0].id, "t2") << "newest first";
+  EXPECT_TRUE(open[0].guest_chat);
+  EXPECT_EQ(open[1].names, (std::vector<std::string>{"", "Ann"}));
+  EXPECT_EQ(s.table("t1")->names, open[1].names);
+  EXPECT_EQ(s.open_tables(1).size(), 1u);
+  // pool counts
+  s.join_pool({a, "base", "days", 2, false, false, 1500, kT, 0});
+  s.join_pool({host, "base", "days", 2, false, true, 1500, kT, 0});
+  const auto pools = s.pool_counts();
+  ASSERT_EQ(pools.size(), 2u);
+  EXPECT_EQ(pools[0].waiting + pools[1].waiting, 2);
+  EXPECT_NE(pools[0].guest, pools[1].guest);
+  // results: written once per game and seat; counted by game and number of players
+  s.add_results({{"g1", a, "base", "finished", 0, 2, 1, 30, true, kT + 10},
+                 {"g1", host, "base", "finished", 1, 2, 2, 20, true, kT + 10}});
+  s.add_results({{"g1", a, "base", "finished", 0, 2, 2, 0, true, kT + 10}});  // (again: kept as first written)
+  s.add_results({{"g2", a, "amazonas", "resign", 1, 3, 3, 12, false, kT + 20}});
+  const auto mine = s.results_of(a, 10);
+  ASSERT_EQ(mine.size(), 2u);
+  EXPECT_EQ(mine[0].game_id, "g2") << "newest first";
+  EXPECT_EQ(mine[1].place, 1);
+  const auto counts = s.result_counts(a);
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_EQ(counts[0].kind, "amazonas");
+  EXPECT_EQ(counts[1].played, 1);
+  EXPECT_EQ(counts[1].won, 1);
+  // chat: kept in order, removed once, counted per side
+  s.add_chat({"m1", "g1", "players", a, "", "hi", "", 0, kT + 1});
+  s.add_chat({"m2", "g1", "spectators", host, "", "", "good_game", -1, kT + 2});
+  auto chat = s.chat_of("g1");
+  ASSERT_EQ(chat.size(), 2u);
+  EXPECT_EQ(chat[0].name, "Ann");
+  EXPECT_EQ(chat[1].name, "") << "a guest has no name";
+  EXPECT_EQ(chat[1].phrase, "good_game");
+  EXPECT_EQ(s.chat_count("g1", "players"), 1);
+  EXPECT_TRUE(s.remove_chat("m1", kT + 3));
+  EXPECT_FALSE(s.remove_chat("m1", kT + 4));
+  EXPECT_EQ(s.chat_of("g1").size(), 1u);
+  EXPECT_EQ(s.chat_of("g1", true).size(), 2u);
+  // reports: the open queue, closed once
+  s.add_report({"r1", host, a, "abuse", "g1", "m1", "rude", kT + 5, 0});
+  s.add_report({"r2", host, a, "spam", "", "", "", kT + 6, 0});
+  EXPECT_EQ(s.reports_since(host, kT + 6), 1);
+  EXPECT_TRUE(s.close_report("r1", kT + 7));
+  EXPECT_FALSE(s.close_report("r1", kT + 8));
+  ASSERT_EQ(s.reports(false).size(), 1u);
+  EXPECT_EQ(s.reports(false)[0].id, "r2");
+  EXPECT_EQ(s.reports(true).size(), 2u);
+  EXPECT_EQ(s.reports(true)[0].closed, kT + 7);
+}
+
 INSTANTIATE_TEST_SUITE_P(AccountStores, AccountStoreContract, ::testing::Values("memory", "sqlite", "postgresql"),
                          [](const auto& p) { return p.param; });

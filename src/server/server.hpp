@@ -72,6 +72,10 @@ class HttpHarness {
   HttpHarness(const HttpHarness&) = delete;
   HttpHarness& operator=(const HttpHarness&) = delete;
   std::string request(std::string_view raw, const std::string& client = "127.0.0.1");
+  // A WebSocket to `game` ("lobby": the lobby's) whose upgrade carried the session `session` ("":
+  // none): each frame as its text message, then the connection closes. What the server sent it.
+  std::vector<std::string> websocket(const std::string& game, const std::string& session,
+                                     const std::vector<std::string>& frames);
   // Handler failures (500 answers) so far.
   [[nodiscard]] std::uint64_t failures() const;
 

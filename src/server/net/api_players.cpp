@@ -79,13 +79,14 @@ void Server::http_turns(HttpCall& c) {
   }
   std::stable_sort(turns.begin(), turns.end(), [](const json& a, const json& b) {
     if (a["left"].is_null() != b["left"].is_null()) return b["left"].is_null();
-    if (!a["left"].is_null() && a["left"] != b["left"]) return a["left"].get<std::int64_t>() < b["left"].get<std::int64_t>();
+    if (!a["left"].is_null() && a["left"] != b["left"])
+      return a["left"].get<std::int64_t>() < b["left"].get<std::int64_t>();
     return a["since"].get<std::int64_t>() < b["since"].get<std::int64_t>();
   });
-  c.respond(http::status::ok, dump(json{{"turns", turns},
-                                        {"waiting", waiting},
-                                        {"correspondence", correspondence},
-                                        {"cap", o_.correspondence_cap}}));
+  c.respond(
+      http::status::ok,
+      dump(json{
+          {"turns", turns}, {"waiting", waiting}, {"correspondence", correspondence}, {"cap", o_.correspondence_cap}}));
 }
 
 // GET /api/players/NAME: an account's page.
@@ -130,8 +131,9 @@ void Server::http_leaderboard(HttpCall& c) {
   const auto slash = bucket.find('/');
   if (bucket.empty() || slash == std::string::npos || !find_game(bucket.substr(0, slash)) ||
       (bucket.substr(slash) != "/2" && bucket.substr(slash) != "/3-5"))
-    throw InputError(fmt::format("request: bucket: \"{}\" is not a bucket (GAME/2 or GAME/3-5 for a game of this server)",
-                                 printable(bucket.substr(0, 60))));
+    throw InputError(
+        fmt::format("request: bucket: \"{}\" is not a bucket (GAME/2 or GAME/3-5 for a game of this server)",
+                    printable(bucket.substr(0, 60))));
   int days = 30;
   if (const std::string d = c.param("days"); !d.empty()) {
     if (d.size() > 3 || d.find_first_not_of("0123456789") != std::string::npos || std::stoi(d) < 1 ||

@@ -103,8 +103,7 @@ void Server::chat_message(std::uint64_t conn, Host& h, const json& msg) {
   const ChatConn& cc = it->second;
   if (cc.refusal == "chat_account")
     return reject("chat_account", "the chat is for players with a session: open the game from its page");
-  if (cc.refusal == "chat_guest")
-    return reject("chat_guest", "guests read this table's chat; an account writes in it");
+  if (cc.refusal == "chat_guest") return reject("chat_guest", "guests read this table's chat; an account writes in it");
   const std::int64_t now = now_ms();
   auto& times = chat_times_[cc.player];
   while (!times.empty() && times.front() <= now - kBurstMs) times.pop_front();
@@ -117,8 +116,8 @@ void Server::chat_message(std::uint64_t conn, Host& h, const json& msg) {
   if (chat_times_.size() > 10000)  // forget those with nothing in the last 10 s
     for (auto t = chat_times_.begin(); t != chat_times_.end();)
       t = t->second.empty() || t->second.back() <= now - kBurstMs ? chat_times_.erase(t) : std::next(t);
-  accounts::AccountStore::ChatMessage m{random_hex(8), cc.game, channel, cc.player, cc.name, text, phrase, cc.seat,
-                                        now};
+  accounts::AccountStore::ChatMessage m{random_hex(8), cc.game, channel, cc.player, cc.name,
+                                        text,          phrase,  cc.seat, now};
   accounts_->add_chat(m);
   sink->second(dump(json{{"type", "ack"}, {"cid", cid}, {"seq", std::max<std::int64_t>(seq, 1)}}));
   const std::string out = dump(json{{"type", "chat"}, {"messages", json::array({message_json(m)})}});
@@ -170,6 +169,7 @@ void Server::http_report(HttpCall& c) {
   if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
   const auto other = accounts_->by_name(accounts::username_key(name));
   if (!other || other->deleted) return c.problem(http::status::not_found, "unknown_player", "no account has this name");
+  if (other->id == p->id) return c.problem(http::status::bad_request, "bad_request", "request: name: that is you");
   if (accounts_->reports_since(p->id, now - 3600 * 1000) >= kReportsPerHour) {
     c.retry_after = 600;
     return c.problem(http::status::too_many_requests, "rate_limited",

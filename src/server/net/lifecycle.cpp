@@ -333,6 +333,29 @@ std::string HttpHarness::request(std::string_view raw, const std::string& client
   return out.str();
 }
 
+std::vector<std::string> HttpHarness::websocket(const std::string& game, const std::string& session,
+                                                const std::vector<std::string>& frames) {
+  Server& srv = impl_->server;
+  const std::uint64_t id = srv.next_conn();
+  std::vector<std::string> out;
+  srv.add_sink(id, [&out](const std::string& text) { out.push_back(text); });
+  srv.note_client(id, "127.0.0.1", session);
+  auto guard = net::make_work_guard(srv.ioc());
+  auto pump = [&] {  // what waits for a commit gets it (the committer is a thread)
+    for (int i = 0; i < 4; ++i) {
+      srv.ioc().restart();
+      srv.ioc().run_for(std::chrono::milliseconds(2));
+    }
+  };
+  for (const std::string& f : frames) {
+    srv.ws_message(id, game, f);
+    pump();
+  }
+  srv.ws_gone(id, game);  // (its sink goes: nothing is sent to `out` after)
+  pump();
+  return out;
+}
+
 int serve(const ServeOptions& o, std::atomic<bool>* stop) {
   Server s(o);
   return s.run(stop);

@@ -41,8 +41,7 @@ void Server::lobby_message(std::uint64_t conn, const std::string& text) {
   }
   const json* type = jin::opt(msg, "type");
   if (type && *type == "ping") return sink->second(dump(json{{"type", "pong"}, {"time", now_ms()}}));
-  if (!type || *type != "hello")
-    return error("bad_message", "message: type: the lobby takes \"hello\" and \"ping\"");
+  if (!type || *type != "hello") return error("bad_message", "message: type: the lobby takes \"hello\" and \"ping\"");
   std::string player;
   if (const auto s = ws_sessions_.find(conn); s != ws_sessions_.end())
     if (const auto p = accounts_->by_session(s->second, now_ms())) player = p->id;
