@@ -235,6 +235,25 @@ def ratings_checks(srv, db):
             anon.call("GET", "/api/players/Board_Bob")), "Bob rated")
     st, board, _ = anon.call("GET", "/api/leaderboard?bucket=base%2F2")
     check(st == 200 and board["days"] == 30 and board["players"] == [], f"provisional players are not on the board: {board}")
+    # a rematch asked with a seat that has no token (paired): both players' seats are theirs in it
+    st, r, _ = anon.call("POST", f"/api/games/{gid}/rematch", {"seat": sb}, headers={"Origin": f"http://127.0.0.1:{srv.port}"})
+    check(st == 403 and r["code"] == "not_your_seat", f"another's seat: {st} {r}")
+    st, r, _ = b.call("POST", f"/api/games/{gid}/rematch", {"seat": sb})
+    check(st == 201 and r["rematch_of"] == gid and r["seats"][sb]["play"] == f"/play/{r['id']}?seat={sb}" and
+          "token" not in r["seats"][sb], f"a rematch by seat: {st} {r}")
+    rid = r["id"]
+    st, again, _ = a.call("POST", f"/api/games/{gid}/rematch", {"seat": sa})
+    check(st == 200 and again["repeat"] and again["id"] == rid, f"asked again from the other seat: {st} {again}")
+    st, mine, _ = a.call("GET", "/api/me/games")
+    check(any(g["id"] == rid and g["seat"] == sa for g in mine["games"]), f"the rematch is in Ann's games: {mine}")
+
+    async def open_rematch():
+        c = await Conn(srv, a, rid).open({"seat": sa})
+        welcome = [m for m in c.got if m["type"] == "welcome"]
+        check(welcome and welcome[0]["seat"] == sa, f"Ann opens her rematch seat without a token: {c.got[:3]}")
+        await c.ws.close()
+
+    asyncio.run(open_rematch())
     before = anon.call("GET", "/api/players/Board_Ann")[1]
     check(len(before["history"]) == games and before["history"][-1]["after"] == before["ratings"][0]["rating"],
           f"history: {before['history'][-1]} {before['ratings']}")

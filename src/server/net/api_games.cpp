@@ -96,13 +96,19 @@ void Server::http_rematch(HttpCall& c) {
     return;
   }
   std::string token;
+  int asked_seat = -1;
   try {
     const json body = jin::parse(c.req.body(), "request");
-    if (!body.is_object()) throw InputError("request: expected a JSON object {\"token\"}");
+    if (!body.is_object()) throw InputError("request: expected a JSON object {\"token\"} or {\"seat\"}");
     for (const auto& [k, v] : body.items())
-      if (k != "token")
-        throw InputError(fmt::format("request: {}: not a field of a rematch request (token)", printable(k)));
-    token = jin::string(jin::need(body, "token", "request"), "request", "token", 64);
+      if (k != "token" && k != "seat")
+        throw InputError(fmt::format("request: {}: not a field of a rematch request (token, seat)", printable(k)));
+    if (body.contains("token") == body.contains("seat"))
+      throw InputError("request: a rematch request names the seat's token, or the session's own seat");
+    if (body.contains("token"))
+      token = jin::string(body["token"], "request", "token", 64);
+    else
+      asked_seat = static_cast<int>(jin::integer(body["seat"], 0, kMaxPlayers - 1, "request", "seat"));
   } catch (const InputError& e) {
     c.problem(http::status::bad_request, "bad_request", e.what());
     return;
@@ -113,7 +119,17 @@ void Server::http_rematch(HttpCall& c) {
     c.problem(http::status::not_found, "unknown_game", fmt::format("no game \"{}\"", printable(old)));
     return;
   }
-  const int seat = h->room->seat_of_token(token);
+  int seat = -1;
+  if (asked_seat >= 0) {
+    const auto p = accounts_->by_session(session_secret(c.req), now_ms());
+    if (!p || accounts_->seat_player(old, asked_seat) != p->id) {
+      c.problem(http::status::forbidden, "not_your_seat", "request: seat: not a seat this session's player opened");
+      return;
+    }
+    seat = asked_seat;
+  } else {
+    seat = h->room->seat_of_token(token);
+  }
   if (seat < 0) {
     c.problem(http::status::forbidden, "bad_token", "request: token: not the token of a seat of this game");
     return;
@@ -130,9 +146,11 @@ void Server::http_rematch(HttpCall& c) {
     for (std::size_t i = 0; i < settings["seats"].size(); ++i) {
       const json& sc = settings["seats"][i];
       json s{{"seat", i}, {"name", sc["name"]}, {"bot", sc["bot"]}};
-      if (static_cast<int>(i) == seat) {
+      if (static_cast<int>(i) == seat && !token.empty()) {
         s["token"] = token;
         s["invite"] = fmt::format("/play/{}?seat={}&token={}", meta.id, i, token);
+      } else if (static_cast<int>(i) == seat) {
+        s["play"] = fmt::format("/play/{}?seat={}", meta.id, i);  // the session's seat (hello with `seat`)
       }
       seats.push_back(std::move(s));
     }
@@ -140,7 +158,11 @@ void Server::http_rematch(HttpCall& c) {
     if (repeat) out["repeat"] = true;
     c.respond(repeat ? http::status::ok : http::status::created, dump(out));
   };
-  auto tell = [this, h, seat, id] {
+  auto tell = [this, h, seat, id, old] {
+    // the seats the old game's players opened are theirs in the rematch too (opened on any device)
+    for (int i = 0; i < kMaxPlayers; ++i)
+      if (const std::string p = accounts_->seat_player(old, i); !p.empty())
+        (void)accounts_->bind_seat(id, i, p, now_ms());
     when_free(*h, [this, h, seat, id] { run_step(*h, h->room->ask_rematch(seat, id, now_ms())); });
   };
   if (const auto meta = store_->game(id)) {
