@@ -235,6 +235,10 @@ def ratings_checks(srv, db):
             anon.call("GET", "/api/players/Board_Bob")), "Bob rated")
     st, board, _ = anon.call("GET", "/api/leaderboard?bucket=base%2F2")
     check(st == 200 and board["days"] == 30 and board["players"] == [], f"provisional players are not on the board: {board}")
+    check(paired(a) is None and paired(b) is None, "a pairing whose game is over is not answered \"paired\" any more")
+    st, sm, _ = anon.call("GET", f"/api/games/{gid}")
+    check([x["account"] for x in sorted(sm["seats"], key=lambda x: x["seat"])] ==
+          [("Board_Ann" if i == sa else "Board_Bob") for i in range(2)], f"seats name their accounts: {sm['seats']}")
     # a rematch asked with a seat that has no token (paired): both players' seats are theirs in it
     st, r, _ = anon.call("POST", f"/api/games/{gid}/rematch", {"seat": sb}, headers={"Origin": f"http://127.0.0.1:{srv.port}"})
     check(st == 403 and r["code"] == "not_your_seat", f"another's seat: {st} {r}")
@@ -347,6 +351,11 @@ def chat_checks(srv, db):
     tid = r["table"]
     st, r, _ = g.call("POST", f"/api/tables/{tid}/join", {})
     check(st == 200 and "game" in r, f"the guest sits: {st} {r}")
+    st, t, _ = host.call("GET", f"/api/tables/{tid}")
+    check(st == 200 and t["status"] == "started" and t["game_id"] == r["game"] and t["seat"] == 0 and
+          t["play"] == f"/play/{r['game']}?seat=0", f"the host finds the started table's game: {st} {t}")
+    st, t, _ = acc.Client(srv, "10.9.3.8").call("GET", "/api/tables/nosuchtable")
+    check(st == 404 and t["code"] == "unknown_table", f"{st} {t}")
 
     async def guest_talks():
         c = await Conn(srv, g, r["game"]).open({"seat": r["seat"]})

@@ -135,7 +135,7 @@ http = {
                ["game", "title", "lang", "sections"]),
   "replay_request": obj({"record": {"type": ["object", "string"]}, "step": I(minimum=0)}, ["record"]),
   "replay_response": obj({"steps": I(minimum=0), "step": I(minimum=0), "view": {"$ref": "#/$defs/view"}}, ["steps", "step", "view"]),
-  "summary": obj({"id": S(), "game": S(), "seq": seq, "status": {"enum": ["active", "finished", "aborted"]}, "seats": {"type": "array", "items": seatinfo}, "to_move": I(minimum=-1), "clocks": {"type": "array", "items": I(minimum=-1)}, "clock": S(), "created": I(), "scores": {"type": "array", "items": I()}}, ["id", "game", "seq", "status", "seats", "to_move", "scores"]),
+  "summary": obj({"id": S(), "game": S(), "seq": seq, "status": {"enum": ["active", "finished", "aborted"]}, "seats": {"type": "array", "items": obj({"seat": I(minimum=0), "name": S(), "bot": S(), "account": {"type": ["string", "null"]}}, ["seat", "name", "bot"])}, "to_move": I(minimum=-1), "clocks": {"type": "array", "items": I(minimum=-1)}, "clock": S(), "created": I(), "scores": {"type": "array", "items": I()}}, ["id", "game", "seq", "status", "seats", "to_move", "scores"]),
   "job": obj({"game": S(), "seq": seq, "seat": I(minimum=0), "spec": S(), "lease": S(), "lease_until": I(), "record": {"type": "object"}}, ["game", "seq", "seat", "spec", "lease", "record"]),
   "job_result": obj({"seq": seq, "seat": I(minimum=0), "lease": S(), "moves": {"type": "array", "items": S(), "minItems": 1, "maxItems": 16}}, ["seq", "seat", "moves"]),
   "analysis": obj({"status": const("done"), "playouts": I(minimum=1), "seed": I(minimum=0, maximum=18446744073709551615), "review": REVIEW_WORDED}, ["status", "playouts", "seed", "review"]),

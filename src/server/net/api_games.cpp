@@ -231,7 +231,14 @@ void Server::http_game(HttpCall& c) {
     return;
   }
   if (what.empty()) {
-    c.respond(http::status::ok, h->room->summary(now_ms()).dump());
+    json sum = h->room->summary(now_ms());
+    // each seat bound to an account names it (a link to the player's page); null otherwise
+    for (json& seat : sum["seats"]) {
+      const std::string p = accounts_->seat_player(rest, seat["seat"].get<int>());
+      const auto acc = p.empty() ? std::nullopt : accounts_->by_id(p);
+      seat["account"] = acc && !acc->guest() && !acc->deleted ? json(acc->name) : json(nullptr);
+    }
+    c.respond(http::status::ok, dump(sum));
   } else if (what == "record") {
     c.respond(http::status::ok, h->room->record_json());
   } else if (what == "analysis") {

@@ -63,14 +63,15 @@ void Server::http_pairing_status(HttpCall& c) {
     return;
   }
   if (const auto r = accounts_->pairing_result(p->id)) {
-    if (store_->game(r->game_id)) {
+    const auto m = store_->game(r->game_id);
+    if (m && m->status == "active") {
       c.respond(http::status::ok, dump(json{{"status", "paired"},
                                             {"game", r->game_id},
                                             {"seat", r->seat},
                                             {"play", fmt::format("/play/{}?seat={}", r->game_id, r->seat)}}));
       return;
     }
-    accounts_->forget_result(p->id);  // its game was never made (the process stopped): join again
+    accounts_->forget_result(p->id);  // its game is over, or was never made (the process stopped)
   }
   c.respond(http::status::ok, dump(json{{"status", "none"}}));
 }

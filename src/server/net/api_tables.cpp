@@ -92,6 +92,22 @@ void Server::http_tables(HttpCall& c) {
   c.respond(http::status::ok, dump(json{{"tables", list}}));
 }
 
+// GET /api/tables/ID: one table, open or not; a started one's players learn their game and seat.
+void Server::http_table(HttpCall& c) {
+  const auto t = accounts_->table(c.arg);
+  if (!t) return c.problem(http::status::not_found, "unknown_table", "no such table");
+  json out = table_json(*t);
+  if (const auto p = accounts_->by_session(session_secret(c.req), now_ms())) {
+    const auto at = std::find(t->players.begin(), t->players.end(), p->id);
+    if (at != t->players.end()) {
+      const auto seat = at - t->players.begin();
+      out["seat"] = seat;
+      if (!t->game_id.empty()) out["play"] = fmt::format("/play/{}?seat={}", t->game_id, seat);
+    }
+  }
+  c.respond(http::status::ok, dump(out));
+}
+
 // POST /api/tables/ID/join {}: the session's player sits; the last free seat starts the game.
 void Server::http_table_join(HttpCall& c) {
   const std::int64_t now = now_ms();

@@ -45,6 +45,7 @@ const Server::Route Server::kRoutes[] = {
     // open tables (api_tables.cpp)
     {http::verb::post, "/api/tables", &Server::http_table_open},
     {http::verb::get, "/api/tables", &Server::http_tables},
+    {http::verb::get, "/api/tables/+", &Server::http_table},
     {http::verb::post, "/api/tables/+/join", &Server::http_table_join},
     {http::verb::post, "/api/tables/+/leave", &Server::http_table_leave},
     {http::verb::get, "/healthz", &Server::http_health},

@@ -336,6 +336,7 @@ class Server {
   // Open tables (api_tables.cpp)
   void http_table_open(HttpCall& c);
   void http_tables(HttpCall& c);
+  void http_table(HttpCall& c);
   void http_table_join(HttpCall& c);
   void http_table_leave(HttpCall& c);
   // The lobby's WebSocket (lobby.cpp): hello answered with the whole lobby, then a batch of
