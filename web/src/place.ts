@@ -6,7 +6,7 @@
 // tables open). Every refusal is a sentence in the page's language.
 import type { Catalog } from "./types";
 import { getJSON, h, HttpError } from "./util";
-import { t, withLang } from "./i18n";
+import { t } from "./i18n";
 import { session, type Me } from "./account";
 
 export interface Table {
@@ -202,7 +202,7 @@ export function placeSections(catalog: Catalog): HTMLElement[] {
   let known = new Map<string, Table>();
   function drawTables(): void {
     tablesBox.dataset.feed = feed.mode;
-    // a table this player sat at that went (it started: its game is among theirs)
+    // a table this player sat at that went: started (its game opens) or closed
     for (const [id, tb] of known) if (!feed.tables.has(id) && seated(tb)) void findStarted(tb);
     known = new Map(feed.tables);
     const rows = [...feed.tables.values()].filter((x) => x.status === "open").sort((a, b) => b.created - a.created);
@@ -245,16 +245,17 @@ export function placeSections(catalog: Catalog): HTMLElement[] {
     feed.refresh();
     drawTables();
   }
-  // The game a table this player sat at became: the newest of their games made since it opened.
+  // The game a table this player sat at became (GET /api/tables/ID: a started table's `play`, for a
+  // player at it); a table still starting is asked again, a closed one is forgotten.
   async function findStarted(tb: Table): Promise<void> {
     const s = mineSet(); s.delete(tb.id); setMine(s);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 10; i++) {
       try {
-        const r = await getJSON<{ games: any[] }>(withLang("/api/me/games"));
-        const g = r.games.filter((x) => x.game === tb.game && x.status === "active" && (x.created ?? 0) >= tb.created).sort((a, b) => b.created - a.created)[0];
-        if (g) { location.href = `/play/${encodeURIComponent(g.id)}?seat=${g.seat}`; return; }
-      } catch { /* asked again */ }
-      await new Promise((r) => setTimeout(r, 1000));
+        const r = await getJSON<{ status: string; play?: string }>(`/api/tables/${encodeURIComponent(tb.id)}`);
+        if (r.play) { location.href = r.play; return; }
+        if (r.status !== "starting") return;
+      } catch (e) { if (e instanceof HttpError && e.status === 404) return; }
+      await new Promise((r) => setTimeout(r, 500));
     }
   }
 

@@ -69,10 +69,16 @@ test("open tables: opened, seen by another, joined (the game starts for both); r
   // the other browser sees it (polled every 5 s, or pushed) and sits: the game starts for both
   await b.page.waitForSelector(`[data-table="${id}"] [data-table-join]`, { timeout: 15000 });
   assert.match(await b.page.innerText(`[data-table="${id}"]`), /1 of 2 seated/);
+  // the host, who did not fill the table, learns its game from GET /api/tables/ID (its `play`)
+  const asked = [];
+  a.page.on("request", (r) => { if (r.method() === "GET" && new URL(r.url()).pathname === `/api/tables/${id}`) asked.push(r.url()); });
   await b.page.click(`[data-table="${id}"] [data-table-join]`);
   const [pa, pb] = await Promise.all([waitPlay(a.page), waitPlay(b.page)]);
   assert.equal(pa.id, pb.id);
   assert.deepEqual([pa.seat, pb.seat].sort(), [0, 1]);
+  assert.ok(asked.length >= 1, "the host's page asked GET /api/tables/ID");
+  assert.equal(pa.seat, 0, "the host sits first");
+  await a.page.waitForSelector("body[data-seat='0']");
   // guests at a table whose host did not let guests write: refused in words
   await a.page.waitForSelector("[data-chat-form]");
   await a.page.fill("[data-chat-input]", "hello");
