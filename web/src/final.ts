@@ -1,8 +1,9 @@
 // Every ending shown to every seat (docs/web.md, "The end"): finished, a resignation, a clock run
 // out, an abort. The server's `state` says how a game ended (`end`) and names its rematch; the
 // final panel says it in words, with the winners, the scores by feature kind, the replay and a
-// rematch (POST /api/games/ID/rematch; the other seats are asked to accept by the old game's
-// `rematch` event, and open the new game with their own token).
+// rematch (POST /api/games/ID/rematch with the seat's token, or with the seat alone for a seat the
+// session's player opened without one; the other seats are asked to accept by the old game's
+// `rematch` event, and open the new game with their own token, or their seat alone).
 import { h, getJSON } from "./util";
 import { t, withLang } from "./i18n";
 import { finalPanel } from "./panels";
@@ -37,8 +38,8 @@ export interface EndActions { replay(): void; rematch(): void; accept(r: Rematch
 // The final panel: how it ended, the scores and winners, the end's scoring step by step, the points
 // by feature kind (from the record), the replay, and the rematch (asked, or offered).
 export function endPanel(v: View, end: End | null, colours: string[], record: any | null, shown: number, me: number,
-  rematch: Rematch | null, declined: boolean, busy: string, act: EndActions): HTMLElement {
-  const panel = finalPanel(v, colours, record, shown);
+  rematch: Rematch | null, declined: boolean, busy: string, act: EndActions, accounts: (string | null)[] = []): HTMLElement {
+  const panel = finalPanel(v, colours, record, shown, accounts);
   panel.dataset.endReason = end?.reason ?? "finished";
   panel.setAttribute("role", "region");
   panel.setAttribute("aria-label", t("final.scores"));
@@ -76,7 +77,9 @@ export function endPanel(v: View, end: End | null, colours: string[], record: an
 }
 
 // Asks the server for the rematch: the new game's id (the same one however often it is asked).
-export async function askRematch(game: string, token: string): Promise<string> {
-  const r = await getJSON<any>(withLang(`/api/games/${encodeURIComponent(game)}/rematch`), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+// `by`: the seat's token, or the seat alone (a seat bound to the session's player: the cookie goes
+// with the same-origin request).
+export async function askRematch(game: string, by: { token: string } | { seat: number }): Promise<string> {
+  const r = await getJSON<any>(withLang(`/api/games/${encodeURIComponent(game)}/rematch`), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(by) });
   return r.id;
 }

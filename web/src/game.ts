@@ -23,6 +23,11 @@ declare global {
 }
 window.carc = window.carc ?? { confirmToBoardMs: [] };
 
+// The accounts a game's summary names per seat (null: none).
+function seatAccounts(summary: any): (string | null)[] {
+  return (summary?.seats ?? []).map((s: any) => (typeof s?.account === "string" && s.account ? s.account : null));
+}
+
 export interface MyGame { id: string; seat: number; token: string; game: string; created: number }
 
 export function rememberSeat(g: MyGame): void {
@@ -46,6 +51,10 @@ export class GamePage {
   private board!: Board;
   private colours: string[] = [];
   private seats: SeatInfo[] = [];
+  // each seat's account (GET /api/games/ID's `account`: its name links to the player's page), asked
+  // again once at the end (a seat opened since the page loaded is bound by then)
+  private accounts: (string | null)[] = [];
+  private accountsAtEnd = false;
   private me = -1;
   private conn: Conn | null = null;
   private turn: Turn = { moves: [], options: null, complete: false, sending: false, place: null };
@@ -110,6 +119,7 @@ export class GamePage {
     if (token) rememberSeat({ id, seat, token, game: summary.game, created: summary.created });
     const page = new GamePage(root, id, summary.game, token);
     page.seats = summary.seats;
+    page.accounts = seatAccounts(summary);
     // an invited player opening their seat for the first time in this browser names themselves
     const mySeat = token ? summary.seats?.[seat] : undefined;
     page.askName = settings().ask_name && !stored && summary.status === "active" && !!mySeat && !mySeat.bot && mySeat.name !== localStorage.getItem("carc.name");
@@ -561,13 +571,13 @@ export class GamePage {
   }
 
   private async askRematch(): Promise<void> {
-    if (!this.id || this.rematchBusy) return;
-    // the server makes a rematch for a seat's token: a seat opened by the session alone has none here
-    if (!this.token) { this.message = t("final.rematch_no_token"); this.render(); return; }
+    if (!this.id || this.rematchBusy || this.me < 0) return;
+    // a seat opened with its token asks with it; a seat opened by the session alone (paired, a
+    // table's, "Your games" on another device) asks with its number and the session's cookie
     this.rematchBusy = t("final.rematch_busy");
     this.renderSide();
     try {
-      this.openRematch(await askRematch(this.id, this.token));
+      this.openRematch(await askRematch(this.id, this.token ? { token: this.token } : { seat: this.me }));
     } catch (e) {
       this.rematchBusy = "";
       this.message = (e as Error).message;
@@ -575,10 +585,14 @@ export class GamePage {
     }
   }
 
+  // The rematch's seats are the old game's: a seat with a token opens it with that token; a seat
+  // without one with its number (the server bound it to the same player); a spectator watches.
   private openRematch(game: string): void {
-    if (!this.token) { location.href = `/play/${encodeURIComponent(game)}`; return; }
+    const at = `/play/${encodeURIComponent(game)}`;
+    if (this.me < 0) { location.href = at; return; }
+    if (!this.token) { location.href = `${at}?seat=${this.me}`; return; }
     rememberSeat({ id: game, seat: this.me, token: this.token, game: this.kind, created: Date.now() });  // named already: not asked again
-    location.href = `/play/${encodeURIComponent(game)}?seat=${this.me}&token=${encodeURIComponent(this.token)}`;
+    location.href = `${at}?seat=${this.me}&token=${encodeURIComponent(this.token)}`;
   }
 
   // A log line or a last-turn line under the pointer (or focus) shows what it names on the board.
@@ -938,15 +952,19 @@ export class GamePage {
     if (this.askingName()) kids.push(this.namePanel());
     if (v.over && this.replay) kids.push(finalPanel(v, this.colours, this.replay.record, 1e9));
     else if (v.over) {
+      if (!this.accountsAtEnd && this.id) {
+        this.accountsAtEnd = true;
+        getJSON<any>(`/api/games/${encodeURIComponent(this.id)}`).then((g) => { this.accounts = seatAccounts(g); this.renderSide(); }, () => {});
+      }
       const panel = endPanel(v, this.end, this.colours, this.record, this.finalShown, this.me, this.rematch, this.rematchDeclined, this.rematchBusy, {
         replay: () => void this.fetchReplay(),
         rematch: () => void this.askRematch(),
         accept: (r) => this.openRematch(r.game),
         decline: () => { this.rematchDeclined = true; this.renderSide(); },
-      });
+      }, this.accounts);
       kids.push(panel);
     }
-    kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase));
+    kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase, this.replay ? [] : this.accounts));
     if (this.chat) {
       // over: both chats are public (the other side's asked for once)
       if (v.over && !this.chatOver && this.id) { this.chatOver = true; this.chat.draw(); void this.chat.fetch().then(() => this.chat?.draw()); }
@@ -959,6 +977,9 @@ export class GamePage {
     const scroll = this.el.side.scrollTop;
     // the Analyse button keeps the focus across redraws (its progress redraws it every second)
     const refocus = this.el.side.contains(document.activeElement) && document.activeElement!.matches("[data-analyse]");
+    // so does a seat's link to its player's page (the clocks redraw the seats every second)
+    const link = this.el.side.contains(document.activeElement) && document.activeElement!.matches("[data-player-link]") ? document.activeElement as HTMLElement : null;
+    const linkAt = link ? `[data-panel="${link.closest<HTMLElement>("[data-panel]")?.dataset.panel}"] [data-player-link="${CSS.escape(link.dataset.playerLink ?? "")}"]` : "";
     this.el.side.replaceChildren(...reuse(this.el.side, kids, ".analyse"));
     // the Analyse button: one element, moved into the final panel only if it is not there already
     const actions = this.analysable() ? this.el.side.querySelector("[data-panel='final'] .final-actions") : null;
@@ -969,6 +990,7 @@ export class GamePage {
     fitTables(this.el.side);
     this.el.side.scrollTop = scroll;
     if (refocus) this.el.side.querySelector<HTMLElement>("[data-analyse]")?.focus({ preventScroll: true });
+    if (link && !link.isConnected) this.el.side.querySelector<HTMLElement>(linkAt)?.focus({ preventScroll: true });
   }
 
   private askingName(): boolean { return this.askName && this.me >= 0 && !this.replay && !!this.view && !this.view.over; }

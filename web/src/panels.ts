@@ -5,7 +5,13 @@ import { hasWord, lang, t, word } from "./i18n";
 import type { View, Panel, GameEvent, EventView } from "./types";
 import { logCell } from "./seen";
 
-export function seatsPanel(v: View, colours: string[], me: number, toMove: number, clocks: number[], presence: any, clockBase: number): HTMLElement {
+// A seat's name: a link to its player's page when the seat is bound to an account (`accounts`:
+// GET /api/games/ID's seats' `account`, null for a guest or a seat nobody opened).
+export function seatName(name: string, account: string | null | undefined): HTMLElement | string {
+  return account ? h("a", { href: `/player/${encodeURIComponent(account)}`, "data-player-link": account, text: name }) : name;
+}
+
+export function seatsPanel(v: View, colours: string[], me: number, toMove: number, clocks: number[], presence: any, clockBase: number, accounts: (string | null)[] = []): HTMLElement {
   const rows = v.players.map((p) => {
     const pr = presence?.seats?.[p.seat];
     const clock = clocks[p.seat] ?? -1;
@@ -16,7 +22,7 @@ export function seatsPanel(v: View, colours: string[], me: number, toMove: numbe
     const hand = p.hand.filter((x) => x.count > 0).map((x) => lang === "en" ? `${x.count} ${x.name}` : t("supply.item", { n: x.count, name: x.word ?? x.name })).join(", ");
     return h("tr", { "data-seat": p.seat, class: (p.seat === toMove ? "to-move " : "") + (p.seat === me ? "me" : "") },
       h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` })),
-      h("td", { class: "name" }, p.name + (p.seat === me ? t("seats.you") : ""), h("div", { class: "sub" }, supply + (hand ? ` · ${hand}` : "") + (p.track ? ` · ${v.board.track?.word ?? v.board.track?.name ?? t("seats.track")} ${p.track}` : ""))),
+      h("td", { class: "name" }, seatName(p.name, accounts[p.seat]), p.seat === me ? t("seats.you") : "", h("div", { class: "sub" }, supply + (hand ? ` · ${hand}` : "") + (p.track ? ` · ${v.board.track?.word ?? v.board.track?.name ?? t("seats.track")} ${p.track}` : ""))),
       h("td", { class: "score", "data-score": p.score, text: String(p.score) }),
       h("td", { class: "clock", "data-clock": left < 0 ? "" : Math.round(left), text: left < 0 ? "" : fmtClock(left) }),
       h("td", { class: "presence", "data-presence": state, title: stateText }, h("span", { class: `dot ${state.split(" ")[0]}` })));
@@ -133,13 +139,13 @@ export function logPanel(lines: LogEntry[]): HTMLElement {
 }
 
 // Final scoring: the end's events one by one, then the whole game's points by feature type.
-export function finalPanel(v: View, colours: string[], record: any | null, shown: number): HTMLElement {
+export function finalPanel(v: View, colours: string[], record: any | null, shown: number, accounts: (string | null)[] = []): HTMLElement {
   const finals = v.last_turn;
   const list = h("ol", { class: "final-steps" }, ...finals.slice(0, shown).map((e: EventView, i) => h("li", { "data-final-step": i, text: `${e.text}` })));
   const winners = new Set(v.winners ?? []);
   const scores = v.final_scores ?? v.players.map((p) => p.score);
   const table = h("table", { class: "ptable final-scores" }, h("tbody", {}, ...v.players.map((p) => h("tr", { "data-final-seat": p.seat },
-    h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` }), " " + p.name, winners.has(p.seat) ? h("b", { class: "winner", "data-winner": "", text: t("final.winner") }) : null),
+    h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` }), " ", seatName(p.name, accounts[p.seat]), winners.has(p.seat) ? h("b", { class: "winner", "data-winner": "", text: t("final.winner") }) : null),
     h("td", { class: "score", "data-final-score": scores[p.seat], text: String(scores[p.seat]) })))));
   const kids: Node[] = [table];
   if (finals.length) kids.push(h("h3", { text: t("final.scoring") }), list);

@@ -269,7 +269,8 @@ export function placeSections(catalog: Catalog): HTMLElement[] {
   const pJoin = h("button", { type: "submit", class: "primary", "data-pairing-join": "", text: t("place.pairing_join") });
   const pForm = h("form", { class: "table-form", "data-pairing-form": "" },
     h("div", { class: "row" }, labelled(t("place.game"), pGame), labelled(t("place.seats"), pSeats), labelled(t("place.clock"), pClock), pRated.wrap), pJoin);
-  const pStatus = h("div", { class: "pairing-status", "data-pairing-status": "none", role: "status" });
+  // (its status empty until the server's first answer)
+  const pStatus = h("div", { class: "pairing-status", "data-pairing-status": "", role: "status" });
   const pResult = h("div", { class: "result", "data-pairing-result": "" });
   const pools = h("ul", { class: "pools", "data-pools": "", hidden: true });
   const drawPSeats = () => {
@@ -287,19 +288,14 @@ export function placeSections(catalog: Catalog): HTMLElement[] {
     pStatus.dataset.pairingStatus = st.status;
     if (st.status === "paired") {
       pForm.hidden = false;
-      // paired while this page waited: the game opens; else (the server remembers the last
-      // pairing) a link to it while it goes on
+      // paired while this page waited: the game opens; else (the server answers `paired` while
+      // the paired game goes on, `none` once it is over) a link to it
       if (waited) {
         pStatus.replaceChildren(h("p", { text: t("place.paired") }), h("a", { class: "button primary", href: st.play, "data-pairing-play": st.game, text: t("place.to_game") }));
         location.href = st.play;
         return;
       }
-      pStatus.dataset.pairingStatus = "none";
-      pStatus.replaceChildren();
-      getJSON<any>(`/api/games/${encodeURIComponent(st.game)}`).then((g) => {
-        if (g.status !== "active" || pStatus.dataset.pairingStatus !== "none") return;
-        pStatus.replaceChildren(h("p", {}, t("place.paired_before"), " ", h("a", { href: st.play, "data-pairing-play": st.game, text: t("place.to_game") })));
-      }, () => {});
+      pStatus.replaceChildren(h("p", {}, t("place.paired_before"), " ", h("a", { href: st.play, "data-pairing-play": st.game, text: t("place.to_game") })));
       return;
     }
     if (st.status !== "waiting") { pStatus.replaceChildren(); pForm.hidden = false; return; }
@@ -326,6 +322,7 @@ export function placeSections(catalog: Catalog): HTMLElement[] {
     pJoin.disabled = true;
     try {
       const r = await send<any>("POST", "/api/pairing", { game: pGame.value, seats: Number(pSeats.value), clock: pClock.value, rated: pRated.input.checked });
+      waited = true;  // (a pool that fills pairs at once: the answer may be `paired`)
       showPairing({ waves: 0, ...r });
     } catch (e) { pResult.replaceChildren(refusalBox(e)); } finally { pJoin.disabled = false; }
   });

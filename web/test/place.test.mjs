@@ -46,8 +46,8 @@ async function account(page, name) {
   await page.waitForSelector("[data-me='account']");
 }
 const refusal = async (page, where, code) => (await page.locator(`${where} [data-refused="${code}"]`).innerText({ timeout: 15000 })).trim();
-async function waitPlay(page, timeout = 20000) {
-  await page.waitForURL(/\/play\/[^/?]+\?seat=\d/, { timeout });
+async function waitPlay(page, timeout = 20000, not = null) {
+  await page.waitForURL((u) => /\/play\/[^/?]+$/.test(u.pathname) && /^\d+$/.test(u.searchParams.get("seat") ?? "") && u.pathname.split("/").pop() !== not, { timeout });
   const u = new URL(page.url());
   return { id: u.pathname.split("/").pop(), seat: Number(u.searchParams.get("seat")) };
 }
@@ -328,6 +328,76 @@ test("a guest plays a casual game from quick pairing and keeps it after claiming
     await c.page.waitForSelector("[data-replay-bar]:not([hidden])");
   }
   await c.ctx.close(); await d.ctx.close();
+});
+
+test("a paired game: seats link to their players' pages; one resigns, the lobby forgets the pairing; a rematch asked and accepted without tokens seats both", { timeout: 240000 }, async () => {
+  const a = await open("/", "ru"), b = await open("/", "ro");
+  await account(a.page, "rita_rematch");
+  await account(b.page, "sam_rematch");
+  const [pa, pb] = await pairFromLobby([a.page, b.page]);
+  assert.equal(pa.id, pb.id);
+  const url = { [pa.seat]: a.page.url(), [pb.seat]: b.page.url() };
+  for (const u of Object.values(url)) assert.ok(!/token=/.test(u), u);
+  // each seat's name links to its player's page (GET /api/games/ID's `account`), for a spectator too
+  const s = await open(`/play/${pa.id}`);
+  for (const p of [a.page, b.page, s.page]) {
+    for (const n of ["rita_rematch", "sam_rematch"]) {
+      const link = p.locator(`[data-panel='scores'] a[data-player-link='${n}']`);
+      await link.waitFor();
+      assert.equal(await link.getAttribute("href"), `/player/${n}`);
+      assert.equal(await link.innerText(), n);
+    }
+  }
+  // a link focused by the keyboard keeps the focus while the clocks redraw the seats
+  await s.page.waitForSelector("body[data-phase]");
+  await s.page.focus("[data-panel='scores'] a[data-player-link='sam_rematch']");
+  const clock = await s.page.getAttribute("[data-panel='scores'] tr.to-move [data-clock]", "data-clock");
+  await s.page.waitForFunction((c) => document.querySelector("[data-panel='scores'] tr.to-move [data-clock]")?.getAttribute("data-clock") !== c, clock);
+  assert.equal(await s.page.evaluate(() => document.activeElement?.getAttribute("data-player-link")), "sam_rematch");
+  await s.page.keyboard.press("Enter");
+  await s.page.waitForURL(/\/player\/sam_rematch$/);
+  await s.page.goto(`${server.url}/play/${pa.id}`);
+  // while it goes on, the lobby (another tab) links to it; over, the pairing is forgotten
+  const lobby = await a.ctx.newPage();
+  await lobby.goto(server.url + "/");
+  await lobby.waitForSelector(`[data-pairing-status='paired'] a[data-pairing-play='${pa.id}']`);
+  await a.page.click("[data-resign]");
+  for (const p of [a.page, b.page, s.page]) await p.waitForSelector("[data-panel='final'][data-end-reason='resign']", { timeout: 30000 });
+  await lobby.reload();
+  await lobby.waitForSelector("[data-pairing-form]:not([hidden])");
+  assert.equal((await call(lobby, "GET", "/api/pairing")).body.status, "none");
+  // (the status is empty until the server's first answer)
+  await lobby.waitForSelector("[data-pairing-status='none']", { state: "attached" });
+  assert.equal(await lobby.locator("[data-pairing-play]").count(), 0);
+  await lobby.close();
+  // the final panel links the seats too
+  for (const n of ["rita_rematch", "sam_rematch"]) await b.page.waitForSelector(`[data-panel='final'] [data-final-seat] a[data-player-link='${n}']`);
+  await noViolations(b.page, "final-links");
+  // rita asks for the rematch (no token: her seat and the session): her page opens her seat of it
+  await a.page.click("[data-rematch]");
+  const ra = await waitPlay(a.page, 20000, pa.id);
+  assert.notEqual(ra.id, pa.id);
+  assert.equal(ra.seat, pa.seat);
+  assert.ok(!/token=/.test(a.page.url()), a.page.url());
+  await a.page.waitForSelector(`body[data-seat='${pa.seat}']`);
+  // sam is asked, accepts, and is seated in it as his own seat; the spectator may follow
+  await b.page.waitForSelector(`[data-rematch-offer='${ra.id}'] [data-rematch-accept]`);
+  await s.page.waitForSelector(`a[data-rematch-watch='${ra.id}']`);
+  await b.page.screenshot({ path: `${shots}/place-rematch-ro.png` });
+  await s.page.screenshot({ path: `${shots}/place-rematch-en.png` });
+  await b.page.click("[data-rematch-accept]");
+  const rb = await waitPlay(b.page, 20000, pa.id);
+  assert.equal(rb.id, ra.id);
+  assert.equal(rb.seat, pb.seat);
+  assert.ok(!/token=/.test(b.page.url()), b.page.url());
+  await b.page.waitForSelector(`body[data-seat='${pb.seat}']`);
+  // the rematch's seats are the same players' (linked again), and neither page was refused
+  for (const p of [a.page, b.page]) {
+    await p.waitForSelector("[data-panel='scores'] a[data-player-link='sam_rematch']");
+    assert.equal(await p.locator("[data-refused='not_your_seat']").count(), 0);
+  }
+  await a.page.screenshot({ path: `${shots}/place-rematch-ru.png` });
+  for (const c of [a, b, s]) await c.ctx.close();
 });
 
 // A context whose pages may notify (permission granted, the setting on) and that records every
