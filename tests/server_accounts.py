@@ -24,6 +24,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 
 import websockets
 
@@ -52,6 +53,17 @@ def fail(msg):
 def check(cond, msg):
     if not cond:
         fail(msg)
+
+
+def wait_for(cond, what, seconds=60):
+    """cond()'s first true value, asked every 0.2 s for up to `seconds` (a state, never a sleep)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.2)
+    fail(f"not within {seconds} s: {what}")
 
 
 class Server:

@@ -31,18 +31,8 @@ import server_accounts as acc  # noqa: E402
 
 import websockets  # noqa: E402
 
-check, fail = acc.check, acc.fail
+check, fail, wait_for = acc.check, acc.fail, acc.wait_for
 BIN = acc.BIN
-
-
-def wait_for(cond, what, seconds=60):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.2)
-    fail(f"not within {seconds} s: {what}")
 
 
 def headers(srv, c):

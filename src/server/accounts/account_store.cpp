@@ -237,17 +237,24 @@ std::vector<std::pair<std::pair<std::string, std::string>, rating::Standing>> Ac
   return out;
 }
 
+namespace {
+// A rating_history row read as (game, player, bucket, mu_before, sigma_before, mu_after, sigma_after, time).
+rating::HistoryRow history_row(const SqlRow& r) {
+  return {r.s(0),
+          r.s(1),
+          r.s(2),
+          {rating::read_exact(r.s(3)), rating::read_exact(r.s(4))},
+          {rating::read_exact(r.s(5)), rating::read_exact(r.s(6))},
+          r.i(7)};
+}
+}  // namespace
+
 std::vector<rating::HistoryRow> AccountStore::rating_history() {
   std::vector<rating::HistoryRow> out;
   for (const SqlRow& r :
        db_->run("SELECT game, player, bucket, mu_before, sigma_before, mu_after, sigma_after, time FROM rating_history "
                 "ORDER BY time, game, player"))
-    out.push_back({r.s(0),
-                   r.s(1),
-                   r.s(2),
-                   {rating::read_exact(r.s(3)), rating::read_exact(r.s(4))},
-                   {rating::read_exact(r.s(5)), rating::read_exact(r.s(6))},
-                   r.i(7)});
+    out.push_back(history_row(r));
   return out;
 }
 
@@ -554,12 +561,7 @@ std::vector<rating::HistoryRow> AccountStore::history_of(const std::string& play
        db_->run("SELECT game, player, bucket, mu_before, sigma_before, mu_after, sigma_after, time FROM rating_history "
                 "WHERE player = $1 ORDER BY time, game",
                 {player}))
-    out.push_back({r.s(0),
-                   r.s(1),
-                   r.s(2),
-                   {rating::read_exact(r.s(3)), rating::read_exact(r.s(4))},
-                   {rating::read_exact(r.s(5)), rating::read_exact(r.s(6))},
-                   r.i(7)});
+    out.push_back(history_row(r));
   return out;
 }
 

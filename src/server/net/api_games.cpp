@@ -134,12 +134,14 @@ void Server::http_rematch(HttpCall& c) {
     c.problem(http::status::forbidden, "bad_token", "request: token: not the token of a seat of this game");
     return;
   }
-  if (!h->room->over() || h->room->busy()) {
+  const std::string id = rematch_id(old);
+  // a rematch made already is answered even while the room commits (its `rematch` event, say)
+  const bool made = h->room->over() && store_->game(id).has_value();
+  if (!made && (!h->room->over() || h->room->busy())) {
     // busy: the end is being committed; the client asks again once it has seen it
     c.problem(http::status::conflict, "not_over", "the game is not over: a rematch is asked for at the end");
     return;
   }
-  const std::string id = rematch_id(old);
   auto answer = [&](const GameMeta& meta, bool repeat) {
     json seats = json::array();
     const json settings = json::parse(meta.settings);

@@ -42,6 +42,15 @@ void Server::http_pairing_join(HttpCall& c) {
   double r = 1500;
   if (const auto s = accounts_->standing(p->id, rating::bucket(game, seats))) r = rating::display(s->r);
   accounts_->join_pool({p->id, game, clock, seats, rated, p->guest(), r, now, 0});
+  // a pool with a table's worth of players pairs at once, not at the next wave
+  if (o_.pairing_wave_ms > 0 && accounts_->pool_size(game, seats, clock, rated, p->guest()) >= seats) pairing_wave();
+  if (const auto res = accounts_->pairing_result(p->id)) {
+    c.respond(http::status::ok, dump(json{{"status", "paired"},
+                                          {"game", res->game_id},
+                                          {"seat", res->seat},
+                                          {"play", fmt::format("/play/{}?seat={}", res->game_id, res->seat)}}));
+    return;
+  }
   c.respond(http::status::ok,
             dump(json{{"status", "waiting"},
                       {"pool", {{"game", game}, {"seats", seats}, {"clock", clock}, {"rated", rated}}},
