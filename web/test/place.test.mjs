@@ -192,7 +192,12 @@ async function pairFromLobby(pages, { game = "base", seats = "2", clock = "realt
     await p.selectOption("[data-pairing-clock]", clock);
     if (rated) await p.check("[data-pairing-rated]");
     await p.click("[data-pairing-join]");
-    await p.waitForSelector("[data-pairing-status='waiting'], [data-pairing-status='paired']", { state: "attached" });
+    // waiting, or paired at once (the pool now full pairs without waiting for a wave: the page goes to its game)
+    const lobby = p.waitForSelector("[data-pairing-status='waiting'], [data-pairing-status='paired']", { state: "attached" });
+    const play = p.waitForURL(/\/play\//);
+    lobby.catch(() => {});
+    play.catch(() => {});
+    await Promise.race([lobby, play]);
   }
   return Promise.all(pages.map((p) => waitPlay(p)));
 }
