@@ -323,7 +323,18 @@ TEST(Value, EveryGameHasAFitThatPredictsTheFinalMargin) {
     // 300 games; the one-ply bot's, which took 150 s of the sanitizer run, are halved there (the
     // fit's edge over the score alone is wide: at 150 games, in the release build, 0.78 and 0.81 of
     // its squared error in the base game and Hunters & Gatherers)
+    //
+    // Under the sanitizers the same games run 30 at a time, for what the sanitizers check (memory and
+    // undefined behaviour through the evaluations and the fitted values): the fit's edge is a
+    // statistic of 300 games (at 60 the greedy evaluation beats the fit in Amazonas), which the
+    // release build checks in 6 s and which took 733 s of the sanitizer run.
+#if defined(CARC_SANITIZED)
+    constexpr bool kStatistics = false;
+    const u64 games = 30;
+#else
+    constexpr bool kStatistics = true;
     const u64 games = bot ? static_cast<u64>(test::scaled(300)) : 300;
+#endif
     for (u64 seed = 1; seed <= games; ++seed) {
       State s;
       init_state(s, *rs, 2);
@@ -352,6 +363,8 @@ TEST(Value, EveryGameHasAFitThatPredictsTheFinalMargin) {
     // within a few hundred games' noise (docs/mcts.md: 17.99 against 18.73 points over 1,000): it
     // must beat the score alone by a tenth there, and the greedy evaluation on the playouts' games
     std::printf("%s: squared error score only %.4g, greedy %.4g, fit %.4g\n", id.c_str(), se_score, se_greedy, se_fit);
+    EXPECT_GT(se_score, 0) << id;
+    if (!kStatistics) continue;
     if (bot)
       EXPECT_LT(se_fit, 0.9 * se_score) << id;
     else
