@@ -56,11 +56,14 @@ void register_admin(CLI::App& app) {
   auto* cmd = app.add_subcommand("admin", "the operator's tools on a server's store: reset links, bans, reports, chat");
   cmd->require_subcommand(1);
   auto o = std::make_shared<AdminOptions>();
-  auto common = [o](CLI::App* sub) {
-    sub->add_option("name", o->name, "the account's name")->required();
+  auto where = [o](CLI::App* sub) {
     sub->add_option("--db", o->db,
                     "the server's store: sqlite:FILE or postgresql://... (default: sqlite:DATA/games.db)");
     sub->add_option("--data", o->data, "the folder of the default SQLite store")->capture_default_str();
+  };
+  auto common = [o, where](CLI::App* sub) {
+    sub->add_option("name", o->name, "the account's name")->required();
+    where(sub);
   };
   auto* reset =
       cmd->add_subcommand("reset-link", "print a one-time link that lets the account's owner set a new password");
@@ -92,11 +95,6 @@ void register_admin(CLI::App& app) {
     store.set_banned(account(store, o->name).id, false, now_ms());
     std::cout << fmt::format("{} may log in again\n", o->name);
   });
-  auto where = [o](CLI::App* sub) {
-    sub->add_option("--db", o->db,
-                    "the server's store: sqlite:FILE or postgresql://... (default: sqlite:DATA/games.db)");
-    sub->add_option("--data", o->data, "the folder of the default SQLite store")->capture_default_str();
-  };
   auto* reports =
       cmd->add_subcommand("reports", "the players' reports, oldest first: the open ones (--all: every one)");
   where(reports);

@@ -11,6 +11,22 @@ namespace carc::server::rating {
 
 using nlohmann::json;
 
+std::optional<EndResult> end_result(const std::vector<Event>& events) {
+  const auto end = std::find_if(events.rbegin(), events.rend(), [](const Event& e) { return e.type == "end"; });
+  if (end == events.rend()) return std::nullopt;
+  const json d = json::parse(end->body, nullptr, false);
+  if (!d.is_object() || !d.contains("scores") || !d["scores"].is_array()) return std::nullopt;
+  EndResult r;
+  r.time = end->time;
+  r.reason = d.value("reason", std::string("finished"));
+  for (const json& s : d["scores"]) r.scores.push_back(s.get<int>());
+  r.forfeited.assign(r.scores.size(), false);
+  for (const json& s : d.value("resigned", json::array()))
+    if (s.is_number_integer() && s.get<int>() >= 0 && s.get<std::size_t>() < r.scores.size())
+      r.forfeited[s.get<std::size_t>()] = true;
+  return r;
+}
+
 std::optional<RatedGame> rated_game(const GameMeta& meta, const std::vector<Event>& events) {
   if (meta.status != "finished") return std::nullopt;
   const json settings = json::parse(meta.settings, nullptr, false);
@@ -24,18 +40,11 @@ std::optional<RatedGame> rated_game(const GameMeta& meta, const std::vector<Even
     if (!s.is_object() || !s.contains("player") || !s["player"].is_string()) return std::nullopt;
     g.players.push_back(s["player"].get<std::string>());
   }
-  const auto end = std::find_if(events.rbegin(), events.rend(), [](const Event& e) { return e.type == "end"; });
-  if (end == events.rend()) return std::nullopt;
-  const json d = json::parse(end->body, nullptr, false);
-  if (!d.is_object() || d.value("reason", "") == "aborted" || !d.contains("scores")) return std::nullopt;
+  auto end = end_result(events);
+  if (!end || end->reason == "aborted") return std::nullopt;
   g.time = end->time;
-  for (const json& s : d["scores"]) g.scores.push_back(s.get<int>());
-  g.forfeited.assign(g.players.size(), false);
-  if (d.contains("resigned"))
-    for (const json& s : d["resigned"]) {
-      const int i = s.get<int>();
-      if (i >= 0 && i < static_cast<int>(g.forfeited.size())) g.forfeited[static_cast<std::size_t>(i)] = true;
-    }
+  g.scores = std::move(end->scores);
+  g.forfeited = std::move(end->forfeited);
   if (g.scores.size() != g.players.size() || g.players.size() < kMinPlayers || g.players.size() > kMaxPlayers)
     return std::nullopt;
   return g;

@@ -27,6 +27,16 @@ struct RatedGame {
   std::vector<bool> forfeited;  // resigned or ran out of time: last
 };
 
+// How a game's log ends: its `end` event's time, reason, scores, and the seats that resigned or
+// ran out of time; nullopt when it has none (or one without scores).
+struct EndResult {
+  std::int64_t time = 0;
+  std::string reason;
+  std::vector<int> scores;
+  std::vector<bool> forfeited;  // per seat
+};
+std::optional<EndResult> end_result(const std::vector<Event>& events);
+
 // The rated game of a store entry and its log; nullopt for a game that is not rated, not over, or
 // aborted (an aborted game is not rated), or whose seats are not all players.
 std::optional<RatedGame> rated_game(const GameMeta& meta, const std::vector<Event>& events);

@@ -153,8 +153,8 @@ void Server::http_me(HttpCall& c) {
 void Server::http_claim(HttpCall& c) {
   const json body = body_of(c.req.body(), {"name", "password"});
   const std::string name = field(body, "name", 64), password = field(body, "password", accounts::kMaxPasswordBytes + 4);
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   if (!p->guest()) return c.problem(http::status::conflict, "already_claimed", "this player has an account already");
   if (const auto why = accounts::username_problem(name))
     return c.problem(http::status::bad_request, *why, accounts::problem_text(*why));
@@ -262,8 +262,8 @@ void Server::http_sessions(HttpCall& c) {
 
 // DELETE /api/account/sessions/ID: that session of the player ends.
 void Server::http_end_session(HttpCall& c) {
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   if (!accounts_->end_session_named(p->id, c.arg))
     return c.problem(http::status::not_found, "unknown_session", "no session of yours has this id");
   c.respond(http::status::ok, dump(json{{"ended", true}}));
@@ -275,8 +275,8 @@ void Server::http_password(HttpCall& c) {
   const json body = body_of(c.req.body(), {"current", "password"});
   const std::string current = field(body, "current", accounts::kMaxPasswordBytes + 4),
                     password = field(body, "password", accounts::kMaxPasswordBytes + 4);
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   if (p->guest())
     return c.problem(http::status::conflict, "not_claimed", "a guest has no password: claim an account first");
   if (const auto why = accounts::password_problem(password, p->name))
@@ -371,8 +371,8 @@ void Server::http_reset(HttpCall& c) {
 void Server::http_delete_account(HttpCall& c) {
   const json body = body_of(c.req.body(), {"password"});
   const std::string password = field(body, "password", accounts::kMaxPasswordBytes + 4);
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   if (p->guest()) return c.problem(http::status::conflict, "not_claimed", "a guest has no account to delete");
   auto later = std::make_shared<Later>(Later{std::move(c.reply), c.req.version(), &stats_.http_by_status});
   auto ok = std::make_shared<bool>(false);
@@ -396,6 +396,12 @@ void Server::rate_if_rated(const std::string& id) {
   }
 }
 
+std::optional<accounts::Player> Server::signed_in(HttpCall& c, std::int64_t now) {
+  auto p = accounts_->by_session(session_secret(c.req), now);
+  if (!p) c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  return p;
+}
+
 void Server::bind_seat(std::uint64_t conn, const std::string& game, int seat) {
   const auto it = ws_sessions_.find(conn);
   if (it == ws_sessions_.end()) return;
@@ -417,8 +423,8 @@ bool Server::seat_is_mine(std::uint64_t conn, const std::string& game, int seat)
 // GET /api/me/games: the games of the session's player (the seats it opened), the latest first:
 // as GET /api/games lists them, with `seat` (the player's).
 void Server::http_my_games(HttpCall& c) {
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   json out = json::array();
   const std::int64_t now = now_ms();
   for (const auto& s : accounts_->games_of(p->id, 200)) {

@@ -28,11 +28,11 @@ void Server::http_pairing_join(HttpCall& c) {
     throw InputError(fmt::format("request: clock: \"{}\" is not a clock class (realtime, days)", printable(clock)));
   const bool rated = body.contains("rated") && jin::boolean(body["rated"], "request", "rated");
   const std::int64_t now = now_ms();
-  const auto p = accounts_->by_session(session_secret(c.req), now);
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now);
+  if (!p) return;
   if (rated && p->guest())
     return c.problem(http::status::forbidden, "rated_needs_account", "rated games are for accounts: claim one first");
-  if (!player_rate("pool:" + p->id, kPoolJoinsPerMinute, c.retry_after))
+  if (!player_rate("pool", p->id, kPoolJoinsPerMinute, c.retry_after))
     return c.problem(
         http::status::too_many_requests, "rate_limited",
         fmt::format("at most {} pool joins a minute: try again in {} s", kPoolJoinsPerMinute, c.retry_after));
@@ -60,8 +60,8 @@ void Server::http_pairing_join(HttpCall& c) {
 // GET /api/pairing: where the player is: waiting (with the pool's size and the waves missed), or
 // seated (the game and seat: hello with that seat), or none.
 void Server::http_pairing_status(HttpCall& c) {
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   if (const auto e = accounts_->pool_entry(p->id)) {
     c.respond(http::status::ok,
               dump(json{{"status", "waiting"},
@@ -87,8 +87,8 @@ void Server::http_pairing_status(HttpCall& c) {
 
 // DELETE /api/pairing: the player stops waiting.
 void Server::http_pairing_leave(HttpCall& c) {
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   c.respond(http::status::ok, dump(json{{"left", accounts_->leave_pool(p->id)}}));
 }
 
@@ -131,8 +131,8 @@ void Server::http_block(HttpCall& c) {
   if (!body.is_object() || body.size() != 1 || !body.contains("name"))
     throw InputError("request: expected {\"name\"}: the account to block");
   const std::string name = jin::string(body["name"], "request", "name", 64);
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   const auto other = accounts_->by_name(accounts::username_key(name));
   if (!other || other->deleted) return c.problem(http::status::not_found, "unknown_player", "no account has this name");
   if (other->id == p->id) return c.problem(http::status::bad_request, "bad_request", "request: name: that is you");
@@ -142,8 +142,8 @@ void Server::http_block(HttpCall& c) {
 
 // DELETE /api/blocks/NAME
 void Server::http_unblock(HttpCall& c) {
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   const auto other = accounts_->by_name(accounts::username_key(c.arg));
   if (!other) return c.problem(http::status::not_found, "unknown_player", "no account has this name");
   accounts_->unblock(p->id, other->id);
@@ -152,8 +152,8 @@ void Server::http_unblock(HttpCall& c) {
 
 // GET /api/blocks: the names the player blocks.
 void Server::http_blocks(HttpCall& c) {
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   json names = json::array();
   for (const std::string& id : accounts_->blocked_by(p->id))
     if (const auto o = accounts_->by_id(id); o && !o->deleted) names.push_back(o->name);

@@ -50,8 +50,8 @@ int Server::correspondence_games(const std::string& player) {
 // GET /api/me/turns: the player's games where one of their seats is to move, the least time left first.
 void Server::http_turns(HttpCall& c) {
   const std::int64_t now = now_ms();
-  const auto p = accounts_->by_session(session_secret(c.req), now);
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now);
+  if (!p) return;
   json turns = json::array();
   int waiting = 0, correspondence = 0;
   std::set<std::string> seen;
@@ -162,25 +162,18 @@ void Server::record_results(const std::string& id) {
   try {
     const auto meta = store_->game(id);
     if (!meta || meta->status != "finished") return;  // (an aborted game has no result)
-    const auto events = store_->events(id, 0);
-    const auto end = std::find_if(events.rbegin(), events.rend(), [](const Event& e) { return e.type == "end"; });
-    if (end == events.rend()) return;
-    const json d = json::parse(end->body);
-    std::vector<int> scores;
-    for (const json& s : d.at("scores")) scores.push_back(s.get<int>());
-    std::vector<bool> forfeited(scores.size(), false);
-    for (const json& s : d.value("resigned", json::array()))
-      if (s.is_number_integer() && s.get<int>() >= 0 && s.get<std::size_t>() < scores.size())
-        forfeited[s.get<std::size_t>()] = true;
-    const std::vector<int> places = rating::places_from_scores(scores, forfeited);
+    const auto end = rating::end_result(store_->events(id, 0));
+    if (!end) return;
+    const std::vector<int>& scores = end->scores;
+    const std::vector<int> places = rating::places_from_scores(scores, end->forfeited);
     const json settings = json::parse(meta->settings, nullptr, false);
     const bool rated = settings.is_object() && settings.value("rated", false);
     std::vector<accounts::AccountStore::GameResult> rows;
     for (std::size_t i = 0; i < scores.size(); ++i) {
       const std::string player = accounts_->seat_player(id, static_cast<int>(i));
       if (player.empty()) continue;
-      rows.push_back({id, player, meta->game, d.value("reason", std::string("finished")), static_cast<int>(i),
-                      static_cast<int>(scores.size()), places[i], scores[i], rated, end->time});
+      rows.push_back({id, player, meta->game, end->reason, static_cast<int>(i), static_cast<int>(scores.size()),
+                      places[i], scores[i], rated, end->time});
     }
     if (!rows.empty()) accounts_->add_results(rows);
   } catch (const std::exception& e) {

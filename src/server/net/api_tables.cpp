@@ -50,11 +50,11 @@ void Server::http_table_open(HttpCall& c) {
   }
   t.guest_chat = body.contains("guest_chat") && jin::boolean(body["guest_chat"], "request", "guest_chat");
   const std::int64_t now = now_ms();
-  const auto p = accounts_->by_session(session_secret(c.req), now);
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now);
+  if (!p) return;
   if (t.rated && p->guest())
     return c.problem(http::status::forbidden, "rated_needs_account", "rated games are for accounts: claim one first");
-  if (!player_rate("table:" + p->id, kTablesPerMinute, c.retry_after))
+  if (!player_rate("table", p->id, kTablesPerMinute, c.retry_after))
     return c.problem(http::status::too_many_requests, "rate_limited",
                      fmt::format("at most {} new tables a minute: try again in {} s", kTablesPerMinute, c.retry_after));
   if (t.clock == "days" && correspondence_games(p->id) >= o_.correspondence_cap)
@@ -111,8 +111,8 @@ void Server::http_table(HttpCall& c) {
 // POST /api/tables/ID/join {}: the session's player sits; the last free seat starts the game.
 void Server::http_table_join(HttpCall& c) {
   const std::int64_t now = now_ms();
-  const auto p = accounts_->by_session(session_secret(c.req), now);
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now);
+  if (!p) return;
   const auto t = accounts_->table(c.arg);
   if (!t) return c.problem(http::status::not_found, "unknown_table", "no such table");
   if (t->status != "open") return c.problem(http::status::conflict, "table_closed", "this table is not open any more");
@@ -153,8 +153,8 @@ void Server::http_table_join(HttpCall& c) {
 
 // POST /api/tables/ID/leave {}: the player gets up; the host closes the table.
 void Server::http_table_leave(HttpCall& c) {
-  const auto p = accounts_->by_session(session_secret(c.req), now_ms());
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now_ms());
+  if (!p) return;
   if (!accounts_->stand(c.arg, p->id))
     return c.problem(http::status::conflict, "not_seated", "you are not at this open table");
   c.respond(http::status::ok, dump(json{{"left", true}}));

@@ -165,8 +165,8 @@ void Server::http_report(HttpCall& c) {
       throw InputError(fmt::format("request: note: at most {} characters, no control characters", kNoteChars));
   }
   const std::int64_t now = now_ms();
-  const auto p = accounts_->by_session(session_secret(c.req), now);
-  if (!p) return c.problem(http::status::unauthorized, "no_session", "no session: POST /api/session first");
+  const auto p = signed_in(c, now);
+  if (!p) return;
   const auto other = accounts_->by_name(accounts::username_key(name));
   if (!other || other->deleted) return c.problem(http::status::not_found, "unknown_player", "no account has this name");
   if (other->id == p->id) return c.problem(http::status::bad_request, "bad_request", "request: name: that is you");

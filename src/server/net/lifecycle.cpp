@@ -227,37 +227,12 @@ int Server::run(std::atomic<bool>* stop) {
     });
   };
   watch();
-  std::function<void()> sweep_soon = [&] {
-    sweep_timer_->expires_after(std::chrono::seconds(1));
-    sweep_timer_->async_wait([&](beast::error_code e) {
-      if (e) return;
-      guarded([&] { sweep(); });
-      sweep_soon();
-    });
-  };
-  sweep_soon();
-  // quick pairing: a wave every --pairing-wave-ms (docs/pairing.md)
+  every(*sweep_timer_, 1000, true, [this] { sweep(); });
+  // quick pairing: a wave every --pairing-wave-ms (docs/pairing.md); the lobby's batches (lobby.cpp)
   pairing_timer_ = std::make_unique<net::steady_timer>(ioc_);
-  std::function<void()> pair_soon = [&] {
-    pairing_timer_->expires_after(std::chrono::milliseconds(o_.pairing_wave_ms));
-    pairing_timer_->async_wait([&](beast::error_code e) {
-      if (e || draining_) return;
-      guarded([&] { pairing_wave(); });
-      pair_soon();
-    });
-  };
-  if (o_.pairing_wave_ms > 0) pair_soon();
-  // the lobby's batches (lobby.cpp)
+  if (o_.pairing_wave_ms > 0) every(*pairing_timer_, o_.pairing_wave_ms, false, [this] { pairing_wave(); });
   lobby_timer_ = std::make_unique<net::steady_timer>(ioc_);
-  std::function<void()> lobby_soon = [&] {
-    lobby_timer_->expires_after(std::chrono::milliseconds(o_.lobby_ms));
-    lobby_timer_->async_wait([&](beast::error_code e) {
-      if (e || draining_) return;
-      guarded([&] { lobby_tick(); });
-      lobby_soon();
-    });
-  };
-  lobby_soon();
+  every(*lobby_timer_, o_.lobby_ms, false, [this] { lobby_tick(); });
   // a handler's exception must not end the process and every game on it: counted, logged, and
   // the loop goes on (guarded() and the handlers' own catches take almost all of them first)
   for (;;) {
@@ -331,6 +306,15 @@ std::string HttpHarness::request(std::string_view raw, const std::string& client
   std::ostringstream out;
   out << *got;
   return out.str();
+}
+
+void Server::every(net::steady_timer& t, std::int64_t ms, bool in_drain, std::function<void()> f) {
+  t.expires_after(std::chrono::milliseconds(ms));
+  t.async_wait([this, &t, ms, in_drain, f = std::move(f)](beast::error_code e) mutable {
+    if (e || (draining_ && !in_drain)) return;
+    guarded(f);
+    every(t, ms, in_drain, std::move(f));
+  });
 }
 
 std::vector<std::string> HttpHarness::websocket(const std::string& game, const std::string& session,

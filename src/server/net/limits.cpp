@@ -51,47 +51,35 @@ std::string Server::create_quota(const std::string& client, std::string& message
     }
   }
   if (o_.create_rate > 0) {
-    const std::int64_t now = now_ms();
-    const double per_ms = o_.create_rate / 60000.0, cap = std::max(1, o_.create_burst);
-    if (buckets_.size() > 100000)  // forget the addresses whose buckets are full again
-      for (auto it = buckets_.begin(); it != buckets_.end();)
-        it = std::min(cap, it->second.tokens + static_cast<double>(now - it->second.at) * per_ms) >= cap
-                 ? buckets_.erase(it)
-                 : std::next(it);
-    const auto [it, fresh_bucket] = buckets_.try_emplace(client, Bucket{cap, now});
-    Bucket& b = it->second;
-    b.tokens = std::min(cap, b.tokens + static_cast<double>(now - b.at) * per_ms);
-    b.at = now;
-    if (b.tokens < 1) {
-      retry_s = std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / per_ms / 1000.0)));
+    retry_s = take_token(buckets_, client, std::max(1, o_.create_burst), o_.create_rate / 60000.0, now_ms());
+    if (retry_s > 0) {
       message = fmt::format("too many new games from your address (at most {} a minute): try again in {} s",
                             o_.create_rate, retry_s);
       return "rate_limited";
     }
-    b.tokens -= 1;
   }
   return "";
 }
 
-bool Server::player_rate(const std::string& key, double per_minute, int& retry_s) {
-  // a token bucket of `per_minute` tokens, refilled over a minute; per process
-  const std::int64_t now = now_ms();
-  const double per_ms = per_minute / 60000.0;
-  if (player_buckets_.size() > 100000)  // forget the full ones
-    for (auto it = player_buckets_.begin(); it != player_buckets_.end();)
-      it = it->second.tokens + static_cast<double>(now - it->second.at) * per_ms >= per_minute
-               ? player_buckets_.erase(it)
-               : std::next(it);
-  Bucket& b = player_buckets_.try_emplace(key, Bucket{per_minute, now}).first->second;
-  b.tokens = std::min(per_minute, b.tokens + static_cast<double>(now - b.at) * per_ms);
+int take_token(std::unordered_map<std::string, Bucket>& buckets, const std::string& key, double cap, double per_ms,
+               std::int64_t now) {
+  if (buckets.size() > 100000)  // forget the keys whose buckets are full again
+    for (auto it = buckets.begin(); it != buckets.end();)
+      it = it->second.tokens + static_cast<double>(now - it->second.at) * per_ms >= cap ? buckets.erase(it)
+                                                                                        : std::next(it);
+  Bucket& b = buckets.try_emplace(key, Bucket{cap, now}).first->second;
+  b.tokens = std::min(cap, b.tokens + static_cast<double>(now - b.at) * per_ms);
   b.at = now;
-  if (b.tokens < 1) {
-    retry_s = std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / per_ms / 1000.0)));
-    ++stats_.refused["rate_limited"];
-    return false;
-  }
+  if (b.tokens < 1) return std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / per_ms / 1000.0)));
   b.tokens -= 1;
-  return true;
+  return 0;
+}
+
+bool Server::player_rate(const std::string& kind, const std::string& player, double per_minute, int& retry_s) {
+  retry_s = take_token(player_buckets_[kind], player, per_minute, per_minute / 60000.0, now_ms());
+  if (retry_s == 0) return true;
+  ++stats_.refused["rate_limited"];
+  return false;
 }
 
 void Server::game_ended(const std::string& id) {

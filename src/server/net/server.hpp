@@ -159,6 +159,11 @@ struct Bucket {
   double tokens = 0;
   std::int64_t at = 0;
 };
+// Takes a token from `key`'s bucket (`cap` tokens, refilled at `per_ms` a ms; a new key's is full):
+// 0, or the seconds until one is there (nothing taken). Buckets full again are forgotten past
+// 100,000 keys.
+int take_token(std::unordered_map<std::string, Bucket>& buckets, const std::string& key, double cap, double per_ms,
+               std::int64_t now);
 
 class Server {
  public:
@@ -370,9 +375,14 @@ class Server {
   void chat_message(std::uint64_t conn, Host& h, const json& msg);
   void http_chat(HttpCall& c);
   void http_report(HttpCall& c);
-  // Per player rate buckets (tables opened, pools joined, ...): true when `key` may go on.
-  bool player_rate(const std::string& key, double per_minute, int& retry_s);
-  std::unordered_map<std::string, Bucket> player_buckets_;
+  // Per player rate buckets, one map per kind ("table", "pool"): true when the player may go on,
+  // else false with `retry_s`.
+  bool player_rate(const std::string& kind, const std::string& player, double per_minute, int& retry_s);
+  std::map<std::string, std::unordered_map<std::string, Bucket>> player_buckets_;
+  // The signed-in player of the request's session, or nullopt after answering 401 no_session.
+  std::optional<accounts::Player> signed_in(HttpCall& c, std::int64_t now);
+  // f() every `ms` on the io thread (guarded), from `ms` from now; stops at a drain unless `in_drain`.
+  void every(net::steady_timer& t, std::int64_t ms, bool in_drain, std::function<void()> f);
   // A seat opened with its token by a connection with a session: the seat is its player's.
   void bind_seat(std::uint64_t conn, const std::string& game, int seat);
   // Whether the connection's session player holds the seat (bound by an earlier hello with its token).
