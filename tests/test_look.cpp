@@ -1,6 +1,7 @@
 // Looks (docs/look.md): every game's look loads; a bad look is refused naming the file and field.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "core/io.hpp"
@@ -46,6 +47,33 @@ TEST(Look, EveryGameLooksValidAndNamesOnlyItsOwnFeatures) {
   EXPECT_EQ(view::piece_glyph(hunters, "hut", 1, true), "house");
   EXPECT_EQ(view::piece_glyph(view::generic_look(), "camp", 1, false), "tent");
   EXPECT_EQ(view::piece_glyph(view::generic_look(), "anything", 1, true), "house");
+}
+
+TEST(Look, EveryGamesTexturesTileTheirSquareAndStonesAreColours) {
+  // every texture a game's look names: a glyph whose square divides the tile (the pattern runs on
+  // from tile to tile) and holds no seat colour; the generic look's field is grass
+  int textures = 0;
+  for (const std::string& id : game_ids()) {
+    const GameDef& g = *find_game(id);
+    const Look& l = view::look_of(g);
+    for (const FeatureTypeDef& ft : g.ftypes) {
+      const view::FeatureStyle& st = view::style_of(l, ft);
+      if (!st.stones.empty()) {
+        EXPECT_EQ(st.stones.size(), 7u) << id << " " << ft.name;
+      }
+      if (st.texture.empty()) continue;
+      ++textures;
+      const view::Glyph* t = view::glyph_of(l, st.texture);
+      ASSERT_NE(t, nullptr) << id << " " << ft.name;
+      EXPECT_FALSE(t->seat) << id << " " << st.texture;
+      EXPECT_NEAR(64.0 / t->size, std::round(64.0 / t->size), 1e-9) << id << " " << st.texture << " size " << t->size;
+    }
+  }
+  EXPECT_GE(textures, 10);
+  EXPECT_EQ(view::generic_look().classes.at("field").texture, "grass");
+  const Look& base = view::look_of(*find_game("base"));
+  EXPECT_EQ(base.features.at("city").texture, "roofs");
+  EXPECT_FALSE(base.features.at("city").stones.empty());
 }
 
 TEST(Look, TerminalMarksComeFromTheLook) {
@@ -136,6 +164,13 @@ TEST(Look, BadLooksAreRefusedNamingTheField) {
       {R"({"terminal": {"glyphs": {"meeple": {"mark": "m", "bg": "blue"}}}})",
        "test.json: terminal.glyphs.meeple.bg: must be a colour number 0..255"},
       {R"({"terminal": {"legend": "jeep"}})", "test.json: terminal.legend: must be a list of strings"},
+      {R"({"features": {"road": {"fill": "#ffffff", "edge": "#000000", "texture": "plaid"}}})",
+       "test.json: features.road.texture: no glyph \"plaid\""},
+      {R"({"features": {"road": {"fill": "#ffffff", "edge": "#000000", "texture": 3}}})",
+       "test.json: features.road.texture: must be a string"},
+      {R"({"classes": {"field": {"texture": "moss"}}})", "test.json: classes.field.texture: no glyph \"moss\""},
+      {R"({"features": {"city": {"fill": "#ffffff", "edge": "#000000", "stones": "grey"}}})",
+       "test.json: features.city.stones: \"grey\" is not a colour"},
   };
   for (const auto& [text, want] : cases) {
     const std::string e = error_of(text);

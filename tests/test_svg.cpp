@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "ai/driver.hpp"
-#include "view/svg.hpp"
+#include "games/games.hpp"
 #include "scenario.hpp"
+#include "view/svg.hpp"
 
 namespace carc {
 namespace {
@@ -230,6 +231,66 @@ TEST(Svg, NamesAreEscapedAndSeatsColoured) {
   EXPECT_EQ(view::kSeatColourNames[1], "blue");
 }
 
+// Every url(#id) the picture uses is defined exactly once in it, and every defined id is used.
+::testing::AssertionResult refs_resolve(const std::string& svg) {
+  std::map<std::string, int> defined, used;
+  for (std::size_t p = svg.find(" id=\""); p != std::string::npos; p = svg.find(" id=\"", p + 1))
+    ++defined[svg.substr(p + 5, svg.find('"', p + 5) - p - 5)];
+  for (std::size_t p = svg.find("url(#"); p != std::string::npos; p = svg.find("url(#", p + 1))
+    ++used[svg.substr(p + 5, svg.find(')', p + 5) - p - 5)];
+  for (const auto& [id, n] : used)
+    if (defined[id] != 1)
+      return ::testing::AssertionFailure() << "url(#" << id << ") defined " << defined[id] << " times";
+  for (const auto& [id, n] : defined)
+    if (n != 1) return ::testing::AssertionFailure() << "id " << id << " defined " << n << " times";
+  return ::testing::AssertionSuccess();
+}
+
+TEST(SvgTiles, EveryTilePictureIsWellFormedSafeAndHoldsItsOwnTextures) {
+  for (const std::string& id : game_ids()) {
+    const auto rs = load_ruleset(id, {});
+    int textured = 0;
+    for (std::size_t i = 0; i < rs->tiles.types.size(); ++i) {
+      const std::string svg = view::tile_svg(*rs, static_cast<int>(i), 96);
+      SCOPED_TRACE(id + " " + rs->tiles.types[i].id);
+      EXPECT_TRUE(well_formed(svg));
+      EXPECT_TRUE(refs_resolve(svg));
+      std::string low = svg;
+      for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      for (const char* bad : {"<script", "javascript:", "<foreignobject", "href", "<image"})
+        EXPECT_EQ(low.find(bad), std::string::npos) << bad;
+      EXPECT_EQ(count(svg, "<defs>"), svg.find("url(#") == std::string::npos ? 0 : 1);
+      textured += count(svg, "<pattern ") > 0 ? 1 : 0;
+      EXPECT_LT(svg.size(), 6000u) << "a tile's picture stays small (the catalog sends them all)";
+    }
+    EXPECT_EQ(textured, static_cast<int>(rs->tiles.types.size()))
+        << id << ": every tile's field (or water) is textured";
+  }
+}
+
+TEST(SvgTiles, ABoardSharesOneDefsAmongItsTiles) {
+  for (const std::string& id : {std::string("base"), std::string("hunters")}) {
+    Game g(load_ruleset(id, {}), {{"a", "greedy"}, {"b", "greedy"}}, 5);
+    std::vector<std::unique_ptr<Bot>> bots;
+    bots.push_back(make_bot("greedy"));
+    bots.push_back(make_bot("greedy"));
+    Rng rng(5);
+    play_out(g, bots, rng);
+    for (const int px : {24, 64}) {
+      SvgOptions o;
+      o.tile_px = px;
+      const std::string svg = render_svg(g.state(), o);
+      EXPECT_TRUE(well_formed(svg)) << id;
+      EXPECT_TRUE(refs_resolve(svg)) << id;
+      EXPECT_EQ(count(svg, "<defs>"), 1) << id;
+      EXPECT_LT(svg.find("<defs>"), svg.find("<g class=\"tile\"")) << id;
+      EXPECT_GT(count(svg, "<pattern "), 1) << id;
+      if (px != 64) {
+        EXPECT_NE(svg.find(fmt::format("patternTransform=\"scale({})\"", px / 64.0)), std::string::npos) << id;
+      }
+    }
+  }
+}
 
 // ---- Amazonas ------------------------------------------------------------------------------
 

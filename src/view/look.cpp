@@ -120,7 +120,7 @@ std::string requote(const std::string& svg) {
 }
 
 FeatureStyle style(const json& j, const std::string& where, const std::string& field, FeatureStyle s) {
-  check_keys(j, where, field, {"fill", "edge", "class", "badge", "glyph", "dead_end"});
+  check_keys(j, where, field, {"fill", "edge", "class", "badge", "glyph", "dead_end", "texture", "stones"});
   if (j.contains("fill")) s.fill = colour(j["fill"], where, field + ".fill");
   if (j.contains("edge")) s.edge = colour(j["edge"], where, field + ".edge");
   if (j.contains("class")) {
@@ -137,6 +137,8 @@ FeatureStyle style(const json& j, const std::string& where, const std::string& f
     if (d != "round" && d != "square") fail(where, field + ".dead_end", "must be \"round\" or \"square\"");
     s.round_end = d == "round";
   }
+  if (j.contains("texture")) s.texture = str(j["texture"], where, field + ".texture");
+  if (j.contains("stones")) s.stones = colour(j["stones"], where, field + ".stones");
   if (s.fill.empty() || s.edge.empty()) fail(where, field, "needs a fill and an edge");
   return s;
 }
@@ -325,7 +327,10 @@ Look parse_look(std::string_view text, const std::string& where, const Look* bas
   for (const auto& [k, v] : l.features) {
     if (!v.badge.empty()) need_glyph(l, v.badge, "features." + k + ".badge");
     if (!v.glyph.empty()) need_glyph(l, v.glyph, "features." + k + ".glyph");
+    if (!v.texture.empty()) need_glyph(l, v.texture, "features." + k + ".texture");
   }
+  for (const auto& [k, v] : l.classes)
+    if (!v.texture.empty()) need_glyph(l, v.texture, "classes." + k + ".texture");
   for (const auto& [k, v] : l.terminal.glyphs) need_glyph(l, k, "terminal.glyphs." + k);
   return l;
 }

@@ -26,6 +26,8 @@ struct FeatureStyle {
   std::string badge;     // Area: the glyph drawn for its slot-0 symbol at the area's badge spot ("" none)
   std::string glyph;     // Point: the glyph drawn at the tile's centre instead of a building
   bool round_end = false;  // Path: a path ending in the middle of a tile ends round
+  std::string texture;     // a glyph tiled over the feature's fill as an SVG <pattern> ("" plain fill)
+  std::string stones;      // Area: the wall drawn as stones in this colour ("" a plain wall)
 };
 
 struct Glyph {

@@ -2,7 +2,8 @@
 // with the game's look (view/look.hpp, docs/look.md): no game is named here.
 //
 // Everything is drawn from the tile data (ports, feature classes, attributes), no bitmaps and never
-// from tile ids: each placed tile is one <g class="tile"> holding its fields (the background),
+// from tile ids (fills textured with the look's patterns, written once in a <defs>: docs/look.md,
+// "Textures"): each placed tile is one <g class="tile"> holding its fields (the background),
 // claimable paths (lines from the middle ports to the centre, or one curve for a two-port path;
 // a path the look ends round ends in a round stop), paths nobody claims (a wide band
 // <g class="river">), areas (one polygon per feature covering its sides, with a wall along the
@@ -29,6 +30,7 @@
 #pragma once
 #include <array>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,10 +56,20 @@ struct SvgOptions {
   bool key = true;                        // a key to the symbols (games with specials)
 };
 
+// What tile pictures refer to by id: the look's textures (<pattern>). Ids are made from the content
+// ("tx" and a hash), so two tiles drawn in one document share them, and `ids` keeps each written once.
+struct ArtDefs {
+  std::set<std::string> ids;
+  std::string text;  // the elements, to go inside one <defs>
+};
+
 // One tile type's picture at rotation `rot` in a t x t box at the origin (SVG elements, no
 // document): fields, paths, areas, symbols and specials, as the board draws it. covered_feats: bit
-// f set when feature f's symbols are covered (a game's effect covered them).
-void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, double t, u32 covered_feats = 0);
+// f set when feature f's symbols are covered (a game's effect covered them). With `defs`, what the
+// picture refers to by id is added there (the caller writes it in the document's <defs>); without,
+// the picture starts with its own <defs>.
+void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, double t, u32 covered_feats = 0,
+                   ArtDefs* defs = nullptr);
 // One tile type at rotation 0 as a standalone SVG document px pixels square (`carcassonne tiles`,
 // the browser's pictures). Rotate it about its centre for the other rotations.
 std::string tile_svg(const Ruleset& rs, int type, int px = 96);

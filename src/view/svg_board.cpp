@@ -279,7 +279,9 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
                            num(t - 1));
   out += "</g>\n";
 
-  // the tiles
+  // the tiles (what their pictures refer to by id in one <defs> before them)
+  ArtDefs defs;
+  const std::size_t defs_at = out.size();
   for (std::size_t i = 0; i < v.tiles.size(); ++i) {
     const TileView& tv = v.tiles[i];
     const int type = rs.tiles.find(tv.id);
@@ -292,13 +294,14 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
     out += "\n";
     u32 covered = 0;
     for (const int f : tv.covered) covered |= 1u << f;
-    draw_tile_art(out, rs, type, (tv.rot / 90) & 3, t, covered);
+    draw_tile_art(out, rs, type, (tv.rot / 90) & 3, t, covered, &defs);
     if (o.coords)
       out += fmt::format(
           R"~(<text class="coord" x="2" y="{}" font-size="{}" fill="#1b1b1b" fill-opacity="0.75" stroke="#ffffff" stroke-opacity="0.6" stroke-width="2" paint-order="stroke">{},{}</text>)~",
           num(t - 3), num(std::max(7.0, 0.14 * t)), tv.x, tv.y);
     out += "\n</g>\n";
   }
+  if (!defs.text.empty()) out.insert(defs_at, "<defs>" + defs.text + "</defs>\n");
   // tiles of two cells: a dashed frame round both
   for (const TileView& a : v.tiles) {
     const TileType& tt = rs.tiles.types[static_cast<std::size_t>(rs.tiles.find(a.id))];

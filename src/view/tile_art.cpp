@@ -548,9 +548,39 @@ void draw_special(std::string& out, const Badge& b, int f, double x, double y, d
   out += "\n";
 }
 
+// A def (pattern, clip path) named by its content: `tag` and `rest` (everything after the id) make
+// the element; the id is `prefix` and a hash of them. Written into defs once.
+std::string def_id(ArtDefs& defs, std::string_view prefix, std::string_view tag, const std::string& rest) {
+  u64 h = 1469598103934665603ULL;
+  for (const char c : tag) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  for (const char c : rest) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  std::string id = fmt::format("{}{:08x}", prefix, static_cast<u32>(h ^ (h >> 32)));
+  if (defs.ids.insert(id).second) defs.text += fmt::format(R"~(<{} id="{}"{})~", tag, id, rest);
+  return id;
+}
+
+// The paint of a feature's fill: its colour, or with a texture a <pattern> of the look's glyph
+// tiled (a square of the glyph's size, in 64ths of a tile) over that colour. The scale keeps five
+// digits, so the squares meet the tile's edges exactly (at 24 px: 0.375).
+std::string paint(const Look& look, const FeatureStyle& st, double t, ArtDefs& defs) {
+  const Glyph* g = st.texture.empty() ? nullptr : glyph_of(look, st.texture);
+  if (!g) return st.fill;
+  const double k = t / 64.0;
+  const std::string s = num(g->size);
+  const std::string rest = fmt::format(
+      R"~( width="{0}" height="{0}" patternUnits="userSpaceOnUse"{1}><rect width="{0}" height="{0}" fill="{2}"/>{3}</pattern>)~",
+      s, std::abs(k - 1.0) < 1e-9 ? std::string() : fmt::format(R"~( patternTransform="scale({:.5g})")~", k), st.fill,
+      svg::glyph_svg(*g, 1.0, st.fill, st.edge));
+  return fmt::format("url(#{}) {}", def_id(defs, "tx", "pattern", rest), st.fill);
+}
+
 }  // namespace
 
-void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, double t, u32 covered_feats) {
+void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, double t, u32 covered_feats,
+                   ArtDefs* shared) {
+  ArtDefs own;
+  ArtDefs& defs = shared ? *shared : own;
+  const std::size_t start = out.size();
   const TileType& tt = rs.tiles.types[static_cast<std::size_t>(type)];
   const RotatedTile& rt = tt.rot[static_cast<std::size_t>(rot)];
   const GameDef& game = *rs.game;
@@ -567,7 +597,8 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
       bg = style_of(look, rs.ftype(tt.feats[static_cast<std::size_t>(f)].type));
       break;
     }
-  out += fmt::format(R"~(<rect class="field" width="{0}" height="{0}" fill="{1}"/>)~", num(t), bg.fill);
+  out +=
+      fmt::format(R"~(<rect class="field" width="{0}" height="{0}" fill="{1}"/>)~", num(t), paint(look, bg, t, defs));
   out += fmt::format(R"~(<rect width="{0}" height="{0}" x="0.5" y="0.5" fill="none" stroke="{1}" stroke-width="1"/>)~",
                      num(t - 1), bg.edge);
   out += "\n";
@@ -588,8 +619,7 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
     }
     out += fmt::format(
         R"~(<g class="road{}" data-feature="{}"><path d="{}" fill="none" stroke="{}" stroke-width="{}"/><path d="{}" fill="none" stroke="{}" stroke-width="{}"/></g>)~",
-        css(c, ft), f, d.str(), c.edge, num(kRoadEdge * t), d.str(), c.fill,
-        num(kRoadFill * t));
+        css(c, ft), f, d.str(), c.edge, num(kRoadEdge * t), d.str(), paint(look, c, t, defs), num(kRoadFill * t));
     out += "\n";
   }
   if (ends_at_centre && tt.centre == 0xFF && trail_end)  // paths whose look ends them round
@@ -613,7 +643,8 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
     out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/>)~", d.str(), c.edge, num(kRiverEdge * t));
     if (to_centre)
       out += fmt::format(R"~(<circle cx="{0}" cy="{0}" r="{1}" fill="{2}"/>)~", num(0.5 * t), num(kRiverFill / 2 * t), c.fill);
-    out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/>)~", d.str(), c.fill, num(kRiverFill * t));
+    out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/>)~", d.str(),
+                       paint(look, c, t, defs), num(kRiverFill * t));
     out += "</g>\n";
   }
   // cities (and other area features)
@@ -623,8 +654,13 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
     if (ft.cls != FClass::Area) continue;
     const AreaShape a = area_shape(area_sides(rt, f), t);
     const FeatureStyle& c = style_of(look, ft);
-    out += fmt::format(R"~(<g class="city{}" data-feature="{}"><path d="{}" fill="{}"/>)~", css(c, ft), f, a.fill, c.fill);
-    if (!a.wall.empty())
+    out += fmt::format(R"~(<g class="city{}" data-feature="{}"><path d="{}" fill="{}"/>)~", css(c, ft), f, a.fill,
+                       paint(look, c, t, defs));
+    if (!a.wall.empty() && !c.stones.empty())  // a stone wall: blocks on the wall's dark edge
+      out += fmt::format(
+          R"~(<path d="{0}" fill="none" stroke="{1}" stroke-width="{2}" stroke-linecap="round"/><path d="{0}" fill="none" stroke="{3}" stroke-width="{4}" stroke-dasharray="{5} {6}"/>)~",
+          a.wall, c.edge, num(0.075 * t), c.stones, num(0.045 * t), num(0.055 * t), num(0.02 * t));
+    else if (!a.wall.empty())
       out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linecap="round"/>)~", a.wall,
                          c.edge, num(0.05 * t));
     out += "</g>\n";
@@ -649,8 +685,8 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
       out += fmt::format(R"~(<circle class="spring" cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="{}"/>)~",
                          num(w.spring->x * t), num(w.spring->y * t), num(kSpringR * t), c.fill, c.edge,
                          num((kWaterEdge - kWaterFill) / 2 * t));
-    out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/></g>)~", w.d.str(), c.fill,
-                       num(kWaterFill * t));
+    out += fmt::format(R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/></g>)~", w.d.str(),
+                       paint(look, c, t, defs), num(kWaterFill * t));
     out += "\n";
   }
   for (int f = 0; f < tt.nfeat; ++f) {
@@ -660,7 +696,7 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
     const FeatureStyle& c = style_of(look, ft);
     out += fmt::format(
         R"~(<g class="water {}" data-feature="{}"><ellipse cx="{}" cy="{}" rx="{}" ry="{}" fill="{}" stroke="{}" stroke-width="{}"/></g>)~",
-        esc(ft.name), f, num(l.c.x * t), num(l.c.y * t), num(l.rx * t), num(l.ry * t), c.fill, c.edge,
+        esc(ft.name), f, num(l.c.x * t), num(l.c.y * t), num(l.rx * t), num(l.ry * t), paint(look, c, t, defs), c.edge,
         num(std::max(1.0, 0.03 * t)));
     out += "\n";
   }
@@ -740,6 +776,7 @@ void draw_tile_art(std::string& out, const Ruleset& rs, int type, int rot, doubl
         R"~(<g class="bang"><circle cx="{0}" cy="{1}" r="{2}" fill="#ffd500" stroke="#1b1b1b" stroke-width="1.2"/><text x="{0}" y="{3}" font-size="{4}" font-weight="bold" text-anchor="middle" fill="#1b1b1b">!</text></g>)~",
         num(0.86 * t), num(0.14 * t), num(std::max(6.0, 0.1 * t)), num(0.14 * t + std::max(6.0, 0.1 * t) * 0.55),
         num(std::max(9.0, 0.16 * t)));
+  if (!shared && !own.text.empty()) out.insert(start, "<defs>" + own.text + "</defs>\n");
 }
 
 std::string tile_svg(const Ruleset& rs, int type, int px) {
