@@ -223,36 +223,65 @@ export class Board {
       overlays.append(this.overlayGlyph(ov, v, o, (ov.x + (cell ? 0.5 : 0)) * S, (ov.y + (cell ? 0.5 : 0)) * S));
     }
     root.append(overlays);
-    // the game's track (board.track) under the board, with what stands on it
+    // the game's track (board.track) under the board, drawn as a river winding in rows from its
+    // source (space 1) to its end (the last space, opening into the sea), the spaces stepping
+    // stones along it, with what stands on them (in their seats' colours)
     const track = v.board.track;
     if (track && track.length > 0) {
-      const w = 64, hgt = 84, top = (y1 + 1) * S + 40, left = x0 * S;
-      const g = s("g", { class: "track", "data-track": track.length });
-      const title = s("text", { x: left, y: top - 10, class: "track-title" });
+      const w = 76, rowH = 124, top = (y1 + 1) * S + 110, left = x0 * S + 70;
+      const g = s("g", { class: "track river", "data-track": track.length });
+      const title = s("text", { x: left - 50, y: top - 72, class: "track-title" });
       title.textContent = track.title;
       g.append(title);
-      // as wide as the board (six spaces at least), in rows
-      const perRow = Math.max(6, Math.floor(((x1 - x0 + 1) * S) / w));
-      const sx = (i: number) => left + ((i - 1) % perRow) * w, sy = (i: number) => top + Math.floor((i - 1) / perRow) * (hgt + 8);
+      // in rows that turn at their ends: as many rows as make the board with its river largest
+      // in the board's box (a tall board in a wide window: one long row; else as wide as the board)
+      const r = this.svg.getBoundingClientRect(), bw = (x1 - x0 + 1) * S + 2 * S * 0.3, bh = (y1 - y0 + 1) * S + 2 * S * 0.3;
+      let perRow = Math.max(6, Math.floor(((x1 - x0 + 1) * S - 140) / w)), best = 0;
+      for (let n = 1; n <= 4; n++) {
+        const pr = Math.max(6, Math.ceil(track.length / n)), rs = Math.ceil(track.length / pr);
+        const k = Math.min((r.width || 800) / Math.max(bw, 140 + pr * w + 2 * S * 0.3), (r.height || 600) / (bh + 110 + (rs - 1) * rowH + 80));
+        if (k > best * 1.02) { best = k; perRow = pr; }
+      }
+      const rows = Math.ceil(track.length / perRow);
+      const at = (i: number) => {
+        const r = Math.floor((i - 1) / perRow), c = (i - 1) % perRow;
+        return { x: left + (r % 2 ? perRow - 1 - c : c) * w, y: top + r * rowH, r };
+      };
+      // the river's course: from the source, along each row, round each bend, out to the sea
+      const p0 = at(1), pe = at(track.length), out = pe.r % 2 ? -1 : 1;
+      let d = `M${p0.x - 54} ${p0.y}`;
       for (let i = 1; i <= track.length; i++) {
-        const r = s("rect", { x: sx(i), y: sy(i), width: w - 3, height: hgt, rx: 6, class: i === track.length ? "space end" : "space", "data-track-space": i });
-        const n = s("text", { x: sx(i) + w / 2 - 1, y: sy(i) + hgt - 6, class: "space-n" });
+        const p = at(i);
+        if (i > 1 && p.r !== at(i - 1).r) { const q = at(i - 1); d += ` A${rowH / 2} ${rowH / 2} 0 0 ${q.r % 2 ? 0 : 1} ${p.x} ${p.y}`; }
+        else d += ` L${p.x} ${p.y}`;
+      }
+      d += ` L${pe.x + out * 60} ${pe.y}`;
+      g.append(s("path", { class: "bank", d }), s("path", { class: "water", d }), s("path", { class: "ripple", d }));
+      // the source: a spring; at the end the river fans out into the sea, with waves
+      g.append(s("circle", { class: "spring", cx: p0.x - 54, cy: p0.y, r: 16 }));
+      const mx = pe.x + out * 58, my = pe.y;
+      g.append(s("path", { class: "sea", d: `M${mx} ${my - 26} L${mx + out * 70} ${my - 58} Q${mx + out * 96} ${my} ${mx + out * 70} ${my + 58} L${mx} ${my + 26} Z` }));
+      for (const k of [-1, 0, 1]) g.append(s("path", { class: "wave", d: `M${mx + out * 30} ${my + k * 22 - 4} q${out * 9} -8 ${out * 18} 0 t${out * 18} 0` }));
+      for (let i = 1; i <= track.length; i++) {
+        const p = at(i);
+        const r = s("rect", { x: p.x - 22, y: p.y - 22, width: 44, height: 44, rx: 14, class: i === track.length ? "space end" : "space", "data-track-space": i });
+        const n = s("text", { x: p.x, y: p.y + 7, class: "space-n" });
         n.textContent = String(i);
         g.append(r, n);
       }
-      // what stands on one space side by side, in rows
-      const here = new Map<number, number>();
+      // what stands on one space side by side, raised above the stone
+      const here = new Map<number, number>(), count = new Map<number, number>();
+      for (const ov of v.board.overlays) if (ov.at === "track") count.set(ov.x, (count.get(ov.x) ?? 0) + 1);
       for (const ov of v.board.overlays) {
         if (ov.at !== "track") continue;
-        const k = here.get(ov.x) ?? 0;
+        const k = here.get(ov.x) ?? 0, n = count.get(ov.x) ?? 1;
         here.set(ov.x, k + 1);
-        const cx = sx(ov.x) + w / 2 - 1 + (k % 2 ? 14 : -14), cy = sy(ov.x) + 22 + Math.floor(k / 2) * 22;
-        g.append(this.overlayGlyph(ov, v, o, cx, cy, 1.1));
+        const p = at(Math.max(1, Math.min(track.length, ov.x)));
+        g.append(this.overlayGlyph(ov, v, o, p.x + (k - (n - 1) / 2) * 34, p.y - 30, 2));
       }
       root.append(g);
-      const rows = Math.ceil(track.length / perRow);
-      grow(x0, y1 + 1 + Math.ceil((rows * (hgt + 8) + 40 - S) / S));
-      grow(x0 + Math.ceil((Math.min(perRow, track.length) * w) / S) - 1, y1 + 1);
+      grow(x0 - 1, y1 + 1 + Math.ceil((110 + (rows - 1) * rowH + 80 - S) / S));
+      grow(x0 + Math.ceil((140 + Math.min(perRow, track.length) * w) / S), y1 + 1);
     }
     const pieces = s("g", { class: "pieces" });
     for (const p of v.board.pieces) {
@@ -413,7 +442,7 @@ export class Board {
     const lying = kind === 0 && ft?.class === "field";
     const g = s("g", { class: `piece ${name.replace(/ /g, "-")}`, transform: `translate(${x},${y})${lying ? " rotate(90)" : ""}` });
     const gl = this.glyph(glyph, player, colours);
-    if (gl) g.append(gl);
+    if (gl) g.append(s("g", { class: "pop" }, gl));  // what motion.ts pops in (the outer g keeps its place)
     return g;
   }
 
@@ -435,7 +464,7 @@ export class Board {
   // ---- view box: fit, pan, zoom ----
   fit(): void {
     this.autoFit = true;
-    const m = CELL * 0.6;
+    const m = CELL * 0.3;  // a small margin: the tiles as large as the box allows
     const b = this.bounds;
     this.vb = { x: b.x0 * CELL - m, y: b.y0 * CELL - m, w: (b.x1 - b.x0) * CELL + 2 * m, h: (b.y1 - b.y0) * CELL + 2 * m };
     this.apply();

@@ -17,6 +17,8 @@ import { Analysis } from "./analysis";
 import { meLink, session } from "./account";
 import { turnsBadge } from "./turns";
 import { ChatPanel } from "./chat";
+import { ScoreTrack } from "./scoretrack";
+import { Motion } from "./motion";
 
 declare global {
   interface Window { carc: { confirmToBoardMs: number[]; interactiveMs?: number; seq?: number; sent?: number } }
@@ -103,6 +105,9 @@ export class GamePage {
   // the game's chat (chat.ts): a server's game, live or replayed from its record
   private chat: ChatPanel | null = null;
   private chatOver = false;
+  // the score track along the board's top, and the motion over the board (motion.ts)
+  private track = new ScoreTrack();
+  private motion = new Motion(this.track);
 
   constructor(private root: HTMLElement, private id: string | null, private kind: string, private token: string | null) {}
 
@@ -180,7 +185,7 @@ export class GamePage {
       h("button", { "data-fit": "", type: "button", title: t("game.fit"), "aria-label": t("game.fit"), text: "⤢" }));
     // landmarks: the header, the board (main), the panels (complementary, focusable: it scrolls),
     // the turn bar and the replay bar (regions)
-    const boardWrap = h("main", { class: "board-wrap" }, this.board.svg, zoom);
+    const boardWrap = h("main", { class: "board-wrap" }, this.track.el, this.board.svg, zoom);
     const side = h("aside", { class: "side", "data-side": "", tabindex: 0, "aria-label": t("game.panels") });
     const turn = h("section", { class: "turn", "data-panel": "turn", "aria-label": t("game.turn_region") });
     const replayBar = h("section", { class: "replay-bar", "data-replay-bar": "", "aria-label": t("game.replay"), hidden: true });
@@ -198,7 +203,7 @@ export class GamePage {
     }
     // read out by screen readers: each new move, end and score line, and the player's turn
     this.live = h("div", { class: "sr-only", "aria-live": "polite", role: "log", "data-live": "" });
-    const page = h("div", { class: "game-page", "data-page": "game" }, header, main, this.analysis?.panel, turn, replayBar, this.live);
+    const page = h("div", { class: "game-page", "data-page": "game" }, header, main, this.analysis?.panel, turn, replayBar, this.live, this.motion.layer);
     this.root.replaceChildren(page);
     this.el = { root: page, side, turn, conn, replayBar, title, boardWrap };
     this.rules = new RulesOverlay(this.kind, () => this.tiles, page);
@@ -659,6 +664,17 @@ export class GamePage {
   }
 
   // ---- drawing ----
+  // a held item's picture for the panels: the look's `hand` glyph of it, in a small SVG of its own
+  private pic = (item: string): SVGSVGElement | null => {
+    const L = this.tiles?.look;
+    const name = L?.hand ? L.hand.replace("{}", item) : "";
+    const gl = name ? L.glyphs[name] : undefined;
+    const g = gl ? this.board.glyph(name, -1, this.colours, 1) : null;
+    if (!gl || !g) return null;
+    const r = Math.max(8, gl.size) / 2 + 1;
+    return svgEl("svg", { class: "pic", viewBox: `${-r} ${-r} ${2 * r} ${2 * r}`, width: 18, height: 18, "aria-hidden": "true", focusable: "false" }, g);
+  };
+
   private shown(): View | null { return this.replay ? (this.analysis?.boardView() ?? this.replay.view) : this.view; }
 
   // ---- targets on the board ----
@@ -787,6 +803,8 @@ export class GamePage {
       const f = this.analysis?.takeFocus();
       if (f === "fit") this.board.fit(); else if (f) this.board.frame(f);
     }
+    // what is new moves in (decorative, after the position is drawn whole); not the analysis' boards
+    this.motion.update(v, this.board.svg, this.colours, !this.replay, !!this.analysis?.boardView());
     if (!this.replay) this.notice.update(v.title, this.colours[this.me] ?? null, this.mine(), v.over);
     this.board.refocus(focus);
     if (menuFocus !== null) {
@@ -906,7 +924,7 @@ export class GamePage {
         det.addEventListener("toggle", () => { this.allOpen = det.open; });
         kids.push(det);
       }
-      if (!this.turn.moves.length) for (const p of v.decision.panels) kids.push(gamePanel(p, v, this.colours));
+      if (!this.turn.moves.length) for (const p of v.decision.panels) kids.push(gamePanel(p, v, this.colours, this.pic));
     }
     if (this.message) kids.push(h("div", { class: "message", "data-message": "", role: "alert", text: this.message }));
     if (this.seatRefused) kids.push(h("div", { class: "message", "data-message": "", "data-refused": "not_your_seat", role: "alert", text: t("error.code.not_your_seat") }));
@@ -964,14 +982,14 @@ export class GamePage {
       }, this.accounts);
       kids.push(panel);
     }
-    kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase, this.replay ? [] : this.accounts));
+    kids.push(seatsPanel(v, this.colours, this.me, toMove, this.replay ? [] : this.clocks, this.replay ? null : this.presence, this.clockBase, this.replay ? [] : this.accounts, this.pic));
     if (this.chat) {
       // over: both chats are public (the other side's asked for once)
       if (v.over && !this.chatOver && this.id) { this.chatOver = true; this.chat.draw(); void this.chat.fetch().then(() => this.chat?.draw()); }
       kids.push(this.chat.el);
     }
     if (!v.over || v.last_turn.length === 0) kids.push(lastTurnPanel(v, this.colours));
-    for (const p of v.panels) kids.push(gamePanel(p, v, this.colours));
+    for (const p of v.panels) kids.push(gamePanel(p, v, this.colours, this.pic));
     kids.push(pilePanel(v, (id) => this.board.tileURL(id)));
     if (!this.replay) kids.push(logPanel(this.log));
     const scroll = this.el.side.scrollTop;

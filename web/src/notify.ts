@@ -1,5 +1,5 @@
 // Your turn, noticed (docs/web.md, "Your turn"): the tab's title and icon change while this seat
-// decides; an optional sound (made with WebAudio, no media files) and a browser notification when
+// decides; optional sounds (made with WebAudio, no media files: your turn, a tile laid, a scoring) and a browser notification when
 // the tab is hidden. The player's settings (these, and the board's coordinates) are remembered in
 // localStorage["carc.settings"].
 import { h, load, save } from "./util";
@@ -36,8 +36,13 @@ export function settingsMenu(changed: (k: keyof Settings) => void): HTMLElement 
 }
 
 let audio: AudioContext | null = null;
-// Two short notes, generated: no sound file.
-export function chime(): void {
+// The page's sounds, generated with WebAudio (no sound files): "turn" (two notes: this seat's turn),
+// "tile" (a short knock: a tile laid), "score" (a rising run: points scored). Played only while the
+// setting is on; the AudioContext is made at the first sound played with it on, never before (a
+// browser lets a page start audio only after a click: the switch's own click unlocks it).
+export type SoundKind = "turn" | "tile" | "score";
+export function sound(kind: SoundKind, force = false): void {
+  if (!force && !settings().sound) return;
   try {
     const Ctx = window.AudioContext ?? (window as any).webkitAudioContext;
     if (!Ctx) return;
@@ -45,22 +50,29 @@ export function chime(): void {
     const a = audio!;
     if (a.state === "suspended") void a.resume();
     const t0 = a.currentTime;
-    [660, 880].forEach((f, i) => {
+    const note = (f: number, at: number, len: number, peak: number, type: OscillatorType = "sine", to?: number) => {
       const o = a.createOscillator(), g = a.createGain();
-      o.type = "sine";
-      o.frequency.value = f;
-      g.gain.setValueAtTime(0.0001, t0 + i * 0.16);
-      g.gain.exponentialRampToValueAtTime(0.18, t0 + i * 0.16 + 0.02);
-      g.gain.exponentialRampToValueAtTime(0.0001, t0 + i * 0.16 + 0.3);
+      o.type = type;
+      o.frequency.setValueAtTime(f, t0 + at);
+      if (to) o.frequency.exponentialRampToValueAtTime(to, t0 + at + len);
+      g.gain.setValueAtTime(0.0001, t0 + at);
+      g.gain.exponentialRampToValueAtTime(peak, t0 + at + 0.012);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
       o.connect(g).connect(a.destination);
-      o.start(t0 + i * 0.16);
-      o.stop(t0 + i * 0.16 + 0.32);
-    });
+      o.start(t0 + at);
+      o.stop(t0 + at + len + 0.02);
+    };
+    if (kind === "turn") [660, 880].forEach((f, i) => note(f, i * 0.16, 0.3, 0.18));
+    else if (kind === "tile") { note(190, 0, 0.12, 0.3, "triangle", 90); note(1400, 0, 0.03, 0.04, "square"); }
+    else [523, 659, 784].forEach((f, i) => note(f, i * 0.07, 0.22, 0.12, "triangle"));
     window.carcSounds = (window.carcSounds ?? 0) + 1;
+    (window.carcSoundKinds ??= []).push(kind);
   } catch { /* no audio: nothing to say */ }
 }
+// The turn's two notes (the settings' switch plays them once, to say what it sounds like).
+export function chime(): void { sound("turn", true); }
 
-declare global { interface Window { carcSounds?: number; carcNotices?: number } }
+declare global { interface Window { carcSounds?: number; carcSoundKinds?: SoundKind[]; carcNotices?: number } }
 
 function favicon(colour: string | null): string {
   // a disc in the seat's colour on your turn, a plain ring otherwise (SVG data URLs: no files)
@@ -91,7 +103,7 @@ export class TurnNotice {
 
   private arrived(): void {
     const s = settings();
-    if (s.sound) chime();
+    if (s.sound) sound("turn");
     if (s.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
       try {
         const n = new Notification(t("notify.title", { title: this.base }), { body: t("notify.body"), tag: "carc-turn" });

@@ -5,13 +5,25 @@ import { hasWord, lang, t, word } from "./i18n";
 import type { View, Panel, GameEvent, EventView } from "./types";
 import { logCell } from "./seen";
 
+// A small picture of what a player holds (the look's `hand` glyph of an item, e.g. a token), or
+// null when the look has none: panels show it beside or instead of the item's word.
+export type Pic = (item: string) => SVGSVGElement | null;
+const noPic: Pic = () => null;
+
+// The hand's items by their words in the page's language (a panel's words name them so).
+function handWords(v: View): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const p of v.players) for (const x of p.hand) m.set((x.word ?? x.name).toLowerCase(), x.name);
+  return m;
+}
+
 // A seat's name: a link to its player's page when the seat is bound to an account (`accounts`:
 // GET /api/games/ID's seats' `account`, null for a guest or a seat nobody opened).
 export function seatName(name: string, account: string | null | undefined): HTMLElement | string {
   return account ? h("a", { href: `/player/${encodeURIComponent(account)}`, "data-player-link": account, text: name }) : name;
 }
 
-export function seatsPanel(v: View, colours: string[], me: number, toMove: number, clocks: number[], presence: any, clockBase: number, accounts: (string | null)[] = []): HTMLElement {
+export function seatsPanel(v: View, colours: string[], me: number, toMove: number, clocks: number[], presence: any, clockBase: number, accounts: (string | null)[] = [], pic: Pic = noPic): HTMLElement {
   const rows = v.players.map((p) => {
     const pr = presence?.seats?.[p.seat];
     const clock = clocks[p.seat] ?? -1;
@@ -19,10 +31,15 @@ export function seatsPanel(v: View, colours: string[], me: number, toMove: numbe
     const state = p.bot ? "bot" : !pr ? "" : pr.resigned ? "resigned" : pr.stand_in ? "stand-in bot" : pr.connected ? "online" : pr.grace_until ? `away (bot in ${fmtClock(pr.grace_until - Date.now())})` : "away";
     const stateText = p.bot ? t("presence.bot") : !pr ? "" : pr.resigned ? t("presence.resigned") : pr.stand_in ? t("presence.stand_in") : pr.connected ? t("presence.online") : pr.grace_until ? t("presence.away_bot", { time: fmtClock(pr.grace_until - Date.now()) }) : t("presence.away");
     const supply = p.supply.map((s) => lang === "en" ? `${s.count} ${s.name}${s.count === 1 ? "" : "s"}` : t("supply.item", { n: s.count, name: s.word ?? word("piece", s.name) })).join(", ");
-    const hand = p.hand.filter((x) => x.count > 0).map((x) => lang === "en" ? `${x.count} ${x.name}` : t("supply.item", { n: x.count, name: x.word ?? x.name })).join(", ");
+    // what the seat holds: each item's picture with its count (its words for screen readers), else in words
+    const held = p.hand.filter((x) => x.count > 0);
+    const said = (x: (typeof held)[number]) => lang === "en" ? `${x.count} ${x.name}` : t("supply.item", { n: x.count, name: x.word ?? x.name });
+    const pics = held.map((x) => pic(x.name));
+    const hand = pics.every((q) => q) ? "" : held.map(said).join(", ");
+    const handPics = hand || !held.length ? null : h("span", { class: "hand-pics", "data-hand-pics": "" }, ...held.map((x, i) => h("span", { class: "held", title: said(x) }, pics[i]!, h("b", { "aria-hidden": "true", text: String(x.count) }), h("span", { class: "sr-only", text: said(x) }))));
     return h("tr", { "data-seat": p.seat, class: (p.seat === toMove ? "to-move " : "") + (p.seat === me ? "me" : "") },
       h("td", {}, h("span", { class: "swatch", style: `background:${colours[p.seat]}` })),
-      h("td", { class: "name" }, seatName(p.name, accounts[p.seat]), p.seat === me ? t("seats.you") : "", h("div", { class: "sub" }, supply + (hand ? ` · ${hand}` : "") + (p.track ? ` · ${v.board.track?.word ?? v.board.track?.name ?? t("seats.track")} ${p.track}` : ""))),
+      h("td", { class: "name" }, seatName(p.name, accounts[p.seat]), p.seat === me ? t("seats.you") : "", h("div", { class: "sub" }, supply + (hand ? ` · ${hand}` : "") + (p.track ? ` · ${v.board.track?.word ?? v.board.track?.name ?? t("seats.track")} ${p.track}` : ""), handPics)),
       h("td", { class: "score", "data-score": p.score, text: String(p.score) }),
       h("td", { class: "clock", "data-clock": left < 0 ? "" : Math.round(left), text: left < 0 ? "" : fmtClock(left) }),
       h("td", { class: "presence", "data-presence": state, title: stateText }, h("span", { class: `dot ${state.split(" ")[0]}` })));
@@ -42,21 +59,48 @@ function imgEl(src: string, alt: string): HTMLImageElement {
   return i;
 }
 
-export function gamePanel(p: Panel, v: View, colours: string[]): HTMLElement {
+export function gamePanel(p: Panel, v: View, colours: string[], pic: Pic = noPic): HTMLElement {
   const kids: Node[] = [];
-  for (const c of p.counters) kids.push(h("div", { class: "counter" }, h("b", { text: names(c.name, v.players) + ": " }), ...cellsIn(names(c.value, v.players))));
+  const words = handWords(v);
+  const picOf = (word: string) => { const n = words.get(word.toLowerCase()); return n ? pic(n) : null; };
+  for (const c of p.counters) kids.push(h("div", { class: "counter" }, h("b", { text: names(c.name, v.players) + ": " }), ...withPics(cellsIn(names(c.value, v.players)), words, pic)));
   if (p.columns.length || p.rows.length) {
     const seatCol = p.columns[0] === "seat";
-    // the seats' column has no heading: an empty corner cell, not an empty header
-    const head = h("tr", {}, ...p.columns.map((c, i) => seatCol && i === 0 ? h("td", {}) : h("th", { text: names(c, v.players) })));
+    // the seats' column has no heading: an empty corner cell, not an empty header; a column of a
+    // held item is headed by its picture (its word for screen readers and as the tooltip)
+    const head = h("tr", {}, ...p.columns.map((c, i) => {
+      if (seatCol && i === 0) return h("td", {});
+      const word = names(c, v.players), q = picOf(word);
+      return q ? h("th", { class: "pic-head", title: word }, q, h("span", { class: "sr-only", text: word })) : h("th", { text: word });
+    }));
     const body = p.rows.map((r) => h("tr", {}, ...r.map((c, i) => seatCol && i === 0
       ? h("td", {}, h("span", { class: "swatch", style: `background:${colours[Number(c)] ?? "#888"}` }), " " + (v.players[Number(c)]?.name ?? c))
       : h("td", { text: names(c, v.players) }))));
     // a wide table scrolls sideways: focusable, so that keys scroll it too
     kids.push(h("div", { class: "scroll-x", tabindex: 0, role: "group", "aria-label": names(p.title, v.players) }, h("table", { class: "ptable" }, p.columns.length ? h("thead", {}, head) : null, h("tbody", {}, ...body))));
   }
-  for (const l of p.lines) kids.push(h("div", { class: "line" }, ...cellsIn(names(l, v.players))));
+  for (const l of p.lines) kids.push(h("div", { class: "line" }, ...withPics(cellsIn(names(l, v.players)), words, pic)));
   return section(`game:${p.id}`, names(p.title, v.players), ...kids);
+}
+
+// A held item's word in a panel's text gets its picture before it ("giraffe" → 🖼 giraffe).
+function withPics(parts: (string | HTMLElement)[], words: Map<string, string>, pic: Pic): (string | HTMLElement | SVGSVGElement)[] {
+  if (!words.size) return parts;
+  const re = new RegExp(`(^|[^\\p{L}])(${[...words.keys()].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![\\p{L}])`, "giu");
+  const out: (string | HTMLElement | SVGSVGElement)[] = [];
+  for (const part of parts) {
+    if (typeof part !== "string") { out.push(part); continue; }
+    let at = 0;
+    for (const m of part.matchAll(re)) {
+      const q = pic(words.get(m[2].toLowerCase())!);
+      if (!q) continue;
+      const start = m.index! + m[1].length;
+      out.push(part.slice(at, start), h("span", { class: "pic-word" }, q, m[2]));
+      at = start + m[2].length;
+    }
+    out.push(part.slice(at));
+  }
+  return out;
 }
 
 // A game's words name places by the notation's coordinates ("at -2,0 and 2,0", "giraffe at 1,-1

@@ -1,6 +1,6 @@
 // What happened, drawn over the board (docs/web.md, "What happened"): the last turn of every other
-// player framed in that player's colour until this seat moves again, its tile and pieces animated
-// in (not with prefers-reduced-motion), the features that scored outlined with their points
+// player framed in that player's colour until this seat moves again (its tile and pieces animate
+// in: motion.ts), the features that scored outlined with their points
 // (+N), the cells' coordinates on the board's edges (a setting), and the tile a hovered log line
 // names. A layer of its own on top of the board, which takes no clicks.
 import { s } from "./util";
@@ -8,8 +8,6 @@ import { CELL } from "./board";
 import type { View } from "./types";
 
 const S = CELL;
-let arrived = new Set<string>();  // the tiles already animated in
-let first = true;
 
 export interface Seen { me: number; colours: string[]; coords: boolean; hover: string | null }
 
@@ -37,19 +35,9 @@ export function drawSeen(svg: SVGSVGElement, v: View, o: Seen): void {
     const c = o.colours[r.seat] ?? "#888";
     const key = `${r.x},${r.y}`;
     layer.append(s("rect", { class: "last-turn", x: r.x * S + 2.5, y: r.y * S + 2.5, width: S - 5, height: S - 5, rx: 4, stroke: c, "data-last-turn": r.seat, "data-last-cell": key }));
-    const tile = svg.querySelector(`g[data-tile="${key}"]`);
     const pieces = v.board.pieces.filter((p) => p.player === r.seat && p.x === r.x && p.y === r.y);
     for (const p of pieces) layer.append(s("circle", { class: "last-piece", cx: (p.x + p.anchor[0]) * S, cy: (p.y + p.anchor[1]) * S, r: 15, stroke: c, "data-last-piece": `${p.x},${p.y},${p.port}` }));
-    const id = `${key}:${v.board.tiles[r.index].id}`;
-    if (!arrived.has(id)) {
-      arrived.add(id);
-      if (!first) {
-        tile?.classList.add("arrive");
-        for (const p of pieces) svg.querySelector(`g[data-piece="${p.x},${p.y},${p.port}"]`)?.classList.add("arrive");
-      }
-    }
   }
-  first = false;
   // the features the last tile completed: outlined, with their points, in the scorer's colour
   const lastCells = new Set(v.board.tiles.filter((t) => t.last).map((t) => `${t.x},${t.y}`));
   if (!lastCells.size && v.board.tiles.length) { const t = v.board.tiles[v.board.tiles.length - 1]; if (t.player >= 0) lastCells.add(`${t.x},${t.y}`); }
@@ -113,6 +101,3 @@ export function logCell(line: string): string | null {
   const m = /: \S+ (-?\d+),(-?\d+) r\d+/.exec(line);
   return m ? `${m[1]},${m[2]}` : null;
 }
-
-// Tests and a new game reset what was animated.
-export function resetSeen(): void { arrived = new Set(); first = true; }

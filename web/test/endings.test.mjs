@@ -258,3 +258,64 @@ test("a confirm during a cut network is in the outbox at once, says offline, and
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+// Motion, sounds and the score track (docs/web.md, "Motion, sounds and the score track"): the bot's
+// tile settles and the points fly, decoratively: the page's hooks have the new position at once
+// (body[data-ready] while the animations run); the score track's markers stand at the panel's
+// scores. With prefers-reduced-motion nothing animates. Sounds are off by default and no
+// AudioContext is made then; switched on (⚙), a tile laid sounds, and the switch is remembered.
+test("motion is decorative and still under reduced motion; sounds only when switched on; the score track", { timeout: 240000 }, async () => {
+  const countAudio = () => {
+    window.__audioMade = 0;
+    const A = window.AudioContext;
+    window.AudioContext = class extends A { constructor(...a) { super(...a); window.__audioMade++; } };
+  };
+  for (const reducedMotion of ["no-preference", "reduce"]) {
+    const g = await api(server, "POST", "/api/games", { game: "base", seats: [{ name: "Ann" }, { bot: "random" }], seed: 31 });
+    const { ctx, page, errors } = await open(server.url + g.seats[0].invite, { reducedMotion });
+    await ctx.addInitScript(countAudio);
+    await page.reload();
+    const rand = rng(31);
+    let moved = 0, anims = 0;
+    for (let turn = 0; turn < 6; turn++) {
+      await playTurnByClicks(page, rand);
+      await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 30000 });
+      // the position is whole at once: the bot's tile is on the board and its hooks are there
+      const n = await page.evaluate(() => document.getAnimations().length);
+      anims = Math.max(anims, n);
+      moved = await page.evaluate(() => window.carcMotion?.tiles ?? 0);
+      // the score track: a marker per seat at the players' panel's score, decorative
+      const panel = await page.$$eval("[data-panel='scores'] [data-score]", (els) => els.map((e) => Number(e.getAttribute("data-score"))));
+      const track = await page.$$eval("[data-score-track] [data-track-seat]", (els) => els.map((e) => Number(e.getAttribute("data-track-score"))));
+      assert.deepEqual(track, panel, "the track's markers at the panel's scores");
+      assert.equal(await page.getAttribute("[data-score-track]", "aria-hidden"), "true");
+    }
+    if (reducedMotion === "reduce") {
+      assert.equal(anims, 0, "no animation runs with prefers-reduced-motion");
+      assert.equal(moved, 0, "nothing animated");
+      assert.equal(await page.locator("[data-motion-layer] .fly").count(), 0);
+    } else {
+      assert.ok(moved >= 6, `each tile laid settled in (${moved})`);
+      assert.ok(anims > 0, "animations ran while the page was ready");
+    }
+    assert.equal(await page.evaluate(() => window.__audioMade), 0, "no AudioContext while the sound is off");
+    assert.equal(await page.evaluate(() => window.carcSounds ?? 0), 0);
+    if (reducedMotion === "no-preference") {
+      // sounds on: the switch's own notes, then a tile laid by each side
+      await page.click("[data-settings] summary");
+      await page.check("[data-setting='sound']");
+      await page.click("[data-settings] summary");
+      for (let turn = 0; turn < 2; turn++) {
+        await playTurnByClicks(page, rand);
+        await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 30000 });
+      }
+      await page.waitForTimeout(800);
+      const kinds = await page.evaluate(() => window.carcSoundKinds ?? []);
+      assert.ok(kinds.includes("tile"), `a tile laid sounded (${kinds.join(" ")})`);
+      assert.ok(await page.evaluate(() => window.__audioMade) >= 1);
+      assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem("carc.settings")).sound), true, "remembered");
+    }
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
