@@ -76,6 +76,27 @@ TEST(Look, EveryGamesTexturesTileTheirSquareAndStonesAreColours) {
   EXPECT_FALSE(base.features.at("city").stones.empty());
 }
 
+TEST(Look, EveryGamesPiecesAreAtLeastAThirdOfATileAcross) {
+  // a piece on the board reads at a glance: its glyph at least 22 of a tile's 64 units, drawn in the
+  // seat's colour with an outline; each game's own pieces have their own silhouettes
+  for (const std::string& id : game_ids()) {
+    const GameDef& g = *find_game(id);
+    const Look& l = view::look_of(g);
+    for (int kind = 0; kind < 2; ++kind)
+      for (const bool network : {false, true}) {
+        const std::string name = view::piece_glyph(l, g.piece_names[static_cast<std::size_t>(kind)], kind, network);
+        const view::Glyph* gl = view::glyph_of(l, name);
+        ASSERT_NE(gl, nullptr) << id << " " << name;
+        EXPECT_GE(gl->size, 22.0) << id << " " << name;
+        EXPECT_TRUE(gl->seat) << id << " " << name;
+      }
+  }
+  EXPECT_EQ(view::piece_glyph(view::look_of(*find_game("amazonas")), "explorer", 0, false), "explorer");
+  EXPECT_EQ(view::piece_glyph(view::look_of(*find_game("hunters")), "tribe member", 0, false), "tribe-member");
+  EXPECT_EQ(view::piece_glyph(view::look_of(*find_game("safari")), "photographer", 0, false), "photographer");
+  EXPECT_GE(view::glyph_of(view::generic_look(), "track-piece")->size, 22.0) << "Amazonas' boat on its river";
+}
+
 TEST(Look, TerminalMarksComeFromTheLook) {
   // the marks the terminal draws: symbols (one character and a colour), overlay glyphs (a word, a
   // seat's piece), the legend; every game's look names only its own symbols, specials and types
