@@ -190,6 +190,7 @@ TEST(Look, BadLooksAreRefusedNamingTheField) {
       {R"({"features": {"road": {"fill": "#ffffff", "edge": "#000000", "texture": 3}}})",
        "test.json: features.road.texture: must be a string"},
       {R"({"classes": {"field": {"texture": "moss"}}})", "test.json: classes.field.texture: no glyph \"moss\""},
+      {R"({"track": {"bank": "green"}})", "test.json: track.bank: \"green\" is not a colour"},
       {R"({"features": {"city": {"fill": "#ffffff", "edge": "#000000", "stones": "grey"}}})",
        "test.json: features.city.stones: \"grey\" is not a colour"},
   };

@@ -16,6 +16,7 @@
 #include "ai/driver.hpp"
 #include "games/games.hpp"
 #include "scenario.hpp"
+#include "view/look.hpp"
 #include "view/svg.hpp"
 
 namespace carc {
@@ -622,6 +623,51 @@ Pt2 translate_of(const std::string& e) {
   if (a == std::string::npos) return {-1e9, -1e9};
   const std::size_t comma = e.find(',', a);
   return {std::stod(e.substr(a + 10, comma - a - 10)), std::stod(e.substr(comma + 1))};
+}
+
+// The boat track is a river: land, water between wavy banks, ripples, the spaces on the water and
+// the sea at its mouth past the last space; the boats float on the water above their spaces.
+TEST(SvgAmazonas, TheBoatTrackIsARiverWithTheSeaPastTheLastSpace) {
+  const Record r = amazonas_record(7, 3);
+  for (const int moves : {0, 40}) {
+    const Game g = replay_prefix(r, moves, "test");
+    const State& s = g.state();
+    for (const int px : {24, 64, 128}) {
+      SvgOptions o;
+      o.tile_px = px;
+      const std::string svg = render_svg(s, o);
+      SCOPED_TRACE(fmt::format("move {} at {} px", moves, px));
+      EXPECT_TRUE(well_formed(svg));
+      const std::size_t at = svg.find("<g class=\"track\"");
+      ASSERT_NE(at, std::string::npos);
+      const std::string track = element_at(svg, at);
+      EXPECT_EQ(count(track, "<rect class=\"bank\""), 1);
+      EXPECT_EQ(count(track, "<path class=\"water\""), 1);
+      EXPECT_EQ(count(track, "<path class=\"sea\""), 1);
+      EXPECT_EQ(count(track, "<path class=\"ripples\""), 1);
+      const std::string bank = track.substr(track.find("<rect class=\"bank\""));
+      const double land_top = std::stod(attr_of(bank, "y")),
+                   land_bottom = land_top + std::stod(attr_of(bank, "height"));
+      const double land_right = std::stod(attr_of(bank, "x")) + std::stod(attr_of(bank, "width"));
+      const std::string sea = track.substr(track.find("<path class=\"sea\""));
+      const double sea_x = std::stod(attr_of(sea, "d").substr(1));
+      const std::string last =
+          element_at(track, track.find(fmt::format("<g class=\"space\" data-space=\"{}\"", s.track_len)));
+      const double last_x = std::stod(attr_of(last, "cx"));
+      EXPECT_GT(sea_x, last_x) << "the sea lies past the last space";
+      EXPECT_LE(sea_x, land_right);
+      EXPECT_NE(last.find(view::generic_look().track.last), std::string::npos) << last;
+      for (const std::string& boat : elements(track, "<g class=\"overlay track-piece\"")) {
+        const Pt2 p = translate_of(boat);
+        EXPECT_GT(p.y, land_top) << boat;
+        EXPECT_LT(p.y, land_bottom) << boat;
+        EXPECT_LT(p.x, sea_x) << boat;
+      }
+      // the picture is wide enough for the sea
+      const double width = std::stod(attr_of(svg, "width"));
+      EXPECT_LE(land_right, width);
+    }
+  }
 }
 
 bool is_river(const FeatureTypeDef& ft) { return ft.name == "river"; }

@@ -310,12 +310,13 @@ Look parse_look(std::string_view text, const std::string& where, const Look* bas
   }
   if (j.contains("track")) {
     const json& t = j["track"];
-    check_keys(t, where, "track", {"fill", "edge", "space", "last", "text"});
+    check_keys(t, where, "track", {"fill", "edge", "space", "last", "text", "bank"});
     if (t.contains("fill")) l.track.fill = colour(t["fill"], where, "track.fill");
     if (t.contains("edge")) l.track.edge = colour(t["edge"], where, "track.edge");
     if (t.contains("space")) l.track.space = colour(t["space"], where, "track.space");
     if (t.contains("last")) l.track.last = colour(t["last"], where, "track.last");
     if (t.contains("text")) l.track.text = colour(t["text"], where, "track.text");
+    if (t.contains("bank")) l.track.bank = colour(t["bank"], where, "track.bank");
   }
   if (j.contains("terminal")) terminal_section(j["terminal"], where, l.terminal);
   // every reference names a glyph; this look's glyphs expanded (the base's are already)

@@ -44,6 +44,7 @@ struct KeyItem {
 
 struct TrackStyle {
   std::string fill, edge, space, last, text;
+  std::string bank;  // the land along the river the track is drawn as
 };
 
 // How a text front end (the terminal) draws a symbol, a special, a feature type or an overlay's

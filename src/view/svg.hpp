@@ -19,8 +19,10 @@
 // for the piece in the owner's colour at its anchor (a first-kind piece on a field lies down).
 // Overlays (View::overlays) are <g class="overlay GLYPH [done]" data-overlay="ID" data-at data-x
 // data-y> round their cell's centre or grid point, their parts <g class="part GLYPH"
-// [data-player]>; overlays on the game's track stand above its spaces (<g class="track">,
-// <g class="space" data-space="K">, <g class="overlay ..." data-at="track" data-player data-space>).
+// [data-player]>. The game's track is a river (<g class="track">: <rect class="bank">,
+// <path class="water">, the sea past the last space <path class="sea">), its spaces on the water
+// (<g class="space" data-space="K">), overlays on it afloat above their spaces
+// (<g class="overlay ..." data-at="track" data-player data-space>).
 // When players hold things besides pieces, a side panel (<g class="panel">) shows per player
 // (<g class="hand" data-player>) the score, the pieces in supply and each kind held
 // (<g class="hand-token KIND" data-kind data-count>), then the game's summary lines. A look with a

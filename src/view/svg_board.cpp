@@ -223,9 +223,10 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
   }
   if (rs.tiles.bonus_total > 0) add(say("svg.bonus_left", {{"n", v.bonus_left}}));
   // wide enough for the heading (rough text widths: the picture is not clipped by the viewer)
-  const double width = std::max({left + cols * t + right, 40.0 + col * nplayers, 24.0 + 10.0 * text_len(title),
-                                 24.0 + 7.0 * text_len(status), track ? left + 16 * sc + v.track_len * space_w + right : 0.0,
-                                 key.empty() ? 0.0 : key_w, hands ? panel_x + kPanelW + 14 : 0.0});
+  const double width =
+      std::max({left + cols * t + right, 40.0 + col * nplayers, 24.0 + 10.0 * text_len(title),
+                24.0 + 7.0 * text_len(status), track ? left + 16 * sc + v.track_len * space_w + 32 * sc + right : 0.0,
+                key.empty() ? 0.0 : key_w, hands ? panel_x + kPanelW + 14 : 0.0});
 
   std::string out = fmt::format(
       R"~(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, sans-serif">)~",
@@ -342,7 +343,9 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
     out += "\n";
   }
 
-  // the track: spaces 1..track_len on a band, the pieces on it above their spaces (stacked in order)
+  // the track: a river flowing east (its water, banks and ripples) with spaces 1..track_len on
+  // it, the last at its mouth into the sea; the pieces on the water above their spaces (stacked
+  // in order)
   if (track) {
     const TrackStyle& ts = look.track;
     auto S = [sc](double x) { return num(x * sc); };
@@ -351,8 +354,51 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
     out += "\n";
     out += fmt::format(R"~(<text x="{}" y="{}" font-size="12" font-weight="bold" fill="#222">{}</text>)~", num(x0), num(track_top + 12),
                        esc(v.track_title));
-    out += fmt::format(R"~(<rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{}" stroke="{}" stroke-width="1.5"/>)~", num(x0),
-                       num(track_row - 13 * sc), num(16 * sc + v.track_len * space_w), S(26), S(13), ts.fill, ts.edge);
+    const double top_y = track_top + 20, bot_y = track_row + 13 * sc, x1 = x0 + 16 * sc + v.track_len * space_w;
+    const double sea = 24 * sc, wave = space_w;  // the sea beyond the mouth; one bend of a bank per space
+    // a bank: a gentle wave along y from x0 to x1 (a bend per space), then the mouth opening out
+    // to the sea; `back`: the same line drawn from the sea back to x0 (to close the water)
+    const int bends = static_cast<int>(std::ceil((x1 - x0) / wave - 1e-9));
+    auto bend = [&](int k) { return std::min(wave, x1 - x0 - k * wave); };
+    auto bank = [&](double y, double dir, bool back) {
+      const double ey = y - dir * 4.5 * sc;
+      std::string d = back ? fmt::format(" L{},{} Q{},{} {},{}", num(x1 + sea), num(ey), num(x1 + sea * 0.5), num(y),
+                                         num(x1), num(y))
+                           : fmt::format("M{},{}", num(x0), num(y));
+      for (int i = 0; i < bends; ++i) {
+        const int k = back ? bends - 1 - i : i;
+        const double dx = bend(k), a = dir * 2.5 * sc * (k % 2 == 0 ? 1 : -1);
+        d += fmt::format(" q{},{} {},0", num((back ? -dx : dx) / 2), num(a), num(back ? -dx : dx));
+      }
+      if (!back) d += fmt::format(" Q{},{} {},{}", num(x1 + sea * 0.5), num(y), num(x1 + sea), num(ey));
+      return d;
+    };
+    const std::string upper = bank(top_y, 1, false), lower = bank(bot_y, -1, false);
+    const double land_y = top_y - 5 * sc, land_h = bot_y - top_y + 10 * sc, sea_x = x1 + sea * 0.55,
+                 end_x = x1 + sea + 8 * sc;
+    out += fmt::format(R"~(<rect class="bank" x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{}"/>)~",
+                       num(x0 - 4 * sc), num(land_y), num(end_x - x0 + 4 * sc), num(land_h), S(6),
+                       ts.bank.empty() ? ts.fill : ts.bank);
+    out += fmt::format(R"~(<path class="water" d="{}{} Z" fill="{}"/>)~", upper, bank(bot_y, -1, true), ts.fill);
+    out += fmt::format(
+        R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/><path d="{}" fill="none" stroke="{}" stroke-width="{}"/>)~",
+        upper, ts.edge, S(2), lower, ts.edge, S(2));
+    // the mouth: the sea, a deeper blue, past the last space
+    out += fmt::format(
+        R"~(<path class="sea" d="M{0},{1} H{2} Q{3},{1} {3},{4} V{5} Q{3},{6} {2},{6} H{0} Q{7},{8} {0},{1} Z" fill="{9}"/>)~",
+        num(sea_x), num(land_y), num(end_x - 6 * sc), num(end_x), num(land_y + 6 * sc), num(land_y + land_h - 6 * sc),
+        num(land_y + land_h), num(sea_x - 7 * sc), num(track_row), ts.edge);
+    // ripples between the spaces, and waves in the sea
+    std::string ripples, waves;
+    for (int k = 1; k < v.track_len; ++k)
+      ripples += fmt::format("M{},{} q{},{} {},0 ", num(x0 + 8 * sc + k * space_w - 2.5 * sc),
+                             num(track_row + (k % 2 == 0 ? -3 : 4) * sc), S(1.25), S(-1.6), S(2.5));
+    for (int k = 0; k < 3; ++k)
+      waves += fmt::format("M{},{} q{},{} {},0 t{},0 ", num(sea_x + 1 * sc), num(track_row + (k - 1) * 9 * sc), S(2),
+                           S(-2.2), S(4), S(4));
+    out += fmt::format(
+        R"~(<path class="ripples" d="{}" fill="none" stroke="{}" stroke-opacity="0.6" stroke-width="{}" stroke-linecap="round"/><path d="{}" fill="none" stroke="#ffffff" stroke-opacity="0.8" stroke-width="{}" stroke-linecap="round"/>)~",
+        ripples, ts.edge, S(1.1), waves, S(1.2));
     out += "\n";
     for (int k = 1; k <= v.track_len; ++k) {
       const double cx = x0 + 8 * sc + (k - 0.5) * space_w;
@@ -368,7 +414,7 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
       const Glyph* g = glyph_of(look, ob.glyph);
       if (!g) continue;
       const double cx = x0 + 8 * sc + (ob.x - 0.5) * space_w;
-      const double cy = track_row - 19 * sc - piece_row * stacked[ob.x]++;
+      const double cy = track_row - 17 * sc - piece_row * stacked[ob.x]++;
       out += fmt::format(
           R"~(<g class="overlay {}" data-overlay="{}" data-at="track" data-player="{}" data-space="{}" transform="translate({},{})"><title>{}</title>{}</g>)~",
           esc(class_name(ob.glyph)), esc(ob.id), ob.seat, ob.x, num(cx), num(cy), esc(with_names(ob.label, full_names)), in_seat(*g, ob.seat, sc));
