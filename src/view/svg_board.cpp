@@ -344,7 +344,7 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
   }
 
   // the track: a river flowing east (its water, banks and ripples) with spaces 1..track_len on
-  // it, the last at its mouth into the sea; the pieces on the water above their spaces (stacked
+  // it, the last where it meets the sea; the pieces on the water above their spaces (stacked
   // in order)
   if (track) {
     const TrackStyle& ts = look.track;
@@ -355,8 +355,8 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
     out += fmt::format(R"~(<text x="{}" y="{}" font-size="12" font-weight="bold" fill="#222">{}</text>)~", num(x0), num(track_top + 12),
                        esc(v.track_title));
     const double top_y = track_top + 20, bot_y = track_row + 13 * sc, x1 = x0 + 16 * sc + v.track_len * space_w;
-    const double sea = 24 * sc, wave = space_w;  // the sea beyond the mouth; one bend of a bank per space
-    // a bank: a gentle wave along y from x0 to x1 (a bend per space), then the mouth opening out
+    const double sea = 24 * sc, wave = space_w;  // the sea past the last space; one bend of a bank per space
+    // a bank: a gentle wave along y from x0 to x1 (a bend per space), then opening out
     // to the sea; `back`: the same line drawn from the sea back to x0 (to close the water)
     const int bends = static_cast<int>(std::ceil((x1 - x0) / wave - 1e-9));
     auto bend = [&](int k) { return std::min(wave, x1 - x0 - k * wave); };
@@ -383,7 +383,7 @@ std::string render_svg(const View& v, const Ruleset& rs, const SvgOptions& o) {
     out += fmt::format(
         R"~(<path d="{}" fill="none" stroke="{}" stroke-width="{}"/><path d="{}" fill="none" stroke="{}" stroke-width="{}"/>)~",
         upper, ts.edge, S(2), lower, ts.edge, S(2));
-    // the mouth: the sea, a deeper blue, past the last space
+    // the sea, a deeper blue, past the last space
     out += fmt::format(
         R"~(<path class="sea" d="M{0},{1} H{2} Q{3},{1} {3},{4} V{5} Q{3},{6} {2},{6} H{0} Q{7},{8} {0},{1} Z" fill="{9}"/>)~",
         num(sea_x), num(land_y), num(end_x - 6 * sc), num(end_x), num(land_y + 6 * sc), num(land_y + land_h - 6 * sc),
