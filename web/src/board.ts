@@ -42,6 +42,7 @@ export class Board {
   private pointers = new Map<number, { x: number; y: number }>();
   private dragged = false;
   private pinch: { d: number; w: number } | null = null;
+  private box = { w: 0, h: 0 };  // the board's size on the screen, from its ResizeObserver (no layout read while drawing)
 
   constructor(private tiles: TileIndex, private h: BoardHandlers) {
     for (const t of tiles.tiles) this.urls.set(t.id, "data:image/svg+xml;charset=utf-8," + encodeURIComponent(t.svg));
@@ -64,7 +65,7 @@ export class Board {
     this.svg.addEventListener("focusin", (e) => this.showTip(e.target as Element));
     this.svg.addEventListener("click", () => { if (this.selected) this.h.select(null); });
     this.svg.addEventListener("focusout", () => { this.tip.hidden = true; });
-    new ResizeObserver(() => this.apply()).observe(this.svg);
+    new ResizeObserver((es) => { const r = es[es.length - 1].contentRect; this.box = { w: r.width, h: r.height }; this.apply(); }).observe(this.svg);
   }
 
   // what a focused target does and is worth, beside it (the tooltip for keys and touch)
@@ -235,7 +236,7 @@ export class Board {
       g.append(title);
       // in rows that turn at their ends: as many rows as make the board with its river largest
       // in the board's box (a tall board in a wide window: one long row; else as wide as the board)
-      const r = this.svg.getBoundingClientRect(), bw = (x1 - x0 + 1) * S + 2 * S * 0.3, bh = (y1 - y0 + 1) * S + 2 * S * 0.3;
+      const r = { width: this.box.w, height: this.box.h }, bw = (x1 - x0 + 1) * S + 2 * S * 0.3, bh = (y1 - y0 + 1) * S + 2 * S * 0.3;
       let perRow = Math.max(6, Math.floor(((x1 - x0 + 1) * S - 140) / w)), best = 0;
       for (let n = 1; n <= 4; n++) {
         const pr = Math.max(6, Math.ceil(track.length / n)), rs = Math.ceil(track.length / pr);

@@ -143,6 +143,7 @@ export class GamePage {
     const page = new GamePage(root, null, String(record.game ?? "base"), null);
     page.seats = (record.players ?? []).map((p: any, i: number) => ({ seat: i, name: p.name, bot: p.bot ?? "" }));
     await page.setup();
+    page.el.conn.hidden = true;  // a record has no connection to show (it said "connecting…" for ever)
     if (server) {
       page.chat = new ChatPanel(server, () => -1, null, () => page.seats.map((s) => s.name), () => true, true);
       void page.chat.fetch().then(() => page.renderSide());

@@ -84,7 +84,9 @@ export class Motion {
       el.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 300, delay: el.matches("text") ? flyAt - now : last - now, fill: "backwards" });
     }
     if (lands && !v.over) {
-      this.fly(svg, colours, scoring, flyAt - now);
+      // where the points start and land is read from the layout after the board is painted (a
+      // read now would lay the page out twice before the new position shows)
+      requestAnimationFrame(() => setTimeout(() => this.fly(svg, colours, scoring, flyAt - performance.now()), 0));
       if (sounds) this.later(lands - now - 80, () => sound("score"));
     }
   }

@@ -16,7 +16,8 @@ export class ScoreTrack {
   constructor() {
     this.bar = h("div", { class: "st-bar" });
     this.el = h("div", { class: "score-track", "data-score-track": "", "aria-hidden": "true" }, this.bar);
-    new ResizeObserver(() => { const w = this.bar.clientWidth; if (w && Math.abs(w - this.width) > 40 && this.last) { this.width = w; this.update(this.last.v, this.last.colours, 0, false); } }).observe(this.bar);
+    // its width from its ResizeObserver: drawing it reads no layout (a confirm's board comes sooner)
+    new ResizeObserver((es) => { const w = es[es.length - 1].contentRect.width; if (w && Math.abs(w - this.width) > 40) { this.width = w; if (this.last) this.update(this.last.v, this.last.colours, 0, false); } }).observe(this.bar);
   }
   private last: { v: View; colours: string[] } | null = null;
 
@@ -24,7 +25,6 @@ export class ScoreTrack {
   // old places after that (the points flying to them land first); `animate` false: at once.
   update(v: View, colours: string[], delay: number, animate: boolean): void {
     this.last = { v, colours };
-    this.width = this.bar.clientWidth || this.width;
     const scores = v.players.map((p) => (v.over && v.final_scores ? v.final_scores[p.seat] ?? p.score : p.score));
     const top = Math.max(50, Math.ceil((Math.max(0, ...scores) + 1) / 50) * 50);
     this.el.dataset.scoreTrack = String(top);
@@ -71,10 +71,13 @@ export class ScoreTrack {
     this.bar.replaceChildren(h("span", { class: "st-line" }), ...ticks, ...markers);
   }
 
-  // Where a seat's marker stands on the screen (the points fly there).
+  // Where a seat's marker stands on the screen once it has slid to its score (the points fly
+  // there): its layout box, without the slide's transform.
   markerRect(seat: number): DOMRect | null {
-    const m = this.bar.querySelector<HTMLElement>(`[data-track-seat="${seat}"] .st-disc`);
-    if (!m || !m.getClientRects().length) return null;
-    return m.getBoundingClientRect();
+    const m = this.bar.querySelector<HTMLElement>(`[data-track-seat="${seat}"]`);
+    const disc = m?.querySelector<HTMLElement>(".st-disc");
+    if (!m || !disc || !m.getClientRects().length) return null;
+    const b = this.bar.getBoundingClientRect();
+    return new DOMRect(b.left + m.offsetLeft + disc.offsetLeft, b.top + m.offsetTop + disc.offsetTop, disc.offsetWidth, disc.offsetHeight);
   }
 }
