@@ -123,7 +123,8 @@ test("phone size: a Safari piece decision and an Amazonas turn on the board", { 
 // A game's table fits its panel: Safari's tokens (five species beside each seat) were cut at the
 // panel's edge ("zeb"); a table too wide sets its headings upright and every column shows, on a
 // desktop and on a phone (panels unfolded), in English, Russian and Romanian. A place a panel
-// names by its coordinates is framed on the board while hovered or focused.
+// names by its coordinates is framed on the board while hovered or focused. The species' columns
+// are headed by the look's pictures of their tokens.
 test("a game's table fits its panel: Safari's tokens, every species shown; a panel's cells framed on hover", { timeout: 300000 }, async () => {
   const created = await api(server, "POST", "/api/games", { game: "safari", seats: [{ name: "Tester" }, { bot: "random" }, { bot: "random" }], seed: 4003 });
   for (const lang of ["en", "ru", "ro"]) {
@@ -136,6 +137,11 @@ test("a game's table fits its panel: Safari's tokens, every species shown; a pan
       const tables = await page.$$eval("[data-panel^='game:'] .scroll-x", (els) => els.map((e) => ({ panel: e.closest("[data-panel]").dataset.panel, scroll: e.scrollWidth, client: e.clientWidth, heads: [...e.querySelectorAll("th")].map((th) => { const r = th.getBoundingClientRect(), b = e.getBoundingClientRect(); return r.right <= b.right + 1 && r.left >= b.left - 1; }) })));
       assert.ok(tables.length >= 1, "a game panel with a table");
       for (const tb of tables) assert.ok(tb.scroll <= tb.client + 1 && tb.heads.every(Boolean), `${lang} ${size}: ${tb.panel}'s table fits: ${JSON.stringify(tb)}`);
+      // the tokens held are shown as the look's pictures (its hand glyphs), not as words or letters:
+      // a picture heads each species' column, its word for screen readers
+      const heads = await page.$$eval("[data-panel='game:tokens'] th.pic-head", (els) => els.map((e) => ({ pic: !!e.querySelector("svg.pic path, svg.pic circle, svg.pic g"), word: e.querySelector(".sr-only")?.textContent ?? "" })));
+      assert.equal(heads.length, 5, `${lang} ${size}: five species' pictures head the tokens' columns`);
+      assert.ok(heads.every((x) => x.pic && x.word), JSON.stringify(heads));
       await page.locator("[data-panel^='game:'] .scroll-x").first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${shots}/safari-tokens-${size}-${lang}.png` });
       if (size === "desktop") {
