@@ -278,7 +278,7 @@ export class Board {
         const k = here.get(ov.x) ?? 0, n = count.get(ov.x) ?? 1;
         here.set(ov.x, k + 1);
         const p = at(Math.max(1, Math.min(track.length, ov.x)));
-        g.append(this.overlayGlyph(ov, v, o, p.x + (k - (n - 1) / 2) * 34, p.y - 30, 2));
+        g.append(this.overlayGlyph(ov, v, o, p.x + (k - (n - 1) / 2) * 46, p.y - 30, 2));
       }
       root.append(g);
       grow(x0 - 1, y1 + 1 + Math.ceil((110 + (rows - 1) * rowH + 80 - S) / S));
