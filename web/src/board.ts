@@ -65,7 +65,7 @@ export class Board {
     this.svg.addEventListener("focusin", (e) => this.showTip(e.target as Element));
     this.svg.addEventListener("click", () => { if (this.selected) this.h.select(null); });
     this.svg.addEventListener("focusout", () => { this.tip.hidden = true; });
-    new ResizeObserver((es) => { const r = es[es.length - 1].contentRect; this.box = { w: r.width, h: r.height }; this.apply(); }).observe(this.svg);
+    new ResizeObserver((es) => { const r = es[es.length - 1].contentRect; this.box = { w: r.width, h: r.height }; if (this.autoFit) this.fit(); else this.apply(); }).observe(this.svg);
   }
 
   // what a focused target does and is worth, beside it (the tooltip for keys and touch)
@@ -468,6 +468,13 @@ export class Board {
     const m = CELL * 0.3;  // a small margin: the tiles as large as the box allows
     const b = this.bounds;
     this.vb = { x: b.x0 * CELL - m, y: b.y0 * CELL - m, w: (b.x1 - b.x0) * CELL + 2 * m, h: (b.y1 - b.y0) * CELL + 2 * m };
+    // a small board (the first turns) no larger than 100 px a tile (its picture's size): a first
+    // tile filling a phone's width left no room beside its cells
+    const W = this.box.w, H = this.box.h, most = 100 / CELL;
+    if (W > 0 && H > 0 && Math.min(W / this.vb.w, H / this.vb.h) > most) {
+      const cx = this.vb.x + this.vb.w / 2, cy = this.vb.y + this.vb.h / 2;
+      this.vb = { x: cx - W / most / 2, y: cy - H / most / 2, w: W / most, h: H / most };
+    }
     this.apply();
   }
   // Brings cells into view, centred, at least `across` cells across the board's shorter side (a

@@ -122,18 +122,23 @@ export class Intro {
 function place(el: HTMLElement, r: Box, sides: Side[], avoid: Box[], W: number, H: number): Box {
   const w = el.offsetWidth, hg = el.offsetHeight, gap = 14;
   const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+  const pushed = new Set<Side>();  // sides where the screen's edge pushed the callout onto its target
   const at = (side: Side): Box => {
     let x = side === "right" ? r.right + gap : side === "left" ? r.left - gap - w : cx - w / 2;
     let y = side === "above" ? r.top - gap - hg : side === "below" ? r.bottom + gap : cy - hg / 2;
+    const x0 = x, y0 = y;
     x = Math.max(6, Math.min(W - w - 6, x));
     y = Math.max(6, Math.min(H - hg - 6, y));
+    if (((side === "left" || side === "right") && x !== x0) || ((side === "above" || side === "below") && y !== y0)) pushed.add(side);
     return { left: x, top: y, right: x + w, bottom: y + hg };
   };
+  // a side where it covers nothing; else one where it at least stands clear of its target (a
+  // target at the screen's edge, as a cell of a board that fills a phone's width)
   let side = sides[0], b = at(side);
-  for (const s of sides) {
-    const c = at(s);
-    if (!avoid.some((a) => a !== r && overlap(c, a)) && !overlap(c, r)) { side = s; b = c; break; }
-  }
+  const boxes = sides.map((sd) => [sd, at(sd)] as const);
+  const clear = boxes.find(([, c]) => !avoid.some((a) => a !== r && overlap(c, a)) && !overlap(c, r))
+    ?? boxes.find(([sd, c]) => !pushed.has(sd) && !overlap(c, r) && !overlap(c, avoid[0]));  // avoid[0]: the dialog's box
+  if (clear) [side, b] = clear;
   el.dataset.side = side;
   el.style.left = `${b.left}px`;
   el.style.top = `${b.top}px`;

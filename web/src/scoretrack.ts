@@ -42,22 +42,32 @@ export class ScoreTrack {
       ticks.push(h("span", { class: n % 50 === 0 ? "st-tick major" : "st-tick", style: `left:${at}` }));
       if (n % 50 === 0) ticks.push(h("span", { class: "st-num", style: `left:${at}`, text: String(n) }));
     }
-    // markers in lanes: one close to another (under 64 px: its numbers beside it) goes to the next lane
+    // markers in two lanes at most: one close to another (under 64 px: its numbers beside it)
+    // goes to the next lane; where both are taken (three or more close together) it stands just
+    // after the last one of the lane that ends first, its disc clear of it, its score left to the
+    // players' panel (`crowded`)
     const w = Math.max(200, this.width);
     const order = v.players.map((p) => p.seat).sort((a, b) => scores[a] - scores[b] || a - b);
     const lanes: number[] = [];  // the x of the last marker in each lane
-    const lane = new Map<number, number>();
+    const lane = new Map<number, number>(), nudge = new Map<number, number>();
     for (const seat of order) {
       const x = (scores[seat] / top) * w;
       let k = lanes.findIndex((lx) => x - lx >= 64);
-      if (k < 0) { k = lanes.length; lanes.push(x); } else lanes[k] = x;
+      if (k < 0 && lanes.length < 2) { k = lanes.length; lanes.push(x); }
+      else if (k < 0) {
+        k = lanes[0] <= lanes[1] ? 0 : 1;
+        const at = lanes[k] + 40;
+        nudge.set(seat, at - x);
+        lanes[k] = at;
+      } else lanes[k] = x;
       lane.set(seat, k);
     }
     this.el.style.setProperty("--lanes", String(Math.max(1, lanes.length)));
     const markers = v.players.map((p) => {
       const sc = scores[p.seat], d = delta.get(p.seat);
-      const m = h("span", { class: "st-marker", "data-track-seat": p.seat, "data-track-score": sc, style: `left:${(sc / top) * 100}%;--lane:${lane.get(p.seat) ?? 0};--c:${colours[p.seat] ?? "#888"}` },
-        h("span", { class: "st-disc" }), h("span", { class: "st-score", text: String(sc) }),
+      const dx0 = nudge.get(p.seat) ?? 0;
+      const m = h("span", { class: dx0 ? "st-marker crowded" : "st-marker", "data-track-seat": p.seat, "data-track-score": sc, style: `left:calc(${(sc / top) * 100}% + ${dx0.toFixed(1)}px);--lane:${lane.get(p.seat) ?? 0};--c:${colours[p.seat] ?? "#888"}` },
+        h("span", { class: "st-disc" }), dx0 ? null : h("span", { class: "st-score", text: String(sc) }),
         d ? h("span", { class: "st-delta", "data-track-delta": d, text: `+${d}` }) : null);
       const was = this.shown.get(p.seat);
       if (animate && was !== undefined && was !== sc) {
