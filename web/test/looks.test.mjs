@@ -94,3 +94,68 @@ for (const game of games) {
     }
   });
 }
+
+// The marks a player must see on the board (placement cells, piece spots, targets, the tentative
+// tile's frame) keep a contrast of at least 3:1 (WCAG 1.4.11, non-text contrast) against what they
+// are drawn on: a spot against every feature's colour of every game's look (the art's base colour
+// under its texture), a placement cell against the board's background. A mark passes when one of
+// its colours (its stroke, its fill when nearly opaque, a dark halo) does.
+const MARKS = [
+  { on: "tiles", html: "<g class='spot'><circle r='13'/></g>", el: "circle" },
+  { on: "tiles", html: "<g class='spot second'><rect width='24' height='24'/></g>", el: "rect" },
+  { on: "tiles", html: "<g class='spot target'><circle r='17'/></g>", el: "circle" },
+  { on: "tiles", html: "<g class='spot overlay-target'><circle r='17'/></g>", el: "circle" },
+  { on: "tiles", html: "<g class='spot point-target'><path d='M0,0 L9,0 L0,9 Z'/></g>", el: "path" },
+  { on: "tiles", html: "<g class='spot quarter-target'><circle r='9'/></g>", el: "circle" },
+  { on: "tiles", html: "<rect class='tentative-frame' width='100' height='100'/>", el: "rect" },
+  { on: "background", html: "<rect class='fit' width='94' height='94'/>", el: "rect" },
+  { on: "background", html: "<rect class='fit target' width='94' height='94'/>", el: "rect" },
+  { on: "background", html: "<rect class='fit target located' width='94' height='94'/>", el: "rect" },
+];
+function luminance([r, g, b]) {
+  const c = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(b);
+}
+const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+
+test("the board's marks stand out from every game's art and the board's background (3:1)", { timeout: 120000 }, async () => {
+  const { page, ctx } = await openPage(browser, server.url + "/");
+  const created = await (await fetch(`${server.url}/api/games`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ game: "base", seats: [{ name: "Tester" }, { bot: "random" }] }) })).json();
+  await page.goto(server.url + created.seats[0].invite);
+  await page.waitForSelector("[data-board] [data-tile]", { state: "attached" });
+  const marks = await page.evaluate((marks) => {
+    const svg = document.querySelector("[data-board]");
+    const parse = (c) => { const m = /rgba?\(([^)]+)\)/.exec(c); if (!m) return null; const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number); return { rgb: p.slice(0, 3), a: p.length > 3 ? p[3] : 1 }; };
+    const bg = parse(getComputedStyle(svg.closest(".board-wrap") ?? svg.parentElement).backgroundColor);
+    return { bg, marks: marks.map((m) => {
+      const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      g.innerHTML = m.html;
+      svg.append(g);
+      const el = g.querySelector(m.el), cs = getComputedStyle(el);
+      const stroke = cs.stroke === "none" ? null : parse(cs.stroke), fill = cs.fill === "none" ? null : parse(cs.fill);
+      // a halo (a drop shadow round the mark, on it or on its group) counts as one of its colours
+      const halo = [cs.filter, getComputedStyle(el.parentElement).filter].map((f) => /drop-shadow\((rgba?\([^)]*\))/.exec(f ?? "")).filter(Boolean).map((h) => parse(h[1]));
+      const colours = [stroke && stroke.a * Number(cs.strokeOpacity) > 0.8 ? stroke.rgb : null, fill && fill.a * Number(cs.fillOpacity) > 0.8 ? fill.rgb : null,
+        ...halo.map((h) => (h.a > 0.8 ? h.rgb : null))].filter(Boolean);
+      g.remove();  // (the computed style is live: read before)
+      return { ...m, colours };
+    }) };
+  }, MARKS);
+  const fills = [];
+  for (const game of games) {
+    const idx = await (await fetch(`${server.url}/api/tiles/${game}`)).json();
+    for (const [name, f] of Object.entries(idx.look.features ?? {})) if (f.fill) fills.push({ what: `${game} ${name}`, rgb: hex(f.fill) });
+  }
+  assert.ok(fills.length >= 12, `the looks' feature colours: ${fills.length}`);
+  const low = [];
+  for (const m of marks.marks) {
+    const under = m.on === "tiles" ? fills : [{ what: "the board's background", rgb: marks.bg.rgb }];
+    for (const u of under) {
+      const best = Math.max(0, ...m.colours.map((c) => contrast(c, u.rgb)));
+      if (best < 3) low.push(`${m.html} on ${u.what}: ${best.toFixed(2)}`);
+    }
+  }
+  assert.deepEqual(low, [], "marks below 3:1");
+  await ctx.close();
+});
