@@ -1242,7 +1242,7 @@ TEST(TerminalViewSafari, BoardShowsJeepsAndAWateringHoleAndThePanelShowsIt) {
     EXPECT_NE(panel.find(w), std::string::npos) << w << "\n" << panel;
   const int px = found->x + (found->rot <= 1 ? 1 : 0), py = found->y + (found->rot == 1 || found->rot == 2 ? 1 : 0);
   // the hole named by its point, then its species and photographers (no quarter coordinates)
-  EXPECT_NE(panel.find(fmt::format("NW corner of {},{}: {} (photographers: Ann); explore +4", px, py, species)),
+  EXPECT_NE(panel.find(fmt::format("Watering hole {},{}: {} (photographers: Ann); explore +4", px, py, species)),
             std::string::npos)
       << panel;
   EXPECT_EQ(panel.find(fmt::format("{},{} {}", found->x, found->y, saf::kCorner[found->rot])), std::string::npos)

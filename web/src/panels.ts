@@ -3,6 +3,7 @@
 import { h, names, fmtClock } from "./util";
 import { hasWord, lang, t, word } from "./i18n";
 import type { View, Panel, GameEvent, EventView } from "./types";
+import { settings } from "./notify";
 import { logCell } from "./seen";
 
 // A small picture of what a player holds (the look's `hand` glyph of an item, e.g. a token), or
@@ -103,16 +104,23 @@ function withPics(parts: (string | HTMLElement)[], words: Map<string, string>, p
   return out;
 }
 
+const PIN = '<svg viewBox="0 0 12 16" width="10" height="14" aria-hidden="true"><path d="M6 15.5C6 15.5 1 9.6 1 6a5 5 0 0 1 10 0c0 3.6-5 9.5-5 9.5z" fill="#c0392b" stroke="#5a1610"/><circle cx="6" cy="6" r="2" fill="#fff"/></svg>';
+
 // A game's words name places by the notation's coordinates ("at -2,0 and 2,0", "giraffe at 1,-1
 // NE"): each is marked, and hovering or focusing it frames that cell on the board (docs/web.md).
 function cellsIn(text: string): (string | HTMLElement)[] {
   const out: (string | HTMLElement)[] = [];
   let at = 0;
   // (no lookbehind: Apple's browser before 16.4 refuses it, and the whole bundle with it)
-  for (const m of text.matchAll(/(^|[^\d,.])(-?\d+),(-?\d+)(?![\d,.])/g)) {
+  for (const m of text.matchAll(/(^|[^\d,.])(-?\d+),(-?\d+)(?![\d,]|\.\d)/g)) {  // "2,0." ends a sentence
     const start = m.index! + m[1].length, cell = `${m[2]},${m[3]}`;
     out.push(text.slice(at, start));
-    out.push(h("span", { class: "cell-ref", tabindex: 0, "data-panel-cell": cell, title: t("panel.cell_ref", { cell }), text: cell }));
+    // a pin to hover or focus (the board shows no coordinates unless asked); the coordinates are
+    // its name, and shown too with the board's coordinates on
+    const ref = h("span", { class: "cell-ref", tabindex: 0, role: "img", "data-panel-cell": cell, title: t("panel.cell_ref", { cell }), "aria-label": t("panel.cell_ref", { cell }) });
+    ref.innerHTML = PIN;
+    if (settings().coords) ref.append(h("span", { class: "xy", "aria-hidden": "true", text: cell }));
+    out.push(ref);
     at = start + cell.length;
   }
   out.push(text.slice(at));
