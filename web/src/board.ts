@@ -231,9 +231,6 @@ export class Board {
     if (track && track.length > 0) {
       const w = 76, rowH = 124, top = (y1 + 1) * S + 110, left = x0 * S + 70;
       const g = s("g", { class: "track river", "data-track": track.length });
-      const title = s("text", { x: left - 50, y: top - 72, class: "track-title" });
-      title.textContent = track.title;
-      g.append(title);
       // in rows that turn at their ends: as many rows as make the board with its river largest
       // in the board's box (a tall board in a wide window: one long row; else as wide as the board)
       const r = { width: this.box.w, height: this.box.h }, bw = (x1 - x0 + 1) * S + 2 * S * 0.3, bh = (y1 - y0 + 1) * S + 2 * S * 0.3;
@@ -244,6 +241,20 @@ export class Board {
         if (k > best * 1.02) { best = k; perRow = pr; }
       }
       const rows = Math.ceil(track.length / perRow);
+      // its heading as wide as the river at most (a phone's narrow one: smaller, then two lines;
+      // estimated, since no layout is read while drawing)
+      const avail = 90 + Math.min(perRow, track.length) * w, est = (text: string, f: number) => text.length * f * 0.56;
+      const fs = Math.max(18, Math.min(26, avail / (track.title.length * 0.56)));
+      const words = track.title.split(" ");
+      let cut = words.length;
+      if (est(track.title, fs) > avail && words.length > 1) {
+        cut = 1;
+        while (cut < words.length - 1 && est(words.slice(0, cut + 1).join(" "), fs) <= avail) cut++;
+      }
+      const lines = [words.slice(0, cut).join(" "), words.slice(cut).join(" ")].filter((l) => l);
+      const title = s("text", { x: left - 50, y: top - 72 - (lines.length - 1) * fs * 1.15, class: "track-title", style: `font-size:${fs.toFixed(1)}px` });
+      lines.forEach((l, i) => title.append(s("tspan", { x: left - 50, dy: i ? (fs * 1.15).toFixed(1) : undefined }, document.createTextNode(l))));
+      g.append(title);
       const at = (i: number) => {
         const r = Math.floor((i - 1) / perRow), c = (i - 1) % perRow;
         return { x: left + (r % 2 ? perRow - 1 - c : c) * w, y: top + r * rowH, r };
