@@ -1,10 +1,10 @@
-// Hunters & Gatherers property tests over seeded random games, 2-5 players (RULES.md section 3):
-// every generated move legal and no legal placement missing (edges recomputed by brute force),
-// tribe members (5) and huts (3) conserved, scores never fall, events add up to the scores, draws
-// come from the right pile (the bonus pile exactly when a bonus turn is due, at most one per turn),
-// completed rivers and forests, the canoe, meadows and river systems re-scored independently from
-// the tile data (covered animals never count twice), both piles handled at the end, and bot games
-// (with bonus turns, huts and shaman choices) replaying identically through JSON.
+// Hunters & Gatherers' own checks in the conformance suite (tests/conformance.hpp), over its seeded
+// random games, 2-5 players (RULES.md section 3): every generated move legal and no legal placement
+// missing (edges recomputed by brute force), tribe members (5) and huts (3) conserved, draws from
+// the right pile (the bonus pile exactly when a bonus turn is due, at most one per turn), completed
+// rivers and forests, the canoe, meadows and river systems re-scored independently from the tile
+// data (covered animals never count twice), both piles handled at the end. (Scores never falling,
+// events adding up, bot games replaying through JSON: the suite's generic checks.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,18 +14,12 @@
 #include <tuple>
 
 #include "ai/driver.hpp"
+#include "conformance.hpp"
 #include "property_support.hpp"
 #include "scenario.hpp"
 
-
 namespace carc::test {
 namespace {
-
-
-std::shared_ptr<const Ruleset> hunters_rules() {
-  static const auto rs = load_ruleset("hunters", {});
-  return rs;
-}
 
 // Indices looked up by name, so the checks below do not borrow the engine's enums.
 struct Names {
@@ -52,9 +46,6 @@ const TileFeature& tfeat(const State& s, int seg) {
   return s.type_of(s.tiles[sg.tile]).feats[sg.local];
 }
 
-
-
-
 struct Tally {
   long games = 0, placements = 0, bonus_turns = 0, bonus_at_end = 0, huts = 0, choices = 0, returns = 0;
   long canoes = 0, pit_traps = 0, farm_events = 0, network_events = 0, raft_events = 0, big_trap_farms = 0;
@@ -75,8 +66,8 @@ void check_state(const State& s, const State& before, const Names& nm, Tally& t,
   }
   for (const auto& pc : s.pieces) {
     const int ft = s.graph[pc.seg].ftype;
-    if (pc.kind == 0 && ft == nm.lake) ++t.bad_pieces_where;                     // a tribe member on a lake
-    if (pc.kind == 1 && ft != nm.lake && ft != nm.river) ++t.bad_pieces_where;   // a hut off the water
+    if (pc.kind == 0 && ft == nm.lake) ++t.bad_pieces_where;                    // a tribe member on a lake
+    if (pc.kind == 1 && ft != nm.lake && ft != nm.river) ++t.bad_pieces_where;  // a hut off the water
     // once a turn is scored, no tribe member stays on a completed river or forest
     if (turn_scored && pc.kind == 0 && (ft == nm.river || ft == nm.forest) && s.graph[s.graph.find(pc.seg)].open == 0)
       ++t.bad_pieces_where;
@@ -171,8 +162,10 @@ void check_final(const State& s, const Names& nm, const EventSink& ev, Tally& t)
   for (const auto& pc : s.pieces) {
     const int ft = s.graph[pc.seg].ftype;
     if (pc.kind == 0 && ft != nm.meadow) ++t.bad_pieces_where;  // only hunters stay to the end
-    if (pc.kind == 0) ++hunters[s.graph.find(pc.seg)][pc.player];
-    else ++huts[s.graph.net_find(pc.seg)][pc.player];
+    if (pc.kind == 0)
+      ++hunters[s.graph.find(pc.seg)][pc.player];
+    else
+      ++huts[s.graph.net_find(pc.seg)][pc.player];
   }
   for (const auto& [root, cnt] : hunters) {
     const int best = *std::max_element(cnt.begin(), cnt.end());
@@ -192,7 +185,8 @@ void check_final(const State& s, const Names& nm, const EventSink& ev, Tally& t)
     t.raft_events += raft;
     if (fish + (raft ? lakes : 0) == 0) continue;  // a system worth nothing gives no event
     for (int p = 0; p < s.nplayers; ++p)
-      if (cnt[static_cast<std::size_t>(p)] == best) want_net.insert({0, p, fish + (raft ? lakes : 0), fish, lakes, raft ? 1 : 0});
+      if (cnt[static_cast<std::size_t>(p)] == best)
+        want_net.insert({0, p, fish + (raft ? lakes : 0), fish, lakes, raft ? 1 : 0});
   }
   if (farm != want_farm) ++t.bad_farm;
   if (net != want_net) ++t.bad_network;
@@ -221,40 +215,28 @@ bool menhir_forest_closed(const State& s, const Names& nm) {
   return false;
 }
 
-void random_game(const Ruleset& rs, const Names& nm, int players, u64 seed, Tally& t) {
-  State s;
-  init_state(s, rs, players);
-  Rng rng(seed);
-  EventSink ev;
-  MoveList ml;
-  int bonus_drawn = 0;
-  while (s.phase != Phase::Over) {
-    const State before = s;
-    if (s.phase == Phase::Draw) {
-      const bool bonus_due = s.extra != 0;
-      const int type = sample_draw(s, rng);
-      const bool bonus = rs.tiles.types[static_cast<std::size_t>(type)].pile == kPileBonus;
-      if (bonus != bonus_due) ++t.bad_pile;
-      if (bonus) {
-        ++bonus_drawn;
-        t.bonus_at_end += s.pile == 0;
-      }
-      const bool placed = apply_draw(s, type, &ev);
-      if (bonus && !placed) ++t.unplaceable_bonus;
-      if (bonus && placed) ++t.bonus_turns;
-      check_state(s, before, nm, t, false);
-      continue;
-    }
-    legal_moves(s, ml);
-    for (const Move& m : ml)
-      if (!is_legal(s, m) || m.player != s.current) ++t.bad_legal;
+// Hunters & Gatherers' own checks in the conformance suite's random games (tests/conformance.hpp).
+class HuntersChecks : public conformance::GameChecks {
+ public:
+  void begin(const Ruleset& rs, int players, int k) override {
+    (void)players, (void)k;
+    rs_ = &rs;
+    if (!nm_) nm_.emplace(rs);
+    bonus_drawn_ = 0;
+  }
+  void decision(const State& s, const MoveList& ml, Rng& rng) override {
+    (void)rng;
+    const Ruleset& rs = *rs_;
+    const Names& nm = *nm_;
+    Tally& t = t_;
     if (s.phase == Phase::Place) {
       ++t.placements;
       for (const Move& m : ml)
         if (!brute_fits(s, s.in_hand, m.x, m.y, m.rot)) ++t.bad_legal;
       std::set<std::pair<int, int>> cells;
       for (const PlacedTile& pt : s.tiles)
-        for (int side = 0; side < 4; ++side) cells.emplace(pt.x + kSx[static_cast<std::size_t>(side)], pt.y + kSy[static_cast<std::size_t>(side)]);
+        for (int side = 0; side < 4; ++side)
+          cells.emplace(pt.x + kSx[static_cast<std::size_t>(side)], pt.y + kSy[static_cast<std::size_t>(side)]);
       const TileType& tt = rs.tiles.types[s.in_hand];
       for (const auto& [x, y] : cells)
         for (int r = 0; r < 4; ++r) {
@@ -267,7 +249,8 @@ void random_game(const Ruleset& rs, const Names& nm, int players, u64 seed, Tall
       // the shaman: "none" plus each of the placer's tribe members (never a hut)
       ++t.choices;
       bool shaman = false;
-      for (int f = 0; f < s.type_of(s.last_placed()).nfeat; ++f) shaman |= s.type_of(s.last_placed()).feats[static_cast<std::size_t>(f)].special == nm.shaman;
+      for (int f = 0; f < s.type_of(s.last_placed()).nfeat; ++f)
+        shaman |= s.type_of(s.last_placed()).feats[static_cast<std::size_t>(f)].special == nm.shaman;
       int mine = 0;
       for (const auto& pc : s.pieces) mine += pc.player == s.current && pc.kind == 0;
       if (!shaman || mine == 0 || static_cast<int>(ml.size()) != 1 + mine || ml[0].feat != 0xFF) ++t.bad_choice;
@@ -284,21 +267,37 @@ void random_game(const Ruleset& rs, const Names& nm, int players, u64 seed, Tall
           const int net = s.graph.net_find(seg);
           for (const auto& pc : s.pieces)
             if (pc.kind == 1 && s.graph.net_find(pc.seg) == net) ++t.bad_legal;  // a second hut on a system
-          if (!nets.insert(net).second) ++t.bad_legal;                          // listed twice
+          if (!nets.insert(net).second) ++t.bad_legal;                           // listed twice
         }
       }
     }
-    const Move m = s.phase == Phase::Place && rng.below(2) == 0 ? sample_placement(s, rng) : ml[rng.below(static_cast<u32>(ml.size()))];
-    if (std::find(ml.begin(), ml.end(), m) == ml.end()) ++t.bad_legal;
+  }
+  void step(const State& before, const State& s, const Move* mp, bool placed,
+            std::span<const ScoreEvent> events) override {
+    const Names& nm = *nm_;
+    Tally& t = t_;
+    if (!mp) {
+      // a draw: from the bonus pile exactly when a bonus turn is due
+      const bool bonus_due = before.extra != 0;
+      const bool bonus = s.bonus_pile != before.bonus_pile;
+      if (bonus != bonus_due) ++t.bad_pile;
+      if (bonus) {
+        ++bonus_drawn_;
+        t.bonus_at_end += before.pile == 0;
+      }
+      if (bonus && !placed) ++t.unplaceable_bonus;
+      if (bonus && placed) ++t.bonus_turns;
+      check_state(s, before, nm, t, false);
+      return;
+    }
+    const Move& m = *mp;
     const bool ends_turn = m.kind == MoveKind::Piece || m.kind == MoveKind::Pass;
-    const bool expect_extra = ends_turn && !s.in_extra && menhir_forest_closed(s, nm) && s.bonus_pile > 0;
+    const bool expect_extra =
+        ends_turn && !before.in_extra && menhir_forest_closed(before, nm) && before.bonus_pile > 0;
     t.huts += m.kind == MoveKind::Piece && m.pk == 1;
     t.returns += m.kind == MoveKind::Choose && m.feat != 0xFF;
-    const std::size_t ev_from = ev.size();
-    apply_move(s, m, &ev);
     check_state(s, before, nm, t, ends_turn);
-    for (std::size_t i = ev_from; i < ev.size(); ++i) {
-      const ScoreEvent& e = ev[i];
+    for (const ScoreEvent& e : events) {
       if (e.reason == ScoreReason::Completed) {
         (e.ftype == nm.river ? t.completed_rivers : t.completed_forests) += 1;
         if (e.points != completed_value(s, nm, e.feature)) ++t.bad_completed;
@@ -324,101 +323,56 @@ void random_game(const Ruleset& rs, const Names& nm, int players, u64 seed, Tall
       if (expect_extra ? !same : !next) ++t.bad_turn_order;
     }
   }
-  ++t.games;
-  const int bonus_total = rs.tiles.bonus_total;
-  if (s.pile != 0 || bonus_drawn > bonus_total || s.bonus_pile != bonus_total - bonus_drawn ||
-      s.turn + s.discards != rs.tiles.draw_total + bonus_drawn || s.extra != 0)
-    ++t.bad_end;
-  check_final(s, nm, ev, t);
-  std::array<int, kMaxPlayers> sum{};
-  for (const auto& e : ev) {
-    sum[e.player] += e.points;
-    if (e.points < 0) ++t.score_fell;
+  void end(const State& s, const EventSink& ev) override {
+    const Ruleset& rs = *rs_;
+    Tally& t = t_;
+    ++t.games;
+    const int bonus_total = rs.tiles.bonus_total;
+    if (s.pile != 0 || bonus_drawn_ > bonus_total || s.bonus_pile != bonus_total - bonus_drawn_ ||
+        s.turn + s.discards != rs.tiles.draw_total + bonus_drawn_ || s.extra != 0)
+      ++t.bad_end;
+    check_final(s, *nm_, ev, t);
   }
-  for (int p = 0; p < kMaxPlayers; ++p)
-    if (sum[static_cast<std::size_t>(p)] != s.score[static_cast<std::size_t>(p)]) ++t.bad_event_sum;
-}
-
-TEST(HuntersProperties, RandomGames) {
-  const int n = scaled(300);
-  const auto rs = hunters_rules();
-  const Names nm(*rs);
-  Tally t;
-  for (int k = 0; k < n; ++k) random_game(*rs, nm, 2 + k % 4, 9000 + static_cast<u64>(k), t);
-  EXPECT_EQ(t.games, n);
-  EXPECT_GT(t.placements, 78L * n);
-  EXPECT_GT(t.bonus_turns, 1L * n) << "bonus turns are common";
-  EXPECT_GT(t.huts, 1L * n);
-  EXPECT_GT(t.choices, 0);
-  EXPECT_GT(t.returns, 0);
-  EXPECT_GT(t.canoes, 0);
-  EXPECT_GT(t.pit_traps, 0);
-  EXPECT_GT(t.completed_rivers, 0);
-  EXPECT_GT(t.completed_forests, 0);
-  EXPECT_GT(t.farm_events, 0);
-  EXPECT_GT(t.network_events, 0);
-  EXPECT_EQ(t.bad_legal, 0) << "generated moves that are illegal (edges, player, piece cells, lakes, huts)";
-  EXPECT_EQ(t.missing, 0) << "legal placements missing from the list";
-  EXPECT_EQ(t.bad_conservation, 0) << "tribe members (5) or huts (3) not conserved";
-  EXPECT_EQ(t.score_fell, 0);
-  EXPECT_EQ(t.bad_pile, 0) << "a draw from the wrong pile";
-  EXPECT_EQ(t.bad_turn_order, 0) << "bonus turn missing, repeated, or given to the wrong player";
-  EXPECT_EQ(t.bad_end, 0) << "piles not handled at the end";
-  EXPECT_EQ(t.bad_event_sum, 0) << "events do not add up to the scores";
-  EXPECT_EQ(t.bad_completed, 0) << "a completed river or forest scored differently from the tile data";
-  EXPECT_EQ(t.bad_canoe, 0);
-  EXPECT_EQ(t.bad_farm, 0) << "meadow scoring differs from the independent count";
-  EXPECT_EQ(t.bad_network, 0) << "river system scoring differs from the independent count";
-  EXPECT_EQ(t.bad_covered, 0) << "covered animals counted again, or the pit trap's count differs";
-  EXPECT_EQ(t.bad_pieces_where, 0);
-  EXPECT_EQ(t.bad_choice, 0) << "shaman choices wrong";
-  EXPECT_GT(t.bonus_at_end, 0) << "the last regular tile earning a bonus turn: pick other seeds";
-  EXPECT_GT(t.raft_events + t.big_trap_farms + t.fire_farms, 0);
-}
-
-// Bots through the Game façade; every record replays (through JSON) to the same game, including
-// bonus turns, huts and shaman choices.
-TEST(HuntersProperties, BotGamesReplay) {
-  const int n = scaled(24);
-  long bonus_draws = 0, huts = 0, shaman = 0;
-  for (int k = 0; k < n; ++k) {
-    const u64 seed = 4200 + static_cast<u64>(k);
-    const int players = 2 + k % 4;
-    std::vector<PlayerInfo> infos;
-    std::vector<std::unique_ptr<Bot>> bots;
-    for (int p = 0; p < players; ++p) {
-      const char* spec = (p + k) % 3 == 0 ? "greedy" : "random";
-      infos.push_back({"p", spec});
-      bots.push_back(make_bot(spec));
-    }
-    Game g(hunters_rules(), infos, seed);
-    Rng rng(seed);
-    play_out(g, bots, rng);
-    ASSERT_TRUE(g.over());
-    for (const auto& d : g.record().draws)
-      bonus_draws += g.ruleset().tiles.types[static_cast<std::size_t>(g.ruleset().tiles.find(d))].pile == kPileBonus;
-    for (const auto& m : g.record().moves) {
-      huts += m.piece.value_or("") == "hut";
-      shaman += m.choice.has_value();
-    }
-    const std::string json = record_to_json(g.record(), g.ruleset());
-    const Game h = Game::replay(record_from_json(json, "mem"));
-    EXPECT_EQ(record_to_json(h.record(), h.ruleset()), json) << "seed " << seed;
-    EXPECT_EQ(h.state().score, g.state().score);
-    EXPECT_EQ(h.state().supply, g.state().supply);
-    EXPECT_EQ(h.state().supply2, g.state().supply2);
-    EXPECT_TRUE(h.over());
-    // a record without its seed (draws only) replays the same way
-    Record r = record_from_json(json, "mem");
-    r.seed.reset();
-    const Game u = Game::replay(r);
-    EXPECT_TRUE(u.over());
-    EXPECT_EQ(u.state().score, g.state().score) << "seed " << seed;
+  void expect(long n) override {
+    const Tally& t = t_;
+    EXPECT_EQ(t.games, n);
+    EXPECT_GT(t.placements, 78L * n);
+    EXPECT_GT(t.bonus_turns, 1L * n) << "bonus turns are common";
+    EXPECT_GT(t.huts, 1L * n);
+    EXPECT_GT(t.choices, 0);
+    EXPECT_GT(t.returns, 0);
+    EXPECT_GT(t.canoes, 0);
+    EXPECT_GT(t.pit_traps, 0);
+    EXPECT_GT(t.completed_rivers, 0);
+    EXPECT_GT(t.completed_forests, 0);
+    EXPECT_GT(t.farm_events, 0);
+    EXPECT_GT(t.network_events, 0);
+    EXPECT_EQ(t.bad_legal, 0) << "generated moves that are illegal (edges, piece cells, lakes, huts)";
+    EXPECT_EQ(t.missing, 0) << "legal placements missing from the list";
+    EXPECT_EQ(t.bad_conservation, 0) << "tribe members (5) or huts (3) not conserved";
+    EXPECT_EQ(t.score_fell, 0);
+    EXPECT_EQ(t.bad_pile, 0) << "a draw from the wrong pile";
+    EXPECT_EQ(t.bad_turn_order, 0) << "bonus turn missing, repeated, or given to the wrong player";
+    EXPECT_EQ(t.bad_end, 0) << "piles not handled at the end";
+    EXPECT_EQ(t.bad_completed, 0) << "a completed river or forest scored differently from the tile data";
+    EXPECT_EQ(t.bad_canoe, 0);
+    EXPECT_EQ(t.bad_farm, 0) << "meadow scoring differs from the independent count";
+    EXPECT_EQ(t.bad_network, 0) << "river system scoring differs from the independent count";
+    EXPECT_EQ(t.bad_covered, 0) << "covered animals counted again, or the pit trap's count differs";
+    EXPECT_EQ(t.bad_pieces_where, 0);
+    EXPECT_EQ(t.bad_choice, 0) << "shaman choices wrong";
+    EXPECT_GT(t.bonus_at_end, 0) << "the last regular tile earning a bonus turn: pick other seeds";
+    EXPECT_GT(t.raft_events + t.big_trap_farms + t.fire_farms, 0);
   }
-  EXPECT_GT(bonus_draws, 0);
-  EXPECT_GT(huts, 0);
-  EXPECT_GT(shaman, 0) << "no shaman choice in the replayed games: pick other seeds";
-}
+
+ private:
+  const Ruleset* rs_ = nullptr;
+  std::optional<Names> nm_;
+  int bonus_drawn_ = 0;
+  Tally t_;
+};
+
+CARC_CONFORMANCE_CHECKS(hunters, (conformance::Plan{.random_games = 300, .bot_games = 24}), HuntersChecks);
 
 }  // namespace
 }  // namespace carc::test

@@ -1,5 +1,6 @@
-// The engine's move notation (docs/engine-protocol.md, "Moves"): every legal move's notation reads
-// back as that move, the forgiving forms a player types, and the games' own shorthands.
+// The engine's move notation (docs/engine-protocol.md, "Moves"): the forgiving forms a player
+// types, and the games' own shorthands. (That every legal move's notation reads back as that move,
+// in every game: the conformance suite, tests/test_conformance.cpp.)
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -14,34 +15,9 @@
 namespace carc::test {
 namespace {
 
-const std::vector<std::string> kGames = game_ids();
-
 bool same_move(const Move& a, const Move& b) {
   return a.kind == b.kind && a.x == b.x && a.y == b.y && a.rot == b.rot && a.feat == b.feat && a.pk == b.pk &&
          a.player == b.player;
-}
-
-TEST(Notation, EveryLegalMoveReadsBackAsItself) {
-  long checked = 0;
-  for (const std::string& game : kGames)
-    for (u64 seed = 1; seed <= 6; ++seed) {
-      Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}, {"c", ""}}, seed);
-      Rng rng(seed);
-      MoveList ml;
-      while (!g.over()) {
-        legal_moves(g.state(), ml);
-        for (const Move& m : ml) {
-          const std::string text = notation(g.state(), m);
-          Move back;
-          ASSERT_NO_THROW(back = parse_notation(g.state(), text)) << game << " " << text;
-          EXPECT_TRUE(same_move(back, m))
-              << game << " seed " << seed << ": " << text << " read back as " << notation(g.state(), back);
-          ++checked;
-        }
-        g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
-      }
-    }
-  EXPECT_GT(checked, 10000);
 }
 
 TEST(Notation, ForgivingForms) {

@@ -1,6 +1,8 @@
-// Property tests over thousands of seeded random games (and some greedy ones), 2-5 players,
-// farmers on and off. Each property is checked at every step against an independent computation
-// where possible (edge matching is recomputed from the tile definitions, not the engine's tables).
+// The base game's property tests: its own checks in the conformance suite (tests/conformance.hpp)
+// over 2000 seeded random games, 2-5 players, farmers on and off, each checked at every step
+// against an independent computation (edge matching recomputed from the tile definitions, not the
+// engine's tables); and the bare State against the Game façade, sample_placement's uniformity,
+// reproducible seeds.
 //
 // Size: CARC_PROPERTY_SCALE (percent, default 100) scales the number of games; sanitizer builds
 // run half of them, unoptimised builds a tenth.
@@ -13,14 +15,12 @@
 #include <set>
 
 #include "ai/driver.hpp"
+#include "conformance.hpp"
 #include "property_support.hpp"
 #include "scenario.hpp"
 
-
 namespace carc::test {
 namespace {
-
-
 
 // Same picture: the port-by-port feature correspondence of the two rotations is a bijection that
 // keeps types, attributes and borders.
@@ -80,10 +80,8 @@ void check_scores_rise(const State& s, std::array<i16, kMaxPlayers>& prev, Tally
 void check_placements(const State& s, const MoveList& ml, Tally& t) {
   const int type = s.in_hand;
   const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(type)];
-  for (const Move& m : ml) {
-    if (!is_legal(s, m)) ++t.bad_legal;
+  for (const Move& m : ml)  // (is_legal of each: the suite's generic checks)
     if (!brute_fits(s, type, m.x, m.y, m.rot)) ++t.bad_edges;
-  }
   for (std::size_t i = 0; i < ml.size(); ++i)
     for (std::size_t j = i + 1; j < ml.size(); ++j)
       if (ml[i].x == ml[j].x && ml[i].y == ml[j].y && same_picture(tt, ml[i].rot, ml[j].rot)) ++t.dup_pictures;
@@ -123,71 +121,6 @@ void check_apply_all(const State& s, const MoveList& ml, Tally& t) {
   }
 }
 
-// One random game on a bare State, every property checked at every step.
-void random_game(const Ruleset& rs, int players, u64 seed, bool thorough, Tally& t) {
-  State s;
-  init_state(s, rs, players);
-  Rng rng(seed);
-  EventSink ev;
-  MoveList ml;
-  std::array<i16, kMaxPlayers> prev = s.score;
-  int draws = 0;
-  while (s.phase != Phase::Over) {
-    if (s.phase == Phase::Draw) {
-      const u16 pile = s.pile;
-      const u8 who = s.current;
-      const bool placed = apply_draw(s, sample_draw(s, rng), &ev);
-      ++draws;
-      if (s.pile != pile - 1) ++t.bad_end;
-      if (!placed) {
-        ++t.discards;
-        if (s.current != who || (s.phase != Phase::Draw && s.phase != Phase::Over)) ++t.bad_end;
-      } else if (s.phase != Phase::Place || s.current != who) {
-        ++t.bad_end;
-      }
-      check_scores_rise(s, prev, t);
-      continue;
-    }
-    legal_moves(s, ml);
-    Move m;
-    if (s.phase == Phase::Place) {
-      ++t.placements;
-      check_placements(s, ml, t);
-      if (thorough) check_apply_all(s, ml, t);
-      if (rng.below(2) == 0) {
-        m = sample_placement(s, rng);
-        if (!is_legal(s, m) || std::find(ml.begin(), ml.end(), m) == ml.end()) ++t.bad_sample;
-      } else {
-        m = ml[rng.below(static_cast<u32>(ml.size()))];
-      }
-    } else {
-      ++t.pieces;
-      for (const Move& pm : ml)
-        if (!is_legal(s, pm)) ++t.bad_legal;
-      if (ml.empty() || ml[0].kind != MoveKind::Pass) ++t.bad_legal;
-      if (thorough) check_apply_all(s, ml, t);
-      m = ml[rng.below(static_cast<u32>(ml.size()))];
-    }
-    apply_move(s, m, &ev);
-    check_conservation(s, t);
-    check_scores_rise(s, prev, t);
-  }
-  ++t.games;
-  // the end: empty pile, every tile placed or discarded, scores = sum of events
-  if (s.pile != 0 || s.turn + s.discards != 71 || static_cast<int>(s.tiles.size()) != 1 + s.turn || draws != 71) ++t.bad_end;
-  for (const auto& pc : s.pieces)
-    if (rs.ftype(s.graph[s.graph.find(pc.seg)].ftype).cls != FClass::Field) ++t.bad_end;
-  if (!rs.farmers && !s.pieces.empty()) ++t.bad_end;
-  std::array<int, kMaxPlayers> sum{};
-  for (const auto& e : ev) {
-    sum[e.player] += e.points;
-    if (e.points < 0) ++t.score_fell;
-    if (!rs.farmers && e.reason == ScoreReason::Farm) ++t.bad_end;
-  }
-  for (int p = 0; p < kMaxPlayers; ++p)
-    if (sum[static_cast<std::size_t>(p)] != s.score[static_cast<std::size_t>(p)]) ++t.bad_event_sum;
-}
-
 void expect_clean(const Tally& t) {
   EXPECT_EQ(t.bad_legal, 0) << "generated moves that is_legal rejects";
   EXPECT_EQ(t.bad_edges, 0) << "generated placements whose edges do not match";
@@ -201,65 +134,68 @@ void expect_clean(const Tally& t) {
   EXPECT_EQ(t.bad_event_sum, 0) << "games where the events do not add up to the scores";
 }
 
-TEST(Properties, RandomGames) {
-  const int n = scaled(2000);
-  auto on = base_rules({"farmers=on"}), off = base_rules({"farmers=off"});
-  Tally t;
-  for (int k = 0; k < n; ++k) {
-    const u64 seed = 1000 + static_cast<u64>(k);
-    const int players = 2 + k % 4;
-    const Ruleset& rs = (k / 4) % 2 == 0 ? *on : *off;
-    random_game(rs, players, seed, k % 50 == 0, t);
+// The base game's own checks in the conformance suite's random games (tests/conformance.hpp):
+// placements by brute force (edges from the tile definitions), no picture listed twice at a cell,
+// every listed move applied on a copy in every 50th game, draws and discards, the end (71 tiles,
+// followers left only on fields, and only with farmers).
+class BaseChecks : public conformance::GameChecks {
+ public:
+  void begin(const Ruleset& rs, int players, int k) override {
+    (void)players;
+    rs_ = &rs;
+    thorough_ = k % 50 == 0;
+    draws_ = 0;
   }
-  EXPECT_EQ(t.games, n);
-  EXPECT_GT(t.placements, 60L * n);
-  expect_clean(t);
-  RecordProperty("games", static_cast<int>(t.games));
-  RecordProperty("discards", static_cast<int>(t.discards));
-}
+  void decision(const State& s, const MoveList& ml, Rng& rng) override {
+    (void)rng;
+    if (s.phase == Phase::Place) {
+      ++t_.placements;
+      check_placements(s, ml, t_);
+    } else {
+      ++t_.pieces;
+      if (ml.empty() || ml[0].kind != MoveKind::Pass) ++t_.bad_legal;
+    }
+    if (thorough_) check_apply_all(s, ml, t_);
+  }
+  void step(const State& before, const State& s, const Move* m, bool placed,
+            std::span<const ScoreEvent> events) override {
+    (void)events;
+    check_conservation(s, t_);
+    if (m) return;
+    ++draws_;
+    if (s.pile != before.pile - 1) ++t_.bad_end;
+    if (!placed) {
+      ++t_.discards;
+      if (s.current != before.current || (s.phase != Phase::Draw && s.phase != Phase::Over)) ++t_.bad_end;
+    } else if (s.phase != Phase::Place || s.current != before.current) {
+      ++t_.bad_end;
+    }
+  }
+  void end(const State& s, const EventSink& ev) override {
+    ++t_.games;
+    if (s.pile != 0 || s.turn + s.discards != 71 || static_cast<int>(s.tiles.size()) != 1 + s.turn || draws_ != 71)
+      ++t_.bad_end;
+    for (const auto& pc : s.pieces)
+      if (rs_->ftype(s.graph[s.graph.find(pc.seg)].ftype).cls != FClass::Field) ++t_.bad_end;
+    if (!rs_->farmers && !s.pieces.empty()) ++t_.bad_end;
+    for (const auto& e : ev)
+      if (!rs_->farmers && e.reason == ScoreReason::Farm) ++t_.bad_end;
+  }
+  void expect(long games) override {
+    EXPECT_EQ(t_.games, games);
+    EXPECT_GT(t_.placements, 60L * games);
+    expect_clean(t_);
+    ::testing::Test::RecordProperty("discards", static_cast<int>(t_.discards));
+  }
 
-// Greedy games through the Game façade: invariants at each decision, and the record replays to
-// the same game.
-TEST(Properties, GreedyGamesAndReplay) {
-  const int n = scaled(200);
-  Tally t;
-  for (int k = 0; k < n; ++k) {
-    const u64 seed = 5000 + static_cast<u64>(k);
-    const int players = 2 + k % 4;
-    auto rs = base_rules({(k / 4) % 2 == 0 ? "farmers=on" : "farmers=off"});
-    std::vector<PlayerInfo> infos;
-    std::vector<std::unique_ptr<Bot>> bots;
-    for (int p = 0; p < players; ++p) {
-      const char* spec = (p + k) % 3 == 0 ? "random" : "greedy";
-      infos.push_back({"p", spec});
-      bots.push_back(make_bot(spec));
-    }
-    Game g(rs, infos, seed);
-    Rng rng(seed);
-    MoveList ml;
-    std::array<i16, kMaxPlayers> prev{};
-    while (!g.over()) {
-      ASSERT_FALSE(g.stalled());
-      legal_moves(g.state(), ml);
-      if (g.state().phase == Phase::Place) check_placements(g.state(), ml, t);
-      const Move m = bots[g.state().current]->choose(g.state(), ml, rng);
-      if (std::find(ml.begin(), ml.end(), m) == ml.end()) ++t.bad_legal;
-      g.play(m);
-      check_conservation(g.state(), t);
-      check_scores_rise(g.state(), prev, t);
-    }
-    ++t.games;
-    const State& s = g.state();
-    if (s.pile != 0 || s.turn + s.discards != 71) ++t.bad_end;
-    // the live game equals the replay of its record (through JSON)
-    const Game h = Game::replay(record_from_json(record_to_json(g.record(), g.ruleset()), "mem"));
-    EXPECT_EQ(record_to_json(h.record(), h.ruleset()), record_to_json(g.record(), g.ruleset())) << "seed " << seed;
-    EXPECT_EQ(h.state().score, s.score);
-    EXPECT_EQ(h.state().tiles.size(), s.tiles.size());
-    EXPECT_EQ(h.state().discards, s.discards);
-  }
-  expect_clean(t);
-}
+ private:
+  const Ruleset* rs_ = nullptr;
+  bool thorough_ = false;
+  int draws_ = 0;
+  Tally t_;
+};
+
+CARC_CONFORMANCE_CHECKS(base, (conformance::Plan{.random_games = 2000, .bot_games = 100}), BaseChecks);
 
 // The bare-State game and the Game façade agree move for move.
 TEST(Properties, GameFacadeMatchesBareState) {

@@ -557,60 +557,6 @@ TEST(Records, WrittenMidTurnReplaysToTheSamePosition) {
   }
 }
 
-// Every record the engine writes loads back, at every decision of every game: seeded random games
-// of each game with 2..5 players (its range), chance chosen from a generator of the test's own, a
-// record written and replayed at each decision; the loaded game is at the same decision (the same
-// record, the same legal moves) and goes on the same way after the next move.
-TEST(Records, AMidTurnRecordLoadsBackAtEveryDecisionOfEveryGame) {
-  long decisions = 0;
-  for (const std::string& id : game_ids()) {
-    const GameDef* gd = find_game(id);
-    ASSERT_NE(gd, nullptr) << id;
-    for (int players = std::max(2, gd->min_players); players <= std::min(5, gd->max_players); ++players) {
-      for (u64 seed = 1; seed <= 1; ++seed) {
-        std::vector<PlayerInfo> seats;
-        for (int p = 0; p < players; ++p) seats.push_back({fmt::format("p{}", p + 1), ""});
-        Game g = Game::with_explicit_chance(load_ruleset(id, {}), seats, seed);
-        Rng rng(seed * 1000003 + static_cast<u64>(players));
-        MoveList ml;
-        std::vector<std::pair<int, double>> odds;
-        while (!g.over()) {
-          if (is_chance(g.state())) {
-            chance_odds(g.state(), odds);
-            ASSERT_FALSE(odds.empty());
-            g.apply_chance_outcome(odds[rng.below(static_cast<u32>(odds.size()))].first);
-            continue;
-          }
-          ++decisions;
-          const std::string text = to_json(g);
-          const std::string where =
-              fmt::format("{} {} players seed {} move {}", id, players, seed, g.record().moves.size());
-          std::optional<Game> h;
-          try {
-            h.emplace(Game::replay(record_from_json(text, "mid-turn.json")));
-          } catch (const InputError& e) {
-            FAIL() << where << ": the record does not load: " << e.what();
-          }
-          ASSERT_EQ(to_json(*h), text) << where;
-          h->set_explicit_chance(std::nullopt);  // both stop at the next chance node
-          legal_moves(g.state(), ml);
-          MoveList hl;
-          legal_moves(h->state(), hl);
-          ASSERT_EQ(hl.size(), ml.size()) << where;
-          ASSERT_EQ(h->state().current, g.state().current) << where;
-          ASSERT_EQ(h->state().phase, g.state().phase) << where;
-          const Move m = ml[rng.below(static_cast<u32>(ml.size()))];
-          ASSERT_TRUE(std::find(hl.begin(), hl.end(), m) != hl.end()) << where;
-          g.play(m);
-          h->play(m);
-          ASSERT_EQ(to_json(*h), to_json(g)) << where;
-        }
-      }
-    }
-  }
-  EXPECT_GT(decisions, 1000);
-}
-
 // Issue 49, item 8: a hint asked for after the turn's tile (at the piece, a double tile, a
 // shaman, Safari's actions and hand-ins) is noted under the move being decided, the turn in
 // progress, not the next one; before the tile, under the turn about to start. An unknown key in a

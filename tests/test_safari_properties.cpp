@@ -1,12 +1,13 @@
-// Safari property tests over seeded random games, 2-5 players (RULES.md section 4): every listed
+// Safari's own checks in the conformance suite (tests/conformance.hpp), over its seeded random
+// games, 2-5 players, moves picked by an explorer or a hoarder profile (RULES.md section 4): every listed
 // move legal (and a sample of them applied), the 50 animal tokens conserved (hands, face-down
 // pile, discard pile, watering holes, pending hand-ins), 6 photographers per player conserved
 // (supply, features, watering holes), scores never fall, jeeps never share a cell and always stand
 // on an empty cell next to the tiles (off the board only between being taken and put back), no jeep
 // move in a turn that took a jeep, hand-in options exactly the decider's species missing from the
 // feature, watering holes consistent (usable quarters, distinct species but for the diagonal
-// exception), completed and final scores re-derived from the tile data, events adding up to the
-// scores; and bot games through Game whose records replay (through JSON) identically.
+// exception), completed and final scores re-derived from the tile data. (Events adding up to the
+// scores, bot games replaying through JSON: the suite's generic checks.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,16 +15,12 @@
 #include <set>
 
 #include "ai/driver.hpp"
+#include "conformance.hpp"
 #include "property_support.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {
 namespace {
-
-std::shared_ptr<const Ruleset> safari_rules() {
-  static const auto rs = load_ruleset("safari", {});
-  return rs;
-}
 
 constexpr std::array<int, 6> kSpeciesPoints = {0, 1, 3, 6, 10, 15};
 constexpr int kBirdSlot = 5;
@@ -126,7 +123,8 @@ void check_spots(const State& s, const Names& nm, Tally& t) {
       for (int d = c + 1; d < 4; ++d) {
         if (sp.token[static_cast<std::size_t>(d)] != sp.token[ci]) continue;
         // equal species only on diagonally opposite quarters, both founded (owners until closed)
-        if (d != c + 2 || (!sp.closed && (sp.owner[ci] == 0xFF || sp.owner[static_cast<std::size_t>(d)] == 0xFF))) ++t.bad_spot;
+        if (d != c + 2 || (!sp.closed && (sp.owner[ci] == 0xFF || sp.owner[static_cast<std::size_t>(d)] == 0xFF)))
+          ++t.bad_spot;
       }
     }
     if (n != sp.ntokens || n == 0 || (sp.closed != 0) != (n == 4)) ++t.bad_spot;
@@ -200,14 +198,23 @@ void check_event(const State& s, const State& before, const Names& nm, const Sco
     ++t.finals;
     const Contents c = contents(s, e.feature);
     const int birds = e.ftype == nm.bush ? c.birds : 0;
-    if ((e.ftype != nm.trail && e.ftype != nm.bush) || e.attr != c.animals || e.moved != birds || e.points != c.animals + birds ||
-        s.graph[e.feature].open == 0)
+    if ((e.ftype != nm.trail && e.ftype != nm.bush) || e.attr != c.animals || e.moved != birds ||
+        e.points != c.animals + birds || s.graph[e.feature].open == 0)
       ++t.bad_final;
   } else if (e.reason == ScoreReason::Special) {
     switch (e.cause) {
-      case 1: ++t.founds; t.bad_special += e.points != 3; break;
-      case 2: ++t.explores; t.bad_special += e.points != e.tiles + 2 || e.tiles < 2 || e.tiles > 4; break;
-      case 3: ++t.holes_closed; t.bad_special += e.points != 3; break;
+      case 1:
+        ++t.founds;
+        t.bad_special += e.points != 3;
+        break;
+      case 2:
+        ++t.explores;
+        t.bad_special += e.points != e.tiles + 2 || e.tiles < 2 || e.tiles > 4;
+        break;
+      case 3:
+        ++t.holes_closed;
+        t.bad_special += e.points != 3;
+        break;
       case 4:
         ++t.jeeps_taken;
         t.bad_special += e.points != 3 || e.player != before.current;
@@ -218,7 +225,8 @@ void check_event(const State& s, const State& before, const Names& nm, const Sco
         t.bad_special += e.points != n || e.tiles != n || s.phase != Phase::Over;
         break;
       }
-      default: ++t.bad_special;
+      default:
+        ++t.bad_special;
     }
   } else {
     ++t.bad_special;
@@ -248,8 +256,7 @@ void check_list(const State& s, const std::vector<Move>& ml, bool all, Rng& rng,
     for (const Move& m : ml) {
       if (m.kind != MoveKind::Act || m.pk != 1) continue;
       ++jeeps;
-      if (s.marker_taken || m.rot > 1 || s.markers[m.rot][0] == kOffBoard ||
-          cells.count({m.x, m.y}) == 0)
+      if (s.marker_taken || m.rot > 1 || s.markers[m.rot][0] == kOffBoard || cells.count({m.x, m.y}) == 0)
         ++t.bad_jeep_list;
     }
     long want = 0;
@@ -266,7 +273,8 @@ void check_list(const State& s, const std::vector<Move>& ml, bool all, Rng& rng,
     const u8 present = contents(s, s.pend_root).species;
     std::vector<u8> want = {0xFF};
     for (int k = 0; k < kTokenKinds; ++k)
-      if (s.tokens.hand[static_cast<std::size_t>(d)][static_cast<std::size_t>(k)] && !((present >> k) & 1u)) want.push_back(static_cast<u8>(k));
+      if (s.tokens.hand[static_cast<std::size_t>(d)][static_cast<std::size_t>(k)] && !((present >> k) & 1u))
+        want.push_back(static_cast<u8>(k));
     std::vector<u8> got;
     for (const Move& m : ml) got.push_back(m.feat);
     if (got != want || want.size() == 1) ++t.bad_hand_in;  // no decision is asked when there is no option
@@ -328,41 +336,45 @@ Move pick(const State& s, const Names& nm, const std::vector<Move>& ml, bool hoa
   return ml.front();
 }
 
-void random_game(const Ruleset& rs, const Names& nm, int players, u64 seed, bool check_all, Tally& t) {
-  State s;
-  init_state(s, rs, players);
-  Rng rng(seed);
-  EventSink ev;
-  MoveList list;
-  int samples_left = 3;
-  int min_pile = 50;
-  while (s.phase != Phase::Over) {
-    const State before = s;
-    const std::size_t ev_from = ev.size();
-    if (is_chance(s)) {
-      if (s.phase == Phase::Chance && s.stage != 0) ++t.baobab_deals;
-      chance_step(s, rng, &ev);
-    } else {
-      legal_moves(s, list);
-      const std::vector<Move> ml(list.begin(), list.end());
-      ++t.decisions;
-      check_list(s, ml, check_all, rng, t);
-      // a few other listed moves applied on copies: they apply and keep the invariants
-      if (samples_left > 0 && rng.below(16) == 0) {
-        --samples_left;
-        State c = s;
-        EventSink cev;
-        apply_move(c, ml[rng.below(static_cast<u32>(ml.size()))], &cev);
-        check_state(c, before, nm, t);
-        ++t.applied_samples;
-      }
-      const Move m = pick(s, nm, ml, players == 5 || seed % 3 == 2, rng);
-      t.diagonal_founds += m.kind == MoveKind::Act && m.pk == 2 && founds_at_spot(s, m);
-      t.jeep_moves += m.kind == MoveKind::Act && m.pk == 1;
-      t.hand_ins += m.kind == MoveKind::Choose && s.pend_root != 0xFFFF;
-      apply_move(s, m, &ev);
+// Safari's own checks in the conformance suite's random games (tests/conformance.hpp): the moves
+// picked by the explorer or hoarder profile, every listed move checked in the first 60 games.
+class SafariChecks : public conformance::GameChecks {
+ public:
+  void begin(const Ruleset& rs, int players, int k) override {
+    rs_ = &rs;
+    if (!nm_) nm_.emplace(rs);
+    check_all_ = k < 60;
+    hoarder_ = players == 5 || k % 3 == 2;
+    samples_left_ = 3;
+    min_pile_ = 50;
+  }
+  void decision(const State& s, const MoveList& list, Rng& rng) override {
+    const std::vector<Move> ml(list.begin(), list.end());
+    ++t_.decisions;
+    check_list(s, ml, check_all_, rng, t_);
+    // a few other listed moves applied on copies: they apply and keep the invariants
+    if (samples_left_ > 0 && rng.below(16) == 0) {
+      --samples_left_;
+      State c = s;
+      EventSink cev;
+      apply_move(c, ml[rng.below(static_cast<u32>(ml.size()))], &cev);
+      check_state(c, s, *nm_, t_);
+      ++t_.applied_samples;
     }
-    check_state(s, before, nm, t);
+  }
+  std::optional<Move> pick(const State& s, const MoveList& list, Rng& rng) override {
+    const std::vector<Move> ml(list.begin(), list.end());
+    const Move m = carc::test::pick(s, *nm_, ml, hoarder_, rng);
+    t_.diagonal_founds += m.kind == MoveKind::Act && m.pk == 2 && founds_at_spot(s, m);
+    t_.jeep_moves += m.kind == MoveKind::Act && m.pk == 1;
+    t_.hand_ins += m.kind == MoveKind::Choose && s.pend_root != 0xFFFF;
+    return m;
+  }
+  void step(const State& before, const State& s, const Move* m, bool placed,
+            std::span<const ScoreEvent> events) override {
+    (void)placed;
+    if (!m && before.phase == Phase::Chance && before.stage != 0) ++t_.baobab_deals;
+    check_state(s, before, *nm_, t_);
     // the discard pile shrinks only when it becomes the new face-down pile
     int discard_before = 0, discard_after = 0, pile_before = 0;
     for (int k = 0; k < kTokenKinds; ++k) {
@@ -371,110 +383,72 @@ void random_game(const Ruleset& rs, const Names& nm, int players, u64 seed, bool
       pile_before += before.tokens.pile[static_cast<std::size_t>(k)];
     }
     if (discard_after < discard_before) {
-      ++t.reshuffles;
-      if (discard_after != 0 || pile_before > 1) ++t.bad_tokens;  // only an empty pile is refilled
+      ++t_.reshuffles;
+      if (discard_after != 0 || pile_before > 1) ++t_.bad_tokens;  // only an empty pile is refilled
     }
-    for (std::size_t i = ev_from; i < ev.size(); ++i) check_event(s, before, nm, ev[i], t);
+    for (const ScoreEvent& e : events) check_event(s, before, *nm_, e, t_);
     int pile_now = 0;
     for (const u8 k : s.tokens.pile) pile_now += k;
-    min_pile = std::min(min_pile, pile_now);
+    min_pile_ = std::min(min_pile_, pile_now);
   }
-  t.pile_ran_out += min_pile == 0;
-  ++t.games;
-  if (s.pile != 0 || s.turn + s.discards != rs.tiles.draw_total || !s.pieces.empty()) ++t.bad_end;
-  std::array<int, kMaxPlayers> sum{};
-  for (const auto& e : ev) sum[e.player] += e.points;
-  for (int p = 0; p < kMaxPlayers; ++p)
-    if (sum[static_cast<std::size_t>(p)] != s.score[static_cast<std::size_t>(p)]) ++t.bad_event_sum;
-}
-
-TEST(SafariProperties, RandomGames) {
-  const int n = scaled(240);
-  const auto rs = safari_rules();
-  const Names nm(*rs);
-  ASSERT_GE(nm.trail, 0);
-  ASSERT_GE(nm.bush, 0);
-  ASSERT_GE(nm.savanna, 0);
-  ASSERT_GE(nm.baobab, 0);
-  Tally t;
-  for (int k = 0; k < n; ++k) random_game(*rs, nm, 2 + k % 4, 7700 + static_cast<u64>(k), k < 60, t);
-  EXPECT_EQ(t.games, n);
-  EXPECT_GT(t.decisions, 140L * n);
-  EXPECT_GT(t.applied_samples, 0);
-  // the rules were exercised
-  EXPECT_GT(t.completed, 0);
-  EXPECT_GT(t.finals, 0);
-  EXPECT_GT(t.hand_ins, 0);
-  EXPECT_GT(t.hand_in_tokens, 0);
-  EXPECT_GT(t.off_turn_decisions, 0) << "hand-ins by a player other than the current one";
-  EXPECT_GT(t.jeeps_taken, 0);
-  EXPECT_GT(t.jeep_moves, 0);
-  EXPECT_GT(t.founds, 0);
-  EXPECT_GT(t.explores, 0);
-  EXPECT_GT(t.holes_closed, 0);
-  EXPECT_GT(t.diagonal_founds, 0);
-  EXPECT_GT(t.baobab_deals, 0);
-  EXPECT_GT(t.pile_ran_out, 0) << "the face-down pile never ran out";
-  EXPECT_GT(t.reshuffles, 0) << "the discard pile was never reshuffled";
-  // and kept
-  EXPECT_EQ(t.bad_legal, 0) << "a listed move is illegal or belongs to another player";
-  EXPECT_EQ(t.bad_tokens, 0) << "the 50 tokens are not conserved";
-  EXPECT_EQ(t.bad_photographers, 0) << "6 photographers per player not conserved";
-  EXPECT_EQ(t.score_fell, 0);
-  EXPECT_EQ(t.bad_jeep, 0) << "jeeps sharing a cell, on a tile, away from the tiles, or off the board";
-  EXPECT_EQ(t.bad_jeep_list, 0) << "jeep moves or relocations listed wrongly";
-  EXPECT_EQ(t.bad_hand_in, 0) << "hand-in options wrong, or asked of a non-scorer";
-  EXPECT_EQ(t.bad_spot, 0) << "a watering hole inconsistent";
-  EXPECT_EQ(t.bad_completed, 0) << "a completed feature scored differently from the tile data";
-  EXPECT_EQ(t.bad_final, 0) << "an unfinished feature scored differently from the tile data";
-  EXPECT_EQ(t.bad_special, 0);
-  EXPECT_EQ(t.bad_event_sum, 0) << "events do not add up to the scores";
-  EXPECT_EQ(t.bad_end, 0);
-}
-
-// Bots through the Game façade; every record replays (through JSON) to the same game: the same
-// final scores, the same events and the same record.
-TEST(SafariProperties, BotGamesReplay) {
-  const int n = scaled(40);
-  long choices = 0, actions = 0, chance = 0;
-  for (int k = 0; k < n; ++k) {
-    const u64 seed = 5100 + static_cast<u64>(k);
-    const int players = 2 + k % 4;
-    std::vector<PlayerInfo> infos;
-    std::vector<std::unique_ptr<Bot>> bots;
-    for (int p = 0; p < players; ++p) {
-      infos.push_back({"p", "random"});
-      bots.push_back(make_bot("random"));
-    }
-    Game g(safari_rules(), infos, seed);
-    Rng rng(seed);
-    play_out(g, bots, rng);
-    ASSERT_TRUE(g.over());
-    for (const auto& m : g.record().moves) {
-      choices += static_cast<long>(m.choices.size());
-      actions += m.action.has_value();
-    }
-    chance += static_cast<long>(g.record().chance.size());
-    const std::string json = record_to_json(g.record(), g.ruleset());
-    const Game h = Game::replay(record_from_json(json, "mem"));
-    EXPECT_TRUE(h.over());
-    EXPECT_EQ(h.state().score, g.state().score) << "seed " << seed;
-    EXPECT_EQ(h.record().events.size(), g.record().events.size()) << "seed " << seed;
-    EXPECT_EQ(h.record().final_scores, g.record().final_scores);
-    EXPECT_EQ(h.state().tokens.hand, g.state().tokens.hand);
-    EXPECT_EQ(record_to_json(h.record(), h.ruleset()), json) << "seed " << seed;
-    // without its seed (draws and token outcomes only) it replays the same way
-    Record r = record_from_json(json, "mem");
-    r.seed.reset();
-    const Game u = Game::replay(r);
-    EXPECT_TRUE(u.over());
-    EXPECT_EQ(u.state().score, g.state().score) << "seed " << seed;
-    EXPECT_EQ(u.record().events.size(), g.record().events.size());
+  // photographers at watering holes
+  int held_elsewhere(const State& s, int player, int kind) const override {
+    int n = 0;
+    if (kind == 0)
+      for (const Spot& sp : s.spots)
+        for (const u8 o : sp.owner) n += o == player;
+    return n;
   }
-  EXPECT_GT(choices, 0) << "no hand-in or jeep relocation recorded";
-  EXPECT_GT(actions, 0) << "no jeep move or watering hole recorded";
-  EXPECT_GT(chance, 2L * n) << "only the opening deals";
-}
+  void end(const State& s, const EventSink& ev) override {
+    (void)ev;
+    t_.pile_ran_out += min_pile_ == 0;
+    ++t_.games;
+    if (s.pile != 0 || s.turn + s.discards != rs_->tiles.draw_total || !s.pieces.empty()) ++t_.bad_end;
+  }
+  void expect(long n) override {
+    const Tally& t = t_;
+    EXPECT_EQ(t.games, n);
+    EXPECT_GT(t.decisions, 140L * n);
+    EXPECT_GT(t.applied_samples, 0);
+    // the rules were exercised
+    EXPECT_GT(t.completed, 0);
+    EXPECT_GT(t.finals, 0);
+    EXPECT_GT(t.hand_ins, 0);
+    EXPECT_GT(t.hand_in_tokens, 0);
+    EXPECT_GT(t.off_turn_decisions, 0) << "hand-ins by a player other than the current one";
+    EXPECT_GT(t.jeeps_taken, 0);
+    EXPECT_GT(t.jeep_moves, 0);
+    EXPECT_GT(t.founds, 0);
+    EXPECT_GT(t.explores, 0);
+    EXPECT_GT(t.holes_closed, 0);
+    EXPECT_GT(t.diagonal_founds, 0);
+    EXPECT_GT(t.baobab_deals, 0);
+    EXPECT_GT(t.pile_ran_out, 0) << "the face-down pile never ran out";
+    EXPECT_GT(t.reshuffles, 0) << "the discard pile was never reshuffled";
+    // and kept
+    EXPECT_EQ(t.bad_legal, 0) << "a listed move is illegal or belongs to another player";
+    EXPECT_EQ(t.bad_tokens, 0) << "the 50 tokens are not conserved";
+    EXPECT_EQ(t.bad_photographers, 0) << "6 photographers per player not conserved";
+    EXPECT_EQ(t.score_fell, 0);
+    EXPECT_EQ(t.bad_jeep, 0) << "jeeps sharing a cell, on a tile, away from the tiles, or off the board";
+    EXPECT_EQ(t.bad_jeep_list, 0) << "jeep moves or relocations listed wrongly";
+    EXPECT_EQ(t.bad_hand_in, 0) << "hand-in options wrong, or asked of a non-scorer";
+    EXPECT_EQ(t.bad_spot, 0) << "a watering hole inconsistent";
+    EXPECT_EQ(t.bad_completed, 0) << "a completed feature scored differently from the tile data";
+    EXPECT_EQ(t.bad_final, 0) << "an unfinished feature scored differently from the tile data";
+    EXPECT_EQ(t.bad_special, 0);
+    EXPECT_EQ(t.bad_end, 0);
+  }
+
+ private:
+  const Ruleset* rs_ = nullptr;
+  std::optional<Names> nm_;
+  bool check_all_ = false, hoarder_ = false;
+  int samples_left_ = 3, min_pile_ = 50;
+  Tally t_;
+};
+
+CARC_CONFORMANCE_CHECKS(safari, (conformance::Plan{.random_games = 240, .bot_games = 20}), SafariChecks);
 
 }  // namespace
 }  // namespace carc::test

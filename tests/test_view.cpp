@@ -1,5 +1,6 @@
 // The view (src/view/view.hpp, docs/view.md): a position as data for every front end, its panels,
-// pieces and sites, and the options written straight to text as the protocol sends them.
+// pieces and sites. (The options written straight to text as the protocol sends them, in every
+// game: the conformance suite, tests/test_conformance.cpp.)
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -14,8 +15,6 @@ namespace carc::test {
 namespace {
 
 using nlohmann::json;
-
-const std::vector<std::string> kGames = game_ids();
 
 TEST(View, PanelsPiecesAndSitesAreData) {
   // a Safari game a few turns in: the view lists jeeps, tokens in hand and the game's panels
@@ -54,25 +53,6 @@ TEST(View, PanelsPiecesAndSitesAreData) {
   int network_pieces = 0;
   for (const auto& p : v.pieces) network_pieces += p.piece == "hut";
   EXPECT_EQ(pieces + network_pieces, static_cast<int>(v.pieces.size()));
-}
-
-// The protocol writes options straight to text: the same JSON as to_json, option by option.
-TEST(View, OptionsWrittenDirectlyAreTheSameJson) {
-  for (const std::string& game : kGames) {
-    Game g(load_ruleset(game, {}), {{"a", ""}, {"b", ""}}, 23);
-    Rng rng(6);
-    MoveList ml;
-    for (int i = 0; i < 120 && !g.over(); ++i) {
-      const auto opts = view::decision_options(g.state());
-      std::string text;
-      view::append_options_json(text, opts);
-      json expected = json::array();
-      for (const auto& o : opts) expected.push_back(view::to_json(o));
-      ASSERT_EQ(json::parse(text), expected) << game << " decision " << i;
-      legal_moves(g.state(), ml);
-      g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
-    }
-  }
 }
 
 }  // namespace
