@@ -1,4 +1,4 @@
-// Helpers for tests of the search's options (tests/test_mcts.cpp, tests/test_amazonas.cpp).
+// Helpers for tests of the search's options (tests/test_mcts.cpp, src/games/amazonas/test_amazonas.cpp).
 #pragma once
 #include <gtest/gtest.h>
 
