@@ -56,7 +56,7 @@ export function pilePanel(v: View, tileURL: (id: string) => string): HTMLElement
 }
 
 function imgEl(src: string, alt: string): HTMLImageElement {
-  const i = h("img", { src, alt, width: 34, height: 34 });
+  const i = h("img", { src, alt, width: 34, height: 34, loading: "lazy", decoding: "async" });
   return i;
 }
 

@@ -1,12 +1,12 @@
 // Ad-hoc (not a test): page load to an interactive board (window.carc.interactiveMs, docs/web.md)
 // and confirm to the updated board late in a base game, on two running servers at once (e.g. the
 // build before a change and after), alternating, so that a busy machine weighs on both alike.
-//   node test/_paint.mjs URL_A URL_B [ROUNDS]
+//   node test/_paint.mjs URL_A URL_B [ROUNDS]      (env PAINT_GAMES=a,b: those games; PAINT_LATE=0: no whole game)
 // Start each server with the limits for strangers off (as harness.mjs startServer does).
 import { launch, newContext, rng, playTurnOnBoard } from "./harness.mjs";
 const [A, B] = process.argv.slice(2, 4);
 const rounds = Number(process.argv[4] ?? 5);
-const games = ["base", "amazonas", "hunters", "safari"];
+const games = (process.env.PAINT_GAMES ?? "base,amazonas,hunters,safari").split(",");  // PAINT_GAMES=hunters: one game
 const post = async (url, body) => (await fetch(url + "/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
 const browser = await launch();
 const paint = { [A]: {}, [B]: {} }, late = { [A]: [], [B]: [] };
@@ -26,7 +26,7 @@ for (let r = 0; r < rounds; r++) {
 }
 // a whole base game by clicks on each, alternating: confirm -> board from the player's 30th turn
 // (move 60 on) to the end, where the board is largest
-for (let r = 0; r < Math.max(1, Math.floor(rounds / 2)); r++) {
+for (let r = 0; r < (process.env.PAINT_LATE === "0" ? 0 : Math.max(1, Math.floor(rounds / 2))); r++) {  // PAINT_LATE=0: none
   for (const url of r % 2 ? [B, A] : [A, B]) {
     const g = await post(url, { game: "base", seats: [{ name: "Tester" }, { bot: "random" }], seed: 900 + r });
     const ctx = await newContext(browser, { viewport: { width: 1366, height: 768 } });
