@@ -4,7 +4,7 @@
 // first turn, the middle of the game and the final panel; the desktop English one also the middle
 // through a deuteranopia simulation (Chromium's own). Pictures go to the folder given (default
 // web/test-results/shots).
-//   cd web && node test/_shots.mjs [FOLDER] [GAME...]
+//   cd web && node test/_shots.mjs [FOLDER] [GAME...]      (SHOTS_JPEG=1: JPEG pictures, quality 80)
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { startServer, stopAll, launch, newContext, api, rng, playTurnOnBoard, repo, gameIds } from "./harness.mjs";
@@ -12,6 +12,7 @@ import { startServer, stopAll, launch, newContext, api, rng, playTurnOnBoard, re
 const out = process.argv[2] ?? path.join(repo, "web/test-results/shots");
 const only = process.argv.slice(3);
 mkdirSync(out, { recursive: true });
+const jpeg = process.env.SHOTS_JPEG === "1", ext = jpeg ? "jpg" : "png", kind = jpeg ? { type: "jpeg", quality: 80 } : {};
 const server = await startServer();
 const browser = await launch();
 const VIEWS = [
@@ -36,7 +37,7 @@ try {
       for (const p of pages) {
         await p.page.waitForSelector("[data-board] [data-tile]", { state: "attached" });
         await p.page.waitForTimeout(1500);  // the last move's motion ends
-        await p.page.screenshot({ path: `${out}/${game}-${p.size}-${p.lang}-${when}.png` });
+        await p.page.screenshot({ path: `${out}/${game}-${p.size}-${p.lang}-${when}.${ext}`, ...kind });
       }
     };
     const main = pages[0].page;
@@ -53,7 +54,7 @@ try {
         await shoot("mid");
         const cdp = await pages[0].ctx.newCDPSession(main);
         await cdp.send("Emulation.setEmulatedVisionDeficiency", { type: "deuteranopia" });
-        await main.screenshot({ path: `${out}/${game}-desktop-en-mid-deuteranopia.png` });
+        await main.screenshot({ path: `${out}/${game}-desktop-en-mid-deuteranopia.${ext}`, ...kind });
         await cdp.send("Emulation.setEmulatedVisionDeficiency", { type: "none" });
       }
     }
