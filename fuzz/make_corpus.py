@@ -3,10 +3,12 @@
 
     python3 fuzz/make_corpus.py build/carcassonne
 
-fuzz_record: selfplay records of the four games (a whole record, one without the engine-written
-fields, one cut to its first moves) and a few tiny hand-written ones. fuzz_tiles: the four tile
-files (byte 0 = '0'..'3' picks the game) and small subsets. fuzz_play_commands: typed sessions.
-fuzz_engine_protocol: protocol sessions of the four games.
+The games are the shipped ones of the game list (src/games/GAMES, through tools/game_list.py), in
+its order: a harness's first byte picks a game by that index. fuzz_record: selfplay records of
+every game (a whole record, one without the engine-written fields, one cut to its first moves) and
+a few tiny hand-written ones. fuzz_tiles: every game's tile file (byte 0 = '0', '1', ... picks the
+game) and small subsets. fuzz_play_commands: typed sessions. fuzz_engine_protocol: protocol
+sessions of every game.
 """
 import json
 import os
@@ -15,10 +17,19 @@ import subprocess
 import sys
 import tempfile
 
-GAMES = ["base", "amazonas", "hunters", "safari"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 OUT = os.path.join(HERE, "corpus")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from game_list import read_list  # noqa: E402
+
+# the shipped games (not the test games: the harnesses never see them), in game_ids() order
+GAMES = read_list(os.path.join(ROOT, "src", "games", "GAMES"))
+
+
+def index(game):
+    """The digit that picks `game` in a harness's first byte."""
+    return str(GAMES.index(game))
 
 
 def compact(j):
@@ -104,31 +115,38 @@ def tiles():
 
 
 def play():
-    # byte 0: game (value % 4) and seats; byte 1: seed (low 7 bits), colour (bit 7)
+    # byte 0: game (its index in GAMES) and seats; byte 1: seed (low 7 bits), colour (bit 7)
     turns = "a\na 0\na 90\na 180\na 270\nnone\n" * 5
-    write("fuzz_play_commands", "base-turns.txt", "0A\n" + turns + "board\nscores\n")
+    b = index("base")
+    write("fuzz_play_commands", "base-turns.txt", b + "A\n" + turns + "board\nscores\n")
     write("fuzz_play_commands", "base-commands.txt",
-          "4B\nhelp\nboard\nmoves\nview 2 -1\nview\n3 -1 90\n0,1 r90\na 90\nb\nroad\nN\nundo\na\nfollower\n.\n.\nundo\nscores\nquit\n")
-    write("fuzz_play_commands", "base-color.txt", "0\xc1\n.\n.\na\nmonastery\n.\nview -3,2\nboard\n".encode("latin-1"))
-    write("fuzz_play_commands", "amazonas-turns.txt", "1C\n" + turns + "river\nD2 180\nd1 r0\ncamp\nexplorer\nN at 9,0\n")
-    write("fuzz_play_commands", "hunters-turns.txt", "2D\n" + turns + "hut N\nN hut\nhut\nfisher\nhunter\nnone\n1\nN at 0,-1\n")
-    write("fuzz_play_commands", "safari-turns.txt",
-          "3E\n" + turns + "tokens\nactions\nfound lion at 2,1 NE\nf\njeep from -2,0 to 1,1\nj 3,1\nexplore zebra 1,1 SE\nlion\nnone\n.\n")
-    write("fuzz_play_commands", "safari-bots.txt", "7F\n" + ".\n" * 12 + "a\nN\n")
+          str(int(b) + 4) + "B\nhelp\nboard\nmoves\nview 2 -1\nview\n3 -1 90\n0,1 r90\na 90\nb\nroad\nN\nundo\na\nfollower\n.\n.\nundo\nscores\nquit\n")
+    write("fuzz_play_commands", "base-color.txt", (b + "\xc1\n.\n.\na\nmonastery\n.\nview -3,2\nboard\n").encode("latin-1"))
+    # each game's own commands, for the games that have them
+    own = {
+        "amazonas": ("C", turns + "river\nD2 180\nd1 r0\ncamp\nexplorer\nN at 9,0\n"),
+        "hunters": ("D", turns + "hut N\nN hut\nhut\nfisher\nhunter\nnone\n1\nN at 0,-1\n"),
+        "safari": ("E", turns + "tokens\nactions\nfound lion at 2,1 NE\nf\njeep from -2,0 to 1,1\nj 3,1\nexplore zebra 1,1 SE\nlion\nnone\n.\n"),
+    }
+    for game, (seed, text) in own.items():
+        if game in GAMES:
+            write("fuzz_play_commands", f"{game}-turns.txt", index(game) + seed + "\n" + text)
+    if "safari" in GAMES:
+        write("fuzz_play_commands", "safari-bots.txt", str(int(index("safari")) + 4) + "F\n" + ".\n" * 12 + "a\nN\n")
     # issue 49: the game saved and resumed at every decision, mid-turn too (play --resume)
     resumed = "a\nresume\nnone\nresume\n.\nresume\n" * 6
-    for k, game in enumerate(("base", "amazonas", "hunters", "safari")):
+    for k, game in enumerate(GAMES):
         write("fuzz_play_commands", f"{game}-resume.txt", f"{k}G\n" + resumed + ".\nresume\n" * 8)
 
 
 def protocol(binary):
-    """fuzz_engine_protocol: sessions of the four games recorded from the real engine, a record
-    loaded back, and malformed lines."""
+    """fuzz_engine_protocol: sessions of every game recorded from the real engine, a record loaded
+    back, and malformed lines."""
     import random
     out_dir = os.path.join(OUT, "fuzz_engine_protocol")
     os.makedirs(out_dir, exist_ok=True)
     BIN = binary
-    for gi, game in enumerate(["base", "amazonas", "hunters", "safari"]):
+    for gi, game in enumerate(GAMES):
         p = subprocess.Popen([BIN, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         lines = []
         def ask(req):

@@ -597,6 +597,22 @@ PYBIND11_MODULE(_core, m) {
   m.attr("TERMINAL") = kTerminal;
   m.attr("DEFAULT_RADIUS") = rl::kDefaultRadius;
   m.def("games", &game_ids, "The games this engine plays.");
+  m.def(
+      "game_definition",
+      [](const std::string& id) {
+        const GameDef* g = find_game(id);
+        if (!g) throw InputError(fmt::format("game: unknown game \"{}\" (games: {})", id, fmt::join(game_ids(), ", ")));
+        py::dict d;
+        d["id"] = g->id;
+        d["title"] = g->title;
+        d["min_players"] = g->min_players;
+        d["max_players"] = g->max_players;
+        d["test_only"] = is_test_game(id);
+        return d;
+      },
+      py::arg("id"),
+      "What the game's definition says of it: id, title, min_players, max_players, test_only (a game of "
+      "tests/games/GAMES).");
 
   py::class_<PyGame, std::shared_ptr<PyGame>>(m, "Game")
       .def(py::init([](const std::string& name, const py::object& players,

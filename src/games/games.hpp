@@ -19,6 +19,8 @@ std::vector<std::string> game_ids();
 std::string_view game_rules_text(std::string_view id);
 // Its folder in the source tree ("src/games/base"), "" for an id find_game does not know.
 std::string_view game_folder(std::string_view id);
+// Whether it is a test-only game (tests/games/GAMES); false for an id find_game does not know.
+bool is_test_game(std::string_view id);
 
 // The folder holding data/tiles: $CARCASSONNE_DATA if set, else the source tree's data folder.
 std::string data_dir();

@@ -51,6 +51,12 @@ std::string_view game_folder(std::string_view id) {
   return {};
 }
 
+bool is_test_game(std::string_view id) {
+  for (const GameEntry& e : game_table())
+    if (e.id == id && visible(e)) return e.test_only;
+  return false;
+}
+
 std::string data_dir() {
   if (const char* d = std::getenv("CARCASSONNE_DATA"); d && *d) return d;
   return CARC_SOURCE_DATA_DIR;

@@ -306,6 +306,29 @@ def test_game_type(name):
             carcassonne.load_game(t.short_name, {"players": p})
 
 
+def test_names_and_titles_come_from_the_games_definitions():
+    # the names follow the game list (the first game is plain "carcassonne"), the long names and
+    # player ranges are the games' own; a test-only game gets a name and a type but no registration
+    ids = carcassonne.games()
+    shipped = [g for g in ids if not carcassonne.game_definition(g)["test_only"]]
+    assert list(cos.GAME_NAMES) == shipped
+    assert cos.GAME_NAMES[shipped[0]] == "carcassonne"
+    for gid in shipped[1:]:
+        assert cos.GAME_NAMES[gid] == "carcassonne_" + gid
+    for gid in ids:
+        d = carcassonne.game_definition(gid)
+        assert d["id"] == gid and isinstance(d["title"], str) and d["title"]
+        t = carcassonne.Game(gid).get_type()
+        assert t.long_name == d["title"]
+        assert (t.min_num_players, t.max_num_players) == (d["min_players"], d["max_players"])
+        if d["test_only"]:
+            assert t.short_name == "carcassonne_" + gid and t.short_name not in carcassonne.registered_names()
+            assert str(carcassonne.Game(gid)).startswith(t.short_name + "(")
+    assert carcassonne.game_definition("base")["title"] == "Carcassonne"
+    with pytest.raises(Exception, match="unknown game"):
+        carcassonne.game_definition("chess")
+
+
 def test_load_game_names_and_params():
     g = carcassonne.load_game("carcassonne")
     assert (g.name, g.num_players()) == ("base", 2)
@@ -320,7 +343,8 @@ def test_load_game_names_and_params():
         assert str(g).startswith(short + "(") and "players=5" in str(g)
         assert carcassonne.load_game(str(g)) == g, "Game's string loads the same game"
     assert carcassonne.registered_names() == sorted(cos.GAME_NAMES.values())
-    assert len(carcassonne.registered_names()) == 4
+    shipped = [g for g in carcassonne.games() if not carcassonne.game_definition(g)["test_only"]]
+    assert len(carcassonne.registered_names()) == len(shipped) >= 4
     assert carcassonne.load_game("carcassonne", {"radius": 12}).radius() == 12
     for bad in ("chess", "carcassonne_chess", "carcassonne(players)", "carcassonne(players=3", "", "a b"):
         with pytest.raises(ValueError):

@@ -21,7 +21,7 @@ if "CARCASSONNE_DATA" not in _os.environ and _os.path.isdir(_os.path.join(_here,
     _os.environ["CARCASSONNE_DATA"] = _os.path.join(_here, "data")
 
 from ._core import *  # noqa: E402,F401,F403
-from ._core import CHANCE, TERMINAL, CarcassonneError, Game, State, from_record, games  # noqa: E402,F401
+from ._core import CHANCE, TERMINAL, CarcassonneError, Game, State, from_record, game_definition, games  # noqa: E402,F401
 from . import openspiel as _openspiel  # noqa: E402
 from .openspiel import GameType, load_game, registered_names  # noqa: E402,F401
 

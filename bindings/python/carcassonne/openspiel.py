@@ -11,11 +11,27 @@ import re
 
 from . import _core
 
-# OpenSpiel's registered names of the four games; the engine's ids are accepted too.
-GAME_NAMES = {"base": "carcassonne", "amazonas": "carcassonne_amazonas", "hunters": "carcassonne_hunters",
-              "safari": "carcassonne_safari"}
-_LONG_NAMES = {"base": "Carcassonne", "amazonas": "Carcassonne: Amazonas",
-               "hunters": "Carcassonne: Hunters & Gatherers", "safari": "Carcassonne: Safari"}
+
+def _short_name(gid, first):
+    """OpenSpiel's name of a game: "carcassonne" for the engine's first game (its default, the base
+    game), "carcassonne_<id>" for the others."""
+    return "carcassonne" if gid == first else "carcassonne_" + gid
+
+
+def _shipped_names():
+    """OpenSpiel's registered names of the engine's games (the test-only games of tests/games/GAMES
+    are not registered), from the game list in its order."""
+    ids = [g for g in _core.games() if not _core.game_definition(g)["test_only"]]
+    return {g: _short_name(g, ids[0]) for g in ids}
+
+
+# OpenSpiel's registered names of the games, by engine id; the engine's ids are accepted too.
+GAME_NAMES = _shipped_names()
+
+
+def _name_of(gid):
+    """A game's OpenSpiel name (a test-only game's too, though it is not registered)."""
+    return GAME_NAMES.get(gid) or _short_name(gid, next(iter(GAME_NAMES), None))
 
 
 class GameType:
@@ -78,9 +94,10 @@ def _engine_id(name):
 
 def _game_type(game):
     gid = game.name
+    definition = _core.game_definition(gid)  # its title and player range, as the game defines them
     return GameType(
-        short_name=GAME_NAMES[gid],
-        long_name=_LONG_NAMES[gid],
+        short_name=_name_of(gid),
+        long_name=definition["title"],
         dynamics=GameType.Dynamics.SEQUENTIAL,
         # every tile draw and token draw is a chance node with its outcomes and probabilities
         chance_mode=GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -91,8 +108,8 @@ def _game_type(game):
         utility=GameType.Utility.ZERO_SUM,
         # rewards() are 0 until the move that ends the game, then the returns
         reward_model=GameType.RewardModel.TERMINAL,
-        max_num_players=5,
-        min_num_players=2,
+        max_num_players=definition["max_players"],
+        min_num_players=definition["min_players"],
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -217,7 +234,7 @@ def information_state_tensor(state, player=None):
 def _install():
     g, s = _core.Game, _core.State
     g.get_type = _game_type
-    g.__str__ = lambda game: GAME_NAMES[game.name] + "(" + ",".join(
+    g.__str__ = lambda game: _name_of(game.name) + "(" + ",".join(
         f"{k}={v}" for k, v in sorted(game.get_parameters().items())) + ")"
     g.new_initial_states = lambda game: [game.new_initial_state()]
     g.make_py_observer = lambda game, iig_obs_type=None, params=None: Observer(game, params, iig_obs_type)
@@ -266,7 +283,7 @@ def _engine_state(state):
 
 
 def register(pyspiel=None):
-    """Registers the four games with OpenSpiel as Python games, so `pyspiel.load_game("carcassonne")`
+    """Registers the engine's games (not the test-only ones) with OpenSpiel as Python games, so `pyspiel.load_game("carcassonne")`
     and OpenSpiel's own algorithms (C++ ones included) reach them. Returns the names registered, or
     [] when pyspiel is not importable. The states are OpenSpiel's Python-game states wrapping this
     module's (each OpenSpiel call goes to the engine)."""
