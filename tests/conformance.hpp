@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "engine/engine.hpp"
 
@@ -66,6 +67,22 @@ struct Registration {
   Plan plan;
   std::function<std::unique_ptr<GameChecks>()> make;
 };
+
+// The test games are seen with CARCASSONNE_TEST_GAMES=1 (src/games/registry.cpp reads it on every
+// call): set while one lives, restored after. A test over every game holds one while it runs.
+class TestGamesOn {
+ public:
+  TestGamesOn();
+  ~TestGamesOn();
+  TestGamesOn(const TestGamesOn&) = delete;
+  TestGamesOn& operator=(const TestGamesOn&) = delete;
+
+ private:
+  bool had_ = false;
+  std::string saved_;
+};
+// Every game, the test games included: what a test over every game instantiates over.
+std::vector<std::string> every_game();
 
 // Registers a game's checks (from a static initializer); returns true.
 bool register_checks(const std::string& game, Plan plan, std::function<std::unique_ptr<GameChecks>()> make);

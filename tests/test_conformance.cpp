@@ -53,6 +53,23 @@ bool register_checks(const std::string& game, Plan plan, std::function<std::uniq
   return true;
 }
 
+TestGamesOn::TestGamesOn() {
+  if (const char* v = std::getenv("CARCASSONNE_TEST_GAMES")) had_ = true, saved_ = v;
+  setenv("CARCASSONNE_TEST_GAMES", "1", 1);
+}
+
+TestGamesOn::~TestGamesOn() {
+  if (had_)
+    setenv("CARCASSONNE_TEST_GAMES", saved_.c_str(), 1);
+  else
+    unsetenv("CARCASSONNE_TEST_GAMES");
+}
+
+std::vector<std::string> every_game() {
+  const TestGamesOn on;
+  return game_ids();
+}
+
 Registration registration(const std::string& game) {
   if (const auto it = registry().find(game); it != registry().end()) return it->second;
   return Registration{Plan{}, [] { return std::make_unique<GameChecks>(); }};
@@ -61,33 +78,6 @@ Registration registration(const std::string& game) {
 namespace {
 
 using nlohmann::json;
-
-// The test games are seen with CARCASSONNE_TEST_GAMES=1 (src/games/registry.cpp reads it on
-// every call): set while a test of the suite runs, restored after it.
-class TestGamesOn {
- public:
-  TestGamesOn() {
-    if (const char* v = std::getenv("CARCASSONNE_TEST_GAMES")) had_ = true, saved_ = v;
-    setenv("CARCASSONNE_TEST_GAMES", "1", 1);
-  }
-  ~TestGamesOn() {
-    if (had_)
-      setenv("CARCASSONNE_TEST_GAMES", saved_.c_str(), 1);
-    else
-      unsetenv("CARCASSONNE_TEST_GAMES");
-  }
-  TestGamesOn(const TestGamesOn&) = delete;
-  TestGamesOn& operator=(const TestGamesOn&) = delete;
-
- private:
-  bool had_ = false;
-  std::string saved_;
-};
-
-std::vector<std::string> every_game() {
-  const TestGamesOn on;
-  return game_ids();
-}
 
 // The player counts the suite plays: the game's range within 2..5.
 std::vector<int> player_counts(const GameDef& g) {
