@@ -5,7 +5,7 @@
 set -euo pipefail
 PKGS=(g++ cmake ninja-build pkg-config python3 python3-jsonschema libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev
       libboost1.81-dev libsqlite3-dev libssl-dev libpq-dev libsodium-dev postgresql python3-websockets nginx-light
-      chromium pybind11-dev python3-numpy python3-pytest python3-distributed python3-torch)
+      chromium fonts-dejavu-core pybind11-dev python3-numpy python3-pytest python3-distributed python3-torch)
 # --fuzz: also clang and its libFuzzer/sanitizer runtimes (scripts/fuzz.sh, docs/fuzzing.md)
 for a in "$@"; do
   case "$a" in
