@@ -86,8 +86,10 @@ for (const game of games) {
       await page.evaluate(() => document.fonts.ready);
       await page.mouse.move(0, size.viewport.height - 1);  // no hover over the board
       await page.waitForTimeout(500);  // a tile picture decoded after its load event
-      // the guest's name (drawn at random) and the connection's state are not the board's look
-      const png = await page.screenshot({ mask: [page.locator("[data-me]"), page.locator("[data-conn]")], maskColor: "#808080" });
+      // the guest's name (drawn at random, of varying width) and the connection's state are not
+      // the board's look: hidden, keeping their place
+      await page.addStyleTag({ content: "[data-me], [data-conn] { visibility: hidden !important; }" });
+      const png = await page.screenshot();
       const name = `${game}-${size.name}`;
       const file = path.join(screens, `${name}.png`);
       assert.deepEqual(errors, [], `${name}: no script errors`);
