@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "ai/bots.hpp"
 #include "conformance.hpp"
 #include "keep_state.hpp"
+#include "rl/encoding.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {
@@ -127,6 +129,60 @@ TEST_F(Keep, RandomGamesEndWithinTheSquare) {
     for (const PlacedTile& t : s.tiles) EXPECT_TRUE(std::abs(t.x) <= 3 && std::abs(t.y) <= 3) << "seed " << seed;
     EXPECT_LE(s.tiles.size(), 49u);
   }
+}
+
+// The bots and the learning interface read the wall through the game's hooks: held (the stones),
+// greedy_term (their points and the keep as it stands), observe (per seat, and the stones left).
+TEST_F(Keep, BotsAndTheObservationSeeTheWall) {
+  sc.s.score[0] = 3;
+  sc.place("E", 0, -1, 180, 0, "S");  // seat 0 takes the stone on 5 (2 points)
+  const Hooks& h = sc.rs->game->hooks;
+  EXPECT_EQ(h.held(sc.s, 0), 1);
+  EXPECT_EQ(h.held(sc.s, 1), 0);
+  EXPECT_DOUBLE_EQ(h.greedy_term(sc.s, 0), 2 + 5) << "its points and the keep, alone";
+  EXPECT_DOUBLE_EQ(h.greedy_term(sc.s, 1), 0);
+  std::array<double, kMaxPlayers> with{}, without{};
+  greedy_values(sc.s, with);
+  State bare = sc.s;
+  keep_state(bare).holder.fill(kOnWall);
+  greedy_values(bare, without);
+  EXPECT_DOUBLE_EQ(with[0] - without[0], 7);
+  EXPECT_DOUBLE_EQ(with[1] - without[1], 0);
+
+  const rl::Encoding enc(sc.rs, 2);
+  std::vector<float> obs(static_cast<std::size_t>(enc.observation_size()));
+  const auto scalar = [&](const std::string& name) {
+    const auto& names = enc.scalar_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    EXPECT_NE(it, names.end()) << name;
+    return obs[static_cast<std::size_t>(enc.observation_size() - enc.num_scalars() + (it - names.begin()))];
+  };
+  enc.observe(sc.s, 1, obs.data());  // seen from seat 1: seat 0 is the next one, "seat+1"
+  EXPECT_EQ(scalar("wall_stones_seat+0"), 0);
+  EXPECT_EQ(scalar("wall_stones_seat+1"), 1);
+  EXPECT_EQ(scalar("wall_points_seat+1"), 2);
+  EXPECT_EQ(scalar("stone_on_space_5"), 0);
+  EXPECT_EQ(scalar("stone_on_space_10"), 1);
+}
+
+// What a player sees: the wall's panel (a row per seat: stones, their spaces, their points; the
+// stones left on the score track) and the summary beside a picture.
+TEST_F(Keep, ThePanelAndTheSummaryShowWhoHoldsWhich) {
+  keep_state(sc.s).holder[0] = 1;
+  keep_state(sc.s).holder[2] = 1;
+  const Presentation& pr = sc.rs->game->present;
+  const std::vector<Panel> panels = pr.panels(sc.s);
+  ASSERT_EQ(panels.size(), 1u);
+  EXPECT_EQ(panels[0].id, "wall");
+  EXPECT_EQ(panels[0].columns[0], "seat");
+  EXPECT_EQ(panels[0].rows, (std::vector<std::vector<std::string>>{{"0", "0", "none", "0"}, {"1", "2", "5, 15", "5"}}));
+  EXPECT_EQ(panels[0].lines[0],
+            "On the score track: space 10 (2 points), space 20 (3 points), space 25 (4 points), space 30 (4 points).");
+  EXPECT_EQ(pr.summary(sc.s),
+            (std::vector<std::string>{
+                "The wall: 4 stones left, on space 10 (2 points), space 20 (3 points), space 25 (4 points), "
+                "space 30 (4 points)",
+                "Stones held: {p1} 2"}));
 }
 
 std::string refusal(const std::string& setup, int players = 2) {
