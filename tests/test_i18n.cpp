@@ -14,6 +14,7 @@
 #include "core/i18n.hpp"
 #include "engine/engine.hpp"
 #include "games/games.hpp"
+#include "games/safari/safari_state.hpp"
 #include "rules/words.hpp"
 #include "view/view.hpp"
 
@@ -312,7 +313,8 @@ void play_safari(SafariTexts& out, Lang l, u64 seed) {
       if (m.kind == MoveKind::Act || m.kind == MoveKind::Choose) {
         const std::string text =
             m.kind == MoveKind::Act ? s.rs->game->hooks.action_text(s, m) : s.rs->game->hooks.choice_text(s, m);
-        out.texts.push_back(pr.told(s, m.kind, text, s.markers[m.rot & 1][0], s.markers[m.rot & 1][1]));
+        out.texts.push_back(
+            pr.told(s, m.kind, text, safari_state(s).markers[m.rot & 1][0], safari_state(s).markers[m.rot & 1][1]));
       }
     }
     g.play(m);

@@ -15,6 +15,7 @@
 
 #include "ai/driver.hpp"
 #include "games/games.hpp"
+#include "games/safari/safari_state.hpp"
 #include "scenario.hpp"
 #include "view/look.hpp"
 #include "view/svg.hpp"
@@ -1182,8 +1183,8 @@ int check_safari_svg(const State& s, const std::string& svg) {
   auto cell_px = [&](int x, int y) { return Pt2{ref.x + (x - rx) * t, ref.y + (y - ry) * t}; };
   // the jeeps: a glyph on each jeep's (empty) cell
   int on_board = 0;
-  for (std::size_t j = 0; j < s.markers.size(); ++j) {
-    const int x = s.markers[j][0], y = s.markers[j][1];
+  for (std::size_t j = 0; j < safari_state(s).markers.size(); ++j) {
+    const int x = safari_state(s).markers[j][0], y = safari_state(s).markers[j][1];
     if (x == kOffBoard) continue;
     ++on_board;
     EXPECT_LT(s.placed_at(x, y), 0) << "a jeep stands on an empty cell";
@@ -1199,10 +1200,10 @@ int check_safari_svg(const State& s, const std::string& svg) {
   // watering holes: an overlay at the grid point, water on the usable quarters (the look's
   // quarter glyph turned 90 degrees per quarter), each token in its quarter (toward its cell),
   // each photographer beside it on a rim in the owner's colour
-  EXPECT_EQ(count(svg, "<g class=\"overlay watering-hole"), static_cast<int>(s.spots.size()));
+  EXPECT_EQ(count(svg, "<g class=\"overlay watering-hole"), static_cast<int>(safari_state(s).spots.size()));
   int tokens = 0, hole_photographers = 0;
   auto turned = [](int c) { return c == 0 ? std::string("translate(0,0)") : fmt::format("translate(0,0) rotate({})", 90 * c); };
-  for (const Spot& sp : s.spots) {
+  for (const Spot& sp : safari_state(s).spots) {
     SCOPED_TRACE(fmt::format("watering hole at {},{}", sp.x, sp.y));
     const auto hole = elements(svg, fmt::format("<g class=\"overlay watering-hole{}\" data-overlay=\"watering-hole:{},{}\" data-at=\"point\" data-x=\"{}\" data-y=\"{}\"",
                                                 sp.closed ? " done" : "", sp.x, sp.y, sp.x, sp.y));
@@ -1264,7 +1265,7 @@ int check_safari_svg(const State& s, const std::string& svg) {
     EXPECT_NE(hand[0].find(fmt::format("text-anchor=\"end\" fill=\"#222\">{}</text>", s.score[sp])), std::string::npos) << p;
     EXPECT_NE(hand[0].find(fmt::format("<g class=\"supply\" data-count=\"{}\"", s.supply[sp])), std::string::npos) << p;
     for (int k = 0; k < 5; ++k) {
-      const int held = s.tokens.hand[sp][static_cast<std::size_t>(k)];
+      const int held = safari_state(s).tokens.hand[sp][static_cast<std::size_t>(k)];
       EXPECT_EQ(count(hand[0], fmt::format("<g class=\"hand-token {0}\" data-kind=\"{0}\" data-count=\"{1}\"{2}>",
                                            kSafariSpecies[static_cast<std::size_t>(k)], held, held == 0 ? " opacity=\"0.3\"" : "")),
                 1)
@@ -1273,8 +1274,8 @@ int check_safari_svg(const State& s, const std::string& svg) {
   }
   int pile = 0, discard = 0;
   for (int k = 0; k < 5; ++k) {
-    pile += s.tokens.pile[static_cast<std::size_t>(k)];
-    discard += s.tokens.discard[static_cast<std::size_t>(k)];
+    pile += safari_state(s).tokens.pile[static_cast<std::size_t>(k)];
+    discard += safari_state(s).tokens.discard[static_cast<std::size_t>(k)];
   }
   EXPECT_NE(svg.find(fmt::format("Tokens: {} face down, {} discarded", pile, discard)), std::string::npos);
   // the key: every species, birds, the pieces, baobabs, jeeps and watering holes
@@ -1357,8 +1358,8 @@ TEST(SvgSafari, MidGameBoardsMatchTheStateTurnByTurn) {
     check_safari_svg(s, svg);
     if (HasFailure()) return;
     for (int p = 0; p < s.nplayers; ++p)
-      for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) with_hands += k;
-    with_holes += static_cast<int>(s.spots.size());
+      for (const u8 k : safari_state(s).tokens.hand[static_cast<std::size_t>(p)]) with_hands += k;
+    with_holes += static_cast<int>(safari_state(s).spots.size());
     jeeps += count(svg, "<g class=\"overlay jeep\"");
   }
   EXPECT_GT(with_hands, 0);
@@ -1390,14 +1391,15 @@ TEST(SvgSafari, WateringHoleTokensSitInTheirQuartersAndACompleteOneIsRinged) {
   for (u64 seed = 40; seed < 80; ++seed) {
     const Record r = safari_record(seed, 5);
     const Game end = replay_prefix(r, std::nullopt, "test");
-    const auto done = std::find_if(end.state().spots.begin(), end.state().spots.end(), [](const Spot& sp) { return sp.closed != 0; });
-    if (done == end.state().spots.end()) continue;
+    const auto done = std::find_if(safari_state(end.state()).spots.begin(), safari_state(end.state()).spots.end(),
+                                   [](const Spot& sp) { return sp.closed != 0; });
+    if (done == safari_state(end.state()).spots.end()) continue;
     SCOPED_TRACE(fmt::format("seed {}", seed));
     // the last moment the hole had 3 tokens and its photographer(s)
     int before = -1;
     for (int turn = static_cast<int>(r.moves.size()); turn >= 0 && before < 0; --turn) {
       const Game g = replay_prefix(r, turn, "test");
-      for (const Spot& sp : g.state().spots)
+      for (const Spot& sp : safari_state(g.state()).spots)
         if (sp.x == done->x && sp.y == done->y && sp.ntokens == 3) before = turn;
     }
     ASSERT_GE(before, 0);
@@ -1431,7 +1433,7 @@ TEST(SvgSafari, LargeAndSmallTiles) {
     o.tile_px = px;
     const std::string svg = render_svg(g.state(), o);
     EXPECT_TRUE(well_formed(svg));
-    EXPECT_EQ(count(svg, "<g class=\"overlay watering-hole"), static_cast<int>(g.state().spots.size()));
+    EXPECT_EQ(count(svg, "<g class=\"overlay watering-hole"), static_cast<int>(safari_state(g.state()).spots.size()));
     for (const std::string& e : elements(svg, "<g class=\"overlay jeep\""))
       EXPECT_NE(e.find(fmt::format("scale({})", px / 64.0)), std::string::npos) << e;
   }

@@ -9,6 +9,8 @@
 #include "ai/driver.hpp"
 #include "cli/terminal/terminal.hpp"
 #include "core/i18n.hpp"
+#include "games/amazonas/amazonas_state.hpp"
+#include "games/safari/safari_state.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {
@@ -442,7 +444,7 @@ TEST(TerminalViewAmazonas, RiverPanelShowsBoatsPlacesFrontAndDoubleTiles) {
   // You pass: your boat moves 1 (to space 2), so you are 1st and the others 2nd
   const auto cs = cli::placement_candidates(g.state());
   ASSERT_FALSE(cs.empty());
-  for (const Candidate& c : cs) EXPECT_LE(c.x, g.state().front) << "land only up to the front";
+  for (const Candidate& c : cs) EXPECT_LE(c.x, amazonas_state(g.state()).front) << "land only up to the front";
   g.play(g.placement(cs[0].x, cs[0].y, cs[0].rots[0]));
   g.play(g.piece_at_port("none"));
   const State& s = g.state();
@@ -1223,7 +1225,7 @@ TEST(TerminalViewSafari, BoardShowsJeepsAndAWateringHoleAndThePanelShowsIt) {
   const State before = g.state();
   g.play(*found);
   const State& s = g.state();
-  ASSERT_EQ(s.spots.size(), 1u);
+  ASSERT_EQ(safari_state(s).spots.size(), 1u);
   o.centre = std::pair{found->x, found->y};
   const std::string b = cli::render_board(s, o);
   const char letter = static_cast<char>(std::toupper(species[0]));
@@ -1251,12 +1253,14 @@ TEST(TerminalViewSafari, BoardShowsJeepsAndAWateringHoleAndThePanelShowsIt) {
   for (int p = 0; p < 2; ++p) {
     std::string counts;
     for (int k = 0; k < kTokenKinds; ++k)
-      counts += fmt::format(" {:>{}}", s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)],
-                            std::string(saf::kSpecies[static_cast<std::size_t>(k)]).size());
+      counts +=
+          fmt::format(" {:>{}}", safari_state(s).tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)],
+                      std::string(saf::kSpecies[static_cast<std::size_t>(k)]).size());
     EXPECT_NE(panel.find(fmt::format("{:<6}{}", saf::kSafari[static_cast<std::size_t>(p)].name, counts)), std::string::npos)
         << p << " '" << counts << "'\n" << panel;
   }
-  EXPECT_EQ(before.tokens.hand[0][found->feat], s.tokens.hand[0][found->feat] + 1) << "the token left Ann's hand";
+  EXPECT_EQ(safari_state(before).tokens.hand[0][found->feat], safari_state(s).tokens.hand[0][found->feat] + 1)
+      << "the token left Ann's hand";
   // the turn reads as a Safari turn
   const std::string sum = cli::turn_summary(s, g.record(), 0, saf::kSafari, false);
   EXPECT_NE(sum.find(fmt::format("founded a watering hole with {} {} token at {},{} {}", species[0] == 'e' ? "an" : "a", species,
@@ -1290,7 +1294,8 @@ TEST(TerminalViewSafari, ActionsAreListedAndParsedFromText) {
     if (m.kind != MoveKind::Act) continue;
     std::string text;
     if (m.pk == 1)
-      text = fmt::format("j {},{} {},{}", s.markers[m.rot][0], s.markers[m.rot][1], m.x, m.y);
+      text =
+          fmt::format("j {},{} {},{}", safari_state(s).markers[m.rot][0], safari_state(s).markers[m.rot][1], m.x, m.y);
     else
       text = fmt::format("{} {} {} {} {}", m.pk == 2 ? "f" : "x", saf::kSpecies[m.feat][0], m.x, m.y, saf::lower(saf::kCorner[m.rot]));
     const auto pa = parse_alias(s, text);  // the game's shorthand
@@ -1323,7 +1328,7 @@ TEST(TerminalViewSafari, ActionsAreListedAndParsedFromText) {
   EXPECT_NE(error("found").find("give the cell and its corner"), std::string::npos);
   unsigned missing = 0;  // a species Ann does not hold
   for (int k = 0; k < kTokenKinds; ++k)
-    if (!s.tokens.hand[0][static_cast<std::size_t>(k)]) missing = static_cast<unsigned>(k);
+    if (!safari_state(s).tokens.hand[0][static_cast<std::size_t>(k)]) missing = static_cast<unsigned>(k);
   const auto f = saf::first_action(s, 2);
   ASSERT_TRUE(f);
   EXPECT_NE(error(fmt::format("found {} {},{} {}", saf::kSpecies[missing], f->x, f->y, saf::kCorner[f->rot]))
@@ -1370,7 +1375,7 @@ TEST(TerminalViewSafari, HandInsAndJeepRelocationsArePromptedToWhoDecides) {
         ASSERT_EQ(to_move(s), 0) << "only Ann's decisions stop the bots";
         const std::string text = cli::render_choices(s, pl, false);
         EXPECT_LE(widest(text), 80) << text;
-        if (s.pend_root != 0xFFFF) {  // a hand-in: none, and each species Ann may give, with the score
+        if (safari_state(s).pend_root != 0xFFFF) {  // a hand-in: none, and each species Ann may give, with the score
           ++handins;
           off_turn += s.current != 0;
           EXPECT_NE(text.find("is complete"), std::string::npos) << text;

@@ -134,7 +134,7 @@ struct PyGame {
   }
   State start;  // the game's first position (names the game's own chance outcomes without a state)
   [[nodiscard]] int ntypes() const { return static_cast<int>(rs->tiles.types.size()); }
-  [[nodiscard]] int max_chance_outcomes() const { return ntypes() + kTokenKinds; }
+  [[nodiscard]] int max_chance_outcomes() const { return ntypes() + rs->game->chance_outcomes; }
   // A decision's action in words even when it is not legal now: its block and fields.
   [[nodiscard]] std::string describe(int a) const {
     const rl::Encoding& e = *enc;

@@ -105,11 +105,6 @@ class GreedyBot final : public Bot {
 
 }  // namespace
 
-bool marker_only(const State& t, const Move& m) {
-  if (m.kind == MoveKind::Act) return m.pk == 1;
-  return m.kind == MoveKind::Choose && t.marker_taken && t.pend_root == 0xFFFF;
-}
-
 double position_eval(const State& s, int player, const std::vector<double>* value, double race) {
   if (!value) return greedy_eval(s, player, race);
   std::array<double, kMaxPlayers> e{};
@@ -138,9 +133,8 @@ double greedy_continuation(const State& t, int me, const std::vector<double>* va
 }
 
 u32 eval_twin(const State& t, const Move& m) {
-  if (marker_only(t, m)) return 1;
-  const auto twin = t.rs->game->hooks.action_twin;
-  return m.kind == MoveKind::Act && twin ? twin(t, m) : 0;
+  const auto twin = t.rs->game->hooks.eval_twin;
+  return twin ? twin(t, m) : 0;
 }
 
 void greedy_values(const State& s, std::array<double, kMaxPlayers>& value, double race) {
@@ -158,16 +152,13 @@ void greedy_values_from(const State& s, const std::array<double, kMaxPlayers>& p
   } else
     for (int p = 0; p < s.nplayers; ++p)
       track[static_cast<std::size_t>(p)] = 0.6 * s.track[static_cast<std::size_t>(p)];
+  const auto term = s.rs->game->hooks.greedy_term;
   for (int p = 0; p < s.nplayers; ++p) {
     const auto pi = static_cast<std::size_t>(p);
-    // a boat space ahead is worth a little: Amazon scorings and the river mouth reward the leaders
-    // tokens in hand (Safari) score 1 each at the end and more when handed in or put on a watering
-    // hole; tokens still to be dealt count as in hand
-    int tokens = 0;
-    for (const u8 k : s.tokens.hand[pi]) tokens += k;
-    if (s.tokens.deal_left && (s.tokens.deal_to == p || s.tokens.deal_to == 0xFF)) tokens += s.tokens.deal_left;
+    // a track space ahead is worth a little (Amazonas: Amazon scorings and the river mouth reward
+    // the leaders); the game's own term (Safari: tokens held)
     value[pi] = s.score[pi] + pot[pi] + 0.75 * std::min<int>(s.supply[pi], 4) + 0.5 * std::min<int>(s.supply2[pi], 1) +
-                track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0) + 1.6 * tokens;
+                track[pi] + (s.extra && s.current == p && !s.in_extra ? 4.0 : 0.0) + (term ? term(s, p) : 0.0);
   }
 }
 

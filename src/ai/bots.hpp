@@ -119,14 +119,10 @@ double field_worth(const State& s, int root, const FeatureInfo& fi);
 // value now (now), half as much again for a city-like one.
 double claim_worth(const FeatureTypeDef& fd, double now, double done);
 
-// Moves that only put a neutral marker somewhere (Safari: a jeep moved, or put back after it was
-// taken). The evaluation does not look at markers, so a search needs to try only one of them.
-bool marker_only(const State& t, const Move& m);
-
 // Moves after which every evaluation here (the greedy evaluation, the fitted value, and the rest
 // of the turn played by them) values the position alike share a key in 1..63 (0: a move of its
-// own): 1 for marker_only, else the game's Hooks::action_twin (Safari: watering holes founded
-// with the same species anywhere). Such moves need evaluating once.
+// own), as the game's Hooks::eval_twin gives them (Safari: every jeep move; watering holes
+// founded with the same species anywhere). Such moves need evaluating once.
 u32 eval_twin(const State& t, const Move& m);
 
 // The values of moves evaluated so far, by their eval_twin key.

@@ -17,7 +17,7 @@ constexpr int kClassBase = 8;
 
 const std::array<const char*, kValueFeatures>& value_feature_names() {
   static const std::array<const char*, kValueFeatures> names = {
-      "pile", "pile^2", "supply", "supply*pile", "any supply", "supply2", "track", "tokens",
+      "pile", "pile^2", "supply", "supply*pile", "any supply", "supply2", "track", "held",
       // per class: held now, now * pile, completed, completed * pile, completed * pile / (1 + open)
       // (fields: now, now * pile, farmers, farmers * pile, now * pile^2)
       "path now", "path now*pile", "path done", "path done*pile", "path near*pile",              //
@@ -25,7 +25,7 @@ const std::array<const char*, kValueFeatures>& value_feature_names() {
       "field now", "field now*pile", "field farmers", "field farmers*pile", "field now*pile^2",  //
       "point now", "point now*pile", "point done", "point done*pile", "point near*pile",         //
       "centre now", "centre now*pile", "centre done", "centre done*pile", "centre near*pile",    //
-      "lost pieces", "pieces out*pile", "huts", "greedy",
+      "lost pieces", "pieces out*pile", "network claims", "greedy",
       // a per-player track (Amazonas' boats): the lead over the best other (within 4 spaces), first
       // place, second place, directly behind the first, each now and times pile
       "track lead*pile", "track first", "track first*pile", "track second", "track second*pile", "track behind",
@@ -35,13 +35,11 @@ const std::array<const char*, kValueFeatures>& value_feature_names() {
 
 void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out) {
   const double f = static_cast<double>(s.pile) / std::max(1, s.pile + s.turn);
+  const auto held = s.rs->game->hooks.held;  // the game's own holdings (Safari: tokens)
   for (int p = 0; p < s.nplayers; ++p) {
     ValueFeatures& x = out[static_cast<std::size_t>(p)];
     x.fill(0.0);
     const auto pi = static_cast<std::size_t>(p);
-    int tokens = 0;
-    for (const u8 k : s.tokens.hand[pi]) tokens += k;
-    if (s.tokens.deal_left && (s.tokens.deal_to == p || s.tokens.deal_to == 0xFF)) tokens += s.tokens.deal_left;
     x[0] = f;
     x[1] = f * f;
     x[2] = s.supply[pi];
@@ -49,7 +47,7 @@ void value_features(const State& s, std::array<ValueFeatures, kMaxPlayers>& out)
     x[4] = std::min<int>(s.supply[pi], 1);
     x[5] = s.supply2[pi];
     x[6] = s.track[pi];
-    x[7] = tokens;
+    x[7] = held ? held(s, p) : 0;
   }
   std::array<double, kMaxPlayers> pot{};  // the greedy evaluation's potentials, on the same walk
   for_each_claim(

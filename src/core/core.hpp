@@ -79,16 +79,22 @@ class Rng {
 };
 
 // Fixed-capacity vector of trivially copyable values: lives inside flat state, never allocates.
-// Copies move only the used prefix, so a mostly empty state copies cheaply.
-template <class T, std::size_t N>
+// Copies move only the used prefix, so a mostly empty state copies cheaply. WholeCopy: copied
+// whole instead, so that it is trivially copyable itself (FlatVec: inside a game's state block,
+// which State copies as bytes).
+template <class T, std::size_t N, bool WholeCopy = false>
 class StaticVec {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
   using value_type = T;
   StaticVec() {}  // NOLINT: storage is deliberately left uninitialised
-  StaticVec(const StaticVec& o) : n_(o.n_) { std::memcpy(static_cast<void*>(d_), o.d_, sizeof(T) * n_); }
-  StaticVec& operator=(const StaticVec& o) {
+  StaticVec(const StaticVec& o) requires WholeCopy = default;
+  StaticVec& operator=(const StaticVec& o) requires WholeCopy = default;
+  StaticVec(const StaticVec& o) requires(!WholeCopy) : n_(o.n_) {
+    std::memcpy(static_cast<void*>(d_), o.d_, sizeof(T) * n_);
+  }
+  StaticVec& operator=(const StaticVec& o) requires(!WholeCopy) {
     if (this != &o) {
       n_ = o.n_;
       std::memcpy(static_cast<void*>(d_), o.d_, sizeof(T) * n_);
@@ -159,5 +165,8 @@ class StaticVec {
     T d_[N];
   };
 };
+template <class T, std::size_t N>
+using FlatVec = StaticVec<T, N, true>;
+static_assert(std::is_trivially_copyable_v<FlatVec<int, 4>> && !std::is_trivially_copyable_v<StaticVec<int, 4>>);
 
 }  // namespace carc

@@ -99,7 +99,7 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
     if (e.reason == ScoreReason::Own) {
       if (e.kind < rs.game->own_events.size()) {
         const GameDef::OwnEvent& d = rs.game->own_events[e.kind];
-        const std::array<int, 4> v = {e.tiles, e.attr, e.moved, e.cause};
+        const std::array<int, 4> v = {e.tiles, e.attr, e.amount, e.cause};
         for (std::size_t i = 0; i < 4; ++i)
           if (!d.keys[i].empty()) je[d.keys[i]] = v[i];
         if (!d.flag_key.empty()) je[d.flag_key] = e.cause == 1;
@@ -123,7 +123,7 @@ std::string record_to_json(const Record& r, const Ruleset& rs, int indent) {
       if (!rs.ftype(e.ftype).attrs.empty()) je[plural_noun(rs.ftype(e.ftype).attrs[0])] = e.attr;
     } else if (!rs.game->event_keys[0].empty()) {
       const auto& k = e.reason == ScoreReason::Final ? rs.game->final_event_keys : rs.game->event_keys;
-      const std::array<int, 4> v = {e.tiles, e.attr, e.moved, e.cause};
+      const std::array<int, 4> v = {e.tiles, e.attr, e.amount, e.cause};
       for (std::size_t i = 0; i < 3; ++i)
         if (!k[i].empty()) je[k[i]] = v[i];
       const auto& attrs = rs.ftype(e.ftype).attrs;

@@ -29,18 +29,4 @@ std::string data_dir();
 std::shared_ptr<const Ruleset> load_ruleset(std::string_view game, const std::vector<std::string>& settings,
                                             const std::string& tiles_path = "");
 
-namespace games {
-// Safari's token species by index (monkey, elephant, giraffe, lion, zebra).
-const std::array<std::string, kTokenKinds>& safari_species();
-// Points for n different species on a completed Safari trail or bush: 0, 1, 3, 6, 10, 15.
-int safari_species_points(int n);
-// What a Safari trail/bush would score for its majority if completed now (species + birds).
-int safari_completed_value(const State& s, int root);
-// Amazonas boat places: dense ranks (1 = furthest downstream); with 2 players a 2nd boat not
-// directly behind the 1st has no place (0). Used by Amazon scoring, the river mouth and the UI.
-std::array<int, kMaxPlayers> amazonas_boat_ranks(const State& s);
-// Amazonas double tiles still set aside (tile types of their first cells, in file order).
-StaticVec<u8, 64> amazonas_aside_tiles(const State& s);
-}
-
 }  // namespace carc

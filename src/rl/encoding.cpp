@@ -171,8 +171,6 @@ void Encoding::legal(const State& s, Legal& out) const {
 
 void Encoding::build_planes() {
   const GameDef& g = *rs_->game;
-  markers_ = !g.present.state_names.marker.empty();
-  sites_ = !g.present.state_names.site.empty();
   auto& n = plane_names_;
   auto add = [&](const std::string& name) {
     n.push_back(name);
@@ -197,16 +195,16 @@ void Encoding::build_planes() {
     for (int k = 0; k < 2; ++k) add(fmt::format("{}_here_seat+{}", g.piece_names[static_cast<std::size_t>(k)], q));
   p_symbols_ = static_cast<int>(n.size());
   for (int k = 0; k < kAttrs; ++k) add(fmt::format("symbols_slot{}", k));
-  if (markers_) p_marker_ = add(g.present.state_names.marker);
-  if (sites_) {
-    p_site_token_ = static_cast<int>(n.size());
-    for (int k = 0; k < kTokenKinds; ++k)
-      add(fmt::format("{}_{}", g.present.state_names.site,
-                      k < static_cast<int>(g.present.state_names.tokens.size())
-                          ? g.present.state_names.tokens[static_cast<std::size_t>(k)]
-                          : std::to_string(k)));
-    p_site_owner_ = static_cast<int>(n.size());
-    for (int q = 0; q < nplayers_; ++q) add(fmt::format("{}_piece_seat+{}", g.present.state_names.site, q));
+  // the game's own planes (GameDef::observation)
+  p_own_ = static_cast<int>(n.size());
+  own_plane_.clear();
+  for (const ObservationPlan::Plane& pl : g.observation.planes) {
+    own_plane_.push_back(static_cast<int>(n.size()));
+    if (!pl.per_seat) {
+      add(pl.name);
+      continue;
+    }
+    for (int q = 0; q < nplayers_; ++q) add(fmt::format("{}_seat+{}", pl.name, q));
   }
   num_planes_ = static_cast<int>(n.size());
   // one quarter turn clockwise: port p shows at rotate_port(p, 1); rotation r becomes r + 1
@@ -220,8 +218,10 @@ void Encoding::build_planes() {
     plane_turn_[static_cast<std::size_t>(p_port_closed_ + p)] = p_port_closed_ + p2;
     for (int q = 0; q < nplayers_; ++q) plane_turn_[static_cast<std::size_t>(p_port_pieces_ + q * 13 + p)] = p_port_pieces_ + q * 13 + p2;
   }
-  if (sites_)
-    for (int i = p_site_token_; i < num_planes_; ++i) plane_is_site_[static_cast<std::size_t>(i)] = true;
+  for (std::size_t k = 0; k < g.observation.planes.size(); ++k)
+    if (g.observation.planes[k].at_point)
+      for (int i = 0; i < (g.observation.planes[k].per_seat ? nplayers_ : 1); ++i)
+        plane_is_site_[static_cast<std::size_t>(own_plane_[k] + i)] = true;
 
   auto& sc = scalar_names_;
   for (int q = 0; q < nplayers_; ++q) sc.push_back(fmt::format("score_seat+{}", q));
@@ -229,20 +229,13 @@ void Encoding::build_planes() {
   for (int q = 0; q < nplayers_; ++q) sc.push_back(fmt::format("{}s_in_supply_seat+{}", g.piece_names[1], q));
   for (int q = 0; q < nplayers_; ++q) sc.push_back(fmt::format("track_seat+{}", q));
   for (int q = 0; q < nplayers_; ++q) sc.push_back(fmt::format("to_move_seat+{}", q));
-  if (sites_)
-    for (int q = 0; q < nplayers_; ++q)
-      for (int k = 0; k < kTokenKinds; ++k)
-        sc.push_back(fmt::format("hand_{}_seat+{}", g.present.state_names.tokens[static_cast<std::size_t>(k)], q));
+  for (int q = 0; q < nplayers_; ++q)
+    for (const std::string& v : g.observation.seat_values) sc.push_back(fmt::format("{}_seat+{}", v, q));
   for (const auto ph : kPhaseNames) sc.push_back(fmt::format("phase_{}", ph));
   for (const TileType& t : rs_->tiles.types) sc.push_back(fmt::format("in_hand_{}", t.id));
   for (const TileType& t : rs_->tiles.types) sc.push_back(fmt::format("left_{}", t.id));
   for (const char* x : {"pile", "bonus_pile", "turn", "extra_turn_earned", "in_extra_turn", "track_length"}) sc.push_back(x);
-  if (sites_) {
-    for (int k = 0; k < kTokenKinds; ++k)
-      sc.push_back(fmt::format("token_pile_{}", g.present.state_names.tokens[static_cast<std::size_t>(k)]));
-    for (int k = 0; k < kTokenKinds; ++k)
-      sc.push_back(fmt::format("token_discard_{}", g.present.state_names.tokens[static_cast<std::size_t>(k)]));
-  }
+  for (const std::string& v : g.observation.values) sc.push_back(v);
   num_scalars_ = static_cast<int>(sc.size());
 }
 
@@ -303,17 +296,28 @@ void Encoding::observe(const State& s, int player, float* out, const Legal* lega
     for (const Move& m : l->moves)
       if (m.kind == MoveKind::Place && in_window(m.x, m.y)) at(p_fits_ + m.rot, m.x, m.y) = 1;
   }
-  if (markers_)
-    for (const auto& mk : s.markers)
-      if (mk[0] != kOffBoard && in_window(mk[0], mk[1])) at(p_marker_, mk[0], mk[1]) = 1;
-  if (sites_)
-    for (const Spot& sp : s.spots) {
-      if (!in_window(sp.x, sp.y)) continue;
-      for (int c = 0; c < 4; ++c) {
-        if (sp.token[static_cast<std::size_t>(c)] != 0xFF) at(p_site_token_ + sp.token[static_cast<std::size_t>(c)], sp.x, sp.y) += 1;
-        if (sp.owner[static_cast<std::size_t>(c)] != 0xFF) at(p_site_owner_ + rel(sp.owner[static_cast<std::size_t>(c)]), sp.x, sp.y) += 1;
-      }
+  // the game's own planes and values (Hooks::observe), placed by this sink
+  const auto own = s.rs->game->hooks.observe;
+  const GameDef& g = *s.rs->game;
+  const int nseat = static_cast<int>(g.observation.seat_values.size());
+  struct Sink final : ObservationSink {
+    const std::vector<int>& first;
+    const decltype(at)& put;
+    const decltype(rel)& seat;
+    const Encoding& e;
+    float* seat_out = nullptr;
+    float* value_out = nullptr;
+    int nseat = 0;
+    Sink(const std::vector<int>& f, const decltype(at)& a, const decltype(rel)& r, const Encoding& en)
+        : first(f), put(a), seat(r), e(en) {}
+    void plane(int k, int player, int x, int y, float v) override {
+      if (!e.in_window(x, y)) return;
+      put(first[static_cast<std::size_t>(k)] + (player >= 0 ? seat(player) : 0), x, y) += v;
     }
+    void seat_value(int player, int k, float v) override { seat_out[seat(player) * nseat + k] = v; }
+    void value(int k, float v) override { value_out[k] = v; }
+  } sink(own_plane_, at, rel, *this);
+  sink.nseat = nseat;
   // scalars
   float* o = out + static_cast<std::size_t>(num_planes_) * static_cast<std::size_t>(WW);
   for (int q = 0; q < np; ++q) o[rel(q)] = s.score[static_cast<std::size_t>(q)];
@@ -326,12 +330,8 @@ void Encoding::observe(const State& s, int player, float* out, const Legal* lega
   o += np;
   if (!is_chance(s) && s.phase != Phase::Over) o[rel(to_move(s))] = 1;
   o += np;
-  if (sites_) {
-    for (int q = 0; q < np; ++q)
-      for (int k = 0; k < kTokenKinds; ++k)
-        o[rel(q) * kTokenKinds + k] = s.tokens.hand[static_cast<std::size_t>(q)][static_cast<std::size_t>(k)];
-    o += np * kTokenKinds;
-  }
+  sink.seat_out = o;
+  o += np * nseat;
   o[static_cast<int>(s.phase)] = 1;
   o += 7;
   if (s.in_hand != 0xFF) o[s.in_hand] = 1;
@@ -344,10 +344,8 @@ void Encoding::observe(const State& s, int player, float* out, const Legal* lega
   *o++ = s.extra;
   *o++ = s.in_extra;
   *o++ = s.track_len;
-  if (sites_) {
-    for (int k = 0; k < kTokenKinds; ++k) *o++ = s.tokens.pile[static_cast<std::size_t>(k)];
-    for (int k = 0; k < kTokenKinds; ++k) *o++ = s.tokens.discard[static_cast<std::size_t>(k)];
-  }
+  sink.value_out = o;
+  if (own) own(s, sink);
 }
 
 void Encoding::turn_observation(const float* in, float* out, int k, int in_hand) const {

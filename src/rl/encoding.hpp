@@ -104,8 +104,8 @@ class Encoding {
   // planes
   int num_planes_ = 0, num_scalars_ = 0;
   int p_tile_ = 0, p_frontier_ = 0, p_fits_ = 0, p_this_turn_ = 0, p_last_ = 0, p_port_type_ = 0, p_port_closed_ = 0,
-      p_port_pieces_ = 0, p_piece_here_ = 0, p_symbols_ = 0, p_marker_ = 0, p_site_token_ = 0, p_site_owner_ = 0;
-  bool markers_ = false, sites_ = false;
+      p_port_pieces_ = 0, p_piece_here_ = 0, p_symbols_ = 0, p_own_ = 0;
+  std::vector<int> own_plane_;  // the first plane of each of the game's own (GameDef::observation)
   std::vector<std::string> plane_names_, scalar_names_;
   // plane permutation under one quarter turn (port and rotation planes move)
   std::vector<int> plane_turn_;

@@ -273,12 +273,6 @@ bool placeable(const State& s, int type) {
 
 }  // namespace
 
-int find_spot(const State& s, int px, int py) {
-  for (std::size_t i = 0; i < s.spots.size(); ++i)
-    if (s.spots[i].x == px && s.spots[i].y == py) return static_cast<int>(i);
-  return -1;
-}
-
 bool corner_usable(const State& s, int x, int y, int c) {
   const int ti = s.placed_at(x, y);
   if (ti < 0) return false;
@@ -306,19 +300,9 @@ void init_state(State& s, const Ruleset& rs, int nplayers) {
   }
   s.track.fill(0);
   s.track_len = 0;
-  s.front = 0;
-  s.aside = 0;
-  s.scratch.fill(0);
   s.decider = 0xFF;
   s.stage = 0;
-  s.tokens = Tokens{};
-  s.markers = {};
-  s.marker_taken = 0;
-  s.spots.clear();
-  s.spot_corner.fill(0);
-  s.pend_root = 0xFFFF;
-  s.pend_mask = 0;
-  s.pend_pick.fill(0xFF);
+  s.game_block.fill(std::byte{0});
   s.turn_first = s.piece_from = 0;
   s.remaining.fill(0);
   s.pile = 0;

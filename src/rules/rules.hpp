@@ -6,12 +6,15 @@
 //        and the same player draws again. When the pile is empty at a Draw, final scoring runs and
 //        the phase becomes Over.
 #pragma once
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "features/feature_graph.hpp"
@@ -37,9 +40,39 @@ struct OptionDef {
 
 using EventSink = std::vector<ScoreEvent>;
 
+// Where a game writes its own part of an observation (Hooks::observe, GameDef::observation; the
+// learning interface, rl/encoding.hpp, places it and turns it with the board).
+class ObservationSink {
+ public:
+  virtual ~ObservationSink() = default;
+  // Adds v to the game's board plane k (GameDef::observation.planes[k]) at cell (x, y), or at
+  // grid point (x, y) for a plane at points; player: the seat of a per-seat plane (else -1).
+  // Outside the observation's window: nothing.
+  virtual void plane(int k, int player, int x, int y, float v) = 0;
+  // The game's per-seat value k (observation.seat_values[k]) of player.
+  virtual void seat_value(int player, int k, float v) = 0;
+  // The game's value k (observation.values[k]).
+  virtual void value(int k, float v) = 0;
+};
+
+// What a game adds to the observation: board planes after the generic ones, values per seat
+// after the generic per-seat values and values after the generic ones (names as docs/python.md
+// gives them: a per-seat plane or value is named "{name}_seat+{k}" for the seat k after the
+// observer's).
+struct ObservationPlan {
+  struct Plane {
+    std::string name;
+    bool per_seat = false;  // one plane per seat, from the observer's
+    bool at_point = false;  // at grid points (a cell's north-west corner), not at cells
+  };
+  std::vector<Plane> planes;
+  std::vector<std::string> seat_values;
+  std::vector<std::string> values;
+};
+
 // Hooks a game may set; the base game sets none. Each is called at one fixed point of the turn.
 struct Hooks {
-  // After the start board is laid (game-specific state: tracks, boats, set-aside tiles).
+  // After the start board is laid: the game's own state (reset_game_state), its track.
   void (*on_init)(State&) = nullptr;
   // A prepared position (init_prepared), after its board, piles and pieces: derive the game's own
   // state from a board of its own (own_board) and apply the game's setup keys (GameDef::setup_keys;
@@ -88,10 +121,20 @@ struct Hooks {
   // search's playouts (nullptr: nothing). Safari: a watering hole's points less the token's end
   // value.
   double (*option_gain)(const State&, const Move&) = nullptr;
-  // Actions whose positions differ only in what no evaluation of the bots reads (ai/bots.hpp,
-  // eval_twin) share a key in 2..63, so that a bot evaluates one of them (Safari: a watering hole
-  // founded with the same species anywhere); 0: an action of its own.
-  u32 (*action_twin)(const State&, const Move&) = nullptr;
+  // Moves after which every evaluation of the bots values the position alike (ai/bots.hpp,
+  // eval_twin) share a key in 1..63, so that a bot evaluates one of them; 0: a move of its own.
+  // Safari: 1 for a move that only moves a jeep (no evaluation looks at the jeeps), a key per
+  // species for a watering hole founded with it anywhere.
+  u32 (*eval_twin)(const State&, const Move&) = nullptr;
+  // What a player holds of the game's own that scores later (Safari: tokens in hand or still to
+  // be dealt to it), as a count: the fitted value's feature "held" (ai/value.hpp).
+  int (*held)(const State&, int player) = nullptr;
+  // The game's own term of the greedy evaluation of a player's position, in points (Safari: 1.6 a
+  // token held).
+  double (*greedy_term)(const State&, int player) = nullptr;
+  // The game's own part of the learning interface's observation, as GameDef::observation declares
+  // it (rl/encoding.hpp).
+  void (*observe)(const State&, ObservationSink&) = nullptr;
   // What each player's place on the game's per-player track is still worth, in points, by a model
   // of the race to the end (Amazonas: the Amazon scorings and the river mouth still to come), for
   // the search's evaluation (ai/bots.hpp, greedy_values_from with race); nullptr: the greedy
@@ -197,11 +240,9 @@ struct Presentation {
   std::string (*spot_text)(const State&, const PlacedTile&, int local) = nullptr;
   // What a player holds besides pieces, by name (Safari: tokens by species).
   std::vector<std::pair<std::string, int>> (*hand)(const State&, int player) = nullptr;
-  // What the game calls its uses of the generic state, as names in data (the encoding's feature
-  // planes, a token option's target): a neutral marker on a cell (State::markers), a site at a
-  // grid point (State::spots) and the kinds of token (State::tokens). "" / empty: not used.
+  // The names of the game's kinds of token, as data (a token option's target,
+  // OptionInfo::Target::Token; Safari: the species). Empty: none.
   struct StateNames {
-    std::string marker, site;
     std::vector<std::string> tokens;
   };
   StateNames state_names;
@@ -269,7 +310,7 @@ struct GameDef {
   };
   std::vector<Effect> special_effects;
   // The game's own events (ScoreReason::Own, ScoreEvent::kind indexes this): the reason records
-  // and views give them ("track"), record keys for the tiles, attr, moved and cause fields ("" not
+  // and views give them ("track"), record keys for the tiles, attr, amount and cause fields ("" not
   // written), a key written as `cause == 1` (Hunters: "raft"), whether it comes in the final
   // scoring, and whether it is about its feature type (the view names the feature).
   struct OwnEvent {
@@ -280,7 +321,7 @@ struct GameDef {
     bool feature = false;
   };
   std::vector<OwnEvent> own_events;
-  // Completed/Final events: record keys for the tiles, attr, moved and cause fields when the game
+  // Completed/Final events: record keys for the tiles, attr, amount and cause fields when the game
   // gives them its own meaning (Safari: tiles, species, birds, token); empty: the generic keys.
   // A cause key names the symbol slot cause-1 of the feature type (a species).
   std::array<std::string, 4> event_keys{};
@@ -382,10 +423,15 @@ struct GameDef {
   // The most actions one turn can take after its tile draw, decisions and chance outcomes:
   // turn_actions + turn_actions_per_player x players (a bound, not a typical count: the Python
   // module's max_game_length). Base: the placement and the piece decision.
+  // The most outcomes of the game's own chance event (Hooks::sample_chance; Safari: 5 species):
+  // the learning interface numbers them after the tile types.
+  int chance_outcomes = 0;
   int turn_actions = 2;
   int turn_actions_per_player = 0;
   Hooks hooks;
   Presentation present;
+  // The game's own part of the learning interface's observation, filled by Hooks::observe.
+  ObservationPlan observation;
 };
 
 // A game definition with its tile set and chosen options: everything a State points to.
@@ -436,13 +482,12 @@ struct ScoreEvent {
   u8 cities = 0;  // farm scoring: completed cities bordering the field
   u8 kind = 0;    // Own: which of the game's own events (GameDef::own_events)
   u16 feature = 0;  // feature id (its union-find root) for grouping events
-  // Game events (Own, by the game's kinds). Amazonas' track (a boat moves): moved = spaces moved, tiles = the space
-  // reached, cause = 1 no piece placed, 2 explorer placed on a tributary with boat icons, 3 icons newly connected to
-  // the player's explorers, 4 scored nothing in an Amazon scoring. Amazon: cause = rank (1st/2nd),
-  // tiles = caimans, attr = piranhas of the tile scored. Mouth: cause = rank. Special (a bonus
-  // tile's effect): cause 1 canoe (tiles = lakes), 2 pit trap (tiles = animals, attr = deer eaten).
-  // Network (a river system's huts): tiles = fish, attr = lakes, cause 1 if the raft counts them.
-  u8 moved = 0;
+  // Two more numbers whose meaning the event's game describes, with tiles and attr: record keys
+  // GameDef::own_events[kind].keys (Own), event_keys and final_event_keys (Completed, Final).
+  // cause: which effect (Special: GameDef::special_effects[cause]), symbol slot (cause - 1) or
+  // case the event is about; amount: a further count (Amazonas: the spaces a boat moved). Each
+  // game's meanings are documented beside its own_events.
+  u8 amount = 0;
   u8 cause = 0;
 };
 
@@ -465,37 +510,23 @@ struct FrontierCell {
   u64 req = 0, mask = 0;  // side codes a tile must show here (see TileType::side_code)
 };
 
-inline constexpr int kTokenKinds = 5;
-inline constexpr int kMaxSpots = 50;  // sites at grid points (Safari: each holds one of the 50 tokens for good)
 inline constexpr i8 kOffBoard = -128;
 
-// A game's tokens by kind (Safari: animal tokens by species): in each hand, in the face-down pile
-// and in the discard pile; deals not yet drawn (chance events) and who gets them.
-struct Tokens {
-  std::array<std::array<u8, kTokenKinds>, kMaxPlayers> hand{};
-  std::array<u8, kTokenKinds> pile{}, discard{};
-  u8 deal_left = 0, deal_to = 0;
-};
-
-// A site at a grid point (Safari: a watering hole). The point (x, y) is the north-west corner of
-// cell (x, y); quarter c is corner c (0 NE, 1 SE, 2 SW, 3 NW) of the cell touching the point there.
-struct Spot {
-  i8 x = 0, y = 0;
-  std::array<u8, 4> token{0xFF, 0xFF, 0xFF, 0xFF};  // token kind per quarter, 0xFF empty
-  std::array<u8, 4> owner{0xFF, 0xFF, 0xFF, 0xFF};  // owner of the piece on that quarter, 0xFF none
-  u8 ntokens = 0;
-  u8 closed = 0;
-};
 // Corner c of cell (x, y) is the grid point (x + kCornerDx[c], y + kCornerDy[c]); the cell whose
 // corner c touches point (px, py) is (px - kCornerDx[c], py - kCornerDy[c]).
 inline constexpr std::array<int, 4> kCornerDx = {1, 1, 0, 0}, kCornerDy = {0, 1, 1, 0};
 inline constexpr std::array<std::string_view, 4> kCornerNames = {"NE", "SE", "SW", "NW"};
 
-// The largest decisions fit a MoveList: placements (frontier cells x 4 rotations), and Safari's
-// actions (jeep moves to frontier cells; founding on any usable corner or exploring any open
-// quarter, each with a species in hand).
+// The largest decisions fit a MoveList: placements (frontier cells x 4 rotations). A game with
+// larger decisions of its own asserts its bound beside its state (Safari: safari_state.hpp).
 static_assert(kMaxFrontier * 4 <= 4096);
-static_assert(2 * kMaxFrontier + kMaxUsableCorners * kTokenKinds + kMaxSpots * 4 * kTokenKinds <= 4096);
+
+// The game's own state (docs/architecture.md, "A game's own state"): one fixed-size, trivially
+// copyable block in State that each game lays out in its own folder and reads through
+// game_state<T>(s). init_state zeroes it; a game whose state is not all zeros at the start
+// constructs it in its on_init hook (reset_game_state<T>). The search copies states by value, so
+// a block holds no pointer and owns nothing.
+inline constexpr std::size_t kGameStateBytes = 768;
 
 struct State {
   const Ruleset* rs = nullptr;
@@ -512,28 +543,13 @@ struct State {
   std::array<i16, kMaxPlayers> score{};
   std::array<u8, kMaxPlayers> supply{};   // pieces of kind 0 in supply
   std::array<u8, kMaxPlayers> supply2{};  // pieces of kind 1 in supply
-  // Game-specific tallies (zero where a game has none). Amazonas: boat space per player (1-based),
-  // track length, x of the most downstream Amazon cell, set-aside double tiles (bit per type).
+  // A per-player track every front end draws (GameDef::track_name; Amazonas: the boats): each
+  // player's space (1-based, 0 not on it) and the track's length (0: no track).
   std::array<u8, kMaxPlayers> track{};
   u8 track_len = 0;
-  i8 front = 0;
-  u64 aside = 0;
-  std::array<u8, kMaxPlayers> scratch{};
   // Who decides a Choose move when it is not the current player (0xFF: the current player).
   u8 decider = 0xFF;
   u8 stage = 0;  // 0 before the turn's piece decision, 1 completion scoring, 2 after on_scoring
-  // Safari: tokens, two neutral markers on empty cells (jeeps), sites at grid points (watering
-  // holes) with a bit per (placed tile, corner) whose point holds a site; the marker taken this
-  // turn (1 + index, 0 none); a completed feature waiting for its scorers' decisions (0xFFFF
-  // none): who still decides (bit per player) and what each chose.
-  Tokens tokens;
-  std::array<std::array<i8, 2>, 2> markers{};
-  u8 marker_taken = 0;
-  StaticVec<Spot, kMaxSpots> spots;
-  std::array<u64, kMaxPlaced * 4 / 64> spot_corner{};
-  u16 pend_root = 0xFFFF;
-  u8 pend_mask = 0;
-  std::array<u8, kMaxPlayers> pend_pick{};
   u16 turn_first = 0;  // index of the first tile placed this turn
   u16 piece_from = 0;  // pieces this turn go on tiles [piece_from, tiles.size())
   std::array<u8, kMaxTileTypes> remaining{};
@@ -544,6 +560,8 @@ struct State {
   StaticVec<u16, kMaxOpenPoints> open_points;  // segments of point features not yet closed (monasteries)
   FeatureGraph graph;
   CellMap cells;  // value: placed index + 1, or 0x8000 | frontier index
+  // The game's own state: read it with game_state<T>(s) (above).
+  alignas(8) std::array<std::byte, kGameStateBytes> game_block{};
 
   [[nodiscard]] const TileType& type_of(const PlacedTile& t) const { return rs->tiles.types[t.type]; }
   [[nodiscard]] int placed_at(int x, int y) const {
@@ -559,14 +577,31 @@ struct State {
   }
 };
 
+// The game's own state block as the game's type T (its own folder's state header).
+template <class T>
+[[nodiscard]] T& game_state(State& s) {
+  static_assert(std::is_trivially_copyable_v<T>, "a game's state block is copied with the State");
+  static_assert(sizeof(T) <= kGameStateBytes, "a game's state block is at most kGameStateBytes");
+  static_assert(alignof(T) <= 8, "a game's state block is aligned to 8 bytes at most");
+  return *std::launder(reinterpret_cast<T*>(s.game_block.data()));
+}
+template <class T>
+[[nodiscard]] const T& game_state(const State& s) {
+  return game_state<T>(const_cast<State&>(s));  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+}
+// Starts the block as a T{} (the game's on_init).
+template <class T>
+T& reset_game_state(State& s) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= kGameStateBytes && alignof(T) <= 8);
+  return *::new (static_cast<void*>(s.game_block.data())) T{};
+}
+
 // Lay a tile with no legality check (start board, multi-cell tiles brought in by a game's rule).
 void place_tile(State& s, int type, int x, int y, int rot, u8 player);
 // Score one feature for its majority holders (no piece: nothing). Events go to ev.
 void score_feature(State& s, int root, bool completed, EventSink* ev);
 void return_pieces(State& s, int root);
 
-// The site at grid point (px, py), or -1.
-int find_spot(const State& s, int px, int py);
 // Corner c of the tile at cell (x, y) can hold a site's quarter: the tile is placed and its data
 // lists that corner (Safari: it shows savanna).
 bool corner_usable(const State& s, int x, int y, int c);

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/json_input.hpp"
+#include "games/amazonas/amazonas_state.hpp"
 #include "games/games.hpp"
 #include "rules/words.hpp"
 
@@ -64,7 +65,7 @@ void move_boat(State& s, int p, int n, u8 cause, EventSink* ev) {
     e.ftype = kRiver;
     e.reason = ScoreReason::Own;
     e.kind = kTrackEvent;
-    e.moved = static_cast<u8>(s.track[pi] - before);
+    e.amount = static_cast<u8>(s.track[pi] - before);
     e.cause = cause;
     e.tiles = s.track[pi];  // the space reached
     ev->push_back(e);
@@ -72,6 +73,7 @@ void move_boat(State& s, int p, int n, u8 cause, EventSink* ev) {
 }
 
 void on_init(State& s) {
+  reset_game_state<AmazonasState>(s);
   const StartSide& side = s.rs->tiles.side_for(s.nplayers);
   s.track_len = static_cast<u8>(side.track > 0 ? side.track : 16);
   for (int p = 0; p < s.nplayers; ++p) s.track[static_cast<std::size_t>(p)] = 1;
@@ -79,14 +81,14 @@ void on_init(State& s) {
   for (const PlacedTile& t : s.tiles) {
     if (river_feature(s.type_of(t)) < 0) continue;
     if (t.y != kRow) throw InputError(fmt::format("{}: Amazonas start board: the Amazon must run along row y=0", s.rs->tiles.path));
-    if (!any || t.x > s.front) s.front = t.x;
+    if (!any || t.x > amazonas_state(s).front) amazonas_state(s).front = t.x;
     any = true;
   }
   if (!any) throw InputError(fmt::format("{}: Amazonas start board has no Amazon cell", s.rs->tiles.path));
-  s.aside = 0;
+  amazonas_state(s).aside = 0;
   int k = 0;
   for (const TileType& t : s.rs->tiles.types)
-    if (t.pile == kPileAside) s.aside |= 1ull << k++;
+    if (t.pile == kPileAside) amazonas_state(s).aside |= 1ull << k++;
 }
 
 // A prepared position: the river front, the boat track and the double tiles still set aside follow
@@ -139,14 +141,14 @@ void prepare(State& s, const std::string& keys, bool own_board) {
     }
     const StartSide& side = s.rs->tiles.side_for(s.nplayers);
     s.track_len = static_cast<u8>((side.track > 0 ? side.track : 16) + added);
-    s.front = static_cast<i8>(hi);
-    s.aside = 0;
+    amazonas_state(s).front = static_cast<i8>(hi);
+    amazonas_state(s).aside = 0;
     int k = 0;
     for (std::size_t t = 0; t < types.size(); ++t) {
       if (types[t].pile != kPileAside) continue;
       bool placed = false;
       for (const PlacedTile& pt : s.tiles) placed = placed || pt.type == t;
-      if (!placed) s.aside |= 1ull << k;
+      if (!placed) amazonas_state(s).aside |= 1ull << k;
       ++k;
     }
   }
@@ -226,8 +228,8 @@ void draw_odds(const State& s, std::vector<std::pair<int, double>>& out) {
 
 bool placement_allowed(const State& s, int tile, int x, int y, int rot) {
   const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(tile)];
-  if (!river_tile(tt)) return x <= s.front;
-  return y == kRow && x == s.front + 1 && (rot == 0 || rot == 2);
+  if (!river_tile(tt)) return x <= amazonas_state(s).front;
+  return y == kRow && x == amazonas_state(s).front + 1 && (rot == 0 || rot == 2);
 }
 
 // Distinct tributary roots next to the tile about to be placed, through its tributary ports.
@@ -249,7 +251,7 @@ void adjacent_tributaries(const State& s, int type, int x, int y, int rot, Stati
 
 // Before a land tile joins tributaries: the boat icons already connected to each player's explorers.
 void before_place(State& s, const Move& m) {
-  s.scratch.fill(0);
+  amazonas_state(s).scratch.fill(0);
   if (river_tile(s.rs->tiles.types[s.in_hand])) return;
   StaticVec<u16, 4> roots;
   adjacent_tributaries(s, s.in_hand, m.x, m.y, m.rot, roots);
@@ -257,7 +259,8 @@ void before_place(State& s, const Move& m) {
     const Segment& sg = s.graph[r];
     for (int p = 0; p < s.nplayers; ++p)
       if (sg.pieces[static_cast<std::size_t>(p)] > 0)
-        s.scratch[static_cast<std::size_t>(p)] = static_cast<u8>(s.scratch[static_cast<std::size_t>(p)] + sg.attr[kBoat]);
+        amazonas_state(s).scratch[static_cast<std::size_t>(p)] =
+            static_cast<u8>(amazonas_state(s).scratch[static_cast<std::size_t>(p)] + sg.attr[kBoat]);
   }
 }
 
@@ -266,8 +269,8 @@ void on_tile_placed(State& s, int idx, EventSink* ev) {
   const TileType& tt = s.type_of(pt);
   if (river_tile(tt)) {
     s.track_len = static_cast<u8>(s.track_len + 1);
-    s.front = pt.x;
-    if (tt.kind == kBang && s.aside != 0) s.phase = Phase::Choose;
+    amazonas_state(s).front = pt.x;
+    if (tt.kind == kBang && amazonas_state(s).aside != 0) s.phase = Phase::Choose;
     return;
   }
   // boat icons newly connected to explorers: icons on the merged tributaries minus those each
@@ -285,7 +288,7 @@ void on_tile_placed(State& s, int idx, EventSink* ev) {
   }
   for (int k = 0; k < s.nplayers; ++k) {
     const int p = (s.current + k) % s.nplayers;
-    move_boat(s, p, gain[static_cast<std::size_t>(p)] - s.scratch[static_cast<std::size_t>(p)], 3, ev);
+    move_boat(s, p, gain[static_cast<std::size_t>(p)] - amazonas_state(s).scratch[static_cast<std::size_t>(p)], 3, ev);
   }
 }
 
@@ -306,11 +309,11 @@ void apply_choice(State& s, const Move& m, EventSink*) {
   const int t = m.feat;
   int k = 0;  // bit k of State::aside is the k-th set-aside tile type of the file
   for (std::size_t u = 0; u < static_cast<std::size_t>(t); ++u) k += s.rs->tiles.types[u].pile == kPileAside;
-  s.aside &= ~(1ull << k);
+  amazonas_state(s).aside &= ~(1ull << k);
   const TileType& tt = s.rs->tiles.types[static_cast<std::size_t>(t)];
   const int e = tt.east == 0xFF ? -1 : tt.east;
   s.piece_from = static_cast<u16>(s.tiles.size());
-  const int x = s.front + 1;
+  const int x = amazonas_state(s).front + 1;
   if (e < 0) {
     place_tile(s, t, x, kRow, m.rot, s.current);
   } else if (m.rot == 0) {
@@ -322,7 +325,7 @@ void apply_choice(State& s, const Move& m, EventSink*) {
   }
   const int cells = e < 0 ? 1 : 2;
   s.track_len = static_cast<u8>(s.track_len + cells);
-  s.front = static_cast<i8>(s.front + cells);
+  amazonas_state(s).front = static_cast<i8>(amazonas_state(s).front + cells);
   s.phase = Phase::Piece;
 }
 
@@ -713,8 +716,8 @@ std::string describe(const State&, const ScoreEvent& e) {
       static constexpr std::array<const char*, 5> kWhy = {"", "why.pass", "why.explorer", "why.connected",
                                                           "why.nothing"};
       const std::string why = e.cause >= 1 && e.cause < kWhy.size() ? az_say(kWhy[e.cause]) : std::string();
-      if (e.moved == 0) return az_say("event.boat_stays", {{"player", who}, {"space", e.tiles}, {"why", why}});
-      return az_say("event.boat_moves", {{"player", who}, {"moved", e.moved}, {"space", e.tiles}, {"why", why}});
+      if (e.amount == 0) return az_say("event.boat_stays", {{"player", who}, {"space", e.tiles}, {"why", why}});
+      return az_say("event.boat_moves", {{"player", who}, {"moved", e.amount}, {"space", e.tiles}, {"why", why}});
     }
     case kAmazonEvent:
       return az_say("event.amazon",
@@ -748,7 +751,8 @@ std::vector<Panel> panels(const State& s) {
         {std::to_string(p), std::to_string(s.track[static_cast<std::size_t>(p)]),
          r == 0 ? az_say("panel.river.no_place") : az_say("panel.river.rank", {{"ordinal", az_ordinal(r)}})});
   }
-  river.lines.push_back(az_say("panel.river.front", {{"x", s.front}, {"nx", s.front + 1}, {"y", kRow}}));
+  river.lines.push_back(
+      az_say("panel.river.front", {{"x", amazonas_state(s).front}, {"nx", amazonas_state(s).front + 1}, {"y", kRow}}));
   int amazon_left = 0, bang_left = 0;
   for (std::size_t t = 0; t < s.rs->tiles.types.size(); ++t) {
     const TileType& tt = s.rs->tiles.types[t];
@@ -810,7 +814,7 @@ StaticVec<u8, 64> amazonas_aside_tiles(const State& s) {
   StaticVec<u8, 64> out;
   const auto& aside = s.rs->tiles.aside_types;  // bit k of State::aside is the k-th (at most 64)
   for (std::size_t k = 0; k < aside.size() && !out.full(); ++k)
-    if (s.aside >> k & 1u) out.push_back(aside[k]);
+    if (amazonas_state(s).aside >> k & 1u) out.push_back(aside[k]);
   return out;
 }
 
@@ -871,7 +875,11 @@ const GameDef& amazonas() {
                           0.9378,  -2.071, 0.4022, -0.3352, -0.02936, 0.6359, -0.2857, 0.6451, 0.4418, 0.5602, -7.98,
                           -0.2533, 0,      0,      0,       0,        0,      0,       0,      0,      0,      0,
                           -0.3381, 8.578,  0,      0.3339,  0,        0,      0,       0,      0,      0,      0};
-    // record keys: {tiles, attr, moved, cause}
+    // record keys: {tiles, attr, amount, cause}. Track (a boat moves): amount = spaces moved,
+    // tiles = the space reached, cause = 1 no piece placed, 2 explorer placed on a tributary with
+    // boat icons, 3 icons newly connected to the player's explorers, 4 scored nothing in an Amazon
+    // scoring. Amazon: cause = rank (1st/2nd), tiles = caimans, attr = piranhas of the tile
+    // scored. Mouth: cause = rank.
     g.own_events = {{"track", {"space", "", "moved", "cause"}, "", false, false},
                     {"amazon", {"caimans", "piranhas", "", "rank"}, "", false, false},
                     {"mouth", {"", "", "", "rank"}, "", true, false}};

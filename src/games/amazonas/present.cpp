@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/io.hpp"
+#include "games/amazonas/amazonas_state.hpp"
 #include "games/games.hpp"
 #include "rules/words.hpp"
 
@@ -49,7 +50,7 @@ std::array<int, kAttrs> creatures(const Ruleset& rs, int type) {
 std::vector<Panel> decision_panels(const State& s, bool) {
   if (s.phase != Phase::Choose) return {};
   const int n = static_cast<int>(amazonas_aside_tiles(s).size());
-  const int x = s.front + 1;
+  const int x = amazonas_state(s).front + 1;
   Panel p;
   p.id = "double_tile";
   p.counters.emplace_back(az_say("double.title"), az_say("double.text", {{"n", n}, {"x", x}, {"x2", x + 1}}));
@@ -63,7 +64,7 @@ OptionInfo option_info(const State& s, const Move& m) {
   o.tile = m.feat;
   o.rot = m.rot;
   o.located = true;  // it goes on the Amazon at front + 1 and front + 2 (decision_panels says so)
-  o.x = s.front + 1;
+  o.x = amazonas_state(s).front + 1;
   o.y = 0;
   const FeatureTypeDef* wd = water_type(*s.rs->game);
   if (!wd) return o;

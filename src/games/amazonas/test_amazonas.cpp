@@ -26,6 +26,7 @@
 #include <utility>
 
 #include "ai/driver.hpp"
+#include "games/amazonas/amazonas_state.hpp"
 #include "scenario.hpp"
 #include "search_support.hpp"
 
@@ -51,7 +52,7 @@ std::string text(const Ruleset& rs, const ScoreEvent& e) {
   const std::string_view own = reason_name(*rs.game, e);
   switch (e.reason) {
     case ScoreReason::Own:
-      if (own == "track") return fmt::format("track {} +{} @{} cause {}", who, e.moved, e.tiles, e.cause);
+      if (own == "track") return fmt::format("track {} +{} @{} cause {}", who, e.amount, e.tiles, e.cause);
       if (own == "amazon")
         return fmt::format("amazon {} {} rank {} ({}c {}p)", who, e.points, e.cause, e.tiles, e.attr);
       if (own == "mouth") return fmt::format("mouth {} {} rank {}", who, e.points, e.cause);
@@ -243,7 +244,7 @@ TEST(AmazonasRulebook, AmazonTileWithoutPieceMovesBoat1) {
   EXPECT_EQ(texts(sc, ev), (Lines{"track red +1 @2 cause 1", "amazon red 2 rank 1 (1c 1p)", "amazon blue 1 rank 2 (1c 1p)",
                                   "amazon yellow 1 rank 2 (1c 1p)"}));
   EXPECT_EQ(sc.s.track_len, 17);  // 16 spaces (2-3 players side) + 1
-  EXPECT_EQ(sc.s.front, 4);
+  EXPECT_EQ(amazonas_state(sc.s).front, 4);
 }
 
 // "The tile just placed shows 3 caimans and 1 piranha. Since you are 1st you get 4 points (3 + 1).
@@ -422,7 +423,7 @@ TEST(Amazonas, StartHasExactly10LandCells) {
     SCOPED_TRACE(players);
     Scenario sc(amazonas_rules(), players);
     EXPECT_EQ(sc.s.pile, 80);
-    EXPECT_EQ(sc.s.front, 3);
+    EXPECT_EQ(amazonas_state(sc.s).front, 3);
     std::set<std::pair<int, int>> cells;
     int land_types = 0;
     for (std::size_t t = 0; t < sc.rs->tiles.types.size(); ++t) {
@@ -505,7 +506,7 @@ TEST(Amazonas, LandRefusedBeyondTheRiverFront) {
     for (const Move& m : ml) EXPECT_LE(m.x, 3);
   }
   sc.place("A01", 4, 0, 0, kRed);
-  EXPECT_EQ(sc.s.front, 4);
+  EXPECT_EQ(amazonas_state(sc.s).front, 4);
   {
     State u = sc.s;
     ASSERT_TRUE(apply_draw(u, l05));
@@ -542,7 +543,7 @@ State after_bang(const Scenario& sc, const std::string& id, int player) {
   State u = sc.s;
   u.current = static_cast<u8>(player);
   EXPECT_TRUE(apply_draw(u, sc.rs->tiles.find(id)));
-  apply_move(u, place_move(player, u.front + 1, 0, 0));
+  apply_move(u, place_move(player, amazonas_state(u).front + 1, 0, 0));
   return u;
 }
 
@@ -577,7 +578,7 @@ TEST(Amazonas, BangTileThenDoubleTile) {
   State u = after_bang(sc, "X1", kRed);  // X1: 1 caiman, 1 piranha
   EXPECT_EQ(u.phase, Phase::Choose);
   EXPECT_EQ(u.track_len, 17);
-  EXPECT_EQ(u.front, 4);
+  EXPECT_EQ(amazonas_state(u).front, 4);
   EXPECT_EQ(choices(u), (std::set<std::pair<std::string, int>>{
                             {"D1", 0}, {"D1", 180}, {"D2", 0}, {"D2", 180}, {"D3", 0}, {"D3", 180}, {"D4", 0}, {"D4", 180}}));
   EXPECT_FALSE(is_legal(u, pass_move(u)));
@@ -595,8 +596,8 @@ TEST(Amazonas, BangTileThenDoubleTile) {
   EXPECT_EQ(u.type_of(u.tiles[static_cast<std::size_t>(u.placed_at(5, 0))]).id, "D2");
   EXPECT_EQ(u.type_of(u.tiles[static_cast<std::size_t>(u.placed_at(6, 0))]).id, "D2b");
   EXPECT_EQ(u.track_len, 16 + 1 + 2);
-  EXPECT_EQ(u.front, 6);
-  EXPECT_EQ(u.aside, u64{0b1101});  // bit k: the k-th set-aside tile (D1..D4); D2 is used
+  EXPECT_EQ(amazonas_state(u).front, 6);
+  EXPECT_EQ(amazonas_state(u).aside, u64{0b1101});  // bit k: the k-th set-aside tile (D1..D4); D2 is used
 
   // pieces: only on the double tile's cells, never on the "!" tile
   MoveList ml;
@@ -659,7 +660,7 @@ TEST(Amazonas, DoubleTileTurned180) {
 TEST(Amazonas, UsedDoubleTilesAreNotOfferedAndOneRemains) {
   Scenario sc(amazonas_rules(), 2);
   sc.place_choose("X1", 4, 0, 0, kRed, "D2", 0);
-  EXPECT_EQ(std::popcount(sc.s.aside), 3);
+  EXPECT_EQ(std::popcount(amazonas_state(sc.s).aside), 3);
   {
     const State u = after_bang(sc, "X2", kBlue);
     EXPECT_EQ(choices(u), (std::set<std::pair<std::string, int>>{{"D1", 0}, {"D1", 180}, {"D3", 0}, {"D3", 180}, {"D4", 0}, {"D4", 180}}));
@@ -668,17 +669,17 @@ TEST(Amazonas, UsedDoubleTilesAreNotOfferedAndOneRemains) {
   // X2 turned 180, then D4 turned 180 (D4b first, at (8,0)), and a camp on D4b's south bank
   sc.place_choose("X2", 7, 0, 180, kBlue, "D4", 180, 8, 0, "S");
   EXPECT_EQ(sc.s.supply2[kBlue], 1);
-  EXPECT_EQ(std::popcount(sc.s.aside), 2);
+  EXPECT_EQ(std::popcount(amazonas_state(sc.s).aside), 2);
   {
     const State u = after_bang(sc, "X3", kRed);
     EXPECT_EQ(choices(u), (std::set<std::pair<std::string, int>>{{"D1", 0}, {"D1", 180}, {"D3", 0}, {"D3", 180}}));
   }
   sc.place_choose("X3", 10, 0, 0, kRed, "D3", 0);
-  EXPECT_EQ(std::popcount(sc.s.aside), 1);
+  EXPECT_EQ(std::popcount(amazonas_state(sc.s).aside), 1);
   EXPECT_EQ(sc.s.track_len, 16 + 3 * (1 + 2));
-  EXPECT_EQ(sc.s.front, 12);
+  EXPECT_EQ(amazonas_state(sc.s).front, 12);
   // the one left is D1 (the first set-aside tile); no "!" tile is left to ask for it
-  EXPECT_EQ(sc.s.aside, u64{1});
+  EXPECT_EQ(amazonas_state(sc.s).aside, u64{1});
   for (const char* id : {"X1", "X2", "X3"}) EXPECT_EQ(sc.s.remaining[static_cast<std::size_t>(type_id(sc, id))], 0);
 }
 
@@ -805,7 +806,7 @@ TEST(Amazonas, BoatsOnlyMoveDownstreamInRandomGames) {
         ASSERT_FALSE(ml.empty());
         if (s.phase == Phase::Choose) {
           ++chooses;
-          EXPECT_EQ(ml.size(), 2u * static_cast<std::size_t>(std::popcount(s.aside)));
+          EXPECT_EQ(ml.size(), 2u * static_cast<std::size_t>(std::popcount(amazonas_state(s).aside)));
           for (const Move& m : ml) EXPECT_EQ(m.kind, MoveKind::Choose);
         } else if (s.phase == Phase::Piece) {
           for (const Move& m : ml) {
@@ -836,11 +837,11 @@ TEST(Amazonas, BoatsOnlyMoveDownstreamInRandomGames) {
           river += rs->tiles.types[static_cast<std::size_t>(rs->tiles.find(draws[static_cast<std::size_t>(i)]))].kind != 0;
         EXPECT_EQ(river, 1) << "block " << blk;
       }
-      EXPECT_EQ(std::popcount(g.state().aside), 1);
+      EXPECT_EQ(std::popcount(amazonas_state(g.state()).aside), 1);
       EXPECT_EQ(g.state().track_len, start_len + 15 + 6);
       for (const ScoreEvent& e : g.record().events)
         if (reason_name(*g.state().rs->game, e) == "track") {
-          EXPECT_LE(e.moved, 3);
+          EXPECT_LE(e.amount, 3);
           EXPECT_GE(e.cause, 1);
           EXPECT_LE(e.cause, 4);
         }

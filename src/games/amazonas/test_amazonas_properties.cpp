@@ -11,6 +11,7 @@
 
 #include "ai/driver.hpp"
 #include "conformance.hpp"
+#include "games/amazonas/amazonas_state.hpp"
 #include "property_support.hpp"
 #include "scenario.hpp"
 
@@ -100,7 +101,7 @@ class AmazonasChecks : public conformance::GameChecks {
     } else if (s.phase == Phase::Choose) {
       ++t_.choices;
       int aside = 0;
-      for (int k = 0; k < 64; ++k) aside += static_cast<int>((s.aside >> k) & 1);
+      for (int k = 0; k < 64; ++k) aside += static_cast<int>((amazonas_state(s).aside >> k) & 1);
       if (static_cast<int>(ml.size()) != 2 * aside) ++t_.bad_legal;
     } else if (s.phase == Phase::Piece) {
       if (ml.empty() || ml[0].kind != MoveKind::Pass) ++t_.bad_legal;
@@ -123,7 +124,7 @@ class AmazonasChecks : public conformance::GameChecks {
     // one double tile per "!" tile; the rest stay aside
     int aside_total = 0, aside_left = 0;
     for (const auto& tt : rs.tiles.types) aside_total += tt.pile == kPileAside;
-    for (int k = 0; k < 64; ++k) aside_left += static_cast<int>((s.aside >> k) & 1);
+    for (int k = 0; k < 64; ++k) aside_left += static_cast<int>((amazonas_state(s).aside >> k) & 1);
     int bangs = 0;
     for (const auto& tt : rs.tiles.types) bangs += tt.kind == 2 ? tt.count : 0;
     if (aside_left != aside_total - bangs) ++t_.bad_end;

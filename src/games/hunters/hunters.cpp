@@ -545,7 +545,10 @@ const GameDef& hunters() {
     g.pieces_per_player = 5;
     g.pieces2_per_player = 3;
     g.piece_names = {"tribe member", "hut"};
-    // a river system's huts, in the final scoring: record keys {tiles, attr, moved, cause}
+    // a river system's huts, in the final scoring: record keys {tiles, attr, amount, cause}:
+    // tiles = fish, attr = lakes, cause 1 if the raft counts them. Special events (bonus tiles,
+    // special_effects): cause 1 canoe (tiles = lakes), 2 pit trap (tiles = animals, attr = deer
+    // eaten).
     g.own_events = {{"network", {"fish", "lakes", "", ""}, "raft", true, true}};
     g.pass_text = "no tribe member or hut";
     g.choice_key = "shaman";

@@ -11,6 +11,7 @@
 
 #include "core/io.hpp"
 #include "games/games.hpp"
+#include "games/safari/safari_state.hpp"
 #include "rules/words.hpp"
 
 namespace carc::games {
@@ -71,7 +72,7 @@ std::string species_words(const State& s, unsigned mask, bool or_last = false) {
 unsigned hand_species(const State& s, int p) {
   unsigned m = 0;
   for (int k = 0; k < kTokenKinds; ++k)
-    if (s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)]) m |= 1u << k;
+    if (safari_state(s).tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)]) m |= 1u << k;
   return m;
 }
 unsigned feature_species(const State& s, int root) {
@@ -89,8 +90,10 @@ unsigned spot_species(const Spot& sp) {
 }
 int first_species(unsigned mask) { return mask ? std::countr_zero(mask) : 0; }
 int jeep_at(const State& s, int x, int y) {
-  for (std::size_t j = 0; j < s.markers.size(); ++j)
-    if (s.markers[j][0] != kOffBoard && s.markers[j][0] == x && s.markers[j][1] == y) return static_cast<int>(j);
+  for (std::size_t j = 0; j < safari_state(s).markers.size(); ++j)
+    if (safari_state(s).markers[j][0] != kOffBoard && safari_state(s).markers[j][0] == x &&
+        safari_state(s).markers[j][1] == y)
+      return static_cast<int>(j);
   return -1;
 }
 std::string quote(std::string_view t) {
@@ -131,7 +134,7 @@ Actions actions_of(const State& s) {
     if (m.kind != MoveKind::Act) continue;
     a.moves.push_back(m);
     if (m.pk == 1) {
-      const auto& mk = s.markers[m.rot & 1];
+      const auto& mk = safari_state(s).markers[m.rot & 1];
       auto it = std::find_if(a.jeeps.begin(), a.jeeps.end(),
                              [&](const Actions::Jeep& j) { return j.x == mk[0] && j.y == mk[1]; });
       if (it == a.jeeps.end()) {
@@ -210,7 +213,7 @@ Panel actions_panel(const State& s, bool full) {
   }
   if (!a.explore.empty()) {
     for (const auto& h : a.explore) {
-      const Spot& sp = s.spots[static_cast<std::size_t>(h.spot)];
+      const Spot& sp = safari_state(s).spots[static_cast<std::size_t>(h.spot)];
       row("explore", sf_say("actions.explore", {{"x", sp.x},
                                                 {"y", sp.y},
                                                 {"there", species_words(s, spot_species(sp))},
@@ -218,10 +221,11 @@ Panel actions_panel(const State& s, bool full) {
                                                 {"species", species_words(s, h.species, true)},
                                                 {"quarters", quarters_text(h.quarters)}}));
     }
-  } else if (std::any_of(s.spots.begin(), s.spots.end(), [](const Spot& sp) { return !sp.closed; })) {
+  } else if (std::any_of(safari_state(s).spots.begin(), safari_state(s).spots.end(),
+                         [](const Spot& sp) { return !sp.closed; })) {
     row("explore", sf_say(hand ? "actions.explore_none" : "actions.no_tokens"));
   }
-  if (s.marker_taken) {
+  if (safari_state(s).marker_taken) {
     row("jeep", sf_say("actions.jeep_taken"));
   } else if (!a.jeeps.empty()) {
     std::vector<std::string> from;
@@ -248,8 +252,8 @@ Panel actions_panel(const State& s, bool full) {
     const auto it = std::find_if(a.moves.begin(), a.moves.end(), [&](const Move& m) { return m.pk == kind; });
     if (it == a.moves.end()) continue;
     if (kind == 1)
-      ex.push_back(
-          fmt::format("\"jeep {},{} to {},{}\"", s.markers[it->rot & 1][0], s.markers[it->rot & 1][1], it->x, it->y));
+      ex.push_back(fmt::format("\"jeep {},{} to {},{}\"", safari_state(s).markers[it->rot & 1][0],
+                               safari_state(s).markers[it->rot & 1][1], it->x, it->y));
     else
       ex.push_back(fmt::format("\"{} {} {}\"", kind == 2 ? "found" : "explore", species_name(it->feat),
                                cell_corner(it->x, it->y, it->rot)));
@@ -280,7 +284,7 @@ int decider(const State& s) { return s.decider == 0xFF ? s.current : s.decider; 
 
 // A token hand-in: the feature, who scores it, the rule, and what the other scorers did.
 Panel handin_panel(const State& s) {
-  const int root = s.pend_root;
+  const int root = safari_state(s).pend_root;
   const int d = decider(s);
   const FeatureTypeDef& fd = s.rs->ftype(s.graph[root].ftype);
   const unsigned sp = feature_species(s, root);
@@ -303,12 +307,12 @@ Panel handin_panel(const State& s) {
   std::vector<std::string> others;
   for (int p = 0; p < s.nplayers; ++p) {
     if (p == d || fi.pieces[static_cast<std::size_t>(p)] != best) continue;
-    const u8 pick = s.pend_pick[static_cast<std::size_t>(p)];
+    const u8 pick = safari_state(s).pend_pick[static_cast<std::size_t>(p)];
     const std::string what =
         pick != 0xFF
             ? sf_say("handin.handed", {{"article", article(species_name(pick))}, {"species", species_word(s, pick)}})
-        : ((s.pend_mask >> p) & 1u) ? sf_say("handin.decides")
-                                    : sf_say("handin.none");
+        : ((safari_state(s).pend_mask >> p) & 1u) ? sf_say("handin.decides")
+                                                  : sf_say("handin.none");
     others.push_back(fmt::format("{{p{}}} ({})", p, what));
   }
   if (!others.empty())
@@ -332,7 +336,7 @@ Panel jeep_panel(const State& s) {
 std::vector<Panel> decision_panels(const State& s, bool full) {
   if (s.phase == Phase::Piece) return {actions_panel(s, full)};
   if (s.phase != Phase::Choose) return {};
-  return {s.pend_root != 0xFFFF ? handin_panel(s) : jeep_panel(s)};
+  return {safari_state(s).pend_root != 0xFFFF ? handin_panel(s) : jeep_panel(s)};
 }
 
 // The texts of the action options in every language, looked up once: a legal list holds hundreds of
@@ -360,8 +364,10 @@ OptionInfo option_info(const State& s, const Move& m) {
     o.y = m.y;
     const std::string_view corner = kCornerNames[static_cast<std::size_t>(m.rot) & 3];
     if (m.pk == 1) {
-      o.text = option_say(kOptJeep,
-                          {{"fx", s.markers[m.rot & 1][0]}, {"fy", s.markers[m.rot & 1][1]}, {"x", m.x}, {"y", m.y}});
+      o.text = option_say(kOptJeep, {{"fx", safari_state(s).markers[m.rot & 1][0]},
+                                     {"fy", safari_state(s).markers[m.rot & 1][1]},
+                                     {"x", m.x},
+                                     {"y", m.y}});
       o.overlay = fmt::format(FMT_COMPILE("jeep:{}"), m.rot & 1);
     } else {
       // found and explore fill one quarter (the corner rot of cell x, y) of a grid point
@@ -376,7 +382,7 @@ OptionInfo option_info(const State& s, const Move& m) {
       } else {
         const int si = find_spot(s, m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
         o.overlay = fmt::format(FMT_COMPILE("watering-hole:{},{}"), m.x + kCornerDx[m.rot & 3u], m.y + kCornerDy[m.rot & 3u]);
-        const int pts = si < 0 ? 4 : s.spots[static_cast<std::size_t>(si)].ntokens + 3;
+        const int pts = si < 0 ? 4 : safari_state(s).spots[static_cast<std::size_t>(si)].ntokens + 3;
         o.text = option_say(kOptExplore, {{"article", a},
                                           {"species", species_word(s, m.feat)},
                                           {"x", m.x},
@@ -388,14 +394,14 @@ OptionInfo option_info(const State& s, const Move& m) {
     return o;
   }
   if (m.kind != MoveKind::Choose) return o;
-  if (s.pend_root == 0xFFFF) {  // the taken jeep's new cell
+  if (safari_state(s).pend_root == 0xFFFF) {  // the taken jeep's new cell
     o.target = OptionInfo::Target::Cell;
     o.x = m.x;
     o.y = m.y;
     o.text = sf_say("option.jeep_to", {{"x", m.x}, {"y", m.y}});
     return o;
   }
-  const int root = s.pend_root, d = decider(s);
+  const int root = safari_state(s).pend_root, d = decider(s);
   const int n = std::popcount(feature_species(s, root)), birds = feature_birds(s, root);
   // offered at the feature handed in to: its tile placed last
   for (std::size_t ti = s.tiles.size(); ti-- > 0 && !o.located;) {
@@ -414,9 +420,10 @@ OptionInfo option_info(const State& s, const Move& m) {
   }
   o.target = OptionInfo::Target::Token;
   o.token = m.feat;
-  o.text = sf_say("option.hand_in", {{"points", safari_species_points(n + 1) + birds},
-                                     {"n", n + 1},
-                                     {"have", static_cast<int>(s.tokens.hand[static_cast<std::size_t>(d)][m.feat])}});
+  o.text = sf_say("option.hand_in",
+                  {{"points", safari_species_points(n + 1) + birds},
+                   {"n", n + 1},
+                   {"have", static_cast<int>(safari_state(s).tokens.hand[static_cast<std::size_t>(d)][m.feat])}});
   return o;
 }
 
@@ -428,7 +435,7 @@ std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp)
   const int px = x + kCornerDx[static_cast<std::size_t>(c)], py = y + kCornerDy[static_cast<std::size_t>(c)];
   const std::string where = cell_corner(x, y, c);
   if (found && s.supply[static_cast<std::size_t>(p)] == 0) return sf_say("err.no_photographer");
-  if (!s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(sp)]) {
+  if (!safari_state(s).tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(sp)]) {
     const unsigned h = hand_species(s, p);
     return h ? sf_say("err.no_such_token", {{"species", species_word(s, sp)}, {"list", species_words(s, h)}})
              : sf_say("err.no_tokens");
@@ -444,13 +451,13 @@ std::string hole_reason(const State& s, bool found, int x, int y, int c, int sp)
   };
   if (found) {
     if (si < 0) return sf_say("err.not_possible");
-    const Spot& h = s.spots[static_cast<std::size_t>(si)];
+    const Spot& h = safari_state(s).spots[static_cast<std::size_t>(si)];
     if (h.closed) return sf_say("err.hole_complete", {{"x", px}, {"y", py}});
     if (h.token[static_cast<std::size_t>(c)] != 0xFF) return taken(h);
     return sf_say("err.hole_exists", {{"x", px}, {"y", py}});
   }
   if (si < 0) return sf_say("err.no_hole", {{"px", px}, {"py", py}, {"corner", corner}, {"x", x}, {"y", y}});
-  const Spot& h = s.spots[static_cast<std::size_t>(si)];
+  const Spot& h = safari_state(s).spots[static_cast<std::size_t>(si)];
   if (h.closed) return sf_say("err.hole_complete", {{"x", px}, {"y", py}});
   if (h.token[static_cast<std::size_t>(c)] != 0xFF) return taken(h);
   if ((spot_species(h) >> sp) & 1u) return sf_say("err.species_there", {{"species", species_word(s, sp)}});
@@ -500,13 +507,13 @@ std::optional<Move> parse_action(const State& s, std::string_view text) {
     if (v < -128 || v > 127) throw InputError(sf_say("err.off_map", {{"v", v}}));
   if (cmd == "jeep") {
     std::vector<std::pair<int, int>> on;
-    for (const auto& mk : s.markers)
+    for (const auto& mk : safari_state(s).markers)
       if (mk[0] != kOffBoard) on.emplace_back(mk[0], mk[1]);
     const std::string example =
         on.empty() ? std::string("jeep -2,0 to 3,1") : fmt::format("jeep {},{} to X,Y", on[0].first, on[0].second);
     if (!rest.empty() || (nums.size() != 2 && nums.size() != 4))
       throw InputError(sf_say("err.jeep_form", {{"example", example}}));
-    if (s.marker_taken) throw InputError(sf_say("err.jeep_taken"));
+    if (safari_state(s).marker_taken) throw InputError(sf_say("err.jeep_taken"));
     std::pair<int, int> from;
     const std::pair<int, int> to{nums[nums.size() - 2], nums[nums.size() - 1]};
     if (nums.size() == 4) {
@@ -607,9 +614,9 @@ Move choice(const State& s, const std::string& canon) {
 // At a hand-in: "lion", "l", "lions", "hand in lion", "none"; at the jeep's relocation: "3,1",
 // "3 1", "jeep to 3,1".
 std::optional<Move> parse_choice(const State& s, std::string_view text) {
-  if (s.pend_root != 0xFFFF) {
+  if (safari_state(s).pend_root != 0xFFFF) {
     const int d = decider(s);
-    const unsigned on = feature_species(s, s.pend_root), hand = hand_species(s, d);
+    const unsigned on = feature_species(s, safari_state(s).pend_root), hand = hand_species(s, d);
     std::vector<std::string> w;
     for (const auto& x : typed_words(text))
       if (x != "hand" && x != "in" && x != "give" && x != "a" && x != "an" && x != "token") w.push_back(x);
@@ -620,7 +627,7 @@ std::optional<Move> parse_choice(const State& s, std::string_view text) {
     if (std::find(kNone.begin(), kNone.end(), w[0]) != kNone.end()) return choice(s, "none");
     const int k = species_from(w[0]);
     if (k < 0) throw InputError(sf_say("err.not_species", {{"word", quote(w[0])}, {"hint", hint}}));
-    const std::string name = feature_word(*s.rs->game, s.rs->ftype(s.graph[s.pend_root].ftype).name);
+    const std::string name = feature_word(*s.rs->game, s.rs->ftype(s.graph[safari_state(s).pend_root].ftype).name);
     if ((on >> k) & 1u)
       throw InputError(sf_say(
           "err.already_on",
@@ -715,8 +722,8 @@ constexpr double kTokenOff = 0.16, kPieceOff = 0.31;
 
 std::vector<Overlay> overlays(const State& s) {
   std::vector<Overlay> out;
-  for (std::size_t j = 0; j < s.markers.size(); ++j) {
-    const int x = s.markers[j][0], y = s.markers[j][1];
+  for (std::size_t j = 0; j < safari_state(s).markers.size(); ++j) {
+    const int x = safari_state(s).markers[j][0], y = safari_state(s).markers[j][1];
     if (x == kOffBoard) continue;
     Overlay o;
     o.id = fmt::format("jeep:{}", j);
@@ -726,7 +733,7 @@ std::vector<Overlay> overlays(const State& s) {
     o.label = sf_say("overlay.jeep", {{"x", x}, {"y", y}});
     out.push_back(std::move(o));
   }
-  for (const Spot& sp : s.spots) {
+  for (const Spot& sp : safari_state(s).spots) {
     Overlay o;
     o.id = fmt::format("watering-hole:{},{}", sp.x, sp.y);
     o.at = Overlay::At::Point;
@@ -770,12 +777,12 @@ std::vector<Overlay> overlays(const State& s) {
 std::vector<std::string> summary(const State& s) {
   int pile = 0, discard = 0;
   for (int k = 0; k < kTokenKinds; ++k) {
-    pile += s.tokens.pile[static_cast<std::size_t>(k)];
-    discard += s.tokens.discard[static_cast<std::size_t>(k)];
+    pile += safari_state(s).tokens.pile[static_cast<std::size_t>(k)];
+    discard += safari_state(s).tokens.discard[static_cast<std::size_t>(k)];
   }
   std::vector<std::string> jeeps;
   int taken = 0;
-  for (const auto& m : s.markers) {
+  for (const auto& m : safari_state(s).markers) {
     if (m[0] == kOffBoard) ++taken;
     else jeeps.push_back(fmt::format("{},{}", m[0], m[1]));
   }
@@ -785,9 +792,9 @@ std::vector<std::string> summary(const State& s) {
                                                {"cells", fmt::format("{}", fmt::join(jeeps, sf_say("list.and")))}});
   if (taken > 0 && !jeeps.empty()) jeep_line += sf_say("summary.jeeps_off", {{"n", taken}});
   int closed = 0;
-  for (const Spot& sp : s.spots) closed += sp.closed ? 1 : 0;
+  for (const Spot& sp : safari_state(s).spots) closed += sp.closed ? 1 : 0;
   return {sf_say("summary.tokens", {{"pile", pile}, {"discard", discard}}), jeep_line,
-          sf_say("summary.holes", {{"n", static_cast<int>(s.spots.size())}, {"closed", closed}})};
+          sf_say("summary.holes", {{"n", static_cast<int>(safari_state(s).spots.size())}, {"closed", closed}})};
 }
 
 }  // namespace

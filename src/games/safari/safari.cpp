@@ -17,6 +17,7 @@
 #include "core/io.hpp"
 #include "core/json_input.hpp"
 #include "games/games.hpp"
+#include "games/safari/safari_state.hpp"
 #include "rules/words.hpp"
 
 namespace carc::games {
@@ -61,18 +62,19 @@ const std::array<std::string, kTokenKinds> kSpecies = {"monkey", "elephant", "gi
 
 int hand_total(const State& s, int p) {
   int n = 0;
-  for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) n += k;
+  for (const u8 k : safari_state(s).tokens.hand[static_cast<std::size_t>(p)]) n += k;
   return n;
 }
 int pile_total(const State& s) {
   int n = 0;
-  for (const u8 k : s.tokens.pile) n += k;
+  for (const u8 k : safari_state(s).tokens.pile) n += k;
   return n;
 }
 u8 hand_mask(const State& s, int p) {
   u8 m = 0;
   for (int k = 0; k < kTokenKinds; ++k)
-    if (s.tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)]) m = static_cast<u8>(m | (1u << k));
+    if (safari_state(s).tokens.hand[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)])
+      m = static_cast<u8>(m | (1u << k));
   return m;
 }
 // species present on a trail/bush (bit per species)
@@ -95,7 +97,7 @@ void push_event(const State& s, EventSink* ev, int player, int ftype, ScoreReaso
   e.cause = cause;
   e.tiles = tiles;
   e.attr = attr;
-  e.moved = moved;
+  e.amount = moved;
   e.feature = feature;
   ev->push_back(e);
 }
@@ -108,7 +110,7 @@ void add_score(State& s, int p, int pts) {
 // Queue n token draws for `player` (0xFF: two each round the table). Returns true if a draw is
 // due (phase Chance); false if the pile and the discard pile are both empty.
 bool queue_deal(State& s, u8 player, int n) {
-  Tokens& t = s.tokens;
+  Tokens& t = safari_state(s).tokens;
   t.deal_to = player;
   t.deal_left = static_cast<u8>(n);
   if (pile_total(s) == 0) {  // reshuffle the discard pile into a new face-down pile
@@ -124,19 +126,20 @@ bool queue_deal(State& s, u8 player, int n) {
 int sample_chance(const State& s, Rng& rng) {
   u32 k = rng.below(static_cast<u32>(pile_total(s)));
   for (int sp = 0;; ++sp) {
-    if (k < s.tokens.pile[static_cast<std::size_t>(sp)]) return sp;
-    k -= s.tokens.pile[static_cast<std::size_t>(sp)];
+    if (k < safari_state(s).tokens.pile[static_cast<std::size_t>(sp)]) return sp;
+    k -= safari_state(s).tokens.pile[static_cast<std::size_t>(sp)];
   }
 }
 
 void chance_odds(const State& s, std::vector<std::pair<int, double>>& out) {
   const int n = pile_total(s);
   for (int sp = 0; sp < kTokenKinds; ++sp)
-    if (s.tokens.pile[static_cast<std::size_t>(sp)]) out.emplace_back(sp, static_cast<double>(s.tokens.pile[static_cast<std::size_t>(sp)]) / n);
+    if (safari_state(s).tokens.pile[static_cast<std::size_t>(sp)])
+      out.emplace_back(sp, static_cast<double>(safari_state(s).tokens.pile[static_cast<std::size_t>(sp)]) / n);
 }
 
 void apply_chance(State& s, int sp, EventSink* ev) {
-  Tokens& t = s.tokens;
+  Tokens& t = safari_state(s).tokens;
   const int to = t.deal_to == 0xFF ? (2 * s.nplayers - t.deal_left) / 2 : t.deal_to;
   --t.pile[static_cast<std::size_t>(sp)];
   ++t.hand[static_cast<std::size_t>(to)][static_cast<std::size_t>(sp)];
@@ -150,7 +153,8 @@ void apply_chance(State& s, int sp, EventSink* ev) {
 std::string chance_text(const State&, int sp) { return kSpecies[static_cast<std::size_t>(sp)]; }
 int chance_parse(const State& s, std::string_view text) {
   for (int k = 0; k < kTokenKinds; ++k)
-    if (kSpecies[static_cast<std::size_t>(k)] == text) return s.tokens.pile[static_cast<std::size_t>(k)] ? k : -1;
+    if (kSpecies[static_cast<std::size_t>(k)] == text)
+      return safari_state(s).tokens.pile[static_cast<std::size_t>(k)] ? k : -1;
   return -1;
 }
 
@@ -159,7 +163,7 @@ int chance_parse(const State& s, std::string_view text) {
 void mark_spot_corners(State& s, int px, int py) {
   for (int c = 0; c < 4; ++c) {
     const int ti = s.placed_at(px - kCornerDx[static_cast<std::size_t>(c)], py - kCornerDy[static_cast<std::size_t>(c)]);
-    if (ti >= 0) s.spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] |= 1ull << ((ti * 4 + c) & 63);
+    if (ti >= 0) safari_state(s).spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] |= 1ull << ((ti * 4 + c) & 63);
   }
 }
 // The watering hole at grid point (px, py), opened there if there is none yet.
@@ -169,16 +173,16 @@ Spot& spot_at(State& s, int px, int py) {
     Spot sp;
     sp.x = static_cast<i8>(px);
     sp.y = static_cast<i8>(py);
-    s.spots.push_back(sp);
-    si = static_cast<int>(s.spots.size()) - 1;
+    safari_state(s).spots.push_back(sp);
+    si = static_cast<int>(safari_state(s).spots.size()) - 1;
     mark_spot_corners(s, px, py);
   }
-  return s.spots[static_cast<std::size_t>(si)];
+  return safari_state(s).spots[static_cast<std::size_t>(si)];
 }
 bool spot_at_corner(const State& s, int ti, int c) {
-  return (s.spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] >> ((ti * 4 + c) & 63)) & 1u;
+  return (safari_state(s).spot_corner[static_cast<std::size_t>(ti * 4 + c) >> 6] >> ((ti * 4 + c) & 63)) & 1u;
 }
-// The watering hole at the grid point of corner c of cell (x, y): its index in s.spots, -1 if none.
+// The watering hole at the grid point of corner c of cell (x, y): its index in safari_state(s).spots, -1 if none.
 int corner_spot(const State& s, int x, int y, int c) {
   return find_spot(s, x + kCornerDx[static_cast<std::size_t>(c)], y + kCornerDy[static_cast<std::size_t>(c)]);
 }
@@ -186,37 +190,38 @@ int corner_spot(const State& s, int x, int y, int c) {
 // ---- hooks ----
 
 void on_init(State& s) {
-  s.tokens.pile.fill(10);
+  reset_game_state<SafariState>(s);
+  safari_state(s).tokens.pile.fill(10);
   int lo = 127, hi = -128, y = 0;
   for (const StartCell& c : s.rs->tiles.side_for(s.nplayers).cells) {
     lo = std::min(lo, c.x);
     hi = std::max(hi, c.x);
     y = c.y;
   }
-  s.markers[0] = {static_cast<i8>(lo - 1), static_cast<i8>(y)};
-  s.markers[1] = {static_cast<i8>(hi + 1), static_cast<i8>(y)};
+  safari_state(s).markers[0] = {static_cast<i8>(lo - 1), static_cast<i8>(y)};
+  safari_state(s).markers[1] = {static_cast<i8>(hi + 1), static_cast<i8>(y)};
   queue_deal(s, 0xFF, 2 * s.nplayers);
 }
 
 void before_place(State& s, const Move& m) {
-  s.marker_taken = 0;
+  safari_state(s).marker_taken = 0;
   for (std::size_t j = 0; j < 2; ++j)
-    if (s.markers[j][0] == m.x && s.markers[j][1] == m.y) {
-      s.marker_taken = static_cast<u8>(j + 1);
-      s.markers[j] = {kOffBoard, kOffBoard};
+    if (safari_state(s).markers[j][0] == m.x && safari_state(s).markers[j][1] == m.y) {
+      safari_state(s).marker_taken = static_cast<u8>(j + 1);
+      safari_state(s).markers[j] = {kOffBoard, kOffBoard};
     }
 }
 
 void on_tile_placed(State& s, int idx, EventSink*) {
-  if (s.spots.empty()) return;
+  if (safari_state(s).spots.empty()) return;
   const PlacedTile& pt = s.tiles[static_cast<std::size_t>(idx)];
   for (int c = 0; c < 4; ++c)
     if (corner_spot(s, pt.x, pt.y, c) >= 0)
-      s.spot_corner[static_cast<std::size_t>(idx * 4 + c) >> 6] |= 1ull << ((idx * 4 + c) & 63);
+      safari_state(s).spot_corner[static_cast<std::size_t>(idx * 4 + c) >> 6] |= 1ull << ((idx * 4 + c) & 63);
 }
 
 bool jeep_cell_free(const State& s, int x, int y) {
-  for (const auto& mk : s.markers)
+  for (const auto& mk : safari_state(s).markers)
     if (mk[0] == x && mk[1] == y) return false;
   return true;
 }
@@ -225,10 +230,10 @@ void gen_actions(const State& s, MoveList& out) {
   Move m;
   m.kind = MoveKind::Act;
   m.player = s.current;
-  if (!s.marker_taken) {  // move a jeep (not when one was taken this turn)
+  if (!safari_state(s).marker_taken) {  // move a jeep (not when one was taken this turn)
     m.pk = 1;
     for (u8 j = 0; j < 2; ++j) {
-      if (s.markers[j][0] == kOffBoard) continue;
+      if (safari_state(s).markers[j][0] == kOffBoard) continue;
       m.rot = j;
       for (const FrontierCell& fc : s.frontier) {
         if (!jeep_cell_free(s, fc.x, fc.y)) continue;
@@ -252,7 +257,7 @@ void gen_actions(const State& s, MoveList& out) {
         if (!((corners >> c) & 1u)) continue;
         if (spot_at_corner(s, static_cast<int>(ti), c)) {
           // the exception: the point's only token sits in the diagonally opposite quarter
-          const Spot& sp = s.spots[static_cast<std::size_t>(corner_spot(s, pt.x, pt.y, c))];
+          const Spot& sp = safari_state(s).spots[static_cast<std::size_t>(corner_spot(s, pt.x, pt.y, c))];
           if (sp.ntokens != 1 || sp.token[static_cast<std::size_t>((c + 2) % 4)] == 0xFF) continue;
         }
         m.rot = static_cast<u8>(c);
@@ -265,7 +270,7 @@ void gen_actions(const State& s, MoveList& out) {
     }
   }
   m.pk = 3;  // explore: a species new to the point, on a usable empty quarter
-  for (const Spot& sp : s.spots) {
+  for (const Spot& sp : safari_state(s).spots) {
     if (sp.closed) continue;
     u8 present = 0;
     for (const u8 t : sp.token)
@@ -291,12 +296,12 @@ enum : u8 { kFoundCause = 1, kExploreCause = 2, kHoleCause = 3, kJeepCause = 4, 
 void apply_action(State& s, const Move& m, EventSink* ev) {
   const int p = m.player;
   if (m.pk == 1) {
-    s.markers[m.rot] = {m.x, m.y};
+    safari_state(s).markers[m.rot] = {m.x, m.y};
     return;
   }
   const int c = m.rot;
   const int px = m.x + kCornerDx[static_cast<std::size_t>(c)], py = m.y + kCornerDy[static_cast<std::size_t>(c)];
-  --s.tokens.hand[static_cast<std::size_t>(p)][m.feat];
+  --safari_state(s).tokens.hand[static_cast<std::size_t>(p)][m.feat];
   Spot& sp = spot_at(s, px, py);
   sp.token[static_cast<std::size_t>(c)] = m.feat;
   ++sp.ntokens;
@@ -334,7 +339,7 @@ double option_gain(const State& s, const Move& m) {
   if (m.pk == 2) return 3.0 - 1.0;
   const int si = corner_spot(s, m.x, m.y, m.rot);
   if (si < 0) return 0.0;
-  const Spot& sp = s.spots[static_cast<std::size_t>(si)];
+  const Spot& sp = safari_state(s).spots[static_cast<std::size_t>(si)];
   double gain = sp.ntokens + 3 - 1.0;  // the 2nd token 4, the 3rd 5, the 4th 6
   if (sp.ntokens == 3) {
     u8 paid = 0;
@@ -347,17 +352,52 @@ double option_gain(const State& s, const Move& m) {
   return gain;
 }
 
-// Actions the bots' evaluations cannot tell apart (Hooks::action_twin): they read neither the
-// watering holes nor the jeeps, only the points and the tokens, so a hole founded with the same
-// species anywhere is one action to them, and so is the 2nd or the 3rd token of a species at any
-// hole (the 4th completes a hole and pays its photographers: an action of its own).
-u32 action_twin(const State& s, const Move& m) {
+// Moves the bots' evaluations cannot tell apart (Hooks::eval_twin): they read neither the
+// watering holes nor the jeeps, only the points and the tokens. So every move that only moves a
+// jeep (or puts a taken jeep back) is one move to them (key 1), a hole founded with the same
+// species anywhere is one action, and so is the 2nd or the 3rd token of a species at any hole
+// (the 4th completes a hole and pays its photographers: an action of its own).
+u32 eval_twin(const State& s, const Move& m) {
+  if (m.kind == MoveKind::Choose) return safari_state(s).marker_taken && safari_state(s).pend_root == 0xFFFF ? 1 : 0;
+  if (m.kind != MoveKind::Act) return 0;
+  if (m.pk == 1) return 1;
   if (m.pk == 2) return 2 + m.feat;
   if (m.pk != 3) return 0;
   const int si = corner_spot(s, m.x, m.y, m.rot);
   if (si < 0) return 0;
-  const int n = s.spots[static_cast<std::size_t>(si)].ntokens;
+  const int n = safari_state(s).spots[static_cast<std::size_t>(si)].ntokens;
   return n == 1 || n == 2 ? static_cast<u32>(8 * n + m.feat) : 0;
+}
+
+// Tokens in a player's hand, and those still to be dealt to them (Hooks::held): they score 1 each
+// at the end and more when handed in or put on a watering hole.
+int held(const State& s, int p) {
+  const Tokens& t = safari_state(s).tokens;
+  int n = 0;
+  for (const u8 k : t.hand[static_cast<std::size_t>(p)]) n += k;
+  if (t.deal_left && (t.deal_to == p || t.deal_to == 0xFF)) n += t.deal_left;
+  return n;
+}
+double greedy_term(const State& s, int p) { return 1.6 * held(s, p); }
+
+// The observation (GameDef::observation, set below): the jeeps, the watering holes' tokens by
+// species and their photographers by seat, the hands, the token piles.
+void observe(const State& s, ObservationSink& o) {
+  const SafariState& g = safari_state(s);
+  for (const auto& mk : g.markers)
+    if (mk[0] != kOffBoard) o.plane(0, -1, mk[0], mk[1], 1);
+  for (const Spot& sp : g.spots)
+    for (std::size_t c = 0; c < 4; ++c) {
+      if (sp.token[c] != 0xFF) o.plane(1 + sp.token[c], -1, sp.x, sp.y, 1);
+      if (sp.owner[c] != 0xFF) o.plane(1 + kTokenKinds, sp.owner[c], sp.x, sp.y, 1);
+    }
+  for (int q = 0; q < s.nplayers; ++q)
+    for (int k = 0; k < kTokenKinds; ++k)
+      o.seat_value(q, k, g.tokens.hand[static_cast<std::size_t>(q)][static_cast<std::size_t>(k)]);
+  for (int k = 0; k < kTokenKinds; ++k) {
+    o.value(k, g.tokens.pile[static_cast<std::size_t>(k)]);
+    o.value(kTokenKinds + k, g.tokens.discard[static_cast<std::size_t>(k)]);
+  }
 }
 
 // A photographer on a baobab takes 2 tokens at once.
@@ -381,18 +421,18 @@ bool score_completed(State& s, int root, EventSink* ev) {
   for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, r.pieces[static_cast<std::size_t>(p)]);
   if (best == 0) return true;
   const u8 present = species_mask(r);
-  if (s.pend_root != root) {  // first visit: who may hand in a token
-    s.pend_root = static_cast<u16>(root);
-    s.pend_pick.fill(0xFF);
-    s.pend_mask = 0;
+  if (safari_state(s).pend_root != root) {  // first visit: who may hand in a token
+    safari_state(s).pend_root = static_cast<u16>(root);
+    safari_state(s).pend_pick.fill(0xFF);
+    safari_state(s).pend_mask = 0;
     for (int p = 0; p < s.nplayers; ++p)
       if (r.pieces[static_cast<std::size_t>(p)] == best && (hand_mask(s, p) & ~present))
-        s.pend_mask = static_cast<u8>(s.pend_mask | (1u << p));
+        safari_state(s).pend_mask = static_cast<u8>(safari_state(s).pend_mask | (1u << p));
   }
-  if (s.pend_mask) {  // the next scorer in turn order from the current player decides
+  if (safari_state(s).pend_mask) {  // the next scorer in turn order from the current player decides
     for (int i = 0; i < s.nplayers; ++i) {
       const int p = (s.current + i) % s.nplayers;
-      if ((s.pend_mask >> p) & 1u) {
+      if ((safari_state(s).pend_mask >> p) & 1u) {
         s.decider = static_cast<u8>(p);
         break;
       }
@@ -405,16 +445,16 @@ bool score_completed(State& s, int root, EventSink* ev) {
   const int tiles = feature_info(s, root).tiles;
   for (int p = 0; p < s.nplayers; ++p) {
     if (r.pieces[static_cast<std::size_t>(p)] != best) continue;
-    const u8 pick = s.pend_pick[static_cast<std::size_t>(p)];
+    const u8 pick = safari_state(s).pend_pick[static_cast<std::size_t>(p)];
     const int k = species + (pick != 0xFF ? 1 : 0);
     const int pts = kSpeciesPoints[static_cast<std::size_t>(k)] + birds;
     add_score(s, p, pts);
     push_event(s, ev, p, r.ftype, ScoreReason::Completed, pts, static_cast<u8>(pick == 0xFF ? 0 : pick + 1),
                static_cast<u8>(tiles), static_cast<u8>(k), static_cast<u8>(birds), static_cast<u16>(root));
-    if (pick != 0xFF) ++s.tokens.discard[pick];
+    if (pick != 0xFF) ++safari_state(s).tokens.discard[pick];
   }
-  s.pend_root = 0xFFFF;
-  s.pend_pick.fill(0xFF);
+  safari_state(s).pend_root = 0xFFFF;
+  safari_state(s).pend_pick.fill(0xFF);
   s.graph[root].scored = 1;
   return_pieces(s, root);
   return true;
@@ -423,10 +463,10 @@ bool score_completed(State& s, int root, EventSink* ev) {
 void gen_choices(const State& s, MoveList& out) {
   Move m;
   m.kind = MoveKind::Choose;
-  if (s.pend_root != 0xFFFF) {  // a scorer's token hand-in: none, or a species not on the feature
+  if (safari_state(s).pend_root != 0xFFFF) {  // a scorer's token hand-in: none, or a species not on the feature
     m.player = s.decider;
     out.push_back(m);
-    const u8 kinds = static_cast<u8>(hand_mask(s, s.decider) & ~species_mask(s.graph[s.pend_root]));
+    const u8 kinds = static_cast<u8>(hand_mask(s, s.decider) & ~species_mask(s.graph[safari_state(s).pend_root]));
     for (int k = 0; k < kTokenKinds; ++k)
       if ((kinds >> k) & 1u) {
         m.feat = static_cast<u8>(k);
@@ -435,7 +475,7 @@ void gen_choices(const State& s, MoveList& out) {
     return;
   }
   m.player = s.current;  // put the taken jeep on an empty cell next to the tiles
-  m.feat = static_cast<u8>(s.marker_taken - 1);
+  m.feat = static_cast<u8>(safari_state(s).marker_taken - 1);
   m.pk = 1;  // a jeep (as in the jeep action): tells it from a hand-in
   for (const FrontierCell& fc : s.frontier) {
     if (!jeep_cell_free(s, fc.x, fc.y)) continue;
@@ -446,24 +486,24 @@ void gen_choices(const State& s, MoveList& out) {
 }
 
 void apply_choice(State& s, const Move& m, EventSink* ev) {
-  if (s.pend_root != 0xFFFF) {
+  if (safari_state(s).pend_root != 0xFFFF) {
     const int p = s.decider;
-    s.pend_mask = static_cast<u8>(s.pend_mask & ~(1u << p));
+    safari_state(s).pend_mask = static_cast<u8>(safari_state(s).pend_mask & ~(1u << p));
     if (m.feat != 0xFF) {
-      --s.tokens.hand[static_cast<std::size_t>(p)][m.feat];
-      s.pend_pick[static_cast<std::size_t>(p)] = m.feat;
+      --safari_state(s).tokens.hand[static_cast<std::size_t>(p)][m.feat];
+      safari_state(s).pend_pick[static_cast<std::size_t>(p)] = m.feat;
     }
     s.decider = 0xFF;
   } else {
-    s.markers[m.feat] = {m.x, m.y};
-    s.marker_taken = 0;
+    safari_state(s).markers[m.feat] = {m.x, m.y};
+    safari_state(s).marker_taken = 0;
   }
   continue_turn(s, ev);
 }
 
 // A taken jeep: +3 after scoring, then it must go back on the board.
 void on_scoring(State& s, EventSink* ev) {
-  if (!s.marker_taken) return;
+  if (!safari_state(s).marker_taken) return;
   add_score(s, s.current, 3);
   push_event(s, ev, s.current, kBaobab, ScoreReason::Special, 3, kJeepCause);
   for (const FrontierCell& fc : s.frontier)
@@ -471,7 +511,7 @@ void on_scoring(State& s, EventSink* ev) {
       s.phase = Phase::Choose;
       return;
     }
-  s.marker_taken = 0;  // no empty cell left: the jeep leaves the game
+  safari_state(s).marker_taken = 0;  // no empty cell left: the jeep leaves the game
 }
 
 // End: every player with a photographer on an unfinished trail or bush scores its animals and birds.
@@ -503,7 +543,8 @@ void on_final_scoring(State& s, EventSink* ev) {
 std::string action_text(const State& s, const Move& m) {
   // compiled formats: a legal list writes hundreds of these
   if (m.pk == 1)
-    return fmt::format(FMT_COMPILE("jeep from {},{} to {},{}"), s.markers[m.rot][0], s.markers[m.rot][1], m.x, m.y);
+    return fmt::format(FMT_COMPILE("jeep from {},{} to {},{}"), safari_state(s).markers[m.rot][0],
+                       safari_state(s).markers[m.rot][1], m.x, m.y);
   return fmt::format(FMT_COMPILE("{} {} at {},{} {}"), m.pk == 2 ? "found" : "explore", kSpecies[m.feat], m.x, m.y,
                      kCornerNames[static_cast<std::size_t>(m.rot) & 3]);
 }
@@ -553,7 +594,7 @@ Move action_parse(const State& s, std::string_view text) {
     m.pk = 1;
     m.rot = 0xFF;
     for (u8 j = 0; j < 2; ++j)
-      if (s.markers[j][0] == from.first && s.markers[j][1] == from.second) m.rot = j;
+      if (safari_state(s).markers[j][0] == from.first && safari_state(s).markers[j][1] == from.second) m.rot = j;
     if (m.rot == 0xFF) throw InputError(sf_say("err.no_jeep_at_cell", {{"x", from.first}, {"y", from.second}}));
     m.x = static_cast<i8>(to.first);
     m.y = static_cast<i8>(to.second);
@@ -577,14 +618,14 @@ Move action_parse(const State& s, std::string_view text) {
 
 // Choose: a hand-in ("lion" / "none") or the taken jeep's new cell ("jeep to X,Y").
 std::string choice_text(const State& s, const Move& m) {
-  if (s.pend_root != 0xFFFF) return m.feat == 0xFF ? "none" : "hand in " + kSpecies[m.feat];
+  if (safari_state(s).pend_root != 0xFFFF) return m.feat == 0xFF ? "none" : "hand in " + kSpecies[m.feat];
   return fmt::format("jeep to {},{}", m.x, m.y);
 }
 
 Move choice_parse(const State& s, std::string_view text) {
   Move m;
   m.kind = MoveKind::Choose;
-  if (s.pend_root != 0xFFFF) {
+  if (safari_state(s).pend_root != 0xFFFF) {
     m.player = s.decider;
     if (text == "none" || text == "keep" || text.empty()) return m;
     if (text.substr(0, 8) == "hand in ") text.remove_prefix(8);
@@ -600,7 +641,7 @@ Move choice_parse(const State& s, std::string_view text) {
     throw InputError(sf_say("err.cell_off_map", {{"x", to.first}, {"y", to.second}}));
   m.x = static_cast<i8>(to.first);
   m.y = static_cast<i8>(to.second);
-  m.feat = static_cast<u8>(s.marker_taken ? s.marker_taken - 1 : 0);
+  m.feat = static_cast<u8>(safari_state(s).marker_taken ? safari_state(s).marker_taken - 1 : 0);
   m.pk = 1;
   return m;
 }
@@ -620,7 +661,7 @@ void prepare(State& s, const std::string& keys, bool own_board) {
   if (const json* jj = jin::opt(j, "jeeps")) {
     const json& arr = jin::array(*jj, "setup", "jeeps", 2);
     if (arr.size() != 2) throw InputError("setup: jeeps: two entries, each [x, y] or null");
-    s.markers = {std::array<i8, 2>{kOffBoard, kOffBoard}, std::array<i8, 2>{kOffBoard, kOffBoard}};
+    safari_state(s).markers = {std::array<i8, 2>{kOffBoard, kOffBoard}, std::array<i8, 2>{kOffBoard, kOffBoard}};
     for (std::size_t k = 0; k < 2; ++k) {
       if (arr[k].is_null()) continue;
       const std::string key = fmt::format("jeeps[{}]", k);
@@ -628,14 +669,14 @@ void prepare(State& s, const std::string& keys, bool own_board) {
       if (xy.size() != 2) throw InputError(fmt::format("setup: {}: expected [x, y] or null", key));
       const int x = static_cast<int>(jin::integer(xy[0], -128, 127, "setup", key + "[0]"));
       const int y = static_cast<int>(jin::integer(xy[1], -128, 127, "setup", key + "[1]"));
-      s.markers[k] = {static_cast<i8>(x), static_cast<i8>(y)};
+      safari_state(s).markers[k] = {static_cast<i8>(x), static_cast<i8>(y)};
     }
   }
   for (std::size_t k = 0; k < 2; ++k) {  // on an empty cell next to the tiles (the start places too, on a board of its own)
-    const auto [x, y] = s.markers[k];
+    const auto [x, y] = safari_state(s).markers[k];
     if (x == kOffBoard) continue;
     const bool free_cell = CellMap::in_range(x, y) && (s.cells.get(x, y) & 0x8000) != 0;
-    const bool other = k == 1 && s.markers[0] == s.markers[1];
+    const bool other = k == 1 && safari_state(s).markers[0] == safari_state(s).markers[1];
     if (!free_cell || other)
       throw InputError(fmt::format("setup: jeeps[{}]: {},{} is not an empty cell next to the tiles{}{}", k, x, y, other ? " without a jeep" : "",
                                    own_board && !jin::opt(j, "jeeps") ? " (the start places: give \"jeeps\")" : ""));
@@ -662,7 +703,7 @@ void prepare(State& s, const std::string& keys, bool own_board) {
       }
       const int px = x + kCornerDx[static_cast<std::size_t>(c)], py = y + kCornerDy[static_cast<std::size_t>(c)];
       if (!quarter_usable(s, px, py, c)) throw InputError(fmt::format("{}: {} shows no savanna for a watering hole", w, cell_corner(x, y, c)));
-      if (find_spot(s, px, py) < 0 && s.spots.size() >= static_cast<std::size_t>(kMaxSpots))
+      if (find_spot(s, px, py) < 0 && safari_state(s).spots.size() >= static_cast<std::size_t>(kMaxSpots))
         throw InputError(fmt::format("{}: more than {} watering holes", w, kMaxSpots));
       Spot& hole = spot_at(s, px, py);
       if (hole.token[static_cast<std::size_t>(c)] != 0xFF) throw InputError(fmt::format("{}: {} already holds a token", w, cell_corner(x, y, c)));
@@ -679,14 +720,14 @@ void prepare(State& s, const std::string& keys, bool own_board) {
         hole.owner[static_cast<std::size_t>(c)] = static_cast<u8>(p);
       }
     }
-    for (Spot& hole : s.spots) {
+    for (Spot& hole : safari_state(s).spots) {
       if (hole.ntokens < 4) continue;
       hole.closed = 1;
       for (const u8 o : hole.owner)
         if (o != 0xFF) throw InputError(fmt::format("setup: watering_holes: the completed watering hole at point {},{} holds a photographer (they go home)", hole.x, hole.y));
     }
   }
-  Tokens& t = s.tokens;
+  Tokens& t = safari_state(s).tokens;
   if (const json* tk = jin::opt(j, "tokens")) {
     const std::string w = "setup: tokens";
     const json& o = jin::object(*tk, "setup", "tokens");
@@ -720,9 +761,10 @@ void prepare(State& s, const std::string& keys, bool own_board) {
 
 std::string export_keys(const State& s) {
   json jeeps = json::array();
-  for (const auto& mk : s.markers) jeeps.push_back(mk[0] == kOffBoard ? json(nullptr) : json::array({mk[0], mk[1]}));
+  for (const auto& mk : safari_state(s).markers)
+    jeeps.push_back(mk[0] == kOffBoard ? json(nullptr) : json::array({mk[0], mk[1]}));
   json holes = json::array();
-  for (const Spot& sp : s.spots)
+  for (const Spot& sp : safari_state(s).spots)
     for (int c = 0; c < 4; ++c) {
       const auto ci = static_cast<std::size_t>(c);
       if (sp.token[ci] == 0xFF) continue;
@@ -731,8 +773,8 @@ std::string export_keys(const State& s) {
       holes.push_back(e);
     }
   json hands = json::array();
-  for (int p = 0; p < s.nplayers; ++p) hands.push_back(s.tokens.hand[static_cast<std::size_t>(p)]);
-  json j{{"jeeps", jeeps}, {"tokens", {{"hands", hands}, {"discard", s.tokens.discard}}}};
+  for (int p = 0; p < s.nplayers; ++p) hands.push_back(safari_state(s).tokens.hand[static_cast<std::size_t>(p)]);
+  json j{{"jeeps", jeeps}, {"tokens", {{"hands", hands}, {"discard", safari_state(s).tokens.discard}}}};
   if (!holes.empty()) j["watering_holes"] = holes;
   return j.dump();
 }
@@ -752,7 +794,7 @@ std::string describe(const State& s, const ScoreEvent& e) {
                                                        {"tiles", e.tiles},
                                                        {"species", e.attr},
                                                        {"value", kSpeciesPoints[std::min<std::size_t>(e.attr, 5)]}});
-      if (e.moved) what += sf_say("event.sf_birds", {{"birds", e.moved}});
+      if (e.amount) what += sf_say("event.sf_birds", {{"birds", e.amount}});
       if (e.cause)
         what += sf_say("event.sf_handed_in", {{"article", article_of(e.cause - 1)}, {"species", species(e.cause - 1)}});
       return what;
@@ -763,7 +805,7 @@ std::string describe(const State& s, const ScoreEvent& e) {
                                                    {"feature", name},
                                                    {"feature_open", feature_form(*s.rs->game, fname, "open")},
                                                    {"animals", e.attr}});
-      if (e.moved) what += sf_say("event.sf_final_birds", {{"birds", e.moved}});
+      if (e.amount) what += sf_say("event.sf_final_birds", {{"birds", e.amount}});
       return what;
     }
     case ScoreReason::Special:
@@ -818,7 +860,8 @@ std::string spot_text(const State& s, const PlacedTile& pt, int local) {
 
 std::vector<std::pair<std::string, int>> hand(const State& s, int p) {
   std::vector<std::pair<std::string, int>> out;
-  for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) out.emplace_back(kSpecies[k], s.tokens.hand[static_cast<std::size_t>(p)][k]);
+  for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k)
+    out.emplace_back(kSpecies[k], safari_state(s).tokens.hand[static_cast<std::size_t>(p)][k]);
   return out;
 }
 
@@ -831,9 +874,9 @@ std::vector<Panel> panels(const State& s) {
   tokens.columns.push_back(sf_say("panel.tokens.photographers"));
   for (int p = 0; p < s.nplayers; ++p) {
     std::vector<std::string> row{std::to_string(p)};
-    for (const u8 k : s.tokens.hand[static_cast<std::size_t>(p)]) row.push_back(std::to_string(k));
+    for (const u8 k : safari_state(s).tokens.hand[static_cast<std::size_t>(p)]) row.push_back(std::to_string(k));
     int at_holes = 0;
-    for (const Spot& sp : s.spots)
+    for (const Spot& sp : safari_state(s).spots)
       for (const u8 o : sp.owner) at_holes += o == p;
     row.push_back(sf_say("panel.tokens.supply", {{"n", static_cast<int>(s.supply[static_cast<std::size_t>(p)])}}) +
                   (at_holes ? sf_say("panel.tokens.at_holes", {{"n", at_holes}}) : std::string()));
@@ -842,9 +885,9 @@ std::vector<Panel> panels(const State& s) {
   int discard = 0;
   std::vector<std::string> disc;
   for (std::size_t k = 0; k < static_cast<std::size_t>(kTokenKinds); ++k) {
-    discard += s.tokens.discard[k];
-    if (s.tokens.discard[k])
-      disc.push_back(sf_say("panel.tokens.discard_item", {{"n", static_cast<int>(s.tokens.discard[k])},
+    discard += safari_state(s).tokens.discard[k];
+    if (safari_state(s).tokens.discard[k])
+      disc.push_back(sf_say("panel.tokens.discard_item", {{"n", static_cast<int>(safari_state(s).tokens.discard[k])},
                                                           {"species", species_word(s, static_cast<int>(k))}}));
   }
   const int pile = pile_total(s);
@@ -856,12 +899,12 @@ std::vector<Panel> panels(const State& s) {
   jeeps.id = "jeeps";
   jeeps.title = sf_say("panel.jeeps.title");
   std::vector<std::string> at;
-  for (const auto& mk : s.markers)
+  for (const auto& mk : safari_state(s).markers)
     if (mk[0] != kOffBoard) at.push_back(fmt::format("{},{}", mk[0], mk[1]));
   std::string jt = at.empty()
                        ? sf_say("panel.jeeps.none")
                        : sf_say("panel.jeeps.at", {{"cells", fmt::format("{}", fmt::join(at, sf_say("list.and")))}});
-  if (s.marker_taken)
+  if (safari_state(s).marker_taken)
     jt += sf_say("panel.jeeps.taken");
   else if (at.size() < 2)
     jt += sf_say("panel.jeeps.left");
@@ -869,11 +912,11 @@ std::vector<Panel> panels(const State& s) {
   Panel holes;
   holes.id = "watering_holes";
   holes.title = sf_say("panel.holes.title");
-  if (s.spots.empty()) holes.counters.emplace_back(holes.title, sf_say("panel.holes.none"));
+  if (safari_state(s).spots.empty()) holes.counters.emplace_back(holes.title, sf_say("panel.holes.none"));
   // a hole named by its place (the web page frames it on hover), then what a player weighs: the
   // species there, whose photographers, and what exploring it is worth now (the quarters' own
   // coordinates are in the options' texts, where a move is chosen)
-  for (const Spot& sp : s.spots) {
+  for (const Spot& sp : safari_state(s).spots) {
     std::vector<std::string> species, who;
     int unplaced = 0, free = 0;  // quarters whose tile is not placed yet; quarters a token may take
     for (int c = 0; c < 4; ++c) {
@@ -990,13 +1033,14 @@ const GameDef& safari() {
                          {"jeep", "", "", "jeep"},
                          {"tokens_in_hand", "tokens", "", "tokens", true}};
     g.event_keys = {"tiles", "species", "birds", "token"};
+    g.chance_outcomes = kTokenKinds;
     g.final_event_keys = {"tiles", "animals", "birds", ""};
     Hooks& h = g.hooks;
     g.setup_keys = {"jeeps", "watering_holes", "tokens"};
     g.present.panels = panels;
     g.present.hand = hand;
     g.present.spot_text = spot_text;
-    g.present.state_names = {"jeep", "watering_hole", species};
+    g.present.state_names = {species};
     present_safari(g);
     h.on_init = on_init;
     h.prepare = prepare;
@@ -1008,7 +1052,19 @@ const GameDef& safari() {
     h.action_text = action_text;
     h.action_parse = action_parse;
     h.option_gain = option_gain;
-    h.action_twin = action_twin;
+    h.eval_twin = eval_twin;
+    h.held = held;
+    h.greedy_term = greedy_term;
+    h.observe = observe;
+    {
+      ObservationPlan& ob = g.observation;
+      ob.planes.push_back({"jeep"});
+      for (const std::string& sp : species) ob.planes.push_back({"watering_hole_" + sp, false, true});
+      ob.planes.push_back({"watering_hole_piece", true, true});
+      for (const std::string& sp : species) ob.seat_values.push_back("hand_" + sp);
+      for (const std::string& sp : species) ob.values.push_back("token_pile_" + sp);
+      for (const std::string& sp : species) ob.values.push_back("token_discard_" + sp);
+    }
     h.on_piece = on_piece;
     h.score_completed = score_completed;
     h.score_unfinished = score_unfinished;

@@ -21,6 +21,7 @@
 #include <set>
 #include <tuple>
 
+#include "games/safari/safari_state.hpp"
 #include "scenario.hpp"
 
 namespace carc::test {
@@ -51,9 +52,11 @@ std::string text(const Ruleset& rs, const ScoreEvent& e) {
   const std::string& name = rs.ftype(e.ftype).name;
   switch (e.reason) {
     case ScoreReason::Completed:
-      return fmt::format("completed {} {} {} ({} species, {} birds, {} tiles{})", name, who, e.points, e.attr, e.moved, e.tiles,
-                         e.cause ? fmt::format(", {} handed in", kSpeciesName[static_cast<std::size_t>(e.cause - 1)]) : "");
-    case ScoreReason::Final: return fmt::format("unfinished {} {} {} ({} animals, {} birds)", name, who, e.points, e.attr, e.moved);
+      return fmt::format(
+          "completed {} {} {} ({} species, {} birds, {} tiles{})", name, who, e.points, e.attr, e.amount, e.tiles,
+          e.cause ? fmt::format(", {} handed in", kSpeciesName[static_cast<std::size_t>(e.cause - 1)]) : "");
+    case ScoreReason::Final:
+      return fmt::format("unfinished {} {} {} ({} animals, {} birds)", name, who, e.points, e.attr, e.amount);
     case ScoreReason::Special:
       switch (e.cause) {
         case 1: return fmt::format("found {} {} ({})", who, e.points, kSpeciesName[e.attr % 5]);
@@ -76,7 +79,8 @@ Lines texts(const Scenario& sc, const EventSink& ev) {
 // One token draw (a chance outcome) of the species given.
 void deal(Scenario& sc, int species) {
   ASSERT_EQ(sc.s.phase, Phase::Chance) << "no token draw is due";
-  ASSERT_GT(sc.s.tokens.pile[static_cast<std::size_t>(species)], 0) << "no " << kSpeciesName[static_cast<std::size_t>(species)] << " left";
+  ASSERT_GT(safari_state(sc.s).tokens.pile[static_cast<std::size_t>(species)], 0)
+      << "no " << kSpeciesName[static_cast<std::size_t>(species)] << " left";
   sc.s.rs->game->hooks.apply_chance(sc.s, species, &sc.events);
 }
 
@@ -90,7 +94,7 @@ Scenario safari(int players, const std::vector<int>& opening) {
   return sc;
 }
 
-Hand hand(const Scenario& sc, int p) { return sc.s.tokens.hand[static_cast<std::size_t>(p)]; }
+Hand hand(const Scenario& sc, int p) { return safari_state(sc.s).tokens.hand[static_cast<std::size_t>(p)]; }
 Hand tokens(int monkey, int elephant, int giraffe, int lion, int zebra) {
   return {static_cast<u8>(monkey), static_cast<u8>(elephant), static_cast<u8>(giraffe), static_cast<u8>(lion), static_cast<u8>(zebra)};
 }
@@ -161,13 +165,13 @@ std::vector<int> hand_in_options(const State& s) {
 int photographers_on_board(const State& s, int p) {
   int n = 0;
   for (const auto& pc : s.pieces) n += pc.player == p;
-  for (const Spot& sp : s.spots)
+  for (const Spot& sp : safari_state(s).spots)
     for (const u8 o : sp.owner) n += o == p;
   return n;
 }
 
 const Spot* spot_at(const State& s, int px, int py) {
-  for (const Spot& sp : s.spots)
+  for (const Spot& sp : safari_state(s).spots)
     if (sp.x == px && sp.y == py) return &sp;
   return nullptr;
 }
@@ -191,7 +195,7 @@ TEST(SafariRulebook, TrailWithThreeSpeciesScoresSix) {
   EXPECT_EQ(sc.score(kBlue), 0);
   EXPECT_EQ(sc.s.supply[kRed], 6) << "the photographer returns";
   EXPECT_EQ(hand(sc, kRed), tokens(0, 1, 1, 0, 0)) << "nothing handed in";
-  EXPECT_EQ(total(sc.s.tokens.discard), 0);
+  EXPECT_EQ(total(safari_state(sc.s).tokens.discard), 0);
 }
 
 // "Your trail already has an elephant, a zebra and a giraffe. You add a lion token from your
@@ -211,11 +215,11 @@ TEST(SafariRulebook, TrailWithLionHandedInScoresTen) {
             Lines({"completed trail red 10 (4 species, 0 birds, 3 tiles, lion handed in)"}));
   EXPECT_EQ(sc.score(kRed), 10);
   EXPECT_EQ(hand(sc, kRed), tokens(1, 0, 0, 0, 0));
-  EXPECT_EQ(sc.s.tokens.discard, tokens(0, 0, 0, 1, 0)) << "the lion goes to the discard pile";
+  EXPECT_EQ(safari_state(sc.s).tokens.discard, tokens(0, 0, 0, 1, 0)) << "the lion goes to the discard pile";
   EXPECT_EQ(sc.s.supply[kRed], 6);
   EXPECT_EQ(sc.s.phase, Phase::Draw);
   EXPECT_EQ(sc.s.current, kRed) << "blue's turn is over";
-  EXPECT_EQ(sc.s.pend_root, 0xFFFF);
+  EXPECT_EQ(safari_state(sc.s).pend_root, 0xFFFF);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,7 +240,7 @@ TEST(SafariRulebook, BushWithZebraHandedInAndThreeBirdsScoresNine) {
   EXPECT_EQ(texts(sc, sc.play(hand_in(kRed, kZebra))),
             Lines({"completed bush red 9 (3 species, 3 birds, 3 tiles, zebra handed in)"}));
   EXPECT_EQ(sc.score(kRed), 9);
-  EXPECT_EQ(sc.s.tokens.discard, tokens(0, 0, 0, 0, 1));
+  EXPECT_EQ(safari_state(sc.s).tokens.discard, tokens(0, 0, 0, 0, 1));
   EXPECT_EQ(hand(sc, kRed), tokens(0, 0, 1, 0, 0));
   // CS25's lion bush is a separate, open bush
   const PlacedTile& t = sc.s.tiles[static_cast<std::size_t>(sc.s.placed_at(1, -2))];
@@ -279,7 +283,7 @@ TEST(SafariRulebook, JoinedTrailsFifteenWithTokenTenWithout) {
   EXPECT_EQ(sc.score(kBlue), 10);
   EXPECT_EQ(hand(sc, kRed), tokens(0, 0, 1, 0, 0));
   EXPECT_EQ(hand(sc, kBlue), tokens(0, 0, 0, 1, 1)) << "blue keeps his zebra";
-  EXPECT_EQ(sc.s.tokens.discard, tokens(0, 0, 0, 0, 1));
+  EXPECT_EQ(safari_state(sc.s).tokens.discard, tokens(0, 0, 0, 0, 1));
   EXPECT_EQ(sc.s.supply[kRed], 6);
   EXPECT_EQ(sc.s.supply[kBlue], 6);
   EXPECT_EQ(sc.s.phase, Phase::Draw);
@@ -360,8 +364,8 @@ TEST(SafariRulebook, WateringHoleFoundThreeThenFourFiveSixAndThreeForThePhotogra
   EXPECT_EQ(sp.closed, 1);
   EXPECT_EQ(sp.token, (std::array<u8, 4>{kMonkey, kZebra, kGiraffe, kLion}));
   EXPECT_EQ(sp.owner, (std::array<u8, 4>{kNone, kNone, kNone, kNone}));
-  EXPECT_EQ(total(sc.s.tokens.discard), 0) << "tokens stay at the watering hole";
-  EXPECT_EQ(sc.s.spots.size(), 1u);
+  EXPECT_EQ(total(safari_state(sc.s).tokens.discard), 0) << "tokens stay at the watering hole";
+  EXPECT_EQ(safari_state(sc.s).spots.size(), 1u);
 }
 
 // The search's playouts judge an action by Hooks::option_gain: the points it scores at once less
@@ -434,7 +438,7 @@ TEST(SafariRulebook, WateringHoleDiagonalExceptionTwoOwnersScoreThreeEach) {
   EXPECT_EQ(sp.token[kNW], kZebra);
   EXPECT_EQ(sp.owner[kSE], kBlue);
   EXPECT_EQ(sp.owner[kNW], kRed);
-  EXPECT_EQ(sc.s.spots.size(), 1u) << "one watering hole with two photographers";
+  EXPECT_EQ(safari_state(sc.s).spots.size(), 1u) << "one watering hole with two photographers";
   // blue explores the 3rd quarter (no third found: the point has 2 tokens now)
   sc.draw_and_place("CS1b", -1, -1, 0, kBlue);
   EXPECT_FALSE(is_legal(sc.s, found(kBlue, 0, 1, kNE, kLion)));
@@ -540,20 +544,20 @@ TEST(SafariRulebook, FinalSharedBushTenEachAndSmallBushTwo) {
 // neighbour, so red takes the tokens on blue's turn.
 TEST(SafariRulebook, BaobabTakesTwoTokensAndTwoMoreWhenSurrounded) {
   auto sc = safari(2, {kMonkey, kMonkey, kElephant, kElephant});
-  const Hand pile0 = sc.s.tokens.pile;
+  const Hand pile0 = safari_state(sc.s).tokens.pile;
   EXPECT_EQ(pile0, tokens(8, 8, 10, 10, 10));
   EXPECT_TRUE(sc.place("CS1a", 0, -1, 0, kRed, "C").empty());
   ASSERT_EQ(sc.s.phase, Phase::Chance);
   EXPECT_TRUE(is_chance(sc.s));
-  EXPECT_EQ(sc.s.tokens.deal_to, kRed);
-  EXPECT_EQ(sc.s.tokens.deal_left, 2);
+  EXPECT_EQ(safari_state(sc.s).tokens.deal_to, kRed);
+  EXPECT_EQ(safari_state(sc.s).tokens.deal_left, 2);
   deal(sc, kLion);
   EXPECT_EQ(sc.s.phase, Phase::Chance) << "2 tokens at once";
   deal(sc, kZebra);
   EXPECT_EQ(sc.s.phase, Phase::Draw);
   EXPECT_EQ(sc.s.current, kBlue);
   EXPECT_EQ(hand(sc, kRed), tokens(2, 0, 0, 1, 1));
-  EXPECT_EQ(sc.s.tokens.pile, tokens(8, 8, 10, 9, 9));
+  EXPECT_EQ(safari_state(sc.s).tokens.pile, tokens(8, 8, 10, 9, 9));
   EXPECT_EQ(sc.s.supply[kRed], 5);
   sc.place("CS1b", -1, -1, 0, kBlue);
   sc.place("CS20a", 1, -1, 90, kRed);
@@ -563,7 +567,7 @@ TEST(SafariRulebook, BaobabTakesTwoTokensAndTwoMoreWhenSurrounded) {
   EXPECT_TRUE(sc.place("CS3c", 1, -2, 270, kBlue).empty()) << "a baobab never scores points";
   ASSERT_EQ(sc.s.phase, Phase::Chance) << "the 8th neighbour: red takes 2 more tokens";
   EXPECT_EQ(sc.s.current, kBlue);
-  EXPECT_EQ(sc.s.tokens.deal_to, kRed);
+  EXPECT_EQ(safari_state(sc.s).tokens.deal_to, kRed);
   EXPECT_EQ(sc.s.supply[kRed], 6) << "the photographer returns";
   deal(sc, kGiraffe);
   deal(sc, kElephant);
@@ -587,12 +591,12 @@ TEST(SafariRulebook, BaobabTakesTwoTokensAndTwoMoreWhenSurrounded) {
 // space next to any tile." "Moving a jeep gives no points." "Two jeeps never share a space."
 TEST(SafariRulebook, JeepTakenScoresThreeAfterScoringAndMustBeRelocated) {
   auto sc = safari(2, {kMonkey, kElephant, kLion, kZebra});
-  EXPECT_EQ(sc.s.markers[0], (std::array<i8, 2>{-2, 0}));
-  EXPECT_EQ(sc.s.markers[1], (std::array<i8, 2>{2, 0}));
+  EXPECT_EQ(safari_state(sc.s).markers[0], (std::array<i8, 2>{-2, 0}));
+  EXPECT_EQ(safari_state(sc.s).markers[1], (std::array<i8, 2>{2, 0}));
   // red closes CSS3's monkey trail with CS3 turned 180 (an elephant) on the jeep at 2,0
   sc.draw_and_place("CS3a", 2, 0, 180, kRed);
-  EXPECT_EQ(sc.s.marker_taken, 2);
-  EXPECT_EQ(sc.s.markers[1][0], kOffBoard);
+  EXPECT_EQ(safari_state(sc.s).marker_taken, 2);
+  EXPECT_EQ(safari_state(sc.s).markers[1][0], kOffBoard);
   EXPECT_TRUE(actions(sc.s, 1).empty()) << "no jeep move in a turn that took a jeep";
   EXPECT_FALSE(is_legal(sc.s, jeep_move(kRed, 0, 0, 1)));
   EXPECT_FALSE(actions(sc.s, 2).empty()) << "founding a watering hole is still possible";
@@ -614,8 +618,8 @@ TEST(SafariRulebook, JeepTakenScoresThreeAfterScoringAndMustBeRelocated) {
   EXPECT_FALSE(is_legal(sc.s, jeep_to(kRed, 1, 5, 5))) << "not next to the tiles";
   EXPECT_FALSE(is_legal(sc.s, jeep_to(kBlue, 1, 0, 1))) << "the current player relocates it";
   EXPECT_TRUE(sc.play(jeep_to(kRed, 1, 0, 1)).empty());
-  EXPECT_EQ(sc.s.markers[1], (std::array<i8, 2>{0, 1}));
-  EXPECT_EQ(sc.s.marker_taken, 0);
+  EXPECT_EQ(safari_state(sc.s).markers[1], (std::array<i8, 2>{0, 1}));
+  EXPECT_EQ(safari_state(sc.s).marker_taken, 0);
   EXPECT_EQ(sc.s.phase, Phase::Draw);
   EXPECT_EQ(sc.s.current, kBlue);
   EXPECT_EQ(sc.score(kRed), 6);
@@ -627,18 +631,18 @@ TEST(SafariRulebook, JeepTakenScoresThreeAfterScoringAndMustBeRelocated) {
   EXPECT_FALSE(is_legal(sc.s, jeep_move(kBlue, 1, -2, 0)));
   EXPECT_FALSE(is_legal(sc.s, jeep_move(kBlue, 0, -2, 0))) << "to another cell";
   EXPECT_TRUE(sc.play(jeep_move(kBlue, 0, 1, 1)).empty()) << "moving a jeep scores nothing";
-  EXPECT_EQ(sc.s.markers[0], (std::array<i8, 2>{1, 1}));
+  EXPECT_EQ(safari_state(sc.s).markers[0], (std::array<i8, 2>{1, 1}));
   EXPECT_EQ(sc.score(kBlue), 0);
   EXPECT_EQ(sc.s.phase, Phase::Draw);
   // red takes the moved jeep: nothing completed, +3, and it may not go to the other jeep's cell
   EXPECT_EQ(texts(sc, sc.place("CS1b", 1, 1, 0, kRed)), Lines({"jeep red 3"}));
   ASSERT_EQ(sc.s.phase, Phase::Choose);
-  EXPECT_EQ(sc.s.marker_taken, 1);
+  EXPECT_EQ(safari_state(sc.s).marker_taken, 1);
   EXPECT_FALSE(is_legal(sc.s, jeep_to(kRed, 0, 0, 1)));
   EXPECT_TRUE(is_legal(sc.s, jeep_to(kRed, 0, -2, 0)));
   sc.play(jeep_to(kRed, 0, -2, 0));
   EXPECT_EQ(sc.score(kRed), 9);
-  EXPECT_EQ(sc.s.markers[0], (std::array<i8, 2>{-2, 0}));
+  EXPECT_EQ(safari_state(sc.s).markers[0], (std::array<i8, 2>{-2, 0}));
 }
 
 // A tile completing a trail with a hand-in on a jeep's cell: the hand-in decision comes first, the
@@ -652,7 +656,7 @@ TEST(SafariRules, JeepScoresAfterTheHandInAndTheCompletedFeature) {
   EXPECT_EQ(texts(sc, sc.play(hand_in(kRed, kLion))),
             Lines({"completed trail red 6 (3 species, 0 birds, 2 tiles, lion handed in)", "jeep red 3"}));
   ASSERT_EQ(sc.s.phase, Phase::Choose);
-  EXPECT_EQ(sc.s.pend_root, 0xFFFF);
+  EXPECT_EQ(safari_state(sc.s).pend_root, 0xFFFF);
   EXPECT_TRUE(is_legal(sc.s, jeep_to(kRed, 1, 3, 0)));
   EXPECT_FALSE(is_legal(sc.s, hand_in(kRed, kGiraffe))) << "the hand-in is over";
   sc.play(jeep_to(kRed, 1, 3, 0));
@@ -669,7 +673,7 @@ TEST(SafariRules, JeepScoresAfterTheHandInAndTheCompletedFeature) {
 // the last lion, then one from the reshuffled pile.
 TEST(SafariRules, DiscardPileIsReshuffledWhenThePileRunsOut) {
   auto sc = safari(2, {kMonkey, kElephant, kGiraffe, kLion});
-  Tokens& t = sc.s.tokens;
+  Tokens& t = safari_state(sc.s).tokens;
   t.discard = t.pile;
   t.discard[kLion] = static_cast<u8>(t.discard[kLion] - 1);
   t.pile = tokens(0, 0, 0, 1, 0);
@@ -711,7 +715,7 @@ TEST(SafariRules, BaobabsSurroundedTogetherDealInSeatOrderFromThePlacer) {
   sc.place("CS7a", 0, -3, 90, kRed);
   sc.place("CS7b", 1, -3, 180, kBlue);
   sc.place("CS7c", 2, -3, 90, kRed);
-  Tokens& t = sc.s.tokens;  // only 2 tokens left anywhere (the rest in hands)
+  Tokens& t = safari_state(sc.s).tokens;  // only 2 tokens left anywhere (the rest in hands)
   for (int k = 0; k < kTokenKinds; ++k) {
     t.hand[kRed][static_cast<std::size_t>(k)] = static_cast<u8>(t.hand[kRed][static_cast<std::size_t>(k)] + t.pile[static_cast<std::size_t>(k)]);
     t.pile[static_cast<std::size_t>(k)] = 0;
@@ -721,7 +725,7 @@ TEST(SafariRules, BaobabsSurroundedTogetherDealInSeatOrderFromThePlacer) {
   const Hand red_before = hand(sc, kRed), blue_before = hand(sc, kBlue);
   sc.place("CS18a", 1, -1, 90, kBlue);
   ASSERT_EQ(sc.s.phase, Phase::Chance);
-  EXPECT_EQ(sc.s.tokens.deal_to, kBlue) << "the placer's own baobab deals first";
+  EXPECT_EQ(safari_state(sc.s).tokens.deal_to, kBlue) << "the placer's own baobab deals first";
   deal(sc, kGiraffe);
   deal(sc, kGiraffe);
   EXPECT_EQ(sc.s.phase, Phase::Draw) << "no token left for red";
@@ -734,7 +738,7 @@ TEST(SafariRules, BaobabsSurroundedTogetherDealInSeatOrderFromThePlacer) {
 // With no token face down nor discarded (all in hands), a baobab deals nothing and the turn goes on.
 TEST(SafariRules, NoTokenLeftAnywhereTheBaobabDealsNothing) {
   auto sc = safari(2, {kMonkey, kElephant, kGiraffe, kLion});
-  Tokens& t = sc.s.tokens;
+  Tokens& t = safari_state(sc.s).tokens;
   for (int k = 0; k < kTokenKinds; ++k) t.hand[kBlue][static_cast<std::size_t>(k)] = static_cast<u8>(t.hand[kBlue][static_cast<std::size_t>(k)] + t.pile[static_cast<std::size_t>(k)]);
   t.pile.fill(0);
   sc.place("CS1a", 0, -1, 0, kRed, "C");
@@ -748,7 +752,7 @@ TEST(SafariRules, NoTokenLeftAnywhereTheBaobabDealsNothing) {
 TEST(SafariRules, OpeningDealTwoTokensPerPlayerInSeatOrder) {
   Scenario sc(safari_rules(), 3);
   EXPECT_EQ(sc.s.phase, Phase::Chance);
-  EXPECT_EQ(sc.s.tokens.deal_left, 6);
+  EXPECT_EQ(safari_state(sc.s).tokens.deal_left, 6);
   const std::vector<int> outcomes = {kZebra, kLion, kMonkey, kMonkey, kGiraffe, kElephant};
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     EXPECT_EQ(sc.s.phase, Phase::Chance) << i;
@@ -759,7 +763,7 @@ TEST(SafariRules, OpeningDealTwoTokensPerPlayerInSeatOrder) {
   EXPECT_EQ(hand(sc, 0), tokens(0, 0, 0, 1, 1));
   EXPECT_EQ(hand(sc, 1), tokens(2, 0, 0, 0, 0));
   EXPECT_EQ(hand(sc, 2), tokens(0, 1, 1, 0, 0));
-  EXPECT_EQ(total(sc.s.tokens.pile), 44);
+  EXPECT_EQ(total(safari_state(sc.s).tokens.pile), 44);
   for (int p = 0; p < 3; ++p) EXPECT_EQ(sc.s.supply[static_cast<std::size_t>(p)], 6);
 }
 

@@ -16,6 +16,7 @@
 
 #include "ai/driver.hpp"
 #include "conformance.hpp"
+#include "games/safari/safari_state.hpp"
 #include "property_support.hpp"
 #include "scenario.hpp"
 
@@ -50,14 +51,15 @@ bool tokens_conserved(const State& s) {
   std::array<int, kTokenKinds> n{};
   for (int k = 0; k < kTokenKinds; ++k) {
     const auto ki = static_cast<std::size_t>(k);
-    n[ki] += s.tokens.pile[ki] + s.tokens.discard[ki];
-    for (int p = 0; p < s.nplayers; ++p) n[ki] += s.tokens.hand[static_cast<std::size_t>(p)][ki];
+    n[ki] += safari_state(s).tokens.pile[ki] + safari_state(s).tokens.discard[ki];
+    for (int p = 0; p < s.nplayers; ++p) n[ki] += safari_state(s).tokens.hand[static_cast<std::size_t>(p)][ki];
   }
-  for (const Spot& sp : s.spots)
+  for (const Spot& sp : safari_state(s).spots)
     for (const u8 t : sp.token)
       if (t != 0xFF) ++n[t];
   for (int p = 0; p < s.nplayers; ++p)
-    if (s.pend_pick[static_cast<std::size_t>(p)] != 0xFF) ++n[s.pend_pick[static_cast<std::size_t>(p)]];
+    if (safari_state(s).pend_pick[static_cast<std::size_t>(p)] != 0xFF)
+      ++n[safari_state(s).pend_pick[static_cast<std::size_t>(p)]];
   return std::all_of(n.begin(), n.end(), [](int c) { return c == 10; });
 }
 
@@ -65,7 +67,7 @@ bool photographers_conserved(const State& s) {
   for (int p = 0; p < s.nplayers; ++p) {
     int n = s.supply[static_cast<std::size_t>(p)];
     for (const auto& pc : s.pieces) n += pc.player == p;
-    for (const Spot& sp : s.spots)
+    for (const Spot& sp : safari_state(s).spots)
       for (const u8 o : sp.owner) n += o == p;
     if (n != 6) return false;
   }
@@ -87,7 +89,7 @@ std::set<std::pair<int, int>> free_cells(const State& s) {
     for (int d = 0; d < 4; ++d) {
       const int x = pt.x + kSx[static_cast<std::size_t>(d)], y = pt.y + kSy[static_cast<std::size_t>(d)];
       bool jeep = false;
-      for (const auto& mk : s.markers) jeep |= mk[0] == x && mk[1] == y;
+      for (const auto& mk : safari_state(s).markers) jeep |= mk[0] == x && mk[1] == y;
       if (!jeep && s.placed_at(x, y) < 0) out.emplace(x, y);
     }
   return out;
@@ -108,7 +110,7 @@ bool quarter_usable(const State& s, const Names& nm, int px, int py, int c) {
 
 void check_spots(const State& s, const Names& nm, Tally& t) {
   std::set<std::pair<int, int>> points;
-  for (const Spot& sp : s.spots) {
+  for (const Spot& sp : safari_state(s).spots) {
     if (!points.emplace(sp.x, sp.y).second) ++t.bad_spot;  // two spots at one point
     int n = 0;
     for (int c = 0; c < 4; ++c) {
@@ -136,16 +138,18 @@ void check_spots(const State& s, const Names& nm, Tally& t) {
 
 void check_jeeps(const State& s, Tally& t) {
   for (std::size_t j = 0; j < 2; ++j) {
-    const auto& mk = s.markers[j];
+    const auto& mk = safari_state(s).markers[j];
     if (mk[0] == kOffBoard) {
       // off the board only while taken this turn (before it is put back), or if no cell was free
-      const bool taken = s.marker_taken == static_cast<int>(j) + 1 && s.phase != Phase::Draw && s.phase != Phase::Place;
+      const bool taken =
+          safari_state(s).marker_taken == static_cast<int>(j) + 1 && s.phase != Phase::Draw && s.phase != Phase::Place;
       if (!taken && !free_cells(s).empty()) ++t.bad_jeep;
       continue;
     }
     if (!next_to_tiles(s, mk[0], mk[1])) ++t.bad_jeep;
   }
-  if (s.markers[0][0] != kOffBoard && s.markers[0] == s.markers[1]) ++t.bad_jeep;
+  if (safari_state(s).markers[0][0] != kOffBoard && safari_state(s).markers[0] == safari_state(s).markers[1])
+    ++t.bad_jeep;
 }
 
 void check_state(const State& s, const State& before, const Names& nm, Tally& t) {
@@ -189,7 +193,7 @@ void check_event(const State& s, const State& before, const Names& nm, const Sco
     const int birds = e.ftype == nm.bush ? c.birds : 0;
     const int species = std::popcount(static_cast<unsigned>(c.species)) + (e.cause ? 1 : 0);
     const bool cause_ok = e.cause == 0 || (e.cause <= kTokenKinds && !((c.species >> (e.cause - 1)) & 1u));
-    if ((e.ftype != nm.trail && e.ftype != nm.bush) || !cause_ok || e.attr != species || e.moved != birds ||
+    if ((e.ftype != nm.trail && e.ftype != nm.bush) || !cause_ok || e.attr != species || e.amount != birds ||
         e.tiles != c.tiles || e.points != kSpeciesPoints[static_cast<std::size_t>(std::min(species, 5))] + birds)
       ++t.bad_completed;
     if (s.graph[e.feature].open != 0) ++t.bad_completed;
@@ -198,7 +202,7 @@ void check_event(const State& s, const State& before, const Names& nm, const Sco
     ++t.finals;
     const Contents c = contents(s, e.feature);
     const int birds = e.ftype == nm.bush ? c.birds : 0;
-    if ((e.ftype != nm.trail && e.ftype != nm.bush) || e.attr != c.animals || e.moved != birds ||
+    if ((e.ftype != nm.trail && e.ftype != nm.bush) || e.attr != c.animals || e.amount != birds ||
         e.points != c.animals + birds || s.graph[e.feature].open == 0)
       ++t.bad_final;
   } else if (e.reason == ScoreReason::Special) {
@@ -221,7 +225,7 @@ void check_event(const State& s, const State& before, const Names& nm, const Sco
         break;
       case 5: {
         int n = 0;
-        for (const u8 k : s.tokens.hand[e.player]) n += k;
+        for (const u8 k : safari_state(s).tokens.hand[e.player]) n += k;
         t.bad_special += e.points != n || e.tiles != n || s.phase != Phase::Over;
         break;
       }
@@ -256,34 +260,36 @@ void check_list(const State& s, const std::vector<Move>& ml, bool all, Rng& rng,
     for (const Move& m : ml) {
       if (m.kind != MoveKind::Act || m.pk != 1) continue;
       ++jeeps;
-      if (s.marker_taken || m.rot > 1 || s.markers[m.rot][0] == kOffBoard || cells.count({m.x, m.y}) == 0)
+      if (safari_state(s).marker_taken || m.rot > 1 || safari_state(s).markers[m.rot][0] == kOffBoard ||
+          cells.count({m.x, m.y}) == 0)
         ++t.bad_jeep_list;
     }
     long want = 0;
-    if (!s.marker_taken)
-      for (const auto& mk : s.markers) want += mk[0] != kOffBoard ? static_cast<long>(cells.size()) : 0;
+    if (!safari_state(s).marker_taken)
+      for (const auto& mk : safari_state(s).markers) want += mk[0] != kOffBoard ? static_cast<long>(cells.size()) : 0;
     if (jeeps != want) ++t.bad_jeep_list;
-  } else if (s.phase == Phase::Choose && s.pend_root != 0xFFFF) {
+  } else if (s.phase == Phase::Choose && safari_state(s).pend_root != 0xFFFF) {
     const int d = to_move(s);
-    const Segment& r = s.graph[s.pend_root];
+    const Segment& r = s.graph[safari_state(s).pend_root];
     int best = 0;
     for (int p = 0; p < s.nplayers; ++p) best = std::max<int>(best, r.pieces[static_cast<std::size_t>(p)]);
     if (r.pieces[static_cast<std::size_t>(d)] != best || best == 0) ++t.bad_hand_in;
     t.off_turn_decisions += d != s.current;
-    const u8 present = contents(s, s.pend_root).species;
+    const u8 present = contents(s, safari_state(s).pend_root).species;
     std::vector<u8> want = {0xFF};
     for (int k = 0; k < kTokenKinds; ++k)
-      if (s.tokens.hand[static_cast<std::size_t>(d)][static_cast<std::size_t>(k)] && !((present >> k) & 1u))
+      if (safari_state(s).tokens.hand[static_cast<std::size_t>(d)][static_cast<std::size_t>(k)] &&
+          !((present >> k) & 1u))
         want.push_back(static_cast<u8>(k));
     std::vector<u8> got;
     for (const Move& m : ml) got.push_back(m.feat);
     if (got != want || want.size() == 1) ++t.bad_hand_in;  // no decision is asked when there is no option
   } else if (s.phase == Phase::Choose) {
-    if (!s.marker_taken || to_move(s) != s.current) ++t.bad_jeep_list;
+    if (!safari_state(s).marker_taken || to_move(s) != s.current) ++t.bad_jeep_list;
     std::set<std::pair<int, int>> got;
     for (const Move& m : ml) {
       got.emplace(m.x, m.y);
-      if (m.feat != s.marker_taken - 1) ++t.bad_jeep_list;
+      if (m.feat != safari_state(s).marker_taken - 1) ++t.bad_jeep_list;
     }
     const auto cells = free_cells(s);
     if (got != cells) ++t.bad_jeep_list;
@@ -301,12 +307,13 @@ constexpr Weights kExplorer = {1, 3, 3, 1, 2, 8}, kHoarder = {1, 1, 30, 0, 0, 0}
 
 bool founds_at_spot(const State& s, const Move& m) {
   const int px = m.x + (m.rot <= 1 ? 1 : 0), py = m.y + (m.rot == 1 || m.rot == 2 ? 1 : 0);
-  return std::any_of(s.spots.begin(), s.spots.end(), [&](const Spot& sp) { return sp.x == px && sp.y == py; });
+  return std::any_of(safari_state(s).spots.begin(), safari_state(s).spots.end(),
+                     [&](const Spot& sp) { return sp.x == px && sp.y == py; });
 }
 
 Move pick(const State& s, const Names& nm, const std::vector<Move>& ml, bool hoarder, Rng& rng) {
   const Weights& weight = hoarder ? kHoarder : kExplorer;
-  if (s.phase == Phase::Choose && s.pend_root != 0xFFFF && hoarder && ml.size() > 1)
+  if (s.phase == Phase::Choose && safari_state(s).pend_root != 0xFFFF && hoarder && ml.size() > 1)
     return ml[1 + rng.below(static_cast<u32>(ml.size() - 1))];  // the hoarder hands a token in
   if (s.phase != Phase::Piece) return ml[rng.below(static_cast<u32>(ml.size()))];
   std::array<std::vector<const Move*>, 6> by_kind;
@@ -367,7 +374,7 @@ class SafariChecks : public conformance::GameChecks {
     const Move m = carc::test::pick(s, *nm_, ml, hoarder_, rng);
     t_.diagonal_founds += m.kind == MoveKind::Act && m.pk == 2 && founds_at_spot(s, m);
     t_.jeep_moves += m.kind == MoveKind::Act && m.pk == 1;
-    t_.hand_ins += m.kind == MoveKind::Choose && s.pend_root != 0xFFFF;
+    t_.hand_ins += m.kind == MoveKind::Choose && safari_state(s).pend_root != 0xFFFF;
     return m;
   }
   void step(const State& before, const State& s, const Move* m, bool placed,
@@ -378,9 +385,9 @@ class SafariChecks : public conformance::GameChecks {
     // the discard pile shrinks only when it becomes the new face-down pile
     int discard_before = 0, discard_after = 0, pile_before = 0;
     for (int k = 0; k < kTokenKinds; ++k) {
-      discard_before += before.tokens.discard[static_cast<std::size_t>(k)];
-      discard_after += s.tokens.discard[static_cast<std::size_t>(k)];
-      pile_before += before.tokens.pile[static_cast<std::size_t>(k)];
+      discard_before += safari_state(before).tokens.discard[static_cast<std::size_t>(k)];
+      discard_after += safari_state(s).tokens.discard[static_cast<std::size_t>(k)];
+      pile_before += safari_state(before).tokens.pile[static_cast<std::size_t>(k)];
     }
     if (discard_after < discard_before) {
       ++t_.reshuffles;
@@ -388,14 +395,14 @@ class SafariChecks : public conformance::GameChecks {
     }
     for (const ScoreEvent& e : events) check_event(s, before, *nm_, e, t_);
     int pile_now = 0;
-    for (const u8 k : s.tokens.pile) pile_now += k;
+    for (const u8 k : safari_state(s).tokens.pile) pile_now += k;
     min_pile_ = std::min(min_pile_, pile_now);
   }
   // photographers at watering holes
   int held_elsewhere(const State& s, int player, int kind) const override {
     int n = 0;
     if (kind == 0)
-      for (const Spot& sp : s.spots)
+      for (const Spot& sp : safari_state(s).spots)
         for (const u8 o : sp.owner) n += o == player;
     return n;
   }

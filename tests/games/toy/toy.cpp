@@ -23,35 +23,41 @@ constexpr std::string_view kMessages =
 #include "messages_toy.inc"
     ;
 
+// The toy's own state (its block in State): the beacon's cell, kOffBoard when it is off the board.
+struct ToyState {
+  std::array<i8, 2> beacon{};
+};
+ToyState& toy_state(State& s) { return game_state<ToyState>(s); }
+const ToyState& toy_state(const State& s) { return game_state<ToyState>(s); }
+
 void on_init(State& s) {
   int hi = -128, y = 0;
   for (const StartCell& c : s.rs->tiles.side_for(s.nplayers).cells) {
     hi = std::max<int>(hi, c.x);
     y = c.y;
   }
-  s.markers[0] = {static_cast<i8>(hi + 1), static_cast<i8>(y)};
-  s.markers[1] = {kOffBoard, kOffBoard};
+  reset_game_state<ToyState>(s).beacon = {static_cast<i8>(hi + 1), static_cast<i8>(y)};
 }
 
 void before_place(State& s, const Move& m) {
-  if (s.markers[0][0] == m.x && s.markers[0][1] == m.y) s.markers[0] = {kOffBoard, kOffBoard};
+  if (toy_state(s).beacon[0] == m.x && toy_state(s).beacon[1] == m.y) toy_state(s).beacon = {kOffBoard, kOffBoard};
 }
 
 void gen_actions(const State& s, MoveList& out) {
-  if (s.markers[0][0] == kOffBoard) return;
+  if (toy_state(s).beacon[0] == kOffBoard) return;
   Move m;
   m.kind = MoveKind::Act;
   m.player = s.current;
   m.pk = 1;
   for (const FrontierCell& fc : s.frontier) {
-    if (fc.x == s.markers[0][0] && fc.y == s.markers[0][1]) continue;
+    if (fc.x == toy_state(s).beacon[0] && fc.y == toy_state(s).beacon[1]) continue;
     m.x = fc.x;
     m.y = fc.y;
     out.push_back(m);
   }
 }
 
-void apply_action(State& s, const Move& m, EventSink*) { s.markers[0] = {m.x, m.y}; }
+void apply_action(State& s, const Move& m, EventSink*) { toy_state(s).beacon = {m.x, m.y}; }
 
 std::string action_text(const State&, const Move& m) { return fmt::format("beacon to {},{}", m.x, m.y); }
 
@@ -83,14 +89,23 @@ OptionInfo option_info(const State&, const Move& m) {
 }
 
 std::vector<Overlay> overlays(const State& s) {
-  if (s.markers[0][0] == kOffBoard) return {};
+  if (toy_state(s).beacon[0] == kOffBoard) return {};
   Overlay o;
   o.id = "beacon:0";
   o.glyph = "beacon";
-  o.x = s.markers[0][0];
-  o.y = s.markers[0][1];
+  o.x = toy_state(s).beacon[0];
+  o.y = toy_state(s).beacon[1];
   o.label = fmt::format("the beacon on {},{}: a tile placed here puts it out", o.x, o.y);
   return {o};
+}
+
+// Moving the beacon changes nothing the bots' evaluations read: one move to them.
+u32 eval_twin(const State&, const Move& m) { return m.kind == MoveKind::Act ? 1 : 0; }
+
+// The observation's own plane: where the beacon stands.
+void observe(const State& s, ObservationSink& o) {
+  const ToyState& t = toy_state(s);
+  if (t.beacon[0] != kOffBoard) o.plane(0, -1, t.beacon[0], t.beacon[1], 1);
 }
 
 }  // namespace
@@ -118,11 +133,13 @@ const GameDef& toy() {
     g.hooks.apply_action = apply_action;
     g.hooks.action_text = action_text;
     g.hooks.action_parse = action_parse;
+    g.hooks.eval_twin = eval_twin;
+    g.hooks.observe = observe;
+    g.observation.planes = {{"beacon"}};
     g.present.look = kLook;
     g.present.messages = kMessages;
     g.present.overlays = overlays;
     g.present.option_info = option_info;
-    g.present.state_names.marker = "beacon";
     return g;
   }();
   return def;
