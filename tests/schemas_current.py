@@ -11,7 +11,7 @@ ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.pat
 FILES = ["view.schema.json", "engine-protocol.schema.json", "server-protocol.schema.json"]
 
 with tempfile.TemporaryDirectory() as tmp:
-    shutil.copytree(os.path.join(ROOT, "tools"), os.path.join(tmp, "tools"), ignore=shutil.ignore_patterns("tilegen", "__pycache__"))
+    shutil.copytree(os.path.join(ROOT, "tools"), os.path.join(tmp, "tools"), ignore=shutil.ignore_patterns("__pycache__"))
     os.mkdir(os.path.join(tmp, "docs"))
     for gen in ["gen_protocol_schemas.py", "gen_server_schema.py"]:
         subprocess.run([sys.executable, os.path.join("tools", gen)], cwd=tmp, check=True, stdout=subprocess.DEVNULL)

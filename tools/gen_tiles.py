@@ -4,7 +4,8 @@
 For each game of src/games/GAMES, its converter src/games/<id>/tiles.py gives the tile file
 data/tiles/<id>.tiles.json: the module names its reference file (REFERENCE, in the reference
 folder) and convert(ref) turns that file (parsed if it is JSON, else its text) into the tile file's
-object. Helpers the converters share: tools/tilegen/common.py. What each game's file is converted
+object. Helpers the converters share: src/games/tilegen/common.py (beside the games, so that src/ never
+imports from tools/). What each game's file is converted
 from, and how it is checked, is in its converter's docstring.
 
 Usage: tools/gen_tiles.py [--reference DIR] [--out DIR] [--check]
@@ -24,7 +25,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)  # tilegen and game_list, for this script and the converters it loads
+sys.path.insert(0, HERE)  # game_list
+sys.path.insert(0, os.path.join(ROOT, "src", "games"))  # tilegen, for this script and the converters it loads
 
 from game_list import read_list  # noqa: E402
 from tilegen.common import dump  # noqa: E402
