@@ -29,7 +29,7 @@ option = {"type": "object", "required": ["kind", "text"], "additionalProperties"
     "tile": {"type": "string", "description": "target tile: the tile id"}, "rot": {"enum": [0, 90, 180, 270], "description": "target tile: its rotation"},
     "token": {"type": "string", "description": "target token: the kind of token"},
     "overlay": {"type": "string", "description": "action, choice: the id of the overlay (board.overlays) the option acts on"}}}
-event = obj({"turn": INT, "player": INT, "points": INT, "reason": {"enum": ["completed", "final", "farm", "track", "amazon", "mouth", "special", "network"]}, "text": STR,
+event = obj({"turn": INT, "player": INT, "points": INT, "reason": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$", "description": "completed, final, farm, special, or one of the game's own events' reasons (its definition's own_events: Amazonas track, amazon, mouth; Hunters network)"}, "text": STR,
              "feature": {"type": "string", "description": "the feature type scored (completed, final, farm, network); absent for a game's own event"}},
             required=["turn", "player", "points", "reason", "text"])
 panel = obj({"id": STR, "title": STR, "counters": {"type": "array", "items": obj({"name": STR, "value": STR})},
