@@ -3,7 +3,7 @@
 // tile, and the wall, six stones lying on spaces 5 to 30 of the score track. A player whose score
 // reaches or passes a stone's space after a turn's scoring (and after the final scoring of the
 // features) takes the stone; at the end each stone scores its points and the player with the most
-// stones scores the keep. It exists to show a game whose state is its own block (keep_state.hpp),
+// stones scores the keep. It exists to show a game whose state is its own block (donjon_state.hpp),
 // with its setup keys, its facts for the bots and the learning interface, and its panels.
 #include <fmt/format.h>
 
@@ -12,27 +12,27 @@
 
 #include "core/json_input.hpp"
 #include "games/games.hpp"
-#include "keep_state.hpp"
+#include "donjon_state.hpp"
 #include "rules/words.hpp"
 
 namespace carc::games {
 
-const GameDef& keep();  // below
+const GameDef& donjon();  // below
 
 namespace {
 
 using jin::json;
 
 constexpr std::string_view kLook =
-#include "look_keep.inc"
+#include "look_donjon.inc"
     ;
 constexpr std::string_view kMessages =
-#include "messages_keep.inc"
+#include "messages_donjon.inc"
     ;
 
 // say() for the keep's words: its catalog, then the engine's.
 std::string kp_say(std::string_view id, const MsgArgs& args = {}) {
-  static const i18n::Catalog* const own = game_messages(keep());
+  static const i18n::Catalog* const own = game_messages(donjon());
   static const i18n::Catalog* const generic = &generic_messages();
   return i18n::say({own, generic}, id, args);
 }
@@ -239,10 +239,10 @@ std::vector<std::string> summary(const State& s) {
 
 }  // namespace
 
-const GameDef& keep() {
+const GameDef& donjon() {
   static const GameDef def = [] {
     GameDef g;
-    g.id = "keep";
+    g.id = "donjon";
     g.title = "The keep";
     //             name       class          terrain claim done/tile done/attr final/tile final/attr symbols
     g.ftypes = {

@@ -1,4 +1,4 @@
-// The keep (tests/games/keep): exact scores of the wall's stones (taken when a score reaches or
+// The keep (tests/games/donjon): exact scores of the wall's stones (taken when a score reaches or
 // passes their space, after a turn's scoring and after the final scoring of the features), the
 // end's stone points and the keep, the 7x7 board, and the setup key "stones" with its refusals.
 // Seats 0 and 1. The start tile D at 0,0: a city on its N side, a road W-E.
@@ -7,7 +7,7 @@
 
 #include "ai/bots.hpp"
 #include "conformance.hpp"
-#include "keep_state.hpp"
+#include "donjon_state.hpp"
 #include "rl/encoding.hpp"
 #include "scenario.hpp"
 
@@ -34,7 +34,7 @@ using Lines = std::vector<std::string>;
 class Keep : public ::testing::Test {
  protected:
   conformance::TestGamesOn on_;
-  Scenario sc{load_ruleset("keep", {}), 2};
+  Scenario sc{load_ruleset("donjon", {}), 2};
 };
 
 TEST_F(Keep, AllStonesLieOnTheWallAtTheStart) {
@@ -189,7 +189,7 @@ std::string refusal(const std::string& setup, int players = 2) {
   std::string names;
   for (int p = 0; p < players; ++p) names += fmt::format("{}\"p{}\"", p ? ", " : "", p + 1);
   const std::string text =
-      fmt::format(R"({{"game": "keep", "players": [{}], "seed": 1, "moves": [], "setup": {}}})", names, setup);
+      fmt::format(R"({{"game": "donjon", "players": [{}], "seed": 1, "moves": [], "setup": {}}})", names, setup);
   try {
     (void)Game::replay(record_from_json(text, "r.json"));
   } catch (const InputError& e) {
@@ -207,7 +207,7 @@ std::string refusal(const std::string& setup, int players = 2) {
 
 TEST_F(Keep, SetupStonesAreHeld) {
   const Game g = Game::replay(record_from_json(
-      R"({"game": "keep", "players": ["a", "b"], "seed": 1, "moves": [], "setup": {"stones": [[20, 5], []]}})",
+      R"({"game": "donjon", "players": ["a", "b"], "seed": 1, "moves": [], "setup": {"stones": [[20, 5], []]}})",
       "r.json"));
   const KeepState& k = keep_state(g.state());
   EXPECT_EQ(k.holder[0], 0);
