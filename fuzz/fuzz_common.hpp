@@ -14,6 +14,10 @@
 
 namespace carc::fuzz {
 
+// A harness's game byte (byte 0): a digit counts as its value (the corpus writes the game's index
+// in game_ids() as a digit, fuzz/make_corpus.py), another byte as itself.
+inline std::size_t game_byte(std::uint8_t b) { return b >= '0' && b <= '9' ? static_cast<std::size_t>(b - '0') : b; }
+
 // CARC_FUZZ_KNOWN="text1|text2": bugs whose message contains one of these are known (reported,
 // not yet fixed); the input is dropped instead of stopping the run, so a long run can look past
 // them. Sanitizer reports and crashes cannot be skipped this way.

@@ -1,5 +1,5 @@
 // fuzz_play_commands: what a player types in `carcassonne play`, line by line, against a live game
-// (docs/fuzzing.md). Byte 0 picks the game (base, amazonas, hunters, safari) and the number of
+// (docs/fuzzing.md). Byte 0 picks the game (of game_ids(), in its order) and the number of
 // seats, byte 1 the seed (low 7 bits) and colour (bit 7); the rest is typed lines.
 //
 // play's Session (src/cli/play.cpp) reads std::cin and has no entry point for given input, so this
@@ -31,14 +31,18 @@ using carc::fuzz::bug;
 
 namespace {
 
-const char* const kGames[] = {"base", "amazonas", "hunters", "safari"};
 constexpr int kMaxLines = 300;
 
 // trim, lower and words: play's own (cli/text.hpp)
 
-std::shared_ptr<const Ruleset> ruleset(int g) {
-  static std::shared_ptr<const Ruleset> cache[4];
-  if (!cache[g]) cache[g] = load_ruleset(kGames[g], {});
+const std::vector<std::string>& games() {
+  static const std::vector<std::string> ids = game_ids();
+  return ids;
+}
+
+std::shared_ptr<const Ruleset> ruleset(std::size_t g) {
+  static std::vector<std::shared_ptr<const Ruleset>> cache(games().size());
+  if (!cache[g]) cache[g] = load_ruleset(games()[g], {});
   return cache[g];
 }
 
@@ -177,11 +181,13 @@ struct Driver {
 
 int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return -1;
-  const int gi = data[0] % 4;
+  const std::size_t ngames = games().size();
+  const std::size_t gi = fuzz::game_byte(data[0]) % ngames;
   std::shared_ptr<const Ruleset> rs;
   fuzz::must_succeed("load_ruleset", [&] { rs = ruleset(gi); });
   const GameDef& gd = *rs->game;
-  const int players = gd.min_players + (data[0] / 4) % (gd.max_players - gd.min_players + 1);
+  const int players =
+      gd.min_players + static_cast<int>(fuzz::game_byte(data[0]) / ngames) % (gd.max_players - gd.min_players + 1);
   std::vector<PlayerInfo> seats(static_cast<std::size_t>(players));
   for (int p = 0; p < players; ++p) seats[static_cast<std::size_t>(p)].name = p == 0 ? "You" : "P" + std::to_string(p + 1);
   std::optional<Game> g;

@@ -1,4 +1,4 @@
-// fuzz_tiles: byte 0 picks the game (base, amazonas, hunters, safari), the rest is a tile file:
+// fuzz_tiles: byte 0 picks the game (of game_ids(), in its order), the rest is a tile file:
 // parse_tileset -> make_ruleset (default options) -> seeded games played to the end on that set
 // (docs/fuzzing.md). InputError while loading is the expected answer to a bad file; once a set is
 // accepted, every game on it must start, run to its end and score without an error of any kind.
@@ -21,8 +21,6 @@ CARC_FUZZ_JSON_MUTATOR(1)
 namespace {
 
 constexpr long kMaxDecisions = 100000;  // far above any game on 120 + bonus tiles
-
-const char* const kGames[] = {"base", "amazonas", "hunters", "safari"};
 
 // A game through the Game facade (as play and selfplay use it): uniform legal moves, or a bot's.
 void facade_game(const std::shared_ptr<const Ruleset>& rs, int players, u64 seed, Bot* bot) {
@@ -82,7 +80,8 @@ void raw_game(const Ruleset& rs, int players, u64 seed) {
 
 int carc::fuzz::fuzz_one(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return -1;
-  const GameDef* game = find_game(kGames[data[0] % 4]);
+  static const std::vector<std::string> ids = game_ids();
+  const GameDef* game = find_game(ids[fuzz::game_byte(data[0]) % ids.size()]);
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   std::optional<TileSet> ts;
   if (!fuzz::expect_input_ok("parse_tileset",

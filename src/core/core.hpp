@@ -78,30 +78,15 @@ class Rng {
   std::array<u64, 4> s_{};
 };
 
-// Fixed-capacity vector of trivially copyable values: lives inside flat state, never allocates.
-// Copies move only the used prefix, so a mostly empty state copies cheaply. WholeCopy: copied
-// whole instead, so that it is trivially copyable itself (FlatVec: inside a game's state block,
-// which State copies as bytes).
-template <class T, std::size_t N, bool WholeCopy = false>
-class StaticVec {
+// Fixed-capacity vector of trivially copyable values, itself trivially copyable: copied whole
+// (all N slots), so that it can sit in a block State copies as bytes (a game's own state).
+template <class T, std::size_t N>
+class FlatVec {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
   using value_type = T;
-  StaticVec() {}  // NOLINT: storage is deliberately left uninitialised
-  StaticVec(const StaticVec& o) requires WholeCopy = default;
-  StaticVec& operator=(const StaticVec& o) requires WholeCopy = default;
-  StaticVec(const StaticVec& o) requires(!WholeCopy) : n_(o.n_) {
-    std::memcpy(static_cast<void*>(d_), o.d_, sizeof(T) * n_);
-  }
-  StaticVec& operator=(const StaticVec& o) requires(!WholeCopy) {
-    if (this != &o) {
-      n_ = o.n_;
-      std::memcpy(static_cast<void*>(d_), o.d_, sizeof(T) * n_);
-    }
-    return *this;
-  }
-  ~StaticVec() = default;
+  FlatVec() {}  // NOLINT: storage is deliberately left uninitialised
   void push_back(const T& v) {
     if (n_ >= N) [[unlikely]]
       capacity_exceeded(N);
@@ -159,14 +144,32 @@ class StaticVec {
     n_ = static_cast<u32>(n);
   }
 
- private:
+ protected:
   u32 n_ = 0;
   union {
     T d_[N];
   };
 };
+
+// Fixed-capacity vector of trivially copyable values: lives inside flat state, never allocates.
+// Copies move only the used prefix, so a mostly empty state copies cheaply.
 template <class T, std::size_t N>
-using FlatVec = StaticVec<T, N, true>;
+class StaticVec : public FlatVec<T, N> {
+ public:
+  StaticVec() = default;
+  StaticVec(const StaticVec& o) : FlatVec<T, N>() {
+    this->n_ = o.n_;
+    std::memcpy(static_cast<void*>(this->d_), o.d_, sizeof(T) * this->n_);
+  }
+  StaticVec& operator=(const StaticVec& o) {
+    if (this != &o) {
+      this->n_ = o.n_;
+      std::memcpy(static_cast<void*>(this->d_), o.d_, sizeof(T) * this->n_);
+    }
+    return *this;
+  }
+  ~StaticVec() = default;
+};
 static_assert(std::is_trivially_copyable_v<FlatVec<int, 4>> && !std::is_trivially_copyable_v<StaticVec<int, 4>>);
 
 }  // namespace carc
