@@ -7,8 +7,8 @@
 namespace carc {
 
 struct AmazonasState {
-  u64 aside = 0;  // the set-aside double tiles still to come (a bit per type, in tile order)
-  i8 front = 0;   // x of the most downstream Amazon cell
+  u64 aside = 0;                          // the set-aside double tiles still to come (a bit per type, in tile order)
+  i8 front = 0;                           // x of the most downstream Amazon cell
   std::array<u8, kMaxPlayers> scratch{};  // per player, within one hook call (boat icons reached)
 };
 static_assert(sizeof(AmazonasState) <= kGameStateBytes);

@@ -11,8 +11,8 @@
 #include <cstdlib>
 
 #include "core/json_input.hpp"
-#include "games/games.hpp"
 #include "donjon_state.hpp"
+#include "games/games.hpp"
 #include "rules/words.hpp"
 
 namespace carc::games {
