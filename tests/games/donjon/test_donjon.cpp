@@ -100,7 +100,12 @@ TEST_F(Keep, StonesReachedInTheFinalScoringAreTakenThen) {
 TEST_F(Keep, APlacementOutsideTheSquareIsRefused) {
   for (int x = 1; x <= 3; ++x) sc.place("U", x, 0, 90, 0);
   sc.s.current = 1;
-  ASSERT_TRUE(apply_draw(sc.s, sc.rs->tiles.find("U")));
+  // the box holds 3 U and all 3 are on the board: a 4th in the pile, for this test only
+  const auto u = static_cast<std::size_t>(sc.rs->tiles.find("U"));
+  ++sc.s.remaining[u];
+  ++sc.s.pile;
+  ++sc.s.kind_left[sc.rs->tiles.types[u].kind & 7];
+  ASSERT_TRUE(apply_draw(sc.s, static_cast<int>(u)));
   EXPECT_FALSE(is_legal(sc.s, Scenario::place_move(1, 4, 0, 90)));
   EXPECT_TRUE(is_legal(sc.s, Scenario::place_move(1, -1, 0, 90)));
   MoveList ml;
