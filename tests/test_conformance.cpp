@@ -542,8 +542,12 @@ TEST_P(Conformance, ViewsObservationsLanguages) {
       g.play(ml[rng.below(static_cast<u32>(ml.size()))]);
     }
   }
-  EXPECT_GT(views, 10) << id;
-  EXPECT_GT(observations, 10) << id;
+  // every player count built views at its first decision and at its end, and observations between
+  // (a count that does not depend on the game's length: the test games' are short, and the
+  // sanitizer builds sample one decision in 30)
+  const auto counts = static_cast<long>(player_counts(*gd_).size());
+  EXPECT_GE(views, 2 * counts) << id;
+  EXPECT_GE(observations, counts) << id;
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryGame, Conformance, ::testing::ValuesIn(every_game()),
