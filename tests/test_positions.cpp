@@ -15,6 +15,7 @@
 #include "games/amazonas/amazonas_state.hpp"
 #include "games/games.hpp"
 #include "games/safari/safari_state.hpp"
+#include "setup_refusal.hpp"
 
 namespace carc::test {
 namespace {
@@ -148,22 +149,8 @@ TEST_P(PositionRoundTrip, AWrittenPositionReplaysToTheSameGame) {
 INSTANTIATE_TEST_SUITE_P(AllGames, PositionRoundTrip, ::testing::ValuesIn(conformance::every_game()));
 
 std::string refusal(const std::string& game, const std::string& setup, int players = 2) {
-  std::string names;
-  for (int p = 0; p < players; ++p) names += fmt::format("{}\"p{}\"", p ? ", " : "", p + 1);
-  const std::string text = fmt::format(R"({{"game": "{}", "players": [{}], "seed": 1, "moves": [], "setup": {}}})", game, names, setup);
-  try {
-    (void)Game::replay(record_from_json(text, "r.json"));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
+  return setup_refusal(game, setup, players);
 }
-
-#define EXPECT_REFUSED(msg, ...)                                                                       \
-  do {                                                                                                  \
-    const std::string refused_ = (msg);                                                                   \
-    for (const char* part : {__VA_ARGS__}) EXPECT_NE(refused_.find(part), std::string::npos) << refused_ << " lacks " << part; \
-  } while (0)
 
 // The Amazonas start board (2-3 players), as setup tiles, plus more.
 std::string amazonas_board(const std::string& more) {

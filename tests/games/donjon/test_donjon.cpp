@@ -10,6 +10,7 @@
 #include "donjon_state.hpp"
 #include "rl/encoding.hpp"
 #include "scenario.hpp"
+#include "setup_refusal.hpp"
 
 namespace carc::test {
 namespace {
@@ -190,25 +191,7 @@ TEST_F(Keep, ThePanelAndTheSummaryShowWhoHoldsWhich) {
                 "Stones held: {p1} 2"}));
 }
 
-std::string refusal(const std::string& setup, int players = 2) {
-  std::string names;
-  for (int p = 0; p < players; ++p) names += fmt::format("{}\"p{}\"", p ? ", " : "", p + 1);
-  const std::string text =
-      fmt::format(R"({{"game": "donjon", "players": [{}], "seed": 1, "moves": [], "setup": {}}})", names, setup);
-  try {
-    (void)Game::replay(record_from_json(text, "r.json"));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
-
-#define EXPECT_REFUSED(msg, ...)                                                          \
-  do {                                                                                    \
-    const std::string refused_ = (msg);                                                   \
-    for (const char* part : {__VA_ARGS__})                                                \
-      EXPECT_NE(refused_.find(part), std::string::npos) << refused_ << " lacks " << part; \
-  } while (0)
+std::string refusal(const std::string& setup, int players = 2) { return setup_refusal("donjon", setup, players); }
 
 TEST_F(Keep, SetupStonesAreHeld) {
   const Game g = Game::replay(record_from_json(
