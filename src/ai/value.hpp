@@ -4,7 +4,8 @@
 // holds now: per feature class (road-like, city-like, monastery-like, field-like, centre) the value
 // of the open features where the player has the majority, now and if completed, weighted by the
 // share of the pile left and by how near completion they are; followers in supply and on lost
-// features; the game's own counters (track, tokens, huts); the greedy evaluation's own sum.
+// features; the per-player track and what the game says a player holds (GameDef::hooks.held); the
+// greedy evaluation's own sum.
 // `carcassonne fit-value` fits the
 // weights by least squares on positions of games played with the search's playout policy, and the
 // games keep them (GameDef::value_weights). The search uses the fitted value where a playout is
