@@ -10,6 +10,7 @@
 #include "ai/bot_limits.hpp"
 #include "ai/driver.hpp"
 #include "ai/mcts.hpp"
+#include "games/games.hpp"
 #include "scenario.hpp"
 #include "search_support.hpp"
 
@@ -429,6 +430,67 @@ TEST(BotLimits, EachGameHasItsOwnLevelsAndALevelBotPlaysThem) {
       apply_move(s, m);
       ++k;
     }
+  }
+}
+
+// The clairvoyant search (mcts:seer=1, docs/mcts.md "Strength"): the generator a bot is told
+// (Game::generator) draws the game's own next tiles and outcomes, in every game, and a search
+// given it sees one outcome at each chance node; without it, or with seer=0, the search samples.
+TEST(Mcts, TheClairvoyantSearchSeesTheGamesOwnDraws) {
+  for (const std::string& id : game_ids()) {
+    SCOPED_TRACE(id);
+    auto rs = load_ruleset(id, {});
+    std::vector<PlayerInfo> info = {{"a", "greedy"}, {"b", "greedy"}};
+    Game g(rs, info, 31);
+    const auto greedy = make_bot("greedy");
+    Rng rng(2);
+    MoveList ml;
+    int checked = 0, draws = 0;
+    for (int d = 0; d < 40 && !g.over(); ++d) {
+      const Rng* gen = g.generator();
+      ASSERT_NE(gen, nullptr);
+      legal_moves(g.state(), ml);
+      const Move m = greedy->choose(g.state(), ml, rng);
+      // what the generator's copy says comes after the move is what the game then does
+      State t = g.state();
+      Rng future = *gen;
+      apply_move(t, m);
+      while (is_chance(t)) {
+        if (t.phase == Phase::Draw) {
+          if (t.pile == 0 && !t.extra) break;
+          apply_draw(t, sample_draw(t, future));
+          ++draws;
+        } else {
+          const Hooks& hk = t.rs->game->hooks;
+          hk.apply_chance(t, hk.sample_chance(t, future), nullptr);
+        }
+      }
+      g.play(m);
+      if (g.over()) break;
+      const State& s = g.state();
+      ASSERT_EQ(t.tiles.size(), s.tiles.size());
+      EXPECT_EQ(t.tiles.back().type, s.tiles.back().type);
+      EXPECT_EQ(t.pile, s.pile);
+      EXPECT_EQ(t.phase, s.phase);
+      EXPECT_EQ(t.in_hand, s.in_hand);
+      EXPECT_EQ(t.score, s.score);
+      ++checked;
+    }
+    EXPECT_GT(checked, 10);
+    EXPECT_GT(draws, 5);
+    ASSERT_FALSE(g.over());
+    // the search: one outcome per chance node with the future, several without
+    MctsOptions o = parse_mcts_spec("mcts:playouts=300,threads=1,seer=1,widen=0");
+    EXPECT_GT(mcts_search(g.state(), o, 5).widest_chance, 1) << "seer=1 told no future searches fairly";
+    o.future = *g.generator();
+    const SearchVisits seen = mcts_search(g.state(), o, 5);
+    EXPECT_EQ(seen.widest_chance, 1);
+    // the bot is told the future by play_bots, and plays the game on
+    std::vector<std::unique_ptr<Bot>> bots;
+    bots.push_back(make_bot("mcts:playouts=60,seer=1"));
+    bots.push_back(make_bot("greedy"));
+    play_out(g, bots, rng);
+    EXPECT_TRUE(g.over());
   }
 }
 

@@ -228,12 +228,14 @@ class LevelBot final : public Bot {
       bot_ = make_bot_within(bot_level_spec(level_, game_), cap_);
       bot_->set_stop(stop_);
     }
+    bot_->foresee(future_);
     return bot_->choose(s, legal, rng);
   }
   void set_stop(const SearchStop& stop) override {
     stop_ = stop;
     if (bot_) bot_->set_stop(stop);
   }
+  void foresee(const Rng* generator) override { future_ = generator; }
   [[nodiscard]] BotReport report() const override { return bot_ ? bot_->report() : BotReport{}; }
   [[nodiscard]] std::string spec() const override { return level_; }
 
@@ -243,6 +245,7 @@ class LevelBot final : public Bot {
   const GameDef* game_ = nullptr;
   std::unique_ptr<Bot> bot_;
   SearchStop stop_;
+  const Rng* future_ = nullptr;
 };
 }  // namespace
 

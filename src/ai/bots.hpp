@@ -41,6 +41,10 @@ class Bot {
   // Ends the bot's searches early from now on (a searching bot; others decide at once): its
   // choose() then returns the best move found when the stop came.
   virtual void set_stop(const SearchStop& /*stop*/) {}
+  // Before each decision play_bots tells the bot the game's generator (Game::generator: what the
+  // next chance events will be drawn from; nullptr when unknown). Only a clairvoyant search
+  // (mcts:seer=1, the strength ceiling of docs/mcts.md) looks at it; every other bot ignores it.
+  virtual void foresee(const Rng* /*generator*/) {}
 };
 
 // Throws InputError for an unknown spec. The levels easy, normal and hard name mcts bots of that

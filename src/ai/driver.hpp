@@ -46,6 +46,7 @@ BotRun play_bots(Game& g, BotOf&& bot_of, Rng& rng, Stop&& stop = {}, OnMove&& o
     }
     legal_moves(s, ml);
     if (ml.empty()) throw InputError("the bot has no legal move");
+    bot->foresee(g.generator());
     const Move m = bot->choose(s, ml, rng);
     on_move(s, static_cast<const MoveList&>(ml), m);
     g.play(m);

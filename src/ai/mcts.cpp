@@ -171,6 +171,7 @@ class Tree {
         rng_(seed),
         crn_base_(seed ^ 0x5851F42D4C957F2DULL) {
     chance_widen_ = o.widen >= 0 ? o.widen : root.rs->game->search_widen;
+    if (o.future) chance_widen_ = 0;  // clairvoyant: a chance node has one outcome per path
     gains_ = o.gains >= 0 ? o.gains : 1.0;
     prior_depth_ = o.prior_depth >= 0 ? o.prior_depth : root.rs->game->prior_depth_for(root.nplayers);
     const int full = root.rs->game->prior_full_for(root.nplayers) ? 0 : 1;
@@ -185,6 +186,7 @@ class Tree {
 
   void iterate() {
     State s = root_;
+    if (o_.future) seer_rng_ = *o_.future;  // clairvoyant: the game's own draws, in their order
     path_.clear();
     events_.clear();
     u32 node = 0;
@@ -298,6 +300,7 @@ class Tree {
   }
   // The generator for the iteration's next chance event.
   Rng& chance_rng() {
+    if (o_.future) return seer_rng_;
     if (o_.crn == 0) return rng_;
     crn_rng_.reseed(crn_iter_ ^ (0xD1B54A32D192ED03ULL * ++crn_event_));
     return crn_rng_;
@@ -399,6 +402,17 @@ class Tree {
   };
   // tile placements below the root's turn expanded with the prior (SearchVisits::deep_priors)
   [[nodiscard]] long deep_priors() const { return deep_priors_; }
+  // the most outcomes any chance node of the tree has (SearchVisits::widest_chance)
+  [[nodiscard]] int widest_chance() const {
+    int most = 0;
+    for (const Node& nd : nodes_) {
+      if (!nd.chance) continue;
+      int kids = 0;
+      for (u32 c = nd.first; c; c = nodes_[c].next) ++kids;
+      most = std::max(most, kids);
+    }
+    return most;
+  }
 
   // root children: move, real visits and sums
   void root_sums(std::vector<std::pair<Move, RootSum>>& out) const {
@@ -583,6 +597,7 @@ class Tree {
   u64 crn_iter_ = 0;
   u32 crn_event_ = 0;
   Rng crn_rng_;
+  Rng seer_rng_;  // clairvoyant (o.future): the iteration's copy of the game's generator
   // analysis only
   bool analyzing_ = false, forcing_ = false;
   int root_player_ = 0;
@@ -690,6 +705,9 @@ class MctsBot final : public Bot {
  public:
   explicit MctsBot(const MctsOptions& o) : o_(o) {}
   void set_stop(const SearchStop& stop) override { o_.stop = stop; }
+  void foresee(const Rng* generator) override {
+    if (o_.seer) o_.future = generator ? std::optional<Rng>(*generator) : std::nullopt;
+  }
 
   Move choose(const State& s, const MoveList& legal, Rng& rng) override {
     if (legal.size() == 1) {
@@ -758,6 +776,7 @@ class MctsBot final : public Bot {
     if (o_.halving != d.halving) out += fmt::format(",halving={}", o_.halving);
     if (o_.halving_q != d.halving_q) out += fmt::format(",hq={}", o_.halving_q);
     if (o_.crn != d.crn) out += fmt::format(",crn={}", o_.crn);
+    if (o_.seer != d.seer) out += fmt::format(",seer={}", o_.seer);
     if (o_.race != d.race) out += fmt::format(",race={}", o_.race);
     if (o_.value != d.value) out += fmt::format(",value={}", o_.value);
     if (o_.slip != d.slip) out += fmt::format(",slip={}", o_.slip);
@@ -850,6 +869,8 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       o.halving_q = whole(0, 1);
     } else if (name == "crn") {
       o.crn = whole(0, 1);
+    } else if (name == "seer") {
+      o.seer = whole(0, 1);
     } else if (name == "race") {
       o.race = real(0, 10);
     } else if (name == "slip") {
@@ -860,7 +881,7 @@ MctsOptions parse_mcts_spec(std::string_view spec) {
       throw InputError(
           fmt::format("mcts option \"{}\" is unknown (playouts, ms, threads, c, eps, horizon, prior, widen, scale, "
                       "econ, informed, gains, pprior, pdepth, pcheap, plazy, follow, pw, value, halving, hq, crn, "
-                      "race, slip, weights)",
+                      "seer, race, slip, weights)",
                       name));
     }
   }
@@ -878,7 +899,10 @@ SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed) {
   Rng rng(seed);
   const auto trees = run_search(s, o, rng.next(), stats);  // as the bot seeds its trees
   SearchVisits out;
-  for (const auto& t : trees) out.deep_priors += t->deep_priors();
+  for (const auto& t : trees) {
+    out.deep_priors += t->deep_priors();
+    out.widest_chance = std::max(out.widest_chance, t->widest_chance());
+  }
   const std::vector<u32> visits = summed_visits(legal, stats);
   for (std::size_t i = 0; i < legal.size(); ++i) out.visits.emplace_back(legal[i], visits[i]);
   out.best = legal[most_visited(visits).first];

@@ -11,6 +11,7 @@
 // tree; visits are summed.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,12 +75,18 @@ struct MctsOptions {
   // draws its tiles (and other chance outcomes) from the same random numbers, so the options are
   // compared on the same luck; 0: every draw from the tree's one generator
   int crn = 0;
-  double race = -1;   // > 0: the search's greedy evaluation values a per-player track by the game's
-                      // Hooks::track_worth (Amazonas' boat race), times this, instead of 0.6 a
-                      // space; 0: not; -1: the game's default (GameDef::search_race; 0 in mcts_analyze)
-  SearchStop stop;    // ends the search early (playouts then counts fewer); not part of a spec
-  double widen = -1;  // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
-                      // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
+  // Clairvoyance (docs/mcts.md, "Strength": the ceiling): 1: every chance event of every
+  // iteration comes from `future`, the game's own generator as the bot was told it
+  // (Bot::foresee), so the search sees the true order of the draws (not a fair player: a
+  // measure of what any fair search could reach); without a future it searches as with 0
+  int seer = 0;
+  std::optional<Rng> future;  // not part of a spec: set by MctsBot::foresee when seer is 1
+  double race = -1;           // > 0: the search's greedy evaluation values a per-player track by the game's
+                              // Hooks::track_worth (Amazonas' boat race), times this, instead of 0.6 a
+                              // space; 0: not; -1: the game's default (GameDef::search_race; 0 in mcts_analyze)
+  SearchStop stop;            // ends the search early (playouts then counts fewer); not part of a spec
+  double widen = -1;          // chance nodes: at most 1 + widen * sqrt(visits) outcomes; 0: every draw its
+                              // own; -1: the game's default (GameDef::search_widen; 0 in mcts_analyze)
 };
 
 // "mcts", "mcts:playouts=2000", "mcts:ms=500,threads=1". Throws InputError on a bad option.
@@ -92,7 +99,8 @@ std::unique_ptr<Bot> make_mcts_bot(const MctsOptions& o);
 struct SearchVisits {
   std::vector<std::pair<Move, long>> visits;
   Move best;
-  long deep_priors = 0;  // tile placements below the root's turn that the trees expanded with the prior
+  long deep_priors = 0;   // tile placements below the root's turn that the trees expanded with the prior
+  int widest_chance = 0;  // the most outcomes a chance node of the trees has (clairvoyant: 1)
 };
 SearchVisits mcts_search(const State& s, const MctsOptions& o, u64 seed);
 

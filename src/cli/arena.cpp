@@ -42,6 +42,7 @@ class TimedBot final : public Bot {
   [[nodiscard]] BotReport report() const override { return inner_->report(); }
   [[nodiscard]] std::string spec() const override { return inner_->spec(); }
   void set_stop(const SearchStop& stop) override { inner_->set_stop(stop); }
+  void foresee(const Rng* generator) override { inner_->foresee(generator); }
   Move choose(const State& s, const MoveList& legal, Rng& rng) override {
     if (legal.size() < 2) return inner_->choose(s, legal, rng);
     const double t0 = cpu_seconds();

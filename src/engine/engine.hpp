@@ -167,6 +167,13 @@ class Game {
   [[nodiscard]] std::size_t unused_chance() const { return unused_chance_; }
   // How often a planned deal stopped fitting and was dropped (play then draws from the generator).
   [[nodiscard]] std::size_t plans_dropped() const { return plans_dropped_; }
+  // The generator the next chance events will come from, as it stands (a copy draws them in the
+  // game's order: the clairvoyant search of docs/mcts.md, "Strength"); nullptr when recorded
+  // draws or outcomes still lead (a replay's planned deal), in explicit-chance mode, or without one.
+  [[nodiscard]] const Rng* generator() const {
+    if (explicit_ || !rng_ || scripted_ < rec_.draws.size() || chance_scripted_ < rec_.chance.size()) return nullptr;
+    return &*rng_;
+  }
   // True if the game waits for a draw that no source can supply (scripted draws ran out).
   [[nodiscard]] bool stalled() const { return is_chance(state_); }
 
