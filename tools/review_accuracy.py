@@ -1,30 +1,59 @@
 #!/usr/bin/env python3
-"""How often a review's mark is right (docs/mcts.md, "Review"): plays seeded games (greedy against
-random by default, or the bots named by --bots, seats alternating), reviews each (`carcassonne review --json`), and for the marked moves
-plays both continuations, the played move and the review's best, out to the end N times each
-with greedy bots on both sides and fresh draws. A mark is right when the best move's mean final
-margin beats the played one's by at least the mark's threshold (a blunder's, a mistake's...).
+"""How right a review's marks are (docs/mcts.md, "How right the marks are"): plays seeded games
+between two bots (seats alternating), reviews each (`carcassonne review --json`), and judges
+decisions by playing them out with a stronger continuation than the review's own playouts.
+
+A judged decision compares the played move with the review's suggestion (for an unmarked decision
+whose played move the review found best: the review's best other option) with `carcassonne judge`
+(ai/judge.hpp): both moves are played on in pairs, the n-th continuation of each drawing its chance
+outcomes and its bots' seeds from the same random stream; a continuation is --depth decisions of
+the judge's bot (--judge, a search at every decision, both sides), then a deeper analysis
+(--eval-playouts) of the position reached gives the expected final margin. The true loss is the
+mean paired difference of the mover's margin (own score minus the best other's), with its standard
+error; pairs are added (from --pairs up to --max-pairs) while the loss is within 2.5 standard
+errors of the threshold that decides the question.
+
+- A marked decision is right when the true loss reaches the mark's threshold within two standard
+  errors (loss + 2 se >= threshold): the precision of `?!`, `?` and `??`.
+- An unmarked decision is right when the true loss stays under the `?!` threshold within two
+  standard errors (loss - 2 se < threshold).
+- Recall of a level: of the judged decisions whose true loss is at least its threshold (loss - 2 se
+  >= threshold), the share the review marked at that level or worse, unmarked decisions counted
+  with the weight of the ones they were sampled from.
+
+Every judged decision is a line of --dump (JSON), and --from-dump reads such lines instead of
+judging (the report again, or several runs pooled).
 
   PYTHONPATH=build/python /usr/bin/python3 tools/review_accuracy.py build/carcassonne \\
-      [--game base] [--games 20] [--playouts 1000] [--rollouts 200] [--marks blunder,mistake] [--per-game 3]
-      [--first-game K] [--pick first|spread] [--review-args "--share 0.5"] [--dump marks.jsonl]
-      [--bots greedy,greedy]
-
---pick spread takes a game's marks spread over the game rather than the first ones; --dump writes
-each measured mark (the review's loss and its standard error, the played-out difference) as a JSON
-line, to study other thresholds offline.
+      [--game base] [--games 10] [--first-game 0] [--bots greedy,random] [--playouts 1000]
+      [--review-args "--value 0"] [--judge mcts:playouts=200,threads=1] [--depth 6]
+      [--eval-playouts 2000] [--pairs 8]
+      [--max-pairs 32] [--unmarked 6] [--candidates] [--dump F] [--from-dump F[,F...]]
 """
 import argparse
 import json
+import math
 import os
 import random
 import subprocess
+import sys
 import tempfile
 
-import carcassonne as c
+LEVELS = ["inaccuracy", "mistake", "blunder"]
+SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
-def play_game(game, seed, players):
+def wilson(k, n, z=1.96):
+    if n == 0:
+        return (float("nan"), float("nan"))
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def play_game(c, game, seed, players):
     s = game.new_initial_state(seed=seed)
     bots = players if seed % 2 == 0 else players[::-1]
     history = []
@@ -40,89 +69,124 @@ def play_game(game, seed, players):
     return s, history
 
 
-def at_decision(game, seed, history, index):
-    """The state at the index-th player decision (from 1) and the action played there."""
-    s = game.new_initial_state(seed=seed)
-    n = 0
-    for a in history:
-        if not s.is_chance_node():
-            n += 1
-            if n == index:
-                return s, a
-        s.apply_action(a)
-    raise RuntimeError("no such decision")
-
-
-def margin_of(s, me):
-    sc = list(s.scores())
-    return sc[me] - max(x for i, x in enumerate(sc) if i != me)
+def report(rows, out=sys.stdout):
+    """Precision per mark, the unmarked within the ?! threshold, recall per level, from judged rows."""
+    by_game = {}
+    for r in rows:
+        by_game.setdefault(r["game"], []).append(r)
+    summary = {}
+    for game, rs in sorted(by_game.items()):
+        th = rs[0]["thresholds"]
+        g = {"decisions": len(rs)}
+        for lv in LEVELS:
+            marked = [r for r in rs if r["mark"] == lv]
+            right = sum(r["loss"] + 2 * r["se"] >= th[lv] for r in marked)
+            lo, hi = wilson(right, len(marked))
+            g[lv] = {"marked": len(marked), "right": right, "precision": right / len(marked) if marked else None, "ci": [lo, hi]}
+        un = [r for r in rs if r["mark"] == ""]
+        within = sum(r["loss"] - 2 * r["se"] < th["inaccuracy"] for r in un)
+        lo, hi = wilson(within, len(un))
+        g["unmarked"] = {"judged": len(un), "within": within, "share": within / len(un) if un else None, "ci": [lo, hi]}
+        for i, lv in enumerate(LEVELS):
+            # truly at least this level: weight each judged decision by how many it stands for
+            truly = [r for r in rs if r["loss"] - 2 * r["se"] >= th[lv]]
+            w_all = sum(r["weight"] for r in truly)
+            w_hit = sum(r["weight"] for r in truly if r["mark"] in LEVELS[i:])
+            g[lv]["recall"] = w_hit / w_all if w_all else None
+            g[lv]["truly"] = len(truly)
+        summary[game] = g
+        print(f"{game}: {len(rs)} decisions judged (thresholds ?! {th['inaccuracy']:.1f}, ? {th['mistake']:.1f}, ?? {th['blunder']:.1f})", file=out)
+        for lv in LEVELS:
+            x = g[lv]
+            p = "-" if x["precision"] is None else f"{100 * x['precision']:.0f}% ({100 * x['ci'][0]:.0f}-{100 * x['ci'][1]:.0f})"
+            rc = "-" if x["recall"] is None else f"{100 * x['recall']:.0f}% of {x['truly']} truly so"
+            print(f"  {SIGNS[lv]:3} marked {x['marked']:4}, right {x['right']:4}: precision {p}; recall {rc}", file=out)
+        u = g["unmarked"]
+        sh = "-" if u["share"] is None else f"{100 * u['share']:.0f}% ({100 * u['ci'][0]:.0f}-{100 * u['ci'][1]:.0f})"
+        print(f"  unmarked judged {u['judged']:4}, within ?! {u['within']:4}: {sh}", file=out)
+    return summary
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("bin")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("bin", nargs="?")
     ap.add_argument("--game", default="base")
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--playouts", type=int, default=1000)
-    ap.add_argument("--rollouts", type=int, default=200)
-    ap.add_argument("--marks", default="blunder,mistake")
-    ap.add_argument("--per-game", type=int, default=3)
+    ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--first-game", type=int, default=0, help="games are seeded 1000 + k from this k")
+    ap.add_argument("--bots", default="greedy,random", help="the two players of the games reviewed: levels or bot specs without commas")
+    ap.add_argument("--playouts", type=int, default=1000, help="the review's playouts per decision")
     ap.add_argument("--review-args", default="", help="more arguments for carcassonne review")
-    ap.add_argument("--pick", choices=["first", "spread"], default="first", help="which of a game's marks: the first, or spread over the game")
-    ap.add_argument("--dump", help="write every measured mark (loss, loss_se, played-out difference) here, JSON lines")
-    ap.add_argument("--bots", default="greedy,random", help="the two players of the games reviewed: levels or bot specs without commas (greedy,easy)")
+    ap.add_argument("--judge", default="mcts:playouts=200,threads=1", help="the continuation's bot, both sides")
+    ap.add_argument("--depth", type=int, default=6, help="decisions the judge plays before a deeper analysis judges the position")
+    ap.add_argument("--eval-playouts", type=int, default=2000, help="that analysis' playouts (0: every continuation to the end)")
+    ap.add_argument("--pairs", type=int, default=8, help="paired continuations at least")
+    ap.add_argument("--max-pairs", type=int, default=32, help="paired continuations at most")
+    ap.add_argument("--unmarked", type=int, default=6, help="unmarked decisions judged per game (sampled)")
+    ap.add_argument("--marks", default="inaccuracy,mistake,blunder", help="which marks are judged")
+    ap.add_argument("--candidates", action="store_true", help="judge too every unmarked decision whose review loss less its se reaches the ?! threshold (to try other rules on the dump)")
+    ap.add_argument("--dump", help="append every judged decision here, a JSON line each")
+    ap.add_argument("--from-dump", help="report from these dumps (comma-separated) instead of judging")
+    ap.add_argument("--json", action="store_true", help="print the summary as JSON too")
     a = ap.parse_args()
+    if a.from_dump:
+        rows = [json.loads(line) for f in a.from_dump.split(",") for line in open(f) if line.strip()]
+        s = report(rows)
+        if a.json:
+            print(json.dumps(s))
+        return
+    if not a.bin:
+        ap.error("the carcassonne binary is needed unless --from-dump")
+    import carcassonne as c
+
     players = a.bots.split(",")
     if len(players) != 2:
         ap.error("--bots takes two bots, comma-separated")
     game = c.Game(a.game)
     marks = a.marks.split(",")
-    tally = {m: [0, 0] for m in marks}
+    rows = []
+    dump = open(a.dump, "a") if a.dump else None
     with tempfile.TemporaryDirectory() as tmp:
-        dump = open(a.dump, "w") if a.dump else None
         for g in range(a.first_game, a.first_game + a.games):
             seed = 1000 + g
-            s, history = play_game(game, seed, players)
+            s, history = play_game(c, game, seed, players)
             path = os.path.join(tmp, f"{g}.json")
             with open(path, "w") as f:
                 f.write(s.to_record_json())
-            rv = json.loads(subprocess.run([a.bin, "review", "--json", "--playouts", str(a.playouts), *a.review_args.split(), path], check=True, capture_output=True, text=True).stdout)
+            rv = json.loads(subprocess.run([a.bin, "review", "--json", "--playouts", str(a.playouts), *a.review_args.split(), path],
+                                           check=True, capture_output=True, text=True).stdout)
             th = rv["thresholds"]
-            picked = [d for d in rv["decisions"] if d["mark"] in marks]
-            if a.pick == "spread" and len(picked) > a.per_game:
-                picked = [picked[k * len(picked) // a.per_game] for k in range(a.per_game)]
-            picked = picked[: a.per_game]
-            for d in picked:
-                st, played = at_decision(game, seed, history, d["index"])
-                me = st.current_player()
-                best = st.string_to_action(d["best"]["move"])
-                rng = random.Random(seed * 7 + d["index"])
-                means, vars_ = [], []
-                for act in (best, played):
-                    child = st.child(act)
-                    tot = tot2 = 0.0
-                    for _ in range(a.rollouts):
-                        t = child.clone()
-                        while not t.is_terminal():
-                            if t.is_chance_node():
-                                acts, probs = zip(*t.chance_outcomes())
-                                t.apply_action(rng.choices(acts, probs)[0])
-                            else:
-                                t.apply_action(c.bot_action(t, "greedy", rng.randrange(1 << 30)))
-                        m = margin_of(t, me)
-                        tot += m
-                        tot2 += m * m
-                    means.append(tot / a.rollouts)
-                    vars_.append(max(0.0, tot2 / a.rollouts - means[-1] ** 2) / max(1, a.rollouts - 1))
-                right = means[0] - means[1] >= th[d["mark"]]
-                tally[d["mark"]][0] += right
-                tally[d["mark"]][1] += 1
+            with_choice = [d for d in rv["decisions"] if d["options"] > 1]
+            picked = [d for d in with_choice if d["mark"] in marks]
+            if a.candidates:  # unmarked, but losing the ?! threshold less the loss's se (another rule's marks)
+                picked += [d for d in with_choice if not d["mark"] and d["loss"] - d["loss_se"] >= th["inaccuracy"]]
+            unmarked = [d for d in with_choice if not d["mark"] and d not in picked]
+            sample = random.Random(seed).sample(unmarked, min(a.unmarked, len(unmarked)))
+            weight = len(unmarked) / len(sample) if sample else 0
+            for d in picked + sample:
+                other = d["best"]["move"]
+                if other == d["played"]["move"]:
+                    others = [o["move"] for o in d["top"] if o["move"] != d["played"]["move"]]
+                    if not others:
+                        continue
+                    other = others[0]
+                thr = th[d["mark"]] if d["mark"] else th["inaccuracy"]
+                j = json.loads(subprocess.run([a.bin, "judge", path, "--decision", str(d["index"]), "--better", other, "--threshold", str(thr),
+                                               "--bot", a.judge, "--depth", str(a.depth), "--eval-playouts", str(a.eval_playouts),
+                                               "--pairs", str(a.pairs), "--max-pairs", str(a.max_pairs), "--seed", str(seed * 1000 + d["index"])],
+                                              check=True, capture_output=True, text=True).stdout)
+                row = {"game": a.game, "record": g, "index": d["index"], "turn": d["turn"], "mark": d["mark"], "weight": 1 if d in picked else weight,
+                       "review_loss": d["loss"], "review_se": d["loss_se"], "win_loss": round(d["best"]["win_prob"] - d["played"]["win_prob"], 4),
+                       "loss": round(j["loss"], 3), "se": round(j["se"], 3), "pairs": j["pairs"], "thresholds": th,
+                       "judge": a.judge, "depth": a.depth, "eval_playouts": a.eval_playouts, "playouts": a.playouts, "bots": a.bots}
+                rows.append(row)
                 if dump:
-                    dump.write(json.dumps({"game": g, "index": d["index"], "mark": d["mark"], "loss": d["loss"], "loss_se": d["loss_se"], "options": d["options"], "turn": d["turn"], "best_margin": d["best"]["margin"], "played_margin": d["played"]["margin"], "threshold": th[d["mark"]], "played_out": round(means[0] - means[1], 2), "played_out_se": round((vars_[0] + vars_[1]) ** 0.5, 2)}) + "\n")
+                    dump.write(json.dumps(row) + "\n")
                     dump.flush()
-                print(f"game {g} decision {d['index']} {d['mark']}: review loss {d['loss']}, played out {means[0] - means[1]:+.1f} ({'right' if right else 'wrong'})", flush=True)
-    print(json.dumps({m: {"right": r, "marked": n, "share": round(r / n, 3) if n else None} for m, (r, n) in tally.items()}))
+                print(f"game {g} decision {d['index']} {SIGNS.get(d['mark'], '  ')}: review loss {d['loss']:+.1f}, "
+                      f"judged {j['loss']:+.1f} ± {j['se']:.1f} ({j['pairs']} pairs)", flush=True)
+    s = report(rows)
+    if a.json:
+        print(json.dumps(s))
 
 
 main()

@@ -229,6 +229,7 @@ class LevelBot final : public Bot {
       bot_->set_stop(stop_);
     }
     bot_->foresee(future_);
+    future_ = nullptr;  // told for this decision only (the game it points into may be gone by the next)
     return bot_->choose(s, legal, rng);
   }
   void set_stop(const SearchStop& stop) override {

@@ -17,4 +17,5 @@ void register_worker(CLI::App& app);
 void register_fit_value(CLI::App& app);
 void register_admin(CLI::App& app);
 void register_ratings(CLI::App& app);
+void register_judge(CLI::App& app);
 }  // namespace carc::cli

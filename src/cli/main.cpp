@@ -1,5 +1,5 @@
 // carcassonne: the one binary. Subcommands: play, selfplay, replay, review, render, bench, arena, engine, tiles, serve,
-// worker, fit-value, admin, ratings.
+// worker, fit-value, admin, ratings, judge.
 #include <fmt/format.h>
 
 #include <csignal>
@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   carc::cli::register_selfplay(app);
   carc::cli::register_replay(app);
   carc::cli::register_review(app);
+  carc::cli::register_judge(app);
   carc::cli::register_render(app);
   carc::cli::register_bench(app);
   carc::cli::register_arena(app);
