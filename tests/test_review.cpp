@@ -160,9 +160,8 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministicWithEith
     prev = d.index;
     EXPECT_GE(d.options, 2);
     EXPECT_GE(d.loss, 0);
-    // marked as far as the search is sure (one standard error below the loss), where the move
-    // costs a chance to win
-    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, d.best_stats.win_prob - d.played_stats.win_prob, rv.scale));
+    // marked as far as the search is sure (one standard error below the loss), in points
+    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, rv.scale));
     if (d.best == d.played) {
       EXPECT_EQ(d.loss_se, 0);
     } else {
@@ -181,9 +180,10 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministicWithEith
                           [](const ReviewedDecision& d) { return !d.mark.empty(); }),
             0)
       << "the random player's moves while the game is open are marked";
-  EXPECT_EQ(review_mark(30, 0.5, 18.1), "blunder");
-  EXPECT_EQ(review_mark(30, kReviewMarkWinLoss / 2, 18.1), "") << "a decided game: no mark";
-  EXPECT_EQ(review_mark(3, 0.5, 18.1), "inaccuracy");
+  EXPECT_EQ(review_mark(30, 18.1), "blunder") << "in points, however the game stands";
+  EXPECT_EQ(review_mark(5, 18.1), "mistake");
+  EXPECT_EQ(review_mark(3, 18.1), "inaccuracy");
+  EXPECT_EQ(review_mark(2, 18.1), "");
   EXPECT_GT(loss[1] / n[1], 2 * loss[0] / n[0]) << "random loses more per decision than greedy";
   const Review again = review_record(g.record(), o);
   ASSERT_EQ(again.decisions.size(), rv.decisions.size());
@@ -204,7 +204,7 @@ TEST(Review, TellsARandomPlayersMovesFromTheGreedyBotsAndIsDeterministicWithEith
     const ReviewedDecision& d = fitted.decisions[i];
     EXPECT_EQ(d.index, rv.decisions[i].index);
     differ += d.played_stats.margin != rv.decisions[i].played_stats.margin;
-    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, d.best_stats.win_prob - d.played_stats.win_prob, fitted.scale));
+    EXPECT_EQ(d.mark, review_mark(d.loss - d.loss_se, fitted.scale));
     floss[d.player] += d.loss;
   }
   EXPECT_GT(differ, static_cast<int>(fitted.decisions.size()) / 2) << "another search: other margins";

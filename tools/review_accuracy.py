@@ -16,7 +16,8 @@ errors of the threshold that decides the question.
 - A marked decision is right when the true loss reaches the mark's threshold within two standard
   errors (loss + 2 se >= threshold): the precision of `?!`, `?` and `??`.
 - An unmarked decision is right when the true loss stays under the `?!` threshold within two
-  standard errors (loss - 2 se < threshold).
+  standard errors (loss - 2 se < threshold); the share is weighted by how many unmarked decisions
+  each judged one stands for.
 - Recall of a level: of the judged decisions whose true loss is at least its threshold (loss - 2 se
   >= threshold), the share the review marked at that level or worse, unmarked decisions counted
   with the weight of the ones they were sampled from.
@@ -69,8 +70,18 @@ def play_game(c, game, seed, players):
     return s, history
 
 
-def report(rows, out=sys.stdout):
-    """Precision per mark, the unmarked within the ?! threshold, recall per level, from judged rows."""
+def points_mark(r):
+    """The mark of the loss less its standard error alone (no chance-to-win condition)."""
+    x = r["review_loss"] - r["review_se"]
+    th = r["thresholds"]
+    return next((lv for lv in reversed(LEVELS) if x >= th[lv]), "")
+
+
+def report(rows, out=sys.stdout, rule="review"):
+    """Precision per mark, the unmarked within the ?! threshold, recall per level, from judged rows.
+    rule "points": each row marked by points_mark instead of the review's mark (needs --candidates)."""
+    if rule == "points":
+        rows = [dict(r, mark=points_mark(r)) for r in rows]
     by_game = {}
     for r in rows:
         by_game.setdefault(r["game"], []).append(r)
@@ -83,10 +94,15 @@ def report(rows, out=sys.stdout):
             right = sum(r["loss"] + 2 * r["se"] >= th[lv] for r in marked)
             lo, hi = wilson(right, len(marked))
             g[lv] = {"marked": len(marked), "right": right, "precision": right / len(marked) if marked else None, "ci": [lo, hi]}
+        # the unmarked: the share within the ?! threshold, each judged decision weighted by how many
+        # unmarked ones it stands for (all candidates judged, the rest sampled); the interval is
+        # Wilson's at the weighted share over the judged count
         un = [r for r in rs if r["mark"] == ""]
         within = sum(r["loss"] - 2 * r["se"] < th["inaccuracy"] for r in un)
-        lo, hi = wilson(within, len(un))
-        g["unmarked"] = {"judged": len(un), "within": within, "share": within / len(un) if un else None, "ci": [lo, hi]}
+        w_all = sum(r["weight"] for r in un)
+        share = sum(r["weight"] for r in un if r["loss"] - 2 * r["se"] < th["inaccuracy"]) / w_all if w_all else None
+        lo, hi = wilson(share * len(un), len(un)) if un else (None, None)
+        g["unmarked"] = {"judged": len(un), "within": within, "share": share, "ci": [lo, hi]}
         for i, lv in enumerate(LEVELS):
             # truly at least this level: weight each judged decision by how many it stands for
             truly = [r for r in rs if r["loss"] - 2 * r["se"] >= th[lv]]
@@ -103,7 +119,7 @@ def report(rows, out=sys.stdout):
             print(f"  {SIGNS[lv]:3} marked {x['marked']:4}, right {x['right']:4}: precision {p}; recall {rc}", file=out)
         u = g["unmarked"]
         sh = "-" if u["share"] is None else f"{100 * u['share']:.0f}% ({100 * u['ci'][0]:.0f}-{100 * u['ci'][1]:.0f})"
-        print(f"  unmarked judged {u['judged']:4}, within ?! {u['within']:4}: {sh}", file=out)
+        print(f"  unmarked judged {u['judged']:4}, within ?! {u['within']:4}: weighted {sh}", file=out)
     return summary
 
 
@@ -127,10 +143,12 @@ def main():
     ap.add_argument("--dump", help="append every judged decision here, a JSON line each")
     ap.add_argument("--from-dump", help="report from these dumps (comma-separated) instead of judging")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON too")
+    ap.add_argument("--rule", choices=["review", "points"], default="review",
+                    help="with --from-dump: the review's marks, or marks of the loss less its se alone (dumps made with --candidates)")
     a = ap.parse_args()
     if a.from_dump:
         rows = [json.loads(line) for f in a.from_dump.split(",") for line in open(f) if line.strip()]
-        s = report(rows)
+        s = report(rows, rule=a.rule)
         if a.json:
             print(json.dumps(s))
         return

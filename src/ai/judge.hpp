@@ -17,7 +17,7 @@ namespace carc {
 
 struct JudgeOptions {
   std::string bot = "mcts:playouts=200,threads=1";  // the continuation's decisions, both sides
-  int depth = 8;            // decisions played before the analysis judges the position (0: none)
+  int depth = 8;             // decisions played before the analysis judges the position (0: none)
   int eval_playouts = 2000;  // that analysis' playouts (0: play every continuation to the end)
   int pairs = 8;
   int max_pairs = 32;

@@ -124,10 +124,6 @@ nlohmann::json review_to_json(const Review& rv, const Record& r) {
   return j;
 }
 
-std::string review_mark(double sure_loss, double win_loss, double scale) {
-  return win_loss < kReviewMarkWinLoss ? "" : review_mark(sure_loss, scale);
-}
-
 std::string review_mark(double loss, double scale) {
   if (loss >= scale / 2) return "blunder";
   if (loss >= scale / 4) return "mistake";
@@ -187,11 +183,11 @@ void ReviewRun::step(int n) {
     d.best_stats = other && other->visits > 0 && other->margin > d.played_stats.margin ? *other : d.played_stats;
     d.best = notation(a.s, d.best_stats.move);
     d.loss = d.best_stats.margin - d.played_stats.margin;
-    // marked only as far as the search is sure of the loss (one standard error below it), and only
-    // where it costs a chance to win
+    // marked only as far as the search is sure of the loss (one standard error below it), in
+    // points, however the game stands
     if (!(d.best_stats.move == d.played_stats.move))
       d.loss_se = std::hypot(d.best_stats.margin_se, d.played_stats.margin_se);
-    d.mark = review_mark(d.loss - d.loss_se, d.best_stats.win_prob - d.played_stats.win_prob, rv_.scale);
+    d.mark = review_mark(d.loss - d.loss_se, rv_.scale);
     for (std::size_t k = 0; k < an.options.size() && k < 3; ++k) {
       d.top.push_back(an.options[k]);
       d.top_text.push_back(notation(a.s, an.options[k].move));

@@ -99,13 +99,9 @@ nlohmann::json ownership_json(const State& s, const std::vector<FeatureOwnership
                               std::size_t max = static_cast<std::size_t>(-1));
 // The class of a loss in points on a scale.
 std::string review_mark(double loss, double scale);
-// A move costing less than this chance to win is not marked, however many points it loses: in a
-// game already decided either way a move changes nothing that matters (lichess marks by the
-// chance to win alone). Chosen on the marks of 20 games per game and checked on 20 more
-// (docs/mcts.md, "How right the marks are").
-inline constexpr double kReviewMarkWinLoss = 0.03;
-// A decision's mark: of its loss less its standard error, when it costs at least
-// kReviewMarkWinLoss of the chance to win.
-std::string review_mark(double sure_loss, double win_loss, double scale);
+// A decision's mark is review_mark of its loss less its standard error, in points alone: a move
+// that throws away 15 points in a won game is still a blunder to a Carcassonne player, who counts
+// points (docs/mcts.md, "How right the marks are": the chance-to-win condition of before hid
+// losses the judge found real).
 
 }  // namespace carc

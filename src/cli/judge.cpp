@@ -33,7 +33,8 @@ void register_judge(CLI::App& app) {
                                "How much a recorded move really loses to another: both played on in pairs by a search "
                                "at every decision, then a deeper analysis (JSON)");
   c->add_option("file", o->file, "Record (JSON)")->required();
-  c->add_option("--decision", o->decision, "The decision, from 1, counted as a review counts them (its decisions' index)")
+  c->add_option("--decision", o->decision,
+                "The decision, from 1, counted as a review counts them (its decisions' index)")
       ->required()
       ->check(CLI::Range(1, 100000));
   c->add_option("--better", o->better, "The other move, in the engine's notation (a review's best)")->required();
